@@ -1,0 +1,74 @@
+"""REST endpoints for the caller's account and personal API tokens."""
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.authentication import ApiTokenAuthentication
+from accounts.serializers import (
+    MeSerializer,
+    NewTokenSerializer,
+    PasswordTokenSerializer,
+    TokenCreateSerializer,
+    TokenSerializer,
+)
+from accounts.services import LoginLocked, do_authenticate, do_issue_token, do_revoke_token
+
+
+def _new_token_response(token, key: str) -> Response:
+    data = NewTokenSerializer(token).data
+    data["key"] = key
+    return Response(data, status=status.HTTP_201_CREATED)
+
+
+class MeView(APIView):
+    @extend_schema(responses=MeSerializer, summary="The authenticated user")
+    def get(self, request: Request) -> Response:
+        return Response(MeSerializer(request.user).data)
+
+
+class TokenListView(APIView):
+    @extend_schema(responses=TokenSerializer(many=True), summary="Your active API tokens (keys are never shown again)")
+    def get(self, request: Request) -> Response:
+        return Response(TokenSerializer(request.user.active_tokens(), many=True).data)
+
+    @extend_schema(request=TokenCreateSerializer, responses={201: NewTokenSerializer}, summary="Create a token")
+    def post(self, request: Request) -> Response:
+        serializer = TokenCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token, key = do_issue_token(request.user, serializer.validated_data["name"])
+        return _new_token_response(token, key)
+
+
+class TokenDetailView(APIView):
+    @extend_schema(responses={204: None}, summary="Revoke a token; requests using it are refused from now on")
+    def delete(self, request: Request, token_id: int) -> Response:
+        if do_revoke_token(request.user, token_id) is None:
+            raise exceptions.NotFound("You have no token with this id.")
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordTokenView(APIView):
+    """Exchange a username and password for a new API token (for scripts). Throttled like the log-in page."""
+
+    permission_classes = [AllowAny]
+    # No session authentication here (no CSRF needed); the token class only supplies the 401 header.
+    authentication_classes = [ApiTokenAuthentication]
+
+    @extend_schema(request=PasswordTokenSerializer, responses={201: NewTokenSerializer}, summary="Log in for a token")
+    def post(self, request: Request) -> Response:
+        serializer = PasswordTokenSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            user = do_authenticate(request._request, data["username"], data["password"])
+        except LoginLocked as locked:
+            raise exceptions.Throttled(wait=locked.throttle.retry_after_seconds(), detail=str(locked)) from None
+        if user is None or not user.is_active:
+            raise exceptions.AuthenticationFailed("Wrong username or password.")
+        token, key = do_issue_token(user, data["name"])
+        return _new_token_response(token, key)

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+
+from accounts.models import User
+from accounts.services import LoginLocked, do_authenticate
+
+TOKEN_NAME_MAX = 64
+
+
+class SignUpForm(UserCreationForm):
+    """Username, e-mail and a password checked by Django's validators (AUTH_PASSWORD_VALIDATORS)."""
+
+    email = forms.EmailField(required=True, max_length=254)
+
+    class Meta:
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip().lower()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError("An account with this e-mail address already exists.", code="unique")
+        return email
+
+
+class ThrottledAuthenticationForm(AuthenticationForm):
+    """Django's log-in form, counting failures per username and per IP (accounts/throttle.py)."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "locked": "%(message)s",
+    }
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is not None and password:
+            try:
+                self.user_cache = do_authenticate(self.request, username, password)
+            except LoginLocked as locked:
+                raise forms.ValidationError(
+                    self.error_messages["locked"], code="locked", params={"message": str(locked)}
+                ) from None
+            if self.user_cache is None:
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(max_length=TOKEN_NAME_MAX, help_text="What the token is for, e.g. 'my bot'.")

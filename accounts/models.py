@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+
+TOKEN_PREFIX_LENGTH = 8
+
+
+class User(AbstractUser):
+    """A player. E-mail is required and unique: password resets and notifications go there."""
+
+    email = models.EmailField("e-mail address", unique=True)
+
+    def active_tokens(self) -> models.QuerySet[ApiToken]:
+        return self.api_tokens.filter(revoked_at__isnull=True)
+
+
+def hash_token_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def active(self) -> ApiTokenQuerySet:
+        return self.filter(revoked_at__isnull=True)
+
+
+class ApiToken(models.Model):
+    """A personal API token. Only its hash is stored: the key is shown once, when it is created."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=64)
+    prefix = models.CharField(max_length=TOKEN_PREFIX_LENGTH, db_index=True)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @classmethod
+    def issue(cls, user: User, name: str) -> tuple[ApiToken, str]:
+        """A new token and its key (the only time the key exists in clear)."""
+        key = secrets.token_urlsafe(32)
+        token = cls.objects.create(user=user, name=name, prefix=key[:TOKEN_PREFIX_LENGTH], key_hash=hash_token_key(key))
+        return token, key
+
+    @classmethod
+    def find_active(cls, key: str) -> ApiToken | None:
+        return cls.objects.active().select_related("user").filter(key_hash=hash_token_key(key)).first()
+
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    def revoke(self) -> None:
+        if self.revoked_at is None:
+            self.revoked_at = timezone.now()
+            self.save(update_fields=["revoked_at"])

@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from accounts.forms import TOKEN_NAME_MAX
+from accounts.models import ApiToken, User
+
+
+class MeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = User
+        fields = ("id", "username", "email", "date_joined")
+        read_only_fields = fields
+
+
+class TokenSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ApiToken
+        fields = ("id", "name", "prefix", "created_at", "last_used_at")
+        read_only_fields = ("id", "prefix", "created_at", "last_used_at")
+
+
+class NewTokenSerializer(TokenSerializer):
+    key = serializers.CharField(read_only=True, help_text="The token itself. Shown once: store it now.")
+
+    class Meta(TokenSerializer.Meta):
+        fields = (*TokenSerializer.Meta.fields, "key")
+
+
+class TokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=TOKEN_NAME_MAX)
+
+
+class PasswordTokenSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+    name = serializers.CharField(max_length=TOKEN_NAME_MAX, default="api")

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.forms import SignUpForm, ThrottledAuthenticationForm, TokenForm
+from accounts.services import do_create_user, do_issue_token, do_revoke_token
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = do_create_user(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to Westeros, {user.username}.")
+        return redirect("home")
+    return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+class LoginView(auth_views.LoginView):
+    form_class = ThrottledAuthenticationForm
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        locked = any(error.code == "locked" for error in form.non_field_errors().as_data())
+        response.status_code = 429 if locked else 400
+        return response
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/profile.html", {"profile_user": request.user})
+
+
+@login_required
+def tokens(request: HttpRequest) -> HttpResponse:
+    form = TokenForm(request.POST or None)
+    new_key = None
+    if request.method == "POST" and form.is_valid():
+        _token, new_key = do_issue_token(request.user, form.cleaned_data["name"])
+        form = TokenForm()
+    context = {"form": form, "tokens": request.user.active_tokens(), "new_key": new_key}
+    return render(request, "accounts/tokens.html", context)
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = do_revoke_token(request.user, token_id)
+    if token is None:
+        messages.error(request, "No such token.")
+    else:
+        messages.success(request, f"Token '{token.name}' revoked. Programs using it are now refused.")
+    return redirect("tokens")

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The two commands a newcomer needs (README): `python3 dev.py start` and `python3 dev.py test`.
+
+Only Python 3.11+ is required: everything else is installed into .venv/ the first time, and again
+whenever pyproject.toml changes.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+
+
+def run(*args: str | Path, env: dict[str, str] | None = None) -> None:
+    print("$", " ".join(str(a) for a in args), flush=True)
+    completed = subprocess.run([str(a) for a in args], cwd=ROOT, env=env)
+    if completed.returncode != 0:
+        sys.exit(completed.returncode)
+
+
+def ensure_installed(extras: str = "") -> None:
+    """Create .venv and install the project (with `extras`) unless this exact pyproject is installed."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"Westeros needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
+    if not PYTHON.exists():
+        print(f"Creating a virtual environment in {VENV} ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    stamp = VENV / f".installed{'-' + extras if extras else ''}"
+    if stamp.exists() and stamp.read_text() == digest:
+        return
+    run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    target = f".[{extras}]" if extras else "."
+    run(PYTHON, "-m", "pip", "install", "--quiet", "--editable", target)
+    stamp.write_text(digest)
+
+
+def test_environment() -> dict[str, str]:
+    env = dict(os.environ)
+    # With DATABASE_URL/REDIS_URL set, DEBUG defaults to off, which requires a secret key and
+    # redirects HTTP to HTTPS; the test client speaks plain HTTP with a throwaway key.
+    env.setdefault("SECRET_KEY", "test-only-secret-key")
+    env.setdefault("SECURE_SSL_REDIRECT", "false")
+    return env
+
+
+def start(args: list[str]) -> None:
+    ensure_installed()
+    run(PYTHON, "manage.py", "migrate", "--no-input")
+    run(PYTHON, "manage.py", "seed_demo")
+    address = args[0] if args else "127.0.0.1:8000"
+    print(f"\nWesteros is starting on http://{address}/ (Daphne, ASGI). Stop it with Ctrl+C.\n", flush=True)
+    # With `daphne` installed as an app, runserver is Daphne's ASGI server (websockets included).
+    run(PYTHON, "manage.py", "runserver", address)
+
+
+def test(args: list[str]) -> None:
+    ensure_installed("test")
+    env = test_environment()
+    backend = "PostgreSQL" if env.get("DATABASE_URL") else "SQLite"
+    layer = "Redis" if env.get("REDIS_URL") else "in-memory"
+    print(f"Running the tests on {backend} with the {layer} channel layer.", flush=True)
+    run(BIN / "ruff", "check", ".", env=env)
+    run(PYTHON, "-m", "pytest", "-n", "2", "-q", *args, env=env)
+
+
+COMMANDS = {"start": start, "test": test}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        sys.exit("usage: python3 dev.py start [ADDRESS] | test [PYTEST ARGS...]")
+    COMMANDS[sys.argv[1]](sys.argv[2:])

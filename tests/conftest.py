@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from tests.factories import make_user
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(settings):
+    """Each test gets its own cache key space: log-in throttling counts live in the cache, and the
+    Redis cache is shared by parallel test workers."""
+    caches = {name: dict(config) for name, config in settings.CACHES.items()}
+    for config in caches.values():
+        config["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def user(db):
+    return make_user()
+
+
+@pytest.fixture
+def logged_in(db, user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client

@@ -1,0 +1,54 @@
+"""The base pages render, link to each other, and protect what needs a log-in."""
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("name", ["home", "login", "signup", "password_reset"])
+def test_public_pages_render(client, name):
+    response = client.get(reverse(name))
+    assert response.status_code == 200
+    assert b"Westeros" in response.content
+
+
+def test_home_has_the_lobby_list_and_the_navigation(client):
+    content = client.get(reverse("home")).content.decode()
+    assert "Open lobbies" in content
+    assert reverse("login") in content and reverse("signup") in content
+
+
+def test_logged_in_navigation_shows_the_user_and_a_logout_form(logged_in, user):
+    content = logged_in.get(reverse("home")).content.decode()
+    assert user.username in content
+    assert f'action="{reverse("logout")}"' in content
+
+
+@pytest.mark.parametrize("name", ["profile", "tokens", "password_change"])
+def test_private_pages_redirect_to_login(client, name):
+    response = client.get(reverse(name))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_profile_shows_the_account(logged_in, user):
+    content = logged_in.get(reverse("profile")).content.decode()
+    assert user.email in content
+
+
+def test_admin_is_enabled(client):
+    assert client.get("/admin/login/").status_code == 200
+
+
+def test_seed_demo_creates_the_demo_account_once(capsys):
+    call_command("seed_demo")
+    call_command("seed_demo")
+    out = capsys.readouterr().out
+    assert "username 'demo', password 'westeros-demo'" in out
+    user = User.objects.get(username="demo")
+    assert user.check_password("westeros-demo")

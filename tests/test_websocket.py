@@ -1,0 +1,24 @@
+"""The ASGI application routes websockets through Channels with the session user attached."""
+from __future__ import annotations
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from westeros.asgi import application
+
+
+@pytest.mark.asyncio
+async def test_ping_websocket_answers():
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")])
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.send_json_to({"hello": 1})
+    assert await communicator.receive_json_from() == {"type": "pong", "user": None, "echo": {"hello": 1}}
+    await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_websocket_from_a_foreign_origin_is_refused():
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://evil.example"), (b"host", b"127.0.0.1:8000")])
+    connected, _ = await communicator.connect()
+    assert not connected

@@ -1,0 +1,71 @@
+"""One error format for every API 4xx/5xx: {"error": code, "detail": message, "fields": {...}}."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+def error_body(code: str, detail: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": code, "detail": detail, "fields": fields or {}}
+
+
+def _flatten(detail: Any) -> Any:
+    if isinstance(detail, dict):
+        return {key: _flatten(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_flatten(item) for item in detail]
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a real server error: Django's handler500 answers (JSON under /api/)
+    if isinstance(exc, exceptions.ValidationError):
+        detail = exc.detail
+        if isinstance(detail, dict):
+            fields = _flatten(detail)
+            non_field = fields.pop("non_field_errors", None)
+            message = "; ".join(non_field) if non_field else "Some fields are not valid."
+            response.data = error_body("invalid", message, fields)
+        else:
+            messages = _flatten(detail if isinstance(detail, list) else [detail])
+            response.data = error_body("invalid", "; ".join(messages))
+        return response
+    code = getattr(exc, "default_code", "error")
+    detail = getattr(exc, "detail", str(exc))
+    if isinstance(detail, dict | list):
+        response.data = error_body(code, "Request refused.", {"detail": _flatten(detail)})
+    else:
+        response.data = error_body(getattr(detail, "code", None) or code, str(detail))
+    return response
+
+
+def api_not_found(request, *args, **kwargs) -> JsonResponse:
+    return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)
+
+
+def is_api_request(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def handler404(request, exception=None):
+    if is_api_request(request):
+        return api_not_found(request)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def handler500(request):
+    if is_api_request(request):
+        return JsonResponse(error_body("server_error", "The server failed; the error was logged."), status=500)
+    from django.views.defaults import server_error
+
+    return server_error(request)

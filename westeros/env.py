@@ -1,0 +1,71 @@
+"""Reading settings from the environment. Pure functions, so the settings module stays declarative
+and these can be tested without reloading Django."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+
+class ConfigurationError(RuntimeError):
+    """A setting is missing or malformed; raised at startup with a message that says which."""
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default).strip()
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ConfigurationError(f"{name} must be true or false, not {raw!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigurationError(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
+    """DATABASES['default'] for `url`; an empty url means the embedded SQLite file."""
+    if not url:
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(base_dir / "db.sqlite3")}
+    parts = urlsplit(url)
+    if parts.scheme in {"postgres", "postgresql", "pgsql"}:
+        options = dict(parse_qsl(parts.query))
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": unquote(parts.path.lstrip("/")) or "westeros",
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(parts.port or ""),
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": options,
+            "TEST": {"NAME": options.pop("test_name", None) or None},
+        }
+    if parts.scheme == "sqlite":
+        # sqlite:///relative/path or sqlite:////absolute/path
+        path = parts.path[1:] if parts.path.startswith("/") else parts.path
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": path or str(base_dir / "db.sqlite3")}
+    raise ConfigurationError(f"DATABASE_URL must start with postgres:// or sqlite://, not {parts.scheme!r}://")

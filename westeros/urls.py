@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from westeros import views
+from westeros.api_errors import api_not_found
+
+handler404 = "westeros.api_errors.handler404"
+handler500 = "westeros.api_errors.handler500"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("api/v1/", include("accounts.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Anything else under /api/ is a JSON 404, never an HTML page (even with DEBUG on).
+    re_path(r"^api/", api_not_found),
+]
