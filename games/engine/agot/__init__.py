@@ -1,0 +1,179 @@
+"""A Game of Thrones: The Board Game (2nd edition) rules engine, registered as `agot`.
+
+`apply` copies the state once, then the module that owns the pending decision kind mutates the copy:
+planning.py (place_orders, raven, raven_peek), action.py (raid, march, replace_ships, consolidate),
+combat.py (support, accept_support, house_card, blade, blade_redraw, casualties, retreat).
+State layout and module seams: docs/engine-agot-state.md.
+"""
+from __future__ import annotations
+
+import marshal
+import random
+from typing import Any
+
+from games.engine.agot import action, planning, rounds, setup
+from games.engine.base import REFEREE, EngineError, ScenarioSetupError, register
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+COMBAT_KINDS = frozenset({"support", "accept_support", "house_card", "blade", "blade_redraw", "casualties", "retreat"})
+OWN_KINDS = frozenset({"place_orders", "raven", "raven_peek", "raid", "march", "replace_ships", "consolidate"})
+ACTION_NAMES = frozenset(
+    OWN_KINDS | COMBAT_KINDS | {"muster", "bid", "break_tie", "choose", "reduce"}
+)
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of plain JSON data. marshal round-trips dict/list/str/int/bool/None exactly and is
+    several times faster than copy.deepcopy or a json round trip (benchmarks/agot_engine.py)."""
+    return marshal.loads(marshal.dumps(state))
+
+
+def combat_module() -> Any:
+    return action._combat_module()
+
+
+def _westeros_module() -> Any:
+    try:
+        from games.engine.agot import westeros
+    except ImportError:
+        return None
+    return westeros
+
+
+class AgotRuleset:
+    id = "agot"
+    min_seats = 3
+    max_seats = 6
+    ordered_summary_paths = ("tracks.*", "decks.*", "ranking")
+
+    # -------------------------------------------------------------- creation
+
+    def seat_names(self, count: int) -> list[str]:
+        if not self.min_seats <= count <= self.max_seats:
+            raise EngineError("illegal_action", f"A Game of Thrones is played by 3 to 6 houses, not {count}")
+        return setup.allowed_houses(count)
+
+    def _check_westeros_option(self, state: State) -> None:
+        if not state["options"]["skip_westeros"] and _westeros_module() is None:
+            raise EngineError("illegal_action", "the Westeros phase is not implemented yet (issue 4): skip_westeros must be true")
+
+    def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
+        state = setup.initial_state(seats, options, seed)
+        self._check_westeros_option(state)
+        rounds.begin_round(state, [])
+        return state
+
+    def scenario_game(
+        self, seats: list[str], options: dict[str, Any], seed: int, setup_keys: dict[str, Any], start: str | None
+    ) -> State:
+        state = setup.initial_state(seats, options, seed)
+        self._check_westeros_option(state)
+        start = start or "planning"
+        if start not in ("planning", "westeros", "action"):
+            raise ScenarioSetupError(f"start: unknown start {start!r} (planning, westeros or action)")
+        setup.apply_setup(state, setup_keys, start)
+        events: list[Event] = []
+        if start == "planning":
+            planning.start_planning(state, events)
+        elif start == "action":
+            action.start_action(state, events)
+        else:
+            westeros = _westeros_module()
+            if westeros is None:
+                raise ScenarioSetupError("start: westeros phase not implemented yet (issue 4)")
+            westeros.start_westeros(state, events)
+        return state
+
+    # -------------------------------------------------------------- decisions
+
+    def pending(self, state: State) -> dict[str, str]:
+        d = state.get("decision")
+        if not d or state["phase"] == "over":
+            return {}
+        return {s: d["kind"] for s in d["seats"]}
+
+    def legal_actions(self, state: State, seat: str) -> list[Action] | None:
+        from games.engine.agot import defaults
+
+        return defaults.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
+        if state["phase"] == "over":
+            raise EngineError("game_over", "the game is over")
+        if not isinstance(act, dict) or len(act) != 1:
+            raise EngineError("bad_action", "an action is a mapping with exactly one key")
+        ((kind, value),) = act.items()
+        if kind not in ACTION_NAMES:
+            raise EngineError("bad_action", f"unknown action {kind!r}")
+        d = state.get("decision")
+        if not d or d["kind"] != kind or seat not in d["seats"]:
+            raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")
+        new = copy_state(state)
+        events: list[Event] = []
+        self._dispatch(new, seat, kind, value, events)
+        return new, events
+
+    def _dispatch(self, state: State, seat: str, kind: str, value: Any, events: list[Event]) -> None:
+        if kind == "place_orders":
+            planning.place_orders(state, seat, value, events)
+        elif kind == "raven":
+            planning.raven(state, seat, value, events)
+        elif kind == "raven_peek":
+            planning.raven_peek(state, seat, value, events)
+        elif kind == "raid":
+            action.do_raid(state, seat, value, events)
+        elif kind == "march":
+            action.do_march(state, seat, value, events)
+        elif kind == "replace_ships":
+            action.do_replace_ships(state, seat, value, events)
+        elif kind == "consolidate":
+            action.do_consolidate(state, seat, value, events)
+        elif kind in COMBAT_KINDS:
+            combat = combat_module()
+            if combat is None:
+                raise EngineError("illegal_action", "combat not implemented yet")
+            combat.apply(state, seat, {kind: value}, events)
+        else:
+            westeros = _westeros_module()
+            if westeros is None or not hasattr(westeros, "apply"):
+                raise EngineError("illegal_action", f"{kind} is not implemented yet")
+            westeros.apply(state, seat, {kind: value}, events)
+
+    def default_action(self, state: State, seat: str) -> Action:
+        from games.engine.agot import defaults
+
+        return defaults.default_action(state, seat)
+
+    def random_action(self, state: State, seat: str, rng: random.Random) -> Action:
+        from games.engine.agot import bot
+
+        return bot.random_action(state, seat, rng)
+
+    # -------------------------------------------------------------- views
+
+    def view(self, state: State, seat: str | None) -> State:
+        from games.engine.agot import summary
+
+        return summary.view(state, seat)
+
+    def summary(self, state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
+        from games.engine.agot import summary
+
+        return summary.summary(state, viewer)
+
+    def event_view(self, event: Event, seat: str | None) -> Event | None:
+        from games.engine.agot import summary
+
+        return summary.event_view(event, seat)
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def ranking(self, state: State) -> list[str] | None:
+        return list(state["ranking"]) if state["phase"] == "over" else None
+
+
+RULESET = register(AgotRuleset())

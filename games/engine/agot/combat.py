@@ -1,0 +1,881 @@
+"""Combat (R189-R246), garrisons (R273-R278) and neutral forces (R279-R285, A14).
+
+Everything from the moment a march enters a contested area until the combat is over: support
+declared in Iron Throne order and accepted or refused, initial strength, house cards chosen
+secretly, the Valyrian Steel Blade, final strength, the victor, casualties, retreats, discards and
+the hand refresh. House cards count their strength and icons only (their texts are issue 5).
+
+State (docs/engine-agot-state.md, "combat"): `state["combat"]` holds the public record of the
+combat in progress once house cards are revealed, else of the last one, in the shape of the referee
+summary; the working data of the combat in progress lives under `state["combat"]["_current"]`.
+A house card being chosen lives in `state["secret"][house]["house_card"]` until both are chosen.
+
+Every function here works on the working copy `apply` made: it mutates `state` and appends events.
+An EngineError raised here aborts the whole action, so the caller's state is untouched.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+from typing import Any
+
+from games.engine import rng
+from games.engine.agot import board as B
+from games.engine.agot import supply
+from games.engine.agot.data import board, house_cards, token_bonus, token_kind, token_special
+from games.engine.base import EngineError
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+KINDS = ("support", "accept_support", "house_card", "blade", "casualties", "retreat")
+# D24/D26: the order in which a loser gives up units when it may choose (siege engines would die
+# on retreat anyway, R240).
+LOSS_PRIORITY = ("siege_engine", "footman", "ship", "knight")
+PORT_CAPACITY = 3  # R248
+
+ATTACKER = "attacker"
+DEFENDER = "defender"
+
+
+# =========================================================================== small helpers
+
+
+def _bad(reason: str) -> EngineError:
+    return EngineError("bad_action", reason)
+
+
+def _illegal(reason: str) -> EngineError:
+    return EngineError("illegal_action", reason)
+
+
+def _cur(state: State) -> dict[str, Any]:
+    combat = state.get("combat") or {}
+    current = combat.get("_current")
+    if not current:
+        raise EngineError("not_your_turn", "no combat is in progress")
+    return current
+
+
+def in_progress(state: State) -> bool:
+    return bool((state.get("combat") or {}).get("_current"))
+
+
+def _set_decision(state: State, kind: str, seats: list[str], **context: Any) -> None:
+    state["decision"] = {"kind": kind, "seats": list(seats), **context}
+
+
+def _loss_key(unit: str) -> tuple[int, str]:
+    base = B.base_unit(unit)
+    return (LOSS_PRIORITY.index(base) if base in LOSS_PRIORITY else len(LOSS_PRIORITY), unit)
+
+
+def _fiefdoms_rank(state: State, house: str) -> int:
+    return state["tracks"]["fiefdoms"].index(house)
+
+
+def _card(card_id: str) -> dict[str, Any]:
+    return house_cards()[card_id]
+
+
+def _multiset_sub(have: list[str], take: list[str]) -> bool:
+    need = Counter(take)
+    got = Counter(have)
+    return all(got[u] >= n for u, n in need.items())
+
+
+# =========================================================================== strengths
+
+
+def unit_strength(unit: str, *, attacking: bool, castle: bool) -> int:
+    """R194, R195: footman 1, knight 2, ship 1, siege engine 4 only attacking (or supporting an
+    attack on) a castle/stronghold, routed units 0."""
+    if B.is_routed(unit):
+        return 0
+    if unit == "siege_engine":
+        return 4 if attacking and castle else 0
+    return {"footman": 1, "knight": 2, "ship": 1}.get(unit, 0)
+
+
+def _units_strength(units: list[str], *, attacking: bool, castle: bool) -> int:
+    return sum(unit_strength(u, attacking=attacking, castle=castle) for u in units)
+
+
+def _support_areas(state: State, house: str, area: str) -> list[str]:
+    """Areas of `house` with a Support order that may support a combat in `area` (R199, R208,
+    R211, R213): adjacent on the board (never by transport); a land combat takes support from land
+    and sea areas, never from ports; a sea combat takes it from sea areas and ports (ships only)."""
+    combat_type = B.area_type(area)
+    out: list[str] = []
+    for other in B.adjacent(area):
+        order = state["orders"].get(other)
+        if not order or order["house"] != house or token_kind(order["token"]) != "support":
+            continue
+        if not B.house_units(state, other, house):
+            continue
+        kind = B.area_type(other)
+        if combat_type == "land" and kind == "port":
+            continue  # R198, R213: port ships never support a land combat
+        if combat_type == "sea" and kind == "land":
+            continue  # R208: land units never support a sea combat
+        out.append(other)
+    return out
+
+
+def _support_strength(state: State, house: str, area: str, side: str) -> int:
+    """What `house` adds when it supports `side` (R201 all of it, R209 siege engines only for the
+    attacker against a castle, R212/A27 the special +1 whenever it supports)."""
+    castle = B.has_castle(area)
+    total = 0
+    for other in _support_areas(state, house, area):
+        token = state["orders"][other]["token"]
+        total += _units_strength(B.house_units(state, other, house), attacking=side == ATTACKER, castle=castle)
+        total += 1 if token_special(token) else 0
+    return total
+
+
+def _supporting_houses(state: State, area: str) -> list[str]:
+    """Houses with at least one Support order able to support here, in Iron Throne order (R203)."""
+    return [h for h in B.turn_order(state) if _support_areas(state, h, area)]
+
+
+def _march_bonus(cur: dict[str, Any]) -> int:
+    token = cur.get("march_token")
+    return token_bonus(token) if token else 0
+
+
+def _defense_bonus(state: State, area: str, defender: str | None) -> int:
+    """R196, R197: only a Defense order of the defender in the embattled area adds strength."""
+    if defender is None:
+        return 0
+    order = state["orders"].get(area)
+    if not order or order["house"] != defender or token_kind(order["token"]) != "defense":
+        return 0
+    return token_bonus(order["token"])
+
+
+def _side_of(cur: dict[str, Any], house: str | None) -> str | None:
+    if house == cur["attacker"]:
+        return ATTACKER
+    if house is not None and house == cur["defender"]:
+        return DEFENDER
+    return None
+
+
+def _initial_strengths(state: State, cur: dict[str, Any]) -> dict[str, int]:
+    """R215: units, March/Defense modifiers, accepted supports, the garrison."""
+    area = cur["area"]
+    castle = B.has_castle(area)
+    attacker, defender = cur["attacker"], cur["defender"]
+    att = _units_strength(cur["units"], attacking=True, castle=castle) + _march_bonus(cur)
+    dfn = 0
+    if defender is not None:
+        dfn = _units_strength(B.house_units(state, area, defender), attacking=False, castle=castle)
+        dfn += _defense_bonus(state, area, defender) + int(cur.get("garrison") or 0)
+    for supporter, side in cur["supports"].items():
+        if side is None or supporter in cur["refused"]:
+            continue
+        added = _support_strength(state, supporter, area, side)
+        if side == ATTACKER:
+            att += added
+        else:
+            dfn += added
+    out = {attacker: att}
+    if defender is not None:
+        out[defender] = dfn
+    return out
+
+
+# =========================================================================== starting a combat
+
+
+def start_combat(
+    state: State, events: list[Event], attacker: str, origin: str, area: str, units: list[str]
+) -> None:
+    """A march of `attacker` from `origin` moves `units` into `area`, which holds enemy units, an
+    enemy garrison or a neutral force. The units must already be off the board (they are kept in
+    the combat until it ends). The March token must still be in `state["orders"][origin]`: it is
+    read for its modifier (action.after_combat removes it).
+
+    Raises EngineError(illegal_action) for a march into a neutral force that no possible support
+    could make strong enough (A14 decision), which refuses the whole march."""
+    neutral = state["neutral_forces"].get(area)
+    if neutral == "impassable":
+        raise _illegal(f"{area} is impassable (R284)")
+    defender = _defender(state, area, attacker)
+    march_token = _march_token(state, origin, attacker)
+    garrison = state["garrisons"].get(area) if defender is not None else None
+    if garrison is not None and B.board().home_of.get(area) != defender:
+        garrison = None
+    previous = {k: v for k, v in (state.get("combat") or {}).items() if not k.startswith("_")}
+    cur: dict[str, Any] = {
+        "attacker": attacker,
+        "defender": defender,
+        "area": area,
+        "origin": origin,
+        "units": sorted(units),
+        "march_token": march_token,
+        "neutral": neutral if defender is None else None,
+        "garrison": garrison,
+        "supports": {},
+        "refused": [],
+        "to_declare": [],
+        "accept": {},
+        "cards": {},
+        "blade": False,
+        "step": "support",
+    }
+    state["combat"] = {**previous, "_current": cur}
+    if cur["neutral"] is not None:
+        _check_neutral_reachable(state, cur)
+    events.append({"type": "combat_started", "attacker": attacker, "defender": defender, "area": area,
+                   "origin": origin, "units": list(cur["units"]), "neutral": cur["neutral"]})
+    cur["to_declare"] = _supporting_houses(state, area)
+    _advance(state, events)
+
+
+def _defender(state: State, area: str, attacker: str) -> str | None:
+    for house, units in B.units_in(state, area).items():
+        if house != attacker and units:
+            return house
+    home = board().home_of.get(area)
+    if state["garrisons"].get(area) and home and home != attacker and home in state["seats"]:
+        return home  # R275, A32: a garrison alone is defended by its house
+    if state["neutral_forces"].get(area) is not None:
+        return None
+    raise ValueError(f"no combat in {area}: nobody defends it")
+
+
+def _march_token(state: State, origin: str, attacker: str) -> str | None:
+    order = state["orders"].get(origin)
+    if order and order["house"] == attacker and token_kind(order["token"]) == "march":
+        return str(order["token"])
+    return None
+
+
+def _check_neutral_reachable(state: State, cur: dict[str, Any]) -> None:
+    """A14 decision: refuse the march outright when the marching units plus every Support order
+    that could legally help them cannot reach the neutral force's strength (R280, R281)."""
+    area = cur["area"]
+    best = _units_strength(cur["units"], attacking=True, castle=B.has_castle(area)) + _march_bonus(cur)
+    for house in _supporting_houses(state, area):
+        best += _support_strength(state, house, area, ATTACKER)
+    if best < cur["neutral"]:
+        raise _illegal(f"the march cannot reach the strength {cur['neutral']} of the neutral force in {area} "
+                       f"(at most {best} with every possible support; R280, A14)")
+
+
+# =========================================================================== the combat's course
+
+
+def _advance(state: State, events: list[Event]) -> None:
+    """Run the combat until a player must decide or it is over."""
+    cur = state["combat"]["_current"]
+    while True:
+        step = cur["step"]
+        if step == "support":
+            if cur["to_declare"]:
+                _set_decision(state, "support", [cur["to_declare"][0]], area=cur["area"])
+                return
+            cur["step"] = "accept_support"
+            seats = _offered_to(cur)
+            if any(seats.values()):
+                cur["accept"] = {h: None for h, offers in seats.items() if offers}
+                _set_decision(state, "accept_support", list(cur["accept"]), area=cur["area"])
+                return
+        elif step == "accept_support":
+            if any(v is None for v in cur["accept"].values()):
+                _set_decision(state, "accept_support", [h for h, v in cur["accept"].items() if v is None],
+                              area=cur["area"])
+                return
+            cur["initial"] = _initial_strengths(state, cur)
+            if cur["neutral"] is not None:
+                _resolve_neutral(state, events)
+                return
+            cur["step"] = "house_card"
+            _start_house_cards(state, events)
+        elif step == "house_card":
+            waiting = [h for h in _combatants(cur) if "house_card" not in state["secret"].get(h, {})]
+            if waiting:
+                _set_decision(state, "house_card", waiting, area=cur["area"])
+                return
+            _reveal(state, events)
+            cur["step"] = "blade"
+        elif step == "blade":
+            if _blade_holder_can_use(state, cur) and cur.get("blade_asked") is None:
+                cur["blade_asked"] = B.holder(state, "valyrian_steel_blade")
+                _set_decision(state, "blade", [cur["blade_asked"]], area=cur["area"])
+                return
+            _decide_victor(state, events)
+            cur["step"] = "casualties"
+        elif step == "casualties":
+            if cur.get("casualty_choice") is not None:
+                _set_decision(state, "casualties", [cur["loser"]], area=cur["area"], count=cur["casualty_choice"])
+                return
+            cur["step"] = "retreat"
+            _start_retreat(state, events)
+        elif step == "retreat":
+            if cur.get("retreat_options") is not None:
+                _set_decision(state, "retreat", [cur["loser"]], area=cur["area"])
+                return
+            _finish(state, events)
+            return
+        else:  # pragma: no cover - a corrupted state
+            raise ValueError(f"unknown combat step {step!r}")
+
+
+def _combatants(cur: dict[str, Any]) -> list[str]:
+    return [h for h in (cur["attacker"], cur["defender"]) if h is not None]
+
+
+def _offered_to(cur: dict[str, Any]) -> dict[str, list[str]]:
+    """{combatant: [other houses that offered it support]} (R207: only those can be refused)."""
+    out: dict[str, list[str]] = {h: [] for h in _combatants(cur)}
+    for supporter, side in cur["supports"].items():
+        if side is None:
+            continue
+        target = cur["attacker"] if side == ATTACKER else cur["defender"]
+        if target is not None and supporter != target:
+            out[target].append(supporter)
+    return out
+
+
+# ------------------------------------------------------------------ support (R199-R214)
+
+
+def support_options(state: State, house: str) -> list[str | None]:
+    """Whom `house` may support in the current combat: never the enemy of its own units (R210)."""
+    cur = _cur(state)
+    if house == cur["attacker"]:
+        return [cur["attacker"], None]
+    if house == cur["defender"]:
+        return [cur["defender"], None]
+    return [h for h in (cur["attacker"], cur["defender"]) if h is not None] + [None]
+
+
+def _apply_support(state: State, seat: str, value: Any) -> None:
+    cur = _cur(state)
+    if not isinstance(value, dict) or set(value) != {"for"}:
+        raise _bad("support takes {for: house} or {for: null}")
+    target = value["for"]
+    if target is not None and not isinstance(target, str):
+        raise _bad("support: for must be a house or null")
+    if target not in support_options(state, seat):
+        raise _illegal(f"{seat} may not support {target} in this combat (R210: never the enemy of one's own units)")
+    cur["to_declare"].remove(seat)
+    cur["supports"][seat] = _side_of(cur, target) if target is not None else None
+
+
+def _apply_accept(state: State, seat: str, value: Any) -> None:
+    cur = _cur(state)
+    if not isinstance(value, dict) or not all(isinstance(v, bool) for v in value.values()):
+        raise _bad("accept_support takes {house: true|false, ...}")
+    offers = _offered_to(cur)[seat]
+    unknown = [h for h in value if h not in offers]
+    if unknown:
+        raise _illegal(f"{unknown[0]} has not offered {seat} support")
+    for house, keep in value.items():
+        if not keep:
+            cur["refused"].append(house)
+    cur["accept"][seat] = True
+
+
+# ------------------------------------------------------------------ neutral forces (R280-R285)
+
+
+def _resolve_neutral(state: State, events: list[Event]) -> None:
+    """R280-R283 with the A14 procedure: no house cards, no blade; strength >= the token wins."""
+    cur = state["combat"]["_current"]
+    attacker, area = cur["attacker"], cur["area"]
+    strength = cur["initial"][attacker]
+    won = strength >= cur["neutral"]
+    _publish(state, cur, winner=attacker if won else None)
+    state["combat"]["initial_strength"] = {attacker: strength}
+    state["combat"]["strength"] = {attacker: strength}
+    if won:
+        del state["neutral_forces"][area]  # R282: removed from the game
+        B.add_units(state, area, attacker, cur["units"])
+        events.append({"type": "neutral_force_destroyed", "house": attacker, "area": area, "strength": strength})
+    else:
+        # A14 steps 3-4: the move is cancelled, the units stay home, the March is used up.
+        B.add_units(state, cur["origin"], attacker, cur["units"])
+        events.append({"type": "neutral_force_holds", "house": attacker, "area": area, "strength": strength,
+                       "needed": cur["neutral"]})
+    _end(state, events, winner=attacker if won else None)
+
+
+# ------------------------------------------------------------------ house cards (R218-R227)
+
+
+def _start_house_cards(state: State, events: list[Event]) -> None:
+    """R219, R220: both choose secretly; a house with one card left plays it without being asked."""
+    cur = state["combat"]["_current"]
+    for house in _combatants(cur):
+        hand = state["hands"][house]
+        if len(hand) == 1:
+            state["secret"].setdefault(house, {})["house_card"] = hand[0]
+            events.append({"type": "house_card_forced", "house": house})
+
+
+def _apply_house_card(state: State, seat: str, value: Any) -> None:
+    if not isinstance(value, str):
+        raise _bad("house_card takes a card id")
+    if value not in state["hands"][seat]:
+        raise _illegal(f"{value} is not in {seat}'s hand (R223: discarded cards cannot be played)")
+    # Only the chooser may see it until both are chosen (R219): it lives under `secret`.
+    state["secret"].setdefault(seat, {})["house_card"] = value
+
+
+def _reveal(state: State, events: list[Event]) -> None:
+    """Both cards are chosen: reveal them together (R219) and publish the combat."""
+    cur = state["combat"]["_current"]
+    for house in _combatants(cur):
+        card = state["secret"][house].pop("house_card")
+        cur["cards"][house] = card
+        state["hands"][house].remove(card)
+    _publish(state, cur, winner=None)
+    strength = dict(cur["initial"])
+    for house, card in cur["cards"].items():
+        strength[house] += int(_card(card)["strength"])
+    cur["strength"] = strength
+    state["combat"]["strength"] = dict(strength)
+    events.append({"type": "house_cards_revealed", "area": cur["area"], "cards": dict(cur["cards"]),
+                   "initial_strength": dict(cur["initial"])})
+
+
+def _publish(state: State, cur: dict[str, Any], winner: str | None) -> None:
+    """The referee summary's `combat` for the combat in progress (SCENARIOS.md)."""
+    state["combat"].update({
+        "attacker": cur["attacker"],
+        "defender": cur["defender"],
+        "area": cur["area"],
+        "neutral": cur["neutral"],
+        "initial_strength": dict(cur["initial"]),
+        "strength": dict(cur["initial"]),
+        "cards": dict(cur["cards"]),
+        "tides": {},
+        "winner": winner,
+        "casualties": {},
+    })
+
+
+# ------------------------------------------------------------------ the blade (R228, D22)
+
+
+def _blade_holder_can_use(state: State, cur: dict[str, Any]) -> bool:
+    if state["used"].get("valyrian_steel_blade"):
+        return False
+    return B.holder(state, "valyrian_steel_blade") in _combatants(cur)
+
+
+def _apply_blade(state: State, seat: str, value: Any) -> None:
+    cur = _cur(state)
+    if not isinstance(value, bool):
+        raise _bad("blade takes true or false")
+    cur["blade_asked"] = False
+    if value:
+        state["used"]["valyrian_steel_blade"] = True
+        cur["strength"][seat] += 1
+        state["combat"]["strength"] = dict(cur["strength"])
+        cur["blade"] = True
+
+
+def _winner(state: State, strength: dict[str, int], attacker: str, defender: str) -> str:
+    """R229: the higher strength wins; a tie goes to the house higher on Fiefdoms."""
+    if strength[attacker] != strength[defender]:
+        return attacker if strength[attacker] > strength[defender] else defender
+    return min((attacker, defender), key=lambda h: _fiefdoms_rank(state, h))
+
+
+# ------------------------------------------------------------------ victor and casualties
+
+
+def _decide_victor(state: State, events: list[Event]) -> None:
+    cur = state["combat"]["_current"]
+    attacker, defender, area = cur["attacker"], cur["defender"], cur["area"]
+    winner = _winner(state, cur["strength"], attacker, defender)
+    loser = defender if winner == attacker else attacker
+    cur["winner"], cur["loser"] = winner, loser
+    state["combat"]["winner"] = winner
+    swords = int(_card(cur["cards"][winner]).get("swords") or 0)
+    forts = int(_card(cur["cards"][loser]).get("fortifications") or 0)
+    count = max(0, swords - forts)  # R231
+    cur["casualty_count"] = count
+    events.append({"type": "combat_won", "area": area, "winner": winner, "loser": loser,
+                   "strength": dict(cur["strength"]), "casualties": count})
+    eligible = _eligible_casualties(state, cur)
+    state["combat"]["casualties"] = {}
+    cur["casualty_choice"] = None
+    if count == 0 or not eligible:
+        return
+    if count >= len(eligible) or len(set(eligible)) == 1:
+        _take_casualties(state, events, sorted(eligible, key=_loss_key)[:count])  # R235 / forced
+        return
+    cur["casualty_choice"] = count
+
+
+def _eligible_casualties(state: State, cur: dict[str, Any]) -> list[str]:
+    """R232, R234: the loser's units in the embattled area, neither supporting nor routed."""
+    loser = cur["loser"]
+    units = cur["units"] if loser == cur["attacker"] else B.house_units(state, cur["area"], loser)
+    return [u for u in units if not B.is_routed(u)]
+
+
+def _take_casualties(state: State, events: list[Event], units: list[str]) -> None:
+    cur = state["combat"]["_current"]
+    loser = cur["loser"]
+    if loser == cur["attacker"]:
+        for u in units:
+            cur["units"].remove(u)
+    else:
+        B.remove_units(state, cur["area"], loser, units)
+    state["combat"]["casualties"] = {loser: sorted(units)} if units else {}
+    cur["casualty_choice"] = None
+    if units:
+        events.append({"type": "casualties", "house": loser, "area": cur["area"], "units": sorted(units)})
+
+
+def casualty_options(state: State) -> list[list[str]]:
+    cur = _cur(state)
+    eligible = _eligible_casualties(state, cur)
+    count = cur["casualty_choice"] or 0
+    return [sorted(c) for c in sorted(set(combinations(sorted(eligible), count)))]
+
+
+def _apply_casualties(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    cur = _cur(state)
+    if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
+        raise _bad("casualties takes a list of units")
+    count = cur["casualty_choice"]
+    if len(value) != count:
+        raise _illegal(f"{seat} must lose exactly {count} unit(s) (R231)")
+    if not _multiset_sub(_eligible_casualties(state, cur), value):
+        raise _illegal("casualties must be units of the loser in the embattled area, neither routed nor "
+                       "supporting (R232, R234)")
+    _take_casualties(state, events, list(value))
+
+
+# ------------------------------------------------------------------ retreats (R236-R245)
+
+
+def _start_retreat(state: State, events: list[Event]) -> None:
+    cur = state["combat"]["_current"]
+    loser, area = cur["loser"], cur["area"]
+    cur["retreat_options"] = None
+    if cur.get("garrison") is not None and loser == cur["defender"]:
+        # R276: a losing garrison leaves the game, whatever the icons.
+        state["garrisons"].pop(area, None)
+        events.append({"type": "garrison_removed", "house": loser, "area": area})
+    if loser == cur["attacker"]:
+        _attacker_retreats(state, events)
+        return
+    units = list(B.house_units(state, area, loser))
+    if not units:
+        return
+    B.remove_units(state, area, loser, units)
+    doomed = [u for u in units if B.is_routed(u) or u == "siege_engine"]  # R240, R241
+    movers = list((Counter(units) - Counter(doomed)).elements())
+    if doomed:
+        events.append({"type": "units_destroyed", "house": loser, "area": area, "units": sorted(doomed),
+                       "reason": "cannot retreat"})
+    if not movers:
+        return
+    cur["retreating"] = sorted(movers)
+    options = retreat_areas(state, loser, area, cur["origin"], cur["retreating"])
+    if not options:
+        events.append({"type": "units_destroyed", "house": loser, "area": area, "units": sorted(movers),
+                       "reason": "no legal retreat (R238e)"})
+        cur["retreating"] = []
+        return
+    cur["retreat_options"] = options
+    forced = _forced_retreat(options, cur["retreating"])
+    if forced is not None:
+        _do_retreat(state, events, forced[0], forced[1])
+
+
+def _attacker_retreats(state: State, events: list[Event]) -> None:
+    """R237, R242: a losing attacker goes back to its origin, routed; siege engines die (R240);
+    A19: units that would break supply there are destroyed first (D26 order)."""
+    cur = state["combat"]["_current"]
+    attacker, origin = cur["attacker"], cur["origin"]
+    units = list(cur["units"])
+    cur["units"] = []
+    doomed = [u for u in units if u == "siege_engine"]
+    movers = list((Counter(units) - Counter(doomed)).elements())
+    keep = _fit_count(state, attacker, origin, len(movers))
+    movers = sorted(movers, key=_loss_key)
+    doomed += movers[: len(movers) - keep]
+    movers = movers[len(movers) - keep:]
+    if doomed:
+        events.append({"type": "units_destroyed", "house": attacker, "area": cur["area"], "units": sorted(doomed),
+                       "reason": "cannot retreat"})
+    B.add_units(state, origin, attacker, [B.ROUTED + u for u in movers])
+    if movers:
+        events.append({"type": "retreat", "house": attacker, "from": cur["area"], "to": origin,
+                       "units": sorted(movers)})
+
+
+def _fit_count(state: State, house: str, area: str, n: int) -> int:
+    """How many of n units can join `area` without breaking the house's supply (R238d)."""
+    for k in range(n, 0, -1):
+        if supply.fits(state, house, {area: k}):
+            return k
+    return 0
+
+
+def retreat_areas(state: State, house: str, area: str, origin: str, units: list[str]) -> dict[str, int]:
+    """Legal retreat areas for `units` of `house` leaving `area`, each with the number of units that
+    must be destroyed there to fit supply (R238). Areas with no loss are the only legal ones when
+    there is any (R238d). Ship transport (R239) is used only when no direct area is legal (D25)."""
+    ships = all(B.base_unit(u) == "ship" for u in units)
+    direct = [a for a in B.adjacent(area) if _retreat_target_ok(state, house, a, origin, ships, len(units))]
+    candidates = direct
+    if not candidates and not ships:
+        candidates = [a for a in _transport_targets(state, house, area)
+                      if _retreat_target_ok(state, house, a, origin, ships, len(units))]
+    losses = {a: len(units) - _fit_count(state, house, a, len(units)) for a in candidates}
+    losses = {a: n for a, n in losses.items() if n < len(units)}
+    if any(n == 0 for n in losses.values()):
+        return {a: 0 for a, n in losses.items() if n == 0}
+    return dict(sorted(losses.items()))
+
+
+def _retreat_target_ok(state: State, house: str, target: str, origin: str, ships: bool, n: int) -> bool:
+    if target == origin:
+        return False  # R238c
+    kind = B.area_type(target)
+    if ships:
+        if kind == "land":
+            return False  # R238f
+        if kind == "port":
+            # A18: a friendly port, within the 3-ship cap
+            if B.port_owner(state, target) != house:
+                return False
+            return len(B.house_units(state, target, house)) + n <= PORT_CAPACITY
+    elif kind != "land":
+        return False  # R238f
+    if state["neutral_forces"].get(target) is not None:
+        return False  # A24, R284
+    for other, us in B.units_in(state, target).items():
+        if other != house and us:
+            return False
+    return B.controller(state, target) in (None, house)  # R238a: empty or friendly
+
+
+def _transport_targets(state: State, house: str, area: str) -> list[str]:
+    """Land areas reachable from `area` along chains of the house's ships (R239, R259)."""
+    b = board()
+    seen: set[str] = set()
+    frontier = [s for s in b.seas_next_to[area] if B.house_units(state, s, house)]
+    seen.update(frontier)
+    while frontier:
+        sea = frontier.pop()
+        for nxt in b.adjacent[sea]:
+            if nxt in seen or b.type[nxt] != "sea" or not B.house_units(state, nxt, house):
+                continue
+            seen.add(nxt)
+            frontier.append(nxt)
+    out = {land for sea in seen for land in b.land_next_to[sea] if land != area}
+    return sorted(out)
+
+
+def _forced_retreat(options: dict[str, int], units: list[str]) -> tuple[str, list[str]] | None:
+    """The retreat when there is nothing to choose (one area, and the units to destroy are forced)."""
+    if len(options) != 1:
+        return None
+    (target, lose), = options.items()
+    if lose and len(set(units)) > 1:
+        return None
+    return target, sorted(units, key=_loss_key)[:lose]
+
+
+def _apply_retreat(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    cur = _cur(state)
+    if not isinstance(value, dict) or "to" not in value or not set(value) <= {"to", "destroy"}:
+        raise _bad("retreat takes {to: area} or {to: area, destroy: [units]}")
+    target, destroy = value["to"], value.get("destroy") or []
+    if not isinstance(target, str) or not isinstance(destroy, list):
+        raise _bad("retreat: to is an area, destroy a list of units")
+    options = cur["retreat_options"] or {}
+    if target not in options:
+        raise _illegal(f"{target} is not a legal retreat area; legal: {', '.join(sorted(options))} (R238)")
+    if len(destroy) != options[target] or not _multiset_sub(cur["retreating"], destroy):
+        raise _illegal(f"retreating to {target} destroys exactly {options[target]} of {cur['retreating']} "
+                       f"to fit supply (R238d)")
+    _do_retreat(state, events, target, list(destroy))
+
+
+def _do_retreat(state: State, events: list[Event], target: str, destroy: list[str]) -> None:
+    cur = state["combat"]["_current"]
+    loser = cur["loser"]
+    movers = list((Counter(cur["retreating"]) - Counter(destroy)).elements())
+    if destroy:
+        events.append({"type": "units_destroyed", "house": loser, "area": cur["area"], "units": sorted(destroy),
+                       "reason": "supply (R238d)"})
+    B.add_units(state, target, loser, [B.ROUTED + u for u in movers])  # R241
+    events.append({"type": "retreat", "house": loser, "from": cur["area"], "to": target, "units": sorted(movers)})
+    cur["retreating"] = []
+    cur["retreat_options"] = None
+
+
+# ------------------------------------------------------------------ end of combat (R244, R223, R224)
+
+
+def _finish(state: State, events: list[Event]) -> None:
+    cur = state["combat"]["_current"]
+    area, winner, attacker = cur["area"], cur["winner"], cur["attacker"]
+    if winner == attacker:
+        # R245; the defender's order and power token there are removed by action.after_combat (R244).
+        B.add_units(state, area, attacker, cur["units"])
+        cur["units"] = []
+    for house, card in cur["cards"].items():
+        _discard(state, events, house, card)
+    state["combat"]["casualties"] = state["combat"].get("casualties") or {}
+    _end(state, events, winner=winner)
+
+
+def _discard(state: State, events: list[Event], house: str, card: str) -> None:
+    """R223, R224: the played card goes to the discard pile; after the last card the other six
+    come back to the hand."""
+    state["discards"][house].append(card)
+    if not state["hands"][house]:
+        state["hands"][house] = [c for c in state["discards"][house] if c != card]
+        state["discards"][house] = [card]
+        events.append({"type": "hand_refreshed", "house": house})
+
+
+def _end(state: State, events: list[Event], winner: str | None) -> None:
+    from games.engine.agot import action  # the core imports combat; import late to avoid a cycle
+
+    cur = state["combat"].pop("_current")
+    state["decision"] = None
+    events.append({"type": "combat_over", "area": cur["area"], "winner": winner})
+    action.after_combat(state, events, winner=winner, area=cur["area"])
+
+
+# =========================================================================== the public interface
+
+
+def apply(state: State, seat: str, action: Action, events: list[Event]) -> None:
+    """Apply one combat decision (the action's only key is its kind). Mutates `state`."""
+    if not isinstance(action, dict) or len(action) != 1:
+        raise _bad("an action is a mapping with one key")
+    (kind, value), = action.items()
+    decision = state.get("decision") or {}
+    if not in_progress(state) or decision.get("kind") != kind or seat not in decision.get("seats", []):
+        raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")
+    if kind == "support":
+        _apply_support(state, seat, value)
+    elif kind == "accept_support":
+        _apply_accept(state, seat, value)
+    elif kind == "house_card":
+        _apply_house_card(state, seat, value)
+    elif kind == "blade":
+        _apply_blade(state, seat, value)
+    elif kind == "casualties":
+        _apply_casualties(state, seat, value, events)
+    elif kind == "retreat":
+        _apply_retreat(state, seat, value, events)
+    else:
+        raise _bad(f"unknown combat decision {kind}")
+    _advance(state, events)
+
+
+def legal_actions(state: State, seat: str) -> list[Action] | None:
+    """The seat's legal combat actions (house cards, supports, blade, casualties, retreats)."""
+    decision = state.get("decision") or {}
+    if not in_progress(state) or seat not in decision.get("seats", []):
+        return []
+    kind = decision["kind"]
+    cur = _cur(state)
+    if kind == "support":
+        return [{"support": {"for": h}} for h in support_options(state, seat)]
+    if kind == "accept_support":
+        offers = _offered_to(cur)[seat]
+        out: list[Action] = []
+        for n in range(len(offers) + 1):
+            for refused in combinations(offers, n):
+                out.append({"accept_support": {h: h not in refused for h in offers}})
+        return out
+    if kind == "house_card":
+        return [{"house_card": c} for c in sorted(state["hands"][seat])]
+    if kind == "blade":
+        return [{"blade": True}, {"blade": False}]
+    if kind == "casualties":
+        return [{"casualties": c} for c in casualty_options(state)]
+    if kind == "retreat":
+        return _retreat_actions(cur)
+    return None
+
+
+def _retreat_actions(cur: dict[str, Any]) -> list[Action]:
+    out: list[Action] = []
+    for target, lose in sorted((cur["retreat_options"] or {}).items()):
+        if not lose:
+            out.append({"retreat": {"to": target}})
+            continue
+        for destroy in sorted(set(combinations(sorted(cur["retreating"]), lose))):
+            out.append({"retreat": {"to": target, "destroy": list(destroy)}})
+    return out
+
+
+def default_action(state: State, seat: str) -> Action:
+    """Section 4 defaults: D18 support self else decline, D19 accept, D20 a random card (seeded
+    from the game's generator without advancing it), D22 blade only if it turns a loss into a
+    win, D24 casualties siege engines/footmen/ships/knights first, D25/D26 retreat."""
+    decision = state.get("decision") or {}
+    kind = decision.get("kind")
+    cur = _cur(state)
+    if kind == "support":
+        return {"support": {"for": seat if seat in _combatants(cur) else None}}
+    if kind == "accept_support":
+        return {"accept_support": {h: True for h in _offered_to(cur)[seat]}}
+    if kind == "house_card":
+        return {"house_card": _default_card(state, seat)}
+    if kind == "blade":
+        return {"blade": _blade_turns_the_combat(state, cur, seat)}
+    if kind == "casualties":
+        eligible = sorted(_eligible_casualties(state, cur), key=_loss_key)
+        return {"casualties": eligible[: cur["casualty_choice"]]}
+    if kind == "retreat":
+        return {"retreat": _default_retreat(state, cur)}
+    raise EngineError("not_your_turn", f"{seat} has no pending combat decision")
+
+
+def _default_card(state: State, seat: str) -> str:
+    hand = sorted(state["hands"][seat])
+    salt = sum((i + 1) * ord(ch) for i, ch in enumerate(seat))
+    peek = {"rng": (int(state["rng"]) ^ (salt * 0x9E3779B97F4A7C15)) & ((1 << 64) - 1)}
+    return rng.choice(peek, hand)
+
+
+def _blade_turns_the_combat(state: State, cur: dict[str, Any], seat: str) -> bool:
+    other = cur["defender"] if seat == cur["attacker"] else cur["attacker"]
+    now = _winner(state, cur["strength"], cur["attacker"], cur["defender"])
+    boosted = dict(cur["strength"])
+    boosted[seat] += 1
+    return now == other and _winner(state, boosted, cur["attacker"], cur["defender"]) == seat
+
+
+def _default_retreat(state: State, cur: dict[str, Any]) -> dict[str, Any]:
+    """D25: fewest units lost, then a friendly area over an empty one, then the lowest area id."""
+    loser = cur["loser"]
+
+    def key(item: tuple[str, int]) -> tuple[int, int, str]:
+        target, lose = item
+        return (lose, 0 if B.controller(state, target) == loser else 1, target)
+
+    target, lose = min(cur["retreat_options"].items(), key=key)
+    out: dict[str, Any] = {"to": target}
+    if lose:
+        out["destroy"] = sorted(cur["retreating"], key=_loss_key)[:lose]
+    return out
+
+
+def random_action(state: State, seat: str, rand: random.Random) -> Action:
+    actions = legal_actions(state, seat) or []
+    if not actions:
+        raise EngineError("not_your_turn", f"{seat} has no pending combat decision")
+    return rand.choice(actions)

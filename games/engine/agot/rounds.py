@@ -1,0 +1,73 @@
+"""Round flow (R34-R41): rounds 1-10, the Westeros phase from round 2 (issue 4; skipped behind the
+`skip_westeros` option until then), the Victory track and the end of the game."""
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.agot import board as B
+from games.engine.agot.data import board
+
+State = dict[str, Any]
+Event = dict[str, Any]
+INSTANT_WIN = 7
+
+
+def begin_round(state: State, events: list[Event]) -> None:
+    """R34-R36: round 1 starts at Planning (R35); later rounds start with the Westeros phase."""
+    from games.engine.agot import planning
+
+    events.append({"type": "round", "round": state["round"]})
+    if state["round"] > 1:
+        if state["options"].get("skip_westeros", True):
+            events.append({"type": "westeros_skipped", "round": state["round"], "reason": "option skip_westeros"})
+        else:
+            from games.engine.agot import westeros  # issue 4
+
+            westeros.start_westeros(state, events)
+            return
+    planning.start_planning(state, events)
+
+
+def ranking_key(state: State, house: str) -> tuple[int, int, int, int, int]:
+    """R40 (the seed's printed order, decision in section 9): castles and strongholds, strongholds,
+    supply, available power, Iron Throne position."""
+    b = board()
+    strongholds = sum(1 for a in b.strongholds if B.controller(state, a) == house)
+    return (
+        -state["victory"][house],
+        -strongholds,
+        -state["supply"][house],
+        -state["power"][house],
+        state["tracks"]["iron_throne"].index(house),
+    )
+
+
+def ranking(state: State) -> list[str]:
+    return sorted(state["seats"], key=lambda h: ranking_key(state, h))
+
+
+def victory_check(state: State, events: list[Event]) -> bool:
+    old = state["victory"]
+    new = B.victory_counts(state)
+    if new != old:
+        state["victory"] = new
+        events.append({"type": "victory", "victory": dict(new)})
+    winners = [h for h in state["seats"] if new[h] >= INSTANT_WIN]
+    if winners:
+        end_game(state, events, instant=winners)
+        return True
+    return False
+
+
+def end_game(state: State, events: list[Event], instant: list[str] | None = None) -> None:
+    """R37, R40, R41: the ranking; an instant winner (R37b) comes first whatever the tie-breakers."""
+    state["victory"] = B.victory_counts(state)
+    order = ranking(state)
+    if instant:
+        first = [h for h in order if h in instant][0]
+        order = [first] + [h for h in order if h != first]
+    state["phase"] = "over"
+    state["decision"] = None
+    state["winner"] = order[0]
+    state["ranking"] = order
+    events.append({"type": "game_over", "winner": order[0], "ranking": order, "instant": bool(instant)})
