@@ -4,12 +4,18 @@ from __future__ import annotations
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from westeros.asgi import application
+from westeros.asgi import websocket_application
+
+
+@pytest.fixture
+def application(settings):
+    settings.ALLOWED_HOSTS = ["testserver"]
+    return websocket_application()
 
 
 @pytest.mark.asyncio
-async def test_ping_websocket_answers():
-    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")])
+async def test_ping_websocket_answers(application):
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
     connected, _ = await communicator.connect()
     assert connected
     await communicator.send_json_to({"hello": 1})
@@ -18,7 +24,7 @@ async def test_ping_websocket_answers():
 
 
 @pytest.mark.asyncio
-async def test_websocket_from_a_foreign_origin_is_refused():
-    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://evil.example"), (b"host", b"127.0.0.1:8000")])
+async def test_websocket_from_a_foreign_origin_is_refused(application):
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://evil.example"), (b"host", b"testserver")])
     connected, _ = await communicator.connect()
     assert not connected

@@ -15,9 +15,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from westeros.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
-)
+
+def websocket_application():
+    """Websockets: origin checked against ALLOWED_HOSTS (read now), session user attached."""
+    return AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application()})
