@@ -14,7 +14,6 @@ from games.engine.agot.data import (
     ORDER_TOKENS,
     TRACKS,
     UNIT_TYPES,
-    WESTEROS_DECKS,
     board,
     full_deck,
     house_card_ids,
@@ -367,4 +366,3 @@ def apply_setup(state: State, setup: dict[str, Any] | None, start: str) -> None:
 
 
 __all__ = ["OPTIONS", "allowed_houses", "apply_setup", "initial_state", "recompute_supply", "refresh_victory"]
-_ = WESTEROS_DECKS
