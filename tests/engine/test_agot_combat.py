@@ -15,12 +15,22 @@ RS = get_ruleset("agot")
 SEATS = ["stark", "lannister", "baratheon"]
 TRACKS = {
     "iron_throne": ["lannister", "stark", "baratheon"],
-    "fiefdoms": ["baratheon", "stark", "lannister"],
+    "fiefdoms": ["stark", "baratheon", "lannister"],  # Stark holds the blade, outside the battles
     "kings_court": ["lannister", "stark", "baratheon"],
 }
 
 
+# Stark-Lannister battles: Baratheon, outside them, holds the blade.
+NORTH = dict(TRACKS, fiefdoms=["baratheon", "stark", "lannister"])
+# A Baratheon march far away keeps the Action phase going after the battle under test, so that
+# routed units are not stood up by the Clean-up (R186) before the test looks at them.
+ELSEWHERE = ("sunspear", "baratheon", "march-1")
+
+
 def game(units: dict[str, Any], orders: dict[str, Any], seats: list[str] | None = None, **setup: Any) -> dict:
+    area, house, token = ELSEWHERE
+    units = {area: {house: ["footman"]}, **units}
+    orders = {area: {house: token}, **orders}
     full = {"units": units, "orders": orders, "neutral_forces": {}, "garrisons": {}, "tracks": TRACKS}
     full.update(setup)
     return RS.scenario_game(seats or SEATS, {}, 7, full, "action")
@@ -41,6 +51,11 @@ def refused(state: dict, seat: str, action: dict) -> str:
 
 def summary(state: dict, viewer: Any = "referee") -> dict:
     return RS.summary(state, viewer)
+
+
+def units_at(state: dict, area: str) -> dict[str, list[str]]:
+    """{house: sorted units} in an area, from the referee summary."""
+    return {h: sorted(us) for h, us in (summary(state)["units"].get(area) or {}).items() if us}
 
 
 def march(state: dict, seat: str, origin: str, dest: str, units: list[str]) -> dict:
@@ -153,18 +168,18 @@ def test_r208_r213_land_units_never_support_at_sea_and_port_ships_never_on_land(
         "sunset_sea": {"lannister": "march+0"},
         "winterfell": {"stark": "support+0"},
         "port_of_winterfell": {"stark": "support+0"},
-        "karhold": {"lannister": "march+0"},
     }
-    state = game(units, orders)
     # Sea combat: the port ships may support it (R213), the footman in Winterfell may not (R208).
-    sea = march(state, "lannister", "sunset_sea", "bay_of_ice", ["ship", "ship"])
+    sea = march(game(units, orders, tracks=NORTH), "lannister", "sunset_sea", "bay_of_ice", ["ship", "ship"])
     assert summary(sea)["pending"] == {"stark": "support"}
     sea = act(sea, "stark", {"support": {"for": "stark"}})
     sea = act(sea, "lannister", {"house_card": "the_hound"})
-    sea = act(sea, "stark", {"house_card": "catelyn_stark"})
+    sea = act(sea, "stark", {"house_card": "ser_rodrik_cassel"})
     assert summary(sea)["combat"]["initial_strength"] == {"lannister": 2, "stark": 2}
     # Land combat in Winterfell: the port's ships may not support it (R198, R213); nobody is asked.
-    land = march(state, "lannister", "karhold", "winterfell", ["knight"])
+    orders = dict(orders, karhold={"lannister": "march+0"})
+    del orders["sunset_sea"]
+    land = march(game(units, orders, tracks=NORTH), "lannister", "karhold", "winterfell", ["knight"])
     assert summary(land)["pending"] == {"lannister": "house_card", "stark": "house_card"}
 
 
@@ -180,26 +195,34 @@ def test_r211_support_must_be_adjacent_to_the_embattled_area() -> None:
 
 
 # --------------------------------------------------------------------- house cards
+# Icon-only cards are used so that these tests keep their meaning once card texts exist (issue 5).
+# After to_cards(): Lannister 2 + 1 + March +0 + Harrenhal 1 = 4; Baratheon 1 + 2 = 3, or 5 when
+# Stark's knight supports it.
 
 
-def to_cards(**setup: Any) -> dict:
+def to_cards(stark_for: str | None = None, **setup: Any) -> dict:
     state = blackwater(**setup)
     state = act(state, "lannister", {"support": {"for": "lannister"}})
-    return act(state, "stark", {"support": {"for": None}})
+    state = act(state, "stark", {"support": {"for": stark_for}})
+    if stark_for is not None:
+        state = act(state, stark_for, {"accept_support": {"stark": True}})
+    return state
 
 
 def test_r219_house_cards_are_secret_until_both_are_chosen() -> None:
     state = to_cards()
-    state = act(state, "lannister", {"house_card": "tywin_lannister"})
+    assert summary(state)["pending"] == {"lannister": "house_card", "baratheon": "house_card"}
+    state = act(state, "lannister", {"house_card": "ser_gregor_clegane"})
     assert summary(state)["pending"] == {"baratheon": "house_card"}
-    assert "tywin_lannister" not in json.dumps(RS.view(state, "baratheon"))
-    assert "tywin_lannister" not in json.dumps(RS.view(state, None))
-    assert "tywin_lannister" not in json.dumps(summary(state, "baratheon").get("combat"))
-    assert RS.view(state, "lannister")["secret"]["lannister"]["house_card"] == "tywin_lannister"
-    # a house may change its mind only by... not at all: the decision is made
+    # hands are public (R225), the choice is not: only Lannister's own view holds it
+    assert "lannister" not in RS.view(state, "baratheon")["secret"]
+    assert RS.view(state, None)["secret"] == {}
+    assert "ser_gregor_clegane" not in json.dumps(summary(state, "baratheon").get("combat"))
+    assert "ser_gregor_clegane" not in json.dumps(summary(state, None).get("combat"))
+    assert RS.view(state, "lannister")["secret"]["lannister"]["house_card"] == "ser_gregor_clegane"
     assert refused(state, "lannister", {"house_card": "the_hound"}) == "not_your_turn"
     state = act(state, "baratheon", {"house_card": "melisandre"})
-    assert summary(state, None)["combat"]["cards"] == {"lannister": "tywin_lannister", "baratheon": "melisandre"}
+    assert summary(state, None)["combat"]["cards"] == {"lannister": "ser_gregor_clegane", "baratheon": "melisandre"}
 
 
 def test_r223_a_card_not_in_hand_is_refused() -> None:
@@ -210,32 +233,35 @@ def test_r223_a_card_not_in_hand_is_refused() -> None:
 
 
 def test_r220_the_last_card_is_played_without_asking_and_r224_the_hand_comes_back() -> None:
-    others = ["tywin_lannister", "ser_gregor_clegane", "the_hound", "ser_jaime_lannister", "tyrion_lannister",
+    others = ["tywin_lannister", "ser_gregor_clegane", "the_hound", "cersei_lannister", "tyrion_lannister",
               "ser_kevan_lannister"]
-    state = to_cards(hands={"lannister": ["cersei_lannister"]}, discards={"lannister": others})
+    state = to_cards(hands={"lannister": ["ser_jaime_lannister"]}, discards={"lannister": others})
     assert summary(state)["pending"] == {"baratheon": "house_card"}
-    state = act(state, "baratheon", {"house_card": "melisandre"})
+    state = act(state, "baratheon", {"house_card": "brienne_of_tarth"})
+    state = act(state, "baratheon", {"retreat": {"to": "the_reach"}})
     s = summary(state)
-    assert s["combat"]["cards"]["lannister"] == "cersei_lannister"
+    assert s["combat"]["cards"]["lannister"] == "ser_jaime_lannister"
     assert sorted(s["hands"]["lannister"]) == sorted(others)
-    assert s["discards"]["lannister"] == ["cersei_lannister"]
-    assert s["discards"]["baratheon"] == ["melisandre"]
-    assert "melisandre" not in s["hands"]["baratheon"]
+    assert s["discards"]["lannister"] == ["ser_jaime_lannister"]
+    assert s["discards"]["baratheon"] == ["brienne_of_tarth"]
+    assert "brienne_of_tarth" not in s["hands"]["baratheon"]
 
 
 # --------------------------------------------------------------------- blade, victor, casualties
 
+LANNISTER_BLADE = dict(TRACKS, fiefdoms=["lannister", "stark", "baratheon"])
+
 
 def test_r228_the_blade_holder_may_add_one_once_per_round() -> None:
-    tracks = dict(TRACKS, fiefdoms=["lannister", "stark", "baratheon"])
-    state = to_cards(tracks=tracks)
+    state = to_cards("baratheon", tracks=LANNISTER_BLADE)
     state = act(state, "lannister", {"house_card": "the_hound"})
-    state = act(state, "baratheon", {"house_card": "stannis_baratheon"})
+    state = act(state, "baratheon", {"house_card": "brienne_of_tarth"})
     s = summary(state)
     assert s["pending"] == {"lannister": "blade"}
     assert s["combat"]["strength"] == {"lannister": 6, "baratheon": 7}
-    # D22: +1 only ties 7-7, which Lannister (first on Fiefdoms) wins: the default uses it.
+    # D22: +1 ties 7-7, which Lannister (first on Fiefdoms) wins: the default uses it.
     assert RS.default_action(state, "lannister") == {"blade": True}
+    assert refused(state, "lannister", {"blade": 1}) == "bad_action"
     state = act(state, "lannister", {"blade": True})
     s = summary(state)
     assert s["combat"]["strength"] == {"lannister": 7, "baratheon": 7}
@@ -244,40 +270,44 @@ def test_r228_the_blade_holder_may_add_one_once_per_round() -> None:
 
 
 def test_d22_blade_default_keeps_it_when_it_cannot_change_the_result() -> None:
-    tracks = dict(TRACKS, fiefdoms=["lannister", "stark", "baratheon"])
-    state = to_cards(tracks=tracks)
-    state = act(state, "lannister", {"house_card": "tywin_lannister"})
+    state = to_cards(tracks=LANNISTER_BLADE)
+    state = act(state, "lannister", {"house_card": "ser_gregor_clegane"})
     state = act(state, "baratheon", {"house_card": "melisandre"})
     assert summary(state)["pending"] == {"lannister": "blade"}
     assert RS.default_action(state, "lannister") == {"blade": False}
+    state = act(state, "lannister", {"blade": False})
+    assert summary(state)["used"]["valyrian_steel_blade"] is False
 
 
 def test_r228_a_used_blade_is_not_offered() -> None:
-    tracks = dict(TRACKS, fiefdoms=["lannister", "stark", "baratheon"])
-    state = to_cards(tracks=tracks, used={"valyrian_steel_blade": True})
+    state = to_cards("baratheon", tracks=LANNISTER_BLADE, used={"valyrian_steel_blade": True})
     state = act(state, "lannister", {"house_card": "the_hound"})
-    state = act(state, "baratheon", {"house_card": "stannis_baratheon"})
-    assert summary(state)["pending"] != {"lannister": "blade"}
+    state = act(state, "baratheon", {"house_card": "brienne_of_tarth"})
+    s = summary(state)
+    assert s["combat"]["strength"] == {"lannister": 6, "baratheon": 7}
+    assert s["combat"]["winner"] == "baratheon"
+    assert "blade" not in s["pending"].values()
 
 
 def test_r229_a_tie_goes_to_the_higher_fiefdoms_position() -> None:
-    state = to_cards()
-    state = act(state, "lannister", {"house_card": "ser_kevan_lannister"})
-    state = act(state, "baratheon", {"house_card": "salladhor_saan"})
+    state = to_cards("baratheon")
+    state = act(state, "lannister", {"house_card": "the_hound"})
+    state = act(state, "baratheon", {"house_card": "melisandre"})
     s = summary(state)
-    assert s["combat"]["strength"]["lannister"] == s["combat"]["strength"]["baratheon"]
-    assert s["combat"]["winner"] == "baratheon"  # Baratheon is first on Fiefdoms here
+    assert s["combat"]["strength"] == {"lannister": 6, "baratheon": 6}
+    assert s["combat"]["winner"] == "baratheon"  # Baratheon is above Lannister on Fiefdoms
 
 
 def test_r231_r232_the_loser_chooses_casualties_among_eligible_units() -> None:
     state = to_cards()
-    state = act(state, "lannister", {"house_card": "tywin_lannister"})  # 4, 2 swords? see data
-    state = act(state, "baratheon", {"house_card": "ser_davos_seaworth"})
+    state = act(state, "lannister", {"house_card": "ser_jaime_lannister"})  # 2, one sword
+    state = act(state, "baratheon", {"house_card": "melisandre"})  # 1, no fortification
     s = summary(state)
     assert s["combat"]["winner"] == "lannister"
     assert s["pending"] == {"baratheon": "casualties"}
     assert refused(state, "baratheon", {"casualties": ["knight", "footman"]}) == "illegal_action"
     assert refused(state, "baratheon", {"casualties": ["ship"]}) == "illegal_action"
+    assert refused(state, "lannister", {"casualties": ["knight"]}) == "not_your_turn"
     assert RS.default_action(state, "baratheon") == {"casualties": ["footman"]}  # D24
     state = act(state, "baratheon", {"casualties": ["knight"]})
     s = summary(state)
@@ -287,23 +317,44 @@ def test_r231_r232_the_loser_chooses_casualties_among_eligible_units() -> None:
 
 def test_r231_fortifications_cancel_swords() -> None:
     state = to_cards()
-    state = act(state, "lannister", {"house_card": "ser_jaime_lannister"})  # 2, 1 sword
-    state = act(state, "baratheon", {"house_card": "ser_davos_seaworth"})  # 2, 1 fortification
+    state = act(state, "lannister", {"house_card": "ser_jaime_lannister"})  # one sword
+    state = act(state, "baratheon", {"house_card": "brienne_of_tarth"})  # one fortification
     s = summary(state)
     assert s["combat"]["winner"] == "lannister"
     assert s["combat"]["casualties"] == {}
     assert s["pending"] == {"baratheon": "retreat"}
 
 
+def test_r235_more_casualties_than_units_destroy_them_all() -> None:
+    state = to_cards()
+    state = act(state, "lannister", {"house_card": "ser_gregor_clegane"})  # three swords
+    state = act(state, "baratheon", {"house_card": "melisandre"})
+    s = summary(state)
+    assert s["combat"]["casualties"] == {"baratheon": ["footman", "knight"]}
+    assert units_at(state, "blackwater") == {"lannister": ["footman", "knight"]}
+
+
 def test_r234_r241_routed_units_are_never_casualties_and_die_when_retreating_again() -> None:
     state = to_cards(units={"blackwater": {"baratheon": ["footman", "routed_knight"]}})
-    state = act(state, "lannister", {"house_card": "tywin_lannister"})
+    state = act(state, "lannister", {"house_card": "ser_gregor_clegane"})
     state = act(state, "baratheon", {"house_card": "melisandre"})
     s = summary(state)
     assert s["combat"]["initial_strength"]["baratheon"] == 1
     assert s["combat"]["casualties"] == {"baratheon": ["footman"]}
-    assert s["units"]["blackwater"] == {"lannister": ["knight", "footman"]}
+    assert units_at(state, "blackwater") == {"lannister": ["footman", "knight"]}
     assert s["control"]["blackwater"] == "lannister"
+
+
+def test_r237_r242_a_losing_attacker_returns_routed_to_its_origin() -> None:
+    state = to_cards("baratheon")
+    state = act(state, "lannister", {"house_card": "the_hound"})
+    state = act(state, "baratheon", {"house_card": "brienne_of_tarth"})
+    s = summary(state)
+    assert s["combat"]["winner"] == "baratheon"
+    assert s["combat"]["casualties"] == {}
+    assert units_at(state, "stoney_sept") == {"lannister": ["routed_footman", "routed_knight"]}
+    assert units_at(state, "blackwater") == {"baratheon": ["footman", "knight"]}
+    assert s["orders"].get("stoney_sept") is None  # R244: the March is removed
 
 
 # --------------------------------------------------------------------- retreats
@@ -311,50 +362,52 @@ def test_r234_r241_routed_units_are_never_casualties_and_die_when_retreating_aga
 
 def retreat_setup(**setup: Any) -> dict:
     state = to_cards(**setup)
-    state = act(state, "lannister", {"house_card": "the_hound"})
+    state = act(state, "lannister", {"house_card": "the_hound"})  # no sword: nobody dies
     return act(state, "baratheon", {"house_card": "melisandre"})
 
 
 def test_r238_legal_retreat_areas_exclude_origin_and_enemy_areas() -> None:
     state = retreat_setup(units={"kings_landing": {"stark": ["footman"]}})
     options = {a["retreat"]["to"] for a in RS.legal_actions(state, "baratheon")}
-    # Blackwater: Stoney Sept is the attacker's origin (c), Harrenhal and Crackclaw Point and
+    # From Blackwater: Stoney Sept is the attacker's origin (c); Harrenhal, Crackclaw Point and
     # King's Landing hold enemy units (a); Searoad Marches and The Reach are empty.
     assert options == {"searoad_marches", "the_reach"}
     assert refused(state, "baratheon", {"retreat": {"to": "stoney_sept"}}) == "illegal_action"
     assert refused(state, "baratheon", {"retreat": {"to": "kings_landing"}}) == "illegal_action"
+    assert refused(state, "baratheon", {"retreat": {"to": "the_reach", "destroy": ["knight"]}}) == "illegal_action"
     state = act(state, "baratheon", {"retreat": {"to": "the_reach"}})
-    s = summary(state)
-    assert s["units"]["the_reach"]["baratheon"] == ["routed_footman", "routed_knight"]  # R241
-    assert s["units"]["blackwater"] == {"lannister": ["knight", "footman"]}
+    assert units_at(state, "the_reach") == {"baratheon": ["routed_footman", "routed_knight"]}  # R241
+    assert units_at(state, "blackwater") == {"lannister": ["footman", "knight"]}
 
 
-def test_a24_neutral_force_and_enemy_token_areas_are_not_retreat_areas() -> None:
+def test_a24_r238e_neutral_force_and_enemy_token_areas_are_not_retreat_areas() -> None:
     state = retreat_setup(neutral_forces={"the_reach": 4}, power_tokens={"searoad_marches": "stark"},
                           units={"kings_landing": {"stark": ["footman"]}})
-    # Nothing left: the retreating units are destroyed (R238e).
-    s = summary(state)
-    assert s["units"].get("blackwater") == {"lannister": ["knight", "footman"]}
-    assert all("baratheon" not in by_house for by_house in s["units"].values())
+    # Nothing is left: the retreating units are destroyed (R238e).
+    assert units_at(state, "blackwater") == {"lannister": ["footman", "knight"]}
+    assert [a for a, by_house in summary(state)["units"].items() if "baratheon" in by_house] == [ELSEWHERE[0]]
 
 
 def test_d25_default_retreat_prefers_friendly_then_lowest_id() -> None:
     state = retreat_setup(units={"the_reach": {"baratheon": ["footman"]}}, supply={"baratheon": 3})
     assert RS.default_action(state, "baratheon") == {"retreat": {"to": "the_reach"}}
+    state = retreat_setup()
+    assert RS.default_action(state, "baratheon") == {"retreat": {"to": "kings_landing"}}
 
 
 def test_r238d_units_beyond_supply_are_destroyed_before_the_retreat() -> None:
-    # Stark (supply 0: armies of 2 and 2) loses Castle Black; Karhold already holds a footman and is
+    # Stark (supply 0: two armies of 2) loses Castle Black; Karhold already holds a footman and is
     # the only retreat area (Winterfell is the origin, the rest is sea).
     state = game(
         {"winterfell": {"lannister": ["knight", "knight"]}, "castle_black": {"stark": ["footman", "knight"]},
          "karhold": {"stark": ["footman"]}},
         {"winterfell": {"lannister": "march+0"}},
         supply={"stark": 0},
+        tracks=NORTH,
     )
     state = march(state, "lannister", "winterfell", "castle_black", ["knight", "knight"])
     state = act(state, "lannister", {"house_card": "the_hound"})
-    state = act(state, "stark", {"house_card": "catelyn_stark"})
+    state = act(state, "stark", {"house_card": "ser_rodrik_cassel"})
     assert summary(state)["pending"] == {"stark": "retreat"}
     assert RS.legal_actions(state, "stark") == [
         {"retreat": {"to": "karhold", "destroy": ["footman"]}},
@@ -363,22 +416,23 @@ def test_r238d_units_beyond_supply_are_destroyed_before_the_retreat() -> None:
     assert RS.default_action(state, "stark") == {"retreat": {"to": "karhold", "destroy": ["footman"]}}  # D26
     assert refused(state, "stark", {"retreat": {"to": "karhold"}}) == "illegal_action"
     state = act(state, "stark", {"retreat": {"to": "karhold", "destroy": ["footman"]}})
-    assert summary(state)["units"]["karhold"]["stark"] == ["footman", "routed_knight"]
+    assert units_at(state, "karhold") == {"stark": ["footman", "routed_knight"]}
 
 
 def test_r238e_no_legal_area_destroys_the_army_and_r239_transport_opens_one() -> None:
     units = {"winterfell": {"lannister": ["knight", "knight"]}, "the_stony_shore": {"stark": ["footman"]}}
     orders = {"winterfell": {"lannister": "march+0"}}
-    state = game(units, orders)
+    state = game(units, orders, tracks=NORTH)
     state = march(state, "lannister", "winterfell", "the_stony_shore", ["knight", "knight"])
     state = act(state, "lannister", {"house_card": "the_hound"})
-    state = act(state, "stark", {"house_card": "catelyn_stark"})
-    assert "stark" not in json.dumps(summary(state)["units"])  # only Bay of Ice (sea) and the origin
-    # With a Stark ship in the Bay of Ice the footman may retreat by transport.
-    state = game(dict(units, bay_of_ice={"stark": ["ship"]}), orders)
+    state = act(state, "stark", {"house_card": "ser_rodrik_cassel"})
+    # only the Bay of Ice (a sea) and Winterfell (the origin) are adjacent
+    assert all("stark" not in by_house for by_house in summary(state)["units"].values())
+    # With a Stark ship in the Bay of Ice the footman may retreat by ship transport.
+    state = game(dict(units, bay_of_ice={"stark": ["ship"]}), orders, tracks=NORTH)
     state = march(state, "lannister", "winterfell", "the_stony_shore", ["knight", "knight"])
     state = act(state, "lannister", {"house_card": "the_hound"})
-    state = act(state, "stark", {"house_card": "catelyn_stark"})
+    state = act(state, "stark", {"house_card": "ser_rodrik_cassel"})
     options = {a["retreat"]["to"] for a in RS.legal_actions(state, "stark")}
     assert options == {"castle_black", "flints_finger", "greywater_watch"}
 
@@ -386,19 +440,10 @@ def test_r238e_no_legal_area_destroys_the_army_and_r239_transport_opens_one() ->
 def test_r240_siege_engines_cannot_retreat() -> None:
     state = retreat_setup(units={"blackwater": {"baratheon": ["footman", "siege_engine"]},
                                  "the_reach": {"baratheon": ["footman"]}}, supply={"baratheon": 3})
-    assert RS.default_action(state, "baratheon")["retreat"]["to"] == "the_reach"
     state = act(state, "baratheon", {"retreat": {"to": "the_reach"}})
-    assert summary(state)["units"]["the_reach"]["baratheon"] == ["footman", "routed_footman"]
-
-
-def test_r237_r242_a_losing_attacker_returns_routed_to_its_origin() -> None:
-    state = to_cards()
-    state = act(state, "lannister", {"house_card": "ser_kevan_lannister"})
-    state = act(state, "baratheon", {"house_card": "stannis_baratheon"})
     s = summary(state)
-    assert s["combat"]["winner"] == "baratheon"
-    assert s["units"]["stoney_sept"]["lannister"] == ["routed_footman", "routed_knight"]
-    assert s["units"]["blackwater"] == {"baratheon": ["footman", "knight"]}
+    assert units_at(state, "the_reach") == {"baratheon": ["footman", "routed_footman"]}
+    assert all("siege_engine" not in by_house.get("baratheon", []) for by_house in s["units"].values())
 
 
 def test_a18_ships_retreat_into_a_friendly_port() -> None:
@@ -406,10 +451,11 @@ def test_a18_ships_retreat_into_a_friendly_port() -> None:
         {"sunset_sea": {"lannister": ["ship", "ship"]}, "bay_of_ice": {"stark": ["ship"]},
          "winterfell": {"stark": ["footman"]}},
         {"sunset_sea": {"lannister": "march+0"}},
+        tracks=NORTH,
     )
     state = march(state, "lannister", "sunset_sea", "bay_of_ice", ["ship", "ship"])
     state = act(state, "lannister", {"house_card": "the_hound"})
-    state = act(state, "stark", {"house_card": "catelyn_stark"})
+    state = act(state, "stark", {"house_card": "ser_rodrik_cassel"})
     # the only legal area (the Sunset Sea is the origin): taken without asking
     assert summary(state)["units"]["port_of_winterfell"] == {"stark": ["routed_ship"]}
 
@@ -422,14 +468,16 @@ def test_r274_r276_a_garrison_defends_and_is_removed_when_it_loses() -> None:
         {"karhold": {"lannister": ["knight", "knight"]}, "winterfell": {"stark": ["footman"]}},
         {"karhold": {"lannister": "march+0"}},
         garrisons={"winterfell": 2},
+        tracks=NORTH,
     )
     state = march(state, "lannister", "karhold", "winterfell", ["knight", "knight"])
-    state = act(state, "lannister", {"house_card": "tywin_lannister"})
-    state = act(state, "stark", {"house_card": "catelyn_stark"})
+    state = act(state, "lannister", {"house_card": "ser_gregor_clegane"})
+    state = act(state, "stark", {"house_card": "ser_rodrik_cassel"})
     s = summary(state)
     assert s["combat"]["initial_strength"] == {"lannister": 4, "stark": 3}
     assert s["combat"]["winner"] == "lannister"
-    assert s["garrisons"]["winterfell"] is None
+    assert s["combat"]["casualties"] == {"stark": ["footman"]}  # 3 swords - 2 fortifications
+    assert s["garrisons"].get("winterfell") is None
     assert s["control"]["winterfell"] == "lannister"
 
 
@@ -438,6 +486,7 @@ def test_r275_a32_a_garrison_alone_is_defended_by_its_house_with_a_house_card() 
         {"karhold": {"lannister": ["footman"]}, "white_harbor": {"stark": ["footman"]}},
         {"karhold": {"lannister": "march+0"}},
         garrisons={"winterfell": 2},
+        tracks=NORTH,
     )
     state = march(state, "lannister", "karhold", "winterfell", ["footman"])
     assert summary(state)["pending"] == {"lannister": "house_card", "stark": "house_card"}
@@ -448,7 +497,7 @@ def test_r275_a32_a_garrison_alone_is_defended_by_its_house_with_a_house_card() 
     assert s["combat"]["initial_strength"] == {"lannister": 1, "stark": 2}
     assert s["combat"]["winner"] == "stark"
     assert s["garrisons"]["winterfell"] == 2  # a winning garrison stays
-    assert s["units"]["karhold"]["lannister"] == ["routed_footman"]
+    assert units_at(state, "karhold") == {"lannister": ["routed_footman"]}
 
 
 def test_r281_no_house_cards_and_no_blade_against_a_neutral_force() -> None:
@@ -457,8 +506,8 @@ def test_r281_no_house_cards_and_no_blade_against_a_neutral_force() -> None:
                  neutral_forces={"highgarden": 4}, tracks=tracks)
     state = march(state, "lannister", "the_reach", "highgarden", ["knight", "knight"])
     s = summary(state)
-    assert s["neutral_forces"]["highgarden"] is None
-    assert s["units"]["highgarden"] == {"lannister": ["knight", "knight"]}
+    assert s["neutral_forces"].get("highgarden") is None
+    assert units_at(state, "highgarden") == {"lannister": ["knight", "knight"]}
     assert s["combat"]["defender"] is None and s["combat"]["neutral"] == 4
     assert s["used"]["valyrian_steel_blade"] is False
     assert s["hands"]["lannister"] and not s["discards"]["lannister"]
