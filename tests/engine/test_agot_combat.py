@@ -225,6 +225,15 @@ def test_r219_house_cards_are_secret_until_both_are_chosen() -> None:
     assert summary(state, None)["combat"]["cards"] == {"lannister": "ser_gregor_clegane", "baratheon": "melisandre"}
 
 
+def test_r219_only_the_chooser_sees_the_event_naming_its_card() -> None:
+    state = to_cards()
+    _state, events = RS.apply(state, "lannister", {"house_card": "the_hound"})
+    for seat in ("baratheon", "stark", None):
+        shown = [RS.event_view(e, seat) for e in events]
+        assert "the_hound" not in json.dumps([e for e in shown if e is not None])
+    assert "the_hound" in json.dumps([RS.event_view(e, "lannister") for e in events])
+
+
 def test_r223_a_card_not_in_hand_is_refused() -> None:
     state = to_cards(discards={"lannister": ["the_hound"]})
     assert refused(state, "lannister", {"house_card": "the_hound"}) == "illegal_action"

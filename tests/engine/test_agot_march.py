@@ -179,3 +179,14 @@ def test_instant_win_at_seven_castles_R37b():
     assert s["phase"] == "over" and summ(s)["winner"] == "stark" and summ(s)["ranking"][0] == "stark"
     assert R.pending(s) == {}
     refused(s, "lannister", {"march": {"from": "lannisport", "moves": {}}}, "game_over")
+
+
+def test_captured_ships_lose_their_order_R258():
+    units = {"winterfell": {"stark": ["footman"]}, "port_of_white_harbor": {"lannister": ["ship"]},
+             "lannisport": {"lannister": ["footman"]}}
+    s = march_game(units, {"winterfell": {"stark": "march+0"}, "port_of_white_harbor": {"lannister": "march+0"}},
+                   power_tokens={"white_harbor": "lannister"})
+    s, _ = act(s, "stark", {"march": {"from": "winterfell", "moves": {"white_harbor": ["footman"]}}})
+    s, _ = act(s, "stark", {"replace_ships": 0})
+    sm = summ(s)
+    assert "port_of_white_harbor" not in sm["units"] and "port_of_white_harbor" not in sm["orders"]

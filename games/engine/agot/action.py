@@ -459,6 +459,9 @@ def _replace(state: State, house: str, port: str, k: int, events: list[Event], f
         removed = list(state["units"][port][h])
         B.remove_units(state, port, h, removed)
         events.append({"type": "ships_destroyed", "area": port, "house": h, "units": removed})
+    o = state["orders"].get(port)
+    if o and o["house"] != house:
+        _remove_order(state, port, events, "order_lost")  # its ships are gone
     B.add_units(state, port, house, ["ship"] * k)
     ev: Event = {"type": "ships_replaced", "area": port, "house": house, "count": k}
     if forced:
