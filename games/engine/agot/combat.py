@@ -355,7 +355,7 @@ def support_options(state: State, house: str) -> list[str | None]:
     return [h for h in (cur["attacker"], cur["defender"]) if h is not None] + [None]
 
 
-def _apply_support(state: State, seat: str, value: Any) -> None:
+def _apply_support(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cur = _cur(state)
     if not isinstance(value, dict) or set(value) != {"for"}:
         raise _bad("support takes {for: house} or {for: null}")
@@ -366,9 +366,10 @@ def _apply_support(state: State, seat: str, value: Any) -> None:
         raise _illegal(f"{seat} may not support {target} in this combat (R210: never the enemy of one's own units)")
     cur["to_declare"].remove(seat)
     cur["supports"][seat] = _side_of(cur, target) if target is not None else None
+    events.append({"type": "support_declared", "house": seat, "for": target, "area": cur["area"]})
 
 
-def _apply_accept(state: State, seat: str, value: Any) -> None:
+def _apply_accept(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cur = _cur(state)
     if not isinstance(value, dict) or not all(isinstance(v, bool) for v in value.values()):
         raise _bad("accept_support takes {house: true|false, ...}")
@@ -379,6 +380,7 @@ def _apply_accept(state: State, seat: str, value: Any) -> None:
     for house, keep in value.items():
         if not keep:
             cur["refused"].append(house)
+            events.append({"type": "support_refused", "house": seat, "supporter": house, "area": cur["area"]})
     cur["accept"][seat] = True
 
 
@@ -416,16 +418,18 @@ def _start_house_cards(state: State, events: list[Event]) -> None:
         hand = state["hands"][house]
         if len(hand) == 1:
             state["secret"].setdefault(house, {})["house_card"] = hand[0]
-            events.append({"type": "house_card_forced", "house": house})
+            events.append({"type": "house_card_forced", "house": house, "forced": True})
 
 
-def _apply_house_card(state: State, seat: str, value: Any) -> None:
+def _apply_house_card(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if not isinstance(value, str):
         raise _bad("house_card takes a card id")
     if value not in state["hands"][seat]:
         raise _illegal(f"{value} is not in {seat}'s hand (R223: discarded cards cannot be played)")
     # Only the chooser may see it until both are chosen (R219): it lives under `secret`.
     state["secret"].setdefault(seat, {})["house_card"] = value
+    events.append({"type": "house_card_chosen", "house": seat})
+    events.append({"type": "house_card_chosen_detail", "house": seat, "card": value, "only": [seat]})
 
 
 def _reveal(state: State, events: list[Event]) -> None:
@@ -470,7 +474,7 @@ def _blade_holder_can_use(state: State, cur: dict[str, Any]) -> bool:
     return B.holder(state, "valyrian_steel_blade") in _combatants(cur)
 
 
-def _apply_blade(state: State, seat: str, value: Any) -> None:
+def _apply_blade(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cur = _cur(state)
     if not isinstance(value, bool):
         raise _bad("blade takes true or false")
@@ -480,6 +484,7 @@ def _apply_blade(state: State, seat: str, value: Any) -> None:
         cur["strength"][seat] += 1
         state["combat"]["strength"] = dict(cur["strength"])
         cur["blade"] = True
+        events.append({"type": "blade_used", "house": seat, "area": cur["area"]})
 
 
 def _winner(state: State, strength: dict[str, int], attacker: str, defender: str) -> str:
@@ -511,7 +516,7 @@ def _decide_victor(state: State, events: list[Event]) -> None:
     if count == 0 or not eligible:
         return
     if count >= len(eligible) or len(set(eligible)) == 1:
-        _take_casualties(state, events, sorted(eligible, key=_loss_key)[:count])  # R235 / forced
+        _take_casualties(state, events, sorted(eligible, key=_loss_key)[:count], forced=True)  # R235
         return
     cur["casualty_choice"] = count
 
@@ -523,7 +528,7 @@ def _eligible_casualties(state: State, cur: dict[str, Any]) -> list[str]:
     return [u for u in units if not B.is_routed(u)]
 
 
-def _take_casualties(state: State, events: list[Event], units: list[str]) -> None:
+def _take_casualties(state: State, events: list[Event], units: list[str], forced: bool = False) -> None:
     cur = state["combat"]["_current"]
     loser = cur["loser"]
     if loser == cur["attacker"]:
@@ -534,7 +539,10 @@ def _take_casualties(state: State, events: list[Event], units: list[str]) -> Non
     state["combat"]["casualties"] = {loser: sorted(units)} if units else {}
     cur["casualty_choice"] = None
     if units:
-        events.append({"type": "casualties", "house": loser, "area": cur["area"], "units": sorted(units)})
+        event: Event = {"type": "casualties", "house": loser, "area": cur["area"], "units": sorted(units)}
+        if forced:
+            event["forced"] = True
+        events.append(event)
 
 
 def casualty_options(state: State) -> list[list[str]]:
@@ -592,7 +600,7 @@ def _start_retreat(state: State, events: list[Event]) -> None:
     cur["retreat_options"] = options
     forced = _forced_retreat(options, cur["retreating"])
     if forced is not None:
-        _do_retreat(state, events, forced[0], forced[1])
+        _do_retreat(state, events, forced[0], forced[1], forced=True)
 
 
 def _attacker_retreats(state: State, events: list[Event]) -> None:
@@ -627,19 +635,19 @@ def _fit_count(state: State, house: str, area: str, n: int) -> int:
 
 def retreat_areas(state: State, house: str, area: str, origin: str, units: list[str]) -> dict[str, int]:
     """Legal retreat areas for `units` of `house` leaving `area`, each with the number of units that
-    must be destroyed there to fit supply (R238). Areas with no loss are the only legal ones when
-    there is any (R238d). Ship transport (R239) is used only when no direct area is legal (D25)."""
+    must be destroyed there to fit supply (R238). Land units may also retreat by ship transport
+    (R239). Areas with no loss are the only legal ones when there is any (R238d); an area where
+    nobody would survive is no retreat at all."""
     ships = all(B.base_unit(u) == "ship" for u in units)
-    direct = [a for a in B.adjacent(area) if _retreat_target_ok(state, house, a, origin, ships, len(units))]
-    candidates = direct
-    if not candidates and not ships:
-        candidates = [a for a in _transport_targets(state, house, area)
-                      if _retreat_target_ok(state, house, a, origin, ships, len(units))]
-    losses = {a: len(units) - _fit_count(state, house, a, len(units)) for a in candidates}
+    candidates = set(B.adjacent(area))
+    if not ships:
+        candidates |= _transport_targets(state, house, area)
+    legal = sorted(a for a in candidates if _retreat_target_ok(state, house, a, origin, ships, len(units)))
+    losses = {a: len(units) - _fit_count(state, house, a, len(units)) for a in legal}
     losses = {a: n for a, n in losses.items() if n < len(units)}
     if any(n == 0 for n in losses.values()):
         return {a: 0 for a, n in losses.items() if n == 0}
-    return dict(sorted(losses.items()))
+    return losses
 
 
 def _retreat_target_ok(state: State, house: str, target: str, origin: str, ships: bool, n: int) -> bool:
@@ -664,21 +672,11 @@ def _retreat_target_ok(state: State, house: str, target: str, origin: str, ships
     return B.controller(state, target) in (None, house)  # R238a: empty or friendly
 
 
-def _transport_targets(state: State, house: str, area: str) -> list[str]:
+def _transport_targets(state: State, house: str, area: str) -> set[str]:
     """Land areas reachable from `area` along chains of the house's ships (R239, R259)."""
-    b = board()
-    seen: set[str] = set()
-    frontier = [s for s in b.seas_next_to[area] if B.house_units(state, s, house)]
-    seen.update(frontier)
-    while frontier:
-        sea = frontier.pop()
-        for nxt in b.adjacent[sea]:
-            if nxt in seen or b.type[nxt] != "sea" or not B.house_units(state, nxt, house):
-                continue
-            seen.add(nxt)
-            frontier.append(nxt)
-    out = {land for sea in seen for land in b.land_next_to[sea] if land != area}
-    return sorted(out)
+    from games.engine.agot import action  # action imports combat lazily; keep the cycle lazy too
+
+    return set(action.transport_reach(state, house, area))
 
 
 def _forced_retreat(options: dict[str, int], units: list[str]) -> tuple[str, list[str]] | None:
@@ -707,7 +705,7 @@ def _apply_retreat(state: State, seat: str, value: Any, events: list[Event]) -> 
     _do_retreat(state, events, target, list(destroy))
 
 
-def _do_retreat(state: State, events: list[Event], target: str, destroy: list[str]) -> None:
+def _do_retreat(state: State, events: list[Event], target: str, destroy: list[str], forced: bool = False) -> None:
     cur = state["combat"]["_current"]
     loser = cur["loser"]
     movers = list((Counter(cur["retreating"]) - Counter(destroy)).elements())
@@ -715,7 +713,10 @@ def _do_retreat(state: State, events: list[Event], target: str, destroy: list[st
         events.append({"type": "units_destroyed", "house": loser, "area": cur["area"], "units": sorted(destroy),
                        "reason": "supply (R238d)"})
     B.add_units(state, target, loser, [B.ROUTED + u for u in movers])  # R241
-    events.append({"type": "retreat", "house": loser, "from": cur["area"], "to": target, "units": sorted(movers)})
+    event: Event = {"type": "retreat", "house": loser, "from": cur["area"], "to": target, "units": sorted(movers)}
+    if forced:
+        event["forced"] = True
+    events.append(event)
     cur["retreating"] = []
     cur["retreat_options"] = None
 
@@ -767,13 +768,13 @@ def apply(state: State, seat: str, action: Action, events: list[Event]) -> None:
     if not in_progress(state) or decision.get("kind") != kind or seat not in decision.get("seats", []):
         raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")
     if kind == "support":
-        _apply_support(state, seat, value)
+        _apply_support(state, seat, value, events)
     elif kind == "accept_support":
-        _apply_accept(state, seat, value)
+        _apply_accept(state, seat, value, events)
     elif kind == "house_card":
-        _apply_house_card(state, seat, value)
+        _apply_house_card(state, seat, value, events)
     elif kind == "blade":
-        _apply_blade(state, seat, value)
+        _apply_blade(state, seat, value, events)
     elif kind == "casualties":
         _apply_casualties(state, seat, value, events)
     elif kind == "retreat":
@@ -860,12 +861,15 @@ def _blade_turns_the_combat(state: State, cur: dict[str, Any], seat: str) -> boo
 
 
 def _default_retreat(state: State, cur: dict[str, Any]) -> dict[str, Any]:
-    """D25: fewest units lost, then a friendly area over an empty one, then the lowest area id."""
+    """D25: fewest units lost, then an adjacent area over one reached by ship transport, then a
+    friendly area over an empty one, then the lowest area id."""
     loser = cur["loser"]
 
-    def key(item: tuple[str, int]) -> tuple[int, int, str]:
+    adjacent = set(B.adjacent(cur["area"]))
+
+    def key(item: tuple[str, int]) -> tuple[int, int, int, str]:
         target, lose = item
-        return (lose, 0 if B.controller(state, target) == loser else 1, target)
+        return (lose, 0 if target in adjacent else 1, 0 if B.controller(state, target) == loser else 1, target)
 
     target, lose = min(cur["retreat_options"].items(), key=key)
     out: dict[str, Any] = {"to": target}
