@@ -19,3 +19,31 @@ def make_user(*, username: str | None = None, email: str | None = None, password
 
 def make_token(user: User | None = None, name: str = "script") -> tuple[ApiToken, str]:
     return ApiToken.issue(user or make_user(), name)
+
+
+def make_lobby(creator: User | None = None, **overrides):
+    from games.services.lobbies import LobbySettings, do_create_lobby
+
+    settings = {"ruleset": "agot", "seat_count": 3, "time_limit": 3600}
+    join = overrides.pop("join", True)
+    seat = overrides.pop("seat", "")
+    settings.update(overrides)
+    return do_create_lobby(creator or make_user(), LobbySettings(**settings), join=join, seat=seat)
+
+
+def make_game(players: int = 3, *, ruleset: str = "agot", seed: int = 7, users: list[User] | None = None, **kwargs):
+    """A started game with a fresh user in every seat (or `users`, in seat order)."""
+    from games.engine import get_ruleset
+    from games.services.play import do_create_game
+
+    seats = get_ruleset(ruleset).seat_names(players)
+    users = users or [make_user() for _ in seats]
+    return do_create_game(ruleset=ruleset, seating=dict(zip(seats, users, strict=True)), seed=seed, **kwargs)
+
+
+def api_client_for(user: User):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    return client

@@ -38,6 +38,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             messages = _flatten(detail if isinstance(detail, list) else [detail])
             response.data = error_body("invalid", "; ".join(messages))
         return response
+    fields = getattr(exc, "fields", None)
+    if fields is not None:  # games.errors.GameError: its own code, fields and extra keys (version)
+        response.data = {**error_body(exc.detail.code, str(exc.detail), fields), **exc.extra}
+        return response
     code = getattr(exc, "default_code", "error")
     detail = getattr(exc, "detail", str(exc))
     if isinstance(detail, dict | list):

@@ -13,12 +13,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
 from westeros.routing import websocket_urlpatterns  # noqa: E402
 
 
 def websocket_application():
-    """Websockets: origin checked against ALLOWED_HOSTS (read now), session user attached."""
-    return AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+    """Websockets: origin checked against ALLOWED_HOSTS (read now), then the session user, replaced by
+    the token's user when the client authenticates with an API token."""
+    return AllowedHostsOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))))
 
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application()})

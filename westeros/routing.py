@@ -1,10 +1,12 @@
-"""Websocket routes. Each app adds its consumers here (games: /ws/games/<id>/, issue 6)."""
+"""Websocket routes."""
 from __future__ import annotations
 
 from django.urls import path
 
+from games.consumers import GameConsumer
 from westeros.consumers import PingConsumer
 
 websocket_urlpatterns = [
     path("ws/ping/", PingConsumer.as_asgi()),
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
 ]

@@ -1,0 +1,41 @@
+"""Websocket authentication by API token, for scripts: `?token=<key>` in the URL or an
+`Authorization: Token|Bearer <key>` header. Browsers use their session (AuthMiddlewareStack)."""
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+
+from accounts.models import ApiToken
+
+
+@database_sync_to_async
+def _user_for_key(key: str):
+    token = ApiToken.find_active(key)
+    return token.user if token is not None and token.user.is_active else None
+
+
+def _key_from_scope(scope) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            parts = value.decode("latin-1").split()
+            if len(parts) == 2 and parts[0].lower() in ("token", "bearer"):
+                return parts[1]
+    query = parse_qs(scope.get("query_string", b"").decode())
+    return query.get("token", [None])[0]
+
+
+class TokenAuthMiddleware:
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        key = _key_from_scope(scope)
+        if key:
+            user = await _user_for_key(key)
+            if user is None:
+                # A wrong token must not fall back to the session: refuse the connection.
+                await send({"type": "websocket.close", "code": 4401})
+                return
+            scope = {**scope, "user": user}
+        return await self.app(scope, receive, send)

@@ -1,0 +1,229 @@
+"""REST endpoints for lobbies and games. Thin: parse, call a service or a query, answer."""
+from __future__ import annotations
+
+from django.db.models import Count, F
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import queries
+from games.errors import GameError, not_found
+from games.models import Game, Lobby
+from games.serializers import (
+    ActionSerializer,
+    AssignSerializer,
+    JoinSerializer,
+    LobbyCreateSerializer,
+    LobbySerializer,
+    UserRefSerializer,
+)
+from games.services import lobbies, play
+
+
+def _valid(serializer_class, request: Request):
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _bool_param(request: Request, name: str) -> bool | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    if raw.lower() in {"true", "1", "yes"}:
+        return True
+    if raw.lower() in {"false", "0", "no"}:
+        return False
+    raise GameError("invalid", f"'{name}' must be true or false.", fields={name: ["Must be true or false."]})
+
+
+def _int_param(request: Request, name: str) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise GameError("invalid", f"'{name}' must be a whole number.", fields={name: ["A whole number."]}) from None
+
+
+def _lobby_response(lobby: Lobby, code: int = status.HTTP_200_OK) -> Response:
+    lobby = Lobby.objects.select_related("creator").prefetch_related("members__user").get(pk=lobby.pk)
+    return Response(LobbySerializer(lobby).data, status=code)
+
+
+class LobbyListView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        responses=LobbySerializer(many=True),
+        summary="Open public lobbies",
+        parameters=[
+            OpenApiParameter("ruleset", str), OpenApiParameter("ranked", bool),
+            OpenApiParameter("seats_free", int, description="at least this many free seats"),
+            OpenApiParameter("max_time_limit", int, description="seconds"),
+            OpenApiParameter("min_time_limit", int, description="seconds"),
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        qs = (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
+              .annotate(taken=Count("members")).select_related("creator").prefetch_related("members__user"))
+        if ruleset := request.query_params.get("ruleset"):
+            qs = qs.filter(ruleset=ruleset)
+        if (ranked := _bool_param(request, "ranked")) is not None:
+            qs = qs.filter(ranked=ranked)
+        if (free := _int_param(request, "seats_free")) is not None:
+            qs = qs.filter(seat_count__gte=F("taken") + free)
+        if (longest := _int_param(request, "max_time_limit")) is not None:
+            qs = qs.filter(time_limit__lte=longest)
+        if (shortest := _int_param(request, "min_time_limit")) is not None:
+            qs = qs.filter(time_limit__gte=shortest)
+        return Response(LobbySerializer(qs[:200], many=True).data)
+
+    @extend_schema(request=LobbyCreateSerializer, responses={201: LobbySerializer}, summary="Create a lobby")
+    def post(self, request: Request) -> Response:
+        data = _valid(LobbyCreateSerializer, request)
+        join, seat = data.pop("join"), data.pop("seat")
+        data["seat_count"] = data.pop("seats")
+        lobby = lobbies.do_create_lobby(request.user, lobbies.LobbySettings(**data), join=join, seat=seat)
+        response = _lobby_response(lobby, status.HTTP_201_CREATED)
+        if lobby.private:
+            response.data["invite_token"] = lobby.invite_token
+        return response
+
+
+class LobbyDetailView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=LobbySerializer, parameters=[OpenApiParameter("invite", str)], summary="A lobby")
+    def get(self, request: Request, lobby_id: int) -> Response:
+        lobby = Lobby.objects.filter(pk=lobby_id).first()
+        if lobby is None or not lobbies.can_see(lobby, request.user, request.query_params.get("invite")):
+            raise not_found("lobby")
+        response = _lobby_response(lobby)
+        if lobby.creator_id == request.user.pk:
+            response.data["invite_token"] = lobby.invite_token
+        return response
+
+
+class LobbyJoinView(APIView):
+    @extend_schema(request=JoinSerializer, responses=LobbySerializer, summary="Take a seat (starts the game when full)")
+    def post(self, request: Request, lobby_id: int) -> Response:
+        data = _valid(JoinSerializer, request)
+        return _lobby_response(lobbies.do_join_lobby(lobby_id, request.user, **data))
+
+
+class LobbyLeaveView(APIView):
+    @extend_schema(request=None, responses=LobbySerializer, summary="Leave a lobby before it starts")
+    def post(self, request: Request, lobby_id: int) -> Response:
+        return _lobby_response(lobbies.do_leave_lobby(lobby_id, request.user))
+
+
+class LobbyKickView(APIView):
+    @extend_schema(request=UserRefSerializer, responses=LobbySerializer, summary="Creator: remove a player")
+    def post(self, request: Request, lobby_id: int) -> Response:
+        return _lobby_response(lobbies.do_kick(lobby_id, request.user, _valid(UserRefSerializer, request)["user"]))
+
+
+class LobbyAssignView(APIView):
+    @extend_schema(request=AssignSerializer, responses=LobbySerializer, summary="Creator: assign a seat")
+    def post(self, request: Request, lobby_id: int) -> Response:
+        data = _valid(AssignSerializer, request)
+        return _lobby_response(lobbies.do_assign_seat(lobby_id, request.user, data["user"], data["seat"]))
+
+
+class LobbyCancelView(APIView):
+    @extend_schema(request=None, responses=LobbySerializer, summary="Creator: cancel the lobby")
+    def post(self, request: Request, lobby_id: int) -> Response:
+        return _lobby_response(lobbies.do_cancel(lobby_id, request.user))
+
+
+class LobbyStartView(APIView):
+    @extend_schema(request=None, responses=LobbySerializer, summary="Creator: start now (every seat taken)")
+    def post(self, request: Request, lobby_id: int) -> Response:
+        return _lobby_response(lobbies.do_start(lobby_id, request.user))
+
+
+class GameDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("invite", str)],
+                   summary="The game as you may see it: your seat's view, or the spectator view")
+    def get(self, request: Request, game_id: int) -> Response:
+        game = queries.get_visible_game(request.user, game_id, request.query_params.get("invite"))
+        return Response(queries.game_payload(game, request.user))
+
+
+class GameActionView(APIView):
+    @extend_schema(
+        request=ActionSerializer,
+        responses={200: OpenApiTypes.OBJECT},
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+                                     description="a retried submission with the same key is applied once")],
+        summary="Submit an action for your seat",
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(ActionSerializer, request)
+        key = request.headers.get("Idempotency-Key", "")[:128]
+        result = play.do_submit_action(game_id, request.user, action=data["action"], version=data["version"],
+                                       idempotency_key=key)
+        game = Game.objects.prefetch_related("seats__user").get(pk=result.game.pk)
+        payload = queries.game_payload(game, request.user)
+        payload["applied_version"] = result.record.version
+        payload["repeated"] = result.repeated
+        return Response(payload)
+
+
+class GameLogView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The public event log (your secrets only to you)")
+    def get(self, request: Request, game_id: int) -> Response:
+        game = queries.get_visible_game(request.user, game_id, request.query_params.get("invite"))
+        return Response({"id": game.pk, "version": game.version, "entries": queries.log_payload(game, request.user)})
+
+
+class GameConcedeView(APIView):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT, summary="Leave the game: the bot takes your seat")
+    def post(self, request: Request, game_id: int) -> Response:
+        game = play.do_concede(game_id, request.user)
+        game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
+        return Response(queries.game_payload(game, request.user))
+
+
+class GameFairnessView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT,
+                   summary="Provably fair seed: its SHA-256 from the start; seed and actions once the game ends")
+    def get(self, request: Request, game_id: int) -> Response:
+        game = queries.get_visible_game(request.user, game_id, request.query_params.get("invite"))
+        return Response(queries.fairness_payload(game))
+
+
+class MyGamesView(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("awaiting", bool)],
+                   summary="Your games; awaiting=true: only those where a decision of yours is pending")
+    def get(self, request: Request) -> Response:
+        seats = request.user.game_seats.filter(left_at__isnull=True)
+        if _bool_param(request, "awaiting"):
+            games = queries.awaiting(request.user, seats.filter(game__status=Game.Status.ACTIVE))
+        else:
+            games = [s.game for s in seats.select_related("game").order_by("-game__created_at")[:200]]
+        return Response([
+            {"id": g.pk, "ruleset": g.ruleset, "status": g.status, "version": g.version,
+             "seat": next(s.seat for s in g.seats.all() if s.user_id == request.user.pk)}
+            for g in games
+        ])
+
+
+def active_lobbies_for_home():
+    return (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
+            .annotate(taken=Count("members")).filter(taken__lt=F("seat_count"))
+            .select_related("creator")[:50])
+
+

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from games import api
+
+urlpatterns = [
+    path("lobbies", api.LobbyListView.as_view(), name="api-lobbies"),
+    path("lobbies/<int:lobby_id>", api.LobbyDetailView.as_view(), name="api-lobby"),
+    path("lobbies/<int:lobby_id>/join", api.LobbyJoinView.as_view(), name="api-lobby-join"),
+    path("lobbies/<int:lobby_id>/leave", api.LobbyLeaveView.as_view(), name="api-lobby-leave"),
+    path("lobbies/<int:lobby_id>/kick", api.LobbyKickView.as_view(), name="api-lobby-kick"),
+    path("lobbies/<int:lobby_id>/assign", api.LobbyAssignView.as_view(), name="api-lobby-assign"),
+    path("lobbies/<int:lobby_id>/cancel", api.LobbyCancelView.as_view(), name="api-lobby-cancel"),
+    path("lobbies/<int:lobby_id>/start", api.LobbyStartView.as_view(), name="api-lobby-start"),
+    path("games/<int:game_id>", api.GameDetailView.as_view(), name="api-game"),
+    path("games/<int:game_id>/actions", api.GameActionView.as_view(), name="api-game-actions"),
+    path("games/<int:game_id>/log", api.GameLogView.as_view(), name="api-game-log"),
+    path("games/<int:game_id>/concede", api.GameConcedeView.as_view(), name="api-game-concede"),
+    path("games/<int:game_id>/fairness", api.GameFairnessView.as_view(), name="api-game-fairness"),
+    path("me/games", api.MyGamesView.as_view(), name="api-my-games"),
+]

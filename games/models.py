@@ -1,0 +1,211 @@
+"""Lobbies and games. A game is its action log plus a state snapshot with a version; replaying the
+log from the seed reproduces the snapshot exactly (games/services/replay.py checks it)."""
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import models
+from django.utils import timezone
+
+from games.replay import commitment
+
+MIN_TIME_LIMIT = 2 * 60
+MAX_TIME_LIMIT = 7 * 24 * 60 * 60
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Lobby(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        STARTED = "started"
+        CANCELLED = "cancelled"
+
+    class HouseChoice(models.TextChoices):
+        ASSIGN = "assign", "the creator assigns seats"
+        PICK = "pick", "players pick in join order"
+        RANDOM = "random", "random at the start"
+
+    ruleset = models.CharField(max_length=32)
+    name = models.CharField(max_length=80, blank=True)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_lobbies")
+    seat_count = models.PositiveSmallIntegerField()
+    ranked = models.BooleanField(default=False)
+    private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=43, unique=True, default=new_invite_token)
+    password_hash = models.CharField(max_length=128, blank=True)
+    time_limit = models.PositiveIntegerField(help_text="seconds per phase decision")
+    house_choice = models.CharField(max_length=8, choices=HouseChoice.choices, default=HouseChoice.RANDOM)
+    options = models.JSONField(default=dict, blank=True)
+    auto_start = models.BooleanField(default=True)
+    min_rating = models.PositiveIntegerField(null=True, blank=True)
+    min_reliability = models.FloatField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "lobbies"
+
+    def __str__(self) -> str:
+        return self.name or f"{self.ruleset} lobby #{self.pk}"
+
+    def set_password(self, raw: str | None) -> None:
+        self.password_hash = make_password(raw) if raw else ""
+
+    def has_password(self) -> bool:
+        return bool(self.password_hash)
+
+    def password_matches(self, raw: str | None) -> bool:
+        return not self.password_hash or (raw is not None and check_password(raw, self.password_hash))
+
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    def member_ids(self) -> set[int]:
+        return set(self.members.values_list("user_id", flat=True))
+
+    def is_full(self) -> bool:
+        return self.members.count() >= self.seat_count
+
+    def seats_free(self) -> int:
+        return max(0, self.seat_count - self.members.count())
+
+
+class LobbyMember(models.Model):
+    lobby = models.ForeignKey(Lobby, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lobby_memberships")
+    seat = models.CharField(max_length=32, blank=True, help_text="the seat (house) chosen or assigned, if any")
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["lobby", "user"], name="one_seat_per_user_per_lobby"),
+            models.UniqueConstraint(
+                fields=["lobby", "seat"], condition=~models.Q(seat=""), name="one_user_per_seat_per_lobby"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in lobby {self.lobby_id} ({self.seat or 'no seat yet'})"
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABANDONED = "abandoned"
+
+    ruleset = models.CharField(max_length=32)
+    lobby = models.OneToOneField(Lobby, null=True, blank=True, on_delete=models.SET_NULL, related_name="game")
+    options = models.JSONField(default=dict, blank=True)
+    ranked = models.BooleanField(default=False)
+    private = models.BooleanField(default=False)
+    time_limit = models.PositiveIntegerField(default=24 * 60 * 60)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    # The seed stays secret until the game ends; its commitment is public from the start.
+    seed = models.BigIntegerField()
+    seed_salt = models.CharField(max_length=32)
+    seed_hash = models.CharField(max_length=64)
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    ranking = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset} game #{self.pk}"
+
+    @staticmethod
+    def commitment(seed: int, salt: str) -> str:
+        return commitment(seed, salt)
+
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    def seat_for(self, user) -> GameSeat | None:
+        if user is None or not user.is_authenticated:
+            return None
+        return next((s for s in self.seats.all() if s.user_id == user.pk), None)
+
+    def seat_names(self) -> list[str]:
+        return [s.seat for s in self.seats.all()]
+
+
+class GameSeat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.CharField(max_length=32)
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="game_seats"
+    )
+    is_bot = models.BooleanField(default=False, help_text="played by the engine's default player")
+    left_at = models.DateTimeField(null=True, blank=True, help_text="when the player conceded or left")
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="unique_seat_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_user_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} in game {self.game_id}"
+
+    def has_left(self) -> bool:
+        return self.left_at is not None
+
+
+class GameAction(models.Model):
+    """One entry of a game's append-only log: who did what, and the version it produced."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player"
+        TIMEOUT = "timeout"
+        BOT = "bot"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField(help_text="the game's version after this action")
+    seat = models.CharField(max_length=32)
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    idempotency_key = models.CharField(max_length=128, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="one_action_per_version"),
+            models.UniqueConstraint(
+                fields=["game", "seat", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="idempotency_key_once_per_seat",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} v{self.version}: {self.seat} {self.action}"
+
+
+class Presence(models.Model):
+    """One open websocket of a user on a game's table."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
+    channel_name = models.CharField(max_length=255, unique=True)
+    connected_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} watching game {self.game_id}"

@@ -1,0 +1,123 @@
+"""Read-side helpers: what a user may see of a game, in the shape the API returns."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.engine import get_ruleset
+from games.errors import not_found
+from games.models import Game, GameSeat, Presence
+from games.services.notify import events_for
+
+
+def visible_games(user) -> QuerySet[Game]:
+    """Public games, and private ones the user plays in."""
+    public = Game.objects.filter(private=False)
+    if user is None or not user.is_authenticated or user.is_staff:
+        return Game.objects.all() if user is not None and user.is_staff else public
+    return (public | Game.objects.filter(seats__user=user)).distinct()
+
+
+def get_visible_game(user, game_id: int, invite: str | None = None) -> Game:
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    if game is None or not can_view(game, user, invite):
+        raise not_found()
+    return game
+
+
+def can_view(game: Game, user, invite: str | None = None) -> bool:
+    if not game.private:
+        return True
+    if user is not None and user.is_authenticated and (user.is_staff or game.seat_for(user) is not None):
+        return True
+    return bool(invite) and game.lobby is not None and invite == game.lobby.invite_token
+
+
+def viewer_seat(game: Game, user) -> str | None:
+    seat = game.seat_for(user)
+    return seat.seat if seat is not None else None
+
+
+def seat_rows(game: Game) -> list[dict[str, Any]]:
+    connected = set(Presence.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True))
+    return [
+        {
+            "seat": s.seat,
+            "user": s.user.username if s.user else None,
+            "is_bot": s.is_bot,
+            "left": s.has_left(),
+            "connected": s.user_id in connected,
+        }
+        for s in game.seats.all()
+    ]
+
+
+def game_payload(game: Game, user) -> dict[str, Any]:
+    engine = get_ruleset(game.ruleset)
+    seat = viewer_seat(game, user)
+    pending = engine.pending(game.state) if game.is_active() else {}
+    legal = None
+    if seat is not None and seat in pending:
+        legal = engine.legal_actions(game.state, seat)
+    return {
+        "id": game.pk,
+        "ruleset": game.ruleset,
+        "status": game.status,
+        "version": game.version,
+        "your_seat": seat,
+        "seats": seat_rows(game),
+        "pending": pending,
+        "legal_actions": legal,
+        "view": engine.view(game.state, seat),
+        "ranked": game.ranked,
+        "private": game.private,
+        "time_limit": game.time_limit,
+        "options": game.options,
+        "ranking": game.ranking,
+        "seed_hash": game.seed_hash,
+        "created_at": game.created_at,
+        "finished_at": game.finished_at,
+    }
+
+
+def log_payload(game: Game, user) -> list[dict[str, Any]]:
+    seat = viewer_seat(game, user)
+    entries = []
+    for record in game.actions.all():
+        events = events_for(game.ruleset, [record], seat)
+        if events:
+            entries.append({"version": record.version, "seat": record.seat, "source": record.source,
+                            "at": record.created_at, "events": events})
+    return entries
+
+
+def fairness_payload(game: Game) -> dict[str, Any]:
+    """The commitment always; the seed, its salt and every action once the game is over, so anyone
+    can replay it (`python manage.py verify_replay FILE`)."""
+    payload: dict[str, Any] = {
+        "id": game.pk,
+        "ruleset": game.ruleset,
+        "seed_hash": game.seed_hash,
+        "commitment": "sha256(f'{salt}:{seed}')",
+        "status": game.status,
+    }
+    if not game.is_active():
+        payload.update(
+            seed=game.seed,
+            salt=game.seed_salt,
+            seats=game.seat_names(),
+            options=game.options,
+            actions=[{"seat": a.seat, "action": a.action} for a in game.actions.all()],
+            final_version=game.version,
+        )
+    return payload
+
+
+def awaiting(user, seats: QuerySet[GameSeat]) -> list[Game]:
+    games = []
+    for seat in seats.select_related("game"):
+        game = seat.game
+        if game.is_active() and seat.seat in get_ruleset(game.ruleset).pending(game.state):
+            games.append(game)
+    return games

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, Lobby
+
+
+class LobbyCreateSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(max_length=32, default="agot")
+    name = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
+    seats = serializers.IntegerField(min_value=1, max_value=16)
+    ranked = serializers.BooleanField(default=False)
+    private = serializers.BooleanField(default=False)
+    password = serializers.CharField(max_length=128, required=False, default="", allow_blank=True, trim_whitespace=False)
+    time_limit = serializers.IntegerField(min_value=MIN_TIME_LIMIT, max_value=MAX_TIME_LIMIT,
+                                          help_text="seconds per decision, 120 (2 minutes) to 604800 (7 days)")
+    house_choice = serializers.ChoiceField(choices=Lobby.HouseChoice.choices, default=Lobby.HouseChoice.RANDOM)
+    options = serializers.DictField(required=False, default=dict)
+    auto_start = serializers.BooleanField(default=True)
+    min_rating = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
+    min_reliability = serializers.FloatField(required=False, allow_null=True, default=None, min_value=0, max_value=1)
+    join = serializers.BooleanField(default=True, help_text="take a seat yourself (default)")
+    seat = serializers.CharField(max_length=32, required=False, default="", allow_blank=True,
+                                 help_text="your seat, when players pick theirs")
+
+
+class LobbyMemberSerializer(serializers.Serializer):
+    user = serializers.CharField(source="user.username")
+    seat = serializers.CharField()
+    joined_at = serializers.DateTimeField()
+
+
+class LobbySerializer(serializers.ModelSerializer):
+    creator = serializers.CharField(source="creator.username")
+    seats = serializers.IntegerField(source="seat_count")
+    seats_free = serializers.SerializerMethodField()
+    members = LobbyMemberSerializer(many=True)
+    has_password = serializers.SerializerMethodField()
+    game = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Lobby
+        fields = ("id", "name", "ruleset", "creator", "seats", "seats_free", "members", "ranked", "private",
+                  "has_password", "time_limit", "house_choice", "options", "auto_start", "min_rating",
+                  "min_reliability", "status", "created_at", "game")
+
+    def get_seats_free(self, lobby: Lobby) -> int:
+        return lobby.seats_free()
+
+    def get_has_password(self, lobby: Lobby) -> bool:
+        return lobby.has_password()
+
+    def get_game(self, lobby: Lobby) -> int | None:
+        game = Game.objects.filter(lobby=lobby).only("pk").first()
+        return game.pk if game else None
+
+
+class JoinSerializer(serializers.Serializer):
+    seat = serializers.CharField(max_length=32, required=False, default="", allow_blank=True)
+    password = serializers.CharField(max_length=128, required=False, allow_null=True, default=None, trim_whitespace=False)
+    invite = serializers.CharField(max_length=64, required=False, allow_null=True, default=None)
+
+
+class UserRefSerializer(serializers.Serializer):
+    user = serializers.CharField(max_length=150)
+
+
+class AssignSerializer(UserRefSerializer):
+    seat = serializers.CharField(max_length=32)
+
+
+class ActionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, help_text="the game version the action was chosen at")
+    action = serializers.JSONField(help_text="the action, as the ruleset's notation defines it")
+
+    def validate_action(self, value):
+        if not isinstance(value, dict) or not value:
+            raise serializers.ValidationError("An action is a non-empty object, e.g. {\"bid\": 3}.")
+        return value

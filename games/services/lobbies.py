@@ -1,0 +1,234 @@
+"""Lobby actions: create, join, leave, kick, assign seats, cancel, start. Each runs in one
+transaction with the lobby row locked, so two joins racing for the last seat cannot both win."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import User
+from games.engine import EngineError, get_ruleset, ruleset_ids
+from games.errors import GameError, conflict, forbidden, not_found
+from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, Lobby, LobbyMember
+
+
+@dataclass(frozen=True)
+class LobbySettings:
+    ruleset: str
+    seat_count: int
+    time_limit: int
+    name: str = ""
+    ranked: bool = False
+    private: bool = False
+    password: str = ""
+    house_choice: str = Lobby.HouseChoice.RANDOM
+    options: dict[str, Any] | None = None
+    auto_start: bool = True
+    min_rating: int | None = None
+    min_reliability: float | None = None
+
+
+def invalid(field: str, message: str) -> GameError:
+    return GameError("invalid", "Some fields are not valid.", fields={field: [message]})
+
+
+def validate_settings(s: LobbySettings) -> None:
+    if s.ruleset not in ruleset_ids():
+        raise invalid("ruleset", f"Unknown ruleset; choose one of: {', '.join(ruleset_ids())}.")
+    ruleset = get_ruleset(s.ruleset)
+    if not ruleset.min_seats <= s.seat_count <= ruleset.max_seats:
+        raise invalid("seats", f"{s.ruleset} is played by {ruleset.min_seats} to {ruleset.max_seats} players.")
+    if not MIN_TIME_LIMIT <= s.time_limit <= MAX_TIME_LIMIT:
+        raise invalid("time_limit", f"The time limit is from {MIN_TIME_LIMIT} seconds to {MAX_TIME_LIMIT} (7 days).")
+    if s.house_choice not in Lobby.HouseChoice.values:
+        raise invalid("house_choice", f"Choose one of: {', '.join(Lobby.HouseChoice.values)}.")
+    if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
+        raise invalid("min_reliability", "A reliability is a share between 0 and 1.")
+    # The engine is the judge of its options: it must accept them for a table of this size.
+    try:
+        ruleset.new_game(ruleset.seat_names(s.seat_count), s.options or {}, 0)
+    except EngineError as error:
+        raise invalid("options", error.reason) from None
+
+
+def lock_lobby(lobby_id: int) -> Lobby:
+    lobby = Lobby.objects.select_for_update().filter(pk=lobby_id).first()
+    if lobby is None:
+        raise not_found("lobby")
+    return lobby
+
+
+def can_see(lobby: Lobby, user: User | None, invite: str | None = None) -> bool:
+    if not lobby.private:
+        return True
+    if user is not None and user.is_authenticated and (lobby.creator_id == user.pk or user.pk in lobby.member_ids()):
+        return True
+    return invite is not None and secrets.compare_digest(invite, lobby.invite_token)
+
+
+def seat_choices(lobby: Lobby) -> list[str]:
+    return get_ruleset(lobby.ruleset).seat_names(lobby.seat_count)
+
+
+def free_seats(lobby: Lobby) -> list[str]:
+    taken = set(lobby.members.exclude(seat="").values_list("seat", flat=True))
+    return [seat for seat in seat_choices(lobby) if seat not in taken]
+
+
+@transaction.atomic
+def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True, seat: str = "") -> Lobby:
+    validate_settings(settings)
+    lobby = Lobby(
+        ruleset=settings.ruleset,
+        name=settings.name,
+        creator=creator,
+        seat_count=settings.seat_count,
+        ranked=settings.ranked,
+        private=settings.private,
+        time_limit=settings.time_limit,
+        house_choice=settings.house_choice,
+        options=settings.options or {},
+        auto_start=settings.auto_start,
+        min_rating=settings.min_rating,
+        min_reliability=settings.min_reliability,
+    )
+    lobby.set_password(settings.password)
+    lobby.save()
+    if join:
+        _add_member(lobby, creator, seat)
+    return lobby
+
+
+def _add_member(lobby: Lobby, user: User, seat: str) -> LobbyMember:
+    if seat:
+        if lobby.house_choice != Lobby.HouseChoice.PICK:
+            raise invalid("seat", "In this lobby seats are not picked by the players.")
+        if seat not in seat_choices(lobby):
+            raise invalid("seat", f"Choose one of: {', '.join(seat_choices(lobby))}.")
+        if seat not in free_seats(lobby):
+            raise conflict("seat_taken", f"{seat} is already taken.")
+    elif lobby.house_choice == Lobby.HouseChoice.PICK:
+        raise invalid("seat", f"Pick a seat: {', '.join(free_seats(lobby))}.")
+    return LobbyMember.objects.create(lobby=lobby, user=user, seat=seat)
+
+
+def do_join_lobby(
+    lobby_id: int, user: User, *, seat: str = "", password: str | None = None, invite: str | None = None
+) -> Lobby:
+    with transaction.atomic():
+        lobby = lock_lobby(lobby_id)
+        if not can_see(lobby, user, invite):
+            raise not_found("lobby")
+        if not lobby.is_open():
+            raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
+        if user.pk in lobby.member_ids():
+            raise conflict("already_joined", "You already have a seat in this lobby.")
+        if lobby.is_full():
+            raise conflict("lobby_full", "Every seat is taken.")
+        if not lobby.password_matches(password) and lobby.creator_id != user.pk:
+            raise forbidden("Wrong lobby password.")
+        _add_member(lobby, user, seat)
+        if lobby.auto_start and lobby.is_full():
+            return _start(lobby)
+        return lobby
+
+
+@transaction.atomic
+def do_leave_lobby(lobby_id: int, user: User) -> Lobby:
+    lobby = lock_lobby(lobby_id)
+    if not lobby.is_open():
+        raise conflict("lobby_closed", f"This lobby is {lobby.status}; leave the game instead.")
+    deleted, _ = lobby.members.filter(user=user).delete()
+    if not deleted:
+        raise conflict("not_joined", "You have no seat in this lobby.")
+    return lobby
+
+
+@transaction.atomic
+def do_kick(lobby_id: int, creator: User, username: str) -> Lobby:
+    lobby = lock_lobby(lobby_id)
+    _require_creator(lobby, creator)
+    if not lobby.is_open():
+        raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
+    if username == creator.username:
+        raise invalid("user", "Leave the lobby or cancel it instead of kicking yourself.")
+    deleted, _ = lobby.members.filter(user__username=username).delete()
+    if not deleted:
+        raise invalid("user", f"{username} has no seat in this lobby.")
+    return lobby
+
+
+@transaction.atomic
+def do_assign_seat(lobby_id: int, creator: User, username: str, seat: str) -> Lobby:
+    lobby = lock_lobby(lobby_id)
+    _require_creator(lobby, creator)
+    if lobby.house_choice != Lobby.HouseChoice.ASSIGN:
+        raise invalid("seat", "In this lobby the creator does not assign seats.")
+    if not lobby.is_open():
+        raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
+    member = lobby.members.filter(user__username=username).first()
+    if member is None:
+        raise invalid("user", f"{username} has no seat in this lobby.")
+    if seat not in seat_choices(lobby):
+        raise invalid("seat", f"Choose one of: {', '.join(seat_choices(lobby))}.")
+    lobby.members.filter(seat=seat).exclude(pk=member.pk).update(seat="")  # a swap frees the old holder
+    member.seat = seat
+    member.save(update_fields=["seat"])
+    return lobby
+
+
+@transaction.atomic
+def do_cancel(lobby_id: int, creator: User) -> Lobby:
+    lobby = lock_lobby(lobby_id)
+    _require_creator(lobby, creator)
+    if not lobby.is_open():
+        raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
+    lobby.status = Lobby.Status.CANCELLED
+    lobby.save(update_fields=["status"])
+    return lobby
+
+
+@transaction.atomic
+def do_start(lobby_id: int, creator: User) -> Lobby:
+    lobby = lock_lobby(lobby_id)
+    _require_creator(lobby, creator)
+    if not lobby.is_open():
+        raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
+    if not lobby.is_full():
+        raise conflict("lobby_not_full", f"{lobby.seats_free()} seat(s) still free.")
+    return _start(lobby)
+
+
+def _require_creator(lobby: Lobby, user: User) -> None:
+    if lobby.creator_id != user.pk:
+        raise forbidden("Only the lobby's creator may do this.")
+
+
+def _start(lobby: Lobby) -> Lobby:
+    """Seat everyone (chosen or assigned seats kept, the others drawn at random) and create the game."""
+    from games.services.play import do_create_game
+
+    members = list(lobby.members.select_related("user"))
+    open_seats = free_seats(lobby)
+    secrets.SystemRandom().shuffle(open_seats)
+    seating = {}
+    for member in members:
+        seating[member.seat or open_seats.pop()] = member.user
+    do_create_game(
+        ruleset=lobby.ruleset,
+        seating=seating,
+        options=lobby.options,
+        lobby=lobby,
+        ranked=lobby.ranked,
+        private=lobby.private,
+        time_limit=lobby.time_limit,
+    )
+    lobby.status = Lobby.Status.STARTED
+    lobby.save(update_fields=["status"])
+    return lobby
+
+
+def lobby_game(lobby: Lobby) -> Game | None:
+    return Game.objects.filter(lobby=lobby).first()

@@ -1,0 +1,67 @@
+"""Websocket notifications, sent after the transaction commits.
+
+Each seat listens on its own group and spectators on another, so a message carrying one seat's
+secret is never even delivered to another seat's connection: the events are filtered here, per
+viewer, by the engine's `event_view`."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.engine import get_ruleset
+from games.models import Game, GameAction
+
+log = logging.getLogger(__name__)
+
+
+def seat_group(game_id: int, seat: str) -> str:
+    return f"game.{game_id}.seat.{seat}"
+
+
+def spectator_group(game_id: int) -> str:
+    return f"game.{game_id}.spectators"
+
+
+def table_group(game_id: int) -> str:
+    """Everyone connected to the game (presence and table-wide notices)."""
+    return f"game.{game_id}.table"
+
+
+def events_for(ruleset: str, records: Iterable[GameAction], viewer: str | None) -> list[dict]:
+    engine = get_ruleset(ruleset)
+    visible = []
+    for record in records:
+        for event in record.events:
+            shown = engine.event_view(event, viewer)
+            if shown is not None:
+                visible.append({**shown, "version": record.version})
+    return visible
+
+
+def after_commit(game: Game, records: list[GameAction], *, seats_changed: bool = False) -> None:
+    game_id, ruleset, version, status = game.pk, game.ruleset, game.version, game.status
+    seats = game.seat_names()
+    records = list(records)
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        messages = [(seat_group(game_id, seat), events_for(ruleset, records, seat)) for seat in seats]
+        messages.append((spectator_group(game_id), events_for(ruleset, records, None)))
+        try:
+            for group, events in messages:
+                async_to_sync(layer.group_send)(
+                    group,
+                    {"type": "game.update", "version": version, "status": status, "events": events,
+                     "seats_changed": seats_changed},
+                )
+        except Exception:  # the commit stands; clients that miss it re-fetch by version
+            log.exception("could not notify game %s at version %s", game_id, version)
+
+    if records or seats_changed:
+        transaction.on_commit(send)

@@ -1,0 +1,210 @@
+"""Playing a game on the server: create it, apply actions, hand seats to the bot, finish it.
+
+Every state change runs in one transaction with the game row locked (select_for_update), so
+simultaneous submissions by several seats are applied one after the other and none is lost. The
+websocket notification is sent only after the transaction commits, and carries the new version.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine import EngineError, get_ruleset
+from games.errors import GameError, conflict, from_engine, not_found
+from games.models import Game, GameAction, GameSeat, Lobby
+from games.services import notify
+
+# A bot loop that has not ended after this many actions is an engine bug, not a long game.
+MAX_BOT_ACTIONS = 20_000
+SEED_BITS = 63  # fits a BigIntegerField; the public commitment also hides a 128-bit salt
+
+
+@dataclass(frozen=True)
+class Submitted:
+    game: Game
+    record: GameAction
+    repeated: bool  # True when an Idempotency-Key matched an earlier submission
+
+
+def do_create_game(
+    *,
+    ruleset: str,
+    seating: dict[str, User | None],
+    options: dict[str, Any] | None = None,
+    lobby: Lobby | None = None,
+    ranked: bool = False,
+    private: bool = False,
+    time_limit: int = 24 * 60 * 60,
+    seed: int | None = None,
+) -> Game:
+    """A new game with a fresh secret seed; `seating` maps each of the ruleset's seats to its player
+    (None: a bot from the start)."""
+    engine = get_ruleset(ruleset)
+    seats = engine.seat_names(len(seating))
+    if set(seats) != set(seating):
+        raise GameError("invalid", f"Seats must be exactly: {', '.join(seats)}.")
+    seed = secrets.randbits(SEED_BITS) if seed is None else seed
+    salt = secrets.token_hex(16)
+    try:
+        state = engine.new_game(seats, options or {}, seed)
+    except EngineError as error:
+        raise GameError("invalid", error.reason, fields={"options": [error.reason]}) from None
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset=ruleset,
+            lobby=lobby,
+            options=options or {},
+            ranked=ranked,
+            private=private,
+            time_limit=time_limit,
+            seed=seed,
+            seed_salt=salt,
+            seed_hash=Game.commitment(seed, salt),
+            state=state,
+        )
+        GameSeat.objects.bulk_create(
+            GameSeat(game=game, seat=seat, position=i, user=seating[seat], is_bot=seating[seat] is None)
+            for i, seat in enumerate(seats)
+        )
+        records = _run_bots(game)
+        _finish_if_over(game)
+        game.save()
+        notify.after_commit(game, records)
+    return game
+
+
+def lock_game(game_id: int) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise not_found()
+    return game
+
+
+def do_submit_action(
+    game_id: int, user: User, *, action: Any, version: Any, idempotency_key: str = ""
+) -> Submitted:
+    """Apply one action of the user's seat.
+
+    `version` is the version the client saw. A client behind the current version is still served
+    when its seat has not acted since then and still has a decision pending (simultaneous decisions
+    land in some order); otherwise the submission is stale: 409 with the current version."""
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise GameError("invalid", "Some fields are not valid.", fields={"version": ["A whole number is required."]})
+    if not isinstance(action, dict):
+        raise GameError("invalid", "Some fields are not valid.", fields={"action": ["An object is required."]})
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = game.seat_for(user)
+        if seat is None:
+            raise GameError("forbidden", "You do not play in this game.", status_code=403)
+        if idempotency_key:
+            earlier = game.actions.filter(seat=seat.seat, idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                return Submitted(game, earlier, repeated=True)
+        if not game.is_active():
+            raise conflict("game_over", f"This game is {game.status}.", version=game.version)
+        if seat.has_left():
+            raise conflict("not_your_turn", "You left this game; the bot plays your seat.", version=game.version)
+        if version > game.version:
+            raise GameError("invalid", f"Version {version} does not exist yet; the game is at {game.version}.",
+                            fields={"version": [f"At most {game.version}."]}, version=game.version)
+        engine = get_ruleset(game.ruleset)
+        if version < game.version and (
+            seat.seat not in engine.pending(game.state)
+            or game.actions.filter(version__gt=version, seat=seat.seat).exists()
+        ):
+            raise conflict(
+                "stale_version",
+                f"The game moved on since version {version}: re-fetch it (now at version {game.version}).",
+                version=game.version,
+            )
+        try:
+            state, events = engine.apply(game.state, seat.seat, action)
+        except EngineError as error:
+            raise from_engine(error, game.version) from None
+        record = _append(game, seat.seat, action, events, state, GameAction.Source.PLAYER, user, idempotency_key)
+        records = [record, *_run_bots(game)]
+        _finish_if_over(game)
+        game.save()
+        notify.after_commit(game, records)
+    return Submitted(game, record, repeated=False)
+
+
+def do_concede(game_id: int, user: User) -> Game:
+    """The user leaves the game: the bot takes the seat from now on, and the leaver is recorded.
+    When no player is left at the table the game is abandoned."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = game.seat_for(user)
+        if seat is None:
+            raise GameError("forbidden", "You do not play in this game.", status_code=403)
+        if not game.is_active():
+            raise conflict("game_over", f"This game is {game.status}.", version=game.version)
+        if seat.has_left():
+            raise conflict("already_left", "You already left this game.", version=game.version)
+        seat.left_at = timezone.now()
+        seat.is_bot = True
+        seat.save(update_fields=["left_at", "is_bot"])
+        records: list[GameAction] = []
+        if not game.seats.filter(is_bot=False).exists():
+            game.status = Game.Status.ABANDONED
+            game.finished_at = timezone.now()
+        else:
+            records = _run_bots(game)
+            _finish_if_over(game)
+        game.save()
+        notify.after_commit(game, records, seats_changed=True)
+    return game
+
+
+def apply_default(game: Game, seat: str, source: str) -> GameAction:
+    """Apply the engine's default action for `seat` on a locked game (timeouts and bots)."""
+    engine = get_ruleset(game.ruleset)
+    action = engine.default_action(game.state, seat)
+    state, events = engine.apply(game.state, seat, action)
+    return _append(game, seat, action, events, state, source, None, "")
+
+
+def _append(game, seat, action, events, state, source, user, idempotency_key) -> GameAction:
+    game.state = state
+    game.version += 1
+    return GameAction.objects.create(
+        game=game,
+        version=game.version,
+        seat=seat,
+        action=action,
+        events=events,
+        source=source,
+        user=user,
+        idempotency_key=idempotency_key,
+    )
+
+
+def _run_bots(game: Game) -> list[GameAction]:
+    """Let the engine's default player act for every bot seat that is pending, until none is."""
+    engine = get_ruleset(game.ruleset)
+    bots = set(game.seats.filter(is_bot=True).values_list("seat", flat=True))
+    records = []
+    while bots and not engine.is_over(game.state):
+        waiting = sorted(bots & set(engine.pending(game.state)))
+        if not waiting:
+            break
+        for seat in waiting:
+            if seat in engine.pending(game.state):
+                records.append(apply_default(game, seat, GameAction.Source.BOT))
+        if len(records) > MAX_BOT_ACTIONS:
+            raise RuntimeError(f"bot loop in game {game.pk} did not end after {MAX_BOT_ACTIONS} actions")
+    return records
+
+
+def _finish_if_over(game: Game) -> None:
+    engine = get_ruleset(game.ruleset)
+    if game.is_active() and engine.is_over(game.state):
+        game.status = Game.Status.FINISHED
+        game.ranking = engine.ranking(game.state)
+        game.finished_at = timezone.now()

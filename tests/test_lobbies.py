@@ -1,0 +1,209 @@
+"""Lobbies: create with validated settings, list and filter, join and leave, seat choice, kick,
+cancel, start automatically when full, and private lobbies behind an invite link."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game, Lobby
+from tests.factories import api_client_for, make_lobby, make_user
+
+pytestmark = pytest.mark.django_db
+
+AGOT_3 = {"ruleset": "agot", "seats": 3, "time_limit": 3600}
+
+
+def create(client, **fields):
+    return client.post(reverse("api-lobbies"), {**AGOT_3, **fields}, format="json")
+
+
+def join(user, lobby_id, **fields):
+    return api_client_for(user).post(reverse("api-lobby-join", args=[lobby_id]), fields, format="json")
+
+
+def test_creating_a_lobby_seats_the_creator():
+    creator = make_user()
+    response = create(api_client_for(creator), name="Friday night", ranked=True)
+    assert response.status_code == 201
+    body = response.json()
+    assert body["name"] == "Friday night" and body["ranked"] and body["seats"] == 3 and body["seats_free"] == 2
+    assert [m["user"] for m in body["members"]] == [creator.username]
+    assert body["status"] == "open" and body["game"] is None
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"seats": 2}, "seats"),
+        ({"seats": 7}, "seats"),
+        ({"time_limit": 60}, "time_limit"),
+        ({"time_limit": 8 * 24 * 3600}, "time_limit"),
+        ({"ruleset": "chess"}, "ruleset"),
+        ({"house_choice": "auction"}, "house_choice"),
+        ({"options": {"no_such_option": True}}, "options"),
+        ({"min_reliability": 2}, "min_reliability"),
+    ],
+)
+def test_bad_lobby_settings_get_field_errors_and_create_nothing(fields, field):
+    response = create(api_client_for(make_user()), **fields)
+    assert response.status_code == 400, response.json()
+    assert field in response.json()["fields"]
+    assert not Lobby.objects.exists()
+
+
+def test_time_limits_from_two_minutes_to_seven_days_are_accepted():
+    client = api_client_for(make_user())
+    assert create(client, time_limit=120).status_code == 201
+    assert create(client, time_limit=7 * 24 * 3600).status_code == 201
+
+
+def test_list_shows_open_public_lobbies_with_filters():
+    ranked = make_lobby(ranked=True, time_limit=600)
+    casual = make_lobby(seat_count=6, time_limit=86400)
+    make_lobby(private=True)
+    make_lobby(creator=make_user()).delete()
+    client = api_client_for(make_user())
+    ids = lambda **q: [lobby["id"] for lobby in client.get(reverse("api-lobbies"), q).json()]  # noqa: E731
+    assert set(ids()) == {ranked.id, casual.id}
+    assert ids(ranked="true") == [ranked.id]
+    assert ids(ranked="false") == [casual.id]
+    assert ids(seats_free=3) == [casual.id]
+    assert ids(max_time_limit=3600) == [ranked.id]
+    assert ids(ruleset="btwixt") == []
+    assert client.get(reverse("api-lobbies"), {"seats_free": "many"}).status_code == 400
+
+
+def test_the_lobby_starts_a_game_when_the_last_seat_is_taken():
+    lobby = make_lobby()
+    first, second = make_user(), make_user()
+    assert join(first, lobby.id).json()["status"] == "open"
+    body = join(second, lobby.id).json()
+    assert body["status"] == "started"
+    game = Game.objects.get(pk=body["game"])
+    players = {s.user.username for s in game.seats.all()}
+    assert players == {lobby.creator.username, first.username, second.username}
+    assert sorted(game.seat_names()) == ["baratheon", "lannister", "stark"]
+    assert game.version == 0 and game.is_active() and len(game.seed_hash) == 64
+
+
+def test_a_user_cannot_sit_twice():
+    lobby = make_lobby()
+    response = join(lobby.creator, lobby.id)
+    assert response.status_code == 409
+    assert response.json()["error"] == "already_joined"
+
+
+def test_a_full_lobby_without_auto_start_waits_for_its_creator():
+    lobby = make_lobby(auto_start=False)
+    join(make_user(), lobby.id)
+    join(make_user(), lobby.id)
+    outsider = make_user()
+    assert join(outsider, lobby.id).json()["error"] == "lobby_full"
+    assert api_client_for(outsider).post(reverse("api-lobby-start", args=[lobby.id])).status_code == 403
+    response = api_client_for(lobby.creator).post(reverse("api-lobby-start", args=[lobby.id]))
+    assert response.json()["status"] == "started"
+
+
+def test_the_creator_cannot_start_with_free_seats():
+    lobby = make_lobby(auto_start=False)
+    response = api_client_for(lobby.creator).post(reverse("api-lobby-start", args=[lobby.id]))
+    assert response.status_code == 409 and response.json()["error"] == "lobby_not_full"
+
+
+def test_leaving_frees_the_seat():
+    lobby = make_lobby()
+    player = make_user()
+    join(player, lobby.id)
+    response = api_client_for(player).post(reverse("api-lobby-leave", args=[lobby.id]))
+    assert response.json()["seats_free"] == 2
+    assert api_client_for(player).post(reverse("api-lobby-leave", args=[lobby.id])).status_code == 409
+
+
+def test_the_creator_kicks_and_cancels_and_others_cannot():
+    lobby = make_lobby()
+    player = make_user()
+    join(player, lobby.id)
+    assert api_client_for(player).post(
+        reverse("api-lobby-kick", args=[lobby.id]), {"user": lobby.creator.username}, format="json"
+    ).status_code == 403
+    kicked = api_client_for(lobby.creator).post(
+        reverse("api-lobby-kick", args=[lobby.id]), {"user": player.username}, format="json"
+    )
+    assert [m["user"] for m in kicked.json()["members"]] == [lobby.creator.username]
+    assert api_client_for(player).post(reverse("api-lobby-cancel", args=[lobby.id])).status_code == 403
+    cancelled = api_client_for(lobby.creator).post(reverse("api-lobby-cancel", args=[lobby.id]))
+    assert cancelled.json()["status"] == "cancelled"
+    assert join(player, lobby.id).json()["error"] == "lobby_closed"
+
+
+def test_players_pick_their_houses_in_join_order():
+    lobby = make_lobby(house_choice="pick", seat="stark")
+    arya, jaime = make_user(), make_user()
+    assert join(arya, lobby.id).json()["fields"]["seat"]  # a seat must be picked
+    taken = join(arya, lobby.id, seat="stark")
+    assert taken.status_code == 409 and taken.json()["error"] == "seat_taken"
+    assert join(arya, lobby.id, seat="greyjoy").status_code == 400  # not in a 3-player game
+    join(arya, lobby.id, seat="baratheon")
+    body = join(jaime, lobby.id, seat="lannister").json()
+    game = Game.objects.get(pk=body["game"])
+    assert {s.seat: s.user.username for s in game.seats.all()} == {
+        "stark": lobby.creator.username, "baratheon": arya.username, "lannister": jaime.username
+    }
+
+
+def test_the_creator_assigns_houses():
+    lobby = make_lobby(house_choice="assign", auto_start=False)
+    arya, jaime = make_user(), make_user()
+    join(arya, lobby.id)
+    join(jaime, lobby.id)
+    creator = api_client_for(lobby.creator)
+    url = reverse("api-lobby-assign", args=[lobby.id])
+    creator.post(url, {"user": arya.username, "seat": "stark"}, format="json")
+    creator.post(url, {"user": jaime.username, "seat": "stark"}, format="json")  # moves stark to jaime
+    creator.post(url, {"user": arya.username, "seat": "baratheon"}, format="json")
+    assert creator.post(url, {"user": arya.username, "seat": "tyrell"}, format="json").status_code == 400
+    body = creator.post(reverse("api-lobby-start", args=[lobby.id])).json()
+    seats = {s.user.username: s.seat for s in Game.objects.get(pk=body["game"]).seats.all()}
+    assert seats[arya.username] == "baratheon" and seats[jaime.username] == "stark"
+    assert seats[lobby.creator.username] == "lannister"
+
+
+def test_random_house_choice_gives_every_seat_to_someone():
+    lobby = make_lobby(seat_count=4)
+    for _ in range(3):
+        body = join(make_user(), lobby.id).json()
+    game = Game.objects.get(pk=body["game"])
+    assert sorted(game.seat_names()) == ["baratheon", "greyjoy", "lannister", "stark"]
+    assert all(s.user is not None for s in game.seats.all())
+
+
+def test_private_lobbies_need_the_invite_link_and_the_password():
+    creator = make_user()
+    created = create(api_client_for(creator), private=True, password="winter")
+    lobby_id, invite = created.json()["id"], created.json()["invite_token"]
+    stranger = make_user()
+    detail = reverse("api-lobby", args=[lobby_id])
+    assert api_client_for(stranger).get(detail).status_code == 404
+    assert join(stranger, lobby_id, password="winter").status_code == 404
+    seen = api_client_for(stranger).get(detail, {"invite": invite}).json()
+    assert seen["has_password"] and "invite_token" not in seen
+    assert join(stranger, lobby_id, invite=invite).status_code == 403
+    assert join(stranger, lobby_id, invite=invite, password="summer").status_code == 403
+    assert join(stranger, lobby_id, invite=invite, password="winter").status_code == 200
+    # a member sees the lobby without the link
+    assert api_client_for(stranger).get(detail).status_code == 200
+    assert lobby_id not in [lobby["id"] for lobby in api_client_for(stranger).get(reverse("api-lobbies")).json()]
+
+
+def test_anonymous_visitors_may_list_but_not_create(api):
+    make_lobby()
+    assert api.get(reverse("api-lobbies")).status_code == 200
+    assert api.post(reverse("api-lobbies"), AGOT_3, format="json").status_code == 401
+
+
+def test_home_page_lists_open_lobbies(client):
+    lobby = make_lobby(name="Open table")
+    make_lobby(name="Hidden table", private=True)
+    content = client.get(reverse("home")).content.decode()
+    assert "Open table" in content and "Hidden table" not in content
+    assert lobby.creator.username in content
