@@ -30,62 +30,32 @@ SPECIAL_PRIORITY = ("defense+2*", "support+1*", "consolidate*", "raid*", "march+
 
 
 def default_orders(state: State, house: str) -> dict[str, str]:
-    """D13."""
-    left = Counter(NORMAL_PRIORITY)
-    specials_left = B.stars_of(state, house)
-    spec_left = list(SPECIAL_PRIORITY)
+    """D13. Two passes over the areas in id order: the first keeps Consolidate Power tokens for land
+    areas; the second lets any area take any token left, so a house short of tokens (R119) still
+    places every usable one."""
+    left = Counter(t for t in NORMAL_PRIORITY if not planning.restricted(state, t))
+    specials = [t for t in SPECIAL_PRIORITY if not planning.restricted(state, t)]
+    stars = B.stars_of(state, house)
     out: dict[str, str] = {}
-    for area in planning.areas_needing_orders(state, house):
-        land = B.area_type(area) == "land"
-        pick = None
-        for t in NORMAL_PRIORITY:
-            if left[t] <= 0 or planning.restricted(state, t) or (t == "consolidate" and not land):
-                continue
-            pick = t
-            break
-        if pick is None and specials_left > 0:
-            for t in spec_left:
-                if planning.restricted(state, t) or (t == "consolidate*" and not land):
-                    continue
-                pick = t
-                break
-        if pick is None:
-            continue  # R119: short; later (higher id) areas stay empty too unless a token fits
-        out[area] = pick
-        if token_special(pick):
-            specials_left -= 1
-            spec_left.remove(pick)
-        else:
-            left[pick] -= 1
-    # A sea/port area may have been skipped only because consolidate was the sole token left; that
-    # token must then still be placed somewhere on land (R119 places all usable tokens) - fill gaps.
-    need = min(len(planning.areas_needing_orders(state, house)), planning.usable_count(state, house))
-    if len(out) < need:
-        for area in planning.areas_needing_orders(state, house):
+    areas = planning.areas_needing_orders(state, house)
+    for strict in (True, False):
+        for area in areas:
             if area in out:
                 continue
-            for t in list(NORMAL_PRIORITY) + list(SPECIAL_PRIORITY):
-                trial = dict(out, **{area: t})
-                try:
-                    planning.check_orders(state, house, trial) if len(trial) >= need else _partial_ok(state, house, trial)
-                except EngineError:
-                    continue
-                out = trial
-                break
-            if len(out) >= need:
-                break
+            land = B.area_type(area) == "land"
+            pick = next((t for t in NORMAL_PRIORITY if left[t] > 0 and (land or not strict or t != "consolidate")),
+                        None)
+            if pick is None and stars > 0:
+                pick = next((t for t in specials if land or not strict or t != "consolidate*"), None)
+            if pick is None:
+                continue
+            out[area] = pick
+            if token_special(pick):
+                stars -= 1
+                specials.remove(pick)
+            else:
+                left[pick] -= 1
     return out
-
-
-def _partial_ok(state: State, house: str, placed: dict[str, str]) -> None:
-    counts = Counter(placed.values())
-    from games.engine.agot.data import ORDER_TOKENS
-
-    for t, n in counts.items():
-        if n > ORDER_TOKENS[t] or planning.restricted(state, t):
-            raise EngineError("illegal_action", "")
-    if sum(n for t, n in counts.items() if token_special(t)) > B.stars_of(state, house):
-        raise EngineError("illegal_action", "")
 
 
 def default_action(state: State, seat: str) -> Action:
