@@ -27,13 +27,14 @@ NORTH = dict(TRACKS, fiefdoms=["baratheon", "stark", "lannister"])
 ELSEWHERE = ("sunspear", "baratheon", "march-1")
 
 
-def game(units: dict[str, Any], orders: dict[str, Any], seats: list[str] | None = None, **setup: Any) -> dict:
+def game(units: dict[str, Any], orders: dict[str, Any], seats: list[str] | None = None,
+         options: dict[str, Any] | None = None, **setup: Any) -> dict:
     area, house, token = ELSEWHERE
     units = {area: {house: ["footman"]}, **units}
     orders = {area: {house: token}, **orders}
     full = {"units": units, "orders": orders, "neutral_forces": {}, "garrisons": {}, "tracks": TRACKS}
     full.update(setup)
-    return RS.scenario_game(seats or SEATS, {}, 7, full, "action")
+    return RS.scenario_game(seats or SEATS, options or {}, 7, full, "action")
 
 
 def act(state: dict, seat: str, action: dict) -> dict:
@@ -81,7 +82,8 @@ def blackwater(**setup: Any) -> dict:
     }
     units.update(setup.pop("units", {}))
     orders.update(setup.pop("orders", {}))
-    state = game(units, orders, **setup)
+    options = {"tides_of_battle": True} if "tides" in setup.get("decks", {}) else None
+    state = game(units, orders, options=options, **setup)
     return march(state, "lannister", "stoney_sept", "blackwater", ["knight", "footman"])
 
 
@@ -587,3 +589,72 @@ def test_random_actions_are_legal() -> None:
             seat = sorted(pending)[0]
             state = act(state, seat, combat.random_action(state, seat, rand))
         assert not combat.in_progress(state)
+
+
+# --------------------------------------------------------------------- Tides of Battle (option)
+
+
+def tides_battle(tides: list[str], **setup: Any) -> dict:
+    """to_cards() with the Tides of Battle option; both house cards are then revealed."""
+    state = to_cards(decks={"tides": tides}, **setup)
+    state = act(state, "lannister", {"house_card": "the_hound"})  # 2, two fortifications
+    return act(state, "baratheon", {"house_card": "melisandre"})  # 1, one sword
+
+
+def test_r298_tides_cards_are_drawn_secretly_and_r300_revealed_together() -> None:
+    state = tides_battle(["two", "three"], tracks=LANNISTER_BLADE)
+    # the blade holder (Lannister) may redraw before the reveal: the cards are still secret
+    assert summary(state)["pending"] == {"lannister": "blade_redraw"}
+    assert RS.view(state, "lannister")["secret"]["lannister"]["tides"] == "two"
+    assert "tides" not in RS.view(state, "baratheon")["secret"].get("lannister", {})
+    assert summary(state, None)["combat"]["tides"] == {}
+    assert RS.default_action(state, "lannister") == {"blade": False}  # D23
+    state = act(state, "lannister", {"blade_redraw": False})
+    s = summary(state)
+    assert s["combat"]["tides"] == {"lannister": "two", "baratheon": "three"}
+    # 4 + 2 + 2 = 8 against 3 + 1 + 3 = 7; A15: the blade is still there for step 4
+    assert s["combat"]["strength"] == {"lannister": 8, "baratheon": 7}
+    assert s["pending"] == {"lannister": "blade"}
+
+
+def test_r299_a_blade_redraw_must_be_kept_and_uses_the_blade() -> None:
+    state = tides_battle(["two", "three", "zero"], tracks=LANNISTER_BLADE)
+    events: list[dict] = []
+    state = json.loads(json.dumps(state))
+    combat.apply(state, "lannister", {"blade": True}, events)  # SCENARIOS.md: `blade` answers it
+    s = summary(state)
+    assert s["combat"]["tides"] == {"lannister": "zero", "baratheon": "three"}
+    assert s["used"]["valyrian_steel_blade"] is True
+    assert "blade" not in s["pending"].values()
+    assert "two" not in json.dumps([RS.event_view(e, "baratheon") for e in events])  # A16: stays hidden
+
+
+def test_r301_tides_icons_add_to_the_house_card() -> None:
+    state = tides_battle(["zero", "sword"])
+    s = summary(state)
+    # Lannister 4 + 2 + 0 = 6 wins against 3 + 1 + 1 = 5; no sword on The Hound, none on "zero"
+    assert s["combat"]["winner"] == "lannister"
+    assert s["combat"]["casualties"] == {}
+    state = tides_battle(["sword", "zero"])
+    # one sword from the Tides card: Baratheon loses a unit and chooses which
+    assert summary(state)["pending"] == {"baratheon": "casualties"}
+
+
+def test_r302_a_skull_kills_one_opposing_unit_whoever_wins() -> None:
+    state = tides_battle(["zero", "skull"])
+    s = summary(state)
+    assert s["combat"]["winner"] == "lannister"
+    # the loser's skull costs the winner one unit, chosen by the winner, fortifications or not
+    assert s["pending"] == {"lannister": "casualties"}
+    state = act(state, "lannister", {"casualties": ["footman"]})
+    s = summary(state)
+    assert s["combat"]["casualties"] == {"lannister": ["footman"]}
+    assert s["pending"] == {"baratheon": "retreat"}
+
+
+def test_a16_tides_cards_go_back_to_the_deck_after_the_combat() -> None:
+    state = tides_battle(["zero", "two"])
+    state = act(state, "baratheon", {"retreat": {"to": "the_reach"}})
+    assert not combat.in_progress(state)
+    assert sorted(state["decks"]["tides"]) == sorted(c for c in __import__(
+        "games.engine.agot.data", fromlist=["tides_deck"]).tides_deck())

@@ -78,3 +78,9 @@ def test_round_one_has_no_westeros_phase_R35():
     s = R.new_game(["stark", "lannister", "baratheon"], {}, 5)
     sm = summ(s)
     assert sm["round"] == 1 and sm["phase"] == "planning" and sm["revealed"]["westeros"] == []
+
+
+def test_special_consolidate_gains_power_until_mustering_exists_R182():
+    s = game({"units": {"lannisport": {"lannister": ["footman"]}, "winterfell": {"stark": ["footman"]}},
+              "neutral_forces": {}, "orders": {"lannisport": {"lannister": "consolidate*"}}})
+    assert summ(s)["power"]["lannister"] == 6 and summ(s)["round"] == 2

@@ -165,3 +165,17 @@ def test_defaults_place_legal_orders_D13():
         for h in list(R.pending(s)):
             s, _ = act(s, h, R.default_action(s, h))
         assert s["step"] == "raven"
+
+
+def test_default_orders_when_short_place_every_usable_token_R119_D13():
+    s = planning_game()
+    s["restrictions"] = ["defense", "support", "raid", "march", "consolidate"]
+    planning.start_planning(s, [])
+    # nothing usable at all: placing nothing is the only option, so nobody is asked
+    assert s["step"] == "raven" and summ(s)["orders"] == {}
+    s = planning_game()
+    s["restrictions"] = ["defense", "support", "raid", "consolidate"]
+    planning.start_planning(s, [])
+    # Stark (2 stars) has two areas and March -1, March +0: both placed
+    d = R.default_action(s, "baratheon")
+    assert d == {"place_orders": {"dragonstone": "march+0"}}

@@ -55,8 +55,13 @@ def start_planning(state: State, events: list[Event]) -> None:
     short = any(usable_count(state, h) < len(areas_needing_orders(state, h)) for h in houses)
     for h in state["seats"]:
         state["secret"][h].pop("orders", None)
-    state["planning"] = {"sequential": short, "todo": houses}
     events.append({"type": "planning", "round": state["round"], "sequential": short})
+    for h in [h for h in houses if usable_count(state, h) == 0]:
+        # a single legal option (place nothing): forced, never asked
+        houses.remove(h)
+        state["secret"][h]["orders"] = {}
+        events.append({"type": "orders_placed", "house": h, "count": 0, "forced": True})
+    state["planning"] = {"sequential": short, "todo": houses}
     _ask_next(state, events)
 
 
