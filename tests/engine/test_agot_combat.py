@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from games.engine.agot import combat
+from games.engine.agot.data import tides_deck
 from games.engine.base import EngineError, get_ruleset
 
 RS = get_ruleset("agot")
@@ -608,7 +609,7 @@ def test_r298_tides_cards_are_drawn_secretly_and_r300_revealed_together() -> Non
     assert RS.view(state, "lannister")["secret"]["lannister"]["tides"] == "two"
     assert "tides" not in RS.view(state, "baratheon")["secret"].get("lannister", {})
     assert summary(state, None)["combat"]["tides"] == {}
-    assert RS.default_action(state, "lannister") == {"blade": False}  # D23
+    assert RS.default_action(state, "lannister") == {"blade_redraw": False}  # D23
     state = act(state, "lannister", {"blade_redraw": False})
     s = summary(state)
     assert s["combat"]["tides"] == {"lannister": "two", "baratheon": "three"}
@@ -653,8 +654,27 @@ def test_r302_a_skull_kills_one_opposing_unit_whoever_wins() -> None:
 
 
 def test_a16_tides_cards_go_back_to_the_deck_after_the_combat() -> None:
-    state = tides_battle(["zero", "two"])
+    state = tides_battle(["two", "zero"])
     state = act(state, "baratheon", {"retreat": {"to": "the_reach"}})
     assert not combat.in_progress(state)
-    assert sorted(state["decks"]["tides"]) == sorted(c for c in __import__(
-        "games.engine.agot.data", fromlist=["tides_deck"]).tides_deck())
+    assert sorted(state["decks"]["tides"]) == sorted(tides_deck())
+
+
+def test_r302_a_winner_wiped_out_by_a_skull_loses_its_order_too() -> None:
+    state = tides_battle(["skull", "three"], units={"blackwater": {"baratheon": ["knight"]}},
+                         orders={"blackwater": {"baratheon": "defense+1"}})
+    s = summary(state)
+    # Baratheon 2 + 1 + 1 + 3 = 7 beats Lannister 4 + 2 + 0 = 6, but Lannister's skull kills the knight
+    assert s["combat"]["winner"] == "baratheon"
+    assert s["combat"]["casualties"] == {"baratheon": ["knight"]}
+    assert units_at(state, "blackwater") == {}
+    assert s["orders"].get("blackwater") is None
+    assert units_at(state, "stoney_sept") == {"lannister": ["routed_footman", "routed_knight"]}
+
+
+def test_r298_a16_no_view_shows_a_tides_card_before_its_reveal() -> None:
+    state = tides_battle(["skull", "three", "two"], tracks=LANNISTER_BLADE)
+    state = act(state, "lannister", {"blade_redraw": True})  # "skull" is discarded, "two" kept
+    assert summary(state, None)["combat"]["tides"] == {"lannister": "two", "baratheon": "three"}
+    for viewer in ("baratheon", "stark", None):
+        assert "skull" not in json.dumps(RS.view(state, viewer))

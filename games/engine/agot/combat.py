@@ -23,14 +23,14 @@ from typing import Any
 from games.engine import rng
 from games.engine.agot import board as B
 from games.engine.agot import supply
-from games.engine.agot.data import board, house_cards, token_bonus, token_kind, token_special
+from games.engine.agot.data import board, house_cards, tides_cards, token_bonus, token_kind, token_special
 from games.engine.base import EngineError
 
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-KINDS = ("support", "accept_support", "house_card", "blade", "casualties", "retreat")
+KINDS = ("support", "accept_support", "house_card", "blade", "blade_redraw", "casualties", "retreat")
 # D24/D26: the order in which a loser gives up units when it may choose (siege engines would die
 # on retreat anyway, R240).
 LOSS_PRIORITY = ("siege_engine", "footman", "ship", "knight")
@@ -303,6 +303,16 @@ def _advance(state: State, events: list[Event]) -> None:
                 return
             _reveal(state, events)
             cur["step"] = "blade"
+            if state["options"].get("tides_of_battle"):
+                _draw_tides(state, events)
+                cur["step"] = "blade_redraw"
+        elif step == "blade_redraw":
+            if _blade_holder_can_use(state, cur) and cur.get("redraw_asked") is None:
+                cur["redraw_asked"] = B.holder(state, "valyrian_steel_blade")
+                _set_decision(state, "blade_redraw", [cur["redraw_asked"]], area=cur["area"])
+                return
+            _reveal_tides(state, events)
+            cur["step"] = "blade"
         elif step == "blade":
             if _blade_holder_can_use(state, cur) and cur.get("blade_asked") is None:
                 cur["blade_asked"] = B.holder(state, "valyrian_steel_blade")
@@ -311,8 +321,10 @@ def _advance(state: State, events: list[Event]) -> None:
             _decide_victor(state, events)
             cur["step"] = "casualties"
         elif step == "casualties":
-            if cur.get("casualty_choice") is not None:
-                _set_decision(state, "casualties", [cur["loser"]], area=cur["area"], count=cur["casualty_choice"])
+            _next_casualties(state, events)
+            choice = cur.get("casualty_choice")
+            if choice is not None:
+                _set_decision(state, "casualties", [choice["house"]], area=cur["area"], count=choice["count"])
                 return
             cur["step"] = "retreat"
             _start_retreat(state, events)
@@ -465,6 +477,72 @@ def _publish(state: State, cur: dict[str, Any], winner: str | None) -> None:
     })
 
 
+# ------------------------------------------------------------------ Tides of Battle (R297-R304, A15, A16)
+
+
+def _draw_tide(state: State) -> str:
+    """The top card of the Tides of Battle deck (cards a scenario listed come first, in order)."""
+    deck = state["decks"]["tides"]
+    card = deck.pop(0)
+    # It goes under the deck at once (never drawn twice in a combat: 24 cards, at most 3 draws), so
+    # that which cards are out is known only to their holders and the deck, never to the views.
+    deck.append(card)
+    pins = state["decks"].setdefault("_pinned", {})
+    if pins.get("tides"):
+        pins["tides"] -= 1
+    cur = state["combat"]["_current"]
+    cur["tides_drawn"] = int(cur.get("tides_drawn") or 0) + 1
+    return str(card)
+
+
+def _draw_tides(state: State, events: list[Event]) -> None:
+    """R298: after the reveal each combatant draws one card, the attacker first, and keeps it secret."""
+    cur = state["combat"]["_current"]
+    for house in _combatants(cur):
+        card = _draw_tide(state)
+        state["secret"].setdefault(house, {})["tides"] = card
+        events.append({"type": "tides_drawn", "house": house})
+        events.append({"type": "tides_drawn_detail", "house": house, "card": card, "only": [house]})
+
+
+def _apply_redraw(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    """R299, A15: the blade holder may discard its Tides card for the next one, which it must keep;
+    the blade is then used for the round (no +1 in step 4)."""
+    cur = _cur(state)
+    if not isinstance(value, bool):
+        raise _bad("blade takes true or false")
+    cur["redraw_asked"] = False
+    if value:
+        state["used"]["valyrian_steel_blade"] = True
+        state["secret"][seat]["tides"] = _draw_tide(state)  # the discarded card stays hidden (A16)
+        events.append({"type": "blade_redraw", "house": seat})
+        events.append({"type": "tides_drawn_detail", "house": seat, "card": state["secret"][seat]["tides"],
+                       "only": [seat]})
+
+
+def _reveal_tides(state: State, events: list[Event]) -> None:
+    """R300: both cards are revealed; their value joins the strength, their icons the house card's."""
+    cur = state["combat"]["_current"]
+    cur["tides"] = {}
+    for house in _combatants(cur):
+        card = state["secret"][house].pop("tides")
+        cur["tides"][house] = card
+        cur["strength"][house] += int(tides_cards()[card]["value"])
+    state["combat"]["tides"] = dict(cur["tides"])
+    state["combat"]["strength"] = dict(cur["strength"])
+    events.append({"type": "tides_revealed", "area": cur["area"], "tides": dict(cur["tides"]),
+                   "strength": dict(cur["strength"])})
+
+
+def _return_tides(state: State) -> None:
+    """A16 (as the FAQ and S&R): the drawn cards go back and the deck is reshuffled after each
+    combat; cards a scenario pinned on top stay on top."""
+    cur = state["combat"]["_current"]
+    if not cur.pop("tides_drawn", 0):
+        return
+    rng.shuffle(state, state["decks"]["tides"], start=state["decks"].get("_pinned", {}).get("tides", 0))
+
+
 # ------------------------------------------------------------------ the blade (R228, D22)
 
 
@@ -497,6 +575,15 @@ def _winner(state: State, strength: dict[str, int], attacker: str, defender: str
 # ------------------------------------------------------------------ victor and casualties
 
 
+def _icons(cur: dict[str, Any], house: str, icon: str) -> int:
+    """Icons of the house's card, plus those of its Tides of Battle card (R301)."""
+    total = int(_card(cur["cards"][house]).get(icon) or 0)
+    tide = (cur.get("tides") or {}).get(house)
+    if tide is not None:
+        total += int(tides_cards()[tide].get(icon) or 0)
+    return total
+
+
 def _decide_victor(state: State, events: list[Event]) -> None:
     cur = state["combat"]["_current"]
     attacker, defender, area = cur["attacker"], cur["defender"], cur["area"]
@@ -504,65 +591,74 @@ def _decide_victor(state: State, events: list[Event]) -> None:
     loser = defender if winner == attacker else attacker
     cur["winner"], cur["loser"] = winner, loser
     state["combat"]["winner"] = winner
-    swords = int(_card(cur["cards"][winner]).get("swords") or 0)
-    forts = int(_card(cur["cards"][loser]).get("fortifications") or 0)
-    count = max(0, swords - forts)  # R231
+    count = max(0, _icons(cur, winner, "swords") - _icons(cur, loser, "fortifications"))  # R231
+    # R302: a skull costs the opponent one more casualty, won or lost, whatever its fortifications.
+    count += _icons(cur, winner, "skulls")
     cur["casualty_count"] = count
+    cur["casualty_queue"] = [[loser, count], [winner, _icons(cur, loser, "skulls")]]
+    cur["casualty_choice"] = None
+    state["combat"]["casualties"] = {}
     events.append({"type": "combat_won", "area": area, "winner": winner, "loser": loser,
                    "strength": dict(cur["strength"]), "casualties": count})
-    eligible = _eligible_casualties(state, cur)
-    state["combat"]["casualties"] = {}
-    cur["casualty_choice"] = None
-    if count == 0 or not eligible:
-        return
-    if count >= len(eligible) or len(set(eligible)) == 1:
-        _take_casualties(state, events, sorted(eligible, key=_loss_key)[:count], forced=True)  # R235
-        return
-    cur["casualty_choice"] = count
 
 
-def _eligible_casualties(state: State, cur: dict[str, Any]) -> list[str]:
-    """R232, R234: the loser's units in the embattled area, neither supporting nor routed."""
-    loser = cur["loser"]
-    units = cur["units"] if loser == cur["attacker"] else B.house_units(state, cur["area"], loser)
+def _next_casualties(state: State, events: list[Event]) -> None:
+    """Take the queued casualties, the loser's first (R230-R235, R302), until one needs a choice."""
+    cur = state["combat"]["_current"]
+    while cur["casualty_choice"] is None and cur["casualty_queue"]:
+        house, count = cur["casualty_queue"].pop(0)
+        eligible = _eligible_casualties(state, cur, house)
+        if count <= 0 or not eligible:
+            continue
+        if count >= len(eligible) or len(set(eligible)) == 1:
+            _take_casualties(state, events, house, sorted(eligible, key=_loss_key)[:count], forced=True)
+            continue
+        cur["casualty_choice"] = {"house": house, "count": count}
+
+
+def _eligible_casualties(state: State, cur: dict[str, Any], house: str) -> list[str]:
+    """R232, R234: the house's units in the embattled area, neither supporting nor routed (the
+    attacker's are still off the board until the combat ends)."""
+    units = cur["units"] if house == cur["attacker"] else B.house_units(state, cur["area"], house)
     return [u for u in units if not B.is_routed(u)]
 
 
-def _take_casualties(state: State, events: list[Event], units: list[str], forced: bool = False) -> None:
+def _take_casualties(state: State, events: list[Event], house: str, units: list[str], forced: bool = False) -> None:
     cur = state["combat"]["_current"]
-    loser = cur["loser"]
-    if loser == cur["attacker"]:
+    if house == cur["attacker"]:
         for u in units:
             cur["units"].remove(u)
     else:
-        B.remove_units(state, cur["area"], loser, units)
-    state["combat"]["casualties"] = {loser: sorted(units)} if units else {}
+        B.remove_units(state, cur["area"], house, units)
     cur["casualty_choice"] = None
-    if units:
-        event: Event = {"type": "casualties", "house": loser, "area": cur["area"], "units": sorted(units)}
-        if forced:
-            event["forced"] = True
-        events.append(event)
+    if not units:
+        return
+    taken = state["combat"]["casualties"]
+    taken[house] = sorted(taken.get(house, []) + list(units))
+    event: Event = {"type": "casualties", "house": house, "area": cur["area"], "units": sorted(units)}
+    if forced:
+        event["forced"] = True
+    events.append(event)
 
 
 def casualty_options(state: State) -> list[list[str]]:
     cur = _cur(state)
-    eligible = _eligible_casualties(state, cur)
-    count = cur["casualty_choice"] or 0
-    return [sorted(c) for c in sorted(set(combinations(sorted(eligible), count)))]
+    choice = cur["casualty_choice"]
+    eligible = _eligible_casualties(state, cur, choice["house"])
+    return [sorted(c) for c in sorted(set(combinations(sorted(eligible), choice["count"])))]
 
 
 def _apply_casualties(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cur = _cur(state)
     if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
         raise _bad("casualties takes a list of units")
-    count = cur["casualty_choice"]
+    count = cur["casualty_choice"]["count"]
     if len(value) != count:
-        raise _illegal(f"{seat} must lose exactly {count} unit(s) (R231)")
-    if not _multiset_sub(_eligible_casualties(state, cur), value):
-        raise _illegal("casualties must be units of the loser in the embattled area, neither routed nor "
+        raise _illegal(f"{seat} must lose exactly {count} unit(s) (R231, R302)")
+    if not _multiset_sub(_eligible_casualties(state, cur, seat), value):
+        raise _illegal("casualties must be units of this house in the embattled area, neither routed nor "
                        "supporting (R232, R234)")
-    _take_casualties(state, events, list(value))
+    _take_casualties(state, events, seat, list(value))
 
 
 # ------------------------------------------------------------------ retreats (R236-R245)
@@ -731,6 +827,12 @@ def _finish(state: State, events: list[Event]) -> None:
         # R245; the defender's order and power token there are removed by action.after_combat (R244).
         B.add_units(state, area, attacker, cur["units"])
         cur["units"] = []
+    else:
+        # A winning defender wiped out by a skull (R302) leaves its order without units: it goes.
+        order = state["orders"].get(area)
+        if order and order["house"] == winner and not B.house_units(state, area, winner):
+            del state["orders"][area]
+            events.append({"type": "order_lost", "house": winner, "area": area, "token": order["token"]})
     for house, card in cur["cards"].items():
         _discard(state, events, house, card)
     state["combat"]["casualties"] = state["combat"].get("casualties") or {}
@@ -750,6 +852,7 @@ def _discard(state: State, events: list[Event], house: str, card: str) -> None:
 def _end(state: State, events: list[Event], winner: str | None) -> None:
     from games.engine.agot import action  # the core imports combat; import late to avoid a cycle
 
+    _return_tides(state)
     cur = state["combat"].pop("_current")
     state["decision"] = None
     events.append({"type": "combat_over", "area": cur["area"], "winner": winner})
@@ -765,7 +868,10 @@ def apply(state: State, seat: str, action: Action, events: list[Event]) -> None:
         raise _bad("an action is a mapping with one key")
     (kind, value), = action.items()
     decision = state.get("decision") or {}
-    if not in_progress(state) or decision.get("kind") != kind or seat not in decision.get("seats", []):
+    pending_kind = decision.get("kind")
+    # SCENARIOS.md: `{blade: true|false}` answers both `blade` and `blade_redraw`.
+    answers = kind == pending_kind or (kind == "blade" and pending_kind == "blade_redraw")
+    if not in_progress(state) or not answers or seat not in decision.get("seats", []):
         raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")
     if kind == "support":
         _apply_support(state, seat, value, events)
@@ -773,6 +879,8 @@ def apply(state: State, seat: str, action: Action, events: list[Event]) -> None:
         _apply_accept(state, seat, value, events)
     elif kind == "house_card":
         _apply_house_card(state, seat, value, events)
+    elif pending_kind == "blade_redraw":
+        _apply_redraw(state, seat, value, events)
     elif kind == "blade":
         _apply_blade(state, seat, value, events)
     elif kind == "casualties":
@@ -804,6 +912,10 @@ def legal_actions(state: State, seat: str) -> list[Action] | None:
         return [{"house_card": c} for c in sorted(state["hands"][seat])]
     if kind == "blade":
         return [{"blade": True}, {"blade": False}]
+    if kind == "blade_redraw":
+        # SCENARIOS.md answers it with {blade: ...} too (apply accepts both); the decision's own name
+        # is listed because AgotRuleset.apply only lets an action answer a decision of its name.
+        return [{"blade_redraw": True}, {"blade_redraw": False}]
     if kind == "casualties":
         return [{"casualties": c} for c in casualty_options(state)]
     if kind == "retreat":
@@ -837,9 +949,11 @@ def default_action(state: State, seat: str) -> Action:
         return {"house_card": _default_card(state, seat)}
     if kind == "blade":
         return {"blade": _blade_turns_the_combat(state, cur, seat)}
+    if kind == "blade_redraw":
+        return {"blade_redraw": False}  # D23
     if kind == "casualties":
-        eligible = sorted(_eligible_casualties(state, cur), key=_loss_key)
-        return {"casualties": eligible[: cur["casualty_choice"]]}
+        eligible = sorted(_eligible_casualties(state, cur, seat), key=_loss_key)
+        return {"casualties": eligible[: cur["casualty_choice"]["count"]]}
     if kind == "retreat":
         return {"retreat": _default_retreat(state, cur)}
     raise EngineError("not_your_turn", f"{seat} has no pending combat decision")
