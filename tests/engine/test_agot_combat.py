@@ -678,3 +678,24 @@ def test_r298_a16_no_view_shows_a_tides_card_before_its_reveal() -> None:
     assert summary(state, None)["combat"]["tides"] == {"lannister": "two", "baratheon": "three"}
     for viewer in ("baratheon", "stark", None):
         assert "skull" not in json.dumps(RS.view(state, viewer))
+
+
+@pytest.mark.parametrize(("players", "tides"), [(3, False), (4, True), (6, False), (6, True)])
+def test_d18_d26_every_combat_default_is_listed_legal_and_accepted(players: int, tides: bool) -> None:
+    """Random games; at every combat decision the documented default is among the listed legal
+    actions and the engine accepts it (section 4: a default is always legal)."""
+    rand = random.Random(players * 10 + tides)
+    seen: set[str] = set()
+    for seed in range(4):
+        state = RS.new_game(RS.seat_names(players), {"tides_of_battle": tides}, seed)
+        while not RS.is_over(state):
+            pending = RS.pending(state)
+            seat = rand.choice(sorted(pending))
+            if pending[seat] in combat.KINDS:
+                seen.add(pending[seat])
+                default = RS.default_action(state, seat)
+                legal = RS.legal_actions(state, seat)
+                assert legal and default in legal, (pending, default, legal)
+                RS.apply(state, seat, default)
+            state, _events = RS.apply(state, seat, RS.random_action(state, seat, rand))
+    assert "house_card" in seen
