@@ -271,71 +271,104 @@ def _check_neutral_reachable(state: State, cur: dict[str, Any]) -> None:
 
 
 def _advance(state: State, events: list[Event]) -> None:
-    """Run the combat until a player must decide or it is over."""
-    cur = state["combat"]["_current"]
-    while True:
-        step = cur["step"]
-        if step == "support":
-            if cur["to_declare"]:
-                _set_decision(state, "support", [cur["to_declare"][0]], area=cur["area"])
-                return
-            cur["step"] = "accept_support"
-            seats = _offered_to(cur)
-            if any(seats.values()):
-                cur["accept"] = {h: None for h, offers in seats.items() if offers}
-                _set_decision(state, "accept_support", list(cur["accept"]), area=cur["area"])
-                return
-        elif step == "accept_support":
-            if any(v is None for v in cur["accept"].values()):
-                _set_decision(state, "accept_support", [h for h, v in cur["accept"].items() if v is None],
-                              area=cur["area"])
-                return
-            cur["initial"] = _initial_strengths(state, cur)
-            if cur["neutral"] is not None:
-                _resolve_neutral(state, events)
-                return
-            cur["step"] = "house_card"
-            _start_house_cards(state, events)
-        elif step == "house_card":
-            waiting = [h for h in _combatants(cur) if "house_card" not in state["secret"].get(h, {})]
-            if waiting:
-                _set_decision(state, "house_card", waiting, area=cur["area"])
-                return
-            _reveal(state, events)
-            cur["step"] = "blade"
-            if state["options"].get("tides_of_battle"):
-                _draw_tides(state, events)
-                cur["step"] = "blade_redraw"
-        elif step == "blade_redraw":
-            if _blade_holder_can_use(state, cur) and cur.get("redraw_asked") is None:
-                cur["redraw_asked"] = B.holder(state, "valyrian_steel_blade")
-                _set_decision(state, "blade_redraw", [cur["redraw_asked"]], area=cur["area"])
-                return
-            _reveal_tides(state, events)
-            cur["step"] = "blade"
-        elif step == "blade":
-            if _blade_holder_can_use(state, cur) and cur.get("blade_asked") is None:
-                cur["blade_asked"] = B.holder(state, "valyrian_steel_blade")
-                _set_decision(state, "blade", [cur["blade_asked"]], area=cur["area"])
-                return
-            _decide_victor(state, events)
-            cur["step"] = "casualties"
-        elif step == "casualties":
-            _next_casualties(state, events)
-            choice = cur.get("casualty_choice")
-            if choice is not None:
-                _set_decision(state, "casualties", [choice["house"]], area=cur["area"], count=choice["count"])
-                return
-            cur["step"] = "retreat"
-            _start_retreat(state, events)
-        elif step == "retreat":
-            if cur.get("retreat_options") is not None:
-                _set_decision(state, "retreat", [cur["loser"]], area=cur["area"])
-                return
-            _finish(state, events)
+    """Run the combat, step by step (R193), until a player must decide or it is over. Each step
+    function returns True when it set a decision (or ended the combat)."""
+    while in_progress(state):
+        cur = state["combat"]["_current"]
+        if _STEPS[cur["step"]](state, cur, events):
             return
-        else:  # pragma: no cover - a corrupted state
-            raise ValueError(f"unknown combat step {step!r}")
+
+
+def _ask(state: State, kind: str, seats: list[str], cur: dict[str, Any], **context: Any) -> bool:
+    _set_decision(state, kind, seats, area=cur["area"], **context)
+    return True
+
+
+def _step_support(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """Step 1 (R199-R203): one supporting house at a time, in Iron Throne order."""
+    if cur["to_declare"]:
+        return _ask(state, "support", [cur["to_declare"][0]], cur)
+    cur["accept"] = {h: None for h, offers in _offered_to(cur).items() if offers}
+    cur["step"] = "accept_support"
+    return False
+
+
+def _step_accept(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """R207: the combatants offered another house's support keep or refuse it, both at once; then
+    step 2, the initial strength (R215)."""
+    waiting = [h for h, answered in cur["accept"].items() if answered is None]
+    if waiting:
+        return _ask(state, "accept_support", waiting, cur)
+    cur["initial"] = _initial_strengths(state, cur)
+    if cur["neutral"] is not None:
+        _resolve_neutral(state, events)
+        return True
+    cur["step"] = "house_card"
+    _start_house_cards(state, events)
+    return False
+
+
+def _step_house_card(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """Step 3 (R219): both choose secretly; the cards are revealed once both have chosen."""
+    waiting = [h for h in _combatants(cur) if "house_card" not in state["secret"].get(h, {})]
+    if waiting:
+        return _ask(state, "house_card", waiting, cur)
+    _reveal(state, events)
+    cur["step"] = "blade"
+    if state["options"].get("tides_of_battle"):
+        _draw_tides(state, events)
+        cur["step"] = "blade_redraw"
+    return False
+
+
+def _step_blade_redraw(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """R299: before the Tides of Battle reveal the blade holder may redraw."""
+    if _blade_holder_can_use(state, cur) and cur.get("redraw_asked") is None:
+        cur["redraw_asked"] = B.holder(state, "valyrian_steel_blade")
+        return _ask(state, "blade_redraw", [cur["redraw_asked"]], cur)
+    _reveal_tides(state, events)
+    cur["step"] = "blade"
+    return False
+
+
+def _step_blade(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """Step 4 (R228), then steps 5 and 6.1: final strength and the victor."""
+    if _blade_holder_can_use(state, cur) and cur.get("blade_asked") is None:
+        cur["blade_asked"] = B.holder(state, "valyrian_steel_blade")
+        return _ask(state, "blade", [cur["blade_asked"]], cur)
+    _decide_victor(state, events)
+    cur["step"] = "casualties"
+    return False
+
+
+def _step_casualties(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """Step 6.2 (R230-R235, R302)."""
+    _next_casualties(state, events)
+    choice = cur.get("casualty_choice")
+    if choice is not None:
+        return _ask(state, "casualties", [choice["house"]], cur, count=choice["count"])
+    cur["step"] = "retreat"
+    _start_retreat(state, events)
+    return False
+
+
+def _step_retreat(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """Step 6.3 (R236-R243), then 6.4, the end of the combat (R244)."""
+    if cur.get("retreat_options") is not None:
+        return _ask(state, "retreat", [cur["loser"]], cur)
+    _finish(state, events)
+    return True
+
+
+_STEPS = {
+    "support": _step_support,
+    "accept_support": _step_accept,
+    "house_card": _step_house_card,
+    "blade_redraw": _step_blade_redraw,
+    "blade": _step_blade,
+    "casualties": _step_casualties,
+    "retreat": _step_retreat,
+}
 
 
 def _combatants(cur: dict[str, Any]) -> list[str]:
