@@ -163,9 +163,10 @@ def play_random_game(
                 check_invariants(state)
             if n > max_actions:
                 raise InvariantError("game too long")
+    except EngineError as e:
+        raise EngineError(e.code, f"[agot players={players} seed={seed} action={n}] {e.reason}") from e
     except Exception as e:
-        raise type(e)(f"[agot players={players} seed={seed} action={n}] {e}") from e if not isinstance(
-            e, EngineError) else EngineError(e.code, f"[agot players={players} seed={seed} action={n}] {e.reason}")
+        raise InvariantError(f"[agot players={players} seed={seed} action={n}] {type(e).__name__}: {e}") from e
     return {"state": state, "actions": n, "seconds": time.perf_counter() - t0, "log": actions}
 
 
