@@ -256,3 +256,20 @@ def test_unreadable_yaml_fails_with_the_file_name(tmp_path: Path) -> None:
 def test_all_passing_gives_zero_failures(tmp_path: Path) -> None:
     write(tmp_path, "a.yaml", "game: fake\nname: ok\nseats: [a, b]\n")
     assert run_paths([tmp_path]) == (["PASS ok", "1 passed, 0 failed"], 0)
+
+
+def test_manage_py_scenario_prints_the_lines_and_exits_1_on_failure(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    write(tmp_path, "a.yaml", "game: fake\nname: ok\nseats: [a, b]\n")
+    out = StringIO()
+    call_command("scenario", str(tmp_path), stdout=out)
+    assert out.getvalue().splitlines() == ["PASS ok", "1 passed, 0 failed"]
+    write(tmp_path, "b.yaml", "game: fake\nname: bad\nseats: [a, b]\nexpect: {counter: 1}\n")
+    out = StringIO()
+    with pytest.raises(SystemExit) as info:
+        call_command("scenario", str(tmp_path), stdout=out)
+    assert info.value.code == 1
+    assert out.getvalue().splitlines()[-1] == "1 passed, 1 failed"
