@@ -36,16 +36,17 @@ def _load(name: str) -> Any:
         return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+TOKEN_KIND: dict[str, str] = {t: next(k for k in ORDER_KINDS if t.startswith(k)) for t in ORDER_TOKENS}
+SPECIAL_TOKENS = frozenset(t for t in ORDER_TOKENS if t.endswith("*"))
+
+
 def token_kind(token: str) -> str:
     """'march+1*' -> 'march', 'raid' -> 'raid'."""
-    for kind in ORDER_KINDS:
-        if token.startswith(kind):
-            return kind
-    raise ValueError(token)
+    return TOKEN_KIND[token]
 
 
 def token_special(token: str) -> bool:
-    return token.endswith("*")
+    return token in SPECIAL_TOKENS
 
 
 def token_bonus(token: str) -> int:

@@ -8,6 +8,7 @@ state["orders"] face up.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from games.engine.agot import board as B
@@ -41,9 +42,15 @@ def token_pool(state: State, house: str, exclude_area: str | None = None) -> Cou
 def usable_count(state: State, house: str) -> int:
     """How many orders the house can place this phase: normal tokens not restricted, plus special ones up
     to its King's Court stars (R117, R119, R124)."""
-    normal = sum(n for t, n in ORDER_TOKENS.items() if not token_special(t) and not restricted(state, t))
-    special = sum(n for t, n in ORDER_TOKENS.items() if token_special(t) and not restricted(state, t))
+    normal, special = _usable_by_kind(tuple(state["restrictions"]))
     return normal + min(special, B.stars_of(state, house))
+
+
+@cache
+def _usable_by_kind(restrictions: tuple[str, ...]) -> tuple[int, int]:
+    """(normal, special) tokens not forbidden by these restrictions."""
+    ok = [(t, n) for t, n in ORDER_TOKENS.items() if token_kind(t) not in restrictions and t not in restrictions]
+    return sum(n for t, n in ok if not token_special(t)), sum(n for t, n in ok if token_special(t))
 
 
 def start_planning(state: State, events: list[Event]) -> None:
