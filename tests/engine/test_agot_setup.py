@@ -111,3 +111,9 @@ def test_scenario_setup_keys_apply():
     assert sm["decks"]["wildlings"][0] == "crow_killers" and len(sm["decks"]["wildlings"]) == 9
     assert sm["supply"]["stark"] == 1  # computed from the board
     assert sm["victory"]["lannister"] == 2  # Lannisport by its shield + The Reach by a token
+
+
+def test_garrison_only_in_a_seated_home_area_R26():
+    with pytest.raises(EngineError):
+        game({"garrisons": {"highgarden": 2}}, start="planning")
+    assert summ(game({"garrisons": {"winterfell": 3}}, start="planning"))["garrisons"] == {"winterfell": 3}

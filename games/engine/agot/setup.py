@@ -312,6 +312,8 @@ def apply_setup(state: State, setup: dict[str, Any] | None, start: str) -> None:
             _area("garrisons", area)
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise _err(f"garrisons.{area}", "must be a strength")
+            if board().home_of.get(area) not in state["seats"]:
+                raise EngineError("illegal_action", f"a garrison stands only in a seated house's home area (R26): {area}")
             state["garrisons"][area] = n
     if "neutral_forces" in setup:
         state["neutral_forces"] = {}
