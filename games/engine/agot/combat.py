@@ -3,7 +3,8 @@
 Everything from the moment a march enters a contested area until the combat is over: support
 declared in Iron Throne order and accepted or refused, initial strength, house cards chosen
 secretly, the Valyrian Steel Blade, final strength, the victor, casualties, retreats, discards and
-the hand refresh. House cards count their strength and icons only (their texts are issue 5).
+the hand refresh, and the optional Tides of Battle (R297-R304). House cards count their strength
+and icons only (their texts are issue 5).
 
 State (docs/engine-agot-state.md, "combat"): `state["combat"]` holds the public record of the
 combat in progress once house cards are revealed, else of the last one, in the shape of the referee
@@ -207,7 +208,7 @@ def start_combat(
     defender = _defender(state, area, attacker)
     march_token = _march_token(state, origin, attacker)
     garrison = state["garrisons"].get(area) if defender is not None else None
-    if garrison is not None and B.board().home_of.get(area) != defender:
+    if garrison is not None and board().home_of.get(area) != defender:
         garrison = None
     previous = {k: v for k, v in (state.get("combat") or {}).items() if not k.startswith("_")}
     cur: dict[str, Any] = {
