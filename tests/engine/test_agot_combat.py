@@ -653,7 +653,7 @@ def test_r302_a_skull_kills_one_opposing_unit_whoever_wins() -> None:
     assert s["pending"] == {"baratheon": "retreat"}
 
 
-def test_a16_tides_cards_go_back_to_the_deck_after_the_combat() -> None:
+def test_a16_r304_tides_cards_go_back_to_the_deck_after_the_combat() -> None:
     state = tides_battle(["two", "zero"])
     state = act(state, "baratheon", {"retreat": {"to": "the_reach"}})
     assert not combat.in_progress(state)
@@ -699,3 +699,77 @@ def test_d18_d26_every_combat_default_is_listed_legal_and_accepted(players: int,
                 RS.apply(state, seat, default)
             state, _events = RS.apply(state, seat, RS.random_action(state, seat, rand))
     assert "house_card" in seen
+
+
+# --------------------------------------------------------------------- sequence and roles
+
+
+def test_r192_r193_roles_and_the_order_of_the_combat_steps() -> None:
+    """R193: support, initial strength, house cards, blade, final strength, then victor,
+    casualties, retreat; R192: the marching house attacks, the occupant defends."""
+    state = blackwater(tracks=dict(TRACKS, fiefdoms=["baratheon", "stark", "lannister"]))
+    cards = {"lannister": "ser_jaime_lannister", "baratheon": "melisandre"}
+    kinds: list[str] = []
+    while combat.in_progress(state):
+        for seat, kind in sorted(RS.pending(state).items()):
+            kinds.append(kind)
+            if kind == "house_card":
+                state = act(state, seat, {"house_card": cards[seat]})
+            else:
+                state = act(state, seat, RS.default_action(state, seat))
+    s = summary(state)
+    assert (s["combat"]["attacker"], s["combat"]["defender"]) == ("lannister", "baratheon")
+    # Lannister 3 + 2 = 5 against 3 + 1 = 4 (R190: the higher final strength wins, R216)
+    assert s["combat"]["strength"] == {"lannister": 5, "baratheon": 4}
+    assert s["combat"]["winner"] == "lannister"
+    assert list(dict.fromkeys(kinds)) == ["support", "house_card", "blade", "casualties", "retreat"]
+
+
+def test_r206_a_support_order_adds_nothing_to_its_own_area() -> None:
+    state = to_cards(orders={"blackwater": {"baratheon": "support+1*"}})
+    state = act(state, "lannister", {"house_card": "the_hound"})
+    state = act(state, "baratheon", {"house_card": "melisandre"})
+    assert summary(state)["combat"]["initial_strength"]["baratheon"] == 3
+
+
+def test_r230_r233_only_the_loser_loses_units_one_per_casualty_whatever_their_strength() -> None:
+    state = to_cards()
+    state = act(state, "lannister", {"house_card": "ser_jaime_lannister"})  # one sword
+    state = act(state, "baratheon", {"house_card": "melisandre"})  # one sword, on the losing side
+    state = act(state, "baratheon", {"casualties": ["knight"]})  # a Knight is one casualty (R233)
+    s = summary(state)
+    assert s["combat"]["casualties"] == {"baratheon": ["knight"]}  # Melisandre's sword kills nobody
+    state = act(state, "baratheon", {"retreat": {"to": "the_reach"}})
+    assert units_at(state, "blackwater") == {"lannister": ["footman", "knight"]}
+
+
+def test_r277_a_garrison_counts_only_when_its_area_is_attacked() -> None:
+    state = game(
+        {"moat_cailin": {"lannister": ["knight"]}, "white_harbor": {"stark": ["footman"]},
+         "winterfell": {"stark": ["footman"]}},
+        {"moat_cailin": {"lannister": "march+0"}, "winterfell": {"stark": "support+0"}},
+        garrisons={"winterfell": 2}, tracks=NORTH,
+    )
+    state = march(state, "lannister", "moat_cailin", "white_harbor", ["knight"])
+    state = act(state, "stark", {"support": {"for": "stark"}})
+    state = act(state, "lannister", {"house_card": "the_hound"})
+    state = act(state, "stark", {"house_card": "ser_rodrik_cassel"})
+    # White Harbor: Footman 1 + Winterfell's supporting Footman 1; the Winterfell garrison adds nothing
+    assert summary(state)["combat"]["initial_strength"] == {"lannister": 2, "stark": 2}
+
+
+def test_r278_r303_garrisons_are_immune_to_skulls() -> None:
+    state = game(
+        {"karhold": {"lannister": ["footman"]}, "white_harbor": {"stark": ["footman"]}},
+        {"karhold": {"lannister": "march+0"}},
+        options={"tides_of_battle": True}, garrisons={"winterfell": 2}, tracks=NORTH,
+        decks={"tides": ["skull", "zero"]},
+    )
+    state = march(state, "lannister", "karhold", "winterfell", ["footman"])
+    state = act(state, "lannister", {"house_card": "the_hound"})
+    state = act(state, "stark", {"house_card": "eddard_stark"})
+    s = summary(state)
+    assert s["combat"]["tides"] == {"lannister": "skull", "stark": "zero"}
+    assert s["combat"]["winner"] == "stark"
+    assert s["combat"]["casualties"] == {}
+    assert s["garrisons"]["winterfell"] == 2
