@@ -295,6 +295,8 @@ def check_moves(state: State, house: str, area: str, moves: dict[str, list[str]]
             if dtype == "port":
                 if B.port_owner(state, dest) != house:
                     raise EngineError("illegal_action", f"ships may enter only a friendly port (R149, R251): {dest}")
+                if any(h != house for h in state["units"].get(dest, {})):
+                    raise EngineError("illegal_action", f"ports cannot be attacked (R250): {dest}")
                 inside = sum(len(v) for v in state["units"].get(dest, {}).values())
                 if inside + len(ships) > 3:
                     raise EngineError("illegal_action", f"a port holds at most 3 ships (R248): {dest}")
@@ -320,7 +322,7 @@ def check_moves(state: State, house: str, area: str, moves: dict[str, list[str]]
         if combats and _combat_module() is None:
             raise EngineError("illegal_action", "combat not implemented yet")
     delta[area] = -sum(want.values())
-    if not supply.fits(state, house, delta):
+    if want and not supply.fits(state, house, delta):
         raise EngineError("illegal_action", f"the move would exceed {house}'s supply limit (R161, R66d)")
 
 
