@@ -719,8 +719,9 @@ def test_r192_r193_roles_and_the_order_of_the_combat_steps() -> None:
                 state = act(state, seat, RS.default_action(state, seat))
     s = summary(state)
     assert (s["combat"]["attacker"], s["combat"]["defender"]) == ("lannister", "baratheon")
-    # Lannister 3 + 2 = 5 against 3 + 1 = 4 (R190: the higher final strength wins, R216)
-    assert s["combat"]["strength"] == {"lannister": 5, "baratheon": 4}
+    # D18: Lannister supports itself, Stark declines. Lannister 4 + 2 = 6 against 3 + 1 = 4
+    # (R190: the higher final strength wins; R216: initial strength plus the card)
+    assert s["combat"]["strength"] == {"lannister": 6, "baratheon": 4}
     assert s["combat"]["winner"] == "lannister"
     assert list(dict.fromkeys(kinds)) == ["support", "house_card", "blade", "casualties", "retreat"]
 
