@@ -305,6 +305,8 @@ def apply_setup(state: State, setup: dict[str, Any] | None, start: str) -> None:
             _house(state, f"power_tokens.{area}", house)
             if board().type[area] != "land":
                 raise EngineError("illegal_action", f"power tokens go on land areas only (R165): {area}")
+            if any(h != house for h in state["units"].get(area, {})):
+                raise EngineError("illegal_action", f"another house's units stand on this power token (R157): {area}")
             state["power_tokens"][area] = house
     if "garrisons" in setup:
         state["garrisons"] = {}
