@@ -67,3 +67,16 @@ def test_all_defaults_game_ends():
         seat = sorted(R.pending(state))[0]
         state, _ = R.apply(state, seat, R.default_action(state, seat))
     assert state["round"] == 10
+
+
+def test_every_listed_legal_action_applies():
+    rnd = random.Random(11)
+    for players in (3, 5):
+        state = R.new_game(R.seat_names(players), {}, 40 + players)
+        while not R.is_over(state):
+            seat = rnd.choice(sorted(R.pending(state)))
+            legal = R.legal_actions(state, seat)
+            if legal:
+                for action in legal[:12]:
+                    R.apply(state, seat, action)
+            state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
