@@ -263,9 +263,15 @@ def _check(ruleset: Ruleset, state: State, expect: Any, where: str, ordered: tup
         raise ScenarioFailure(f"{where}: expect must map paths to values")
     summaries: dict[Any, dict[str, Any]] = {}
     differences: list[str] = []
+    # Optional ruleset hook: a path naming an unknown area, card or key cannot be read (SCENARIOS.md:
+    # such a scenario fails, it never passes on an absent value).
+    path_error = getattr(ruleset, "summary_path_error", None)
     for raw_path, expected in expect.items():
         path = str(raw_path)
         viewer, inner = _viewer(path)
+        problem = path_error(inner) if path_error is not None else None
+        if problem:
+            raise ScenarioFailure(f"{where}: {path}: {problem}")
         if viewer not in summaries:
             summaries[viewer] = ruleset.summary(copy.deepcopy(state), viewer)
         actual = _lookup(summaries[viewer], inner)

@@ -224,6 +224,15 @@ def test_view_paths_read_the_summary_as_that_viewer_sees_it() -> None:
                                   "view.spectator.card": "hidden"}))
 
 
+def test_a_ruleset_may_refuse_unreadable_expect_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = base._REGISTRY["fake"]
+    monkeypatch.setattr(fake, "summary_path_error",
+                        lambda path: "unknown area elsewhere" if "elsewhere" in path else None, raising=False)
+    assert "units.elsewhere.a: unknown area elsewhere" in fails(scenario(expect={"units.elsewhere.a": []}))
+    assert "view.b.units.elsewhere.a: unknown area" in fails(scenario(expect={"view.b.units.elsewhere.a": []}))
+    run_scenario(scenario(expect={"units.home.a": {"contains": ["knight"]}}))
+
+
 def test_unregistered_ruleset_fails_clearly() -> None:
     assert "'nosuchgame' is not registered" in fails(scenario(game="nosuchgame"))
 
