@@ -5,6 +5,12 @@ Ruleset interface, for any game.
 returns `(passed, message)`. Nothing here knows a game's rules: a scenario is built with
 `ruleset.scenario_game`, played with `apply`/`default_action`, and checked against
 `ruleset.summary`.
+
+Two optional ruleset attributes refine the checks without the runner knowing the game:
+`ordered_summary_paths` (fnmatch patterns of summary lists that compare in order; default: the
+ones SCENARIOS.md names, see DEFAULT_ORDERED_PATHS) and `summary_path_error(path) -> str | None`
+(why an expect path cannot be read, e.g. an unknown area, so the scenario fails instead of reading
+an absent value).
 """
 from __future__ import annotations
 
