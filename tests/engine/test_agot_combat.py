@@ -774,3 +774,20 @@ def test_r278_r303_garrisons_are_immune_to_skulls() -> None:
     assert s["combat"]["winner"] == "stark"
     assert s["combat"]["casualties"] == {}
     assert s["garrisons"]["winterfell"] == 2
+
+
+def test_r239_d25_transport_retreats_are_legal_but_the_default_prefers_an_adjacent_area() -> None:
+    state = game(
+        {"winterfell": {"lannister": ["knight", "knight"]}, "castle_black": {"stark": ["footman"]},
+         "bay_of_ice": {"stark": ["ship"]}},
+        {"winterfell": {"lannister": "march+0"}},
+        tracks=NORTH,
+    )
+    state = march(state, "lannister", "winterfell", "castle_black", ["knight", "knight"])
+    state = act(state, "lannister", {"house_card": "the_hound"})
+    state = act(state, "stark", {"house_card": "ser_rodrik_cassel"})
+    options = {a["retreat"]["to"] for a in RS.legal_actions(state, "stark")}
+    assert options == {"karhold", "flints_finger", "greywater_watch", "the_stony_shore"}
+    assert RS.default_action(state, "stark") == {"retreat": {"to": "karhold"}}
+    state = act(state, "stark", {"retreat": {"to": "flints_finger"}})
+    assert units_at(state, "flints_finger") == {"stark": ["routed_footman"]}
