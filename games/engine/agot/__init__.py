@@ -12,13 +12,13 @@ import random
 from typing import Any
 
 from games.engine.agot import action, planning, rounds, setup
+from games.engine.agot.defaults import COMBAT_KINDS
 from games.engine.base import REFEREE, EngineError, ScenarioSetupError, register
 
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-COMBAT_KINDS = frozenset({"support", "accept_support", "house_card", "blade", "blade_redraw", "casualties", "retreat"})
 OWN_KINDS = frozenset({"place_orders", "raven", "raven_peek", "raid", "march", "replace_ships", "consolidate"})
 ACTION_NAMES = frozenset(
     OWN_KINDS | COMBAT_KINDS | {"muster", "bid", "break_tie", "choose", "reduce"}
@@ -132,10 +132,7 @@ class AgotRuleset:
         elif kind == "consolidate":
             action.do_consolidate(state, seat, value, events)
         elif kind in COMBAT_KINDS:
-            combat = combat_module()
-            if combat is None:
-                raise EngineError("illegal_action", "combat not implemented yet")
-            combat.apply(state, seat, {kind: value}, events)
+            combat_module().apply(state, seat, {kind: value}, events)
         else:
             westeros = _westeros_module()
             if westeros is None or not hasattr(westeros, "apply"):

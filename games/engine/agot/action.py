@@ -22,10 +22,9 @@ STRENGTH = {"footman": 1, "knight": 2, "ship": 1, "siege_engine": 0}
 
 
 def _combat_module() -> Any:
-    try:
-        from games.engine.agot import combat
-    except ImportError:
-        return None
+    # Imported here: combat.py imports this module (after_combat, transport_reach).
+    from games.engine.agot import combat
+
     return combat
 
 
@@ -319,8 +318,6 @@ def check_moves(state: State, house: str, area: str, moves: dict[str, list[str]]
                     "illegal_action",
                     f"even with every possible support, strength {best} cannot beat the neutral force {n} in {dest} (R280, A14)",
                 )
-        if combats and _combat_module() is None:
-            raise EngineError("illegal_action", "combat not implemented yet")
     delta[area] = -sum(want.values())
     if want and not supply.fits(state, house, delta):
         raise EngineError("illegal_action", f"the move would exceed {house}'s supply limit (R161, R66d)")

@@ -67,9 +67,9 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
         return random_march(state, seat, rnd)
     if kind in ("raven", "raven_peek", "raid", "replace_ships", "consolidate"):
         return rnd.choice(defaults.legal_actions(state, seat))
-    combat = action._combat_module()
-    if combat is not None and hasattr(combat, "random_action"):
-        return combat.random_action(state, seat, rnd)
+    module = defaults.owner_module(kind)
+    if module is not None and hasattr(module, "random_action"):
+        return module.random_action(state, seat, rnd)
     legal = defaults.legal_actions(state, seat)
     if legal:
         return rnd.choice(legal)

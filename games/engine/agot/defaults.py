@@ -29,6 +29,21 @@ NORMAL_PRIORITY = ("defense+1", "defense+1", "support+0", "support+0", "consolid
 SPECIAL_PRIORITY = ("defense+2*", "support+1*", "consolidate*", "raid*", "march+1*")
 
 
+COMBAT_KINDS = frozenset({"support", "accept_support", "house_card", "blade", "blade_redraw", "casualties", "retreat"})
+
+
+def owner_module(kind: str) -> Any:
+    """The module owning a decision kind this file does not handle: combat.py for combat kinds,
+    westeros.py (issue 4, None while it does not exist) for the others."""
+    if kind in COMBAT_KINDS:
+        return action._combat_module()
+    try:
+        from games.engine.agot import westeros
+    except ImportError:
+        return None
+    return westeros
+
+
 def default_orders(state: State, house: str) -> dict[str, str]:
     """D13. Two passes over the areas in id order: the first keeps Consolidate Power tokens for land
     areas; the second lets any area take any token left, so a house short of tokens (R119) still
@@ -77,10 +92,10 @@ def default_action(state: State, seat: str) -> Action:
         return {"replace_ships": d["max"]}
     if kind == "consolidate":
         return {"consolidate": {"from": action.orders_of(state, seat, "consolidate")[0]}}
-    combat = action._combat_module()
-    if combat is not None and hasattr(combat, "default_action"):
-        return combat.default_action(state, seat)
-    raise EngineError("illegal_action", f"no default for {kind} yet")
+    module = owner_module(kind)
+    if module is None or not hasattr(module, "default_action"):
+        raise EngineError("illegal_action", f"no default for {kind} yet")
+    return module.default_action(state, seat)
 
 
 def legal_actions(state: State, seat: str) -> list[Action] | None:
@@ -116,7 +131,7 @@ def legal_actions(state: State, seat: str) -> list[Action] | None:
         return [{"consolidate": {"from": a}} for a in action.orders_of(state, seat, "consolidate")]
     if kind in ("place_orders", "march"):
         return None
-    combat = action._combat_module()
-    if combat is not None and hasattr(combat, "legal_actions"):
-        return combat.legal_actions(state, seat)
+    module = owner_module(kind)
+    if module is not None and hasattr(module, "legal_actions"):
+        return module.legal_actions(state, seat)
     return None
