@@ -166,6 +166,12 @@ class AgotRuleset:
 
         return summary.event_view(event, seat)
 
+    def summary_path_error(self, path: str) -> str | None:
+        """Scenario runner hook: why an expect path cannot be read (unknown area, house, key)."""
+        from games.engine.agot import summary
+
+        return summary.summary_path_error(path)
+
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
 

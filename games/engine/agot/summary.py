@@ -110,3 +110,49 @@ def event_view(event: Event, seat: str | None) -> Event | None:
     if seat is None or seat not in only:
         return None
     return event
+
+
+# --------------------------------------------------------------------------- expect paths
+
+_AREA_KEYS = ("units", "control", "power_tokens", "garrisons", "neutral_forces", "orders")
+_HOUSE_KEYS = ("power", "supply", "victory", "pool", "bids", "hands", "discards", "pending")
+_NAMED_KEYS = {
+    "tracks": ("iron_throne", "fiefdoms", "kings_court"),
+    "holder": ("iron_throne", "valyrian_steel_blade", "messenger_raven"),
+    "used": ("valyrian_steel_blade", "messenger_raven"),
+    "decks": ("westeros_1", "westeros_2", "westeros_3", "wildlings", "tides"),
+    "revealed": ("westeros",),
+    "combat": ("attacker", "defender", "area", "neutral", "initial_strength", "strength", "cards", "tides",
+               "winner", "casualties"),
+}
+_LEAF_KEYS = ("round", "phase", "step", "peeked", "restrictions", "wildlings", "winner", "ranking")
+
+
+def summary_path_error(path: str) -> str | None:
+    """Why an expect path cannot name anything in the agot referee summary (scenario runner hook):
+    an unknown key, area, house, track or deck. None when the path is readable."""
+    from games.engine.agot.data import HOUSES
+
+    parts = path.split(".")
+    head, rest = parts[0], parts[1:]
+    if head in _LEAF_KEYS or (head in ("pending", "combat", "revealed") and not rest):
+        return None if (not rest or head in ("ranking", "restrictions")) else f"{head} has no sub-path"
+    if head in _AREA_KEYS:
+        if not rest:
+            return None
+        if rest[0] not in board().areas:
+            return f"unknown area {rest[0]!r}"
+        if len(rest) > 1 and rest[1] not in HOUSES:
+            return f"unknown house {rest[1]!r}"
+        return None if len(rest) <= 2 else f"{path}: too deep"
+    if head in _HOUSE_KEYS:
+        if rest and rest[0] not in HOUSES:
+            return f"unknown house {rest[0]!r}"
+        return None
+    if head in _NAMED_KEYS:
+        if rest and rest[0] not in _NAMED_KEYS[head]:
+            return f"unknown {head} key {rest[0]!r}"
+        if head == "combat" and len(rest) > 1 and rest[1] not in HOUSES:
+            return f"unknown house {rest[1]!r}"
+        return None
+    return f"unknown summary key {head!r}"
