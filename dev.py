@@ -49,6 +49,7 @@ def test_environment() -> dict[str, str]:
     # redirects HTTP to HTTPS; the test client speaks plain HTTP with a throwaway key.
     env.setdefault("SECRET_KEY", "test-only-secret-key")
     env.setdefault("SECURE_SSL_REDIRECT", "false")
+    env.setdefault("DB_CONN_MAX_AGE", "0")
     return env
 
 

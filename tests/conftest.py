@@ -19,6 +19,12 @@ def isolated_cache(settings):
     settings.CACHES = caches
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """PBKDF2 costs ~0.3 s a user by design; tests create hundreds of users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def api() -> APIClient:
     return APIClient()

@@ -14,6 +14,7 @@ def application(settings):
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_ping_websocket_answers(application):
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")])
     connected, _ = await communicator.connect()
@@ -24,6 +25,7 @@ async def test_ping_websocket_answers(application):
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_websocket_from_a_foreign_origin_is_refused(application):
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://evil.example"), (b"host", b"testserver")])
     connected, _ = await communicator.connect()

@@ -45,7 +45,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
+def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60) -> dict[str, Any]:
     """DATABASES['default'] for `url`; an empty url means the embedded SQLite file."""
     if not url:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(base_dir / "db.sqlite3")}
@@ -59,7 +59,7 @@ def database_from_url(url: str, base_dir: Path) -> dict[str, Any]:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
-            "CONN_MAX_AGE": 60,
+            "CONN_MAX_AGE": conn_max_age,
             "CONN_HEALTH_CHECKS": True,
             "OPTIONS": options,
             "TEST": {"NAME": options.pop("test_name", None) or None},

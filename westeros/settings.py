@@ -82,7 +82,8 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_from_url(DATABASE_URL, BASE_DIR)}
+# Persistent connections (seconds); tests use 0 so websocket threads leave no session behind.
+DATABASES = {"default": database_from_url(DATABASE_URL, BASE_DIR, env_int("DB_CONN_MAX_AGE", 60))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
