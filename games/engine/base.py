@@ -93,6 +93,7 @@ class Ruleset(Protocol):
 
 
 _REGISTRY: dict[str, Ruleset] = {}
+_builtin_loaded = False
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -101,8 +102,7 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
-    if not _REGISTRY:
-        _load_builtin()
+    _load_builtin()
     try:
         return _REGISTRY[ruleset_id]
     except KeyError:
@@ -110,11 +110,14 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 
 def ruleset_ids() -> list[str]:
-    if not _REGISTRY:
-        _load_builtin()
+    _load_builtin()
     return sorted(_REGISTRY)
 
 
 def _load_builtin() -> None:
     # Import for the side effect of registration; each ruleset package calls register() on import.
-    import games.engine.agot  # noqa: F401
+    # A flag, not "is the registry empty": a test may register a ruleset of its own first.
+    global _builtin_loaded
+    if not _builtin_loaded:
+        _builtin_loaded = True
+        import games.engine.agot  # noqa: F401
