@@ -30,8 +30,6 @@ NOT_YET: dict[str, str] = {
     "agot/16-mustering-ship-placement.yaml": "issue 4: mustering",
     "agot/20-not-enough-order-tokens.yaml": WESTEROS + " (starts in the Westeros phase)",
     "agot/48-game-of-thrones-income.yaml": WESTEROS + " cards (Game of Thrones)",
-    "agot/52-tides-blade-redraw.yaml": "issue 5: Tides of Battle works in combat.py, but AgotRuleset.apply "
-                                       "refuses {blade: true} for a blade_redraw decision (SCENARIOS.md allows it)",
     "agot/56-raven-peek-bottom.yaml": WESTEROS + " (the peeked wildling card is drawn in round 2)",
     "agot/56-raven-peek-keep.yaml": WESTEROS + " (the peeked wildling card is drawn in round 2)",
     "btwixt/01-four-player-setup.yaml": BTWIXT,

@@ -39,3 +39,15 @@ def test_junk_actions_are_engine_errors():
             seat = rnd.choice(sorted(pending))
             state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
             steps += 1
+
+
+def test_blade_answers_a_blade_redraw_decision_only():
+    """SCENARIOS.md: {blade: true|false} answers `blade` and the Tides `blade_redraw` decision."""
+    from games.engine.agot import ANSWERS
+
+    assert ANSWERS["blade"] == ("blade", "blade_redraw")
+    state = R.new_game(R.seat_names(3), {}, 1)
+    try:
+        R.apply(state, "stark", {"blade": True})
+    except EngineError as e:
+        assert e.code == "not_your_turn"

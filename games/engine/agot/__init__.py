@@ -25,6 +25,11 @@ ACTION_NAMES = frozenset(
 )
 
 
+# An action key answers the decision kind of the same name, except `blade`, which SCENARIOS.md also
+# uses to answer the Tides of Battle `blade_redraw` decision.
+ANSWERS: dict[str, tuple[str, ...]] = {"blade": ("blade", "blade_redraw")}
+
+
 def copy_state(state: State) -> State:
     """A deep copy of plain JSON data. marshal round-trips dict/list/str/int/bool/None exactly and is
     several times faster than copy.deepcopy or a json round trip (benchmarks/agot_engine.py)."""
@@ -109,7 +114,7 @@ class AgotRuleset:
         if kind not in ACTION_NAMES:
             raise EngineError("bad_action", f"unknown action {kind!r}")
         d = state.get("decision")
-        if not d or d["kind"] != kind or seat not in d["seats"]:
+        if not d or d["kind"] not in ANSWERS.get(kind, (kind,)) or seat not in d["seats"]:
             raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")
         new = copy_state(state)
         events: list[Event] = []
