@@ -40,6 +40,12 @@ def combat_module() -> Any:
     return action._combat_module()
 
 
+def _combat_choice(state: State) -> bool:
+    """A `choose` decision asked by a house card ability (combat.py sets owner: combat)."""
+    d = state.get("decision") or {}
+    return d.get("kind") == "choose" and d.get("owner") == "combat"
+
+
 def _westeros_module() -> Any:
     try:
         from games.engine.agot import westeros
@@ -103,6 +109,8 @@ class AgotRuleset:
     def legal_actions(self, state: State, seat: str) -> list[Action] | None:
         from games.engine.agot import defaults
 
+        if _combat_choice(state):
+            return combat_module().legal_actions(state, seat)
         return defaults.legal_actions(state, seat)
 
     def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
@@ -136,7 +144,7 @@ class AgotRuleset:
             action.do_replace_ships(state, seat, value, events)
         elif kind == "consolidate":
             action.do_consolidate(state, seat, value, events)
-        elif kind in COMBAT_KINDS:
+        elif kind in COMBAT_KINDS or (kind == "choose" and _combat_choice(state)):
             combat_module().apply(state, seat, {kind: value}, events)
         else:
             westeros = _westeros_module()
@@ -147,11 +155,15 @@ class AgotRuleset:
     def default_action(self, state: State, seat: str) -> Action:
         from games.engine.agot import defaults
 
+        if _combat_choice(state):
+            return combat_module().default_action(state, seat)
         return defaults.default_action(state, seat)
 
     def random_action(self, state: State, seat: str, rng: random.Random) -> Action:
         from games.engine.agot import bot
 
+        if _combat_choice(state):
+            return combat_module().random_action(state, seat, rng)
         return bot.random_action(state, seat, rng)
 
     # -------------------------------------------------------------- views
