@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "tournaments",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -16,6 +16,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),
+    path("api/v1/", include("ratings.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     # Anything else under /api/ is a JSON 404, never an HTML page (even with DEBUG on).

@@ -1,0 +1,59 @@
+"""REST endpoints for leaderboards and public profiles. Thin: look up, call a service, answer."""
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotFound
+from rest_framework.generics import ListAPIView
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from games.engine import ruleset_ids
+from ratings import conf, services
+from ratings.models import Rating
+from ratings.serializers import LeaderboardEntrySerializer, ProfileSerializer
+
+
+class LeaderboardPagination(PageNumberPagination):
+    def get_page_size(self, request: Request) -> int:
+        return int(conf.get("RATINGS_LEADERBOARD_PAGE_SIZE"))
+
+
+@extend_schema(
+    summary="A ruleset's leaderboard, best first (inactive players hidden, provisional ones marked)",
+    parameters=[OpenApiParameter("ruleset", str, OpenApiParameter.PATH, description="a ruleset id, e.g. agot")],
+)
+class LeaderboardView(ListAPIView):
+    permission_classes = [AllowAny]
+    pagination_class = LeaderboardPagination
+    serializer_class = LeaderboardEntrySerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Rating.objects.none()
+        ruleset = self.kwargs["ruleset"]
+        if ruleset not in ruleset_ids():
+            raise NotFound(f"No ruleset '{ruleset}'; known: {', '.join(ruleset_ids())}.")
+        return services.leaderboard(ruleset)
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        first = (self.paginator.page.number - 1) * self.paginator.page.paginator.per_page + 1
+        for rank, rating in enumerate(page, start=first):
+            rating.rank = rank
+            rating.provisional = services.is_provisional(rating)
+        return page
+
+
+class ProfileView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ProfileSerializer, summary="A player's public profile: ratings, history, reliability")
+    def get(self, request: Request, username: str) -> Response:
+        user = User.objects.filter(username=username, is_active=True).first()
+        if user is None:
+            raise NotFound(f"No player named '{username}'.")
+        return Response(ProfileSerializer(services.public_profile(user)).data)

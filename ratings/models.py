@@ -1,0 +1,54 @@
+"""Elo ratings per (user, ruleset, format) and the history of every change."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from ratings import elo
+
+STANDARD_FORMAT = "standard"
+
+
+class Rating(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    ruleset = models.CharField(max_length=32)
+    format = models.CharField(max_length=32, default=STANDARD_FORMAT)
+    rating = models.FloatField(default=elo.START_RATING)
+    games = models.PositiveIntegerField(default=0, help_text="ranked games counted in this rating")
+    last_played = models.DateTimeField(null=True, blank=True, help_text="when the last counted game finished")
+
+    class Meta:
+        ordering = ["-rating", "user_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "ruleset", "format"], name="one_rating_per_user_ruleset_format"),
+        ]
+        indexes = [models.Index(fields=["ruleset", "format", "-rating"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.ruleset}/{self.format}: {self.rating:.0f}"
+
+
+class RatingChange(models.Model):
+    """One player's rating before and after one ranked game."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    ruleset = models.CharField(max_length=32)
+    format = models.CharField(max_length=32, default=STANDARD_FORMAT)
+    seat = models.CharField(max_length=32)
+    placement = models.PositiveSmallIntegerField(help_text="1 = first; leavers share the last place")
+    before = models.FloatField()
+    after = models.FloatField()
+    played_at = models.DateTimeField(default=timezone.now, help_text="when the game finished")
+
+    class Meta:
+        ordering = ["-played_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_change_per_user_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in game {self.game_id}: {self.before:.0f} -> {self.after:.0f}"
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before

@@ -1,0 +1,59 @@
+"""Output shapes of the ratings API (read-only)."""
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from ratings import services
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="1 = best, among the players shown")
+    username = serializers.CharField(source="user.username")
+    rating = serializers.FloatField()
+    games = serializers.IntegerField(help_text="ranked games counted")
+    provisional = serializers.BooleanField(help_text="fewer ranked games than RATINGS_PROVISIONAL_GAMES")
+    last_played = serializers.DateTimeField()
+
+
+class RatingSerializer(serializers.Serializer):
+    ruleset = serializers.CharField()
+    format = serializers.CharField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.SerializerMethodField()
+    last_played = serializers.DateTimeField(allow_null=True)
+
+    def get_provisional(self, rating) -> bool:
+        return services.is_provisional(rating)
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    game = serializers.SerializerMethodField(help_text="the game's id; null for a private game")
+    ruleset = serializers.CharField()
+    format = serializers.CharField()
+    seat = serializers.CharField()
+    placement = serializers.IntegerField()
+    before = serializers.FloatField()
+    after = serializers.FloatField()
+    delta = serializers.FloatField()
+    played_at = serializers.DateTimeField()
+
+    def get_game(self, change) -> int | None:
+        return None if change.game.private else change.game_id
+
+
+class ReliabilitySerializer(serializers.Serializer):
+    score = serializers.FloatField(help_text="1 - (timeouts + abandoned) / decisions; 1.0 with no decision yet")
+    decisions = serializers.IntegerField(help_text="decisions counted (the last RELIABILITY_DECISIONS)")
+    timeouts = serializers.IntegerField()
+    abandoned = serializers.IntegerField()
+    missed = serializers.IntegerField()
+
+
+class ProfileSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    date_joined = serializers.DateTimeField()
+    games_played = serializers.IntegerField()
+    reliability = ReliabilitySerializer()
+    ratings = RatingSerializer(many=True)
+    history = RatingChangeSerializer(many=True)

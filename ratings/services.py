@@ -1,0 +1,295 @@
+"""Ratings and reliability: the logic. Views, the command and the games app call these.
+
+Which games count (issue 7, "Ratings"): a game changes ratings only when it is *ranked*, has ended
+(status finished, or abandoned) **and has a ranking** (the engine's final order of seats). A game
+abandoned by every human has no ranking and changes no rating (each leaver's abandonment still
+counts against their reliability). Casual games never change a rating.
+
+Who is compared: the seats that have a user. A seat played by the bot from the start has no user
+and takes no part; a player who left (GameSeat.left_at set) keeps the seat's user and ranks last.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Game, GameAction, GameSeat, Lobby
+from ratings import conf, elo
+from ratings.models import STANDARD_FORMAT, Rating, RatingChange
+
+ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
+
+
+# ---- recording games ---------------------------------------------------------------------------
+
+
+def format_of(game: Game) -> str:
+    """The rating format of a game; every game is 'standard' until formats differ."""
+    return STANDARD_FORMAT
+
+
+def is_rated(game: Game) -> bool:
+    return bool(game.ranked and game.status in ENDED and game.ranking)
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    seat: str
+    placement: int
+
+
+def players_of(game: Game) -> list[Player]:
+    """The seats with a user, with their placement: the ranking, with leavers moved last (tied)."""
+    seats = list(GameSeat.objects.filter(game=game, user__isnull=False).order_by("position"))
+    leavers = [s.seat for s in seats if s.left_at is not None]
+    places = elo.placements(game.ranking or [], leavers=leavers)
+    return [Player(s.user_id, s.seat, places[s.seat]) for s in seats if s.seat in places]
+
+
+def record_finished_game(game: Game) -> list[RatingChange]:
+    """Apply a finished game to its players' ratings, once. Safe to call again (and concurrently):
+    the game row is locked and a game that already has rating changes is left alone.
+    Returns the changes made (none for a casual, unranked or already recorded game)."""
+    if not is_rated(game):
+        return []
+    with transaction.atomic():
+        list(Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True))
+        if RatingChange.objects.filter(game_id=game.pk).exists():
+            return []
+        players = players_of(game)
+        if len(players) < 2:
+            return []
+        return _apply(game, players)
+
+
+def _apply(game: Game, players: list[Player]) -> list[RatingChange]:
+    ruleset, fmt = game.ruleset, format_of(game)
+    ratings = _locked_ratings([p.user_id for p in players], ruleset, fmt)
+    standings = {p.user_id: elo.Standing(ratings[p.user_id].rating, ratings[p.user_id].games) for p in players}
+    changes = elo.rating_changes(standings, {p.user_id: p.placement for p in players}, conf.elo_config())
+    played_at = game.finished_at or timezone.now()
+    records = []
+    for p in players:
+        rating = ratings[p.user_id]
+        before = rating.rating
+        rating.rating = before + changes[p.user_id]
+        rating.games += 1
+        rating.last_played = played_at if rating.last_played is None else max(rating.last_played, played_at)
+        rating.save(update_fields=["rating", "games", "last_played"])
+        records.append(RatingChange(
+            user_id=p.user_id, game_id=game.pk, ruleset=ruleset, format=fmt, seat=p.seat,
+            placement=p.placement, before=before, after=rating.rating, played_at=played_at,
+        ))
+    return RatingChange.objects.bulk_create(records)
+
+
+def _locked_ratings(user_ids: Iterable[int], ruleset: str, fmt: str) -> dict[int, Rating]:
+    """The players' rating rows, created at 1500 when missing, locked in user id order (no deadlock
+    between two games sharing players)."""
+    ids = sorted(set(user_ids))
+    for user_id in ids:
+        Rating.objects.get_or_create(user_id=user_id, ruleset=ruleset, format=fmt)
+    rows = Rating.objects.select_for_update().filter(user_id__in=ids, ruleset=ruleset, format=fmt).order_by("user_id")
+    return {r.user_id: r for r in rows}
+
+
+def rated_games() -> QuerySet[Game]:
+    """Every game that counts, in the order it finished."""
+    return (Game.objects.filter(ranked=True, status__in=ENDED, ranking__isnull=False)
+            .order_by("finished_at", "id"))
+
+
+# ---- recomputing -------------------------------------------------------------------------------
+
+
+Snapshot = dict[tuple[int, str, str], tuple[float, int]]
+TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Recomputed:
+    games: int
+    ratings: int
+    changed: bool
+    differences: list[str]
+
+
+def snapshot() -> Snapshot:
+    return {(r.user_id, r.ruleset, r.format): (r.rating, r.games) for r in Rating.objects.all()}
+
+
+def differences(old: Snapshot, new: Snapshot) -> list[str]:
+    lines = []
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if a is None or b is None or abs(a[0] - b[0]) > TOLERANCE or a[1] != b[1]:
+            lines.append(f"user {key[0]} {key[1]}/{key[2]}: {_show(a)} -> {_show(b)}")
+    return lines
+
+
+def _show(value: tuple[float, int] | None) -> str:
+    return "none" if value is None else f"{value[0]:.2f} ({value[1]} games)"
+
+
+def recompute_all() -> Recomputed:
+    """Rebuild every rating and the whole history from the rated games, in finished_at order, in
+    one transaction. Gives the numbers the incremental updates gave (when games were recorded in the
+    order they finished)."""
+    with transaction.atomic():
+        list(Rating.objects.select_for_update().values_list("pk", flat=True))
+        old = snapshot()
+        RatingChange.objects.all().delete()
+        Rating.objects.all().delete()
+        count = 0
+        for game in rated_games().iterator():
+            players = players_of(game)
+            if is_rated(game) and len(players) >= 2:
+                _apply(game, players)
+                count += 1
+        new = snapshot()
+    diff = differences(old, new)
+    return Recomputed(games=count, ratings=len(new), changed=bool(diff), differences=diff)
+
+
+# ---- reading ratings ---------------------------------------------------------------------------
+
+
+def rating_row(user: User, ruleset: str, fmt: str = STANDARD_FORMAT) -> Rating | None:
+    return Rating.objects.filter(user=user, ruleset=ruleset, format=fmt).first()
+
+
+def rating_of(user: User, ruleset: str, fmt: str = STANDARD_FORMAT) -> float | None:
+    row = rating_row(user, ruleset, fmt)
+    return None if row is None else row.rating
+
+
+def is_provisional(rating: Rating) -> bool:
+    return elo.is_provisional(rating.games, conf.provisional_games())
+
+
+def effective_rating(user: User, ruleset: str) -> float:
+    """The rating a lobby filter compares: no rating or a provisional one counts as 1500."""
+    row = rating_row(user, ruleset)
+    return elo.START_RATING if row is None or is_provisional(row) else row.rating
+
+
+def leaderboard(ruleset: str, fmt: str = STANDARD_FORMAT, *, now: datetime | None = None) -> QuerySet[Rating]:
+    """Ratings of a ruleset, best first; players inactive longer than RATINGS_INACTIVE_DAYS are hidden."""
+    since = (now or timezone.now()) - conf.inactive_after()
+    return (Rating.objects.filter(ruleset=ruleset, format=fmt, last_played__gte=since, user__is_active=True)
+            .select_related("user").order_by("-rating", "user__username", "user_id"))
+
+
+def history(user: User, limit: int | None = None) -> list[RatingChange]:
+    limit = limit or int(conf.get("RATINGS_HISTORY_LENGTH"))
+    return list(RatingChange.objects.filter(user=user).select_related("game").order_by("-played_at", "-id")[:limit])
+
+
+# ---- reliability -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """Reliability over a user's last N decisions (N = RELIABILITY_DECISIONS):
+
+    - a *decision* is a GameAction with source "player" or "timeout" in a seat the user held
+      (timeout rows have no user: they are matched by game and seat), and every game the user
+      abandoned (GameSeat.left_at set) counts as one more decision, at the time they left;
+    - the last N of these, newest first, are counted; a timeout or an abandonment is a miss;
+    - reliability = 1 - misses / decisions, between 0 and 1; 1.0 with no decision yet.
+    """
+
+    decisions: int
+    timeouts: int
+    abandoned: int
+
+    @property
+    def missed(self) -> int:
+        return self.timeouts + self.abandoned
+
+    @property
+    def score(self) -> float:
+        return 1.0 if self.decisions == 0 else 1.0 - self.missed / self.decisions
+
+
+def reliability_report(user: User, window: int | None = None) -> Reliability:
+    window = window or conf.reliability_decisions()
+    events = sorted(_decision_events(user, window) + _abandon_events(user, window), reverse=True)[:window]
+    timeouts = sum(1 for _, kind in events if kind == "timeout")
+    abandoned = sum(1 for _, kind in events if kind == "abandoned")
+    return Reliability(decisions=len(events), timeouts=timeouts, abandoned=abandoned)
+
+
+def reliability_of(user: User) -> float:
+    return reliability_report(user).score
+
+
+def _decision_events(user: User, window: int) -> list[tuple[datetime, str]]:
+    held = GameSeat.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"), user=user)
+    rows = (GameAction.objects
+            .filter(game_id__in=GameSeat.objects.filter(user=user).values("game_id"),
+                    source__in=[GameAction.Source.PLAYER, GameAction.Source.TIMEOUT])
+            .filter(Exists(held))
+            .order_by("-created_at", "-id")
+            .values_list("created_at", "source")[:window])
+    return [(at, str(source)) for at, source in rows]
+
+
+def _abandon_events(user: User, window: int) -> list[tuple[datetime, str]]:
+    rows = (GameSeat.objects.filter(user=user, left_at__isnull=False)
+            .order_by("-left_at").values_list("left_at", flat=True)[:window])
+    return [(at, "abandoned") for at in rows]
+
+
+# ---- lobby filter ------------------------------------------------------------------------------
+
+
+def meets_requirements(user: User, lobby: Lobby) -> str | None:
+    """Why the user may not join the lobby (its min_rating or min_reliability), or None."""
+    if lobby.min_rating is not None:
+        rating = effective_rating(user, lobby.ruleset)
+        if rating < lobby.min_rating:
+            return (f"This lobby requires a {lobby.ruleset} rating of at least {lobby.min_rating}; "
+                    f"yours counts as {rating:.0f}.")
+    if lobby.min_reliability is not None:
+        reliability = reliability_of(user)
+        if reliability < lobby.min_reliability:
+            return (f"This lobby requires a reliability of at least {lobby.min_reliability:.0%}; "
+                    f"yours is {reliability:.0%}.")
+    return None
+
+
+# ---- profile -----------------------------------------------------------------------------------
+
+
+def games_played(user: User) -> int:
+    """Games the user sat in that have ended (finished or abandoned), ranked or not."""
+    return GameSeat.objects.filter(user=user, game__status__in=ENDED).count()
+
+
+@dataclass(frozen=True)
+class Profile:
+    username: str
+    date_joined: datetime
+    games_played: int
+    reliability: Reliability
+    ratings: list[Rating]
+    history: list[RatingChange]
+
+
+def public_profile(user: User) -> Profile:
+    return Profile(
+        username=user.username,
+        date_joined=user.date_joined,
+        games_played=games_played(user),
+        reliability=reliability_report(user),
+        ratings=list(Rating.objects.filter(user=user).order_by("ruleset", "format")),
+        history=history(user),
+    )
