@@ -1,0 +1,155 @@
+"""The ratings API (issue 7, "Ratings"): GET /api/v1/ratings/{ruleset} (the leaderboard, paginated,
+provisional players marked, inactive players hidden) and GET /api/v1/users/{name} (the public profile:
+ratings, history, reliability). Errors use the one API error format."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import yaml
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game
+from ratings import services
+from ratings.models import Rating
+from tests.factories import make_game, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def board(api, ruleset: str = "agot", **params):
+    return api.get(f"/api/v1/ratings/{ruleset}", params)
+
+
+def rate(user, rating: float, *, games: int = 20, days_ago: float = 1, ruleset: str = "agot") -> Rating:
+    return Rating.objects.create(user=user, ruleset=ruleset, rating=rating, games=games,
+                                 last_played=timezone.now() - timedelta(days=days_ago))
+
+
+def assert_error(response, status: int, code: str):
+    assert response.status_code == status, response.content
+    body = response.json()
+    assert set(body) >= {"error", "detail", "fields"}
+    assert body["error"] == code
+
+
+def test_leaderboard_best_first_for_anyone(api):
+    low, high, mid = make_user(username="low"), make_user(username="high"), make_user(username="mid")
+    rate(low, 1400), rate(high, 1700), rate(mid, 1550)
+    response = board(api)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["count"] == 3
+    assert [(e["rank"], e["username"], e["rating"]) for e in body["results"]] == [
+        (1, "high", 1700.0), (2, "mid", 1550.0), (3, "low", 1400.0)]
+    assert set(body["results"][0]) == {"rank", "username", "rating", "games", "provisional", "last_played"}
+
+
+def test_leaderboard_is_paginated(api, settings):
+    settings.RATINGS_LEADERBOARD_PAGE_SIZE = 2
+    for n in range(5):
+        rate(make_user(username=f"p{n}"), 1500 + n)
+    first = board(api).json()
+    assert first["count"] == 5 and first["previous"] is None and "page=2" in first["next"]
+    assert [e["username"] for e in first["results"]] == ["p4", "p3"]
+    last = board(api, page=3).json()
+    assert [(e["rank"], e["username"]) for e in last["results"]] == [(5, "p0")]
+    assert last["next"] is None
+    assert_error(board(api, page=4), 404, "not_found")
+
+
+def test_provisional_players_are_marked(api, settings):
+    settings.RATINGS_PROVISIONAL_GAMES = 10
+    rate(make_user(username="newbie"), 1600, games=9)
+    rate(make_user(username="veteran"), 1500, games=10)
+    marks = {e["username"]: e["provisional"] for e in board(api).json()["results"]}
+    assert marks == {"newbie": True, "veteran": False}
+
+
+def test_inactive_players_are_hidden(api, settings):
+    settings.RATINGS_INACTIVE_DAYS = 180
+    rate(make_user(username="recent"), 1500, days_ago=179)
+    rate(make_user(username="gone"), 1900, days_ago=181)
+    Rating.objects.create(user=make_user(username="never"), ruleset="agot", rating=1500.0)
+    assert [e["username"] for e in board(api).json()["results"]] == ["recent"]
+    settings.RATINGS_INACTIVE_DAYS = 365
+    assert [e["username"] for e in board(api).json()["results"]] == ["gone", "recent"]
+
+
+def test_leaderboard_is_per_ruleset(api):
+    rate(make_user(username="agot-player"), 1500)
+    rate(make_user(username="other-player"), 1500, ruleset="other")
+    assert [e["username"] for e in board(api).json()["results"]] == ["agot-player"]
+
+
+def test_unknown_ruleset_is_a_json_404(api):
+    response = board(api, "chess")
+    assert_error(response, 404, "not_found")
+    assert "chess" in response.json()["detail"]
+
+
+def ended_game(users, *, private: bool = False) -> Game:
+    game = make_game(len(users), users=users, ranked=True, private=private)
+    game.status, game.ranking, game.finished_at = Game.Status.FINISHED, game.seat_names(), timezone.now()
+    game.save()
+    services.record_finished_game(game)
+    return game
+
+
+def test_profile_has_ratings_history_reliability_and_games(api):
+    me, b, c = make_user(username="arya"), make_user(), make_user()
+    game = ended_game([me, b, c])
+    response = api.get("/api/v1/users/arya")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["username"] == "arya"
+    assert "email" not in body
+    assert body["games_played"] == 1
+    assert body["reliability"] == {"score": 1.0, "decisions": 0, "timeouts": 0, "abandoned": 0, "missed": 0}
+    [rating] = body["ratings"]
+    assert rating["ruleset"] == "agot" and rating["format"] == "standard"
+    assert rating["rating"] == 1532.0 and rating["games"] == 1 and rating["provisional"] is True
+    [change] = body["history"]
+    assert change["game"] == game.pk and change["placement"] == 1
+    assert (change["before"], change["after"], change["delta"]) == (1500.0, 1532.0, 32.0)
+    assert change["seat"] == game.seat_names()[0]
+
+
+def test_history_is_newest_first_and_hides_private_game_ids(api):
+    me = make_user(username="bran")
+    public = ended_game([me, make_user(), make_user()])
+    ended_game([make_user(), me, make_user()], private=True)
+    history = api.get("/api/v1/users/bran").json()["history"]
+    assert [h["game"] for h in history] == [None, public.pk]
+    assert [h["placement"] for h in history] == [2, 1]
+
+
+def test_a_new_player_has_an_empty_profile(api):
+    make_user(username="rickon")
+    body = api.get("/api/v1/users/rickon").json()
+    assert (body["ratings"], body["history"], body["games_played"]) == ([], [], 0)
+    assert body["reliability"]["score"] == 1.0
+
+
+def test_unknown_and_inactive_users_are_a_json_404(api):
+    assert_error(api.get("/api/v1/users/nobody"), 404, "not_found")
+    make_user(username="banned", is_active=False)
+    assert_error(api.get("/api/v1/users/banned"), 404, "not_found")
+
+
+def test_the_schema_documents_the_ratings_endpoints(client):
+    from openapi_spec_validator import validate
+
+    schema = yaml.safe_load(client.get(reverse("api-schema")).content)
+    validate(schema)
+    assert {"/api/v1/ratings/{ruleset}", "/api/v1/users/{username}"} <= set(schema["paths"])
+    params = {p["name"] for p in schema["paths"]["/api/v1/ratings/{ruleset}"]["get"]["parameters"]}
+    assert {"ruleset", "page"} <= params
+
+
+def test_profile_page_shows_ratings(logged_in, user):
+    ended_game([user, make_user(), make_user()])
+    page = logged_in.get(reverse("profile")).content.decode()
+    assert "Ratings" in page and "1532" in page and "provisional" in page
+    assert "Games played</dt><dd>1<" in page
