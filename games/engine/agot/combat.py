@@ -3,8 +3,9 @@
 Everything from the moment a march enters a contested area until the combat is over: support
 declared in Iron Throne order and accepted or refused, initial strength, house cards chosen
 secretly, the Valyrian Steel Blade, final strength, the victor, casualties, retreats, discards and
-the hand refresh, and the optional Tides of Battle (R297-R304). House cards count their strength
-and icons only (their texts are issue 5).
+the hand refresh, and the optional Tides of Battle (R297-R304). The house card texts live in cards.py; this module calls
+them at the points their timing names (immediately after the reveal, while computing strengths and
+icons, on the result, after the combat).
 
 State (docs/engine-agot-state.md, "combat"): `state["combat"]` holds the public record of the
 combat in progress once house cards are revealed, else of the last one, in the shape of the referee
@@ -16,6 +17,7 @@ An EngineError raised here aborts the whole action, so the caller's state is unt
 """
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from itertools import combinations
@@ -23,7 +25,7 @@ from typing import Any
 
 from games.engine import rng
 from games.engine.agot import board as B
-from games.engine.agot import supply
+from games.engine.agot import cards, supply
 from games.engine.agot.data import board, house_cards, tides_cards, token_bonus, token_kind, token_special
 from games.engine.base import EngineError
 
@@ -31,7 +33,7 @@ State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-KINDS = ("support", "accept_support", "house_card", "blade", "blade_redraw", "casualties", "retreat")
+KINDS = ("support", "accept_support", "house_card", "blade", "blade_redraw", "casualties", "retreat", "choose")
 # D24/D26: the order in which a loser gives up units when it may choose (siege engines would die
 # on retreat anyway, R240).
 LOSS_PRIORITY = ("siege_engine", "footman", "ship", "knight")
@@ -77,8 +79,8 @@ def _fiefdoms_rank(state: State, house: str) -> int:
     return state["tracks"]["fiefdoms"].index(house)
 
 
-def _card(card_id: str) -> dict[str, Any]:
-    return house_cards()[card_id]
+def _card(card_id: str | None) -> dict[str, Any]:
+    return house_cards()[card_id] if card_id else {}
 
 
 def _multiset_sub(have: list[str], take: list[str]) -> bool:
@@ -104,6 +106,10 @@ def _units_strength(units: list[str], *, attacking: bool, castle: bool) -> int:
     return sum(unit_strength(u, attacking=attacking, castle=castle) for u in units)
 
 
+def support_areas(state: State, house: str, area: str) -> list[str]:
+    return _support_areas(state, house, area)
+
+
 def _support_areas(state: State, house: str, area: str) -> list[str]:
     """Areas of `house` with a Support order that may support a combat in `area` (R199, R208,
     R211, R213): adjacent on the board (never by transport); a land combat takes support from land
@@ -125,14 +131,18 @@ def _support_areas(state: State, house: str, area: str) -> list[str]:
     return out
 
 
-def _support_strength(state: State, house: str, area: str, side: str) -> int:
+def _support_strength(state: State, house: str, area: str, side: str, cur: dict[str, Any] | None = None) -> int:
     """What `house` adds when it supports `side` (R201 all of it, R209 siege engines only for the
-    attacker against a castle, R212/A27 the special +1 whenever it supports)."""
+    attacker against a castle, R212/A27 the special +1 whenever it supports); with `cur`, the unit
+    values after the card texts (Kevan, Victarion, Salladhor)."""
     castle = B.has_castle(area)
     total = 0
+    side_house = None if cur is None else (cur["attacker"] if side == ATTACKER else cur["defender"])
     for other in _support_areas(state, house, area):
         token = state["orders"][other]["token"]
-        total += _units_strength(B.house_units(state, other, house), attacking=side == ATTACKER, castle=castle)
+        for u in B.house_units(state, other, house):
+            base = unit_strength(u, attacking=side == ATTACKER, castle=castle)
+            total += base if side_house is None or cur is None else cards.unit_value(cur, side_house, house, u, base)
         total += 1 if token_special(token) else 0
     return total
 
@@ -165,20 +175,31 @@ def _side_of(cur: dict[str, Any], house: str | None) -> str | None:
     return None
 
 
+def _active_supports(state: State, cur: dict[str, Any]) -> dict[str, str]:
+    """{supporter: side} for the supports that count now: declared, not refused (R207), with a
+    Support order still able to support (Queen of Thorns may have removed it)."""
+    return {h: side for h, side in cur["supports"].items()
+            if side is not None and h not in cur["refused"] and _support_areas(state, h, cur["area"])}
+
+
 def _initial_strengths(state: State, cur: dict[str, Any]) -> dict[str, int]:
-    """R215: units, March/Defense modifiers, accepted supports, the garrison."""
+    """R215: units, March/Defense modifiers, accepted supports, the garrison, with the card texts
+    that change them once the cards are revealed (Kevan, Victarion, Salladhor, Catelyn)."""
     area = cur["area"]
     castle = B.has_castle(area)
     attacker, defender = cur["attacker"], cur["defender"]
-    att = _units_strength(cur["units"], attacking=True, castle=castle) + _march_bonus(cur)
+    active = _active_supports(state, cur)
+    cur["supported"] = sorted({attacker if side == ATTACKER else defender for side in active.values()} - {None})
+    att = sum(cards.unit_value(cur, attacker, attacker, u, unit_strength(u, attacking=True, castle=castle))
+              for u in cur["units"]) + _march_bonus(cur)
     dfn = 0
     if defender is not None:
-        dfn = _units_strength(B.house_units(state, area, defender), attacking=False, castle=castle)
-        dfn += _defense_bonus(state, area, defender) + int(cur.get("garrison") or 0)
-    for supporter, side in cur["supports"].items():
-        if side is None or supporter in cur["refused"]:
-            continue
-        added = _support_strength(state, supporter, area, side)
+        dfn = sum(cards.unit_value(cur, defender, defender, u, unit_strength(u, attacking=False, castle=castle))
+                  for u in B.house_units(state, area, defender))
+        dfn += _defense_bonus(state, area, defender) * cards.defense_multiplier(cur, defender)
+        dfn += int(cur.get("garrison") or 0)
+    for supporter, side in active.items():
+        added = _support_strength(state, supporter, area, side, cur)
         if side == ATTACKER:
             att += added
         else:
@@ -187,6 +208,23 @@ def _initial_strengths(state: State, cur: dict[str, Any]) -> dict[str, int]:
     if defender is not None:
         out[defender] = dfn
     return out
+
+
+def _recompute(state: State, cur: dict[str, Any]) -> None:
+    """Initial and final strengths from the board as it is now (R215, R216): card strengths with
+    their texts, Tides of Battle values once revealed (R300), the blade's +1 (R228)."""
+    initial = _initial_strengths(state, cur)
+    strength = dict(initial)
+    for house in _combatants(cur):
+        strength[house] += cards.card_strength(state, cur, house)
+        tide = (cur.get("tides") or {}).get(house)
+        if tide is not None:
+            strength[house] += int(tides_cards()[tide]["value"])
+        if cur.get("blade_house") == house:
+            strength[house] += 1
+    cur["initial"], cur["strength"] = initial, strength
+    state["combat"]["initial_strength"] = dict(initial)
+    state["combat"]["strength"] = dict(strength)
 
 
 # =========================================================================== starting a combat
@@ -315,11 +353,74 @@ def _step_house_card(state: State, cur: dict[str, Any], events: list[Event]) -> 
     if waiting:
         return _ask(state, "house_card", waiting, cur)
     _reveal(state, events)
-    cur["step"] = "blade"
-    if state["options"].get("tides_of_battle"):
-        _draw_tides(state, events)
-        cur["step"] = "blade_redraw"
+    cur["step"] = "immediate"
     return False
+
+
+def _step_immediate(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """Step 3 (R221, R222): the cards' immediate texts, cancel first, then Iron Throne order; a card
+    replaced (Tyrion, Aeron) sends its owner back to choose; then Tides of Battle (R298)."""
+    if cur.get("replace"):
+        cur["step"] = "replace_card"
+        return False
+    nxt = cards.next_ability(state, cur, "immediately")
+    if nxt is None:
+        _recompute(state, cur)
+        cur["step"] = "blade"
+        if state["options"].get("tides_of_battle"):
+            _draw_tides(state, events)
+            cur["step"] = "blade_redraw"
+        return False
+    return _start_ability(state, cur, nxt, events)
+
+
+def _start_ability(state: State, cur: dict[str, Any], nxt: tuple[str, str], events: list[Event]) -> bool:
+    ask = cards.start(state, cur, nxt[0], nxt[1], events)
+    _recompute(state, cur)
+    if ask is None:
+        return False
+    cur["ask"] = ask
+    return _ask(state, "choose", [ask["house"]], cur, owner="combat", ability=ask["card"],
+                options=list(ask["options"]))
+
+
+def _replacement_hand(state: State, cur: dict[str, Any]) -> list[str]:
+    rep = cur["replace"]
+    return sorted(c for c in state["hands"][rep["house"]] if c not in rep["exclude"])
+
+
+def _step_replace_card(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """Tyrion Lannister / Aeron Damphair: the house reveals a different card (alone, so it is shown
+    as soon as it is chosen); with no other card it fights without one."""
+    house = cur["replace"]["house"]
+    secret = state["secret"].setdefault(house, {})
+    allowed = _replacement_hand(state, cur)
+    if "house_card" not in secret:
+        if len(allowed) > 1:
+            return _ask(state, "house_card", [house], cur, replacing=True)
+        if allowed:
+            secret["house_card"] = allowed[0]
+            events.append({"type": "house_card_forced", "house": house, "forced": True})
+    card = secret.pop("house_card", None)
+    if card is not None:
+        state["hands"][house].remove(card)
+    cur["cards"][house] = card
+    state["combat"]["cards"] = dict(cur["cards"])
+    events.append({"type": "house_card_replaced", "house": house, "card": card, "area": cur["area"]})
+    cur["replace"] = None
+    cur["step"] = "immediate"
+    _recompute(state, cur)
+    return False
+
+
+def _step_on_result(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """R222.3: the "if you win / lose" texts in Iron Throne order, after the casualties."""
+    nxt = cards.next_ability(state, cur, "on_result")
+    if nxt is None:
+        cur["step"] = "retreat"
+        _start_retreat(state, events)
+        return False
+    return _start_ability(state, cur, nxt, events)
 
 
 def _step_blade_redraw(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
@@ -348,16 +449,27 @@ def _step_casualties(state: State, cur: dict[str, Any], events: list[Event]) -> 
     choice = cur.get("casualty_choice")
     if choice is not None:
         return _ask(state, "casualties", [choice["house"]], cur, count=choice["count"])
-    cur["step"] = "retreat"
-    _start_retreat(state, events)
+    cur["step"] = "on_result"
     return False
 
 
 def _step_retreat(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
     """Step 6.3 (R236-R243), then 6.4, the end of the combat (R244)."""
     if cur.get("retreat_options") is not None:
-        return _ask(state, "retreat", [cur["loser"]], cur)
-    _finish(state, events)
+        return _ask(state, "retreat", [cur.get("retreat_chooser") or cur["loser"]], cur)
+    cur["step"] = "cleanup"
+    return False
+
+
+def _step_cleanup(state: State, cur: dict[str, Any], events: list[Event]) -> bool:
+    """Step 6.4 (R244): units in place, cards discarded; then the after-combat texts (Patchface)."""
+    if not cur.get("cleaned"):
+        _finish(state, events)
+        cur["cleaned"] = True
+    nxt = cards.next_ability(state, cur, "after_combat")
+    if nxt is not None:
+        return _start_ability(state, cur, nxt, events)
+    _end(state, events, winner=cur["winner"], control=cur.get("control_winner", cur["winner"]))
     return True
 
 
@@ -365,10 +477,14 @@ _STEPS = {
     "support": _step_support,
     "accept_support": _step_accept,
     "house_card": _step_house_card,
+    "immediate": _step_immediate,
+    "replace_card": _step_replace_card,
     "blade_redraw": _step_blade_redraw,
     "blade": _step_blade,
     "casualties": _step_casualties,
+    "on_result": _step_on_result,
     "retreat": _step_retreat,
+    "cleanup": _step_cleanup,
 }
 
 
@@ -451,7 +567,7 @@ def _resolve_neutral(state: State, events: list[Event]) -> None:
         B.add_units(state, cur["origin"], attacker, cur["units"])
         events.append({"type": "neutral_force_holds", "house": attacker, "area": area, "strength": strength,
                        "needed": cur["neutral"]})
-    _end(state, events, winner=attacker if won else None)
+    _end(state, events, winner=attacker if won else None, control=attacker if won else None)
 
 
 # ------------------------------------------------------------------ house cards (R218-R227)
@@ -472,6 +588,9 @@ def _apply_house_card(state: State, seat: str, value: Any, events: list[Event]) 
         raise _bad("house_card takes a card id")
     if value not in state["hands"][seat]:
         raise _illegal(f"{value} is not in {seat}'s hand (R223: discarded cards cannot be played)")
+    cur = _cur(state)
+    if cur.get("replace") and value in cur["replace"]["exclude"]:
+        raise _illegal(f"{seat} must reveal a card other than {value} (Tyrion Lannister / Aeron Damphair)")
     # Only the chooser may see it until both are chosen (R219): it lives under `secret`.
     state["secret"].setdefault(seat, {})["house_card"] = value
     events.append({"type": "house_card_chosen", "house": seat})
@@ -486,11 +605,7 @@ def _reveal(state: State, events: list[Event]) -> None:
         cur["cards"][house] = card
         state["hands"][house].remove(card)
     _publish(state, cur, winner=None)
-    strength = dict(cur["initial"])
-    for house, card in cur["cards"].items():
-        strength[house] += int(_card(card)["strength"])
-    cur["strength"] = strength
-    state["combat"]["strength"] = dict(strength)
+    _recompute(state, cur)
     events.append({"type": "house_cards_revealed", "area": cur["area"], "cards": dict(cur["cards"]),
                    "initial_strength": dict(cur["initial"])})
 
@@ -561,9 +676,8 @@ def _reveal_tides(state: State, events: list[Event]) -> None:
     for house in _combatants(cur):
         card = state["secret"][house].pop("tides")
         cur["tides"][house] = card
-        cur["strength"][house] += int(tides_cards()[card]["value"])
+    _recompute(state, cur)
     state["combat"]["tides"] = dict(cur["tides"])
-    state["combat"]["strength"] = dict(cur["strength"])
     events.append({"type": "tides_revealed", "area": cur["area"], "tides": dict(cur["tides"]),
                    "strength": dict(cur["strength"])})
 
@@ -593,8 +707,8 @@ def _apply_blade(state: State, seat: str, value: Any, events: list[Event]) -> No
     cur["blade_asked"] = False
     if value:
         state["used"]["valyrian_steel_blade"] = True
-        cur["strength"][seat] += 1
-        state["combat"]["strength"] = dict(cur["strength"])
+        cur["blade_house"] = seat
+        _recompute(state, cur)
         cur["blade"] = True
         events.append({"type": "blade_used", "house": seat, "area": cur["area"]})
 
@@ -609,9 +723,10 @@ def _winner(state: State, strength: dict[str, int], attacker: str, defender: str
 # ------------------------------------------------------------------ victor and casualties
 
 
-def _icons(cur: dict[str, Any], house: str, icon: str) -> int:
-    """Icons of the house's card, plus those of its Tides of Battle card (R301)."""
-    total = int(_card(cur["cards"][house]).get(icon) or 0)
+def _icons(state: State, cur: dict[str, Any], house: str, icon: str) -> int:
+    """Icons of the house's card with its text (cards.icon_bonus), plus those of its Tides of Battle
+    card (R301)."""
+    total = int(_card(cur["cards"].get(house)).get(icon) or 0) + cards.icon_bonus(state, cur, house, icon)
     tide = (cur.get("tides") or {}).get(house)
     if tide is not None:
         total += int(tides_cards()[tide].get(icon) or 0)
@@ -625,11 +740,17 @@ def _decide_victor(state: State, events: list[Event]) -> None:
     loser = defender if winner == attacker else attacker
     cur["winner"], cur["loser"] = winner, loser
     state["combat"]["winner"] = winner
-    count = max(0, _icons(cur, winner, "swords") - _icons(cur, loser, "fortifications"))  # R231
+    count = max(0, _icons(state, cur, winner, "swords") - _icons(state, cur, loser, "fortifications"))  # R231
     # R302: a skull costs the opponent one more casualty, won or lost, whatever its fortifications.
-    count += _icons(cur, winner, "skulls")
+    count += _icons(state, cur, winner, "skulls")
+    skulls_on_winner = _icons(state, cur, loser, "skulls")
+    # The Blackfish: its owner suffers no casualties from swords, skulls or card texts.
+    if cards.immune(cur, loser):
+        count = 0
+    if cards.immune(cur, winner):
+        skulls_on_winner = 0
     cur["casualty_count"] = count
-    cur["casualty_queue"] = [[loser, count], [winner, _icons(cur, loser, "skulls")]]
+    cur["casualty_queue"] = [[loser, count], [winner, skulls_on_winner]]
     cur["casualty_choice"] = None
     state["combat"]["casualties"] = {}
     events.append({"type": "combat_won", "area": area, "winner": winner, "loser": loser,
@@ -727,6 +848,11 @@ def _start_retreat(state: State, events: list[Event]) -> None:
                        "reason": "no legal retreat (R238e)"})
         cur["retreating"] = []
         return
+    if cards.robb_chooses_retreat(cur):
+        # Robb Stark: the winner chooses, among the legal areas where the loser loses the fewest.
+        fewest = min(options.values())
+        options = {a: n for a, n in options.items() if n == fewest}
+        cur["retreat_chooser"] = cur["winner"]
     cur["retreat_options"] = options
     forced = _forced_retreat(options, cur["retreating"])
     if forced is not None:
@@ -857,10 +983,24 @@ def _do_retreat(state: State, events: list[Event], target: str, destroy: list[st
 def _finish(state: State, events: list[Event]) -> None:
     cur = state["combat"]["_current"]
     area, winner, attacker = cur["area"], cur["winner"], cur["attacker"]
-    if winner == attacker:
+    if winner == attacker and cards.arianne_holds(cur):
+        # Arianne Martell: the attackers go back where they marched from (not routed); nobody takes
+        # the area, so action.after_combat changes no control (control winner None).
+        B.add_units(state, cur["origin"], attacker, cur["units"])
+        events.append({"type": "card_ability", "house": cur["defender"], "card": "arianne_martell",
+                       "returned": sorted(cur["units"]), "to": cur["origin"]})
+        cur["units"] = []
+        cur["control_winner"] = None
+        order = state["orders"].get(area)
+        if order and order["house"] != attacker and not B.house_units(state, area, order["house"]):
+            del state["orders"][area]
+            events.append({"type": "order_lost", "house": order["house"], "area": area, "token": order["token"]})
+    elif winner == attacker:
         # R245; the defender's order and power token there are removed by action.after_combat (R244).
         B.add_units(state, area, attacker, cur["units"])
         cur["units"] = []
+        if cards.loras_moves_march(cur) and B.house_units(state, area, attacker):
+            _loras(state, cur, events)
     else:
         # A winning defender wiped out by a skull (R302) leaves its order without units: it goes.
         order = state["orders"].get(area)
@@ -868,9 +1008,32 @@ def _finish(state: State, events: list[Event]) -> None:
             del state["orders"][area]
             events.append({"type": "order_lost", "house": winner, "area": area, "token": order["token"]})
     for house, card in cur["cards"].items():
-        _discard(state, events, house, card)
+        if card is not None:
+            _discard(state, events, house, card)
+    roose = cards.roose_returns(cur)
+    if roose is not None:
+        # Roose Bolton: the whole discard pile, this card included, back to the hand.
+        state["hands"][roose] = sorted(state["hands"][roose] + state["discards"][roose])
+        state["discards"][roose] = []
+        events.append({"type": "card_ability", "house": roose, "card": "roose_bolton", "hand_returned": True})
     state["combat"]["casualties"] = state["combat"].get("casualties") or {}
-    _end(state, events, winner=winner)
+
+
+def _loras(state: State, cur: dict[str, Any], events: list[Event]) -> None:
+    """Ser Loras Tyrell: the March order moves into the conquered area instead of being removed; it
+    may be resolved again this round (action.after_combat finds no March at the origin)."""
+    area, origin, attacker = cur["area"], cur["origin"], cur["attacker"]
+    march = state["orders"].get(origin)
+    if not march or march["house"] != attacker:
+        return
+    defender_order = state["orders"].get(area)
+    if defender_order and defender_order["house"] != attacker:
+        del state["orders"][area]
+        events.append({"type": "order_lost", "house": defender_order["house"], "area": area,
+                       "token": defender_order["token"]})
+    state["orders"][area] = state["orders"].pop(origin)
+    events.append({"type": "card_ability", "house": attacker, "card": "ser_loras_tyrell", "from": origin,
+                   "to": area, "token": march["token"]})
 
 
 def _discard(state: State, events: list[Event], house: str, card: str) -> None:
@@ -883,14 +1046,15 @@ def _discard(state: State, events: list[Event], house: str, card: str) -> None:
         events.append({"type": "hand_refreshed", "house": house})
 
 
-def _end(state: State, events: list[Event], winner: str | None) -> None:
+def _end(state: State, events: list[Event], winner: str | None, control: str | None) -> None:
+    """`control`: the house that takes the area (the winner, except Arianne Martell's)."""
     from games.engine.agot import action  # the core imports combat; import late to avoid a cycle
 
     _return_tides(state)
     cur = state["combat"].pop("_current")
     state["decision"] = None
     events.append({"type": "combat_over", "area": cur["area"], "winner": winner})
-    action.after_combat(state, events, winner=winner, area=cur["area"])
+    action.after_combat(state, events, winner=control, area=cur["area"])
 
 
 # =========================================================================== the public interface
@@ -921,9 +1085,30 @@ def apply(state: State, seat: str, action: Action, events: list[Event]) -> None:
         _apply_casualties(state, seat, value, events)
     elif kind == "retreat":
         _apply_retreat(state, seat, value, events)
+    elif kind == "choose":
+        _apply_choose(state, seat, value, events)
     else:
         raise _bad(f"unknown combat decision {kind}")
     _advance(state, events)
+
+
+def _apply_choose(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    """A house card ability's choice (cards.py): a listed option, or false to decline a "may"."""
+    cur = _cur(state)
+    ask = cur.get("ask")
+    if not ask:
+        raise EngineError("not_your_turn", f"{seat} has no pending ability choice")
+    if value not in ask["options"]:
+        shown = ", ".join(json_text(o) for o in ask["options"])
+        raise _illegal(f"{ask['card']}: choose one of {shown} (R221, D21)")
+    cur["ask"] = None
+    state["decision"] = None
+    cards.choose(state, cur, ask, value, events)
+    _recompute(state, cur)
+
+
+def json_text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 def legal_actions(state: State, seat: str) -> list[Action] | None:
@@ -943,7 +1128,10 @@ def legal_actions(state: State, seat: str) -> list[Action] | None:
                 out.append({"accept_support": {h: h not in refused for h in offers}})
         return out
     if kind == "house_card":
-        return [{"house_card": c} for c in sorted(state["hands"][seat])]
+        hand = _replacement_hand(state, cur) if cur.get("replace") else sorted(state["hands"][seat])
+        return [{"house_card": c} for c in hand]
+    if kind == "choose":
+        return [{"choose": o} for o in (cur.get("ask") or {}).get("options", [])]
     if kind == "blade":
         return [{"blade": True}, {"blade": False}]
     if kind == "blade_redraw":
@@ -981,6 +1169,8 @@ def default_action(state: State, seat: str) -> Action:
         return {"accept_support": {h: True for h in _offered_to(cur)[seat]}}
     if kind == "house_card":
         return {"house_card": _default_card(state, seat)}
+    if kind == "choose":
+        return {"choose": cards.default_choice(cur["ask"])}
     if kind == "blade":
         return {"blade": _blade_turns_the_combat(state, cur, seat)}
     if kind == "blade_redraw":
@@ -994,7 +1184,8 @@ def default_action(state: State, seat: str) -> Action:
 
 
 def _default_card(state: State, seat: str) -> str:
-    hand = sorted(state["hands"][seat])
+    cur = _cur(state)
+    hand = _replacement_hand(state, cur) if cur.get("replace") else sorted(state["hands"][seat])
     salt = sum((i + 1) * ord(ch) for i, ch in enumerate(seat))
     peek = {"rng": (int(state["rng"]) ^ (salt * 0x9E3779B97F4A7C15)) & ((1 << 64) - 1)}
     return rng.choice(peek, hand)
