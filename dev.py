@@ -58,9 +58,15 @@ def start(args: list[str]) -> None:
     run(PYTHON, "manage.py", "migrate", "--no-input")
     run(PYTHON, "manage.py", "seed_demo")
     address = args[0] if args else "127.0.0.1:8000"
-    print(f"\nWesteros is starting on http://{address}/ (Daphne, ASGI). Stop it with Ctrl+C.\n", flush=True)
-    # With `daphne` installed as an app, runserver is Daphne's ASGI server (websockets included).
-    run(PYTHON, "manage.py", "runserver", address)
+    # Deadlines are enforced without Redis or Celery: this runner sweeps overdue games every second.
+    runner = subprocess.Popen([str(PYTHON), "manage.py", "run_deadlines"], cwd=ROOT)
+    print(f"\nWesteros is starting on http://{address}/ (Daphne, ASGI), with the deadline runner."
+          " Stop it with Ctrl+C.\n", flush=True)
+    try:
+        # With `daphne` installed as an app, runserver is Daphne's ASGI server (websockets included).
+        run(PYTHON, "manage.py", "runserver", address)
+    finally:
+        runner.terminate()
 
 
 def test(args: list[str]) -> None:

@@ -21,7 +21,7 @@ from games.serializers import (
     LobbySerializer,
     UserRefSerializer,
 )
-from games.services import lobbies, play
+from games.services import deadlines, lobbies, play
 
 
 def _valid(serializer_class, request: Request):
@@ -176,6 +176,15 @@ class GameActionView(APIView):
         payload["applied_version"] = result.record.version
         payload["repeated"] = result.repeated
         return Response(payload)
+
+
+class GameExtendView(APIView):
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT,
+                   summary="Use your one extension in this game: your current deadline moves by one time limit")
+    def post(self, request: Request, game_id: int) -> Response:
+        deadlines.do_extend(game_id, request.user)
+        game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
+        return Response(queries.game_payload(game, request.user))
 
 
 class GameLogView(APIView):

@@ -42,6 +42,9 @@ class Lobby(models.Model):
     house_choice = models.CharField(max_length=8, choices=HouseChoice.choices, default=HouseChoice.RANDOM)
     options = models.JSONField(default=dict, blank=True)
     auto_start = models.BooleanField(default=True)
+    max_consecutive_timeouts = models.PositiveSmallIntegerField(
+        default=3, help_text="a seat timing out this many times in a row is handed to the bot (0: never)"
+    )
     min_rating = models.PositiveIntegerField(null=True, blank=True)
     min_reliability = models.FloatField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
@@ -115,11 +118,19 @@ class Game(models.Model):
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
     ranking = models.JSONField(null=True, blank=True)
+    # The earliest deadline of any seat; the sweep finds overdue games by this column alone.
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    max_consecutive_timeouts = models.PositiveSmallIntegerField(
+        default=3, help_text="a seat timing out this many times in a row is handed to the bot (0: never)"
+    )
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["deadline_at"], condition=models.Q(status="active"), name="active_game_deadline"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.ruleset} game #{self.pk}"
@@ -149,6 +160,10 @@ class GameSeat(models.Model):
     )
     is_bot = models.BooleanField(default=False, help_text="played by the engine's default player")
     left_at = models.DateTimeField(null=True, blank=True, help_text="when the player conceded or left")
+    abandoned = models.BooleanField(default=False, help_text="left by timing out too often, not by conceding")
+    deadline_at = models.DateTimeField(null=True, blank=True, help_text="when this seat's pending decision times out")
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    extension_used = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["position"]

@@ -48,6 +48,9 @@ def seat_rows(game: Game) -> list[dict[str, Any]]:
             "is_bot": s.is_bot,
             "left": s.has_left(),
             "connected": s.user_id in connected,
+            "deadline_at": s.deadline_at,
+            "extension_used": s.extension_used,
+            "abandoned": s.abandoned,
         }
         for s in game.seats.all()
     ]
@@ -73,6 +76,7 @@ def game_payload(game: Game, user) -> dict[str, Any]:
         "ranked": game.ranked,
         "private": game.private,
         "time_limit": game.time_limit,
+        "deadline_at": game.deadline_at,
         "options": game.options,
         "ranking": game.ranking,
         "seed_hash": game.seed_hash,

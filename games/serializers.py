@@ -17,6 +17,9 @@ class LobbyCreateSerializer(serializers.Serializer):
     house_choice = serializers.ChoiceField(choices=Lobby.HouseChoice.choices, default=Lobby.HouseChoice.RANDOM)
     options = serializers.DictField(required=False, default=dict)
     auto_start = serializers.BooleanField(default=True)
+    max_consecutive_timeouts = serializers.IntegerField(
+        min_value=0, max_value=20, default=3,
+        help_text="a seat timing out this many times in a row is handed to the bot and recorded as abandoned (0: never)")
     min_rating = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
     min_reliability = serializers.FloatField(required=False, allow_null=True, default=None, min_value=0, max_value=1)
     join = serializers.BooleanField(default=True, help_text="take a seat yourself (default)")
@@ -41,7 +44,7 @@ class LobbySerializer(serializers.ModelSerializer):
     class Meta:
         model = Lobby
         fields = ("id", "name", "ruleset", "creator", "seats", "seats_free", "members", "ranked", "private",
-                  "has_password", "time_limit", "house_choice", "options", "auto_start", "min_rating",
+                  "has_password", "time_limit", "house_choice", "options", "auto_start", "max_consecutive_timeouts", "min_rating",
                   "min_reliability", "status", "created_at", "game")
 
     def get_seats_free(self, lobby: Lobby) -> int:

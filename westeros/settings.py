@@ -117,6 +117,16 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
+CELERY_TASK_ACKS_LATE = True
+# A task at each deadline (needs a broker: on by default with Redis); the sweep runs either way.
+DEADLINE_TASKS = env_bool("DEADLINE_TASKS", bool(REDIS_URL))
+DEADLINE_QUEUE = env_str("DEADLINE_QUEUE", "celery")
+# The sweep catches deadlines whose task was lost or late (games/services/deadlines.py).
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": env_int("DEADLINE_SWEEP_SECONDS", 5)},
+}
+# Redis redelivers an unacknowledged task after this; longer than any deadline eta would re-send early.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 8 * 24 * 60 * 60}
 
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",

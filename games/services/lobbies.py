@@ -26,6 +26,7 @@ class LobbySettings:
     house_choice: str = Lobby.HouseChoice.RANDOM
     options: dict[str, Any] | None = None
     auto_start: bool = True
+    max_consecutive_timeouts: int = 3
     min_rating: int | None = None
     min_reliability: float | None = None
 
@@ -91,6 +92,7 @@ def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True
         house_choice=settings.house_choice,
         options=settings.options or {},
         auto_start=settings.auto_start,
+        max_consecutive_timeouts=settings.max_consecutive_timeouts,
         min_rating=settings.min_rating,
         min_reliability=settings.min_reliability,
     )
@@ -224,6 +226,7 @@ def _start(lobby: Lobby) -> Lobby:
         ranked=lobby.ranked,
         private=lobby.private,
         time_limit=lobby.time_limit,
+        max_consecutive_timeouts=lobby.max_consecutive_timeouts,
     )
     lobby.status = Lobby.Status.STARTED
     lobby.save(update_fields=["status"])

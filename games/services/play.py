@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -40,6 +41,7 @@ def do_create_game(
     ranked: bool = False,
     private: bool = False,
     time_limit: int = 24 * 60 * 60,
+    max_consecutive_timeouts: int = 3,
     seed: int | None = None,
 ) -> Game:
     """A new game with a fresh secret seed; `seating` maps each of the ruleset's seats to its player
@@ -62,6 +64,7 @@ def do_create_game(
             ranked=ranked,
             private=private,
             time_limit=time_limit,
+            max_consecutive_timeouts=max_consecutive_timeouts,
             seed=seed,
             seed_salt=salt,
             seed_hash=Game.commitment(seed, salt),
@@ -71,10 +74,7 @@ def do_create_game(
             GameSeat(game=game, seat=seat, position=i, user=seating[seat], is_bot=seating[seat] is None)
             for i, seat in enumerate(seats)
         )
-        records = _run_bots(game)
-        _finish_if_over(game)
-        game.save()
-        notify.after_commit(game, records)
+        settle(game, set(), [])
     return game
 
 
@@ -123,15 +123,16 @@ def do_submit_action(
                 f"The game moved on since version {version}: re-fetch it (now at version {game.version}).",
                 version=game.version,
             )
+        before = set(engine.pending(game.state))
         try:
             state, events = engine.apply(game.state, seat.seat, action)
         except EngineError as error:
             raise from_engine(error, game.version) from None
         record = _append(game, seat.seat, action, events, state, GameAction.Source.PLAYER, user, idempotency_key)
-        records = [record, *_run_bots(game)]
-        _finish_if_over(game)
-        game.save()
-        notify.after_commit(game, records)
+        if seat.consecutive_timeouts:
+            seat.consecutive_timeouts = 0
+            seat.save(update_fields=["consecutive_timeouts"])
+        settle(game, before, [record])
     return Submitted(game, record, repeated=False)
 
 
@@ -147,19 +148,38 @@ def do_concede(game_id: int, user: User) -> Game:
             raise conflict("game_over", f"This game is {game.status}.", version=game.version)
         if seat.has_left():
             raise conflict("already_left", "You already left this game.", version=game.version)
-        seat.left_at = timezone.now()
-        seat.is_bot = True
-        seat.save(update_fields=["left_at", "is_bot"])
-        records: list[GameAction] = []
-        if not game.seats.filter(is_bot=False).exists():
-            game.status = Game.Status.ABANDONED
-            game.finished_at = timezone.now()
-        else:
-            records = _run_bots(game)
-            _finish_if_over(game)
-        game.save()
-        notify.after_commit(game, records, seats_changed=True)
+        hand_to_bot(seat, abandoned=False)
+        settle(game, set(get_ruleset(game.ruleset).pending(game.state)), [], seats_changed=True)
     return game
+
+
+def hand_to_bot(seat: GameSeat, *, abandoned: bool) -> None:
+    """The engine's default player takes the seat from now on; the leaver stays on record."""
+    seat.left_at = timezone.now()
+    seat.is_bot = True
+    seat.abandoned = abandoned
+    seat.deadline_at = None
+    seat.save(update_fields=["left_at", "is_bot", "abandoned", "deadline_at"])
+
+
+def settle(
+    game: Game, pending_before: set[str], records: list[GameAction], *, seats_changed: bool = False,
+    now: datetime | None = None,
+) -> None:
+    """After a change on a locked game: bots play their seats, the game ends if it is over (or is
+    abandoned when no player is left), deadlines are renewed, the row is saved, and the table is
+    notified once the transaction commits."""
+    from games.services import deadlines
+
+    if game.is_active() and not game.seats.filter(is_bot=False).exists() and game.seats.filter(user__isnull=False).exists():
+        game.status = Game.Status.ABANDONED
+        game.finished_at = timezone.now()
+    records = [*records, *_run_bots(game)]
+    _finish_if_over(game)
+    deadlines.renew(game, pending_before, records, now)
+    game.save()
+    notify.after_commit(game, records, seats_changed=seats_changed)
+    deadlines.schedule_after_commit(game)
 
 
 def apply_default(game: Game, seat: str, source: str) -> GameAction:
@@ -187,6 +207,8 @@ def _append(game, seat, action, events, state, source, user, idempotency_key) ->
 
 def _run_bots(game: Game) -> list[GameAction]:
     """Let the engine's default player act for every bot seat that is pending, until none is."""
+    if not game.is_active():
+        return []
     engine = get_ruleset(game.ruleset)
     bots = set(game.seats.filter(is_bot=True).values_list("seat", flat=True))
     records = []

@@ -1,0 +1,30 @@
+"""The embedded deadline runner: sweeps overdue games every second. `python3 dev.py start` runs it
+beside the web server, so deadlines are enforced with nothing installed but Python. With Redis,
+Celery's worker and beat do this job instead (README)."""
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections
+
+from games.services.deadlines import sweep
+
+
+class Command(BaseCommand):
+    help = "Resolve overdue deadlines every INTERVAL seconds (the embedded replacement for Celery beat)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--interval", type=float, default=1.0)
+        parser.add_argument("--once", action="store_true", help="sweep once and exit")
+
+    def handle(self, *args, interval: float, once: bool, **options) -> None:
+        while True:
+            applied = sweep()
+            if applied:
+                self.stdout.write(f"applied {applied} timeout default(s)")
+            if once:
+                return
+            time.sleep(interval)
+            # A long-running loop, like a request: drop connections that broke or aged out.
+            close_old_connections()
