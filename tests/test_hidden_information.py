@@ -20,7 +20,7 @@ from tests.factories import api_client_for, make_game, make_user
 from westeros.asgi import websocket_application
 
 AGOT = get_ruleset("agot")
-VOLATILE = {"id", "created_at", "finished_at", "seed_hash", "seats", "applied_version", "repeated"}
+VOLATILE = {"id", "created_at", "finished_at", "deadline_at", "seed_hash", "seats", "applied_version", "repeated"}
 
 
 def public_payload(game_id: int, client) -> dict:
