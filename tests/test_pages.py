@@ -6,6 +6,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from accounts.models import User
+from games.engine import get_ruleset
+from games.models import Game
 
 pytestmark = pytest.mark.django_db
 
@@ -45,10 +47,15 @@ def test_admin_is_enabled(client):
     assert client.get("/admin/login/").status_code == 200
 
 
-def test_seed_demo_creates_the_demo_account_once(capsys):
+def test_seed_demo_creates_the_demo_account_and_game_once(capsys):
     call_command("seed_demo")
     call_command("seed_demo")
     out = capsys.readouterr().out
     assert "username 'demo', password 'westeros-demo'" in out
     user = User.objects.get(username="demo")
     assert user.check_password("westeros-demo")
+    (game,) = Game.objects.filter(seats__user=user)
+    assert game.is_active() and "already there" in out
+    assert game.seats.filter(is_bot=True).count() == 2
+    # The bots have placed their orders; the demo player's decision is pending.
+    assert get_ruleset("agot").pending(game.state) == {game.seat_for(user).seat: "place_orders"}
