@@ -39,7 +39,7 @@ class RatingChangeSerializer(serializers.Serializer):
     played_at = serializers.DateTimeField()
 
     def get_game(self, change) -> int | None:
-        return None if change.game.private else change.game_id
+        return None if change.game_private else change.game_id
 
 
 class ReliabilitySerializer(serializers.Serializer):

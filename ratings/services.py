@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -187,9 +187,15 @@ def leaderboard(ruleset: str, fmt: str = STANDARD_FORMAT, *, now: datetime | Non
             .select_related("user").order_by("-rating", "user__username", "user_id"))
 
 
+def ratings_of(user: User) -> list[Rating]:
+    return list(Rating.objects.filter(user=user).order_by("ruleset", "format"))
+
+
 def history(user: User, limit: int | None = None) -> list[RatingChange]:
     limit = limit or int(conf.get("RATINGS_HISTORY_LENGTH"))
-    return list(RatingChange.objects.filter(user=user).select_related("game").order_by("-played_at", "-id")[:limit])
+    rows = (RatingChange.objects.filter(user=user).annotate(game_private=F("game__private"))
+            .order_by("-played_at", "-id")[:limit])
+    return list(rows)
 
 
 # ---- reliability -------------------------------------------------------------------------------
@@ -290,6 +296,6 @@ def public_profile(user: User) -> Profile:
         date_joined=user.date_joined,
         games_played=games_played(user),
         reliability=reliability_report(user),
-        ratings=list(Rating.objects.filter(user=user).order_by("ruleset", "format")),
+        ratings=ratings_of(user),
         history=history(user),
     )

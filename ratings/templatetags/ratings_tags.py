@@ -10,6 +10,6 @@ register = template.Library()
 
 @register.inclusion_tag("ratings/_summary.html")
 def rating_summary(user) -> dict:
-    profile = services.public_profile(user)
-    ratings = [{"row": r, "provisional": services.is_provisional(r)} for r in profile.ratings]
-    return {"ratings": ratings, "reliability": profile.reliability, "games_played": profile.games_played}
+    ratings = [{"row": r, "provisional": services.is_provisional(r)} for r in services.ratings_of(user)]
+    return {"ratings": ratings, "reliability": services.reliability_report(user),
+            "games_played": services.games_played(user)}
