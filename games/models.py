@@ -47,6 +47,8 @@ class Lobby(models.Model):
     )
     min_rating = models.PositiveIntegerField(null=True, blank=True)
     min_reliability = models.FloatField(null=True, blank=True)
+    private_chat = models.BooleanField(default=True, help_text="players may chat privately, two seats at a time")
+    spectator_chat = models.BooleanField(default=True, help_text="spectators may read the table chat")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -123,6 +125,8 @@ class Game(models.Model):
     max_consecutive_timeouts = models.PositiveSmallIntegerField(
         default=3, help_text="a seat timing out this many times in a row is handed to the bot (0: never)"
     )
+    private_chat = models.BooleanField(default=True, help_text="players may chat privately, two seats at a time")
+    spectator_chat = models.BooleanField(default=True, help_text="spectators may read the table chat")
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -22,6 +22,8 @@ class LobbyCreateSerializer(serializers.Serializer):
         help_text="a seat timing out this many times in a row is handed to the bot and recorded as abandoned (0: never)")
     min_rating = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
     min_reliability = serializers.FloatField(required=False, allow_null=True, default=None, min_value=0, max_value=1)
+    private_chat = serializers.BooleanField(default=True, help_text="players may chat privately, two seats at a time")
+    spectator_chat = serializers.BooleanField(default=True, help_text="spectators may read the table chat")
     join = serializers.BooleanField(default=True, help_text="take a seat yourself (default)")
     seat = serializers.CharField(max_length=32, required=False, default="", allow_blank=True,
                                  help_text="your seat, when players pick theirs")
@@ -45,7 +47,7 @@ class LobbySerializer(serializers.ModelSerializer):
         model = Lobby
         fields = ("id", "name", "ruleset", "creator", "seats", "seats_free", "members", "ranked", "private",
                   "has_password", "time_limit", "house_choice", "options", "auto_start", "max_consecutive_timeouts", "min_rating",
-                  "min_reliability", "status", "created_at", "game")
+                  "min_reliability", "private_chat", "spectator_chat", "status", "created_at", "game")
 
     def get_seats_free(self, lobby: Lobby) -> int:
         return lobby.seats_free()

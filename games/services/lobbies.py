@@ -29,6 +29,8 @@ class LobbySettings:
     max_consecutive_timeouts: int = 3
     min_rating: int | None = None
     min_reliability: float | None = None
+    private_chat: bool = True
+    spectator_chat: bool = True
 
 
 def invalid(field: str, message: str) -> GameError:
@@ -95,6 +97,8 @@ def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True
         max_consecutive_timeouts=settings.max_consecutive_timeouts,
         min_rating=settings.min_rating,
         min_reliability=settings.min_reliability,
+        private_chat=settings.private_chat,
+        spectator_chat=settings.spectator_chat,
     )
     lobby.set_password(settings.password)
     lobby.save()
@@ -218,7 +222,7 @@ def _start(lobby: Lobby) -> Lobby:
     seating = {}
     for member in members:
         seating[member.seat or open_seats.pop()] = member.user
-    do_create_game(
+    game = do_create_game(
         ruleset=lobby.ruleset,
         seating=seating,
         options=lobby.options,
@@ -228,6 +232,7 @@ def _start(lobby: Lobby) -> Lobby:
         time_limit=lobby.time_limit,
         max_consecutive_timeouts=lobby.max_consecutive_timeouts,
     )
+    Game.objects.filter(pk=game.pk).update(private_chat=lobby.private_chat, spectator_chat=lobby.spectator_chat)
     lobby.status = Lobby.Status.STARTED
     lobby.save(update_fields=["status"])
     return lobby
