@@ -33,7 +33,8 @@ State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-KINDS = ("support", "accept_support", "house_card", "blade", "blade_redraw", "casualties", "retreat", "choose")
+KINDS = ("support", "accept_support", "house_card", "blade", "blade_redraw", "casualties", "retreat")
+# plus `choose` decisions with owner "combat" (house card abilities, cards.py)
 # D24/D26: the order in which a loser gives up units when it may choose (siege engines would die
 # on retreat anyway, R240).
 LOSS_PRIORITY = ("siege_engine", "footman", "ship", "knight")
