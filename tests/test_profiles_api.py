@@ -153,3 +153,15 @@ def test_profile_page_shows_ratings(logged_in, user):
     page = logged_in.get(reverse("profile")).content.decode()
     assert "Ratings" in page and "1532" in page and "provisional" in page
     assert "Games played</dt><dd>1<" in page
+
+
+def test_leaderboard_and_profile_queries_do_not_grow_with_the_page(api, django_assert_max_num_queries):
+    users = [make_user() for _ in range(12)]
+    for n, user in enumerate(users):
+        rate(user, 1500 + n)
+    for n in range(4):
+        ended_game(users[n:n + 3])
+    with django_assert_max_num_queries(3):
+        assert len(board(api).json()["results"]) == 12
+    with django_assert_max_num_queries(8):
+        assert len(api.get(f"/api/v1/users/{users[2].username}").json()["history"]) == 3
