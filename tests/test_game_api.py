@@ -220,3 +220,18 @@ def test_check_game_reports_a_snapshot_that_does_not_match_its_log():
     Game.objects.filter(pk=game.pk).update(state={**game.state, "round": 9})
     with pytest.raises(Exception, match="do not match their log"):
         call_command("check_game", str(game.id))
+
+
+def test_invited_users_may_watch_a_private_lobbys_game():
+    from tests.factories import make_lobby
+
+    lobby = make_lobby(private=True, auto_start=False)
+    invite = lobby.invite_token
+    for _ in range(2):
+        api_client_for(make_user()).post(reverse("api-lobby-join", args=[lobby.id]), {"invite": invite}, format="json")
+    game_id = api_client_for(lobby.creator).post(reverse("api-lobby-start", args=[lobby.id])).json()["game"]
+    watcher = api_client_for(make_user())
+    assert watcher.get(reverse("api-game", args=[game_id])).status_code == 404
+    seen = watcher.get(reverse("api-game", args=[game_id]), {"invite": invite})
+    assert seen.status_code == 200 and seen.json()["your_seat"] is None
+    assert watcher.get(reverse("api-game", args=[game_id]), {"invite": "guess"}).status_code == 404

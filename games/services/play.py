@@ -19,6 +19,7 @@ from games.engine import EngineError, get_ruleset
 from games.errors import GameError, conflict, from_engine, not_found
 from games.models import Game, GameAction, GameSeat, Lobby
 from games.services import notify
+from games.signals import game_changed, game_finished
 
 # A bot loop that has not ended after this many actions is an engine bug, not a long game.
 MAX_BOT_ACTIONS = 20_000
@@ -74,7 +75,7 @@ def do_create_game(
             GameSeat(game=game, seat=seat, position=i, user=seating[seat], is_bot=seating[seat] is None)
             for i, seat in enumerate(seats)
         )
-        settle(game, set(), [])
+        settle(game, set(), [], started=True)
     return game
 
 
@@ -164,13 +165,14 @@ def hand_to_bot(seat: GameSeat, *, abandoned: bool) -> None:
 
 def settle(
     game: Game, pending_before: set[str], records: list[GameAction], *, seats_changed: bool = False,
-    now: datetime | None = None,
+    now: datetime | None = None, started: bool = False,
 ) -> None:
     """After a change on a locked game: bots play their seats, the game ends if it is over (or is
     abandoned when no player is left), deadlines are renewed, the row is saved, and the table is
     notified once the transaction commits."""
     from games.services import deadlines
 
+    was_active = game.is_active()
     if game.is_active() and not game.seats.filter(is_bot=False).exists() and game.seats.filter(user__isnull=False).exists():
         game.status = Game.Status.ABANDONED
         game.finished_at = timezone.now()
@@ -180,6 +182,9 @@ def settle(
     game.save()
     notify.after_commit(game, records, seats_changed=seats_changed)
     deadlines.schedule_after_commit(game)
+    game_changed.send(sender=Game, game=game, pending_before=pending_before, records=records, started=started)
+    if was_active and not game.is_active():
+        game_finished.send(sender=Game, game=game)
 
 
 def apply_default(game: Game, seat: str, source: str) -> GameAction:
