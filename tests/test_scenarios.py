@@ -15,23 +15,10 @@ from games.engine.scenarios import run_file
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 
-WESTEROS = "issue 4: Westeros phase"
 BTWIXT = "issue 10: the btwixt ruleset"
 
 # file name (relative to tests/scenarios/) -> why it cannot pass yet
 NOT_YET: dict[str, str] = {
-    "agot/03-round-flow-first-rounds.yaml": WESTEROS + " cards in round 2",
-    "agot/04-threat-reaches-twelve-nights-watch-wins.yaml": "issue 4: wildlings attack",
-    "agot/04-threat-reaches-twelve-wildlings-win.yaml": "issue 4: wildlings attack",
-    "agot/08-winter-is-coming.yaml": WESTEROS + " cards (Winter is Coming)",
-    "agot/12-supply-reduction-forces-destruction.yaml": "issue 4: supply",
-    "agot/16-mustering-port-cap.yaml": "issue 4: mustering",
-    "agot/16-mustering-port-despite-enemy-seas.yaml": "issue 4: mustering",
-    "agot/16-mustering-ship-placement.yaml": "issue 4: mustering",
-    "agot/20-not-enough-order-tokens.yaml": WESTEROS + " (starts in the Westeros phase)",
-    "agot/48-game-of-thrones-income.yaml": WESTEROS + " cards (Game of Thrones)",
-    "agot/56-raven-peek-bottom.yaml": WESTEROS + " (the peeked wildling card is drawn in round 2)",
-    "agot/56-raven-peek-keep.yaml": WESTEROS + " (the peeked wildling card is drawn in round 2)",
     "btwixt/01-four-player-setup.yaml": BTWIXT,
     "btwixt/04-three-players-four-rounds-per-season.yaml": BTWIXT,
     "btwixt/05-bid-sum-not-card-count.yaml": BTWIXT,

@@ -4,6 +4,8 @@ from __future__ import annotations
 from tests.engine.agot_helpers import R, act, game, summ
 
 TRACKS = {"iron_throne": ["stark", "lannister", "baratheon"]}
+# round 2's Westeros phase: no decision, no power, no supply change (Web of Lies: no Support orders)
+QUIET = {"westeros_1": ["last_days_of_summer"], "westeros_2": ["last_days_of_summer"], "westeros_3": ["web_of_lies"]}
 
 
 def test_consolidate_land_sea_port_R179_R181_R184():
@@ -11,7 +13,7 @@ def test_consolidate_land_sea_port_R179_R181_R184():
                         "port_of_winterfell": {"stark": ["ship"]}, "winterfell": {"stark": ["footman"]},
                         "dragonstone": {"baratheon": ["footman"]}, "lannisport": {"lannister": ["footman"]},
                         "port_of_lannisport": {"lannister": ["ship"]}, "the_golden_sound": {"baratheon": ["ship"]}},
-              "neutral_forces": {}, "tracks": TRACKS,
+              "neutral_forces": {}, "tracks": TRACKS, "decks": QUIET,
               "orders": {"castle_black": {"stark": "consolidate"}, "bay_of_ice": {"stark": "consolidate"},
                          "port_of_winterfell": {"stark": "consolidate*"}, "dragonstone": {"baratheon": "consolidate"},
                          "port_of_lannisport": {"lannister": "consolidate"}}})
@@ -23,10 +25,10 @@ def test_consolidate_land_sea_port_R179_R181_R184():
     assert sm["power"]["lannister"] == 5  # enemy ship in the Golden Sound: the port CP has no effect (R181)
 
 
-def test_cleanup_R185_R187_and_skip_westeros_option():
+def test_cleanup_R185_R187_then_the_westeros_phase_R42():
     s = game({"units": {"winterfell": {"stark": ["routed_footman", "knight"]}, "lannisport": {"lannister": ["footman"]},
                         "stoney_sept": {"lannister": ["footman"]}},
-              "neutral_forces": {}, "tracks": TRACKS, "used": {"valyrian_steel_blade": True},
+              "neutral_forces": {}, "tracks": TRACKS, "used": {"valyrian_steel_blade": True}, "decks": QUIET,
               "orders": {"winterfell": {"stark": "defense+1"}, "lannisport": {"lannister": "support+0"},
                          "stoney_sept": {"lannister": "march+0"}}})
     s, ev = act(s, "lannister", {"march": {"from": "stoney_sept", "moves": {}}})
@@ -34,7 +36,9 @@ def test_cleanup_R185_R187_and_skip_westeros_option():
     assert sm["orders"] == {} and sm["units"]["winterfell"]["stark"] == ["footman", "knight"]
     assert sm["used"] == {"valyrian_steel_blade": False, "messenger_raven": False}
     assert sm["round"] == 2 and sm["phase"] == "planning" and sm["step"] == "assign"
-    assert any(e["type"] == "westeros_skipped" for e in ev)
+    assert [e["cards"] for e in ev if e["type"] == "westeros_revealed"] == [
+        ["last_days_of_summer", "last_days_of_summer", "web_of_lies"]]
+    assert sm["restrictions"] == ["support"] and sm["wildlings"] == 8  # three icons: 2 -> 8
 
 
 def _end_game(units, **extra):
@@ -80,7 +84,23 @@ def test_round_one_has_no_westeros_phase_R35():
     assert sm["round"] == 1 and sm["phase"] == "planning" and sm["revealed"]["westeros"] == []
 
 
-def test_special_consolidate_gains_power_until_mustering_exists_R182():
+def test_special_consolidate_asks_power_or_muster_R182_D28():
+    setup = {"units": {"lannisport": {"lannister": ["footman"]}, "winterfell": {"stark": ["footman"]}},
+             "neutral_forces": {}, "decks": QUIET, "orders": {"lannisport": {"lannister": "consolidate*"}}}
+    s = game(setup)
+    assert R.pending(s) == {"lannister": "consolidate"}
+    assert R.default_action(s, "lannister") == {"consolidate": {"from": "lannisport"}}  # D28
+    gained, _ = act(s, "lannister", R.default_action(s, "lannister"))
+    assert summ(gained)["power"]["lannister"] == 6 and summ(gained)["round"] == 2
+    mustered, _ = act(s, "lannister", {"consolidate": {"from": "lannisport", "muster": [
+        {"upgrade": "footman", "to": "knight"}, {"recruit": "ship", "to": "port_of_lannisport"}]}})
+    sm = summ(mustered)
+    assert sm["power"]["lannister"] == 5
+    assert sm["units"]["lannisport"]["lannister"] == ["knight"]
+    assert sm["units"]["port_of_lannisport"]["lannister"] == ["ship"]
+
+
+def test_ordinary_consolidate_stays_forced_R179():
     s = game({"units": {"lannisport": {"lannister": ["footman"]}, "winterfell": {"stark": ["footman"]}},
-              "neutral_forces": {}, "orders": {"lannisport": {"lannister": "consolidate*"}}})
+              "neutral_forces": {}, "decks": QUIET, "orders": {"lannisport": {"lannister": "consolidate"}}})
     assert summ(s)["power"]["lannister"] == 6 and summ(s)["round"] == 2

@@ -86,9 +86,15 @@ def test_scenario_setup_errors_name_the_key(setup, key):
     assert key in str(e.value)
 
 
-def test_start_westeros_not_implemented_yet():
-    with pytest.raises(ScenarioSetupError, match="westeros"):
+def test_start_westeros_needs_round_two_R35():
+    with pytest.raises(ScenarioSetupError, match="round 2-10"):
         game({}, start="westeros")
+    assert game({"round": 2}, start="westeros")["phase"] in ("westeros", "planning")
+
+
+def test_skip_westeros_option_is_gone():
+    with pytest.raises(EngineError, match="skip_westeros"):
+        game({}, start="planning", options={"skip_westeros": True})
 
 
 def test_scenario_rules_refusals_are_engine_errors():

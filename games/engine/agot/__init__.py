@@ -2,7 +2,8 @@
 
 `apply` copies the state once, then the module that owns the pending decision kind mutates the copy:
 planning.py (place_orders, raven, raven_peek), action.py (raid, march, replace_ships, consolidate),
-combat.py (support, accept_support, house_card, blade, blade_redraw, casualties, retreat).
+combat.py (support, accept_support, house_card, blade, blade_redraw, casualties, retreat),
+westeros.py (muster, bid, break_tie, choose, reduce).
 State layout and module seams: docs/engine-agot-state.md.
 """
 from __future__ import annotations
@@ -67,13 +68,8 @@ class AgotRuleset:
             raise EngineError("illegal_action", f"A Game of Thrones is played by 3 to 6 houses, not {count}")
         return setup.allowed_houses(count)
 
-    def _check_westeros_option(self, state: State) -> None:
-        if not state["options"]["skip_westeros"] and _westeros_module() is None:
-            raise EngineError("illegal_action", "the Westeros phase is not implemented yet (issue 4): skip_westeros must be true")
-
     def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
         state = setup.initial_state(seats, options, seed)
-        self._check_westeros_option(state)
         rounds.begin_round(state, [])
         return state
 
@@ -81,7 +77,6 @@ class AgotRuleset:
         self, seats: list[str], options: dict[str, Any], seed: int, setup_keys: dict[str, Any], start: str | None
     ) -> State:
         state = setup.initial_state(seats, options, seed)
-        self._check_westeros_option(state)
         start = start or "planning"
         if start not in ("planning", "westeros", "action"):
             raise ScenarioSetupError(f"start: unknown start {start!r} (planning, westeros or action)")
@@ -92,9 +87,8 @@ class AgotRuleset:
         elif start == "action":
             action.start_action(state, events)
         else:
-            westeros = _westeros_module()
-            if westeros is None:
-                raise ScenarioSetupError("start: westeros phase not implemented yet (issue 4)")
+            from games.engine.agot import westeros
+
             westeros.start_westeros(state, events)
         return state
 

@@ -89,7 +89,11 @@ def _turn(state: State, house: str, loop: str, events: list[Event]) -> None:
         state["decision"] = {"kind": "march", "seats": [house]}
     else:
         cps = orders_of(state, house, "consolidate")
-        # Every consolidate order is forced until special-CP mustering exists (issue 4): R179-R183.
+        if any(can_cp_muster(state, house, a) for a in cps):
+            # R182: a special order in a castle area may muster instead: a real choice, asked.
+            state["decision"] = {"kind": "consolidate", "seats": [house]}
+            return
+        # R179-R183: the gain is fixed by the rules: the engine takes it (lowest area id first).
         consolidate_power(state, house, cps[0], events, forced=True)
 
 
@@ -501,15 +505,35 @@ def consolidate_power(state: State, house: str, area: str, events: list[Event], 
     events.append({"type": "power_gained", "house": house, "area": area, "gained": got})
 
 
+def can_cp_muster(state: State, house: str, area: str) -> bool:
+    """R182: a special Consolidate Power order in a castle/stronghold area (never a port) may muster there."""
+    from games.engine.agot import mustering
+
+    o = state["orders"][area]
+    if not token_special(o["token"]) or board().type[area] != "land" or not B.has_castle(area):
+        return False
+    return mustering.can_muster(state, house, [area])
+
+
 def do_consolidate(state: State, house: str, value: Any, events: list[Event]) -> None:
+    from games.engine.agot import mustering
+
     if not isinstance(value, dict) or set(value) - {"from", "muster"} or "from" not in value:
-        raise EngineError("bad_action", "consolidate takes {from: area}")
-    if "muster" in value:
-        raise EngineError("illegal_action", "mustering with a special Consolidate Power order is not implemented yet (issue 4)")
+        raise EngineError("bad_action", "consolidate takes {from: area} or {from: area, muster: [items]}")
     area = value["from"]
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "consolidate":
         raise EngineError("illegal_action", f"{house} has no consolidate power order in {area}")
+    if "muster" in value:
+        if not token_special(o["token"]) or board().type[area] != "land" or not B.has_castle(area):
+            raise EngineError("illegal_action", "only a special Consolidate Power order in a castle or stronghold "
+                                                "area musters (R182)")
+        plan = mustering.check_muster(state, house, mustering.cp_to_muster(area, value["muster"]), [area])
+        state["decision"] = None
+        _remove_order(state, area, events, "consolidate")
+        mustering.apply_plan(state, house, plan, events, "consolidate")
+        advance(state, events)
+        return
     state["decision"] = None
     consolidate_power(state, house, area, events)
     advance(state, events)

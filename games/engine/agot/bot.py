@@ -58,6 +58,25 @@ def random_march(state: State, house: str, rnd: random.Random) -> Action:
     return {"march": {"from": area, "moves": {}}}
 
 
+def random_consolidate(state: State, house: str, rnd: random.Random) -> Action:
+    """A power gain from a random Consolidate Power order, or (half the time) mustering with a special one."""
+    from games.engine.agot import mustering
+
+    musters = [a for a in action.orders_of(state, house, "consolidate") if action.can_cp_muster(state, house, a)]
+    if musters and rnd.random() < 0.5:
+        area = rnd.choice(musters)
+        value = mustering.random_muster(state, house, [area], rnd)
+        items: list[dict[str, str]] = []
+        for dest, its in value.items():
+            for it in its:
+                it = {k: v for k, v in it.items() if k != "from"}
+                if it.get("recruit") == "ship":
+                    it["to"] = dest
+                items.append(it)
+        return {"consolidate": {"from": area, "muster": items}}
+    return rnd.choice(defaults.legal_actions(state, house))
+
+
 def random_action(state: State, seat: str, rnd: random.Random) -> Action:
     d = state["decision"]
     kind = d["kind"]
@@ -65,7 +84,9 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
         return {"place_orders": random_orders(state, seat, rnd)}
     if kind == "march":
         return random_march(state, seat, rnd)
-    if kind in ("raven", "raven_peek", "raid", "replace_ships", "consolidate"):
+    if kind == "consolidate":
+        return random_consolidate(state, seat, rnd)
+    if kind in ("raven", "raven_peek", "raid", "replace_ships"):
         return rnd.choice(defaults.legal_actions(state, seat))
     module = defaults.owner_module(kind)
     if module is not None and hasattr(module, "random_action"):
@@ -83,6 +104,16 @@ class InvariantError(AssertionError):
     pass
 
 
+def _reconciling(state: State) -> set[str]:
+    """Houses whose supply dropped and who have not reconciled their armies yet (R63: a `reduce`
+    decision pending or queued in the Westeros phase)."""
+    ws = state.get("westeros") or {}
+    if state["phase"] != "westeros":
+        return set()
+    tasks = list(ws.get("queue") or []) + ([ws["current"]] if ws.get("current") else [])
+    return {t["house"] for t in tasks if t["t"] == "reduce"}
+
+
 def check_invariants(state: State) -> None:
     """Unit limits (R9), one house per area, units in legal areas, ports <= 3 ships (R248), one order
     per area on the houses' own units (R113), supply (R161), 20 power tokens per house (R9-R10),
@@ -90,6 +121,7 @@ def check_invariants(state: State) -> None:
     b = board()
     limits = unit_limits()
     seats = state["seats"]
+    reconciling = _reconciling(state)
     for h in seats:
         counts = B.unit_counts(state, h)
         for u, n in counts.items():
@@ -97,7 +129,7 @@ def check_invariants(state: State) -> None:
                 raise InvariantError(f"{h} has {n} {u}s")
         if state["power"][h] < 0 or B.pool(state, h) < 0:
             raise InvariantError(f"{h} power {state['power'][h]} pool {B.pool(state, h)}")
-        if not supply.fits(state, h):
+        if h not in reconciling and not supply.fits(state, h):
             raise InvariantError(f"{h} exceeds supply {state['supply'][h]}: {supply.army_sizes(state, h)}")
     for area, by_house in state["units"].items():
         if len(by_house) > 1:

@@ -1,5 +1,5 @@
-"""Round flow (R34-R41): rounds 1-10, the Westeros phase from round 2 (issue 4; skipped behind the
-`skip_westeros` option until then), the Victory track and the end of the game."""
+"""Round flow (R34-R41): rounds 1-10, the Westeros phase from round 2 (westeros.py), the Victory track
+and the end of the game."""
 from __future__ import annotations
 
 from typing import Any
@@ -18,13 +18,10 @@ def begin_round(state: State, events: list[Event]) -> None:
 
     events.append({"type": "round", "round": state["round"]})
     if state["round"] > 1:
-        if state["options"].get("skip_westeros", True):
-            events.append({"type": "westeros_skipped", "round": state["round"], "reason": "option skip_westeros"})
-        else:
-            from games.engine.agot import westeros  # issue 4
+        from games.engine.agot import westeros
 
-            westeros.start_westeros(state, events)
-            return
+        westeros.start_westeros(state, events)
+        return
     planning.start_planning(state, events)
 
 

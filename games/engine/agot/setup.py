@@ -26,10 +26,8 @@ from games.engine.base import EngineError, ScenarioSetupError
 
 State = dict[str, Any]
 
-# Options a game may be created with. skip_westeros: until the Westeros phase lands (issue 4), rounds
-# 2-10 go straight from the previous Clean-up to Planning. It is True by default and is named so
-# that nobody mistakes the shortcut for the rules.
-OPTIONS: dict[str, Any] = {"tides_of_battle": False, "skip_westeros": True}
+# Options a game may be created with (R28, R297).
+OPTIONS: dict[str, Any] = {"tides_of_battle": False}
 DECK_NAMES = ("westeros_1", "westeros_2", "westeros_3", "wildlings", "tides")
 
 
@@ -98,6 +96,9 @@ def initial_state(seats: list[str], options: dict[str, Any] | None, seed: int) -
         "discards": {h: [] for h in seats},
         "restrictions": [],
         "revealed": {"westeros": []},
+        "bids": {},
+        "westeros": {"queue": [], "current": None,
+                     "discards": {"westeros_1": [], "westeros_2": [], "westeros_3": []}},
         "decks": {},
         "orders": {},
         "secret": {h: {} for h in seats},
