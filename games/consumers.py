@@ -3,13 +3,20 @@
 After each commit every connection receives {"type": "update", "version", "events"} with the
 events filtered for its seat (spectators: the public view). Versions let a client see a gap and
 re-fetch the game over REST, since Channels may drop messages. Presence (who is connected) is sent
-to the whole table whenever it changes."""
+to the whole table whenever it changes.
+
+Chat (chat/services.py): a client sends {"type": "chat", "channel": "table" | "<seatA>-<seatB>",
+"text": ...}; the message reaches only the channel's members as {"type": "chat", "id", "channel",
+"sender", "seat", "text", "html", "created_at"} (`text` is raw: render it as text, or insert the
+escaped `html`); a refusal comes back as {"type": "error", "error", "detail", "fields"}."""
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from chat import services as chat
 from games import queries
+from games.errors import GameError
 from games.models import Game, Presence
 from games.services.notify import seat_group, spectator_group, table_group
 
@@ -44,11 +51,28 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self._broadcast_presence()
 
     async def receive_json(self, content, **kwargs) -> None:
-        if isinstance(content, dict) and content.get("type") == "ping":
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "ping":
             await self.send_json({"type": "pong", "version": await self._version()})
+        elif kind == "chat":
+            await self._chat(content)
         else:
             await self.send_json({"type": "error", "error": "bad_message",
-                                  "detail": "Send {\"type\": \"ping\"}; actions go to POST /api/v1/games/<id>/actions."})
+                                  "detail": "Send {\"type\": \"ping\"} or {\"type\": \"chat\", \"channel\", \"text\"}; "
+                                            "actions go to POST /api/v1/games/<id>/actions."})
+
+    async def _chat(self, content: dict) -> None:
+        try:
+            await database_sync_to_async(chat.do_send_message)(
+                self.game_id, self.scope.get("user"), content.get("channel"), content.get("text"))
+        except GameError as error:
+            await self.send_json(chat.error_payload(error, content.get("ref")))
+
+    async def chat_message(self, message) -> None:
+        members = message.get("seats")
+        if members is not None and self.seat not in members:  # delivery is by group; this is a second lock
+            return
+        await self.send_json({"type": "chat", **message["message"]})
 
     async def game_update(self, message) -> None:
         await self.send_json({"type": "update", "version": message["version"], "status": message["status"],

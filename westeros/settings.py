@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "ratings",
+    "chat",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -124,6 +126,9 @@ DEADLINE_QUEUE = env_str("DEADLINE_QUEUE", "celery")
 # The sweep catches deadlines whose task was lost or late (games/services/deadlines.py).
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": env_int("DEADLINE_SWEEP_SECONDS", 5)},
+    # Warnings before deadlines (notifications/services.py, warn_deadlines).
+    "warn-deadlines": {"task": "notifications.tasks.warn_deadlines",
+                       "schedule": env_int("DEADLINE_WARNING_SWEEP_SECONDS", 30)},
 }
 # Redis redelivers an unacknowledged task after this; longer than any deadline eta would re-send early.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 8 * 24 * 60 * 60}

@@ -13,10 +13,13 @@ handler500 = "westeros.api_errors.handler500"
 urlpatterns = [
     path("", views.home, name="home"),
     path("admin/", admin.site.urls),
+    path("accounts/notifications/", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("ratings.api_urls")),
+    path("api/v1/", include("chat.api_urls")),
+    path("api/v1/", include("notifications.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     # Anything else under /api/ is a JSON 404, never an HTML page (even with DEBUG on).

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
 from games.services.deadlines import sweep
+from notifications.services import warn_deadlines
 
 
 class Command(BaseCommand):
@@ -21,6 +22,7 @@ class Command(BaseCommand):
     def handle(self, *args, interval: float, once: bool, **options) -> None:
         while True:
             applied = sweep()
+            warn_deadlines()
             if applied:
                 self.stdout.write(f"applied {applied} timeout default(s)")
             if once:

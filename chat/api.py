@@ -1,0 +1,71 @@
+"""REST endpoints for game chat: history (paginated, newest first) and posting. Thin: the rules
+live in chat.services."""
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.generics import ListAPIView
+from rest_framework.pagination import CursorPagination
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from chat import conf, services
+from chat.models import ChatMessage
+from chat.serializers import ChatChannelsSerializer, ChatMessageSerializer, ChatPostSerializer
+
+INVITE = OpenApiParameter("invite", str, description="a private game's invite token (spectators)")
+
+
+class ChatPagination(CursorPagination):
+    ordering = "-id"
+    page_size_query_param = "limit"
+
+    def get_page_size(self, request: Request) -> int:
+        self.max_page_size = conf.get("CHAT_MAX_PAGE_SIZE")
+        self.page_size = conf.get("CHAT_PAGE_SIZE")
+        return super().get_page_size(request)
+
+
+class GameChatView(ListAPIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    serializer_class = ChatMessageSerializer
+    pagination_class = ChatPagination
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return ChatMessage.objects.none()
+        return services.history(self.kwargs["game_id"], self.request.user,
+                                self.request.query_params.get("channel", "table"),
+                                self.request.query_params.get("invite"))
+
+    @extend_schema(
+        summary="A chat channel's messages, newest first (members only; spectators read the table if allowed)",
+        parameters=[
+            OpenApiParameter("channel", str, description='"table" (default) or two seats, e.g. "lannister-stark"'),
+            OpenApiParameter("limit", int, description="messages per page (default 50, at most 200)"),
+            INVITE,
+        ],
+    )
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(request=ChatPostSerializer, responses={201: ChatMessageSerializer},
+                   summary="Send a chat message from your seat (the websocket accepts the same)")
+    def post(self, request: Request, game_id: int) -> Response:
+        serializer = ChatPostSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        message = services.do_send_message(game_id, request.user, data["channel"], data["text"])
+        return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED)
+
+
+class GameChatChannelsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ChatChannelsSerializer, parameters=[INVITE],
+                   summary="The chat channels you may read in a game, and where you may write")
+    def get(self, request: Request, game_id: int) -> Response:
+        payload = services.channels_for(game_id, request.user, request.query_params.get("invite"))
+        return Response(ChatChannelsSerializer(payload).data)

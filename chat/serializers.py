@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from chat.models import ChatMessage
+from chat.services import to_html
+
+
+class ChatMessageSerializer(serializers.ModelSerializer):
+    """A message: `text` is raw (render it as text), `html` is the same text escaped for HTML."""
+
+    sender = serializers.CharField(source="sender.username", allow_null=True, read_only=True,
+                                   help_text="the sender's username (null once the account is deleted)")
+    seat = serializers.CharField(source="sender_seat", read_only=True)
+    html = serializers.SerializerMethodField(help_text="the text HTML-escaped, newlines as <br>")
+
+    class Meta:
+        model = ChatMessage
+        fields = ("id", "channel", "sender", "seat", "text", "html", "created_at")
+
+    def get_html(self, message: ChatMessage) -> str:
+        return to_html(message.text)
+
+
+class ChatPostSerializer(serializers.Serializer):
+    channel = serializers.CharField(max_length=80, default="table",
+                                    help_text='"table" or two seats, e.g. "lannister-stark"')
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False,
+                                 help_text="the message, at most CHAT_MAX_LENGTH (1000) characters")
+
+
+class ChatChannelSerializer(serializers.Serializer):
+    channel = serializers.CharField()
+    seats = serializers.ListField(child=serializers.CharField())
+    can_write = serializers.BooleanField()
+
+
+class ChatChannelsSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    your_seat = serializers.CharField(allow_null=True)
+    private_chat = serializers.BooleanField()
+    spectator_chat = serializers.BooleanField()
+    channels = ChatChannelSerializer(many=True)

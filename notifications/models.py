@@ -1,0 +1,74 @@
+"""Per-user notification settings, and one row per notification decided (the dedupe key and the
+delivery record)."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from games.models import Game
+
+
+class Kind(models.TextChoices):
+    YOUR_TURN = "your_turn", "It is your turn"
+    DEADLINE_NEAR = "deadline_near", "A deadline is near"
+    GAME_STARTED = "game_started", "A game started"
+    GAME_ENDED = "game_ended", "A game ended"
+
+
+class NotificationSettings(models.Model):
+    """A user's choices; a user without a row has the defaults (everything on, no webhook)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="notification_settings")
+    email_your_turn = models.BooleanField("e-mail: your turn", default=True)
+    email_deadline_near = models.BooleanField("e-mail: deadline near", default=True)
+    email_game_started = models.BooleanField("e-mail: game started", default=True)
+    email_game_ended = models.BooleanField("e-mail: game ended", default=True)
+    webhook_url = models.URLField(
+        "webhook URL", max_length=500, blank=True,
+        help_text="optional; receives a Discord-compatible JSON body {\"content\": \"...\"}",
+    )
+    webhook_your_turn = models.BooleanField("webhook: your turn", default=True)
+    webhook_deadline_near = models.BooleanField("webhook: deadline near", default=True)
+    webhook_game_started = models.BooleanField("webhook: game started", default=True)
+    webhook_game_ended = models.BooleanField("webhook: game ended", default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "notification settings"
+
+    def __str__(self) -> str:
+        return f"notification settings of {self.user_id}"
+
+    def wants_email(self, kind: str) -> bool:
+        return bool(getattr(self, f"email_{kind}"))
+
+    def wants_webhook(self, kind: str) -> bool:
+        return bool(self.webhook_url) and bool(getattr(self, f"webhook_{kind}"))
+
+    def wants(self, kind: str) -> bool:
+        return self.wants_email(kind) or self.wants_webhook(kind)
+
+
+class Notification(models.Model):
+    """One notification to one user. `key` makes each one happen once (a deadline warned once per
+    deadline, a turn once per version); the task claims the row before sending (at most once)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    key = models.CharField(max_length=200, unique=True)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True, help_text="when a task took it for sending")
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    webhook_at = models.DateTimeField(null=True, blank=True, help_text="when the webhook answered 2xx")
+    error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "-created_at"], name="notifications_of_user")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} (game {self.game_id})"

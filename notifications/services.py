@@ -1,0 +1,331 @@
+"""Notifications: it is your turn, a deadline is near, a game started, a game ended.
+
+Deciding happens inside the game's transaction (`game_changed`, called by games.services.play.settle)
+or in the periodic warning sweep (`warn_deadlines`): each decision is a `Notification` row with a
+unique key, so nothing is notified twice, and a rolled-back change notifies nothing. Sending happens
+in a Celery task enqueued with `transaction.on_commit`, never inside the request's transaction; the
+task claims the row first (at most once), then e-mails through Django's configured backend and posts
+the optional webhook (Discord-compatible JSON: {"content": "..."}), each failure logged, never raised.
+
+Settings are read twice: when deciding (a user who wants nothing of a kind gets no row) and when
+sending (a channel switched off meanwhile is skipped).
+"""
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import socket
+import urllib.error
+import urllib.request
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine import get_ruleset
+from games.models import Game, GameAction, GameSeat
+from notifications import conf
+from notifications.models import Kind, Notification, NotificationSettings
+
+log = logging.getLogger(__name__)
+
+DISCORD_CONTENT_LIMIT = 2000
+SETTING_FIELDS = (
+    "email_your_turn", "email_deadline_near", "email_game_started", "email_game_ended", "webhook_url",
+    "webhook_your_turn", "webhook_deadline_near", "webhook_game_started", "webhook_game_ended",
+)
+
+
+# --- settings -------------------------------------------------------------------------------------
+
+def settings_for(user: User) -> NotificationSettings:
+    """The user's settings (the defaults, unsaved, when they never changed them)."""
+    return NotificationSettings.objects.filter(user=user).first() or NotificationSettings(user=user)
+
+
+def settings_by_user(user_ids: Iterable[int]) -> dict[int, NotificationSettings]:
+    ids = set(user_ids)
+    found = {s.user_id: s for s in NotificationSettings.objects.filter(user_id__in=ids)}
+    return {uid: found.get(uid) or NotificationSettings(user_id=uid) for uid in ids}
+
+
+def validate_webhook_url(url: str) -> None:
+    """http(s) with a host; raises django's ValidationError. (Addresses are checked when sending.)"""
+    if not url:
+        return
+    parts = urlsplit(url)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise ValidationError("Enter an http:// or https:// URL.", code="invalid")
+
+
+@transaction.atomic
+def do_update_settings(user: User, **values: Any) -> NotificationSettings:
+    """Change some of the user's settings (the others keep their value)."""
+    unknown = set(values) - set(SETTING_FIELDS)
+    if unknown:
+        raise ValueError(f"unknown notification settings: {sorted(unknown)}")
+    if "webhook_url" in values:
+        values["webhook_url"] = (values["webhook_url"] or "").strip()
+        validate_webhook_url(values["webhook_url"])
+    prefs, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
+    for name, value in values.items():
+        setattr(prefs, name, value)
+    prefs.save()
+    return prefs
+
+
+# --- deciding -------------------------------------------------------------------------------------
+
+def game_changed(game: Game, pending_before: set[str], records: list[GameAction]) -> list[Notification]:
+    """Called inside the game's transaction after every change (games.services.play.settle, after the
+    bots played, the game ended if over and the deadlines were renewed; `records` are all the actions
+    of this change, bots included). Notifies: game started (the change that created the game: no seat
+    was pending before and the version was 0), game ended (the game is no longer active), and your
+    turn for each player's seat that has just become pending (or timed out and is pending again).
+    Returns the notifications decided (sent after commit)."""
+    seats = [s for s in GameSeat.objects.filter(game=game).select_related("user")
+             if s.user_id is not None and s.user.is_active]
+    if not seats:
+        return []
+    prefs = settings_by_user(s.user_id for s in seats)
+    decided: list[Notification] = []
+    label = game_label(game)
+    started = not pending_before and game.version - len(records) == 0
+    if not game.is_active():
+        for seat in seats:
+            decided += _decide(prefs[seat.user_id], game, Kind.GAME_ENDED, f"game_ended:{game.pk}:{seat.user_id}",
+                               {"seat": seat.seat, "status": game.status, "label": label})
+        return decided
+    pending = get_ruleset(game.ruleset).pending(game.state)
+    timed_out = {r.seat for r in records if r.source == GameAction.Source.TIMEOUT}
+    for seat in seats:
+        if started:
+            told = _decide(prefs[seat.user_id], game, Kind.GAME_STARTED, f"game_started:{game.pk}:{seat.user_id}",
+                           {"seat": seat.seat, "pending": pending.get(seat.seat), "label": label})
+            decided += told
+            if told:
+                continue  # the start message says whether it is their turn
+        if seat.is_bot or seat.seat not in pending:
+            continue
+        if seat.seat in pending_before and seat.seat not in timed_out:
+            continue  # still deciding (or just acted and has the next decision): they are at the table
+        decided += _decide(prefs[seat.user_id], game, Kind.YOUR_TURN,
+                           f"your_turn:{game.pk}:{seat.seat}:{game.version}",
+                           {"seat": seat.seat, "decision": pending[seat.seat], "version": game.version,
+                            "deadline_at": _iso(seat.deadline_at), "label": label})
+    return decided
+
+
+def warning_window(time_limit: int) -> timedelta:
+    fraction = float(conf.get("NOTIFY_DEADLINE_WARNING_FRACTION"))
+    return timedelta(seconds=max(float(conf.get("NOTIFY_DEADLINE_WARNING_MIN_SECONDS")), time_limit * fraction))
+
+
+def warn_deadlines(now: datetime | None = None) -> int:
+    """Decide a warning for every player's seat whose deadline falls within the warning window of its
+    game's time limit and was not warned about yet (one key per seat and deadline: an extension gets
+    its own warning). One query per distinct time limit among active games. Returns how many were
+    decided; never raises (the deadline runner and beat call it in a loop)."""
+    try:
+        return _warn_deadlines(now or timezone.now())
+    except Exception:
+        log.exception("the deadline warning sweep failed")
+        return 0
+
+
+def _warn_deadlines(now: datetime) -> int:
+    limits = set(
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__isnull=False)
+        .order_by().values_list("time_limit", flat=True).distinct()
+    )
+    due: list[GameSeat] = []
+    for limit in limits:
+        horizon = now + warning_window(limit)
+        due += GameSeat.objects.filter(
+            game__status=Game.Status.ACTIVE, game__time_limit=limit, game__deadline_at__lte=horizon,
+            deadline_at__gt=now, deadline_at__lte=horizon, is_bot=False, user__isnull=False, user__is_active=True,
+        ).select_related("game", "game__lobby")
+    keys = {_deadline_key(seat): seat for seat in due}
+    known = set(Notification.objects.filter(key__in=list(keys)).values_list("key", flat=True))
+    fresh = [(key, seat) for key, seat in keys.items() if key not in known]
+    if not fresh:
+        return 0
+    prefs = settings_by_user(seat.user_id for _, seat in fresh)
+    decided = 0
+    for key, seat in fresh:
+        with transaction.atomic():
+            decided += len(_decide(prefs[seat.user_id], seat.game, Kind.DEADLINE_NEAR, key,
+                                   {"seat": seat.seat, "deadline_at": _iso(seat.deadline_at),
+                                    "label": game_label(seat.game)}))
+    return decided
+
+
+def _deadline_key(seat: GameSeat) -> str:
+    return f"deadline_near:{seat.game_id}:{seat.seat}:{_iso(seat.deadline_at)}"
+
+
+def _decide(prefs: NotificationSettings, game: Game, kind: str, key: str, data: dict[str, Any]) -> list[Notification]:
+    """Record the notification (once per key) and send it after commit; [] when the user wants none
+    of this kind or it was already decided."""
+    if not prefs.wants(kind):
+        return []
+    notification, created = Notification.objects.get_or_create(
+        key=key, defaults={"user_id": prefs.user_id, "game": game, "kind": kind, "data": data})
+    if not created:
+        return []
+    notification_id = notification.pk
+
+    def enqueue() -> None:
+        from notifications.tasks import deliver_notification
+
+        try:
+            deliver_notification.delay(notification_id)
+        except Exception:
+            log.exception("could not enqueue notification %s", notification_id)
+
+    transaction.on_commit(enqueue, robust=True)
+    return [notification]
+
+
+# --- sending --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Delivery:
+    emailed: bool = False
+    webhook: bool = False
+    skipped: bool = False  # already claimed by another task
+
+
+def deliver(notification_id: int) -> Delivery:
+    """Send one notification by the channels its user wants now. Claims it first, so a task run twice
+    sends once; failures are logged on the row, never raised."""
+    now = timezone.now()
+    if not Notification.objects.filter(pk=notification_id, claimed_at__isnull=True).update(claimed_at=now):
+        return Delivery(skipped=True)
+    notification = Notification.objects.select_related("user", "game", "game__lobby").get(pk=notification_id)
+    prefs = settings_for(notification.user)
+    subject, text = compose(notification)
+    emailed = webhook = False
+    errors = []
+    if prefs.wants_email(notification.kind) and notification.user.email:
+        try:
+            send_mail(subject, text, settings.DEFAULT_FROM_EMAIL, [notification.user.email])
+            emailed = True
+            notification.emailed_at = timezone.now()
+        except Exception as error:
+            log.exception("could not e-mail notification %s", notification_id)
+            errors.append(f"e-mail: {error}")
+    if prefs.wants_webhook(notification.kind):
+        error = post_webhook(prefs.webhook_url, text)
+        if error is None:
+            webhook = True
+            notification.webhook_at = timezone.now()
+        else:
+            errors.append(f"webhook: {error}")
+    notification.error = "; ".join(errors)[:300]
+    notification.save(update_fields=["emailed_at", "webhook_at", "error"])
+    return Delivery(emailed=emailed, webhook=webhook)
+
+
+def game_label(game: Game) -> str:
+    name = game.lobby.name if game.lobby_id and game.lobby else ""
+    return f"{name} (game #{game.pk})" if name else f"game #{game.pk}"
+
+
+def game_link(game: Game) -> str:
+    return f"{settings.SITE_URL.rstrip('/')}/api/v1/games/{game.pk}"
+
+
+def compose(notification: Notification) -> tuple[str, str]:
+    """(e-mail subject, text); the text is also the webhook's content."""
+    game, data = notification.game, notification.data
+    label, seat = data.get("label") or game_label(game), data.get("seat", "")
+    link = game_link(game)
+    if notification.kind == Kind.YOUR_TURN:
+        subject = f"Your turn in {label}"
+        text = f"It is your turn as {seat} in {label} ({data.get('decision') or 'a decision'})."
+        if data.get("deadline_at"):
+            text += f" Deadline: {_human(data['deadline_at'])}."
+    elif notification.kind == Kind.DEADLINE_NEAR:
+        subject = f"Deadline near in {label}"
+        text = (f"Your decision as {seat} in {label} times out at {_human(data.get('deadline_at'))}; "
+                "the default action is taken for you then.")
+    elif notification.kind == Kind.GAME_STARTED:
+        subject = f"{label} started"
+        text = f"{label} ({game.ruleset}) started: you play {seat}."
+        if data.get("pending"):
+            text += " It is your turn."
+    else:
+        subject = f"{label} ended"
+        text = f"{label} is over ({data.get('status', game.status)})."
+        if game.ranking and seat in game.ranking:
+            text += f" You ({seat}) placed {game.ranking.index(seat) + 1} of {len(game.ranking)}."
+    return f"[Westeros] {subject}", f"{text}\n{link}"
+
+
+def webhook_body(content: str) -> dict[str, Any]:
+    """Discord-compatible: `content` (at most 2000 characters), and no pings whatever the text says
+    (lobby names are user input)."""
+    if len(content) > DISCORD_CONTENT_LIMIT:
+        content = content[:DISCORD_CONTENT_LIMIT - 1] + "…"
+    return {"content": content, "allowed_mentions": {"parse": []}}
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # a redirect is an error
+        return None
+
+
+def _address_allowed(host: str, port: int) -> bool:
+    if conf.get("NOTIFY_WEBHOOK_ALLOW_PRIVATE"):
+        return True
+    try:
+        infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+    except OSError:
+        return False
+    return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_global for info in infos)
+
+
+def post_webhook(url: str, content: str) -> str | None:
+    """POST the Discord-compatible body; None when it answered 2xx, else what went wrong. Short
+    timeout, no redirects, no private addresses (unless NOTIFY_WEBHOOK_ALLOW_PRIVATE); never raises."""
+    try:
+        parts = urlsplit(url)
+        if parts.scheme not in {"http", "https"} or not parts.hostname:
+            return "not an http(s) URL"
+        if not _address_allowed(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)):
+            return "the address is not public"
+        request = urllib.request.Request(
+            url, data=json.dumps(webhook_body(content)).encode(), method="POST",
+            headers={"Content-Type": "application/json", "User-Agent": "Westeros-Notifications/1"},
+        )
+        opener = urllib.request.build_opener(_NoRedirects)
+        with opener.open(request, timeout=float(conf.get("NOTIFY_WEBHOOK_TIMEOUT_SECONDS"))) as response:
+            if 200 <= response.status < 300:
+                return None
+            return f"HTTP {response.status}"
+    except urllib.error.HTTPError as error:
+        return f"HTTP {error.code}"
+    except Exception as error:  # timeouts, refused connections, bad URLs: logged, never raised
+        log.warning("webhook %s failed: %s", url, error)
+        return type(error).__name__
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def _human(iso: str | None) -> str:
+    if not iso:
+        return "its deadline"
+    moment = datetime.fromisoformat(iso).astimezone(UTC)
+    return moment.strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,16 @@
+"""Celery tasks: sending one notification, and the periodic deadline-warning sweep."""
+from __future__ import annotations
+
+from celery import shared_task
+
+from notifications import services
+
+
+@shared_task(ignore_result=True)
+def deliver_notification(notification_id: int) -> None:
+    services.deliver(notification_id)
+
+
+@shared_task(ignore_result=True)
+def warn_deadlines() -> int:
+    return services.warn_deadlines()
