@@ -65,3 +65,16 @@ def test_supports_itself_and_picks_a_card_that_wins() -> None:
     state, _ = RS.apply(state, "lannister", act)
     # Lannister 4 against 3: Stark's best card is Eddard (4): the weakest card beating 3 + 4 is strength 4
     assert smart_bot.smart_action(state, "lannister") == {"house_card": "tywin_lannister"}
+
+
+def test_simulate_command_with_tides_and_the_smart_bot() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("simulate", "--players", "3", "--games", "2", "--tides", "--bot", "smart", stdout=out)
+    assert "2 ok, 0 failed" in out.getvalue() and "Tides of Battle, smart bot" in out.getvalue()
+    out = StringIO()
+    call_command("simulate", "--players", "4", "--games", "2", "--tides", stdout=out)
+    assert "2 ok, 0 failed" in out.getvalue()

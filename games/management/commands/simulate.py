@@ -1,16 +1,46 @@
-"""`python manage.py simulate --game agot --players 6 --games 100 --seed 1`: random bots play whole
-games, invariants checked after every action; prints games/second and every failure with its seed.
-The work is done by the pure function games.engine.agot.bot.simulate."""
+"""`python manage.py simulate --game agot --players 6 --games 1000 --seed 1 [--tides] [--bot smart]`:
+bots play whole games, invariants checked after every action; prints games/second and every failure
+with its seed and action index. `--tides` plays with the Tides of Battle option; `--bot smart` seats
+the smart bot (games/engine/agot/smart_bot.py) everywhere instead of the random one. The work is done
+by the pure functions games.engine.agot.bot.play_random_game and smart_bot.play_game."""
 from __future__ import annotations
 
 import sys
+import time
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
 
+def run(players: int, games: int, seed: int, check: bool, tides: bool, smart: bool) -> dict[str, Any]:
+    """Play `games` games with seeds seed, seed+1, ...; collect failures instead of stopping."""
+    from games.engine.agot import bot, smart_bot
+
+    options = {"tides_of_battle": tides}
+    failures: list[tuple[int, str]] = []
+    winners: dict[str, int] = {}
+    actions = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        s = seed + i
+        try:
+            if smart:
+                res = smart_bot.play_game(players, s, options, check=check)
+            else:
+                res = bot.play_random_game(players, s, check=check, options=options)
+        except Exception as e:
+            failures.append((s, f"{type(e).__name__}: {e}"))
+            continue
+        actions += res["actions"]
+        w = res["state"]["winner"]
+        winners[w] = winners.get(w, 0) + 1
+    dt = time.perf_counter() - t0
+    return {"games": games, "seconds": dt, "games_per_second": games / dt if dt else 0.0,
+            "actions": actions, "failures": failures, "winners": winners}
+
+
 class Command(BaseCommand):
-    help = "Play random games with invariant checks and report speed and failures (seed per game)."
+    help = "Play bot games with invariant checks and report speed and failures (seed per game)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", default="agot", choices=["agot"])
@@ -18,14 +48,16 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=1, help="first seed; game i uses seed + i")
         parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed only)")
+        parser.add_argument("--tides", action="store_true", help="play with the Tides of Battle option (R297)")
+        parser.add_argument("--bot", default="random", choices=["random", "smart"], help="which bot fills every seat")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from games.engine.agot import bot
-
-        res = bot.simulate(options["players"], options["games"], options["seed"], check=not options["no_check"])
+        res = run(options["players"], options["games"], options["seed"], not options["no_check"], options["tides"],
+                  options["bot"] == "smart")
         ok = res["games"] - len(res["failures"])
+        extra = (" with Tides of Battle" if options["tides"] else "") + (", smart bot" if options["bot"] == "smart" else "")
         self.stdout.write(
-            f"agot: {res['games']} games of {options['players']} players, seeds {options['seed']}.."
+            f"agot: {res['games']} games of {options['players']} players{extra}, seeds {options['seed']}.."
             f"{options['seed'] + res['games'] - 1}: {ok} ok, {len(res['failures'])} failed, "
             f"{res['actions']} actions in {res['seconds']:.2f} s = {res['games_per_second']:.1f} games/second"
         )
