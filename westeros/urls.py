@@ -15,6 +15,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/notifications/", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
+    path("", include("web.urls")),
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("ratings.api_urls")),

@@ -1,0 +1,56 @@
+"""Static board data for the game page: geometry from web/data/layout.yaml (a copy of
+../shared/data/agot_board/layout.yaml, ids unchanged) merged with the engine's map and house cards.
+Everything here is public and the same for every viewer."""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+ENGINE_DATA = Path(__file__).resolve().parent.parent / "games" / "engine" / "agot" / "data"
+LAYOUT = Path(__file__).resolve().parent / "data" / "layout.yaml"
+
+
+def _load(path: Path):
+    with path.open(encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+@cache
+def agot_board() -> dict:
+    layout = _load(LAYOUT)
+    areas = {}
+    for entry in _load(ENGINE_DATA / "map.yaml")["areas"]:
+        geo = layout["areas"][entry["id"]]
+        areas[entry["id"]] = {
+            "name": entry["name"],
+            "type": entry["type"],
+            "structure": entry.get("structure", "none"),
+            "supply": entry.get("supply", 0),
+            "crowns": entry.get("power", 0),
+            "home_of": entry.get("home_of"),
+            "land_area": entry.get("land_area"),
+            "sea_area": entry.get("sea_area"),
+            "adjacent": entry.get("adjacent", []),
+            "center": geo["center"],
+            "inradius": geo.get("inradius", 20),
+            "outline": geo["outline"],
+            "holes": geo.get("holes", []),
+        }
+    cards = {}
+    for house, entries in _load(ENGINE_DATA / "house_cards.yaml")["houses"].items():
+        for card in entries:
+            cards[card["id"]] = {"house": house, "name": card["name"], "strength": card["strength"],
+                                 "swords": card.get("swords", 0), "fortifications": card.get("fortifications", 0),
+                                 "ability": card.get("ability")}
+    tracks = _load(ENGINE_DATA / "tracks.yaml")
+    space = layout["coordinate_space"]
+    return {"width": space["width"], "height": space["height"], "areas": areas, "house_cards": cards,
+            "stars": tracks["kings_court"]["stars_by_player_count"]}
+
+
+@cache
+def agot_board_json() -> str:
+    return json.dumps(agot_board(), separators=(",", ":"))

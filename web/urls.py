@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from web import views
+
+urlpatterns = [
+    path("board/agot.json", views.board_data, name="web-board-data"),
+    path("lobbies/", views.lobby_list, name="web-lobbies"),
+    path("lobbies/new/", views.lobby_new, name="web-lobby-new"),
+    path("lobbies/<int:lobby_id>/", views.lobby_page, name="web-lobby"),
+    path("lobbies/<int:lobby_id>/<str:verb>", views.lobby_action, name="web-lobby-action"),
+    path("games/", views.my_games, name="web-my-games"),
+    path("games/<int:game_id>/", views.game_page, name="web-game"),
+    path("games/<int:game_id>/replay", views.replay_page, name="web-replay"),
+    path("games/<int:game_id>/replay/<int:step>.json", views.replay_step, name="web-replay-step"),
+]

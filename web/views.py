@@ -1,0 +1,176 @@
+"""Server-rendered pages: lobbies, your games, the game page (a shell; static/js/game.js draws the
+board and talks to the REST API and the websocket) and the replay of finished games."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, F
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
+
+from games import queries
+from games.engine import get_ruleset
+from games.errors import GameError
+from games.models import Game, Lobby
+from games.services import lobbies
+from web.board import agot_board_json
+
+HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
+
+
+def _visible_game(request: HttpRequest, game_id: int) -> Game:
+    try:
+        return queries.get_visible_game(request.user, game_id, request.GET.get("invite"))
+    except GameError:
+        raise Http404("No such game, or you may not see it.") from None
+
+
+def _error_text(error: GameError) -> str:
+    fields = getattr(error, "fields", None) or {}
+    extra = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in fields.items())
+    return f"{error.detail} {extra}".strip()
+
+
+@cache_control(max_age=3600, public=True)
+def board_data(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(agot_board_json(), content_type="application/json")
+
+
+@ensure_csrf_cookie
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _visible_game(request, game_id)
+    return render(request, "web/game.html", {
+        "game": game, "seat": queries.viewer_seat(game, request.user),
+        "invite": request.GET.get("invite", ""),
+    })
+
+
+def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _visible_game(request, game_id)
+    return render(request, "web/replay.html", {"game": game, "steps": game.actions.count(),
+                                               "finished": not game.is_active()})
+
+
+def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
+    """The view after the first `step` actions of a finished game, as the viewer's seat (or a
+    spectator) would have seen it then, with that step's public log entry. Only for finished games:
+    their seed and actions are public (the fairness endpoint), so nothing here is a secret."""
+    from games.replay import rebuild
+
+    game = _visible_game(request, game_id)
+    if game.is_active():
+        return JsonResponse({"error": "not_finished", "detail": "Replays open when the game is over."}, status=409)
+    actions = list(game.actions.order_by("version"))
+    if step < 0 or step > len(actions):
+        raise Http404("No such step.")
+    seat = queries.viewer_seat(game, request.user)
+    engine = get_ruleset(game.ruleset)
+    state = rebuild(game.ruleset, game.seat_names(), game.options, game.seed,
+                    [{"seat": a.seat, "action": a.action} for a in actions], upto=step)
+    entry = None
+    if step > 0:
+        record = actions[step - 1]
+        entry = {"version": record.version, "seat": record.seat, "source": record.source,
+                 "events": [e for e in (engine.event_view(ev, seat) for ev in record.events) if e is not None]}
+    return JsonResponse({"step": step, "steps": len(actions), "seat": seat, "view": engine.view(state, seat),
+                         "entry": entry})
+
+
+def lobby_list(request: HttpRequest) -> HttpResponse:
+    qs = (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
+          .annotate(taken=Count("members")).select_related("creator").order_by("-created_at"))
+    ranked = request.GET.get("ranked", "")
+    if ranked in ("true", "false"):
+        qs = qs.filter(ranked=ranked == "true")
+    if request.GET.get("free") == "1":
+        qs = qs.filter(taken__lt=F("seat_count"))
+    return render(request, "web/lobby_list.html", {"lobbies": qs[:100], "ranked": ranked,
+                                                   "free": request.GET.get("free", "")})
+
+
+@login_required
+def lobby_new(request: HttpRequest) -> HttpResponse:
+    error = None
+    data = request.POST if request.method == "POST" else {}
+    if request.method == "POST":
+        try:
+            settings = lobbies.LobbySettings(
+                ruleset="agot", name=data.get("name", "")[:80], seat_count=int(data.get("seats", 3)),
+                time_limit=int(data.get("time_limit", 86400)), ranked=data.get("ranked") == "on",
+                private=data.get("private") == "on", password=data.get("password", ""),
+                house_choice=data.get("house_choice", "random"),
+            )
+            lobby = lobbies.do_create_lobby(request.user, settings, join=True, seat=data.get("seat", ""))
+        except ValueError:
+            error = "Seats and time per decision must be whole numbers."
+        except GameError as exc:
+            error = _error_text(exc)
+        else:
+            return redirect("web-lobby", lobby_id=lobby.pk)
+    return render(request, "web/lobby_new.html", {"error": error, "data": data, "houses": HOUSES,
+                                                  "time_limits": [(120, "2 minutes"), (600, "10 minutes"),
+                                                                  (3600, "1 hour"), (86400, "1 day"),
+                                                                  (259200, "3 days")]})
+
+
+def _lobby_or_404(request: HttpRequest, lobby_id: int) -> Lobby:
+    lobby = Lobby.objects.filter(pk=lobby_id).select_related("creator").first()
+    if lobby is None or not lobbies.can_see(lobby, request.user, request.GET.get("invite")):
+        raise Http404("No such lobby.")
+    return lobby
+
+
+def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
+    lobby = _lobby_or_404(request, lobby_id)
+    members = list(lobby.members.select_related("user"))
+    me = next((m for m in members if m.user_id == request.user.pk), None)
+    game = Game.objects.filter(lobby=lobby).only("pk").first()
+    taken = {m.seat for m in members if m.seat}
+    seats = get_ruleset(lobby.ruleset).seat_names(lobby.seat_count) if lobby.ruleset == "agot" else []
+    return render(request, "web/lobby.html", {
+        "lobby": lobby, "members": members, "me": me, "game": game, "free": lobby.seat_count - len(members),
+        "is_creator": request.user.pk == lobby.creator_id,
+        "open_seats": [s for s in seats if s not in taken], "invite": request.GET.get("invite", ""),
+    })
+
+
+@require_POST
+@login_required
+def lobby_action(request: HttpRequest, lobby_id: int, verb: str) -> HttpResponse:
+    try:
+        if verb == "join":
+            lobbies.do_join_lobby(lobby_id, request.user, seat=request.POST.get("seat", ""),
+                                  password=request.POST.get("password") or None,
+                                  invite=request.POST.get("invite") or None)
+        elif verb == "leave":
+            lobbies.do_leave_lobby(lobby_id, request.user)
+        elif verb == "start":
+            lobbies.do_start(lobby_id, request.user)
+        elif verb == "cancel":
+            lobbies.do_cancel(lobby_id, request.user)
+        else:
+            raise Http404("No such action.")
+    except GameError as exc:
+        messages.error(request, _error_text(exc))
+    game = Game.objects.filter(lobby_id=lobby_id).only("pk").first()
+    if game is not None and verb in ("join", "start"):
+        return redirect("web-game", game_id=game.pk)
+    return redirect("web-lobby", lobby_id=lobby_id)
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    seats = (request.user.game_seats.filter(left_at__isnull=True).select_related("game")
+             .order_by("-game__created_at")[:200])
+    rows = []
+    for seat in seats:
+        game = seat.game
+        awaiting = game.is_active() and seat.seat in get_ruleset(game.ruleset).pending(game.state)
+        rows.append({"game": game, "seat": seat.seat, "awaiting": awaiting,
+                     "deadline": seat.deadline_at if awaiting else None})
+    rows.sort(key=lambda r: (not r["awaiting"], not r["game"].is_active(),
+                             r["deadline"].timestamp() if r["deadline"] else 0))
+    return render(request, "web/my_games.html", {"rows": rows})
