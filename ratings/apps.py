@@ -7,3 +7,8 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ratings"
     verbose_name = "Ratings and reliability"
+
+    def ready(self) -> None:
+        from ratings import receivers
+
+        receivers.connect()

@@ -127,9 +127,9 @@ def test_a_game_played_to_the_end_after_two_players_left():
     assert rating(left1) == rating(left2) == pytest.approx(1484.0)
 
 
-@pytest.mark.xfail(reason="until games/services/play.py _finish_if_over calls record_finished_game", strict=False)
 def test_finishing_a_ranked_game_records_it_without_an_explicit_call():
-    """The wiring: the game service records the ratings in the transaction that finishes the game."""
+    """The wiring: ratings listen to games.signals.game_finished, sent in the transaction that ends the
+    game, so a ranked game played to the end is rated with no explicit call."""
     stayer, leaver, other = make_user(), make_user(), make_user()
     game = ranked([stayer, leaver, other])
     do_concede(game.pk, leaver)
@@ -141,6 +141,24 @@ def test_finishing_a_ranked_game_records_it_without_an_explicit_call():
         do_submit_action(game.pk, stayer, action=engine.default_action(game.state, seat), version=game.version)
         game.refresh_from_db()
     assert RatingChange.objects.filter(game=game).count() == 3
+    assert rating(stayer) == pytest.approx(1532.0)
+
+
+def test_a_casual_game_played_to_the_end_changes_nothing():
+    """The same flow in a casual game: the signal fires, no rating is created."""
+    make_game(users=[None, None, None])  # bots play it to the end at once
+    user = make_user()
+    game = make_game(users=[user, make_user(), make_user()], ranked=False)
+    for seat in game.seats.exclude(user=user):
+        do_concede(game.pk, seat.user)
+    game.refresh_from_db()
+    engine = get_ruleset(game.ruleset)
+    while game.is_active():
+        seat = game.seat_for(user).seat
+        do_submit_action(game.pk, user, action=engine.default_action(game.state, seat), version=game.version)
+        game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
 
 def test_bot_seats_take_no_part():
