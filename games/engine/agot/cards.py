@@ -288,7 +288,10 @@ def renly_targets(state: State, cur: Cur, house: str) -> list[Any]:
 
     if cur.get("winner") != house:
         return []
-    if B.unit_counts(state, house).get("knight", 0) >= unit_limits()["knight"]:
+    knights = B.unit_counts(state, house).get("knight", 0)
+    if house == cur["attacker"]:
+        knights += cur["units"].count("knight")  # the attacking units are off the board until the end
+    if knights >= unit_limits()["knight"]:
         return []
     out: list[Any] = []
     fighting = cur["units"] if house == cur["attacker"] else B.house_units(state, cur["area"], house)
