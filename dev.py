@@ -50,6 +50,7 @@ def test_environment() -> dict[str, str]:
     env.setdefault("SECRET_KEY", "test-only-secret-key")
     env.setdefault("SECURE_SSL_REDIRECT", "false")
     env.setdefault("DB_CONN_MAX_AGE", "0")
+    env.setdefault("DB_POOL_SIZE", "0")
     return env
 
 

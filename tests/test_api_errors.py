@@ -63,3 +63,19 @@ def test_404_handler_is_json_only_under_api(client, settings):
     assert handler404(factory.get("/api/x"))["Content-Type"] == "application/json"
     assert client.get("/no-such-page/").status_code == 404
     assert client.get("/no-such-page/")["Content-Type"].startswith("text/html")
+
+
+def test_a_database_outage_is_a_503_with_retry_after_not_a_500(api, user, monkeypatch):
+    from django.db import OperationalError
+
+    from accounts import api as accounts_api
+
+    def unavailable(*args, **kwargs):
+        raise OperationalError("connection failed: too many clients already")
+
+    monkeypatch.setattr(accounts_api.MeSerializer, "to_representation", unavailable)
+    api.force_authenticate(user)
+    response = api.get(reverse("api-me"))
+    body = assert_error_format(response, 503, "unavailable")
+    assert "nothing was changed" in body["detail"]
+    assert response["Retry-After"] == "5"

@@ -102,3 +102,21 @@ def test_env_bool_refuses_nonsense(monkeypatch):
         env_bool("SOME_FLAG", False)
     monkeypatch.setenv("SOME_FLAG", "off")
     assert env_bool("SOME_FLAG", True) is False
+
+
+def test_postgres_connections_come_from_a_pool_when_configured():
+    config = database_from_url("postgres://u@db/w", Path("/srv"), conn_max_age=60, pool_size=15)
+    assert config["OPTIONS"]["pool"]["max_size"] == 15
+    assert config["CONN_MAX_AGE"] == 0  # Django refuses persistent connections with a pool
+    assert "pool" not in database_from_url("postgres://u@db/w", Path("/srv"), pool_size=0)["OPTIONS"]
+
+
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="DATABASE_URL not set: SQLite run")
+def test_the_pool_really_connects_to_postgresql():
+    result = settings_in_subprocess(
+        "import django; django.setup(); from django.db import connection; connection.ensure_connection();"
+        " print(type(connection.pool).__name__)",
+        DATABASE_URL=os.environ["DATABASE_URL"], DB_POOL_SIZE="2", SECRET_KEY="x" * 50,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ConnectionPool"

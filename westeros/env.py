@@ -45,13 +45,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60) -> dict[str, Any]:
-    """DATABASES['default'] for `url`; an empty url means the embedded SQLite file."""
+def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60, pool_size: int = 0) -> dict[str, Any]:
+    """DATABASES['default'] for `url`; an empty url means the embedded SQLite file.
+
+    With `pool_size` > 0, PostgreSQL connections come from psycopg's pool (Django 5.1+) instead of
+    persistent per-thread connections: under ASGI every worker thread would otherwise hold its own
+    connection and a busy server runs the database out of them."""
     if not url:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(base_dir / "db.sqlite3")}
     parts = urlsplit(url)
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:
-        options = dict(parse_qsl(parts.query))
+        options: dict[str, Any] = dict(parse_qsl(parts.query))
+        test_name = options.pop("test_name", None)
+        if pool_size > 0:
+            options["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 10}
+            conn_max_age = 0  # Django refuses persistent connections together with a pool
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": unquote(parts.path.lstrip("/")) or "westeros",
@@ -60,9 +68,9 @@ def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60) -> dict[
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
             "CONN_MAX_AGE": conn_max_age,
-            "CONN_HEALTH_CHECKS": True,
+            "CONN_HEALTH_CHECKS": pool_size == 0,
             "OPTIONS": options,
-            "TEST": {"NAME": options.pop("test_name", None) or None},
+            "TEST": {"NAME": test_name},
         }
     if parts.scheme == "sqlite":
         # sqlite:///relative/path or sqlite:////absolute/path

@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "westeros.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "westeros.urls"
@@ -85,8 +86,13 @@ TEMPLATES = [
     },
 ]
 
-# Persistent connections (seconds); tests use 0 so websocket threads leave no session behind.
-DATABASES = {"default": database_from_url(DATABASE_URL, BASE_DIR, env_int("DB_CONN_MAX_AGE", 60))}
+# PostgreSQL: a connection pool of DB_POOL_SIZE per process (0: persistent connections kept
+# DB_CONN_MAX_AGE seconds instead; tests use 0 and 0, so websocket threads leave no session behind).
+DATABASES = {
+    "default": database_from_url(
+        DATABASE_URL, BASE_DIR, env_int("DB_CONN_MAX_AGE", 60), pool_size=env_int("DB_POOL_SIZE", 20)
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"

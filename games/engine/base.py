@@ -8,6 +8,7 @@ seed and a list of actions always rebuild the same state, byte for byte.
 from __future__ import annotations
 
 import random
+import threading
 from typing import Any, Protocol
 
 State = dict[str, Any]
@@ -94,6 +95,7 @@ class Ruleset(Protocol):
 
 _REGISTRY: dict[str, Ruleset] = {}
 _builtin_loaded = False
+_builtin_lock = threading.Lock()
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -117,7 +119,12 @@ def ruleset_ids() -> list[str]:
 def _load_builtin() -> None:
     # Import for the side effect of registration; each ruleset package calls register() on import.
     # A flag, not "is the registry empty": a test may register a ruleset of its own first.
+    # Under a lock, and marked loaded only once the imports are done: server threads race here.
     global _builtin_loaded
-    if not _builtin_loaded:
-        _builtin_loaded = True
-        import games.engine.agot  # noqa: F401
+    if _builtin_loaded:
+        return
+    with _builtin_lock:
+        if not _builtin_loaded:
+            import games.engine.agot  # noqa: F401
+
+            _builtin_loaded = True

@@ -1,0 +1,162 @@
+"""Server benchmark (not a test): action latency through the API against a bare DRF endpoint.
+
+    python benchmarks/server_api.py [--games 50] [--rounds 3]
+
+Starts Daphne on a free 127.0.0.1 port against a fresh benchmark database (PostgreSQL when
+DATABASE_URL is set, else a temporary SQLite file), creates `--games` 3-player games whose players
+each hold an API token, then drives every game concurrently from its own client thread: each
+client submits the pending seats' actions (the engine's default action, read from the database)
+through `POST /api/v1/games/<id>/actions`, and between actions calls the bare endpoint
+`GET /api/v1/me` (token auth, one query). It prints the median and p99 of both, and their ratio.
+Goal (DEVELOPERS.md): action p99 <= 3x the bare endpoint's p99 at 50 concurrent games.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def request(url: str, token: str, body: dict | None = None) -> tuple[int, float]:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method="POST" if body is not None else "GET")
+    req.add_header("Authorization", f"Token {token}")
+    req.add_header("Content-Type", "application/json")
+    start = time.perf_counter()
+    try:
+        with urllib.request.urlopen(req, timeout=30) as response:
+            response.read()
+            status = response.status
+    except urllib.error.HTTPError as error:
+        error.read()
+        status = error.code
+    return status, time.perf_counter() - start
+
+
+def setup_environment() -> dict[str, str]:
+    env = dict(os.environ)
+    if env.get("DATABASE_URL"):
+        base = env["DATABASE_URL"].rsplit("/", 1)[0]
+        env["DATABASE_URL"] = f"{base}/westeros_bench"
+        subprocess.run(["dropdb", "--if-exists", "-h", "127.0.0.1", "-U", "postgres", "westeros_bench"], check=False)
+        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", "westeros_bench"], check=True)
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
+    env.update(SECRET_KEY="bench", DEBUG="false", ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="false",
+               DEADLINE_TASKS="false", DJANGO_SETTINGS_MODULE="westeros.settings", LOG_LEVEL="WARNING")
+    return env
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=3, help="AGoT rounds to play in every game")
+    args = parser.parse_args()
+
+    env = setup_environment()
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from accounts.models import ApiToken, User
+    from games.engine import get_ruleset
+    from games.models import Game
+    from games.services.play import do_create_game
+
+    engine = get_ruleset("agot")
+    tables = []
+    for n in range(args.games):
+        users = [User.objects.create_user(f"bench{n}_{i}", f"b{n}_{i}@x.org", "pw-bench-123") for i in range(3)]
+        game = do_create_game(ruleset="agot", seating=dict(zip(engine.seat_names(3), users, strict=True)), seed=n)
+        tokens = {seat: ApiToken.issue(user, "bench")[1] for seat, user in zip(engine.seat_names(3), users, strict=True)}
+        tables.append((game.pk, tokens))
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                               "westeros.asgi:application"], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"{base}/", timeout=1).read()
+            break
+        except OSError:
+            time.sleep(0.1)
+
+    action_times: list[float] = []
+    bare_times: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def play(game_id: int, tokens: dict[str, str]) -> None:
+        from django.db import connection
+
+        try:
+            while True:
+                game = Game.objects.get(pk=game_id)
+                if game.state["round"] > args.rounds or not game.is_active():
+                    return
+                pending = engine.pending(game.state)
+                for seat in pending:
+                    action = engine.default_action(game.state, seat)
+                    status, took = request(f"{base}/api/v1/games/{game_id}/actions", tokens[seat],
+                                           {"version": game.version, "action": action})
+                    bare_status, bare_took = request(f"{base}/api/v1/me", tokens[seat])
+                    with lock:
+                        if status == 200:
+                            action_times.append(took)
+                        elif status != 409:  # a simultaneous seat may have moved the version on
+                            errors.append(f"game {game_id}: HTTP {status}")
+                        bare_times.append(bare_took)
+                    break
+        finally:
+            connection.close()
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=play, args=table) for table in tables]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    server.terminate()
+    server.wait(timeout=10)
+
+    backend = "PostgreSQL" if "postgres" in env["DATABASE_URL"] else "SQLite"
+    print(f"{args.games} concurrent games on {backend}, {len(action_times)} actions in {elapsed:.1f} s")
+    for name, values in (("action POST", action_times), ("bare GET /me", bare_times)):
+        print(f"{name:>13}: median {statistics.median(values) * 1000:6.1f} ms   p99 {percentile(values, .99) * 1000:6.1f} ms")
+    ratio = percentile(action_times, .99) / percentile(bare_times, .99)
+    print(f"p99 ratio action/bare: {ratio:.2f} (goal <= 3)")
+    if errors:
+        print(f"{len(errors)} errors, first: {errors[0]}")
+
+
+if __name__ == "__main__":
+    main()
