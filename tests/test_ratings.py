@@ -309,7 +309,6 @@ def test_recording_inside_the_finishing_transaction_before_the_game_row_is_saved
     assert services.recompute_all().changed is False
 
 
-@pytest.mark.xfail(reason="until games/services/lobbies.py do_join_lobby calls meets_requirements", strict=False)
 def test_joining_a_lobby_above_your_rating_is_refused():
     """The lobby join filter: a newcomer (counts as 1500) may not join a lobby asking for 1600."""
     from games.errors import GameError
@@ -320,3 +319,25 @@ def test_joining_a_lobby_above_your_rating_is_refused():
         do_join_lobby(room.pk, make_user())
     assert refused.value.status_code == 403
     assert "1600" in str(refused.value.detail)
+    assert not room.members.exclude(user=room.creator).exists()
+
+
+def test_joining_a_lobby_below_its_minimum_reliability_is_refused_over_the_api():
+    from django.urls import reverse
+
+    from tests.factories import api_client_for, make_game
+
+    room = lobby(min_reliability=0.9)
+    flaky = make_user()
+    game = make_game(users=[flaky, make_user(), make_user()], time_limit=60)
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.deadlines import resolve_overdue
+
+    resolve_overdue(game.pk, now=timezone.now() + timedelta(seconds=61))  # flaky misses a deadline
+    response = api_client_for(flaky).post(reverse("api-lobby-join", args=[room.pk]), {}, format="json")
+    assert response.status_code == 403
+    assert response.json()["error"] == "requirements_not_met"
+    assert api_client_for(make_user()).post(reverse("api-lobby-join", args=[room.pk]), {}, format="json").status_code == 200

@@ -12,6 +12,7 @@ from accounts.models import User
 from games.engine import EngineError, get_ruleset, ruleset_ids
 from games.errors import GameError, conflict, forbidden, not_found
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, Lobby, LobbyMember
+from ratings.services import meets_requirements
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,8 @@ def do_join_lobby(
             raise conflict("lobby_full", "Every seat is taken.")
         if not lobby.password_matches(password) and lobby.creator_id != user.pk:
             raise forbidden("Wrong lobby password.")
+        if lobby.creator_id != user.pk and (reason := meets_requirements(user, lobby)) is not None:
+            raise GameError("requirements_not_met", reason, status_code=403)
         _add_member(lobby, user, seat)
         if lobby.auto_start and lobby.is_full():
             return _start(lobby)
