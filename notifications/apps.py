@@ -7,3 +7,8 @@ class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "notifications"
     verbose_name = "Notifications"
+
+    def ready(self) -> None:
+        from notifications import receivers
+
+        receivers.connect()

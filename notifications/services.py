@@ -85,13 +85,16 @@ def do_update_settings(user: User, **values: Any) -> NotificationSettings:
 
 # --- deciding -------------------------------------------------------------------------------------
 
-def game_changed(game: Game, pending_before: set[str], records: list[GameAction]) -> list[Notification]:
-    """Called inside the game's transaction after every change (games.services.play.settle, after the
-    bots played, the game ended if over and the deadlines were renewed; `records` are all the actions
-    of this change, bots included). Notifies: game started (the change that created the game: no seat
-    was pending before and the version was 0), game ended (the game is no longer active), and your
-    turn for each player's seat that has just become pending (or timed out and is pending again).
-    Returns the notifications decided (sent after commit)."""
+def game_changed(
+    game: Game, pending_before: set[str], records: list[GameAction], *, started: bool | None = None
+) -> list[Notification]:
+    """Called inside the game's transaction after every change (games.signals.game_changed, sent by
+    games.services.play.settle after the bots played, the game ended if over and the deadlines were
+    renewed; `records` are all the actions of this change, bots included). Notifies: game started
+    (`started`, or when not given: no seat was pending before and the version was 0), game ended
+    (the game is no longer active), and your turn for each player's seat that has just become
+    pending (or timed out and is pending again). Returns the notifications decided (sent after
+    commit)."""
     seats = [s for s in GameSeat.objects.filter(game=game).select_related("user")
              if s.user_id is not None and s.user.is_active]
     if not seats:
@@ -99,7 +102,8 @@ def game_changed(game: Game, pending_before: set[str], records: list[GameAction]
     prefs = settings_by_user(s.user_id for s in seats)
     decided: list[Notification] = []
     label = game_label(game)
-    started = not pending_before and game.version - len(records) == 0
+    if started is None:
+        started = not pending_before and game.version - len(records) == 0
     if not game.is_active():
         for seat in seats:
             decided += _decide(prefs[seat.user_id], game, Kind.GAME_ENDED, f"game_ended:{game.pk}:{seat.user_id}",
