@@ -130,7 +130,6 @@ def push(state: State, tasks: list[Task]) -> None:
 def _finish(state: State, events: list[Event]) -> None:
     ws = _ws(state)
     ws["queue"], ws["current"] = [], None
-    state["bids"] = {}
     events.append({"type": "westeros_done", "restrictions": list(state["restrictions"])})
     planning.start_planning(state, events)
 
@@ -316,9 +315,7 @@ def _answer(state: State, task: Task, seat: str, kind: str, value: Any, events: 
 
 def _choose_option(state: State, task: Task, value: Any, events: list[Event]) -> bool:
     d = state["decision"]
-    if not isinstance(value, str):
-        raise EngineError("bad_action", "choose takes the id of the card the option stands for")
-    if value not in d["options"]:
+    if not isinstance(value, str) or value not in d["options"]:
         raise EngineError("illegal_action", f"{d['card']} offers {', '.join(d['options'])} (R49, R55, R62)")
     events.append({"type": "westeros_option", "card": d["card"], "house": d["seats"][0], "option": value})
     state["decision"] = None
