@@ -1,0 +1,831 @@
+"""Running tournaments: create, register, check in, seed, start rounds (games are created with the
+event's settings), record results as games finish, standings, organizer actions.
+
+Every public `do_*` function runs in one transaction with the tournament row locked, so two
+organizers (or a finishing game and an organizer) cannot start the same round twice. Websocket
+notices go to the group `tournament.<id>` after the transaction commits.
+
+The hook: `on_game_finished(game)` records a table's result when its game ends. It is connected to
+`games.signals.game_finished` (TournamentsConfig.ready), which games.services.play.settle sends
+inside the game's transaction; it is idempotent, so calling it again for the same game is harmless.
+
+Lock order: a game row, then its tournament row (the order settle imposes). Organizer actions
+that touch a game (adjudicate, replace) lock the game first too.
+
+In-game votes: `votes_locked(game)` is True for a game of a tournament whose `lock_votes` flag is
+set (the default): any vote that could spoil results (a draw, a kick, a restart) must be refused for
+such a game by whoever implements votes.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.engine import EngineError, get_ruleset, ruleset_ids
+from games.errors import GameError, conflict, forbidden, not_found
+from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, GameAction, GameSeat
+from games.services import play
+from tournaments import pairing as P
+from tournaments.models import Registration, Round, Table, TableSeat, Tournament
+
+log = logging.getLogger(__name__)
+
+DEFAULT_RATING = 1500.0
+
+
+def group_name(tournament_id: int) -> str:
+    return f"tournament.{tournament_id}"
+
+
+def invalid(field_name: str, message: str) -> GameError:
+    return GameError("invalid", "Some fields are not valid.", fields={field_name: [message]})
+
+
+# --------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    name: str
+    format: str = Tournament.Format.SWISS
+    ruleset: str = "agot"
+    description: str = ""
+    rounds: int = 3
+    seats_per_table: int = 6
+    min_seats_per_table: int | None = None
+    advance_per_table: int = 2
+    division_size: int = 10
+    promotion: int = 2
+    scoring: str = Tournament.Scoring.PLACEMENT
+    placement_points: list[float] = field(default_factory=list)
+    win_bonus: int = 10
+    tiebreakers: list[str] = field(default_factory=lambda: ["wins"])
+    time_limit: int = 24 * 60 * 60
+    ranked: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+    max_consecutive_timeouts: int = 3
+    max_no_shows: int = 2
+    registration_opens: datetime | None = None
+    registration_closes: datetime | None = None
+    check_in_required: bool = False
+    capacity: int | None = None
+    min_rating: int | None = None
+    min_reliability: float | None = None
+    auto_advance: bool = True
+    lock_votes: bool = True
+    bots_only: bool = False
+    seed: int = 0
+
+
+def validate_settings(s: TournamentSettings) -> None:
+    if not s.name.strip():
+        raise invalid("name", "A name is required.")
+    if s.format not in Tournament.Format.values:
+        raise invalid("format", f"Choose one of: {', '.join(Tournament.Format.values)}.")
+    if s.ruleset not in ruleset_ids():
+        raise invalid("ruleset", f"Unknown ruleset; choose one of: {', '.join(ruleset_ids())}.")
+    ruleset = get_ruleset(s.ruleset)
+    if not ruleset.min_seats <= s.seats_per_table <= ruleset.max_seats:
+        raise invalid("seats_per_table", f"{s.ruleset} is played by {ruleset.min_seats} to {ruleset.max_seats} players.")
+    low = s.min_seats_per_table if s.min_seats_per_table is not None else ruleset.min_seats
+    if not ruleset.min_seats <= low <= s.seats_per_table:
+        raise invalid("min_seats_per_table", f"From {ruleset.min_seats} to seats_per_table ({s.seats_per_table}).")
+    if not 1 <= s.rounds <= 30:
+        raise invalid("rounds", "From 1 to 30 rounds.")
+    if s.format == Tournament.Format.ELIMINATION and not 1 <= s.advance_per_table < low:
+        raise invalid("advance_per_table", f"From 1 to {low - 1}: fewer than the smallest table.")
+    if s.format == Tournament.Format.LEAGUE and not s.seats_per_table <= s.division_size <= 30:
+        raise invalid("division_size", f"From one table ({s.seats_per_table}) to 30 players.")
+    if s.scoring not in Tournament.Scoring.values:
+        raise invalid("scoring", f"Choose one of: {', '.join(Tournament.Scoring.values)}.")
+    if any(not isinstance(x, int | float) or isinstance(x, bool) for x in s.placement_points):
+        raise invalid("placement_points", "A list of numbers, first place first.")
+    unknown = [t for t in s.tiebreakers if t not in P.TIEBREAKERS]
+    if unknown or len(set(s.tiebreakers)) != len(s.tiebreakers):
+        raise invalid("tiebreakers", f"Distinct tie-breakers among: {', '.join(P.TIEBREAKERS)}.")
+    if not MIN_TIME_LIMIT <= s.time_limit <= MAX_TIME_LIMIT:
+        raise invalid("time_limit", f"The time limit is from {MIN_TIME_LIMIT} seconds to {MAX_TIME_LIMIT} (7 days).")
+    if s.registration_opens and s.registration_closes and s.registration_closes <= s.registration_opens:
+        raise invalid("registration_closes", "Registration must close after it opens.")
+    if s.capacity is not None and s.capacity < low:
+        raise invalid("capacity", f"At least {low} players.")
+    if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
+        raise invalid("min_reliability", "A reliability is a share between 0 and 1.")
+    try:
+        ruleset.new_game(ruleset.seat_names(s.seats_per_table), s.options or {}, 0)
+    except EngineError as error:
+        raise invalid("options", error.reason) from None
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def lock_tournament(tournament_id: int) -> Tournament:
+    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if t is None:
+        raise not_found("tournament")
+    return t
+
+
+def _require_organizer(t: Tournament, user: User) -> None:
+    if not t.is_organizer(user):
+        raise forbidden("Only the organizers of this tournament may do that.")
+
+
+def _require_status(t: Tournament, *statuses: str) -> None:
+    if t.status not in statuses:
+        raise conflict("wrong_status", f"This tournament is {t.status}.")
+
+
+def notify_after_commit(t: Tournament, kind: str, **data: Any) -> None:
+    message = {"type": "tournament.update", "tournament": t.pk, "kind": kind, "status": t.status,
+               "round": t.current_round, **data}
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(group_name(message["tournament"]), message)
+        except Exception:  # the commit stands; pages re-fetch the standings
+            log.exception("could not notify tournament %s", message["tournament"])
+
+    transaction.on_commit(send)
+
+
+def rating_for(user: User, ruleset: str) -> float:
+    """The seeding rating: the ratings app's rating when there is one, else 1500."""
+    try:
+        from ratings.services import rating_of
+    except ImportError:  # pragma: no cover - the ratings app is optional
+        return DEFAULT_RATING
+    value = rating_of(user, ruleset)
+    return DEFAULT_RATING if value is None else float(value)
+
+
+def _requirements_problem(t: Tournament, user: User) -> str | None:
+    if t.min_rating is None and t.min_reliability is None:
+        return None
+    try:
+        from ratings.services import effective_rating, reliability_of
+    except ImportError:  # pragma: no cover
+        return None
+    if t.min_rating is not None and (rating := effective_rating(user, t.ruleset)) < t.min_rating:
+        return f"This tournament requires a {t.ruleset} rating of at least {t.min_rating}; yours counts as {rating:.0f}."
+    if t.min_reliability is not None and (rel := reliability_of(user)) < t.min_reliability:
+        return f"This tournament requires a reliability of at least {t.min_reliability:.0%}; yours is {rel:.0%}."
+    return None
+
+
+def houses_for(t: Tournament):
+    engine = get_ruleset(t.ruleset)
+    return lambda n: engine.seat_names(n)
+
+
+def votes_locked(game: Game) -> bool:
+    """True when the game belongs to a tournament that locks in-game votes (see the module doc)."""
+    return Table.objects.filter(game=game, round__tournament__lock_votes=True).exists()
+
+
+# --------------------------------------------------------------------------- create and register
+
+
+@transaction.atomic
+def do_create_tournament(organizer: User, s: TournamentSettings) -> Tournament:
+    validate_settings(s)
+    ruleset = get_ruleset(s.ruleset)
+    t = Tournament.objects.create(
+        name=s.name.strip(), description=s.description, format=s.format, ruleset=s.ruleset, rounds=s.rounds,
+        seats_per_table=s.seats_per_table,
+        min_seats_per_table=s.min_seats_per_table if s.min_seats_per_table is not None else ruleset.min_seats,
+        advance_per_table=s.advance_per_table, division_size=s.division_size, promotion=s.promotion,
+        scoring=s.scoring, placement_points=list(s.placement_points), win_bonus=s.win_bonus,
+        tiebreakers=list(s.tiebreakers), time_limit=s.time_limit, ranked=s.ranked, options=s.options or {},
+        max_consecutive_timeouts=s.max_consecutive_timeouts, max_no_shows=s.max_no_shows,
+        registration_opens=s.registration_opens, registration_closes=s.registration_closes,
+        check_in_required=s.check_in_required, capacity=s.capacity, min_rating=s.min_rating,
+        min_reliability=s.min_reliability, organizer=organizer, auto_advance=s.auto_advance,
+        lock_votes=s.lock_votes, bots_only=s.bots_only, seed=s.seed,
+    )
+    return t
+
+
+@transaction.atomic
+def do_add_co_organizer(tournament_id: int, user: User, co_organizer: User) -> Tournament:
+    t = lock_tournament(tournament_id)
+    if user.pk != t.organizer_id:
+        raise forbidden("Only the organizer may add co-organizers.")
+    t.co_organizers.add(co_organizer)
+    return t
+
+
+@transaction.atomic
+def do_remove_co_organizer(tournament_id: int, user: User, co_organizer: User) -> Tournament:
+    t = lock_tournament(tournament_id)
+    if user.pk != t.organizer_id:
+        raise forbidden("Only the organizer may remove co-organizers.")
+    t.co_organizers.remove(co_organizer)
+    return t
+
+
+@transaction.atomic
+def do_register(tournament_id: int, user: User, *, now: datetime | None = None) -> Registration:
+    t = lock_tournament(tournament_id)
+    if not t.registration_open(now):
+        raise conflict("registration_closed", "Registration for this tournament is not open.")
+    existing = Registration.objects.filter(tournament=t, user=user).first()
+    if existing is not None and existing.is_active():
+        raise conflict("already_registered", "You are already registered.")
+    if t.capacity is not None and t.registrations.filter(status__in=Registration.ACTIVE).count() >= t.capacity:
+        raise conflict("full", "This tournament is full.")
+    if (problem := _requirements_problem(t, user)) is not None:
+        raise GameError("requirements_not_met", problem, status_code=403)
+    rating = rating_for(user, t.ruleset)
+    if existing is not None:
+        existing.status = Registration.Status.REGISTERED
+        existing.rating = rating
+        existing.registered_at = timezone.now()
+        existing.save(update_fields=["status", "rating", "registered_at"])
+        registration = existing
+    else:
+        registration = Registration.objects.create(tournament=t, user=user, rating=rating)
+    notify_after_commit(t, "registration")
+    return registration
+
+
+@transaction.atomic
+def do_withdraw(tournament_id: int, user: User) -> Registration:
+    """Before the start: leave the event. While it runs: leave it from the next round on (games in
+    progress go on; conceding them is the player's choice)."""
+    t = lock_tournament(tournament_id)
+    _require_status(t, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    registration = Registration.objects.filter(tournament=t, user=user).first()
+    if registration is None or not registration.is_active():
+        raise conflict("not_registered", "You are not registered.")
+    registration.status = Registration.Status.WITHDRAWN
+    registration.save(update_fields=["status"])
+    notify_after_commit(t, "registration")
+    return registration
+
+
+@transaction.atomic
+def do_check_in(tournament_id: int, user: User) -> Registration:
+    t = lock_tournament(tournament_id)
+    _require_status(t, Tournament.Status.REGISTRATION)
+    if not t.check_in_required:
+        raise conflict("no_check_in", "This tournament has no check-in.")
+    registration = Registration.objects.filter(tournament=t, user=user).first()
+    if registration is None or not registration.is_active():
+        raise conflict("not_registered", "You are not registered.")
+    registration.status = Registration.Status.CHECKED_IN
+    registration.save(update_fields=["status"])
+    notify_after_commit(t, "registration")
+    return registration
+
+
+# --------------------------------------------------------------------------- start and rounds
+
+
+def _participants(t: Tournament) -> list[Registration]:
+    return list(t.registrations.filter(status__in=Registration.ACTIVE).select_related("user"))
+
+
+@transaction.atomic
+def do_start(tournament_id: int, user: User) -> Tournament:
+    """Close registration, seed by rating, and start round 1."""
+    t = lock_tournament(tournament_id)
+    _require_organizer(t, user)
+    _require_status(t, Tournament.Status.REGISTRATION)
+    if t.check_in_required:
+        t.registrations.filter(status=Registration.Status.REGISTERED).update(status=Registration.Status.WITHDRAWN)
+    players = _participants(t)
+    if len(players) < t.min_seats_per_table:
+        raise conflict("too_few_players", f"At least {t.min_seats_per_table} players are needed; {len(players)} registered.")
+    if t.format == Tournament.Format.LEAGUE and len(players) < t.seats_per_table:
+        raise conflict("too_few_players", f"A league division needs at least {t.seats_per_table} players.")
+    # Seeding: rating at the start, best first; ties by registration order.
+    for registration in players:
+        registration.rating = rating_for(registration.user, t.ruleset)
+    players.sort(key=lambda r: (-r.rating, r.registered_at, r.pk))
+    for rank, registration in enumerate(players, 1):
+        registration.seed_rank = rank
+    if t.format == Tournament.Format.LEAGUE and not all(r.division for r in players):
+        for number, division in enumerate(P.league_divisions(players, t.division_size), 1):
+            for registration in division:
+                registration.division = number
+    Registration.objects.bulk_update(players, ["rating", "seed_rank", "division"])
+    t.status = Tournament.Status.RUNNING
+    t.started_at = timezone.now()
+    t.save(update_fields=["status", "started_at"])
+    _start_next_round(t)
+    _advance(t)
+    notify_after_commit(t, "started")
+    return t
+
+
+@transaction.atomic
+def do_start_round(tournament_id: int, user: User) -> Tournament:
+    t = lock_tournament(tournament_id)
+    _require_organizer(t, user)
+    _require_status(t, Tournament.Status.RUNNING)
+    current = t.round_set.filter(number=t.current_round).first()
+    if current is not None and current.status != Round.Status.FINISHED:
+        raise conflict("round_in_progress", f"Round {current.number} is not over yet.")
+    if _is_complete(t):
+        raise conflict("no_more_rounds", "Every round has been played: end the tournament.")
+    _start_next_round(t)
+    _advance(t)
+    return t
+
+
+def _is_complete(t: Tournament) -> bool:
+    """No round is left to play (the current one is finished)."""
+    if t.format == Tournament.Format.SWISS:
+        return t.current_round >= t.rounds
+    if t.format == Tournament.Format.LEAGUE:
+        return t.current_round >= 1
+    last = t.round_set.filter(number=t.current_round).first()
+    return last is not None and last.tables.count() == 1 and not last.byes.exists()
+
+
+def _history(t: Tournament) -> P.History:
+    history = P.History()
+    tables = Table.objects.filter(round__tournament=t).prefetch_related("seats")
+    for table in tables:
+        seats = sorted(table.seats.all(), key=lambda s: s.position)
+        history.add_table([s.registration_id for s in seats], [s.seat for s in seats])
+    for rnd in t.round_set.prefetch_related("byes"):
+        for registration in rnd.byes.all():
+            history.add_bye(registration.pk)
+    return history
+
+
+def _start_next_round(t: Tournament) -> Round:
+    number = t.current_round + 1
+    seed = t.seed * 1000 + number
+    players = _participants(t)
+    by_id = {r.pk: r for r in players}
+    rnd = Round.objects.create(tournament=t, number=number)
+    t.current_round = number
+    t.save(update_fields=["current_round"])
+    tables: list[tuple[int, P.Table]] = []  # (division, table)
+    byes: tuple[int, ...] = ()
+    if t.format == Tournament.Format.SWISS:
+        standing = [line.player for line in compute_standings(t) if line.player in by_id]
+        standing += [r.pk for r in sorted(players, key=lambda r: r.seed_rank or 0) if r.pk not in standing]
+        pairing = P.swiss_round(standing, size=t.seats_per_table, min_size=t.min_seats_per_table,
+                                history=_history(t), houses_for=houses_for(t), seed=seed, first_round=number == 1)
+        tables = [(0, table) for table in pairing.tables]
+        byes = pairing.byes
+    elif t.format == Tournament.Format.LEAGUE:
+        engine = get_ruleset(t.ruleset)
+        divisions: dict[int, list[int]] = {}
+        for r in sorted(players, key=lambda r: (r.division, r.seed_rank or 0)):
+            divisions.setdefault(r.division, []).append(r.pk)
+        for division, members in sorted(divisions.items()):
+            schedule = P.league_schedule(members, size=t.seats_per_table, houses=engine.seat_names(t.seats_per_table),
+                                         seed=seed * 100 + division)
+            tables.extend((division, table) for table in schedule.games)
+    else:
+        standing = _elimination_field(t, by_id)
+        pairing = P.elimination_round(standing, size=t.seats_per_table, min_size=t.min_seats_per_table,
+                                      history=_history(t), houses_for=houses_for(t), seed=seed)
+        tables = [(0, table) for table in pairing.tables]
+        byes = ()
+        for pk in pairing.byes:  # cannot be seated: out
+            Registration.objects.filter(pk=pk).update(status=Registration.Status.ELIMINATED)
+    if byes:
+        rnd.byes.add(*byes)
+    created: list[Table] = []
+    for number_at, (division, pairing_table) in enumerate(tables, 1):
+        table = Table.objects.create(round=rnd, number=number_at, division=division)
+        seating: dict[str, User | None] = {}
+        for position, (pk, house) in enumerate(zip(pairing_table.players, pairing_table.houses, strict=True)):
+            TableSeat.objects.create(table=table, registration_id=pk, seat=house, position=position)
+            seating[house] = None if t.bots_only else by_id[pk].user
+        game = play.do_create_game(
+            ruleset=t.ruleset, seating=seating, options=t.options, ranked=t.ranked and not t.bots_only,
+            private=False, time_limit=t.time_limit, max_consecutive_timeouts=t.max_consecutive_timeouts,
+        )
+        table.game = game
+        table.save(update_fields=["game"])
+        created.append(table)
+    # Games that ended while being created (every seat a bot) are recorded now: the hook ran
+    # before the table pointed at its game.
+    for table in created:
+        game = table.game
+        if game is not None and not game.is_active():
+            _record(t, table, game)
+    notify_after_commit(t, "round_started", number=number)
+    return rnd
+
+
+def _elimination_field(t: Tournament, by_id: dict[int, Registration]) -> list[int]:
+    """Round 1: everyone by seed. Later: the top N of each table of the last round (abandoned and
+    no-show players do not advance), interleaved by place; the others are eliminated. A final table
+    that would be too small takes the best of the rest by points."""
+    last = t.round_set.filter(number=t.current_round - 1).first()
+    if last is None:
+        return [r.pk for r in sorted(by_id.values(), key=lambda r: r.seed_rank or 0)]
+    placings = []
+    for table in last.tables.prefetch_related("seats"):
+        seats = sorted((s for s in table.seats.all() if s.place is not None), key=lambda s: s.place)
+        placings.append([s.registration_id for s in seats if not (s.abandoned or s.no_show)
+                         and s.registration_id in by_id])
+    going = P.advancing(placings, t.advance_per_table)
+    if len(going) < t.min_seats_per_table:
+        rest = [line.player for line in compute_standings(t) if line.player in by_id and line.player not in going]
+        going += rest[:t.min_seats_per_table - len(going)]
+    out = [pk for pk in by_id if pk not in going]
+    Registration.objects.filter(pk__in=out).update(status=Registration.Status.ELIMINATED)
+    return going
+
+
+def _advance(t: Tournament) -> None:
+    """After results: close the round when its last table is over, then start the next one (when
+    the event advances on its own) or end the event when none is left. Loops because rounds of
+    bot-only tables end while they are created."""
+    while t.status == Tournament.Status.RUNNING:
+        rnd = t.round_set.filter(number=t.current_round).first()
+        if rnd is None or rnd.tables.filter(status=Table.Status.PLAYING).exists():
+            return
+        if rnd.status != Round.Status.FINISHED:
+            rnd.status = Round.Status.FINISHED
+            rnd.finished_at = timezone.now()
+            rnd.save(update_fields=["status", "finished_at"])
+            notify_after_commit(t, "round_finished", number=rnd.number)
+        if _is_complete(t):
+            _finish(t)
+            return
+        if not t.auto_advance:
+            return
+        if len(_participants(t)) < t.min_seats_per_table:
+            _finish(t)
+            return
+        _start_next_round(t)
+
+
+def _finish(t: Tournament) -> None:
+    t.status = Tournament.Status.FINISHED
+    t.finished_at = timezone.now()
+    t.save(update_fields=["status", "finished_at"])
+    notify_after_commit(t, "finished")
+
+
+# --------------------------------------------------------------------------- results
+
+
+def on_game_finished(game: Game) -> None:
+    """Record the result of a tournament table when its game ends (finished or abandoned). Safe to
+    call more than once, and for games of no tournament (it does nothing)."""
+    table = Table.objects.filter(game_id=game.pk).select_related("round").first()
+    if table is None or table.is_over():
+        return
+    with transaction.atomic():
+        t = lock_tournament(table.round.tournament_id)
+        table = Table.objects.select_related("round").get(pk=table.pk)
+        if table.is_over():
+            return
+        _record(t, table, game)
+        _advance(t)
+
+
+def _ranking_of(game: Game) -> list[str]:
+    """The engine's ranking; for an abandoned game, the position at that moment: most castles
+    and strongholds, then supply, then seat order."""
+    if game.ranking:
+        return list(game.ranking)
+    seats = list(GameSeat.objects.filter(game=game).order_by("position").values_list("seat", flat=True))
+    summary = _summary(game)
+    victory, supply = summary.get("victory", {}), summary.get("supply", {})
+    return sorted(seats, key=lambda s: (-int(victory.get(s, 0)), -int(supply.get(s, 0)), seats.index(s)))
+
+
+def _summary(game: Game) -> dict[str, Any]:
+    try:
+        return get_ruleset(game.ruleset).summary(game.state)
+    except Exception:  # a ruleset without these numbers scores placement only
+        log.exception("no summary for game %s", game.pk)
+        return {}
+
+
+def _time_used(game: Game) -> dict[str, float]:
+    """Seconds per seat: for each player action, the time since the previous change of the game
+    (an approximation of the time the seat took to decide)."""
+    used: dict[str, float] = {}
+    previous = game.created_at
+    for seat, source, at in game.actions.order_by("version").values_list("seat", "source", "created_at"):
+        if source == GameAction.Source.PLAYER:
+            used[seat] = used.get(seat, 0.0) + max(0.0, (at - previous).total_seconds())
+        previous = at
+    return used
+
+
+def _record(t: Tournament, table: Table, game: Game, *, ranking: list[str] | None = None,
+            adjudicated: bool = False) -> None:
+    ranking = ranking or _ranking_of(game)
+    place = {seat: i for i, seat in enumerate(ranking, 1)}
+    summary = _summary(game)
+    victory, supply = summary.get("victory", {}), summary.get("supply", {})
+    time_used = _time_used(game)
+    game_seats = {s.seat: s for s in GameSeat.objects.filter(game=game)}
+    acted = set(game.actions.filter(source=GameAction.Source.PLAYER).values_list("seat", flat=True).distinct())
+    seats = list(table.seats.select_related("registration"))
+    for seat in seats:
+        gs = game_seats.get(seat.seat)
+        seat.place = place.get(seat.seat, len(ranking) + 1)
+        seat.castles = int(victory.get(seat.seat, 0))
+        seat.supply = int(supply.get(seat.seat, 0))
+        seat.time_used = time_used.get(seat.seat, 0.0)
+        if not t.bots_only and gs is not None:
+            seat.abandoned = gs.left_at is not None
+            seat.no_show = seat.seat not in acted
+        seat.points = P.score_seat(
+            _pairing_seat(seat), len(seats), scoring=t.scoring, full_size=t.seats_per_table,
+            placement_points=t.placement_points or None, win_bonus=t.win_bonus)
+    TableSeat.objects.bulk_update(seats, ["place", "castles", "supply", "time_used", "abandoned", "no_show", "points"])
+    for seat in seats:
+        if seat.no_show:
+            registration = seat.registration
+            registration.no_shows += 1
+            fields = ["no_shows"]
+            if t.max_no_shows and registration.no_shows >= t.max_no_shows and registration.is_active():
+                registration.status = Registration.Status.DROPPED
+                fields.append("status")
+            registration.save(update_fields=fields)
+    table.status = Table.Status.ADJUDICATED if adjudicated else Table.Status.FINISHED
+    table.finished_at = timezone.now()
+    table.save(update_fields=["status", "finished_at"])
+    notify_after_commit(t, "table_finished", table=table.pk, game=game.pk)
+
+
+def _pairing_seat(seat: TableSeat) -> P.Seat:
+    return P.Seat(seat.registration_id, seat.place or 99, castles=seat.castles, supply=seat.supply,
+                  time_used=seat.time_used, abandoned=seat.abandoned)
+
+
+# --------------------------------------------------------------------------- standings
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    registration: Registration
+    line: P.Line
+    division: int
+
+
+def compute_standings(t: Tournament) -> list[P.Line]:
+    """Lines best first over every finished table, byes included (pairing.standings)."""
+    registrations = list(t.registrations.all())
+    seed_order = [r.pk for r in sorted(registrations, key=lambda r: (r.seed_rank or 10**6, r.registered_at, r.pk))]
+    games: list[P.GameRecord] = []
+    tables = (Table.objects.filter(round__tournament=t).exclude(status=Table.Status.PLAYING)
+              .prefetch_related("seats"))
+    for table in tables:
+        games.append(P.GameRecord(tuple(_pairing_seat(s) for s in table.seats.all())))
+    byes = [r.pk for rnd in t.round_set.prefetch_related("byes") for r in rnd.byes.all()]
+    players = [r.pk for r in registrations if r.status != Registration.Status.WITHDRAWN or r.seats.exists()]
+    return P.standings(players, games, scoring=t.scoring, full_size=t.seats_per_table,
+                       tiebreakers=t.tiebreakers or (), byes=byes, seed_order=seed_order,
+                       placement_points=t.placement_points or None, win_bonus=t.win_bonus)
+
+
+def standings(t: Tournament) -> list[Standing]:
+    """The public standings. League: per division (top division first). Elimination: players who
+    went further first, the final table in its finishing order."""
+    lines = compute_standings(t)
+    registrations = {r.pk: r for r in t.registrations.select_related("user")}
+    if t.format == Tournament.Format.ELIMINATION:
+        reached: dict[int, tuple[int, int]] = {}
+        for seat in TableSeat.objects.filter(table__round__tournament=t).select_related("table__round"):
+            key = (seat.table.round.number, -(seat.place or 99))
+            if seat.registration_id not in reached or key > reached[seat.registration_id]:
+                reached[seat.registration_id] = key
+        order = {line.player: i for i, line in enumerate(lines)}
+        final = t.round_set.order_by("-number").first()
+        final_number = final.number if final else 0
+
+        def key(line: P.Line) -> tuple:
+            number, neg_place = reached.get(line.player, (0, -99))
+            in_final = number == final_number
+            return (-number, -neg_place if in_final else 0, order[line.player])
+
+        lines = sorted(lines, key=key)
+    if t.format == Tournament.Format.LEAGUE:
+        lines = sorted(lines, key=lambda x: (registrations[x.player].division or 99, lines.index(x)))
+    out = []
+    rank_in: dict[int, int] = {}
+    for line in lines:
+        registration = registrations[line.player]
+        division = registration.division if t.format == Tournament.Format.LEAGUE else 0
+        rank_in[division] = rank_in.get(division, 0) + 1
+        line.rank = rank_in[division]
+        out.append(Standing(rank_in[division], registration, line, division))
+    return out
+
+
+# --------------------------------------------------------------------------- organizer actions
+
+
+@transaction.atomic
+def do_adjudicate(tournament_id: int, user: User, table_id: int, ranking: list[str]) -> Table:
+    """End a stuck game with the given ranking (every seat, first to last), or correct the ranking of
+    a table already over. The game is marked finished and games.signals.game_finished is sent."""
+    from games.signals import game_finished
+
+    table = Table.objects.select_related("round").filter(pk=table_id, round__tournament_id=tournament_id).first()
+    if table is None:
+        raise not_found("table")
+    if table.game_id is None:
+        raise conflict("no_game", "This table has no game.")
+    game = play.lock_game(table.game_id)  # the game first, then the tournament (settle's order)
+    t = lock_tournament(tournament_id)
+    _require_organizer(t, user)
+    _require_status(t, Tournament.Status.RUNNING)
+    seats = set(game.seat_names())
+    if not isinstance(ranking, list) or sorted(ranking) != sorted(seats) or len(set(ranking)) != len(ranking):
+        raise invalid("ranking", f"List every seat once, first to last: {', '.join(sorted(seats))}.")
+    table = Table.objects.select_related("round").get(pk=table.pk)
+    ended_now = game.is_active()
+    if ended_now:
+        game.status = Game.Status.FINISHED
+        game.ranking = list(ranking)
+        game.finished_at = timezone.now()
+        game.deadline_at = None
+        game.save(update_fields=["status", "ranking", "finished_at", "deadline_at"])
+        GameSeat.objects.filter(game=game).update(deadline_at=None)
+    _record(t, table, game, ranking=list(ranking), adjudicated=True)
+    if ended_now:
+        game_finished.send(sender=Game, game=game)
+    _advance(t)
+    return table
+
+
+@transaction.atomic
+def do_replace_player(tournament_id: int, user: User, old: User, new: User) -> Registration:
+    """The new player takes the old one's place: their registration, and their seats in games in
+    progress (taken back from the bot if it had the seat). Results already recorded stay with the
+    old player."""
+    t = lock_tournament(tournament_id)
+    _require_organizer(t, user)
+    _require_status(t, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    before = Registration.objects.filter(tournament=t, user=old).first()
+    if before is None:
+        raise not_found("registration")
+    if Registration.objects.filter(tournament=t, user=new, status__in=Registration.ACTIVE).exists():
+        raise conflict("already_registered", f"{new.username} is already in this tournament.")
+    after, _ = Registration.objects.update_or_create(
+        tournament=t, user=new,
+        defaults={"status": Registration.Status.REGISTERED, "rating": before.rating, "seed_rank": before.seed_rank,
+                  "division": before.division, "replaces": before, "no_shows": 0},
+    )
+    before.status = Registration.Status.REPLACED
+    before.save(update_fields=["status"])
+    for seat in TableSeat.objects.filter(registration=before, table__status=Table.Status.PLAYING).select_related("table"):
+        seat.registration = after
+        seat.save(update_fields=["registration"])
+        if seat.table.game_id is None or t.bots_only:
+            continue
+        game = play.lock_game(seat.table.game_id)
+        if not game.is_active():
+            continue
+        game_seat = GameSeat.objects.get(game=game, seat=seat.seat)
+        game_seat.user = new
+        game_seat.is_bot = False
+        game_seat.left_at = None
+        game_seat.abandoned = False
+        game_seat.consecutive_timeouts = 0
+        game_seat.save(update_fields=["user", "is_bot", "left_at", "abandoned", "consecutive_timeouts"])
+        play.settle(game, set(), [], seats_changed=True)
+    notify_after_commit(t, "registration")
+    return after
+
+
+@transaction.atomic
+def do_drop_player(tournament_id: int, user: User, player: User) -> Registration:
+    t = lock_tournament(tournament_id)
+    _require_organizer(t, user)
+    registration = Registration.objects.filter(tournament=t, user=player).first()
+    if registration is None or not registration.is_active():
+        raise not_found("registration")
+    registration.status = Registration.Status.DROPPED
+    registration.save(update_fields=["status"])
+    notify_after_commit(t, "registration")
+    return registration
+
+
+@transaction.atomic
+def do_end(tournament_id: int, user: User) -> Tournament:
+    """End the event now. Tables still playing are adjudicated by their current position (most
+    castles and strongholds, then supply); before the start, the event is cancelled."""
+    from games.signals import game_finished
+
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        raise not_found("tournament")
+    playing = list(Table.objects.filter(round__tournament=t, status=Table.Status.PLAYING).order_by("pk"))
+    games = {table.pk: play.lock_game(table.game_id) for table in playing if table.game_id}
+    t = lock_tournament(tournament_id)
+    _require_organizer(t, user)
+    _require_status(t, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    if t.status == Tournament.Status.REGISTRATION:
+        t.status = Tournament.Status.CANCELLED
+        t.finished_at = timezone.now()
+        t.save(update_fields=["status", "finished_at"])
+        notify_after_commit(t, "cancelled")
+        return t
+    for table in playing:
+        game = games.get(table.pk)
+        if game is None:
+            continue
+        ranking = _ranking_of(game) if not game.ranking else list(game.ranking)
+        if game.is_active():
+            game.status = Game.Status.FINISHED
+            game.ranking = ranking
+            game.finished_at = timezone.now()
+            game.deadline_at = None
+            game.save(update_fields=["status", "ranking", "finished_at", "deadline_at"])
+            GameSeat.objects.filter(game=game).update(deadline_at=None)
+            _record(t, table, game, ranking=ranking, adjudicated=True)
+            game_finished.send(sender=Game, game=game)
+        else:
+            _record(t, table, game)
+    rnd = t.round_set.filter(number=t.current_round).first()
+    if rnd is not None and rnd.status != Round.Status.FINISHED:
+        rnd.status = Round.Status.FINISHED
+        rnd.finished_at = timezone.now()
+        rnd.save(update_fields=["status", "finished_at"])
+    _finish(t)
+    return t
+
+
+@transaction.atomic
+def do_next_season(tournament_id: int, user: User) -> Tournament:
+    """League: a new season with promotion and relegation (the top `promotion` of each division go
+    up one, the bottom ones go down), open for registration changes until the organizer starts it."""
+    t = lock_tournament(tournament_id)
+    _require_organizer(t, user)
+    if t.format != Tournament.Format.LEAGUE:
+        raise conflict("not_a_league", "Only a league has seasons.")
+    _require_status(t, Tournament.Status.FINISHED)
+    by_division: dict[int, list[int]] = {}
+    for s in standings(t):
+        if s.registration.status in Registration.ACTIVE:
+            by_division.setdefault(s.division, []).append(s.registration.user_id)
+    final = [members for _, members in sorted(by_division.items())]
+    moved = P.next_season(final, t.promotion)
+    fields = {f.name: getattr(t, f.name) for f in Tournament._meta.concrete_fields
+              if f.name not in ("id", "status", "current_round", "created_at", "started_at", "finished_at",
+                                "season", "previous", "organizer", "registration_opens", "registration_closes")}
+    nxt = Tournament.objects.create(**fields, organizer=t.organizer, season=t.season + 1, previous=t,
+                                    seed=t.seed + 1)
+    nxt.co_organizers.set(t.co_organizers.all())
+    ratings = {r.user_id: r.rating for r in t.registrations.all()}
+    for number, members in enumerate(moved, 1):
+        for user_id in members:
+            Registration.objects.create(tournament=nxt, user_id=user_id, division=number,
+                                        rating=ratings.get(user_id, DEFAULT_RATING))
+    return nxt
+
+
+# --------------------------------------------------------------------------- simulation
+
+
+@dataclass(frozen=True)
+class Simulated:
+    tournament: Tournament
+    standings: list[Standing]
+
+
+def simulate(players: int, *, fmt: str = Tournament.Format.SWISS, rounds: int = 3, seed: int = 1,
+             seats_per_table: int = 6, ruleset: str = "agot", scoring: str = Tournament.Scoring.PLACEMENT,
+             tiebreakers: list[str] | None = None) -> Simulated:
+    """A whole event played by bots: users are created (or reused) as sim-<seed>-<n>, registered,
+    and every table's game is created with bot seats (the users are the players of record in the
+    tournament; the engine's default player makes every decision), so the event runs to its end."""
+    organizer, _ = User.objects.get_or_create(username=f"sim-{seed}-organizer",
+                                              defaults={"email": f"sim-{seed}-organizer@example.invalid"})
+    t = do_create_tournament(organizer, TournamentSettings(
+        name=f"Simulated {fmt} ({players} players, seed {seed})", format=fmt, ruleset=ruleset, rounds=rounds,
+        seats_per_table=seats_per_table, scoring=scoring, tiebreakers=tiebreakers or ["wins", "castles"],
+        time_limit=MIN_TIME_LIMIT, bots_only=True, seed=seed, division_size=max(seats_per_table, 10),
+    ))
+    for n in range(1, players + 1):
+        user, _ = User.objects.get_or_create(username=f"sim-{seed}-{n:03d}",
+                                             defaults={"email": f"sim-{seed}-{n:03d}@example.invalid"})
+        do_register(t.pk, user)
+    do_start(t.pk, organizer)
+    t.refresh_from_db()
+    while t.status == Tournament.Status.RUNNING:  # auto_advance runs every round; this is a guard
+        do_start_round(t.pk, organizer)
+        t.refresh_from_db()
+    return Simulated(t, standings(t))
