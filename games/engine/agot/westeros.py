@@ -372,6 +372,10 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
         return {"muster": mustering.random_muster(state, seat, areas, rnd)}
     if kind == "reduce":
         return {"reduce": supply.random_reduction(state, seat, rnd)}
+    if kind == "break_tie":
+        order = list(d["tied"])
+        rnd.shuffle(order)
+        return {"break_tie": order}
     if kind == "choose" and not ("card" in d and d["card"] in OPTIONS):
         return {"choose": wildlings.random_choice(state, seat, rnd)}
     legal = legal_actions(state, seat) or [default_action(state, seat)]
