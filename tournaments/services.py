@@ -785,7 +785,7 @@ def do_next_season(tournament_id: int, user: User) -> Tournament:
     moved = P.next_season(final, t.promotion)
     fields = {f.name: getattr(t, f.name) for f in Tournament._meta.concrete_fields
               if f.name not in ("id", "status", "current_round", "created_at", "started_at", "finished_at",
-                                "season", "previous", "organizer", "registration_opens", "registration_closes")}
+                                "season", "previous", "organizer", "registration_opens", "registration_closes", "seed")}
     nxt = Tournament.objects.create(**fields, organizer=t.organizer, season=t.season + 1, previous=t,
                                     seed=t.seed + 1)
     nxt.co_organizers.set(t.co_organizers.all())

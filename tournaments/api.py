@@ -1,0 +1,206 @@
+"""REST endpoints for tournaments. Thin: parse, call a service, answer."""
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from games.errors import not_found
+from games.serializers import UserRefSerializer
+from tournaments import services
+from tournaments.models import Registration, Round, Table, TableSeat, Tournament
+from tournaments.serializers import (
+    AdjudicateSerializer,
+    RegistrationSerializer,
+    ReplaceSerializer,
+    RoundSerializer,
+    StandingSerializer,
+    TableSerializer,
+    TournamentCreateSerializer,
+    TournamentSerializer,
+)
+
+
+def _valid(serializer_class, request: Request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _user(username: str) -> User:
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        raise not_found("user")
+    return user
+
+
+def _get(tournament_id: int) -> Tournament:
+    t = Tournament.objects.select_related("organizer").prefetch_related("co_organizers").filter(pk=tournament_id).first()
+    if t is None:
+        raise not_found("tournament")
+    return t
+
+
+def _answer(tournament_id: int, code: int = status.HTTP_200_OK) -> Response:
+    return Response(TournamentSerializer(_get(tournament_id)).data, status=code)
+
+
+def rounds_of(t: Tournament):
+    seats = TableSeat.objects.select_related("registration__user").order_by("position")
+    tables = Table.objects.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number")
+    return (Round.objects.filter(tournament=t).order_by("number")
+            .prefetch_related(Prefetch("tables", queryset=tables), "byes__user"))
+
+
+class TournamentListView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=TournamentSerializer(many=True), summary="Tournaments, newest first",
+                   parameters=[OpenApiParameter("status", str, enum=Tournament.Status.values),
+                               OpenApiParameter("format", str, enum=Tournament.Format.values),
+                               OpenApiParameter("ruleset", str)])
+    def get(self, request: Request) -> Response:
+        qs = Tournament.objects.select_related("organizer").prefetch_related("co_organizers").filter(bots_only=False)
+        for name in ("status", "format", "ruleset"):
+            if value := request.query_params.get(name):
+                qs = qs.filter(**{name: value})
+        return Response(TournamentSerializer(qs[:200], many=True).data)
+
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer},
+                   summary="Create a tournament (you organize it)")
+    def post(self, request: Request) -> Response:
+        data = _valid(TournamentCreateSerializer, request)
+        t = services.do_create_tournament(request.user, services.TournamentSettings(**data))
+        return _answer(t.pk, status.HTTP_201_CREATED)
+
+
+class TournamentDetailView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=TournamentSerializer, summary="A tournament")
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return _answer(tournament_id)
+
+
+def _action(summary: str, request_serializer=None, response=TournamentSerializer):
+    return extend_schema(request=request_serializer, responses=response, summary=summary)
+
+
+class RegisterView(APIView):
+    @_action("Register for the tournament", response=RegistrationSerializer)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        registration = services.do_register(tournament_id, request.user)
+        return Response(RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+
+
+class WithdrawView(APIView):
+    @_action("Withdraw (while it runs: from the next round on)", response=RegistrationSerializer)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return Response(RegistrationSerializer(services.do_withdraw(tournament_id, request.user)).data)
+
+
+class CheckInView(APIView):
+    @_action("Check in before the start", response=RegistrationSerializer)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return Response(RegistrationSerializer(services.do_check_in(tournament_id, request.user)).data)
+
+
+class StartView(APIView):
+    @_action("Organizer: close registration, seed by rating, start round 1")
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.do_start(tournament_id, request.user)
+        return _answer(tournament_id)
+
+
+class StartRoundView(APIView):
+    @_action("Organizer: start the next round")
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.do_start_round(tournament_id, request.user)
+        return _answer(tournament_id)
+
+
+class EndView(APIView):
+    @_action("Organizer: end the event (tables still playing are adjudicated by position)")
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.do_end(tournament_id, request.user)
+        return _answer(tournament_id)
+
+
+class NextSeasonView(APIView):
+    @_action("Organizer: next league season with promotion and relegation", response={201: TournamentSerializer})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        t = services.do_next_season(tournament_id, request.user)
+        return _answer(t.pk, status.HTTP_201_CREATED)
+
+
+class CoOrganizerAddView(APIView):
+    @_action("Organizer: add a co-organizer", UserRefSerializer)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.do_add_co_organizer(tournament_id, request.user, _user(_valid(UserRefSerializer, request)["user"]))
+        return _answer(tournament_id)
+
+
+class CoOrganizerRemoveView(APIView):
+    @_action("Organizer: remove a co-organizer", UserRefSerializer)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.do_remove_co_organizer(tournament_id, request.user, _user(_valid(UserRefSerializer, request)["user"]))
+        return _answer(tournament_id)
+
+
+class ReplaceView(APIView):
+    @_action("Organizer: replace a player (registration and seats in games in progress)", ReplaceSerializer,
+             RegistrationSerializer)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        data = _valid(ReplaceSerializer, request)
+        registration = services.do_replace_player(tournament_id, request.user, _user(data["old"]), _user(data["new"]))
+        return Response(RegistrationSerializer(registration).data)
+
+
+class DropView(APIView):
+    @_action("Organizer: drop a player from the next round on", UserRefSerializer, RegistrationSerializer)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        player = _user(_valid(UserRefSerializer, request)["user"])
+        return Response(RegistrationSerializer(services.do_drop_player(tournament_id, request.user, player)).data)
+
+
+class AdjudicateView(APIView):
+    @_action("Organizer: end a stuck game with a ranking (or correct a table's ranking)", AdjudicateSerializer,
+             TableSerializer)
+    def post(self, request: Request, tournament_id: int, table_id: int) -> Response:
+        data = _valid(AdjudicateSerializer, request)
+        table = services.do_adjudicate(tournament_id, request.user, table_id, list(data["ranking"]))
+        seats = TableSeat.objects.select_related("registration__user").order_by("position")
+        table = Table.objects.prefetch_related(Prefetch("seats", queryset=seats)).get(pk=table.pk)
+        return Response(TableSerializer(table).data)
+
+
+class RegistrationsView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=RegistrationSerializer(many=True), summary="Registrations, by seed")
+    def get(self, request: Request, tournament_id: int) -> Response:
+        t = _get(tournament_id)
+        qs = Registration.objects.filter(tournament=t).select_related("user", "replaces__user")
+        return Response(RegistrationSerializer(qs, many=True).data)
+
+
+class RoundsView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=RoundSerializer(many=True), summary="Rounds with their tables, seats, games and results")
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(RoundSerializer(rounds_of(_get(tournament_id)), many=True).data)
+
+
+class StandingsView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=StandingSerializer(many=True),
+                   summary="Standings (live: websocket group tournament.<id> announces every change)")
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(StandingSerializer(services.standings(_get(tournament_id)), many=True).data)

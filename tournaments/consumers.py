@@ -1,0 +1,43 @@
+"""The tournament websocket, /ws/tournaments/<id>/ (public, read-only).
+
+After each committed change the connection receives {"type": "update", "tournament", "kind",
+"status", "round", ...}; `kind` is one of registration, started, round_started, table_finished,
+round_finished, finished, cancelled. Messages may be dropped: re-fetch
+GET /api/v1/tournaments/{id}/standings (and /rounds) on every update."""
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from tournaments.models import Tournament
+from tournaments.services import group_name
+
+
+class TournamentConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        self.group = None
+        status = await self._status()
+        if status is None:
+            await self.close(code=4404)
+            return
+        self.group = group_name(self.tournament_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "hello", "tournament": self.tournament_id, "status": status})
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        await self.send_json({"type": "error", "error": "read_only", "detail": "This socket only sends updates."})
+
+    async def tournament_update(self, message: dict[str, Any]) -> None:
+        await self.send_json({**message, "type": "update"})
+
+    @database_sync_to_async
+    def _status(self) -> str | None:
+        return Tournament.objects.filter(pk=self.tournament_id).values_list("status", flat=True).first()
