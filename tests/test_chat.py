@@ -246,3 +246,11 @@ def test_the_lobby_options_reach_the_game():
     assert (game.private_chat, game.spectator_chat) == (False, False)
     default = api_client_for(creator).post(reverse("api-lobbies"), {"seats": 3, "time_limit": 3600}, format="json")
     assert default.json()["private_chat"] is True and default.json()["spectator_chat"] is True
+
+
+def test_a_deleted_senders_messages_stay_with_no_name(game, seats):
+    a, b, _ = game.seat_names()
+    post(seats[a], game, "table", "I was here")
+    seats[a].delete()
+    [message] = read(api_client_for(seats[b]), game, "table").json()["results"]
+    assert message["sender"] is None and message["seat"] == a and message["text"] == "I was here"
