@@ -10,6 +10,9 @@ package owns; combat kinds are delegated to combat.py. Every default is legal an
 | march | D16/D17: the march with the lowest area id moves nothing (no power token) | R146 |
 | replace_ships | D27: the maximum | R258 |
 | consolidate | D28: the lowest area id, power gain | R179 |
+
+The Westeros-phase kinds (muster, bid, break_tie, choose, reduce: D3-D12) are defaulted by
+westeros.py `default_action` (table in docs/agot-defaults.md).
 """
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ COMBAT_KINDS = frozenset({"support", "accept_support", "house_card", "blade", "b
 
 def owner_module(kind: str) -> Any:
     """The module owning a decision kind this file does not handle: combat.py for combat kinds,
-    westeros.py (issue 4, None while it does not exist) for the others."""
+    westeros.py for the Westeros-phase kinds."""
     if kind in COMBAT_KINDS:
         return action._combat_module()
     try:
