@@ -11,6 +11,8 @@ Chat (chat/services.py): a client sends {"type": "chat", "channel": "table" | "<
 escaped `html`); a refusal comes back as {"type": "error", "error", "detail", "fields"}."""
 from __future__ import annotations
 
+import logging
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -19,6 +21,8 @@ from games import queries
 from games.errors import GameError
 from games.models import Game, Presence
 from games.services.notify import seat_group, spectator_group, table_group
+
+log = logging.getLogger(__name__)
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -67,6 +71,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 self.game_id, self.scope.get("user"), content.get("channel"), content.get("text"))
         except GameError as error:
             await self.send_json(chat.error_payload(error, content.get("ref")))
+        except Exception:  # keep the socket open; the message was not stored
+            log.exception("chat message refused by a server error in game %s", self.game_id)
+            await self.send_json({"type": "error", "error": "server_error", "fields": {},
+                                  "detail": "The server failed; the message was not sent."})
 
     async def chat_message(self, message) -> None:
         members = message.get("seats")

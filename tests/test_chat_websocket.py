@@ -165,3 +165,18 @@ async def test_ping_still_answers_and_unknown_types_still_get_bad_message(app):
     await communicator.send_json_to(["not", "an", "object"])
     assert (await next_of_type(communicator, "error"))["error"] == "bad_message"
     await close(communicator)
+
+
+async def test_a_server_error_is_answered_and_the_socket_stays_open(app, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("database down")
+
+    game = await sync_to_async(make_game)()
+    user = await sync_to_async(lambda: game.seats.first().user)()
+    communicator = await connect(app, game.pk, user)
+    monkeypatch.setattr(chat, "do_send_message", broken)
+    await communicator.send_json_to({"type": "chat", "channel": "table", "text": "hi"})
+    assert (await next_of_type(communicator, "error"))["error"] == "server_error"
+    await communicator.send_json_to({"type": "ping"})
+    assert (await next_of_type(communicator, "pong"))["type"] == "pong"
+    await close(communicator)
