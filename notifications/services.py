@@ -28,6 +28,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -246,7 +247,12 @@ def game_label(game: Game) -> str:
 
 
 def game_link(game: Game) -> str:
-    return f"{settings.SITE_URL.rstrip('/')}/api/v1/games/{game.pk}"
+    """The game's page (its API resource if the site has no page for games)."""
+    try:
+        path = reverse("web-game", args=[game.pk])
+    except NoReverseMatch:
+        path = f"/api/v1/games/{game.pk}"
+    return f"{settings.SITE_URL.rstrip('/')}{path}"
 
 
 def compose(notification: Notification) -> tuple[str, str]:

@@ -117,6 +117,7 @@ def test_a_new_game_notifies_every_player_that_it_started(django_capture_on_comm
     stark = next(m for m in mailoutbox if m.to == [users["stark"].email])
     assert stark.subject == f"[Westeros] game #{game.pk} started"
     assert "you play stark" in stark.body
+    assert stark.body.endswith(f"/games/{game.pk}/")  # the game's page
     if "stark" in AGOT.pending(game.state):
         assert "It is your turn." in stark.body
 
