@@ -14,6 +14,8 @@ DEFAULTS: dict[str, object] = {
     # Webhooks to loopback, private, link-local or reserved addresses are refused unless this is on
     # (tests point webhooks at a server on 127.0.0.1).
     "NOTIFY_WEBHOOK_ALLOW_PRIVATE": False,
+    # The Celery queue of the sending tasks (None: Celery's default queue).
+    "NOTIFY_QUEUE": None,
 }
 
 

@@ -193,7 +193,7 @@ def _decide(prefs: NotificationSettings, game: Game, kind: str, key: str, data: 
         from notifications.tasks import deliver_notification
 
         try:
-            deliver_notification.delay(notification_id)
+            deliver_notification.apply_async((notification_id,), queue=conf.get("NOTIFY_QUEUE"))
         except Exception:
             log.exception("could not enqueue notification %s", notification_id)
 
