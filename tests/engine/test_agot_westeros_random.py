@@ -1,7 +1,8 @@
 """Issue 4 quality bar: random bots play complete 10-round games with the full Westeros phase for 3-6
 players, invariants checked after every action (bot.check_invariants: unit limits, supply outside a
-pending reconciliation, power tokens, one house per area, victory track, JSON round trip). 200 seeded
-games here; `manage.py simulate` runs the rest (e.g. --games 1000)."""
+pending reconciliation, power tokens, one house per area, victory track, JSON round trip). 150 seeded
+games here (plus the 32 of test_agot_random_games.py, which now play the Westeros phase too);
+`manage.py simulate` runs the rest (e.g. --games 1000)."""
 from __future__ import annotations
 
 import pytest
@@ -9,8 +10,8 @@ import pytest
 from games.engine.agot import bot
 
 # (players, first seed, games): sized so that the chunks run in about the same time on 2 workers
-CHUNKS = [(3, 40_000, 40), (3, 40_040, 40), (4, 41_000, 30), (4, 41_030, 30),
-          (5, 42_000, 15), (5, 42_015, 15), (6, 43_000, 10), (6, 43_010, 10), (6, 43_020, 10)]
+CHUNKS = [(3, 40_000, 30), (3, 40_030, 30), (4, 41_000, 20), (4, 41_020, 20),
+          (5, 42_000, 14), (5, 42_014, 14), (6, 43_000, 8), (6, 43_008, 8), (6, 43_016, 6)]
 
 
 @pytest.mark.parametrize(("players", "seed", "games"), CHUNKS)
