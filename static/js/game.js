@@ -48,9 +48,12 @@
         const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
         if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
         const data = await r.json();
-        const changed = data.version !== version;
+        // another seat's move must not wipe what this player is composing: keep the draft while the
+        // same decision is still pending for this seat
+        const before = game && SEAT ? game.pending[SEAT] : null;
         game = data; version = data.version;
-        if (changed) draft = null;
+        const now = SEAT ? data.pending[SEAT] : null;
+        if (!now || now !== before || (now === "march" && draft && draft.from && !(data.view.orders[draft.from]))) draft = null;
         render();
         loadLog();
       } finally { loading = null; }
@@ -341,7 +344,7 @@
     for (const node of document.querySelectorAll("[data-deadline]")) {
       const left = Math.max(0, Math.round((Date.parse(node.dataset.deadline) - now) / 1000));
       const d = Math.floor(left / 86400), hh = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
-      node.textContent = "⏱ " + (d ? d + "d " : "") + [hh, m, s].map((n) => String(n).padStart(2, "0")).join(":");
+      node.textContent = "time left " + (d ? d + "d " : "") + [hh, m, s].map((n) => String(n).padStart(2, "0")).join(":");
       node.classList.toggle("urgent", left < 300);
     }
   }

@@ -1,0 +1,39 @@
+"""Test-only staging, run in the live server's environment (`manage.py shell -c`).
+
+The normal 3-player setup puts no two houses next to each other in round 1, so a combat needs a
+situation: `stage_combat(game_id)` replaces the started game's state by the engine's own scenario
+setup (SCENARIOS.md notation) at the start of round 1's Planning phase, with Lannister's Stoney Sept
+army next to a Baratheon footman in Blackwater. Everything after that is played in the browser."""
+from __future__ import annotations
+
+from games.engine import get_ruleset
+from games.models import Game
+
+COMBAT_SETUP = {
+    "units": {
+        "winterfell": {"stark": ["footman"]},
+        "lannisport": {"lannister": ["footman"]},
+        "stoney_sept": {"lannister": ["footman", "knight"]},
+        "dragonstone": {"baratheon": ["footman"]},
+        "blackwater": {"baratheon": ["footman"]},
+    },
+}
+
+
+def stage_combat(game_id: int) -> None:
+    game = Game.objects.get(pk=game_id)
+    engine = get_ruleset(game.ruleset)
+    game.state = engine.scenario_game(game.seat_names(), game.options, game.seed, COMBAT_SETUP, "planning")
+    game.save(update_fields=["state"])
+    print("staged", sorted(engine.pending(game.state).items()))
+
+
+def bot_game(username: str, password: str) -> None:
+    """A user (created) playing Stark against two bots, who have placed their orders face down."""
+    from accounts.models import User
+    from games.services.play import do_create_game
+
+    user = User.objects.create_user(username=username, email=f"{username}@example.com", password=password)
+    seats = get_ruleset("agot").seat_names(3)
+    game = do_create_game(ruleset="agot", seating={s: (user if i == 0 else None) for i, s in enumerate(seats)})
+    print(f"game {game.pk}")

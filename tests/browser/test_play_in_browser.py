@@ -1,0 +1,162 @@
+"""Three players in three browsers: sign up, create and join a lobby, place orders, resolve a march
+into a combat with house cards, and see each other's moves live over the websocket. Also: no page or
+script data of one seat holds another seat's face-down orders before the reveal.
+
+The live server, its database and Chromium are set up in conftest.py (read it first)."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-long-and-unusual-passphrase-42"
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(base + "/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.com")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(base + "/")
+    assert username in page.locator("header").inner_text()
+
+
+def game_state(page) -> dict:
+    return page.evaluate("window.__westerosGame.state()")
+
+
+def wait_version_above(page, version: int) -> None:
+    page.wait_for_function(f"window.__westerosGame && window.__westerosGame.state() && window.__westerosGame.state().version > {version}")
+
+
+def place(page, orders: dict[str, str]) -> None:
+    for area, token in orders.items():
+        page.click(f"button.area-pick[data-area={area}]")
+        page.click(f"button.token[data-token='{token}']")
+    page.click("#submit-orders")
+
+
+def pending(page) -> str | None:
+    state = game_state(page)
+    return state["pending"].get(state["your_seat"])
+
+
+def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts):
+    base = live_asgi_server.url
+    pages = {name: new_page() for name in ("alys", "bran", "cley")}
+    for name, page in pages.items():
+        sign_up(page, base, name)
+
+    # alys creates a 3-seat lobby; bran and cley join; the last join starts the game
+    alys = pages["alys"]
+    alys.goto(base + "/lobbies/new/")
+    alys.fill("input[name=name]", "Browser test table")
+    alys.fill("input[name=seats]", "3")
+    alys.click("main form button[type=submit]")
+    alys.wait_for_url(re.compile(r"/lobbies/\d+/$"))
+    lobby_url = alys.url
+    for name in ("bran", "cley"):
+        page = pages[name]
+        page.goto(base + "/lobbies/")
+        page.click("text=Browser test table")
+        page.click("#join")
+    pages["cley"].wait_for_url(re.compile(r"/games/\d+/$"))
+    game_url = pages["cley"].url
+    game_id = int(re.search(r"/games/(\d+)/", game_url).group(1))
+    alys.goto(lobby_url)
+    alys.click("text=Go to the game")
+    pages["bran"].goto(game_url)
+
+    # stage a situation with a possible combat (see stage.py), then every page loads it
+    live_asgi_server.manage("shell", "-c", f"from tests.browser.stage import stage_combat; stage_combat({game_id})")
+    by_house = {}
+    for page in pages.values():
+        page.reload()
+        page.wait_for_selector("#submit-orders")
+        page.wait_for_selector("#conn.on")
+        by_house[page.locator("#game").get_attribute("data-seat")] = page
+    assert set(by_house) == {"stark", "lannister", "baratheon"}
+    lannister, baratheon, stark = by_house["lannister"], by_house["baratheon"], by_house["stark"]
+    spectator = new_page()
+    spectator.goto(game_url)
+    spectator.wait_for_selector("#conn.on")
+
+    # a token refused by the page: the King's Court stars limit special orders (Baratheon: 1 star)
+    baratheon.click("button.area-pick[data-area=blackwater]")
+    baratheon.click("button.token[data-token='defense+2*']")
+    baratheon.click("button.area-pick[data-area=dragonstone]")
+    assert baratheon.locator("button.token[data-token='support+1*']").is_disabled()
+    assert "special" in baratheon.locator("button.token[data-token='support+1*']").get_attribute("title")
+    baratheon.click("#game button.secondary:text('Clear')")
+
+    # Lannister places face down; the others see that it did, live, but never which orders
+    version = game_state(stark)["version"]
+    place(lannister, {"stoney_sept": "march+0", "lannisport": "defense+1"})
+    for page in (stark, baratheon, spectator):
+        wait_version_above(page, version)
+        page.wait_for_selector("#board g.order.hidden")
+        data = json.dumps(game_state(page))
+        assert "march+0" not in data, "another seat's face-down order leaked into the game data"
+        assert "stoney_sept" not in json.dumps(game_state(page)["view"].get("secret", {}))
+        assert page.locator("#board g.order.hidden text").first.text_content() == "?"
+        log = page.request.get(f"{base}/api/v1/games/{game_id}/log").text()
+        assert "march+0" not in log
+    assert "march+0" not in spectator.content()
+    assert "march+0" in json.dumps(game_state(lannister)["view"]["secret"])  # its own, to itself
+
+    # a refused action shows the server's reason
+    stark.click("button.area-pick[data-area=winterfell]")
+    stark.evaluate("window.__westerosGame.send({place_orders: {winterfell: 'march+0', lannisport: 'raid'}})")
+    stark.wait_for_selector("#error:not([hidden])")
+    assert "lannisport" in stark.locator("#error").inner_text()
+
+    place(baratheon, {"blackwater": "defense+1", "dragonstone": "defense+1"})
+    place(stark, {"winterfell": "defense+1"})
+
+    # after the reveal everyone sees Lannister's march order on the board
+    for page in (stark, baratheon, spectator):
+        page.wait_for_function("window.__westerosGame.state().view.orders.stoney_sept !== undefined")
+    assert game_state(stark)["view"]["orders"]["stoney_sept"] == {"house": "lannister", "token": "march+0"}
+
+    # Lannister holds the Raven: skip it (a button the server listed)
+    lannister.wait_for_function("window.__westerosGame.state().pending.lannister === 'raven'")
+    lannister.click("""button.choice[data-action='{"raven":"skip"}']""")
+
+    # Lannister marches its army from Stoney Sept into Blackwater: a combat against Baratheon
+    lannister.wait_for_function("window.__westerosGame.state().pending.lannister === 'march'")
+    lannister.click("button.choice[data-from=stoney_sept]")
+    for box in lannister.locator("input[data-unit]").all():
+        box.check()
+    lannister.select_option("#march-dest", "blackwater")
+    lannister.click("#march-assign")
+    lannister.click("#march-submit")
+
+    # both choose a house card among the cards shown; then any further combat decision
+    for page in (lannister, baratheon):
+        page.wait_for_function("window.__westerosGame.state().pending[window.__westerosGame.state().your_seat] === 'house_card'")
+        cards = page.locator("#decision .card[data-action]")
+        assert cards.count() == 7
+        assert re.search(r"\d", cards.first.inner_text())
+        cards.first.click()
+    for _ in range(6):
+        stark.wait_for_timeout(500)
+        state = game_state(stark)
+        if state["view"]["combat"] and state["view"]["combat"].get("winner") and "_current" not in state["view"]["combat"]:
+            break
+        for page in (lannister, baratheon):
+            if pending(page) and page.locator("#decision [data-action]").count():
+                page.locator("#decision [data-action]").first.click()
+
+    # Stark, who only watched, saw the combat live (no reload since the staging)
+    stark.wait_for_selector("#combat-panel:not([hidden]) >> text=Winner")
+    combat = game_state(stark)["view"]["combat"]
+    assert combat["attacker"] == "lannister" and combat["defender"] == "baratheon" and combat["area"] == "blackwater"
+    assert set(combat["cards"]) == {"lannister", "baratheon"}
+    assert stark.locator("#combat .card").count() == 2
+    stark.locator("#log li").first.wait_for()
+    stark.screenshot(path=str(artifacts / "game-page-desktop.png"), full_page=True)
