@@ -564,8 +564,16 @@ def _resolve_neutral(state: State, events: list[Event]) -> None:
         B.add_units(state, area, attacker, cur["units"])
         events.append({"type": "neutral_force_destroyed", "house": attacker, "area": area, "strength": strength})
     else:
-        # A14 steps 3-4: the move is cancelled, the units stay home, the March is used up.
-        B.add_units(state, cur["origin"], attacker, cur["units"])
+        # A14 steps 3-4: the move is cancelled, the units stay home, the March is used up. The
+        # march's other moves may have filled the supply meanwhile: as A19, units that no longer
+        # fit at the origin are destroyed (D26 order).
+        units = sorted(cur["units"], key=_loss_key)
+        keep = _fit_count(state, attacker, cur["origin"], len(units))
+        lost, units = units[: len(units) - keep], units[len(units) - keep:]
+        if lost:
+            events.append({"type": "units_destroyed", "house": attacker, "area": cur["origin"], "units": sorted(lost),
+                           "reason": "supply (A14, A19)"})
+        B.add_units(state, cur["origin"], attacker, units)
         events.append({"type": "neutral_force_holds", "house": attacker, "area": area, "strength": strength,
                        "needed": cur["neutral"]})
     _end(state, events, winner=attacker if won else None, control=attacker if won else None)
