@@ -227,6 +227,8 @@
     else if (kind === "house_card") body = houseCardPanel();
     else if (game.legal_actions && game.legal_actions.length) body = listPanel(game.legal_actions);
     else if (kind === "bid") body = bidPanel();
+    else if (kind === "muster" && game.view.decision && game.view.decision.areas) body = musterPanel(game.view.decision);
+    else if (kind === "reduce") body = reducePanel();
     else body = rawPanel(kind);
     box.replaceChildren(head, body);
     tick();
@@ -254,6 +256,51 @@
     const area = h("textarea", { rows: 3, "aria-label": "Action (JSON)" }, JSON.stringify({ [kind]: null }));
     return h("form", { onsubmit: (e) => { e.preventDefault(); let a; try { a = JSON.parse(area.value); } catch (err) { showError("Not valid JSON."); return; } send(a); } },
       h("p", {}, "The server does not list the choices for this decision; write it in the action notation:"), area, h("button", { type: "submit" }, "Send"));
+  }
+
+  /* Mustering (R68-R81): per castle/stronghold area of the decision, its points and the items it
+     can pay for; the server checks the whole muster (supply, unit limits, enemy ships). */
+  function musterPanel(decision) {
+    const B = W.board();
+    draft = draft || { muster: {}, spent: {} };
+    const items = [];
+    for (const area of decision.areas) {
+      const a = B.areas[area];
+      const points = a.structure === "stronghold" ? 2 : 1;
+      const left = points - (draft.spent[area] || 0);
+      const opts = [["footman", 1, area, { recruit: "footman" }], ["knight", 2, area, { recruit: "knight" }],
+        ["siege engine", 2, area, { recruit: "siege_engine" }], ["footman → knight", 1, area, { upgrade: "footman", to: "knight" }],
+        ["footman → siege engine", 1, area, { upgrade: "footman", to: "siege_engine" }]];
+      for (const sea of a.adjacent.filter((x) => B.areas[x].type !== "land")) {
+        if (B.areas[sea].type === "port" && B.areas[sea].land_area !== area) continue;
+        opts.push([`ship in ${nameOf(sea)}`, 1, sea, { recruit: "ship", from: area }]);
+      }
+      const single = decision.single && Object.keys(draft.spent).some((x) => x !== area && draft.spent[x]);
+      items.push(h("div", { class: "muster-area" }, h("strong", {}, `${nameOf(area)}: ${left} of ${points} point(s) left`),
+        h("div", { class: "choices-inline" }, opts.map(([label, cost, dest, item]) => h("button", {
+          type: "button", class: "token", disabled: cost > left || single, "data-muster": `${area}:${label}`,
+          title: single ? "only one area may muster" : cost > left ? "not enough points" : "",
+          onclick: () => { (draft.muster[dest] = draft.muster[dest] || []).push(item); draft.spent[area] = (draft.spent[area] || 0) + cost; render(); },
+        }, label)))));
+    }
+    const chosen = Object.entries(draft.muster).map(([dest, list]) => h("li", {}, `${nameOf(dest)}: ` + list.map((i) => i.recruit ? i.recruit.replace("_", " ") : `${i.upgrade} → ${i.to.replace("_", " ")}`).join(", ")));
+    return h("div", {}, decision.single ? h("p", {}, "One area only.") : null, items, h("ul", {}, chosen),
+      h("p", {}, h("button", { type: "button", id: "muster-submit", onclick: () => send({ muster: draft.muster }) }, chosen.length ? "Muster" : "Muster nothing"),
+        " ", h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, "Clear")));
+  }
+
+  /* Supply (R161): destroy units until every army fits; tick the units to destroy. */
+  function reducePanel() {
+    draft = draft || { reduce: {} };
+    const rows = Object.entries(game.view.units).filter(([, by]) => (by[SEAT] || []).length > 1).map(([area, by]) =>
+      h("li", {}, h("strong", {}, nameOf(area)), " ", by[SEAT].map((u, i) => h("label", { class: "unit-pick" },
+        h("input", { type: "checkbox", "data-unit": `${area}:${i}`, onchange: (e) => {
+          const list = (draft.reduce[area] = draft.reduce[area] || []);
+          if (e.target.checked) list.push(u); else list.splice(list.indexOf(u), 1);
+          if (!list.length) delete draft.reduce[area];
+        } }), " ", u.replace(/_/g, " ")))));
+    return h("div", {}, h("p", {}, "Your armies exceed your supply: tick the units to destroy."), h("ul", { class: "order-list" }, rows),
+      h("button", { type: "button", onclick: () => send({ reduce: draft.reduce }) }, "Destroy the ticked units"));
   }
 
   /* Which tokens may go on `area`, given the view and the draft: [{token, ok, reason}]. */
@@ -337,6 +384,58 @@
     render();
   }
 
+  // ------------------------------------------------------------------ chat (table, and per seat pair)
+
+  const chat = { channel: "table", seen: new Set(), unread: {} };
+  async function loadChatChannels() {
+    const r = await fetch(q("/chat/channels"), { credentials: "same-origin" });
+    if (!r.ok) return;
+    const data = await r.json();
+    if (!data.channels.length) return;
+    $("chat-panel").hidden = false;
+    const label = (c) => c.channel === "table" ? "Table" : "Private: " + c.seats.filter((s) => s !== SEAT).map(cap).join(", ");
+    $("chat-channel").replaceChildren(...data.channels.map((c) => h("option", { value: c.channel, "data-write": c.can_write ? "1" : "" }, label(c))));
+    $("chat-channel").value = chat.channel;
+    await loadChat();
+  }
+  async function loadChat() {
+    const opt = $("chat-channel").selectedOptions[0];
+    $("chat-form").hidden = !(opt && opt.dataset.write);
+    const r = await fetch(q("/chat?channel=" + encodeURIComponent(chat.channel)), { credentials: "same-origin" });
+    $("chat-messages").replaceChildren();
+    chat.seen = new Set();
+    if (!r.ok) return;
+    const body = await r.json();
+    (body.results || body).slice().reverse().forEach(addMessage);
+  }
+  function addMessage(m) {
+    if (m.channel !== chat.channel) {
+      chat.unread[m.channel] = true;
+      const opt = [...$("chat-channel").options].find((o) => o.value === m.channel);
+      if (opt && !opt.textContent.endsWith(" •")) opt.textContent += " •";
+      return;
+    }
+    if (chat.seen.has(m.id)) return;
+    chat.seen.add(m.id);
+    const list = $("chat-messages");
+    list.append(h("li", {}, h("strong", {}, m.sender || "?", m.seat ? ` (${cap(m.seat)})` : ""), ": ", m.text));
+    list.scrollTop = list.scrollHeight;
+  }
+  $("chat-channel").addEventListener("change", (e) => {
+    chat.channel = e.target.value;
+    e.target.selectedOptions[0].textContent = e.target.selectedOptions[0].textContent.replace(/ •$/, "");
+    loadChat();
+  });
+  $("chat-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const text = $("chat-text").value;
+    if (!text.trim()) return;
+    const r = await fetch(q("/chat"), { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body: JSON.stringify({ channel: chat.channel, text }) });
+    if (r.ok) { $("chat-text").value = ""; addMessage(await r.json()); }
+    else { const b = await r.json().catch(() => ({})); showError(`Chat refused: ${b.detail || r.status}`); }
+  });
+
   // ------------------------------------------------------------------ clock and live updates
 
   function tick() {
@@ -360,6 +459,7 @@
       const msg = JSON.parse(e.data);
       if (msg.type === "hello") { if (msg.version !== version) load(); }
       else if (msg.type === "update") { if (msg.version > version) load(); }  // known+1 or a gap: re-fetch either way
+      else if (msg.type === "chat") addMessage(msg);
       else if (msg.type === "presence") {
         if (!game) return;
         for (const s of game.seats) s.connected = !!s.user && msg.connected.includes(s.user);
@@ -376,6 +476,6 @@
   W.loadBoard(root.dataset.boardUrl).then(() => {
     W.enablePanZoom(svg, document.querySelector(".zoom-bar"));
     return load();
-  }).then(connect);
+  }).then(() => { connect(); loadChatChannels(); });
   window.__westerosGame = { load, send, state: () => game };
 })();

@@ -158,5 +158,21 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
     assert combat["attacker"] == "lannister" and combat["defender"] == "baratheon" and combat["area"] == "blackwater"
     assert set(combat["cards"]) == {"lannister", "baratheon"}
     assert stark.locator("#combat .card").count() == 2
+
+    # chat: a table message reaches everyone live; a private one only its pair
+    stark.fill("#chat-text", "Well fought")
+    stark.click("#chat-form button")
+    for page in (lannister, baratheon, spectator):
+        page.wait_for_selector("#chat-messages >> text=Well fought")
+    pair = lannister.eval_on_selector("#chat-channel", "s => [...s.options].map(o => o.value).find(v => v.includes('baratheon'))")
+    lannister.select_option("#chat-channel", pair)
+    lannister.fill("#chat-text", "Secret pact")
+    lannister.click("#chat-form button")
+    lannister.wait_for_selector("#chat-messages >> text=Secret pact")
+    baratheon.select_option("#chat-channel", pair)
+    baratheon.wait_for_selector("#chat-messages >> text=Secret pact")
+    assert pair not in stark.eval_on_selector("#chat-channel", "s => [...s.options].map(o => o.value).join(' ')")
+    assert "Secret pact" not in stark.content() and "Secret pact" not in spectator.content()
+
     stark.locator("#log li").first.wait_for()
     stark.screenshot(path=str(artifacts / "game-page-desktop.png"), full_page=True)
