@@ -144,26 +144,22 @@ def test_pages_list_event_and_register(logged_in, user):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_websocket_sends_tournament_updates():
-    import asyncio
-
+@pytest.mark.asyncio
+async def test_websocket_sends_tournament_updates():
     from asgiref.sync import sync_to_async
 
-    t = services.do_create_tournament(make_user(), services.TournamentSettings(name="Live cup"))
-
-    async def scenario():
-        communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tournaments/{t.pk}/")
-        connected, _ = await communicator.connect()
-        assert connected
-        hello = await communicator.receive_json_from()
-        assert hello == {"type": "hello", "tournament": t.pk, "status": "registration"}
-        await sync_to_async(services.do_register)(t.pk, await sync_to_async(make_user)())
-        update = await communicator.receive_json_from(timeout=5)
-        assert update["type"] == "update" and update["kind"] == "registration"
-        await communicator.disconnect()
-        missing = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/tournaments/999999/")
-        connected, code = await missing.connect()
-        assert not connected
-
-    asyncio.run(scenario())
-    assert Tournament.objects.filter(pk=t.pk).exists()
+    t = await sync_to_async(lambda: services.do_create_tournament(
+        make_user(), services.TournamentSettings(name="Live cup")))()
+    communicator = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/tournaments/{t.pk}/")
+    connected, _ = await communicator.connect()
+    assert connected
+    hello = await communicator.receive_json_from(timeout=5)
+    assert hello == {"type": "hello", "tournament": t.pk, "status": "registration"}
+    await sync_to_async(lambda: services.do_register(t.pk, make_user()))()
+    update = await communicator.receive_json_from(timeout=5)
+    assert update["type"] == "update" and update["kind"] == "registration"
+    await communicator.disconnect()
+    missing = WebsocketCommunicator(URLRouter(websocket_urlpatterns), "/ws/tournaments/999999/")
+    connected, _ = await missing.connect()
+    assert not connected
+    assert await sync_to_async(Tournament.objects.filter(pk=t.pk).exists)()

@@ -262,27 +262,33 @@ def test_elimination_by_tables_reaches_a_final_table():
     assert Registration.objects.filter(tournament=t, status=Registration.Status.ELIMINATED).count() == 20
 
 
-def test_league_division_plays_each_house_once_and_next_season_promotes():
-    t = make_tournament(format="league", seats_per_table=6, division_size=10, promotion=2, bots_only=True,
+def test_league_divisions_play_each_house_once_and_next_season_promotes():
+    # Two divisions of six, three-seat games: each player plays three games, once as each house
+    # (the ten-player, six-seat AGoT division is checked in the pairing tests).
+    t = make_tournament(format="league", seats_per_table=3, division_size=6, promotion=2, bots_only=True,
                         scoring="league", win_bonus=10)
-    register(t, 20)
+    register(t, 12)
     services.do_start(t.pk, t.organizer)
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
     houses = defaultdict(list)
     for seat in TableSeat.objects.filter(table__round__tournament=t).select_related("registration"):
         houses[seat.registration_id].append(seat.seat)
-    assert len(houses) == 20 and all(len(h) == 6 and len(set(h)) == 6 for h in houses.values())
-    assert Table.objects.filter(round__tournament=t).count() == 20
+    assert len(houses) == 12 and all(len(h) == 3 and len(set(h)) == 3 for h in houses.values())
+    assert Table.objects.filter(round__tournament=t).count() == 12
     standings = services.standings(t)
     top = [s.registration.user_id for s in standings if s.division == 1]
     second = [s.registration.user_id for s in standings if s.division == 2]
+    assert len(top) == len(second) == 6
     for s in standings:  # league points: the win bonus plus castles and strongholds held
         assert s.line.points == 10 * s.line.wins + s.line.castles
     nxt = services.do_next_season(t.pk, t.organizer)
     divisions = {r.user_id: r.division for r in nxt.registrations.all()}
     assert {divisions[u] for u in top[-2:]} == {2} and {divisions[u] for u in second[:2]} == {1}
-    assert nxt.season == 2 and nxt.previous == t
+    assert nxt.season == 2 and nxt.previous == t and nxt.status == Tournament.Status.REGISTRATION
+    services.do_start(nxt.pk, nxt.organizer)
+    assert {r.user_id: r.division for r in nxt.registrations.all()} == divisions
+    assert Tournament.objects.get(pk=nxt.pk).status == Tournament.Status.FINISHED
 
 
 def test_simulate_tournament_command_prints_the_final_standings():
