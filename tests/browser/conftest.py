@@ -22,6 +22,7 @@ Chromium fails the tests instead (.ci/run installs Debian's chromium).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -32,6 +33,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.browser.util import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -172,3 +175,12 @@ def new_page(playwright_browser, request):
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def demo_game(live_asgi_server, request) -> int:
+    """A fresh game for this test: its user (named after the test) plays Stark against two bots."""
+    name = re.sub(r"\W", "", request.node.name)[:30]
+    out = live_asgi_server.manage("shell", "-c", f"from tests.browser.stage import bot_game; bot_game({name!r}, {PASSWORD!r})")
+    request.node.demo_user = name
+    return int(re.search(r"game (\d+)", out).group(1))

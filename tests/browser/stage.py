@@ -37,3 +37,21 @@ def bot_game(username: str, password: str) -> None:
     seats = get_ruleset("agot").seat_names(3)
     game = do_create_game(ruleset="agot", seating={s: (user if i == 0 else None) for i, s in enumerate(seats)})
     print(f"game {game.pk}")
+
+
+MUSTER_SETUP = {
+    "round": 2,
+    "units": {"winterfell": {"stark": ["footman"]}, "lannisport": {"lannister": ["footman"]},
+              "dragonstone": {"baratheon": ["footman"]}},
+    "tracks": {"iron_throne": ["stark", "lannister", "baratheon"]},
+    "decks": {"westeros_1": ["mustering"], "westeros_2": ["last_days_of_summer"], "westeros_3": ["web_of_lies"]},
+}
+
+
+def stage_muster(game_id: int) -> None:
+    """Round 2's Westeros phase with Mustering drawn; Stark (first on the Iron Throne) musters first."""
+    game = Game.objects.get(pk=game_id)
+    engine = get_ruleset(game.ruleset)
+    game.state = engine.scenario_game(game.seat_names(), game.options, game.seed, MUSTER_SETUP, "westeros")
+    game.save(update_fields=["state"])
+    print("staged", sorted(engine.pending(game.state).items()))

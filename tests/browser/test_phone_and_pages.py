@@ -2,31 +2,11 @@
 touch and keyboard), and the other pages render without script errors. Server: conftest.py."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
+from tests.browser.util import log_in
+
 pytestmark = pytest.mark.browser
-
-
-PASSWORD = "a-long-and-unusual-passphrase-42"
-
-
-@pytest.fixture
-def demo_game(live_asgi_server, request) -> int:
-    """A fresh game for this test: its user (named after the test) plays Stark against two bots."""
-    name = re.sub(r"\W", "", request.node.name)[:30]
-    out = live_asgi_server.manage("shell", "-c", f"from tests.browser.stage import bot_game; bot_game({name!r}, {PASSWORD!r})")
-    request.node.demo_user = name
-    return int(re.search(r"game (\d+)", out).group(1))
-
-
-def log_in(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(base + "/")
 
 
 def view_box(page) -> list[float]:

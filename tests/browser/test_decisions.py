@@ -1,0 +1,26 @@
+"""Decisions the page builds itself from the view (mustering), on a staged situation (stage.py).
+Server and browser: conftest.py."""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.util import game_state, log_in
+
+pytestmark = pytest.mark.browser
+
+
+def test_mustering_in_winterfell(live_asgi_server, demo_game, new_page, request):
+    base = live_asgi_server.url
+    live_asgi_server.manage("shell", "-c", f"from tests.browser.stage import stage_muster; stage_muster({demo_game})")
+    page = new_page()
+    log_in(page, base, request.node.demo_user)
+    page.goto(f"{base}/games/{demo_game}/")
+    page.wait_for_selector("#muster-submit")
+    assert "2 of 2 point(s) left" in page.locator("#decision").inner_text()
+    page.click("button[data-muster='winterfell:knight']")
+    # both points spent: every other item of Winterfell is greyed
+    assert page.locator("button[data-muster='winterfell:footman']").is_disabled()
+    page.click("#muster-submit")
+    page.wait_for_function("window.__westerosGame.state().pending.stark !== 'muster'")
+    assert sorted(game_state(page)["view"]["units"]["winterfell"]["stark"]) == ["footman", "knight"]
+    assert page.locator("#error").is_hidden()
