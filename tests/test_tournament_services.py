@@ -300,3 +300,11 @@ def test_simulate_tournament_command_prints_the_final_standings():
     assert text.count("sim-1-0") == 24
     t = Tournament.objects.get(bots_only=True)
     assert all(s.line.games == 3 for s in services.standings(t))
+
+
+def test_a_simulation_is_deterministic_given_its_seed():
+    def run() -> list[tuple[str, float]]:
+        result = services.simulate(7, rounds=2, seed=11, seats_per_table=3)
+        return [(s.registration.user.username, s.line.points) for s in result.standings]
+
+    assert run() == run()

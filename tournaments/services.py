@@ -18,6 +18,7 @@ such a game by whoever implements votes.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -414,6 +415,8 @@ def _start_next_round(t: Tournament) -> Round:
         game = play.do_create_game(
             ruleset=t.ruleset, seating=seating, options=t.options, ranked=t.ranked and not t.bots_only,
             private=False, time_limit=t.time_limit, max_consecutive_timeouts=t.max_consecutive_timeouts,
+            # A simulation replays the same from its seed; real games keep a fresh secret seed.
+            seed=_simulation_seed(t.seed, number, number_at) if t.bots_only else None,
         )
         table.game = game
         table.save(update_fields=["game"])
@@ -426,6 +429,11 @@ def _start_next_round(t: Tournament) -> Round:
             _record(t, table, game)
     notify_after_commit(t, "round_started", number=number)
     return rnd
+
+
+def _simulation_seed(seed: int, round_number: int, table_number: int) -> int:
+    digest = hashlib.sha256(f"{seed}:{round_number}:{table_number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def _elimination_field(t: Tournament, by_id: dict[int, Registration]) -> list[int]:
@@ -675,6 +683,11 @@ def do_replace_player(tournament_id: int, user: User, old: User, new: User) -> R
     """The new player takes the old one's place: their registration, and their seats in games in
     progress (taken back from the bot if it had the seat). Results already recorded stay with the
     old player."""
+    # Lock order: the games first, then the tournament (as settle does when a game ends).
+    game_ids = sorted(TableSeat.objects.filter(registration__tournament_id=tournament_id, registration__user=old,
+                                               table__status=Table.Status.PLAYING, table__game__isnull=False)
+                      .values_list("table__game_id", flat=True))
+    games = {game_id: play.lock_game(game_id) for game_id in game_ids}
     t = lock_tournament(tournament_id)
     _require_organizer(t, user)
     _require_status(t, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
@@ -695,7 +708,7 @@ def do_replace_player(tournament_id: int, user: User, old: User, new: User) -> R
         seat.save(update_fields=["registration"])
         if seat.table.game_id is None or t.bots_only:
             continue
-        game = play.lock_game(seat.table.game_id)
+        game = games.get(seat.table.game_id) or play.lock_game(seat.table.game_id)
         if not game.is_active():
             continue
         game_seat = GameSeat.objects.get(game=game, seat=seat.seat)
