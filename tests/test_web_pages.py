@@ -122,3 +122,17 @@ def test_replay_opens_only_when_the_game_is_over(client, user):
     assert last["view"]["phase"] == "over" and "rng" not in last["view"] and last["view"]["secret"] == {}
     assert last["entry"]["events"]
     assert client.get(reverse("web-replay-step", args=[game.pk, first["steps"] + 1])).status_code == 404
+
+
+def test_home_shows_your_games_awaiting_you_and_recent_results(logged_in, user):
+    game = make_game(users=[user, make_user(), make_user()])
+    finished = do_create_game(ruleset="agot", seating=dict.fromkeys(get_ruleset("agot").seat_names(3)), seed=5)
+    content = logged_in.get(reverse("home")).content.decode()
+    assert "Your games" in content and reverse("web-game", args=[game.pk]) in content and "your move" in content
+    assert "data-deadline" in content
+    assert "Recent results" in content and reverse("web-replay", args=[finished.pk]) in content
+
+
+def test_leaderboard_page(client):
+    assert "Leaderboard" in client.get(reverse("web-leaderboards")).content.decode()
+    assert client.get(reverse("web-leaderboard", args=["agot"])).status_code == 200

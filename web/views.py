@@ -163,8 +163,11 @@ def lobby_action(request: HttpRequest, lobby_id: int, verb: str) -> HttpResponse
 
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
-    seats = (request.user.game_seats.filter(left_at__isnull=True).select_related("game")
-             .order_by("-game__created_at")[:200])
+    return render(request, "web/my_games.html", {"rows": _my_rows(request.user)})
+
+
+def _my_rows(user, limit: int = 200) -> list[dict]:
+    seats = user.game_seats.filter(left_at__isnull=True).select_related("game").order_by("-game__created_at")[:limit]
     rows = []
     for seat in seats:
         game = seat.game
@@ -173,4 +176,26 @@ def my_games(request: HttpRequest) -> HttpResponse:
                      "deadline": seat.deadline_at if awaiting else None})
     rows.sort(key=lambda r: (not r["awaiting"], not r["game"].is_active(),
                              r["deadline"].timestamp() if r["deadline"] else 0))
-    return render(request, "web/my_games.html", {"rows": rows})
+    return rows
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """Open lobbies, your games (awaiting your move first) and recent results."""
+    from games.api import active_lobbies_for_home
+
+    mine = _my_rows(request.user, 50) if request.user.is_authenticated else []
+    recent = (Game.objects.filter(private=False).exclude(status=Game.Status.ACTIVE)
+              .exclude(finished_at=None).order_by("-finished_at").prefetch_related("seats__user")[:10])
+    results = [{"game": g, "ranking": [(seat, next((s.user.username for s in g.seats.all() if s.seat == seat and s.user),
+                                                     "bot")) for seat in (g.ranking or [])]} for g in recent]
+    return render(request, "home.html", {"lobbies": active_lobbies_for_home(),
+                                         "my_games": [r for r in mine if r["game"].is_active()][:10],
+                                         "results": results})
+
+
+def leaderboard(request: HttpRequest, ruleset: str = "agot") -> HttpResponse:
+    from ratings import services as ratings
+
+    rows = [{"rank": i + 1, "user": r.user.username, "rating": round(r.rating), "games": r.games,
+             "provisional": ratings.is_provisional(r)} for i, r in enumerate(ratings.leaderboard(ruleset)[:100])]
+    return render(request, "web/leaderboard.html", {"ruleset": ruleset, "rows": rows})

@@ -4,14 +4,14 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from westeros import views
+from web import views as web_views
 from westeros.api_errors import api_not_found
 
 handler404 = "westeros.api_errors.handler404"
 handler500 = "westeros.api_errors.handler500"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", web_views.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/notifications/", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
