@@ -22,6 +22,16 @@
       const p = document.createElement("p"); p.textContent = `${W.cap(data.entry.seat)} (${data.entry.source})`; box.append(p);
       for (const ev of data.entry.events) { const li = document.createElement("div"); li.className = "log-event"; li.textContent = W.describeEvent(ev); box.append(li); }
     } else box.textContent = "The game as it started.";
+    const table = document.createElement("table");
+    table.className = "small";
+    table.innerHTML = "<thead><tr><th>House</th><th>Castles</th><th>Supply</th><th>Power</th><th>Throne</th></tr></thead>";
+    const body = table.createTBody();
+    for (const house of v.seats) {
+      const row = body.insertRow();
+      [W.cap(house), v.victory[house], v.supply[house], v.power[house], v.tracks.iron_throne.indexOf(house) + 1]
+        .forEach((x) => { row.insertCell().textContent = x; });
+    }
+    box.append(table);
   }
   root.querySelector(".replay-controls").addEventListener("click", (e) => {
     const b = e.target.closest("button"); if (!b) return;

@@ -55,3 +55,12 @@ def stage_muster(game_id: int) -> None:
     game.state = engine.scenario_game(game.seat_names(), game.options, game.seed, MUSTER_SETUP, "westeros")
     game.save(update_fields=["state"])
     print("staged", sorted(engine.pending(game.state).items()))
+
+
+def finished_game() -> None:
+    """A public game played to its end by three bots."""
+    from games.services.play import do_create_game
+
+    game = do_create_game(ruleset="agot", seating=dict.fromkeys(get_ruleset("agot").seat_names(3)), seed=3)
+    game.refresh_from_db()
+    print(f"game {game.pk} {game.status}")

@@ -24,3 +24,19 @@ def test_mustering_in_winterfell(live_asgi_server, demo_game, new_page, request)
     page.wait_for_function("window.__westerosGame.state().pending.stark !== 'muster'")
     assert sorted(game_state(page)["view"]["units"]["winterfell"]["stark"]) == ["footman", "knight"]
     assert page.locator("#error").is_hidden()
+
+
+def test_replay_of_a_finished_game_step_by_step(live_asgi_server, new_page, artifacts):
+    import re
+
+    out = live_asgi_server.manage("shell", "-c", "from tests.browser.stage import finished_game; finished_game()")
+    game_id = int(re.search(r"game (\d+) finished", out).group(1))
+    page = new_page()
+    page.goto(f"{live_asgi_server.url}/games/{game_id}/replay")
+    page.wait_for_selector("#replay-pos:has-text('Step 0 of')")
+    page.click("button[data-step=next]")
+    page.wait_for_selector("#replay-pos:has-text('Step 1 of')")
+    assert page.locator("#replay-entry .log-event").count() >= 1
+    page.click("button[data-step=last]")
+    page.wait_for_selector("#replay-pos:has-text('over')")
+    page.screenshot(path=str(artifacts / "replay-page.png"))
