@@ -136,3 +136,17 @@ def test_home_shows_your_games_awaiting_you_and_recent_results(logged_in, user):
 def test_leaderboard_page(client):
     assert "Leaderboard" in client.get(reverse("web-leaderboards")).content.decode()
     assert client.get(reverse("web-leaderboard", args=["agot"])).status_code == 200
+
+
+def test_creator_assigns_houses_and_removes_a_player(client):
+    creator, other = make_user(), make_user()
+    lobby = make_lobby(creator, house_choice="assign", seat_count=3)
+    client.force_login(other)
+    client.post(reverse("web-lobby-action", args=[lobby.pk, "join"]))
+    client.force_login(creator)
+    page = client.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
+    assert "Assign" in page and "Remove" in page
+    client.post(reverse("web-lobby-action", args=[lobby.pk, "assign"]), {"user": other.username, "seat": "stark"})
+    assert lobby.members.get(user=other).seat == "stark"
+    client.post(reverse("web-lobby-action", args=[lobby.pk, "kick"]), {"user": other.username})
+    assert not lobby.members.filter(user=other).exists()

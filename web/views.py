@@ -133,7 +133,7 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
     return render(request, "web/lobby.html", {
         "lobby": lobby, "members": members, "me": me, "game": game, "free": lobby.seat_count - len(members),
         "is_creator": request.user.pk == lobby.creator_id,
-        "open_seats": [s for s in seats if s not in taken], "invite": request.GET.get("invite", ""),
+        "open_seats": [s for s in seats if s not in taken], "all_seats": seats, "invite": request.GET.get("invite", ""),
     })
 
 
@@ -151,12 +151,16 @@ def lobby_action(request: HttpRequest, lobby_id: int, verb: str) -> HttpResponse
             lobbies.do_start(lobby_id, request.user)
         elif verb == "cancel":
             lobbies.do_cancel(lobby_id, request.user)
+        elif verb == "kick":
+            lobbies.do_kick(lobby_id, request.user, request.POST.get("user", ""))
+        elif verb == "assign":
+            lobbies.do_assign_seat(lobby_id, request.user, request.POST.get("user", ""), request.POST.get("seat", ""))
         else:
             raise Http404("No such action.")
     except GameError as exc:
         messages.error(request, _error_text(exc))
     game = Game.objects.filter(lobby_id=lobby_id).only("pk").first()
-    if game is not None and verb in ("join", "start"):
+    if game is not None and verb in ("join", "start", "assign"):
         return redirect("web-game", game_id=game.pk)
     return redirect("web-lobby", lobby_id=lobby_id)
 
