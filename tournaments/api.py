@@ -1,7 +1,7 @@
 """REST endpoints for tournaments. Thin: parse, call a service, answer."""
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -65,7 +65,9 @@ class TournamentListView(APIView):
                                OpenApiParameter("format", str, enum=Tournament.Format.values),
                                OpenApiParameter("ruleset", str)])
     def get(self, request: Request) -> Response:
-        qs = Tournament.objects.select_related("organizer").prefetch_related("co_organizers").filter(bots_only=False)
+        qs = (Tournament.objects.select_related("organizer").prefetch_related("co_organizers").filter(bots_only=False)
+              .annotate(registered_count=Count("registrations",
+                                               filter=Q(registrations__status__in=Registration.ACTIVE))))
         for name in ("status", "format", "ruleset"):
             if value := request.query_params.get(name):
                 qs = qs.filter(**{name: value})

@@ -63,6 +63,9 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "created_at", "started_at", "finished_at")
 
     def get_registered(self, t: Tournament) -> int:
+        annotated = getattr(t, "registered_count", None)
+        if annotated is not None:
+            return annotated
         return t.registrations.filter(status__in=Registration.ACTIVE).count()
 
 

@@ -370,9 +370,18 @@ def _history(t: Tournament) -> P.History:
 
 
 def _start_next_round(t: Tournament) -> Round:
+    try:
+        return _pair_and_create(t)
+    except P.PairingError as error:
+        raise conflict("cannot_pair", str(error)) from None
+
+
+def _pair_and_create(t: Tournament) -> Round:
     number = t.current_round + 1
     seed = t.seed * 1000 + number
     players = _participants(t)
+    if len(players) < t.min_seats_per_table:
+        raise conflict("too_few_players", f"{len(players)} players are left: not enough for a table.")
     by_id = {r.pk: r for r in players}
     rnd = Round.objects.create(tournament=t, number=number)
     t.current_round = number
