@@ -230,9 +230,21 @@
     else if (kind === "muster" && game.view.decision && game.view.decision.areas) body = musterPanel(game.view.decision);
     else if (kind === "reduce") body = reducePanel();
     else body = rawPanel(kind);
-    box.replaceChildren(head, body);
+    const extra = h("p", { class: "seat-actions" },
+      me && !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: extend }, "Extend my deadline (once per game)") : null, " ",
+      h("button", { type: "button", class: "secondary", id: "concede", onclick: concede }, "Concede"));
+    box.replaceChildren(head, body, extra);
     tick();
   }
+
+  async function postSimple(path, what) {
+    showError("");
+    const r = await fetch(q(path), { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf(), Accept: "application/json" } });
+    if (!r.ok) { const b = await r.json().catch(() => ({})); showError(`${what} refused: ${b.detail || r.status}`); }
+    await load();
+  }
+  function extend() { postSimple("/extend", "Extension"); }
+  function concede() { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); }
 
   function listPanel(actions) {
     return h("div", { class: "choices" }, actions.map((act) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify(act), onclick: () => send(act) }, W.describeAction(act))));

@@ -40,3 +40,17 @@ def test_replay_of_a_finished_game_step_by_step(live_asgi_server, new_page, arti
     page.click("button[data-step=last]")
     page.wait_for_selector("#replay-pos:has-text('over')")
     page.screenshot(path=str(artifacts / "replay-page.png"))
+
+
+def test_extend_the_deadline_once(live_asgi_server, demo_game, new_page, request):
+    base = live_asgi_server.url
+    page = new_page()
+    log_in(page, base, request.node.demo_user)
+    page.goto(f"{base}/games/{demo_game}/")
+    page.wait_for_selector("#extend")
+    me = lambda: next(s for s in game_state(page)["seats"] if s["seat"] == "stark")  # noqa: E731
+    before = me()["deadline_at"]
+    page.click("#extend")
+    page.wait_for_function("window.__westerosGame.state().seats.find(s => s.seat === 'stark').extension_used")
+    assert me()["deadline_at"] > before
+    assert page.locator("#extend").count() == 0 and page.locator("#error").is_hidden()

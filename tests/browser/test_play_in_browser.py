@@ -142,7 +142,16 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
         cards = page.locator("#decision .card[data-action]")
         assert cards.count() == 7
         assert re.search(r"\d", cards.first.inner_text())
-        cards.first.click()
+    version = game_state(baratheon)["version"]
+    chosen = json.loads(lannister.locator("#decision .card[data-action]").first.get_attribute("data-action"))["house_card"]
+    lannister.locator("#decision .card[data-action]").first.click()
+    # Lannister's card stays secret until both are revealed
+    wait_version_above(baratheon, version)
+    for page in (baratheon, stark, spectator):
+        view = game_state(page)["view"]
+        assert "lannister" not in view["secret"]
+        assert chosen not in json.dumps(view["combat"] or {}) and chosen not in json.dumps(view["secret"])
+    baratheon.locator("#decision .card[data-action]").first.click()
     for _ in range(6):
         stark.wait_for_timeout(500)
         state = game_state(stark)
