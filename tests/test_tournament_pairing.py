@@ -24,11 +24,17 @@ def play_swiss(n: int, rounds: int = ROUNDS, seed: int = 1):
     byes: list[int] = []
     results = random.Random(seed)
     sizes, rounds_tables = [], []
+    spreads: list[tuple[float, float]] = []  # per round after the first: (ours, random), see rank_spread
     for r in range(rounds):
         lines = P.standings(players, games, scoring="placement", full_size=SIZE, byes=byes, seed_order=players)
         standing = [line.player for line in lines]
         pairing = P.swiss_round(standing, size=SIZE, min_size=MIN_SIZE, history=history,
                                 houses_for=allowed_houses, seed=seed * 1000 + r, first_round=r == 0)
+        if r:
+            rank = {p: i for i, p in enumerate(standing)}
+            table_sizes = [len(t.players) for t in pairing.tables]
+            baseline = [rank_spread(P.random_round(standing, table_sizes, random.Random(k)), rank) for k in range(20)]
+            spreads.append((rank_spread([t.players for t in pairing.tables], rank), sum(baseline) / len(baseline)))
         # Optimality of each table's houses is checked against the history *before* this round.
         rounds_tables.append([(t, P.min_house_repeats(t.players, t.houses, history),
                                sum(history.houses[p][h] if p in history.houses else 0
@@ -43,7 +49,13 @@ def play_swiss(n: int, rounds: int = ROUNDS, seed: int = 1):
             history.add_bye(p)
             byes.append(p)
         sizes.append([len(t.players) for t in pairing.tables])
-    return players, history, sizes, rounds_tables
+    return players, history, sizes, rounds_tables, spreads
+
+
+def rank_spread(tables, rank) -> float:
+    """How far apart in the standings the players of a table are: the mean, over tables, of the
+    range of their places (Swiss pairs players of similar standing: lower is more Swiss)."""
+    return sum(max(rank[p] for p in t) - min(rank[p] for p in t) for t in tables) / len(tables)
 
 
 def best_random(players, sizes, trials: int = 100) -> int:
@@ -60,7 +72,7 @@ def best_random(players, sizes, trials: int = 100) -> int:
 
 @pytest.mark.parametrize("n", [7, 13, 24, 60])
 def test_swiss_quality(n):
-    players, history, sizes, rounds_tables = play_swiss(n)
+    players, history, sizes, rounds_tables, spreads = play_swiss(n)
     repeats = P.repeat_meetings(history)
     random_best = best_random(players, sizes)
     pairs_met = len(history.meetings)
@@ -72,7 +84,8 @@ def test_swiss_quality(n):
     print(f"\nQUALITY field={n} rounds={ROUNDS} tables/round={sizes[0]} byes={sum(history.byes.values())} "
           f"repeat_meetings={repeats} (best of 100 random: {random_best}; lower bound {lower_bound}) "
           f"pairs_met={pairs_met} house_repeats={houses} players_all_houses_distinct={distinct}/{n} "
-          f"table_size_spread={spread}")
+          f"table_size_spread={spread} standing_spread_per_round="
+          f"{[round(ours, 1) for ours, _ in spreads]} (random: {[round(rand, 1) for _, rand in spreads]})")
     # Fewer repeat meetings than the best random seating, unless both reach the proven minimum.
     assert repeats < random_best or repeats == lower_bound
     # Houses: every table got an optimal assignment given what its players had played...
@@ -83,6 +96,10 @@ def test_swiss_quality(n):
     if all(s == [SIZE] * len(s) for s in sizes):
         assert houses == 0
         assert all(len(history.houses[p]) == 6 for p in players)
+    # Swiss: tables gather players of similar standing, more than a random seating does.
+    ours, rand = sum(o for o, _ in spreads), sum(r for _, r in spreads)
+    assert ours < rand
+    assert spreads[0][0] < 0.6 * spreads[0][1] or n < 13  # round 2: clearly by standing
     # Fewest short tables.
     assert sizes[0] == P.table_sizes(n, SIZE, MIN_SIZE)[0]
 

@@ -64,7 +64,7 @@ SCORINGS = ("placement", "league")
 # tables away from their place in the standings.
 HOUSE_WEIGHT = 1000.0
 REPEAT_WEIGHT = 10.0
-STANDING_WEIGHT = 2.0
+STANDING_WEIGHT = 5.0
 
 
 class PairingError(ValueError):
