@@ -150,3 +150,14 @@ def test_creator_assigns_houses_and_removes_a_player(client):
     assert lobby.members.get(user=other).seat == "stark"
     client.post(reverse("web-lobby-action", args=[lobby.pk, "kick"]), {"user": other.username})
     assert not lobby.members.filter(user=other).exists()
+
+
+def test_private_lobby_shows_its_invite_link_to_the_creator_only(client):
+    creator = make_user()
+    lobby = make_lobby(creator, private=True)
+    client.force_login(creator)
+    assert f"?invite={lobby.invite_token}" in client.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
+    client.force_login(make_user())
+    assert client.get(reverse("web-lobby", args=[lobby.pk])).status_code == 404
+    page = client.get(reverse("web-lobby", args=[lobby.pk]) + f"?invite={lobby.invite_token}").content.decode()
+    assert 'id="join"' in page and "invite-link" not in page
