@@ -331,3 +331,20 @@ def test_every_wildling_card_resolves_by_defaults(card, nights_watch):
     assert s["phase"] in ("planning", "over")
     # Preemptive Raid's second attack draws (and puts under) one more card
     assert card in s["decks"]["wildlings"][-2:] and len(s["decks"]["wildlings"]) == 9
+
+
+def test_preemptive_raid_lowest_bidder_without_units_drops_on_a_track():
+    units = {"winterfell": {"stark": ["footman"]}, "lannisport": {"lannister": ["footman"]}}
+    tracks = {"iron_throne": ["baratheon", "lannister", "stark"], "fiefdoms": ["baratheon", "stark", "lannister"],
+              "kings_court": ["lannister", "stark", "baratheon"]}
+    s = attack_game("preemptive_raid", units=units, tracks=tracks)
+    for h, b in zip(THREE, (2, 1, 0), strict=True):
+        s, _ = act(s, h, {"bid": b})
+    # Baratheon: no unit, first on two tracks: it picks one of them
+    assert R.pending(s) == {"baratheon": "choose"}
+    assert s["decision"]["options"] == ["iron_throne", "fiefdoms"] and s["decision"]["count"] == 0
+    refused(s, "baratheon", {"choose": {}})
+    refused(s, "baratheon", {"choose": "kings_court"})
+    new, _ = act(s, "baratheon", R.default_action(s, "baratheon"))
+    assert summ(new)["tracks"]["fiefdoms"] == ["stark", "lannister", "baratheon"]
+    assert summ(new)["holder"]["valyrian_steel_blade"] == "stark"

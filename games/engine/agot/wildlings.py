@@ -494,8 +494,7 @@ def legal_choices(state: State, seat: str) -> list[dict[str, Any]] | None:
 
 def random_choice(state: State, seat: str, rnd: random.Random) -> Any:
     d = state["decision"]
-    task = state["westeros"]["current"]
-    if d["effect"] == "preemptive" and rnd.random() < 0.5:
+    if d["effect"] == "preemptive" and (not d["count"] or rnd.random() < 0.5):
         return rnd.choice(d["options"])
     if d["effect"] in ("units", "preemptive"):
         if d["may"] and rnd.random() < 0.3:
@@ -512,7 +511,6 @@ def random_choice(state: State, seat: str, rnd: random.Random) -> Any:
         for a, u in flat[:n]:
             out.setdefault(a, []).append(u)
         return out
-    del task
     return rnd.choice(d["options"])
 
 
