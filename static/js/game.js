@@ -92,6 +92,7 @@
   function render() {
     const v = game.view;
     const pend = Object.entries(game.pending || {}).map(([s, k]) => `${cap(s)}: ${k.replace(/_/g, " ")}`).join(", ");
+    $("jump").hidden = !myKind();
     $("phase").textContent = game.status !== "active"
       ? `Game ${game.status}. ${v.ranking ? "Ranking: " + v.ranking.map(cap).join(", ") : ""}`
       : `Round ${v.round} · ${v.phase} (${v.step})${pend ? " · waiting for " + pend : ""}`;
@@ -225,7 +226,9 @@
     if (kind === "place_orders") body = placeOrdersPanel();
     else if (kind === "march") body = marchPanel();
     else if (kind === "house_card") body = houseCardPanel();
-    else if (game.legal_actions && game.legal_actions.length) body = listPanel(game.legal_actions);
+    else if (kind === "bid" && game.legal_actions && game.legal_actions.length) {
+      body = h("div", {}, h("p", {}, `Available power: ${game.view.power[SEAT]}`), listPanel(game.legal_actions));
+    } else if (game.legal_actions && game.legal_actions.length) body = listPanel(game.legal_actions);
     else if (kind === "bid") body = bidPanel();
     else if (kind === "muster" && game.view.decision && game.view.decision.areas) body = musterPanel(game.view.decision);
     else if (kind === "reduce") body = reducePanel();
