@@ -348,3 +348,27 @@ def test_preemptive_raid_lowest_bidder_without_units_drops_on_a_track():
     new, _ = act(s, "baratheon", R.default_action(s, "baratheon"))
     assert summ(new)["tracks"]["fiefdoms"] == ["stark", "lannister", "baratheon"]
     assert summ(new)["holder"]["valyrian_steel_blade"] == "stark"
+
+
+def test_reduce_legal_actions_list_every_distinct_reduction_and_all_apply():
+    s = _rb_example()
+    legal = R.legal_actions(s, "lannister")
+    assert {"reduce": {"harrenhal": ["footman"], "the_twins": ["footman"]}} in legal
+    assert {"reduce": {"harrenhal": ["knight"], "the_twins": ["footman"]}} in legal
+    assert R.default_action(s, "lannister") in legal
+    for a in legal:
+        new, _ = act(s, "lannister", a)
+        assert supply.fits(new, "lannister")
+
+
+def test_units_choice_legal_actions_include_the_default_and_all_apply():
+    units = {"winterfell": {"stark": ["footman", "knight"]}, "white_harbor": {"stark": ["footman", "footman"]},
+             "lannisport": {"lannister": ["footman"]}, "dragonstone": {"baratheon": ["footman"]}}
+    s = attack_game("mammoth_riders", units=units)
+    for h, b in zip(THREE, (0, 1, 1), strict=True):
+        s, _ = act(s, h, {"bid": b})
+    legal = R.legal_actions(s, "stark")
+    # 3 of: footman/knight in Winterfell, 2 identical footmen in White Harbor
+    assert len(legal) == 3 and R.default_action(s, "stark") in legal
+    for a in legal:
+        act(s, "stark", a)

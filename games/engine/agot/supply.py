@@ -176,6 +176,23 @@ def check_reduction(state: State, house: str, value: Any) -> dict[str, list[str]
     return clean
 
 
+def all_reductions(state: State, house: str, cap: int = 300) -> list[dict[str, list[str]]] | None:
+    """Every distinct legal reduction (identical units once), or None when there are more than `cap`."""
+    from itertools import combinations, product
+
+    out: list[dict[str, list[str]]] = []
+    for target in minimal_targets(state, house):
+        per_area = []
+        for a, t in sorted(target.items()):
+            units = sorted(state["units"][a][house])
+            per_area.append([(a, list(c)) for c in sorted(set(combinations(units, len(units) - t)))])
+        for combo in product(*per_area):
+            out.append(dict(combo))
+            if len(out) > cap:
+                return None
+    return out
+
+
 def random_reduction(state: State, house: str, rnd: Any) -> dict[str, list[str]]:
     targets = minimal_targets(state, house)
     target = rnd.choice(targets)

@@ -356,7 +356,10 @@ def legal_actions(state: State, seat: str) -> list[Action] | None:
         if "card" in d and d["card"] in OPTIONS:
             return [{"choose": o} for o in d["options"]]
         return wildlings.legal_choices(state, seat)
-    return None  # muster, reduce: too many to list; random_action builds one
+    if kind == "reduce":
+        reductions = supply.all_reductions(state, seat)
+        return None if reductions is None else [{"reduce": r} for r in reductions]
+    return None  # muster: too many to list; random_action builds one
 
 
 def random_action(state: State, seat: str, rnd: random.Random) -> Action:

@@ -485,11 +485,56 @@ def default_choice(state: State, seat: str) -> Any:
     return max(d["options"], key=lambda t: (state["tracks"][t].index(seat), TRACKS.index(t)))
 
 
-def legal_choices(state: State, seat: str) -> list[dict[str, Any]] | None:
+def _unit_selections(cand: dict[str, list[str]], n: int, cap: int) -> list[dict[str, list[str]]] | None:
+    """Every distinct selection of n units from `cand` (identical units once), None beyond `cap`."""
+    groups = [(a, u, cand[a].count(u)) for a in sorted(cand) for u in sorted(set(cand[a]))]
+    out: list[dict[str, list[str]]] = []
+
+    def rec(i: int, left: int, pick: dict[str, list[str]]) -> bool:
+        if left == 0:
+            out.append({a: list(us) for a, us in pick.items()})
+            return len(out) <= cap
+        if i == len(groups):
+            return True
+        a, u, c = groups[i]
+        for take in range(min(c, left), -1, -1):
+            if take:
+                pick.setdefault(a, []).extend([u] * take)
+            ok = rec(i + 1, left - take, pick)
+            if take:
+                del pick[a][-take:]
+                if not pick[a]:
+                    del pick[a]
+            if not ok:
+                return False
+        return True
+
+    return out if rec(0, n, {}) else None
+
+
+def legal_choices(state: State, seat: str, cap: int = 300) -> list[dict[str, Any]] | None:
     d = state["decision"]
-    if d["effect"] in ("units", "preemptive"):
-        return None
-    return [{"choose": o} for o in d["options"]]
+    if d["effect"] not in ("units", "preemptive"):
+        return [{"choose": o} for o in d["options"]]
+    out: list[dict[str, Any]] = [{"choose": t} for t in d["options"]] if d["effect"] == "preemptive" else []
+    cand = _candidates(state, seat, d.get("mode", "destroy"), d["areas"])
+    sizes = range(1, d["count"] + 1) if d["may"] else [d["count"]] if d["count"] else []
+    if d["may"]:
+        out.append({"choose": False})
+    for n in sizes:
+        if d["single"]:
+            sels: list[dict[str, list[str]]] | None = []
+            for a in sorted(cand):
+                part = _unit_selections({a: cand[a]}, n, cap) if len(cand[a]) >= n else []
+                if part is None or sels is None:
+                    return None
+                sels += part
+        else:
+            sels = _unit_selections(cand, n, cap)
+        if sels is None or len(out) + len(sels) > cap:
+            return None
+        out += [{"choose": sel} for sel in sels]
+    return out
 
 
 def random_choice(state: State, seat: str, rnd: random.Random) -> Any:
