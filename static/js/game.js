@@ -151,6 +151,10 @@
     const show = cur || c;
     const rows = [h("p", {}, cur ? "In progress: " : "Last combat: ", houseTag(show.attacker), " attacks ",
       show.defender ? houseTag(show.defender) : "a neutral force", " in ", nameOf(show.area))];
+    if (cur) {
+      const sup = Object.entries(cur.supports || {}).map(([h2, side]) => `${cap(h2)} supports ${side ? cap(cur[side] || side) : "no one"}`);
+      rows.push(h("p", {}, `Step: ${(cur.step || "").replace(/_/g, " ")}`, sup.length ? " · " + sup.join(", ") : ""));
+    }
     if (!cur || cur.cards) {
       const src = cur && cur.cards ? cur : c;
       if (src.cards) rows.push(h("div", { class: "cards" }, Object.values(src.cards).map((id) => cardView(id))));
@@ -226,6 +230,7 @@
     if (kind === "place_orders") body = placeOrdersPanel();
     else if (kind === "march") body = marchPanel();
     else if (kind === "house_card") body = houseCardPanel();
+    else if (kind === "consolidate") body = consolidatePanel();
     else if (kind === "bid" && game.legal_actions && game.legal_actions.length) {
       body = h("div", {}, h("p", {}, `Available power: ${game.view.power[SEAT]}`), listPanel(game.legal_actions));
     } else if (game.legal_actions && game.legal_actions.length) body = listPanel(game.legal_actions);
@@ -275,7 +280,7 @@
 
   /* Mustering (R68-R81): per castle/stronghold area of the decision, its points and the items it
      can pay for; the server checks the whole muster (supply, unit limits, enemy ships). */
-  function musterPanel(decision) {
+  function musterPanel(decision, submit) {
     const B = W.board();
     draft = draft || { muster: {}, spent: {} };
     const items = [];
@@ -300,8 +305,29 @@
     }
     const chosen = Object.entries(draft.muster).map(([dest, list]) => h("li", {}, `${nameOf(dest)}: ` + list.map((i) => i.recruit ? i.recruit.replace("_", " ") : `${i.upgrade} → ${i.to.replace("_", " ")}`).join(", ")));
     return h("div", {}, decision.single ? h("p", {}, "One area only.") : null, items, h("ul", {}, chosen),
-      h("p", {}, h("button", { type: "button", id: "muster-submit", onclick: () => send({ muster: draft.muster }) }, chosen.length ? "Muster" : "Muster nothing"),
+      h("p", {}, h("button", { type: "button", id: "muster-submit", onclick: () => (submit ? submit(draft.muster) : send({ muster: draft.muster })) }, chosen.length ? "Muster" : "Muster nothing"),
         " ", h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, "Clear")));
+  }
+
+  /* Consolidate Power: the listed choices, and for a special order in a castle or stronghold area
+     the mustering it allows instead (R182), sent as {consolidate: {from, muster: [items]}}. */
+  function consolidatePanel() {
+    const B = W.board();
+    const special = Object.entries(game.view.orders).filter(([a, o]) => o.house === SEAT && o.token === "consolidate*" &&
+      B.areas[a].structure !== "none").map(([a]) => a);
+    if (draft && draft.cpFrom) {
+      const from = draft.cpFrom;
+      return h("div", {}, h("p", {}, `Muster in ${nameOf(from)} with its special Consolidate Power order:`),
+        musterPanel({ areas: [from], single: true }, (muster) => {
+          const items = [];
+          for (const [dest, list] of Object.entries(muster)) for (const item of list) {
+            items.push(item.recruit === "ship" ? { recruit: "ship", to: dest } : item);
+          }
+          send({ consolidate: { from, muster: items } });
+        }));
+    }
+    return h("div", {}, listPanel(legal()), special.map((a) => h("button", { type: "button", class: "choice", "data-muster-from": a,
+      onclick: () => { draft = { muster: {}, spent: {}, cpFrom: a }; render(); } }, `Muster in ${nameOf(a)} instead (special order)`)));
   }
 
   /* Supply (R161): destroy units until every army fits; tick the units to destroy. */

@@ -64,3 +64,21 @@ def finished_game() -> None:
     game = do_create_game(ruleset="agot", seating=dict.fromkeys(get_ruleset("agot").seat_names(3)), seed=3)
     game.refresh_from_db()
     print(f"game {game.pk} {game.status}")
+
+
+CONSOLIDATE_SETUP = {
+    "units": {"winterfell": {"stark": ["footman"]}, "lannisport": {"lannister": ["footman"]},
+              "dragonstone": {"baratheon": ["footman"]}},
+    "orders": {"winterfell": {"stark": "consolidate*"}, "lannisport": {"lannister": "defense+1"},
+               "dragonstone": {"baratheon": "defense+1"}},
+    "tracks": {"iron_throne": ["stark", "lannister", "baratheon"]},
+}
+
+
+def stage_consolidate(game_id: int) -> None:
+    """The Action phase with Stark's special Consolidate Power order in Winterfell (R182)."""
+    game = Game.objects.get(pk=game_id)
+    engine = get_ruleset(game.ruleset)
+    game.state = engine.scenario_game(game.seat_names(), game.options, game.seed, CONSOLIDATE_SETUP, "action")
+    game.save(update_fields=["state"])
+    print("staged", sorted(engine.pending(game.state).items()))

@@ -54,3 +54,19 @@ def test_extend_the_deadline_once(live_asgi_server, demo_game, new_page, request
     page.wait_for_function("window.__westerosGame.state().seats.find(s => s.seat === 'stark').extension_used")
     assert me()["deadline_at"] > before
     assert page.locator("#extend").count() == 0 and page.locator("#error").is_hidden()
+
+
+def test_special_consolidate_power_musters(live_asgi_server, demo_game, new_page, request):
+    base = live_asgi_server.url
+    out = live_asgi_server.manage("shell", "-c", f"from tests.browser.stage import stage_consolidate; stage_consolidate({demo_game})")
+    assert "consolidate" in out
+    page = new_page()
+    log_in(page, base, request.node.demo_user)
+    page.goto(f"{base}/games/{demo_game}/")
+    page.click("button[data-muster-from=winterfell]")
+    page.click("button[data-muster='winterfell:footman']")
+    page.click("button[data-muster='winterfell:footman → knight']")
+    page.click("#muster-submit")
+    page.wait_for_function("window.__westerosGame.state().view.orders.winterfell === undefined")
+    assert page.locator("#error").is_hidden()
+    assert sorted(game_state(page)["view"]["units"]["winterfell"]["stark"]) == ["footman", "knight"]
