@@ -1,6 +1,8 @@
 """The tournament REST API, the pages and the websocket."""
 from __future__ import annotations
 
+import uuid
+
 import pytest
 import yaml
 from channels.routing import URLRouter
@@ -143,9 +145,18 @@ def test_pages_list_event_and_register(logged_in, user):
     assert logged_in.post(reverse("tournament-action", args=[t.pk, "nonsense"])).status_code == 404
 
 
+@pytest.fixture
+def own_channel_layer(settings):
+    """A channel layer prefix of this test's own: Redis is shared by parallel workers whose
+    tournaments have the same ids."""
+    layers = {name: {**config, "CONFIG": {**config.get("CONFIG", {}), "prefix": f"t{uuid.uuid4().hex}"}}
+              if "Redis" in config["BACKEND"] else config for name, config in settings.CHANNEL_LAYERS.items()}
+    settings.CHANNEL_LAYERS = layers
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_websocket_sends_tournament_updates():
+async def test_websocket_sends_tournament_updates(own_channel_layer):
     from asgiref.sync import sync_to_async
 
     t = await sync_to_async(lambda: services.do_create_tournament(

@@ -2,6 +2,7 @@
 by the game_finished hook, no-shows, organizer actions, formats end to end, the simulation command."""
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 from datetime import timedelta
 from io import StringIO
@@ -202,7 +203,10 @@ def test_co_organizers_may_run_the_event():
     assert t.status == Tournament.Status.RUNNING
 
 
-def test_standings_are_announced_on_the_tournament_group_after_commit(django_capture_on_commit_callbacks):
+def test_standings_are_announced_on_the_tournament_group_after_commit(django_capture_on_commit_callbacks, settings):
+    settings.CHANNEL_LAYERS = {  # a prefix of this test's own: Redis is shared by parallel workers
+        name: {**config, "CONFIG": {**config.get("CONFIG", {}), "prefix": f"t{uuid.uuid4().hex}"}}
+        if "Redis" in config["BACKEND"] else config for name, config in settings.CHANNEL_LAYERS.items()}
     t = make_tournament(seats_per_table=3, rounds=1)
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
