@@ -103,8 +103,8 @@ def start_westeros(state: State, events: list[Event]) -> None:
         if has_icon(card) and advance_threat(state, events):
             queue.append({"t": "attack"})
             break
-    queue += [{"t": "card", "deck": d, "index": i, "card": c} for i, (d, c) in enumerate(zip(WESTEROS_DECKS, cards,
-                                                                                              strict=True))]
+    for i, (deck, card) in enumerate(zip(WESTEROS_DECKS, cards, strict=True)):
+        queue.append({"t": "card", "deck": deck, "index": i, "card": card})  # R42.4: I, II, III
     ws["queue"] = queue
     ws["current"] = None
     run(state, events)
