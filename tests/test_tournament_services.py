@@ -81,11 +81,13 @@ def test_minimum_rating_is_enforced_on_registration():
     assert info.value.status_code == 403 and info.value.get_codes() == "requirements_not_met"
 
 
-def test_only_checked_in_players_start_and_seeding_is_by_rating(monkeypatch):
+def test_only_checked_in_players_start_and_seeding_is_by_rating():
+    from ratings.models import Rating
+
     t = make_tournament(check_in_required=True, seats_per_table=3, rounds=1)
     users = register(t, 7)
-    ratings = {u.pk: 1400 + 10 * i for i, u in enumerate(users)}
-    monkeypatch.setattr(services, "rating_for", lambda user, ruleset: float(ratings[user.pk]))
+    for i, u in enumerate(users[1:], 1):  # users[0] has no rating: 1500, after users[5] (1550) and users[4] (1520)
+        Rating.objects.create(user=u, ruleset="agot", rating=1400 + 30 * i, games=20)
     for u in users[:6]:
         services.do_check_in(t.pk, u)
     with pytest.raises(GameError):
@@ -93,7 +95,9 @@ def test_only_checked_in_players_start_and_seeding_is_by_rating(monkeypatch):
     services.do_start(t.pk, t.organizer)
     regs = {r.user_id: r for r in Registration.objects.filter(tournament=t)}
     assert regs[users[6].pk].status == Registration.Status.WITHDRAWN
-    assert regs[users[5].pk].seed_rank == 1 and regs[users[0].pk].seed_rank == 6
+    assert regs[users[5].pk].seed_rank == 1 and regs[users[5].pk].rating == 1550
+    assert regs[users[0].pk].seed_rank == 3 and regs[users[0].pk].rating == 1500
+    assert regs[users[1].pk].seed_rank == 6
     rnd = Round.objects.get(tournament=t, number=1)
     assert rnd.tables.count() == 2
     # Round 1 snakes by seed: seeds 1 and 2 are at different tables.
