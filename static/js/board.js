@@ -98,7 +98,20 @@
     el("rect", { x: 0, y: 0, width: BOARD.width, height: BOARD.height, class: "sea-bg" }, svg);
     const layers = { sea: el("g", {}, svg), land: el("g", {}, svg), port: el("g", {}, svg) };
     const marks = el("g", { class: "marks" }, svg);
-    const pieces = el("g", { class: "pieces" }, svg);
+    const piecesLayer = el("g", { class: "pieces" }, svg);
+    svg.__onArea = opts.onArea || null;
+    if (!svg.__areaListener) {
+      svg.__areaListener = true;
+      svg.addEventListener("click", (e) => {
+        const target = e.target.closest && e.target.closest("[data-area]");
+        if (target && svg.__onArea) svg.__onArea(target.getAttribute("data-area"));
+      });
+      svg.addEventListener("keydown", (e) => {
+        if ((e.key === "Enter" || e.key === " ") && e.target.getAttribute && e.target.getAttribute("data-area") && svg.__onArea) {
+          e.preventDefault(); e.stopPropagation(); svg.__onArea(e.target.getAttribute("data-area"));
+        }
+      });
+    }
     const orders = ordersOf(view, seat);
     const hl = opts.highlight || {};
     for (const [id, a] of Object.entries(BOARD.areas)) {
@@ -110,7 +123,7 @@
         hl[id] || ""].join(" ");
       const path = el("path", { d: d, class: cls, "fill-rule": "evenodd", "data-area": id }, layers[a.type] || layers.land);
       title(path, a.name + (owner ? ` (${cap(owner)})` : ""));
-      if (opts.onArea) path.addEventListener("click", () => opts.onArea(id));
+      if (hl[id] && opts.onArea) { path.setAttribute("tabindex", "0"); path.setAttribute("role", "button"); path.setAttribute("aria-label", a.name); }
       const [cx, cy] = a.center;
       if (a.type !== "port") {
         const label = el("text", { x: cx, y: cy - Math.min(a.inradius, 40) + 10, class: "area-label" }, marks);
@@ -133,7 +146,9 @@
         title(shield, `Home of ${cap(a.home_of)}`);
         el("text", { x: sx, y: sy + 3, class: "unit-letter on-" + a.home_of }, marks).textContent = LETTER[a.home_of];
       }
-      // garrison, neutral force, power token
+      // garrison, neutral force, power token, units and order: one group per area, so a click on a
+      // piece is a click on its area
+      const pieces = el("g", { "data-area": id }, piecesLayer);
       let px = cx - 24, py = cy + 26;
       const gar = (view.garrisons || {})[id];
       if (gar) {

@@ -82,3 +82,22 @@ def stage_consolidate(game_id: int) -> None:
     game.state = engine.scenario_game(game.seat_names(), game.options, game.seed, CONSOLIDATE_SETUP, "action")
     game.save(update_fields=["state"])
     print("staged", sorted(engine.pending(game.state).items()))
+
+
+RAID_SETUP = {
+    "units": {"winterfell": {"stark": ["footman"]}, "stoney_sept": {"lannister": ["footman"]},
+              "dragonstone": {"baratheon": ["footman"]}, "blackwater": {"baratheon": ["footman"]}},
+    "orders": {"winterfell": {"stark": "raid"}, "stoney_sept": {"lannister": "defense+1"},
+               "dragonstone": {"baratheon": "defense+1"}, "blackwater": {"baratheon": "consolidate"}},
+}
+RAID_SETUP["units"]["the_stony_shore"] = {"baratheon": ["footman"]}
+RAID_SETUP["orders"]["the_stony_shore"] = {"baratheon": "support+0"}
+
+
+def stage_raid(game_id: int) -> None:
+    """The Action phase: Stark's raid in Winterfell next to a Baratheon support order (Stony Shore)."""
+    game = Game.objects.get(pk=game_id)
+    engine = get_ruleset(game.ruleset)
+    game.state = engine.scenario_game(game.seat_names(), game.options, game.seed, RAID_SETUP, "action")
+    game.save(update_fields=["state"])
+    print("staged", sorted(engine.pending(game.state).items()))

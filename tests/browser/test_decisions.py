@@ -70,3 +70,18 @@ def test_special_consolidate_power_musters(live_asgi_server, demo_game, new_page
     page.wait_for_function("window.__westerosGame.state().view.orders.winterfell === undefined")
     assert page.locator("#error").is_hidden()
     assert sorted(game_state(page)["view"]["units"]["winterfell"]["stark"]) == ["footman", "knight"]
+
+
+def test_raid_by_clicking_the_target_on_the_board(live_asgi_server, demo_game, new_page, request):
+    base = live_asgi_server.url
+    out = live_asgi_server.manage("shell", "-c", f"from tests.browser.stage import stage_raid; stage_raid({demo_game})")
+    assert "('stark', 'raid')" in out
+    page = new_page()
+    log_in(page, base, request.node.demo_user)
+    page.goto(f"{base}/games/{demo_game}/")
+    page.wait_for_selector("#board path.area.choosable[data-area=the_stony_shore]")
+    # the target is highlighted and reachable by keyboard: focus it and press Enter
+    page.focus("#board path.area.choosable[data-area=the_stony_shore]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.__westerosGame.state().view.orders.the_stony_shore === undefined")
+    assert page.locator("#error").is_hidden()

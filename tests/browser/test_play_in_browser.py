@@ -132,8 +132,7 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
     lannister.click("button.choice[data-from=stoney_sept]")
     for box in lannister.locator("input[data-unit]").all():
         box.check()
-    lannister.select_option("#march-dest", "blackwater")
-    lannister.click("#march-assign")
+    lannister.click("#board g[data-area=blackwater] .unit")  # a click on the board: the Baratheon footman's area
     lannister.click("#march-submit")
 
     # both choose a house card among the cards shown; then any further combat decision
