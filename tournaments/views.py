@@ -8,9 +8,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts.models import User
 from games.errors import GameError
 from tournaments import services
 from tournaments.api import rounds_of
+from tournaments.forms import TournamentForm
 from tournaments.models import Registration, Tournament
 
 
@@ -27,6 +29,22 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         qs = qs.filter(status=status)
     return render(request, "tournaments/list.html", {"tournaments": qs[:200], "status": status,
                                                      "statuses": Tournament.Status.values})
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            t = services.do_create_tournament(request.user, services.TournamentSettings(**form.cleaned_data))
+        except GameError as exc:
+            for name, errors in (getattr(exc, "fields", None) or {}).items():
+                form.add_error(name if name in form.fields else None, errors)
+            if not getattr(exc, "fields", None):
+                form.add_error(None, str(exc.detail))
+        else:
+            return redirect("tournament", tournament_id=t.pk)
+    return render(request, "tournaments/new.html", {"form": form})
 
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -58,10 +76,29 @@ def tournament_action(request: HttpRequest, tournament_id: int, verb: str) -> Ht
         "start-round": services.do_start_round,
         "end": services.do_end,
     }
-    if verb not in actions:
-        raise Http404("No such action.")
     try:
-        actions[verb](tournament_id, request.user)
+        if verb in actions:
+            actions[verb](tournament_id, request.user)
+        elif verb == "replace":
+            services.do_replace_player(tournament_id, request.user, _named(request.POST.get("old", "")),
+                                       _named(request.POST.get("new", "")))
+        elif verb == "drop":
+            services.do_drop_player(tournament_id, request.user, _named(request.POST.get("user", "")))
+        elif verb == "adjudicate":
+            table_id = request.POST.get("table", "")
+            ranking = [x.strip() for x in request.POST.get("ranking", "").split(",") if x.strip()]
+            if not table_id.isdigit():
+                raise Http404("No such table.")
+            services.do_adjudicate(tournament_id, request.user, int(table_id), ranking)
+        else:
+            raise Http404("No such action.")
     except GameError as exc:
         messages.error(request, _error_text(exc))
     return redirect("tournament", tournament_id=tournament_id)
+
+
+def _named(username: str) -> User:
+    user = User.objects.filter(username=username.strip()).first()
+    if user is None:
+        raise GameError("not_found", f"No user named {username!r}.", status_code=404)
+    return user
