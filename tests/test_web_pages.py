@@ -122,6 +122,8 @@ def test_replay_opens_only_when_the_game_is_over(client, user):
     assert last["view"]["phase"] == "over" and "rng" not in last["view"] and last["view"]["secret"] == {}
     assert last["entry"]["events"]
     assert client.get(reverse("web-replay-step", args=[game.pk, first["steps"] + 1])).status_code == 404
+    as_stark = client.get(reverse("web-replay-step", args=[game.pk, 1]) + "?as=stark").json()
+    assert as_stark["seat"] == "stark" and set(as_stark["view"]["secret"]) == {"stark"}
 
 
 def test_home_shows_your_games_awaiting_you_and_recent_results(logged_in, user):

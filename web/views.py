@@ -51,7 +51,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
     return render(request, "web/replay.html", {"game": game, "steps": game.actions.count(),
-                                               "finished": not game.is_active()})
+                                               "finished": not game.is_active(), "seats": game.seat_names(),
+                                               "seat": queries.viewer_seat(game, request.user)})
 
 
 def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
@@ -67,6 +68,11 @@ def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
     if step < 0 or step > len(actions):
         raise Http404("No such step.")
     seat = queries.viewer_seat(game, request.user)
+    # once the game is over every seat's view is derivable from the published seed and actions
+    if request.GET.get("as") in game.seat_names():
+        seat = request.GET["as"]
+    elif request.GET.get("as") == "spectator":
+        seat = None
     engine = get_ruleset(game.ruleset)
     state = rebuild(game.ruleset, game.seat_names(), game.options, game.seed,
                     [{"seat": a.seat, "action": a.action} for a in actions], upto=step)

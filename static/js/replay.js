@@ -11,7 +11,8 @@
   async function show(n) {
     step = Math.max(0, Math.min(steps, n));
     range.value = step;
-    const r = await fetch(`/games/${root.dataset.game}/replay/${step}.json`, { credentials: "same-origin" });
+    const as = document.getElementById("replay-as").value;
+    const r = await fetch(`/games/${root.dataset.game}/replay/${step}.json?as=${encodeURIComponent(as)}`, { credentials: "same-origin" });
     const data = await r.json();
     const v = data.view;
     W.drawBoard(svg, v, data.seat, {});
@@ -38,6 +39,7 @@
     show({ first: 0, prev: step - 1, next: step + 1, last: steps }[b.dataset.step]);
   });
   range.addEventListener("change", () => show(parseInt(range.value, 10)));
+  document.getElementById("replay-as").addEventListener("change", () => show(step));
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight" && e.target === document.body) show(step + 1); if (e.key === "ArrowLeft" && e.target === document.body) show(step - 1); });
   W.loadBoard(root.dataset.boardUrl).then(() => { W.enablePanZoom(svg, root.querySelector(".zoom-bar")); show(0); });
 })();
