@@ -318,10 +318,15 @@ def do_start(tournament_id: int, user: User) -> Tournament:
     players.sort(key=lambda r: (-r.rating, r.registered_at, r.pk))
     for rank, registration in enumerate(players, 1):
         registration.seed_rank = rank
-    if t.format == Tournament.Format.LEAGUE and not all(r.division for r in players):
-        for number, division in enumerate(P.league_divisions(players, t.division_size), 1):
-            for registration in division:
-                registration.division = number
+    if t.format == Tournament.Format.LEAGUE:
+        placed = [r.division for r in players if r.division]
+        if not placed:  # a first season: divisions by seed
+            for number, division in enumerate(P.league_divisions(players, t.division_size), 1):
+                for registration in division:
+                    registration.division = number
+        else:  # a next season keeps its divisions; newcomers start in the lowest one
+            for registration in players:
+                registration.division = registration.division or max(placed)
     Registration.objects.bulk_update(players, ["rating", "seed_rank", "division"])
     t.status = Tournament.Status.RUNNING
     t.started_at = timezone.now()
@@ -610,7 +615,8 @@ def compute_standings(t: Tournament) -> list[P.Line]:
     for table in tables:
         games.append(P.GameRecord(tuple(_pairing_seat(s) for s in table.seats.all())))
     byes = [r.pk for rnd in t.round_set.prefetch_related("byes") for r in rnd.byes.all()]
-    players = [r.pk for r in registrations if r.status != Registration.Status.WITHDRAWN or r.seats.exists()]
+    seated = set(TableSeat.objects.filter(table__round__tournament=t).values_list("registration_id", flat=True))
+    players = [r.pk for r in registrations if r.is_active() or r.pk in seated or r.pk in byes]
     return P.standings(players, games, scoring=t.scoring, full_size=t.seats_per_table,
                        tiebreakers=t.tiebreakers or (), byes=byes, seed_order=seed_order,
                        placement_points=t.placement_points or None, win_bonus=t.win_bonus)
