@@ -262,7 +262,7 @@
       case "consolidate": return `Consolidate power in ${n(v.from)}` + (v.muster ? " and muster" : "");
       case "bid": return `Bid ${v}`;
       case "choose":
-        if (typeof v === "string") return "Choose " + (BOARD.house_cards[v] ? BOARD.house_cards[v].name : v.replace(/_/g, " "));
+        if (typeof v === "string") return "Choose " + (BOARD.house_cards[v] ? BOARD.house_cards[v].name : BOARD.areas[v] ? nameOf(v) : v.replace(/_/g, " "));
         if (typeof v === "boolean") return v ? "Yes" : "No";
         return "Choose " + JSON.stringify(v).replace(/[{}"]/g, " ");
       default: return kind.replace(/_/g, " ") + " " + JSON.stringify(v);

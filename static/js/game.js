@@ -187,6 +187,7 @@
         const [k, val] = Object.entries(act)[0];
         if (k === "raid" && val.target) out[val.target] = "choosable";
         if (k === "retreat") out[val.to] = "choosable";
+        if (k === "choose" && typeof val === "string" && W.board().areas[val]) out[val] = "choosable";
         if (k === "raid") out[val.from] = out[val.from] || "selected";
       }
     }
@@ -204,7 +205,7 @@
     } else {
       const match = legal().filter((act) => {
         const [k, val] = Object.entries(act)[0];
-        return (k === "raid" && val.target === area) || (k === "retreat" && val.to === area);
+        return (k === "raid" && val.target === area) || (k === "retreat" && val.to === area) || (k === "choose" && val === area);
       });
       if (match.length === 1) send(match[0]);
     }
