@@ -13,9 +13,11 @@ from channels.layers import get_channel_layer
 from django.core.management import call_command
 from django.utils import timezone
 
+from games.engine import get_ruleset
 from games.errors import GameError
 from games.models import Game, GameSeat
-from games.services.play import do_concede
+from games.services.deadlines import resolve_overdue
+from games.services.play import do_concede, do_submit_action
 from tests.factories import make_user
 from tournaments import services
 from tournaments.models import Registration, Round, Table, TableSeat, Tournament
@@ -173,6 +175,29 @@ def test_repeated_no_shows_drop_the_player():
     assert dropped.count() == 6
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED  # nobody left to seat
+
+
+def test_a_seat_that_never_acts_goes_to_the_bot_by_its_deadlines_and_scores_as_abandoned():
+    t = make_tournament(seats_per_table=3, rounds=1, max_consecutive_timeouts=1, max_no_shows=1)
+    users = register(t, 3)
+    services.do_start(t.pk, t.organizer)
+    table = Table.objects.get(round__tournament=t)
+    game = table.game
+    # One player acts; the two others never do: their first deadline hands their seats to the bot.
+    actor = GameSeat.objects.get(game=game, user=users[0])
+    action = get_ruleset("agot").default_action(game.state, actor.seat)
+    do_submit_action(game.pk, users[0], action=action, version=game.version)
+    resolve_overdue(game.pk, now=timezone.now() + timedelta(days=2))
+    left = GameSeat.objects.filter(game=game, abandoned=True)
+    assert sorted(s.user_id for s in left) == sorted(u.pk for u in users[1:])
+    # The game goes on with one player; the organizer ends it: the no-shows score as abandoned.
+    services.do_adjudicate(t.pk, t.organizer, table.pk, [s.seat for s in left] + [actor.seat])
+    seats = {s.registration.user_id: s for s in TableSeat.objects.filter(table=table).select_related("registration")}
+    for u in users[1:]:
+        assert seats[u.pk].abandoned and seats[u.pk].no_show and seats[u.pk].points == 0
+        assert Registration.objects.get(tournament=t, user=u).status == Registration.Status.DROPPED
+    assert not seats[users[0].pk].abandoned and seats[users[0].pk].points == 0  # last place of three
+    assert Registration.objects.get(tournament=t, user=users[0]).no_shows == 0
 
 
 def test_replace_a_player_mid_game_and_end_the_event():
