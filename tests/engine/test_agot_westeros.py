@@ -372,3 +372,51 @@ def test_units_choice_legal_actions_include_the_default_and_all_apply():
     assert len(legal) == 3 and R.default_action(s, "stark") in legal
     for a in legal:
         act(s, "stark", a)
+
+
+GARBAGE = [None, True, 3, -1, "x", [], ["stark"], {}, {"x": 1}, {"winterfell": "footman"}, {"winterfell": [1]},
+           {"winterfell": [{"recruit": None}]}, {"winterfell": [{"upgrade": "knight", "to": "footman"}]},
+           {"the_shivering_sea": [{"recruit": "ship", "from": 7}]}, {"winterfell": [{"recruit": "ship", "to": []}]},
+           [["stark"]], {"iron_throne": True}]
+
+
+def test_malformed_westeros_actions_are_engine_errors():
+    """Every pending Westeros-phase decision refuses junk with bad_action or illegal_action, unchanged."""
+    import random
+
+    from games.engine import EngineError
+
+    rnd = random.Random(4)
+    kinds = set()
+    for seed in range(6):
+        s = R.new_game(R.seat_names(4), {}, 900 + seed)
+        while not R.is_over(s):
+            seat = rnd.choice(sorted(R.pending(s)))
+            kind = s["decision"]["kind"]
+            if s["phase"] == "westeros" and kind in ("muster", "bid", "break_tie", "choose", "reduce"):
+                kinds.add(kind)
+                before = json.dumps(s, sort_keys=True)
+                for junk in GARBAGE:
+                    try:
+                        R.apply(s, seat, {kind: junk})
+                    except EngineError as e:
+                        assert e.code in ("bad_action", "illegal_action"), (kind, junk, e.code)
+                assert json.dumps(s, sort_keys=True) == before
+            s, _ = R.apply(s, seat, R.random_action(s, seat, rnd))
+    assert {"muster", "bid", "choose"} <= kinds
+
+
+def test_malformed_special_consolidate_musters_are_engine_errors():
+    from games.engine import EngineError
+
+    s = game({"units": {"lannisport": {"lannister": ["footman"]}, "winterfell": {"stark": ["footman"]}},
+              "neutral_forces": {}, "decks": QUIET, "orders": {"lannisport": {"lannister": "consolidate*"}}})
+    before = json.dumps(s, sort_keys=True)
+    # (an empty list is legal: the order is used up and musters nothing, R73)
+    junks = [j for j in GARBAGE if j != []] + [[{"recruit": "ship"}], [{"recruit": "ship", "to": "winterfell"}],
+                                               [None], "footman"]
+    for junk in junks:
+        with pytest.raises(EngineError) as e:
+            R.apply(s, "lannister", {"consolidate": {"from": "lannisport", "muster": junk}})
+        assert e.value.code in ("bad_action", "illegal_action"), junk
+    assert json.dumps(s, sort_keys=True) == before
