@@ -342,3 +342,31 @@ def test_a_simulation_is_deterministic_given_its_seed():
         return [(s.registration.user.username, s.line.points) for s in result.standings]
 
     assert run() == run()
+
+
+def test_a_result_stands_when_the_next_round_cannot_start(monkeypatch):
+    t = make_tournament(seats_per_table=3, rounds=2)
+    register(t, 3)
+    services.do_start(t.pk, t.organizer)
+    table = Table.objects.get(round__tournament=t)
+    assert services.votes_locked(table.game) and not services.votes_locked(make_game_outside())
+
+    def refuse(tournament):
+        raise GameError("cannot_pair", "no")
+
+    monkeypatch.setattr(services, "_start_next_round", refuse)
+    for seat in GameSeat.objects.filter(game=table.game):
+        do_concede(table.game_id, seat.user)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.RUNNING and t.current_round == 1
+    monkeypatch.undo()
+    services.do_start_round(t.pk, t.organizer)
+    assert Round.objects.filter(tournament=t).count() == 2
+
+
+def make_game_outside():
+    from tests.factories import make_game
+
+    return make_game(3)

@@ -342,6 +342,7 @@ def do_start_round(tournament_id: int, user: User) -> Tournament:
     t = lock_tournament(tournament_id)
     _require_organizer(t, user)
     _require_status(t, Tournament.Status.RUNNING)
+    _close_round_if_done(t)
     current = t.round_set.filter(number=t.current_round).first()
     if current is not None and current.status != Round.Status.FINISHED:
         raise conflict("round_in_progress", f"Round {current.number} is not over yet.")
@@ -476,14 +477,8 @@ def _advance(t: Tournament) -> None:
     the event advances on its own) or end the event when none is left. Loops because rounds of
     bot-only tables end while they are created."""
     while t.status == Tournament.Status.RUNNING:
-        rnd = t.round_set.filter(number=t.current_round).first()
-        if rnd is None or rnd.tables.filter(status=Table.Status.PLAYING).exists():
+        if not _close_round_if_done(t):
             return
-        if rnd.status != Round.Status.FINISHED:
-            rnd.status = Round.Status.FINISHED
-            rnd.finished_at = timezone.now()
-            rnd.save(update_fields=["status", "finished_at"])
-            notify_after_commit(t, "round_finished", number=rnd.number)
         if _is_complete(t):
             _finish(t)
             return
@@ -493,6 +488,19 @@ def _advance(t: Tournament) -> None:
             _finish(t)
             return
         _start_next_round(t)
+
+
+def _close_round_if_done(t: Tournament) -> bool:
+    """Mark the current round finished once none of its tables is playing; True when it is."""
+    rnd = t.round_set.filter(number=t.current_round).first()
+    if rnd is None or rnd.tables.filter(status=Table.Status.PLAYING).exists():
+        return False
+    if rnd.status != Round.Status.FINISHED:
+        rnd.status = Round.Status.FINISHED
+        rnd.finished_at = timezone.now()
+        rnd.save(update_fields=["status", "finished_at"])
+        notify_after_commit(t, "round_finished", number=rnd.number)
+    return True
 
 
 def _finish(t: Tournament) -> None:
@@ -517,7 +525,14 @@ def on_game_finished(game: Game) -> None:
         if table.is_over():
             return
         _record(t, table, game)
-        _advance(t)
+        _close_round_if_done(t)
+        try:
+            with transaction.atomic():  # the result stands even if the next round cannot start
+                _advance(t)
+        except GameError as error:
+            log.warning("tournament %s: the next round did not start (%s); the organizer can start it",
+                        t.pk, error.detail)
+            t.refresh_from_db()
 
 
 def _ranking_of(game: Game) -> list[str]:
