@@ -638,7 +638,7 @@ def _adjacency_spread(blocks: list[list[Player]], labelled: list[list[str]], adj
 
 
 def league_divisions(standing: Sequence[Player], division_size: int) -> list[list[Player]]:
-    """Divisions in order of seed; a remainder smaller than a table joins the last division."""
+    """Divisions in order of seed; a remainder smaller than a division joins the last division."""
     out = [list(standing[i:i + division_size]) for i in range(0, len(standing), division_size)]
     if len(out) > 1 and len(out[-1]) < division_size:
         last = out.pop()
