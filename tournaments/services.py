@@ -424,8 +424,9 @@ def _pair_and_create(t: Tournament) -> Round:
     for number_at, (division, pairing_table) in enumerate(tables, 1):
         table = Table.objects.create(round=rnd, number=number_at, division=division)
         seating: dict[str, User | None] = {}
-        for position, (pk, house) in enumerate(zip(pairing_table.players, pairing_table.houses, strict=True)):
-            TableSeat.objects.create(table=table, registration_id=pk, seat=house, position=position)
+        order = get_ruleset(t.ruleset).seat_names(len(pairing_table.players))  # the game's seat positions
+        for pk, house in zip(pairing_table.players, pairing_table.houses, strict=True):
+            TableSeat.objects.create(table=table, registration_id=pk, seat=house, position=order.index(house))
             seating[house] = None if t.bots_only else by_id[pk].user
         game = play.do_create_game(
             ruleset=t.ruleset, seating=seating, options=t.options, ranked=t.ranked and not t.bots_only,
