@@ -163,3 +163,13 @@ def test_private_lobby_shows_its_invite_link_to_the_creator_only(client):
     assert client.get(reverse("web-lobby", args=[lobby.pk])).status_code == 404
     page = client.get(reverse("web-lobby", args=[lobby.pk]) + f"?invite={lobby.invite_token}").content.decode()
     assert 'id="join"' in page and "invite-link" not in page
+
+
+@pytest.mark.parametrize("name", ["home", "web-lobbies", "web-lobby-new", "web-my-games", "web-leaderboards"])
+def test_page_titles_are_plain_text(logged_in, name):
+    import re
+
+    content = logged_in.get(reverse(name)).content.decode()
+    (title,) = re.findall(r"<title>(.*?)</title>", content, re.S)
+    assert "<" not in title and len(title) < 80
+    assert content.count("js/countdown.js") <= 1

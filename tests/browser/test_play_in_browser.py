@@ -59,7 +59,6 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
     alys.fill("input[name=seats]", "3")
     alys.click("main form button[type=submit]")
     alys.wait_for_url(re.compile(r"/lobbies/\d+/$"))
-    lobby_url = alys.url
     for name in ("bran", "cley"):
         page = pages[name]
         page.goto(base + "/lobbies/")
@@ -68,8 +67,7 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
     pages["cley"].wait_for_url(re.compile(r"/games/\d+/$"))
     game_url = pages["cley"].url
     game_id = int(re.search(r"/games/(\d+)/", game_url).group(1))
-    alys.goto(lobby_url)
-    alys.click("text=Go to the game")
+    alys.wait_for_url(game_url)  # the lobby page follows the lobby into the game
     pages["bran"].goto(game_url)
 
     # stage a situation with a possible combat (see stage.py), then every page loads it
