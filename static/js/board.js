@@ -166,7 +166,7 @@
       const ptok = (view.power_tokens || {})[id];
       if (ptok) {
         title(el("circle", { cx: px, cy: py, r: 8, class: "power-token house-" + ptok }, pieces), `${cap(ptok)} power token`);
-        el("text", { x: px, y: py + 3.5, class: "token-text on-" + ptok }, pieces).textContent = "⚑";
+        el("text", { x: px, y: py + 3.5, class: "token-text on-" + ptok }, pieces).textContent = LETTER[ptok] || "?";
       }
       // units
       const by = (view.units || {})[id] || {};
@@ -181,6 +181,7 @@
         const hidden = o.token === "hidden";
         const g = el("g", { class: "order" + (o.up ? " face-up" : " face-down") + (hidden ? " hidden" : "") }, pieces);
         el("circle", { cx: ox, cy: oy, r: 12, class: "order-token house-" + o.house }, g);
+        el("text", { x: ox + 10, y: oy - 8, class: "order-house on-" + o.house }, g).textContent = LETTER[o.house] || "";
         el("text", { x: ox, y: oy + 4, class: "order-text" }, g).textContent = tokenText(o.token);
         title(g, `${cap(o.house)}: ${tokenName(o.token)}${o.up ? "" : hidden ? "" : " (face down, only you see it)"}`);
       }
