@@ -181,8 +181,8 @@
         const hidden = o.token === "hidden";
         const g = el("g", { class: "order" + (o.up ? " face-up" : " face-down") + (hidden ? " hidden" : "") }, pieces);
         el("circle", { cx: ox, cy: oy, r: 12, class: "order-token house-" + o.house }, g);
-        el("text", { x: ox + 10, y: oy - 8, class: "order-house on-" + o.house }, g).textContent = LETTER[o.house] || "";
         el("text", { x: ox, y: oy + 4, class: "order-text" }, g).textContent = tokenText(o.token);
+        el("text", { x: ox + 10, y: oy - 8, class: "order-house on-" + o.house }, g).textContent = LETTER[o.house] || "";
         title(g, `${cap(o.house)}: ${tokenName(o.token)}${o.up ? "" : hidden ? "" : " (face down, only you see it)"}`);
       }
     }
