@@ -80,9 +80,18 @@ def test(args: list[str]) -> None:
     run(PYTHON, "-m", "pytest", "-n", "2", "-q", *args, env=env)
 
 
-COMMANDS = {"start": start, "test": test}
+def bench(args: list[str]) -> None:
+    """The speed goals of DEVELOPERS.md: engine, API latency, websocket fan-out, deadlines."""
+    ensure_installed("bench")
+    env = dict(os.environ)
+    run(PYTHON, "benchmarks/agot_engine.py", env=env)
+    run(PYTHON, "benchmarks/server_api.py", env=env)
+    run(PYTHON, "benchmarks/server_live.py", env=env)
+
+
+COMMANDS = {"start": start, "test": test, "bench": bench}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
-        sys.exit("usage: python3 dev.py start [ADDRESS] | test [PYTEST ARGS...]")
+        sys.exit("usage: python3 dev.py start [ADDRESS] | test [PYTEST ARGS...] | bench")
     COMMANDS[sys.argv[1]](sys.argv[2:])

@@ -27,6 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+SERVER_LOG = Path(tempfile.gettempdir()) / "westeros-bench-daphne.log"  # the server's errors, if any
 
 
 def free_port() -> int:
@@ -100,7 +101,7 @@ def main() -> None:
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                                "westeros.asgi:application"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=subprocess.DEVNULL, stderr=open(SERVER_LOG, "w"))
     base = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
@@ -155,7 +156,7 @@ def main() -> None:
     ratio = percentile(action_times, .99) / percentile(bare_times, .99)
     print(f"p99 ratio action/bare: {ratio:.2f} (goal <= 3)")
     if errors:
-        print(f"{len(errors)} errors, first: {errors[0]}")
+        print(f"{len(errors)} errors, first: {errors[0]} (server log: {SERVER_LOG})")
 
 
 if __name__ == "__main__":

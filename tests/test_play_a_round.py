@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
+from games.engine import get_ruleset
 from games.models import Game
 from games.services.replay import snapshot_matches_log
 from tests.factories import api_client_for, make_user
@@ -66,19 +67,35 @@ def test_three_users_play_a_full_scripted_round_through_the_api():
         assert get(seat)["pending"] == {seat: kind}
         post(seat, action)
 
-    # Consolidate power: the engine resolves plain consolidate orders itself (forced, SCENARIOS.md).
-    final = get("stark")
-    view = final["view"]
-    assert view["round"] == 2 and view["phase"] == "planning"
+    # Consolidate power: the engine resolves plain consolidate orders itself (forced, SCENARIOS.md),
+    # giving 1 + the area's power icons (R179-R180): White Harbor prints none, Dragonstone one, and
+    # a port gives 1 (A30).
+    log = seat_clients["stark"].get(reverse("api-game-log", args=[game_id])).json()
+    gains = {e["house"]: e["gained"] for entry in log["entries"] for e in entry["events"]
+             if e["type"] == "power_gained"}
+    assert gains == {"stark": 1, "lannister": 1, "baratheon": 2}
+
+    # Round 2 begins with the Westeros phase (R34, R42); its cards move no unit without a decision.
+    view = get("stark")["view"]
+    assert view["round"] == 2 and view["phase"] in ("westeros", "planning")
     assert view["units"]["the_reach"] == {"baratheon": ["footman"]}
     assert view["units"]["searoad_marches"] == {"lannister": ["knight"]}
     assert view["units"]["castle_black"] == {"stark": ["knight"]}
     assert view["units"]["karhold"] == {"stark": ["footman"]}
     # Winterfell is Stark's home area: it stays Stark's without a power token (R172).
     assert view["power_tokens"] == {}
-    # Consolidate power gives 1 + the area's power icons (R179-R180): White Harbor prints none,
-    # Dragonstone one; a port gives 1 (A30).
-    assert view["power"] == {"stark": 5 + 1, "lannister": 5 + 1, "baratheon": 5 + 2}
+
+    # Any Westeros decisions (a bid, a muster...) are answered with the documented defaults.
+    engine = get_ruleset("agot")
+    for _ in range(50):
+        game = Game.objects.get(pk=game_id)
+        pending = engine.pending(game.state)
+        if set(pending.values()) == {"place_orders"}:
+            break
+        seat = sorted(pending)[0]
+        post(seat, engine.default_action(game.state, seat))
+    final = get("stark")
+    assert final["view"]["phase"] == "planning" and final["view"]["round"] == 2
     assert set(final["pending"]) == {"stark", "lannister", "baratheon"}
 
     game = Game.objects.get(pk=game_id)

@@ -2,6 +2,7 @@
 when DATABASE_URL and REDIS_URL are set, and a clear error for a production setup without a key."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -58,6 +59,15 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis():
         "django.core.cache.backends.redis.RedisCache",
         "False",
     ]
+
+
+def test_the_redis_channel_layer_never_times_out_an_idle_read():
+    result = settings_in_subprocess(
+        "import json; print(json.dumps(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]))",
+        REDIS_URL="redis://cache.example:6379/1", SECRET_KEY="x" * 50,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"address": "redis://cache.example:6379/1", "socket_timeout": None}
 
 
 def test_missing_secret_key_outside_debug_is_a_clear_startup_error():

@@ -45,6 +45,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def sqlite_database(path: str) -> dict[str, Any]:
+    """SQLite set up for a web server and the deadline runner writing at the same time: WAL lets
+    readers go on during a write, IMMEDIATE transactions take the write lock up front (no deadlock
+    on upgrade), and a writer waits up to 20 s for the lock instead of failing."""
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": path,
+        "OPTIONS": {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        },
+    }
+
+
 def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60, pool_size: int = 0) -> dict[str, Any]:
     """DATABASES['default'] for `url`; an empty url means the embedded SQLite file.
 
@@ -52,7 +67,7 @@ def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60, pool_siz
     persistent per-thread connections: under ASGI every worker thread would otherwise hold its own
     connection and a busy server runs the database out of them."""
     if not url:
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(base_dir / "db.sqlite3")}
+        return sqlite_database(str(base_dir / "db.sqlite3"))
     parts = urlsplit(url)
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:
         options: dict[str, Any] = dict(parse_qsl(parts.query))
@@ -75,5 +90,5 @@ def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60, pool_siz
     if parts.scheme == "sqlite":
         # sqlite:///relative/path or sqlite:////absolute/path
         path = parts.path[1:] if parts.path.startswith("/") else parts.path
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": path or str(base_dir / "db.sqlite3")}
+        return sqlite_database(path or str(base_dir / "db.sqlite3"))
     raise ConfigurationError(f"DATABASE_URL must start with postgres:// or sqlite://, not {parts.scheme!r}://")
