@@ -177,7 +177,8 @@
       // order token
       const o = orders[id];
       if (o) {
-        const ox = cx + (a.type === "port" ? 16 : 26), oy = cy - 14;
+        const count = Object.values(by).reduce((n, us) => n + us.length, 0);
+        const ox = cx + Math.max(a.type === "port" ? 16 : 24, count * 12 + 14), oy = cy + (a.type === "port" ? -14 : 4);
         const hidden = o.token === "hidden";
         const g = el("g", { class: "order" + (o.up ? " face-up" : " face-down") + (hidden ? " hidden" : "") }, pieces);
         el("circle", { cx: ox, cy: oy, r: 12, class: "order-token house-" + o.house }, g);
