@@ -173,3 +173,12 @@ def test_page_titles_are_plain_text(logged_in, name):
     (title,) = re.findall(r"<title>(.*?)</title>", content, re.S)
     assert "<" not in title and len(title) < 80
     assert content.count("js/countdown.js") <= 1
+
+
+def test_create_a_lobby_with_options(logged_in):
+    logged_in.post(reverse("web-lobby-new"), {"name": "Tides", "seats": "4", "time_limit": "600",
+                                              "house_choice": "pick", "seat": "stark", "tides_of_battle": "on"})
+    lobby = Lobby.objects.get(name="Tides")
+    assert lobby.options == {"tides_of_battle": True} and lobby.seat_count == 4 and lobby.time_limit == 600
+    assert lobby.members.get().seat == "stark"
+    assert "Tides of Battle" in logged_in.get(reverse("web-lobby", args=[lobby.pk])).content.decode()

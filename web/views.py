@@ -108,6 +108,8 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
                 time_limit=int(data.get("time_limit", 86400)), ranked=data.get("ranked") == "on",
                 private=data.get("private") == "on", password=data.get("password", ""),
                 house_choice=data.get("house_choice", "random"),
+                options={"tides_of_battle": True} if data.get("tides_of_battle") == "on" else {},
+                private_chat=data.get("no_private_chat") != "on",
             )
             lobby = lobbies.do_create_lobby(request.user, settings, join=True, seat=data.get("seat", ""))
         except ValueError:
