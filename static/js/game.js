@@ -159,6 +159,7 @@
       const src = cur && cur.cards ? cur : c;
       if (src.cards) rows.push(h("div", { class: "cards" }, Object.values(src.cards).map((id) => cardView(id))));
       if (src.strength) rows.push(h("p", {}, "Strength: ", Object.entries(src.strength).map(([k, n]) => `${cap(k)} ${n}`).join(" · ")));
+      if (src.tides && Object.keys(src.tides).length) rows.push(h("p", {}, "Tides of Battle: ", Object.entries(src.tides).map(([k, t]) => `${cap(k)} ${String(t).replace(/_/g, " ")}`).join(" · ")));
     }
     if (!cur && c.winner) rows.push(h("p", {}, "Winner: ", houseTag(c.winner)));
     $("combat").replaceChildren(...rows);
