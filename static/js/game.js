@@ -14,7 +14,7 @@
   const svg = $("board");
   let game = null;      // the last GET /api/v1/games/<id>
   let version = -1;
-  let draft = null;     // what the player is composing: {kind, ...}
+  let draft = null;     // what the player is composing (orders, a march, a muster...)
   let loading = null;
 
   const ORDER_TOKENS = { "march-1": 1, "march+0": 1, "march+1*": 1, "defense+1": 2, "defense+2*": 1, "support+0": 2,
@@ -41,8 +41,9 @@
     box.textContent = text || ""; box.hidden = !text;
   }
 
+  let again = false;     // an update arrived while a fetch was in flight: fetch once more after it
   async function load() {
-    if (loading) return loading;
+    if (loading) { again = true; return loading; }
     loading = (async () => {
       try {
         const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
@@ -56,7 +57,10 @@
         if (!now || now !== before || (now === "march" && draft && draft.from && !(data.view.orders[draft.from]))) draft = null;
         render();
         loadLog();
-      } finally { loading = null; }
+      } finally {
+        loading = null;
+        if (again) { again = false; load(); }
+      }
     })();
     return loading;
   }
