@@ -235,3 +235,14 @@ def test_invited_users_may_watch_a_private_lobbys_game():
     seen = watcher.get(reverse("api-game", args=[game_id]), {"invite": invite})
     assert seen.status_code == 200 and seen.json()["your_seat"] is None
     assert watcher.get(reverse("api-game", args=[game_id]), {"invite": "guess"}).status_code == 404
+
+
+def test_a_seat_taken_over_by_the_bot_plays_the_engines_player_not_the_timeout_default():
+    game = make_game()
+    seat_client(game, "stark").post(reverse("api-game-concede", args=[game.id]))
+    move = GameAction.objects.get(game=game, seat="stark", source="bot")
+    game.refresh_from_db()
+    start = AGOT.new_game(game.seat_names(), game.options, game.seed)
+    assert move.action == AGOT.bot_action(start, "stark")
+    # The smart player does not leave every army on defense like the timeout default (D13).
+    assert move.action != AGOT.default_action(start, "stark")

@@ -74,6 +74,10 @@ class Ruleset(Protocol):
     def default_action(self, state: State, seat: str) -> Action:
         """The documented, legal, deterministic action taken when the seat's deadline passes."""
 
+    def bot_action(self, state: State, seat: str) -> Action:
+        """What the engine's own player does for a seat whose player left (deterministic, legal).
+        A ruleset without a smarter player returns default_action."""
+
     def random_action(self, state: State, seat: str, rng: random.Random) -> Action:
         """A legal action chosen at random (the random bot). Uses only `rng`, never the game's own."""
 

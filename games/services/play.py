@@ -188,9 +188,13 @@ def settle(
 
 
 def apply_default(game: Game, seat: str, source: str) -> GameAction:
-    """Apply the engine's default action for `seat` on a locked game (timeouts and bots)."""
+    """Apply the engine's action for `seat` on a locked game: the documented timeout default for a
+    timeout, the engine's player (`bot_action`) for a seat the bot has taken over."""
     engine = get_ruleset(game.ruleset)
-    action = engine.default_action(game.state, seat)
+    if source == GameAction.Source.BOT:
+        action = engine.bot_action(game.state, seat)
+    else:
+        action = engine.default_action(game.state, seat)
     state, events = engine.apply(game.state, seat, action)
     return _append(game, seat, action, events, state, source, None, "")
 

@@ -146,6 +146,12 @@ class AgotRuleset:
                 raise EngineError("illegal_action", f"{kind} is not implemented yet")
             westeros.apply(state, seat, {kind: value}, events)
 
+    def bot_action(self, state: State, seat: str) -> Action:
+        """The smarter player (docs/agot-bot.md) for seats whose player left."""
+        from games.engine.agot import smart_bot
+
+        return smart_bot.smart_action(state, seat)
+
     def default_action(self, state: State, seat: str) -> Action:
         from games.engine.agot import defaults
 

@@ -373,11 +373,13 @@ def do_march(state: State, house: str, value: Any, events: list[Event]) -> None:
         state["power"][house] -= 1
         state["power_tokens"][area] = house
         events.append({"type": "power_token_placed", "area": area, "house": house})
-    if _victory_check(state, events):
-        return
     if combat_dest is None:
         _remove_order(state, area, events, "march_done")
-        finish_march(state, events)
+        finish_march(state, events)  # R37: checks the instant win first
+        return
+    if _victory_check(state, events):
+        # R37: the moves made before the combat won the game; the March is over with it.
+        _remove_order(state, area, events, "march_done")
         return
     cur["march"] = {"house": house, "from": area, "area": combat_dest, "units": moves[combat_dest]}
     combat = _combat_module()
