@@ -139,6 +139,7 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
         cards = page.locator("#decision .card[data-action]")
         assert cards.count() == 7
         assert re.search(r"\d", cards.first.inner_text())
+    lannister.screenshot(path=str(artifacts / "game-page-house-cards.png"), full_page=True)
     version = game_state(baratheon)["version"]
     chosen = json.loads(lannister.locator("#decision .card[data-action]").first.get_attribute("data-action"))["house_card"]
     lannister.locator("#decision .card[data-action]").first.click()
