@@ -189,3 +189,14 @@ def test_the_api_shows_deadlines():
     body = api_client_for(game.seats.get(seat="stark").user).get(reverse("api-game", args=[game.id])).json()
     assert body["deadline_at"] is not None
     assert all(s["deadline_at"] is not None for s in body["seats"])
+
+
+def test_a_task_woken_before_the_deadline_comes_back_at_the_deadline(settings, monkeypatch):
+    settings.DEADLINE_TASKS = True
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.DEADLINE_QUEUE = "deadlines"
+    game = make_game(time_limit=HOUR)
+    sent = []
+    monkeypatch.setattr(resolve_game_deadline, "apply_async", lambda *a, **kw: sent.append((a, kw)))
+    assert resolve_game_deadline(game.id) == 0
+    assert sent == [(((game.id,),), {"eta": Game.objects.get(pk=game.pk).deadline_at, "queue": "deadlines"})]

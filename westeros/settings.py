@@ -137,7 +137,7 @@ DEADLINE_TASKS = env_bool("DEADLINE_TASKS", bool(REDIS_URL))
 DEADLINE_QUEUE = env_str("DEADLINE_QUEUE", "celery")
 # The sweep catches deadlines whose task was lost or late (games/services/deadlines.py).
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": env_int("DEADLINE_SWEEP_SECONDS", 5)},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": env_int("DEADLINE_SWEEP_SECONDS", 1)},
     # Warnings before deadlines (notifications/services.py, warn_deadlines).
     "warn-deadlines": {"task": "notifications.tasks.warn_deadlines",
                        "schedule": env_int("DEADLINE_WARNING_SWEEP_SECONDS", 30)},
