@@ -85,3 +85,25 @@ def test_raid_by_clicking_the_target_on_the_board(live_asgi_server, demo_game, n
     page.keyboard.press("Enter")
     page.wait_for_function("window.__westerosGame.state().view.orders.the_stony_shore === undefined")
     assert page.locator("#error").is_hidden()
+
+
+def test_a_missed_update_is_fetched_on_reconnect(live_asgi_server, demo_game, new_page, request):
+    """The socket drops; meanwhile the game moves on (an action sent outside the page); the page
+    reconnects, its hello carries a newer version, and the page re-fetches the game."""
+    base = live_asgi_server.url
+    page = new_page()
+    log_in(page, base, request.node.demo_user)
+    page.goto(f"{base}/games/{demo_game}/")
+    page.wait_for_selector("#conn.on")
+    state = game_state(page)
+    page.evaluate("window.__westerosSocket.onmessage = null; window.__westerosSocket.close()")
+    page.wait_for_selector("#conn.off")
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    orders = {"winterfell": "defense+1", "white_harbor": "defense+1", "the_shivering_sea": "support+0"}
+    answer = page.request.post(f"{base}/api/v1/games/{demo_game}/actions",
+                               data={"version": state["version"], "action": {"place_orders": orders}},
+                               headers={"X-CSRFToken": csrf, "Referer": base + "/"})
+    assert answer.ok, answer.text()
+    page.wait_for_selector("#conn.on")
+    page.wait_for_function(f"window.__westerosGame.state().version > {state['version']}")
+    assert game_state(page)["pending"].get("stark") != "place_orders"
