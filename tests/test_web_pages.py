@@ -184,3 +184,16 @@ def test_create_a_lobby_with_options(logged_in):
     assert lobby.options == {"tides_of_battle": True} and lobby.seat_count == 4 and lobby.time_limit == 600
     assert lobby.members.get().seat == "stark"
     assert "Tides of Battle" in logged_in.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
+
+
+def test_leaderboard_lists_rated_players_best_first(client):
+    from django.utils import timezone
+
+    from ratings.models import Rating
+
+    strong, weak = make_user(username="strongplayer"), make_user(username="weakplayer")
+    Rating.objects.create(user=weak, ruleset="agot", rating=1400, games=30, last_played=timezone.now())
+    Rating.objects.create(user=strong, ruleset="agot", rating=1650, games=2, last_played=timezone.now())
+    content = client.get(reverse("web-leaderboard", args=["agot"])).content.decode()
+    assert content.index("strongplayer") < content.index("weakplayer")
+    assert "1650" in content and "provisional" in content
