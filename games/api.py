@@ -19,9 +19,10 @@ from games.serializers import (
     JoinSerializer,
     LobbyCreateSerializer,
     LobbySerializer,
+    PauseSerializer,
     UserRefSerializer,
 )
-from games.services import deadlines, lobbies, play
+from games.services import deadlines, lobbies, pause, play
 
 
 def _valid(serializer_class, request: Request):
@@ -183,6 +184,15 @@ class GameExtendView(APIView):
                    summary="Use your one extension in this game: your current deadline moves by one time limit")
     def post(self, request: Request, game_id: int) -> Response:
         deadlines.do_extend(game_id, request.user)
+        game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
+        return Response(queries.game_payload(game, request.user))
+
+
+class GamePauseView(APIView):
+    @extend_schema(request=PauseSerializer, responses=OpenApiTypes.OBJECT,
+                   summary="Vote to pause (every player must) or resume (any player) the game")
+    def post(self, request: Request, game_id: int) -> Response:
+        pause.do_vote_pause(game_id, request.user, pause=_valid(PauseSerializer, request)["pause"])
         game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
         return Response(queries.game_payload(game, request.user))
 

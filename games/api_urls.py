@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:game_id>/actions", api.GameActionView.as_view(), name="api-game-actions"),
     path("games/<int:game_id>/log", api.GameLogView.as_view(), name="api-game-log"),
     path("games/<int:game_id>/extend", api.GameExtendView.as_view(), name="api-game-extend"),
+    path("games/<int:game_id>/pause", api.GamePauseView.as_view(), name="api-game-pause"),
     path("games/<int:game_id>/concede", api.GameConcedeView.as_view(), name="api-game-concede"),
     path("games/<int:game_id>/fairness", api.GameFairnessView.as_view(), name="api-game-fairness"),
     path("me/games", api.MyGamesView.as_view(), name="api-my-games"),

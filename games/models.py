@@ -127,6 +127,8 @@ class Game(models.Model):
     )
     private_chat = models.BooleanField(default=True, help_text="players may chat privately, two seats at a time")
     spectator_chat = models.BooleanField(default=True, help_text="spectators may read the table chat")
+    paused_at = models.DateTimeField(null=True, blank=True, help_text="set while the players agreed to pause")
+    pause_votes = models.JSONField(default=list, blank=True, help_text="seats that voted to pause")
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -145,6 +147,9 @@ class Game(models.Model):
 
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
 
     def seat_for(self, user) -> GameSeat | None:
         if user is None or not user.is_authenticated:
@@ -167,6 +172,7 @@ class GameSeat(models.Model):
     abandoned = models.BooleanField(default=False, help_text="left by timing out too often, not by conceding")
     deadline_at = models.DateTimeField(null=True, blank=True, help_text="when this seat's pending decision times out")
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    paused_remaining = models.FloatField(null=True, blank=True, help_text="seconds left on the deadline when paused")
     extension_used = models.BooleanField(default=False)
 
     class Meta:

@@ -51,6 +51,7 @@ def seat_rows(game: Game) -> list[dict[str, Any]]:
             "deadline_at": s.deadline_at,
             "extension_used": s.extension_used,
             "abandoned": s.abandoned,
+            "paused_remaining": s.paused_remaining,
         }
         for s in game.seats.all()
     ]
@@ -77,6 +78,8 @@ def game_payload(game: Game, user) -> dict[str, Any]:
         "private": game.private,
         "time_limit": game.time_limit,
         "deadline_at": game.deadline_at,
+        "paused_at": game.paused_at,
+        "pause_votes": game.pause_votes,
         "options": game.options,
         "ranking": game.ranking,
         "seed_hash": game.seed_hash,

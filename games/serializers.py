@@ -82,3 +82,7 @@ class ActionSerializer(serializers.Serializer):
         if not isinstance(value, dict) or not value:
             raise serializers.ValidationError("An action is a non-empty object, e.g. {\"bid\": 3}.")
         return value
+
+
+class PauseSerializer(serializers.Serializer):
+    pause = serializers.BooleanField(help_text="true: vote to pause; false: resume (or withdraw your vote)")

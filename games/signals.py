@@ -14,3 +14,7 @@ game_changed = Signal()
 
 # Sent once, when a game becomes finished or abandoned: game.
 game_finished = Signal()
+
+# Sent before an in-game vote (pausing) is counted: game, seat, kind. A receiver that returns a
+# string vetoes the vote with that reason (tournaments lock votes that could spoil results).
+vote_check = Signal()

@@ -111,6 +111,8 @@ def do_submit_action(
             raise conflict("game_over", f"This game is {game.status}.", version=game.version)
         if seat.has_left():
             raise conflict("not_your_turn", "You left this game; the bot plays your seat.", version=game.version)
+        if game.is_paused():
+            raise conflict("game_paused", "The game is paused; any player may resume it.", version=game.version)
         if version > game.version:
             raise GameError("invalid", f"Version {version} does not exist yet; the game is at {game.version}.",
                             fields={"version": [f"At most {game.version}."]}, version=game.version)

@@ -1,0 +1,81 @@
+"""Pausing a game by unanimous vote (issue 7).
+
+Every player still at the table (seats not played by the bot) must vote to pause. While paused,
+deadlines are frozen (each seat keeps the time it had left), and actions are refused, so nothing
+moves. Any one player resumes the game: the consent that paused it no longer holds. A vote may be
+vetoed through games.signals.vote_check (tournaments lock votes that could spoil results).
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import GameError, conflict
+from games.models import Game
+from games.services import deadlines, notify
+from games.services.play import lock_game
+from games.signals import vote_check
+
+
+def do_vote_pause(game_id: int, user, *, pause: bool) -> Game:
+    with transaction.atomic():
+        game = lock_game(game_id)
+        seat = game.seat_for(user)
+        if seat is None or seat.is_bot:
+            raise GameError("forbidden", "Only players at the table vote.", status_code=403)
+        if not game.is_active():
+            raise conflict("game_over", f"This game is {game.status}.", version=game.version)
+        for _receiver, reason in vote_check.send(sender=Game, game=game, seat=seat.seat, kind="pause"):
+            if isinstance(reason, str):
+                raise conflict("votes_locked", reason, version=game.version)
+        if pause:
+            _vote_to_pause(game, seat.seat)
+        else:
+            _resume_or_withdraw(game, seat.seat)
+        game.save()
+        notify.after_commit(game, [], seats_changed=True)
+        deadlines.schedule_after_commit(game)
+        return game
+
+
+def _vote_to_pause(game: Game, seat: str) -> None:
+    if game.is_paused():
+        raise conflict("already_paused", "The game is already paused.", version=game.version)
+    if seat not in game.pause_votes:
+        game.pause_votes = sorted([*game.pause_votes, seat])
+    players = set(game.seats.filter(is_bot=False).values_list("seat", flat=True))
+    if players <= set(game.pause_votes):
+        _freeze(game)
+
+
+def _freeze(game: Game) -> None:
+    now = timezone.now()
+    for seat in game.seats.all():
+        if seat.deadline_at is not None:
+            seat.paused_remaining = max(0.0, (seat.deadline_at - now).total_seconds())
+            seat.deadline_at = None
+            seat.save(update_fields=["paused_remaining", "deadline_at"])
+    game.deadline_at = None
+    game.paused_at = now
+    game.pause_votes = []
+
+
+def _resume_or_withdraw(game: Game, seat: str) -> None:
+    if not game.is_paused():
+        if seat not in game.pause_votes:
+            raise conflict("not_paused", "The game is not paused and you have not voted to pause.",
+                           version=game.version)
+        game.pause_votes = [s for s in game.pause_votes if s != seat]
+        return
+    now = timezone.now()
+    earliest = None
+    for s in game.seats.all():
+        if s.paused_remaining is not None:
+            s.deadline_at = now + timedelta(seconds=s.paused_remaining)
+            s.paused_remaining = None
+            s.save(update_fields=["deadline_at", "paused_remaining"])
+            earliest = s.deadline_at if earliest is None else min(earliest, s.deadline_at)
+    game.deadline_at = earliest
+    game.paused_at = None
