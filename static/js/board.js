@@ -203,6 +203,11 @@
     }
     function pan(dx, dy) { vb[0] += dx * vb[2]; vb[1] += dy * vb[3]; apply(); }
     function reset() { vb = full(); apply(); }
+    function focus(cx, cy, w) {
+      const r = svg.getBoundingClientRect();
+      const h = w * (r.height / Math.max(1, r.width));
+      vb = [cx - w / 2, cy - h / 2, w, h]; apply();
+    }
     apply();
     if (toolbar) toolbar.addEventListener("click", (e) => {
       const b = e.target.closest("button"); if (!b) return;
@@ -241,7 +246,7 @@
     svg.addEventListener("pointerup", up); svg.addEventListener("pointercancel", up);
     // a drag must not count as a click on an area
     svg.addEventListener("click", (e) => { if (moved > 6) { e.stopPropagation(); e.preventDefault(); } }, true);
-    return { zoom, pan, reset };
+    return { zoom, pan, reset, focus };
   }
 
   function describeAction(action) {

@@ -520,9 +520,15 @@
     window.__westerosSocket = ws;
   }
 
+  let view = null;
   W.loadBoard(root.dataset.boardUrl).then(() => {
-    W.enablePanZoom(svg, document.querySelector(".zoom-bar"));
+    view = W.enablePanZoom(svg, document.querySelector(".zoom-bar"));
     return load();
-  }).then(() => { connect(); loadChatChannels(); });
-  window.__westerosGame = { load, send, state: () => game };
+  }).then(() => {
+    // on a phone, start close to home: the whole board stays one button ("Whole board") or key (0) away
+    const home = SEAT && Object.entries(W.board().areas).find(([, a]) => a.home_of === SEAT);
+    if (home && svg.getBoundingClientRect().width < 600) view.focus(home[1].center[0], home[1].center[1], 420);
+    connect(); loadChatChannels();
+  });
+  window.__westerosGame = { load, send, state: () => game, view: () => view };
 })();

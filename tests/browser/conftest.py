@@ -107,7 +107,7 @@ def live_asgi_server(chromium_path):
     proc = subprocess.Popen([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while True:
             try:
                 urllib.request.urlopen(server.url + "/", timeout=2)

@@ -25,8 +25,14 @@ def test_phone_sized_game_page(live_asgi_server, demo_game, new_page, artifacts,
     assert page.evaluate("document.documentElement.scrollWidth") <= 392, wide
     box = page.locator("#board").bounding_box()
     assert box["width"] <= 390 and box["height"] > 300
-    # zoom and pan with the buttons
+    # on a phone the view starts close to home (Winterfell for Stark); "Whole board" shows it all
+    start = view_box(page)
+    assert start[2] < 500 and start[0] < 456.7 < start[0] + start[2] and start[1] < 304.8 < start[1] + start[3]
+    page.screenshot(path=str(artifacts / "game-page-phone.png"), full_page=True)
+    page.click("button[data-zoom=reset]")
     full = view_box(page)
+    assert full[:3] == [0, 0, 1000]
+    # zoom and pan with the buttons
     page.click("button[data-zoom=in]")
     zoomed = view_box(page)
     assert zoomed[2] < full[2]
@@ -40,7 +46,6 @@ def test_phone_sized_game_page(live_asgi_server, demo_game, new_page, artifacts,
     page.keyboard.press("0")
     assert view_box(page) == full
     # place every order by tapping
-    page.screenshot(path=str(artifacts / "game-page-phone.png"), full_page=False)
     areas = page.locator("button.area-pick").all()
     for area in areas:
         area.tap()
