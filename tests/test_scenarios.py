@@ -19,16 +19,6 @@ BTWIXT = "issue 10: the btwixt ruleset"
 
 # file name (relative to tests/scenarios/) -> why it cannot pass yet
 NOT_YET: dict[str, str] = {
-    "btwixt/01-four-player-setup.yaml": BTWIXT,
-    "btwixt/04-three-players-four-rounds-per-season.yaml": BTWIXT,
-    "btwixt/05-bid-sum-not-card-count.yaml": BTWIXT,
-    "btwixt/06-tie-goes-to-nearest-first-player.yaml": BTWIXT,
-    "btwixt/08-everyone-kneels-first-player-wins.yaml": BTWIXT,
-    "btwixt/10-councils-shared-with-neighbours.yaml": BTWIXT,
-    "btwixt/11-pulling-the-strings-one-neighbour.yaml": BTWIXT,
-    "btwixt/18-first-player-passes-each-round.yaml": BTWIXT,
-    "btwixt/19-season-change-discards-and-redeals.yaml": BTWIXT,
-    "btwixt/22-scoring-example.yaml": BTWIXT,
 }
 
 
