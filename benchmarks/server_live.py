@@ -121,8 +121,9 @@ def deadlines(env: dict[str, str], count: int, celery: bool) -> None:
     runner_env = dict(env)
     if celery:
         runner_env["DEADLINE_TASKS"] = "true"
-        runner = subprocess.Popen([sys.executable, "-m", "celery", "-A", "westeros", "worker", "--pool", "solo",
-                                   "-l", "warning"], cwd=ROOT, env=runner_env)
+        runner = subprocess.Popen([sys.executable, "-m", "celery", "-A", "westeros", "worker", "--concurrency", "2",
+                                   "-l", "warning"], cwd=ROOT, env=runner_env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
         os.environ["DEADLINE_TASKS"] = "true"
         from django.conf import settings
 
