@@ -1,8 +1,11 @@
-"""`python manage.py simulate --game agot --players 6 --games 1000 --seed 1 [--tides] [--bot smart]`:
+"""`python manage.py simulate --game agot --players 6 --games 1000 --seed 1 [--tides] [--bot smart]`
+or `python manage.py simulate --game btwixt --players 4 --games 100 --seed 1 [--options advanced,draft]`:
 bots play whole games, invariants checked after every action; prints games/second and every failure
 with its seed and action index. `--tides` plays with the Tides of Battle option; `--bot smart` seats
 the smart bot (games/engine/agot/smart_bot.py) everywhere instead of the random one. The work is done
-by the pure functions games.engine.agot.bot.play_random_game and smart_bot.play_game."""
+by the pure functions games.engine.agot.bot.play_random_game and smart_bot.play_game, and for B'Twixt
+games.engine.btwixt.bot.simulate (cards, allies and tokens conserved, JSON round trip, replay
+determinism)."""
 from __future__ import annotations
 
 import sys
@@ -39,19 +42,40 @@ def run(players: int, games: int, seed: int, check: bool, tides: bool, smart: bo
             "actions": actions, "failures": failures, "winners": winners}
 
 
+BTWIXT_OPTIONS = ("advanced", "draft", "succession", "allies_in_sight", "short")
+
+
+def run_btwixt(players: int, games: int, seed: int, check: bool, options: dict[str, bool]) -> dict[str, Any]:
+    from games.engine.btwixt import bot
+
+    return bot.simulate(players, games, seed, check=check, options=options)
+
+
+def parse_btwixt_options(text: str) -> dict[str, bool]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    bad = [n for n in names if n not in BTWIXT_OPTIONS]
+    if bad:
+        raise ValueError(f"unknown btwixt option {', '.join(bad)} (known: {', '.join(BTWIXT_OPTIONS)})")
+    return {n: True for n in names}
+
+
 class Command(BaseCommand):
     help = "Play bot games with invariant checks and report speed and failures (seed per game)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", default="agot", choices=["agot"])
+        parser.add_argument("--game", default="agot", choices=["agot", "btwixt"])
         parser.add_argument("--players", type=int, default=6)
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=1, help="first seed; game i uses seed + i")
         parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed only)")
         parser.add_argument("--tides", action="store_true", help="play with the Tides of Battle option (R297)")
         parser.add_argument("--bot", default="random", choices=["random", "smart"], help="which bot fills every seat")
+        parser.add_argument("--options", default="", help="btwixt: comma-separated options, e.g. advanced,draft")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["game"] == "btwixt":
+            self._btwixt(options)
+            return
         res = run(options["players"], options["games"], options["seed"], not options["no_check"], options["tides"],
                   options["bot"] == "smart")
         ok = res["games"] - len(res["failures"])
@@ -63,6 +87,24 @@ class Command(BaseCommand):
         )
         wins = ", ".join(f"{h} {n}" for h, n in sorted(res["winners"].items(), key=lambda kv: -kv[1]))
         self.stdout.write(f"winners: {wins}")
+        for seed, msg in res["failures"]:
+            self.stdout.write(f"FAIL seed {seed}: {msg}")
+        self.stdout.flush()
+        if res["failures"]:
+            sys.exit(1)
+
+    def _btwixt(self, options: dict[str, Any]) -> None:
+        opts = parse_btwixt_options(options["options"])
+        res = run_btwixt(options["players"], options["games"], options["seed"], not options["no_check"], opts)
+        ok = res["games"] - len(res["failures"])
+        extra = f" with {', '.join(sorted(opts))}" if opts else ""
+        self.stdout.write(
+            f"btwixt: {res['games']} games of {options['players']} players{extra}, seeds {options['seed']}.."
+            f"{options['seed'] + res['games'] - 1}: {ok} ok, {len(res['failures'])} failed, "
+            f"{res['actions']} actions in {res['seconds']:.2f} s = {res['games_per_second']:.1f} games/second"
+        )
+        wins = ", ".join(f"{h} {n}" for h, n in sorted(res["winners"].items(), key=lambda kv: -kv[1]))
+        self.stdout.write(f"winners (shared victories count for each): {wins}")
         for seed, msg in res["failures"]:
             self.stdout.write(f"FAIL seed {seed}: {msg}")
         self.stdout.flush()
