@@ -57,6 +57,8 @@ def _scramble_for(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
         for c in s["councils"].values():
             c["tokens"] = [4 - v for v in c["tokens"]]
         s["ally_tokens"] = [4 - v for v in s["ally_tokens"]]
+        if s.get("placing"):
+            s["placing"]["tokens"] = [4 - v for v in s["placing"]["tokens"]]
         if s.get("limbo_token") is not None:
             s["limbo_token"] = 4 - s["limbo_token"]
     return s
@@ -105,3 +107,17 @@ def test_refused_actions_leave_the_state_unchanged():
             R.apply(state, s, act)
         assert getattr(e.value, "code", None) == code
     assert state == before
+
+
+def test_tokens_on_the_ally_being_claimed_stay_hidden_B40_B42():
+    seats = ["cersei", "tyrion", "olenna"]
+    state = R.scenario_game(seats, {}, 5, {
+        "hands": {"cersei": ["little_birds"], "tyrion": [], "olenna": []}, "current_ally": "eddard_stark",
+        "decks": {"tokens": [3]}}, "bidding")
+    state, _ = R.apply(state, "cersei", {"play": "little_birds"})
+    assert R.pending(state) == {"cersei": "claim"}
+    for viewer in [*seats, None]:
+        v = R.view(state, viewer)
+        assert 3 not in (v.get("placing") or {}).get("tokens", [])
+        assert v["ally_tokens"] in ([], ["hidden"])
+        assert R.summary(state, viewer)["ally_tokens"] == "hidden"

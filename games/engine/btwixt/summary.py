@@ -116,6 +116,8 @@ def view(state: State, seat: str | None) -> State:
             c["tokens"] = [HIDDEN] * len(c["tokens"])
         v["ally_tokens"] = [HIDDEN] * len(v["ally_tokens"])
         v["limbo_token"] = HIDDEN if state.get("limbo_token") is not None else None
+        if v.get("placing"):
+            v["placing"]["tokens"] = [HIDDEN] * len(v["placing"]["tokens"])
     v["hand_size"] = {s: len(T.hand(state, s)) for s in state["seats"]}
     return v
 
