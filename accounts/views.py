@@ -5,10 +5,11 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.forms import SignUpForm, ThrottledAuthenticationForm, TokenForm
+from accounts.models import User
 from accounts.services import do_create_user, do_issue_token, do_revoke_token
 
 
@@ -42,7 +43,13 @@ class LoginView(auth_views.LoginView):
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/profile.html", {"profile_user": request.user})
+    return render(request, "accounts/profile.html", {"profile_user": request.user, "is_self": True})
+
+
+def public_profile(request: HttpRequest, username: str) -> HttpResponse:
+    """Anyone's profile as others see it: ratings with their history, reliability, recent games."""
+    user = get_object_or_404(User, username=username, is_active=True)
+    return render(request, "accounts/profile.html", {"profile_user": user, "is_self": request.user == user})
 
 
 @login_required

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -59,3 +60,27 @@ def test_seed_demo_creates_the_demo_account_and_game_once(capsys):
     assert game.seats.filter(is_bot=True).count() == 2
     # The bots have placed their orders; the demo player's decision is pending.
     assert get_ruleset("agot").pending(game.state) == {game.seat_for(user).seat: "place_orders"}
+
+
+def test_profiles_show_the_rating_history_chart_and_recent_games(client):
+    from games.services.play import do_create_game
+    from ratings.services import record_finished_game
+    from tests.factories import make_user
+
+    players = [make_user() for _ in range(3)]
+    seats = get_ruleset("agot").seat_names(3)
+    game = do_create_game(ruleset="agot", seating=dict(zip(seats, players, strict=True)), ranked=True)
+    client.force_login(players[0])
+    client.post(reverse("api-game-concede", args=[game.pk]))  # the first player leaves
+    game.refresh_from_db()
+    game.status, game.ranking = Game.Status.FINISHED, seats  # the others finish it
+    game.save()
+    assert record_finished_game(game)
+    page = Client().get(reverse("public-profile", args=[players[0].username])).content.decode()
+    assert "Rating history" in page and "<polyline" in page
+    assert f"#{game.pk}" in page and "(left)" in page
+    assert players[0].email not in page  # only the owner sees the address
+    own = Client()
+    own.force_login(players[0])
+    assert players[0].email in own.get(reverse("profile")).content.decode()
+    assert client.get(reverse("public-profile", args=["nobody-here"])).status_code == 404

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import views as account_views
 from web import views as web_views
 from westeros.api_errors import api_not_found
 
@@ -15,6 +16,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/notifications/", include("notifications.urls")),
     path("accounts/", include("accounts.urls")),
+    path("users/<str:username>/", account_views.public_profile, name="public-profile"),
     path("", include("tournaments.urls")),
     path("", include("web.urls")),
     path("api/v1/", include("accounts.api_urls")),
