@@ -263,13 +263,11 @@ def keep(state: State, seat: str, card_id: Any, events: list[Event]) -> None:
 
 def pass_packets(state: State, events: list[Event]) -> None:
     """B75: the rest of each packet goes to the next leader (left = clockwise, or right)."""
-    seats = state["draft"]["seats"]
+    seats = sorted(state["draft"]["seats"], key=state["seats"].index)  # the drafting seats, clockwise
     step = state["draft"]["direction"]
     packets = {s: T.secret(state, s)["packet"] for s in seats}
-    n = len(state["seats"])
-    for s in seats:
-        i = state["seats"].index(s)
-        T.secret(state, state["seats"][(i + step) % n])["packet"] = packets[s]
+    for i, s in enumerate(seats):
+        T.secret(state, seats[(i + step) % len(seats)])["packet"] = packets[s]
     events.append({"type": "draft_pass"})
     ask_keep(state, events)
 
