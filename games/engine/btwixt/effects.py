@@ -146,6 +146,8 @@ def play(state: State, seat: str, act: dict[str, Any], events: list[Event]) -> N
         raise EngineError("illegal_action", f"{card_id} is not in your hand")
     if card_id not in playable_cards(state, seat):
         raise EngineError("illegal_action", f"{card_id} cannot be played now")
+    if act.get("target") is not None and not isinstance(act["target"], bool):
+        check_answer_shape(act["target"])
     fc = first_choice(state, seat, card_id)
     preset: dict[str, Any] = {}
     if fc is not None and fc[1]:
@@ -221,7 +223,25 @@ def _peek_for(state: State, step: Step) -> list[str]:
     return []
 
 
+ANSWER_KEYS = frozenset({"seat", "card", "to", "ally", "allies", "order", "bottom"})
+
+
+def check_answer_shape(answer: Any) -> None:
+    """SCENARIOS.md `choose` forms; anything else is malformed (bad_action)."""
+    if isinstance(answer, bool):
+        return
+    if not isinstance(answer, dict) or not answer or set(answer) - ANSWER_KEYS:
+        raise EngineError("bad_action", "choose: true, false or a mapping of seat/card/to/ally/allies/order/bottom")
+    for k, v in answer.items():
+        if k in ("allies", "order"):
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise EngineError("bad_action", f"choose: {k} is a list of ids")
+        elif not isinstance(v, str):
+            raise EngineError("bad_action", f"choose: {k} is an id")
+
+
 def choose(state: State, seat: str, answer: Any, events: list[Event]) -> None:
+    check_answer_shape(answer)
     d = state["decision"]
     sec = T.secret(state, seat)
     opts = sec.get("options") or []
