@@ -155,7 +155,10 @@ class BtwixtRuleset:
         return {"keep": min(packet, key=lambda c: (-data.value(c), c))}
 
     def bot_action(self, state: State, seat: str) -> Action:
-        return self.default_action(state, seat)
+        """The engine's own player (bot.smart_action) for seats whose player left."""
+        from games.engine.btwixt import bot
+
+        return bot.smart_action(state, seat)
 
     def random_action(self, state: State, seat: str, rng: random.Random) -> Action:
         legal = self.legal_actions(state, seat) or []

@@ -157,3 +157,38 @@ def simulate(players: int, games: int, seed: int, check: bool = True,
             "actions": actions, "failures": failures, "winners": winners}
 
 
+
+
+# ------------------------------------------------------------------ the engine's own player
+
+
+def smart_action(state: State, seat: str) -> Action:
+    """A deterministic, legal player for a seat whose player left: on its turn it kneels while it
+    leads the bid; otherwise it plays the cheapest card that takes the lead (with its default target),
+    sparing its big cards for strong allies; every other decision is the timeout default (claims
+    and tokens then go to its weaker council, which is how the game is scored, B52)."""
+    from games.engine import get_ruleset
+    from games.engine.btwixt import effects
+    from games.engine.btwixt import table as T
+
+    r = get_ruleset("btwixt")
+    d = state["decision"]
+    if d["kind"] != "turn":
+        return r.default_action(state, seat)
+    legal = r.legal_actions(state, seat) or []
+    mine = T.total(state, seat)
+    order = T.clockwise_from(state, state["first_player"])
+    others = [s for s in state["seats"] if s != seat]
+    best = max((T.total(state, s) for s in others), default=0)
+    wins_ties = all(order.index(seat) < order.index(s) for s in others if T.total(state, s) == best)
+    need = best - mine + (0 if wins_ties else 1)
+    if need <= 0 and {"kneel": True} in legal:
+        return {"kneel": True}
+    ally = state["current_ally"]
+    worth = (data.value(ally) if ally else 0) + 2 + len(state["extra_allies"]) * 3
+    plays = [a for a in legal if "play" in a]
+    for a in sorted(plays, key=lambda a: (T.card_value(state, a["play"]), a["play"], effects.canon(a.get("target")))):
+        v = T.card_value(state, a["play"])
+        if v >= need and v <= worth + 3:
+            return a
+    return {"kneel": True} if {"kneel": True} in legal else plays[0]
