@@ -228,14 +228,14 @@ def start_draft(state: State, order: list[str], count: int, events: list[Event])
 
 
 def ask_keep(state: State, events: list[Event]) -> None:
-    """Every seat keeps one card of its packet at once; a packet of one is kept without asking."""
+    """Every seat keeps one card of its packet at once; a packet of one card id (copies) is kept
+    without asking."""
     seats = state["draft"]["seats"]
     asked: list[str] = []
     for s in seats:
         packet = T.secret(state, s)["packet"]
-        if len(set(packet)) == 1:
-            T.secret(state, s)["kept"].extend(packet)
-            packet.clear()
+        if packet and len(set(packet)) == 1:  # identical cards: one choice, kept without asking
+            T.secret(state, s)["kept"].append(packet.pop())
         elif packet:
             asked.append(s)
     if asked:
