@@ -112,14 +112,16 @@ def immediate_steps(state: State, card_id: str) -> list[Step]:
     return data.card(card_id).steps("immediate")
 
 
-def first_choice(state: State, seat: str, card_id: str) -> tuple[int, list[Any]] | None:
-    """(index of the step, its options) for the first choice of an immediate ability, if any."""
+def first_choice(state: State, seat: str, card_id: str) -> tuple[int, list[Any], bool] | None:
+    """(index of the step, its options, whether `target` is required) for the first choice of an
+    immediate ability (N6). A choice after a draw is asked later; the order of allies looked at
+    may be given as `target` or answered later as `choose` (the seat sees them first)."""
     for i, step in enumerate(immediate_steps(state, card_id)):
-        if step.get("op") in _INFO_OPS:
+        if step.get("op") == "draw":
             return None
         opts = options(state, seat, step, {"card": card_id, "timing": "immediate"})
         if opts is not None:
-            return i, opts
+            return i, opts, step.get("op") not in _INFO_OPS
     return None
 
 
@@ -127,7 +129,7 @@ def play_actions(state: State, seat: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for c in playable_cards(state, seat):
         fc = first_choice(state, seat, c)
-        if fc is not None and len(fc[1]) >= 2:
+        if fc is not None and fc[2] and len(fc[1]) >= 2:
             out.extend({"play": c, "target": t} for t in fc[1])
         else:
             out.append({"play": c})
@@ -151,15 +153,16 @@ def play(state: State, seat: str, act: dict[str, Any], events: list[Event]) -> N
     fc = first_choice(state, seat, card_id)
     preset: dict[str, Any] = {}
     if fc is not None and fc[1]:
-        index, opts = fc
+        index, opts, required = fc
         target = act.get("target")
-        if target is None:
+        if target is None and required:
             if len(opts) >= 2:
                 raise EngineError("illegal_action", f"{card_id} needs a target: one of {canon(opts)}")
             target = opts[0]
-        elif canon(target) not in {canon(o) for o in opts}:
+        elif target is not None and canon(target) not in {canon(o) for o in opts}:
             raise EngineError("illegal_action", f"{card_id}: target {canon(target)} is not legal")
-        preset = {"index": index, "answer": target}
+        if target is not None:
+            preset = {"index": index, "answer": target}
     elif act.get("target") is not None:
         raise EngineError("illegal_action", f"{card_id}: no target is possible")
     T.hand(state, seat).remove(card_id)
@@ -389,7 +392,7 @@ def do(state: State, seat: str, step: Step, ctx: dict[str, Any], answer: Any, ev
     if op == "gain_power":
         from games.engine.btwixt.flow import push_front
 
-        push_front(state, *({"t": "token", "seat": seat} for _ in range(int(step.get("count", 1)))))
+        push_front(state, *({"t": "token", "seat": seat, "ability": True} for _ in range(int(step.get("count", 1)))))
     elif op == "ally_tokens":
         if state["current_ally"]:
             for _ in range(int(step.get("count", 1))):

@@ -318,6 +318,7 @@ def task_claim(state: State, task: dict[str, Any], events: list[Event]) -> None:
     else:
         ally = task["ally"]
     state["claiming"] = ally
+    state["step"] = "claim"  # B17 step 3
     options = placement_options(state, seat, ally, task)
     pend = {"ally": ally, "seat": seat, "tokens": tokens, "source": task["source"]}
     if len(options) == 1:
@@ -400,6 +401,8 @@ def claim(state: State, seat: str, council: Any, events: list[Event]) -> None:
 
 def task_token(state: State, task: dict[str, Any], events: list[Event]) -> None:
     """B35, B39: a token taken without looking goes into one of the gainer's councils (always asked)."""
+    if state["step"] == "victory" and task["seat"] == state["bid_winner"] and not task.get("ability"):
+        state["step"] = "claim"
     value = T.take_token(state)
     if value is None:
         return

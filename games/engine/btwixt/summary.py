@@ -36,8 +36,9 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
         councils[name] = {"allies": list(c["allies"]), "tokens": list(c["tokens"]),
                           "token_count": len(c["tokens"]), "power": flow.council_power(state, name)}
     step = state["step"]
-    if step == "victory" and state.get("placing"):
-        step = "claim"
+    row = list(state["row"])
+    if state["options"]["allies_in_sight"] and state["current_ally"] and step != "game_over":
+        row = [state["current_ally"], *row]  # the leftmost of the row is the current ally (B78)
     out: dict[str, Any] = {
         "season": state["season"], "round": state["round"], "first_player": state["first_player"], "step": step,
         "seats": list(seats), "options": dict(state["options"]),
@@ -56,7 +57,7 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
                   "events": list(state["decks"]["events"])},
         "discard": list(state["discard"]), "dead": list(state["dead"]), "removed": list(state["removed"]),
         "leader_cards": {s: list(T.leader_cards(state, s)) for s in seats},
-        "peeked": _peeked(state), "row": list(state["row"]), "pending": pending(state),
+        "peeked": _peeked(state), "row": row, "pending": pending(state),
         "packets": {s: list(T.secret(state, s)["packet"]) for s in seats} if state.get("draft") else {},
         "score": copy.deepcopy(state["score"]) if over else {},
         "winners": list(state["winners"]) if over else [],
