@@ -250,6 +250,9 @@ def choose(state: State, seat: str, answer: Any, events: list[Event]) -> None:
     opts = sec.get("options") or []
     if answer is False and d["optional"]:
         pass
+    elif isinstance(answer, dict) and "allies" in answer and len(answer["allies"]) == 2 \
+            and canon({**answer, "allies": answer["allies"][::-1]}) in {canon(o) for o in opts}:
+        answer = {**answer, "allies": answer["allies"][::-1]}  # a swap names its two allies in any order
     elif canon(answer) not in {canon(o) for o in opts}:
         raise EngineError("illegal_action", f"choose: {canon(answer)} is not one of {canon(opts)}"
                           + (" or false" if d["optional"] else ""))

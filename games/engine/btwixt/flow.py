@@ -74,6 +74,11 @@ def give_turn(state: State, seat: str, events: list[Event]) -> None:
         next_turn(state, seat, events)
         return
     state["turn"] = seat
+    if not effects.may_kneel(state, seat):
+        plays = effects.play_actions(state, seat)
+        if len(plays) == 1:  # Robert Baratheon with one playable card: a forced play
+            effects.play(state, seat, plays[0], events)
+            return
     state["decision"] = {"kind": "turn", "seats": [seat]}
 
 

@@ -256,6 +256,10 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
             if s not in seats:
                 raise ScenarioSetupError(f"knelt: {s!r} is not a seat")
         state["knelt"] = list(knelt)
+        if state["current_ally"] is None:  # no ally given: the next one is on offer (B18)
+            from games.engine.btwixt import effects
+
+            state["current_ally"] = state["round_ally"] = effects.reveal_next(state, round_start=True)
         turn = setup.get("turn", state["first_player"])
         if turn not in seats:
             raise ScenarioSetupError(f"turn: {turn!r} is not a seat")
