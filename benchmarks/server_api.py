@@ -71,13 +71,7 @@ def setup_environment() -> dict[str, str]:
     return env
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--rounds", type=int, default=3, help="AGoT rounds to play in every game")
-    args = parser.parse_args()
-
-    env = setup_environment()
+def prepare_django(env: dict[str, str]) -> None:
     os.environ.update(env)
     import django
 
@@ -85,30 +79,54 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+
+
+def make_tables(count: int, prefix: str) -> list[tuple[int, dict[str, str]]]:
+    """`count` started 3-player AGoT games; each seat's user holds an API token."""
     from accounts.models import ApiToken, User
     from games.engine import get_ruleset
-    from games.models import Game
     from games.services.play import do_create_game
 
-    engine = get_ruleset("agot")
+    seats = get_ruleset("agot").seat_names(3)
     tables = []
-    for n in range(args.games):
-        users = [User.objects.create_user(f"bench{n}_{i}", f"b{n}_{i}@x.org", "pw-bench-123") for i in range(3)]
-        game = do_create_game(ruleset="agot", seating=dict(zip(engine.seat_names(3), users, strict=True)), seed=n)
-        tokens = {seat: ApiToken.issue(user, "bench")[1] for seat, user in zip(engine.seat_names(3), users, strict=True)}
-        tables.append((game.pk, tokens))
+    for n in range(count):
+        users = [User.objects.create_user(f"{prefix}{n}_{i}", f"{prefix}{n}_{i}@x.org", "pw-bench-123")
+                 for i in range(3)]
+        game = do_create_game(ruleset="agot", seating=dict(zip(seats, users, strict=True)), seed=n)
+        tables.append((game.pk, {seat: ApiToken.issue(user, "bench")[1] for seat, user in zip(seats, users, strict=True)}))
+    return tables
 
+
+def start_daphne(env: dict[str, str]) -> tuple[subprocess.Popen, int]:
+    """Daphne on a free 127.0.0.1 port, its errors in SERVER_LOG; returns once it answers."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                                "westeros.asgi:application"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=open(SERVER_LOG, "w"))
-    base = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
-            urllib.request.urlopen(f"{base}/", timeout=1).read()
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).read()
             break
         except OSError:
             time.sleep(0.1)
+    return server, port
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--rounds", type=int, default=3, help="AGoT rounds to play in every game")
+    args = parser.parse_args()
+
+    env = setup_environment()
+    prepare_django(env)
+    from games.engine import get_ruleset
+    from games.models import Game
+
+    engine = get_ruleset("agot")
+    tables = make_tables(args.games, "bench")
+    server, port = start_daphne(env)
+    base = f"http://127.0.0.1:{port}"
 
     action_times: list[float] = []
     bare_times: list[float] = []

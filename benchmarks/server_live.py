@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from server_api import SERVER_LOG, free_port, percentile, setup_environment  # noqa: E402
+from server_api import make_tables, percentile, prepare_django, setup_environment, start_daphne  # noqa: E402
 
 
 def post(url: str, token: str, body: dict) -> int:
@@ -159,36 +159,10 @@ def main() -> None:
     args = parser.parse_args()
 
     env = setup_environment()
-    os.environ.update(env)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from accounts.models import ApiToken, User
-    from games.engine import get_ruleset
-    from games.services.play import do_create_game
-
-    engine = get_ruleset("agot")
-    tables = []
-    for n in range(args.games):
-        users = [User.objects.create_user(f"live{n}_{i}", f"v{n}_{i}@x.org", "pw-bench-123") for i in range(3)]
-        game = do_create_game(ruleset="agot", seating=dict(zip(engine.seat_names(3), users, strict=True)), seed=n)
-        tokens = {seat: ApiToken.issue(user, "bench")[1] for seat, user in zip(engine.seat_names(3), users, strict=True)}
-        tables.append((game.pk, tokens))
-
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                               "westeros.asgi:application"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=open(SERVER_LOG, "w"))
+    prepare_django(env)
+    tables = make_tables(args.games, "live")
+    server, port = start_daphne(env)
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"{base}/", timeout=1).read()
-            break
-        except OSError:
-            time.sleep(0.1)
     try:
         asyncio.run(fan_out(base, ws_base, tables, args.samples))
     finally:

@@ -3,69 +3,25 @@ worker, a separate process on the same PostgreSQL database, applies the timeout 
 Needs the real services (CI sets DATABASE_URL and REDIS_URL)."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-import uuid
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games.models import Game, GameAction, GameSeat
 from games.tasks import resolve_game_deadline, sweep_deadlines
+from tests.celery_worker import celery_worker, needs_services, wait_for
 from tests.factories import make_game
 
-ROOT = Path(__file__).resolve().parent.parent
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")),
-        reason="a Celery worker in another process needs PostgreSQL and Redis",
-    ),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
 
 @pytest.fixture
 def worker():
-    """A Celery worker on a queue of its own, pointed at this test's database."""
-    queue = f"test-{uuid.uuid4().hex}"
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-        "DB_CONN_MAX_AGE": "0",
-        # Tasks the worker schedules itself (the next deadline) must come back to this queue.
-        "DEADLINE_QUEUE": queue,
-        "DEADLINE_TASKS": "true",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "westeros", "worker", "-Q", queue, "--pool", "solo",
-         "--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "info"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
+    # Tasks the worker schedules itself (the next deadline) must come back to its own queue.
+    with celery_worker("test", DEADLINE_QUEUE="{queue}", DEADLINE_TASKS="true") as queue:
         yield queue
-    finally:
-        process.terminate()
-        try:
-            output, _ = process.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
-        print(output[-4000:])
-
-
-def wait_for(predicate, timeout=45.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def test_a_deadline_scheduled_at_game_start_is_resolved_by_a_real_worker(worker, settings):
