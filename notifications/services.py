@@ -192,6 +192,10 @@ def _decide(prefs: NotificationSettings, game: Game, kind: str, key: str, data: 
     def enqueue() -> None:
         from notifications.tasks import deliver_notification
 
+        if settings.NOTIFY_OUTBOX_ONLY:
+            # No broker (embedded mode): an eager task would send inside the request. The row is
+            # the outbox; `manage.py run_deadlines` delivers it (deliver_pending).
+            return
         try:
             deliver_notification.apply_async((notification_id,), queue=conf.get("NOTIFY_QUEUE"))
         except Exception:
@@ -202,6 +206,16 @@ def _decide(prefs: NotificationSettings, game: Game, kind: str, key: str, data: 
 
 
 # --- sending --------------------------------------------------------------------------------------
+
+def deliver_pending(limit: int = 200, older_than: timedelta = timedelta(0)) -> int:
+    """Send notifications no task has claimed: all of them in embedded mode (no broker), and in
+    production those whose task was lost (the beat schedule passes `older_than` so that a task
+    still on its way is not raced; the claim makes a race harmless anyway). Returns how many."""
+    cutoff = timezone.now() - older_than
+    ids = list(Notification.objects.filter(claimed_at__isnull=True, created_at__lte=cutoff)
+               .order_by("created_at").values_list("pk", flat=True)[:limit])
+    return sum(1 for notification_id in ids if not deliver(notification_id).skipped)
+
 
 @dataclass(frozen=True)
 class Delivery:

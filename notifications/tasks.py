@@ -1,6 +1,8 @@
 """Celery tasks: sending one notification, and the periodic deadline-warning sweep."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import shared_task
 
 from notifications import services
@@ -14,3 +16,9 @@ def deliver_notification(notification_id: int) -> None:
 @shared_task(ignore_result=True)
 def warn_deadlines() -> int:
     return services.warn_deadlines()
+
+
+@shared_task(ignore_result=True)
+def deliver_pending() -> int:
+    """Beat's safety net: notifications whose task was lost (not claimed after a minute)."""
+    return services.deliver_pending(older_than=timedelta(minutes=1))

@@ -29,8 +29,10 @@ AGOT = get_ruleset("agot")
 
 
 @pytest.fixture(autouse=True)
-def eager_tasks():
-    """The tasks run inline (as in embedded mode) even when REDIS_URL makes Celery use a broker."""
+def eager_tasks(settings):
+    """A task is sent on commit (as with a broker) and runs inline, whatever REDIS_URL says;
+    test_embedded_mode_* below covers the outbox without a broker."""
+    settings.NOTIFY_OUTBOX_ONLY = False
     before = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     yield
@@ -438,3 +440,19 @@ def test_a_failing_decision_never_undoes_the_move(wired, monkeypatch, django_cap
     with django_capture_on_commit_callbacks(execute=True):
         game = make_game()
     assert Game.objects.filter(pk=game.pk).exists() and not Notification.objects.exists()
+
+
+def test_embedded_mode_sends_nothing_in_the_request_and_the_runner_delivers(wired, settings, mailoutbox,
+                                                                            django_capture_on_commit_callbacks):
+    from django.core.management import call_command
+
+    settings.NOTIFY_OUTBOX_ONLY = True  # no broker
+    with django_capture_on_commit_callbacks(execute=True):
+        game = make_game(time_limit=3600)
+    assert mailoutbox == []
+    assert Notification.objects.filter(game=game, claimed_at__isnull=True).count() == 3
+    call_command("run_deadlines", "--once")
+    assert len(mailoutbox) == 3
+    assert not Notification.objects.filter(game=game, claimed_at__isnull=True).exists()
+    call_command("run_deadlines", "--once")
+    assert len(mailoutbox) == 3  # claimed once, sent once

@@ -141,7 +141,12 @@ CELERY_BEAT_SCHEDULE = {
     # Warnings before deadlines (notifications/services.py, warn_deadlines).
     "warn-deadlines": {"task": "notifications.tasks.warn_deadlines",
                        "schedule": env_int("DEADLINE_WARNING_SWEEP_SECONDS", 30)},
+    # Notifications whose delivery task was lost.
+    "deliver-pending-notifications": {"task": "notifications.tasks.deliver_pending", "schedule": 60},
 }
+# Without a broker, notifications wait in their table for the embedded runner (never sent inside
+# a request); with one, a task sends each right after the commit.
+NOTIFY_OUTBOX_ONLY = env_bool("NOTIFY_OUTBOX_ONLY", not REDIS_URL)
 # Redis redelivers an unacknowledged task after this; longer than any deadline eta would re-send early.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 8 * 24 * 60 * 60}
 

@@ -1,6 +1,7 @@
-"""The embedded deadline runner: sweeps overdue games every second. `python3 dev.py start` runs it
-beside the web server, so deadlines are enforced with nothing installed but Python. With Redis,
-Celery's worker and beat do this job instead (README)."""
+"""The embedded runner: every second, resolves overdue deadlines, warns of near ones, and sends
+pending notifications. `python3 dev.py start` runs it beside the web server, so deadlines and
+notifications work with nothing installed but Python. With Redis, Celery's worker and beat do
+this job instead (README)."""
 from __future__ import annotations
 
 import time
@@ -9,7 +10,7 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
 from games.services.deadlines import sweep
-from notifications.services import warn_deadlines
+from notifications.services import deliver_pending, warn_deadlines
 
 
 class Command(BaseCommand):
@@ -23,8 +24,11 @@ class Command(BaseCommand):
         while True:
             applied = sweep()
             warn_deadlines()
+            sent = deliver_pending()  # embedded mode's outbox: no broker, so no task sends them
             if applied:
                 self.stdout.write(f"applied {applied} timeout default(s)")
+            if sent:
+                self.stdout.write(f"sent {sent} notification(s)")
             if once:
                 return
             time.sleep(interval)
