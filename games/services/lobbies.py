@@ -157,10 +157,7 @@ def do_leave_lobby(lobby_id: int, user: User) -> Lobby:
 
 @transaction.atomic
 def do_kick(lobby_id: int, creator: User, username: str) -> Lobby:
-    lobby = lock_lobby(lobby_id)
-    _require_creator(lobby, creator)
-    if not lobby.is_open():
-        raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
+    lobby = _lock_open_lobby_of(lobby_id, creator)
     if username == creator.username:
         raise invalid("user", "Leave the lobby or cancel it instead of kicking yourself.")
     deleted, _ = lobby.members.filter(user__username=username).delete()
@@ -171,12 +168,9 @@ def do_kick(lobby_id: int, creator: User, username: str) -> Lobby:
 
 @transaction.atomic
 def do_assign_seat(lobby_id: int, creator: User, username: str, seat: str) -> Lobby:
-    lobby = lock_lobby(lobby_id)
-    _require_creator(lobby, creator)
+    lobby = _lock_open_lobby_of(lobby_id, creator)
     if lobby.house_choice != Lobby.HouseChoice.ASSIGN:
         raise invalid("seat", "In this lobby the creator does not assign seats.")
-    if not lobby.is_open():
-        raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
     member = lobby.members.filter(user__username=username).first()
     if member is None:
         raise invalid("user", f"{username} has no seat in this lobby.")
@@ -190,10 +184,7 @@ def do_assign_seat(lobby_id: int, creator: User, username: str, seat: str) -> Lo
 
 @transaction.atomic
 def do_cancel(lobby_id: int, creator: User) -> Lobby:
-    lobby = lock_lobby(lobby_id)
-    _require_creator(lobby, creator)
-    if not lobby.is_open():
-        raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
+    lobby = _lock_open_lobby_of(lobby_id, creator)
     lobby.status = Lobby.Status.CANCELLED
     lobby.save(update_fields=["status"])
     return lobby
@@ -201,13 +192,19 @@ def do_cancel(lobby_id: int, creator: User) -> Lobby:
 
 @transaction.atomic
 def do_start(lobby_id: int, creator: User) -> Lobby:
+    lobby = _lock_open_lobby_of(lobby_id, creator)
+    if not lobby.is_full():
+        raise conflict("lobby_not_full", f"{lobby.seats_free()} seat(s) still free.")
+    return _start(lobby)
+
+
+def _lock_open_lobby_of(lobby_id: int, creator: User) -> Lobby:
+    """The lobby, locked, for an action only its creator may take while it is open."""
     lobby = lock_lobby(lobby_id)
     _require_creator(lobby, creator)
     if not lobby.is_open():
         raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
-    if not lobby.is_full():
-        raise conflict("lobby_not_full", f"{lobby.seats_free()} seat(s) still free.")
-    return _start(lobby)
+    return lobby
 
 
 def _require_creator(lobby: Lobby, user: User) -> None:
