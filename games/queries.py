@@ -74,6 +74,8 @@ def game_payload(game: Game, user) -> dict[str, Any]:
         "pending": pending,
         "legal_actions": legal,
         "view": engine.view(game.state, seat),
+        # The referee summary of SCENARIOS.md as this viewer is shown it: a stable shape per game.
+        "summary": engine.summary(game.state, seat),
         "ranked": game.ranked,
         "private": game.private,
         "time_limit": game.time_limit,

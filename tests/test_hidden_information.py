@@ -126,3 +126,20 @@ def test_events_marked_private_reach_only_their_seats():
     assert any(e.get("only") for e in events_for("agot", [Record], "stark"))
     for viewer in ("lannister", "baratheon", None):
         assert not any(e.get("only") for e in events_for("agot", [Record], viewer))
+
+
+@pytest.mark.django_db
+def test_the_api_summary_is_the_viewers_summary_with_secrets_hidden():
+    game = make_game(3)
+    stark = game.seats.get(seat="stark").user
+    action = AGOT.default_action(game.state, "stark")
+    api_client_for(stark).post(reverse("api-game-actions", args=[game.id]), {"version": 0, "action": action},
+                               format="json")
+    game.refresh_from_db()
+    mine = api_client_for(stark).get(reverse("api-game", args=[game.id])).json()["summary"]
+    theirs = api_client_for(game.seats.get(seat="lannister").user).get(reverse("api-game", args=[game.id])).json()
+    watcher = api_client_for(make_user()).get(reverse("api-game", args=[game.id])).json()["summary"]
+    assert mine == AGOT.summary(game.state, "stark")
+    assert theirs["summary"] == AGOT.summary(game.state, "lannister")
+    assert watcher == AGOT.summary(game.state, None)
+    assert watcher["decks"] != AGOT.summary(game.state)["decks"]  # the referee's deck order stays hidden
