@@ -123,3 +123,13 @@ def test_game_length_B15_B16(players, rounds):
     assert len(seen) == rounds
     assert max(r for _, r in seen) == players + 1
     assert state["season"] == "winter"
+
+
+def test_catalogue_for_the_page():
+    cat = data.catalogue()
+    assert cat["id"] == "westeros_reference_1"
+    assert "not in the rules text" in cat["statement"]
+    assert len(cat["leaders"]) == 9
+    assert cat["cards"]["betrayal"]["kind"] == "influence" and cat["cards"]["betrayal"]["texts"]
+    assert cat["cards"]["eddard_stark"] == {"name": "Eddard Stark", "kind": "ally", "colour": "", "value": 5,
+                                            "copies": 1, "leader": "", "house": "stark", "texts": []}

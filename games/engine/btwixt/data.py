@@ -128,3 +128,21 @@ def rounds_per_season(players: int) -> int:
 def events_added(players: int) -> dict[str, int]:
     """B72, B73: events shuffled in at the end of a season (advanced game)."""
     return {"summer": 3, "autumn": 3} if players <= 4 else {"autumn": 6}
+
+
+def catalogue() -> dict[str, Any]:
+    """What a page needs to draw the cards of the loaded set (public data only): the set's id,
+    name and statement ("the official card list is not in the rules text..."), the leaders, and per
+    card id its name, kind, colour, value (influence, or an ally's power), leader/house and texts."""
+    path = _CURRENT[0]
+    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    cs = cardset()
+    cards = {
+        c.id: {"name": c.name, "kind": c.kind, "colour": c.colour, "value": c.value, "copies": c.copies,
+               "leader": c.leader, "house": c.house,
+               "texts": [{"timing": a.get("timing"), "text": a.get("text")} for a in c.abilities]}
+        for c in cs.cards.values()
+    }
+    leaders = {str(x["id"]): str(x.get("name", x["id"])) for x in raw["leaders"]}
+    return {"id": cs.id, "name": raw.get("name", cs.id), "statement": raw.get("statement", ""),
+            "leaders": leaders, "cards": cards}
