@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from games.engine.base import REFEREE, EngineError, register
-from games.engine.btwixt import effects, flow, setup, summary
+from games.engine.btwixt import data, effects, flow, setup, summary
 from games.engine.btwixt import table as T
 
 State = dict[str, Any]
@@ -29,8 +29,6 @@ def copy_state(state: State) -> State:
 
 def _estimate(state: State, council: str) -> int:
     """D6, D7: visible ally power + 2 per token."""
-    from games.engine.btwixt import data
-
     c = state["councils"][council]
     return sum(data.value(a) for a in c["allies"]) + 2 * len(c["tokens"])
 
@@ -44,8 +42,6 @@ class BtwixtRuleset:
     # -------------------------------------------------------------- creation
 
     def seat_names(self, count: int) -> list[str]:
-        from games.engine.btwixt import data
-
         if not self.min_seats <= count <= self.max_seats:
             raise EngineError("illegal_action", f"B'Twixt is played by 3 to 6 leaders, not {count}")
         return list(data.cardset().leaders[:count])
@@ -149,8 +145,6 @@ class BtwixtRuleset:
             if d["optional"]:
                 return {"choose": False}
             return {"choose": T.secret(state, seat)["options"][0]}
-        from games.engine.btwixt import data
-
         packet = T.secret(state, seat)["packet"]
         return {"keep": min(packet, key=lambda c: (-data.value(c), c))}
 

@@ -9,7 +9,8 @@ from collections import Counter
 from typing import Any
 
 from games.engine.base import EngineError
-from games.engine.btwixt import data
+from games.engine.btwixt import data, effects
+from games.engine.btwixt import table as T
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -168,8 +169,6 @@ def smart_action(state: State, seat: str) -> Action:
     sparing its big cards for strong allies; every other decision is the timeout default (claims
     and tokens then go to its weaker council, which is how the game is scored, B52)."""
     from games.engine import get_ruleset
-    from games.engine.btwixt import effects
-    from games.engine.btwixt import table as T
 
     r = get_ruleset("btwixt")
     d = state["decision"]

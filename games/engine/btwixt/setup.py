@@ -6,7 +6,7 @@ from typing import Any
 
 from games.engine import rng
 from games.engine.base import EngineError, ScenarioSetupError
-from games.engine.btwixt import data, flow
+from games.engine.btwixt import data, effects, flow
 from games.engine.btwixt import table as T
 
 State = dict[str, Any]
@@ -257,15 +257,13 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
                 raise ScenarioSetupError(f"knelt: {s!r} is not a seat")
         state["knelt"] = list(knelt)
         if state["current_ally"] is None:  # no ally given: the next one is on offer (B18)
-            from games.engine.btwixt import effects
-
             state["current_ally"] = state["round_ally"] = effects.reveal_next(state, round_start=True)
         turn = setup.get("turn", state["first_player"])
         if turn not in seats:
             raise ScenarioSetupError(f"turn: {turn!r} is not a seat")
         flow.start_turns(state, turn, events)
-    elif missing or state["options"]["draft"]:
-        flow.deal_hands(state, missing, events) if missing else flow.begin_season_rounds(state, events)
+    elif missing:  # a season whose hands are not given starts with their deal (or the draft)
+        flow.deal_hands(state, missing, events)
     else:
         flow.begin_season_rounds(state, events)
     flow.run(state, events)
