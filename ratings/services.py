@@ -2,8 +2,8 @@
 
 Which games count (issue 7, "Ratings"): a game changes ratings only when it is *ranked*, has ended
 (status finished, or abandoned) **and has a ranking** (the engine's final order of seats). A game
-abandoned by every human has no ranking and changes no rating (each leaver's abandonment still
-counts against their reliability). Casual games never change a rating.
+abandoned by every human is ranked by who stayed longest (games/services/play.py
+abandonment_ranking), so leaving first is never escaped. Casual games never change a rating.
 
 Who is compared: the seats that have a user. A seat played by the bot from the start has no user
 and takes no part; a player who left (GameSeat.left_at set) keeps the seat's user and ranks last.
@@ -46,9 +46,12 @@ class Player:
 
 
 def players_of(game: Game) -> list[Player]:
-    """The seats with a user, with their placement: the ranking, with leavers moved last (tied)."""
+    """The seats with a user, with their placement: the ranking, with leavers moved last (tied).
+    In a game every player abandoned, the ranking is already the order of leaving (last to leave
+    first, games/services/play.py abandonment_ranking), so it stands as it is."""
     seats = list(GameSeat.objects.filter(game=game, user__isnull=False).order_by("position"))
-    leavers = [s.seat for s in seats if s.left_at is not None]
+    everyone_left = game.status == Game.Status.ABANDONED
+    leavers = [] if everyone_left else [s.seat for s in seats if s.left_at is not None]
     places = elo.placements(game.ranking or [], leavers=leavers)
     return [Player(s.user_id, s.seat, places[s.seat]) for s in seats if s.seat in places]
 

@@ -76,16 +76,24 @@ def test_casual_games_never_change_a_rating():
     assert services.recompute_all().games == 0
 
 
-def test_unfinished_and_unranked_endings_do_not_count():
-    """An active game, and an abandoned game without a ranking (every human left), change nothing."""
+def test_an_unfinished_game_does_not_count():
     a, b, c = make_user(), make_user(), make_user()
     assert services.record_finished_game(ranked([a, b, c])) == []
-    game = ranked([make_user(), make_user(), make_user()])
-    for seat in game.seats.all():
-        game = do_concede(game.pk, seat.user)
-    assert game.status == Game.Status.ABANDONED and game.ranking is None
-    assert services.record_finished_game(game) == []
     assert not Rating.objects.exists()
+
+
+def test_a_game_everyone_abandoned_ranks_them_by_who_stayed_longest():
+    """Leaving first cannot be escaped by the others leaving too: the last to leave ranks first."""
+    first, second, last = make_user(), make_user(), make_user()
+    game = ranked([second, last, first])
+    for user in (first, second, last):
+        game = do_concede(game.pk, user)
+    assert game.status == Game.Status.ABANDONED
+    assert game.ranking == [game.seat_for(last).seat, game.seat_for(second).seat, game.seat_for(first).seat]
+    services.record_finished_game(game)  # also recorded by the game_finished signal: once
+    places = dict(RatingChange.objects.filter(game=game).values_list("user_id", "placement"))
+    assert places == {last.pk: 1, second.pk: 2, first.pk: 3}
+    assert rating(first) < rating(second) < rating(last)
 
 
 def test_an_abandoning_player_ranks_last():

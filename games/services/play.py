@@ -156,6 +156,14 @@ def do_concede(game_id: int, user: User) -> Game:
     return game
 
 
+def abandonment_ranking(game: Game) -> list[str]:
+    """Every player left: the one who stayed longest ranks first, the first to leave last (so a
+    ranked game cannot be escaped by everyone leaving after you); seats without a player follow."""
+    seats = list(game.seats.all())
+    players = sorted((s for s in seats if s.user_id is not None), key=lambda s: (s.left_at, s.position), reverse=True)
+    return [s.seat for s in players] + [s.seat for s in seats if s.user_id is None]
+
+
 def hand_to_bot(seat: GameSeat, *, abandoned: bool) -> None:
     """The engine's default player takes the seat from now on; the leaver stays on record."""
     seat.left_at = timezone.now()
@@ -178,6 +186,7 @@ def settle(
     if game.is_active() and not game.seats.filter(is_bot=False).exists() and game.seats.filter(user__isnull=False).exists():
         game.status = Game.Status.ABANDONED
         game.finished_at = timezone.now()
+        game.ranking = abandonment_ranking(game)
     records = [*records, *_run_bots(game)]
     _finish_if_over(game)
     deadlines.renew(game, pending_before, records, now)
