@@ -19,6 +19,9 @@ from games.services import lobbies
 from web.board import agot_board_json
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
+RULESETS = [("agot", "A Game of Thrones (board game)"), ("btwixt", "B'Twixt (card game, 3-6 leaders)")]
+BTWIXT_OPTIONS = {"advanced": "advanced game (leader cards, events)", "draft": "draft the hands",
+                  "short": "short game (one season less)", "allies_in_sight": "allies in sight"}
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
@@ -42,10 +45,16 @@ def board_data(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
-    return render(request, "web/game.html", {
-        "game": game, "seat": queries.viewer_seat(game, request.user),
-        "invite": request.GET.get("invite", ""),
-    })
+    context = {"game": game, "seat": queries.viewer_seat(game, request.user), "invite": request.GET.get("invite", "")}
+    if game.ruleset == "btwixt":
+        # its own page (static/js/btwixt.js); the card catalogue is public data of the loaded set,
+        # the same for every viewer: no hand, pile or token value is in the HTML
+        from games.engine.btwixt import data as btwixt_data
+
+        cards = btwixt_data.catalogue()
+        context.update(cards=cards, leader=cards["leaders"].get(context["seat"] or "", ""))
+        return render(request, "web/btwixt_game.html", context)
+    return render(request, "web/game.html", context)
 
 
 def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -103,15 +112,20 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else {}
     if request.method == "POST":
         try:
+            ruleset = data.get("ruleset", "agot")
+            if ruleset == "btwixt":
+                options = {key: True for key in BTWIXT_OPTIONS if data.get(f"btwixt_{key}") == "on"}
+            else:
+                options = {"tides_of_battle": True} if data.get("tides_of_battle") == "on" else {}
             settings = lobbies.LobbySettings(
-                ruleset="agot", name=data.get("name", "")[:80], seat_count=int(data.get("seats", 3)),
+                ruleset=ruleset, name=data.get("name", "")[:80], seat_count=int(data.get("seats", 3)),
                 time_limit=int(data.get("time_limit", 86400)), ranked=data.get("ranked") == "on",
                 private=data.get("private") == "on", password=data.get("password", ""),
                 house_choice=data.get("house_choice", "random"),
-                options={"tides_of_battle": True} if data.get("tides_of_battle") == "on" else {},
-                private_chat=data.get("no_private_chat") != "on",
+                options=options, private_chat=data.get("no_private_chat") != "on",
             )
-            lobby = lobbies.do_create_lobby(request.user, settings, join=True, seat=data.get("seat", ""))
+            seat = data.get("seat", "") if ruleset == "agot" else ""
+            lobby = lobbies.do_create_lobby(request.user, settings, join=True, seat=seat)
         except ValueError:
             error = "Seats and time per decision must be whole numbers."
         except GameError as exc:
@@ -119,6 +133,7 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("web-lobby", lobby_id=lobby.pk)
     return render(request, "web/lobby_new.html", {"error": error, "data": data, "houses": HOUSES,
+                                                  "rulesets": RULESETS, "btwixt_options": BTWIXT_OPTIONS.items(),
                                                   "time_limits": [(120, "2 minutes"), (600, "10 minutes"),
                                                                   (3600, "1 hour"), (86400, "1 day"),
                                                                   (259200, "3 days")]})

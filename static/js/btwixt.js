@@ -1,0 +1,394 @@
+/* The B'Twixt game page. Renders from the API's `summary` (the SCENARIOS.md referee summary as this
+   viewer is shown it: other hands and every power-token value read "hidden") and offers only what
+   the server lists in `legal_actions`; POSTs {version, action} to /actions and shows the server's
+   reason when it refuses. Card names and texts come from the loaded card set (the catalogue in the
+   page, public data). Live: the game websocket; an `update` with a newer version, a gap, a hello
+   with another version or a reconnect re-fetch the game (as static/js/game.js does). */
+(function () {
+  "use strict";
+  const root = document.getElementById("game");
+  const SEAT = root.dataset.seat || null;
+  const INVITE = root.dataset.invite || "";
+  const API = root.dataset.api;
+  const CARDS = JSON.parse(document.getElementById("btwixt-cards").textContent);
+  const $ = (id) => document.getElementById(id);
+  let game = null;
+  let version = -1;
+  let loading = null;
+  let again = false;
+
+  const COLOUR_MARK = { red: "■ red", green: "◆ green", purple: "♥ purple", blue: "● event", white: "○ leader" };
+  const TIMING = { immediate: "When played", on_victory: "If you win", during_round: "During this round",
+    when_claimed: "When claimed", end_game: "End of game", placement: "Placement" };
+
+  function h(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v === true) node.setAttribute(k, "");
+      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
+    return node;
+  }
+  const cap = (s) => String(s || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const leader = (s) => CARDS.leaders[s] || cap(s);
+  const card = (id) => CARDS.cards[id] || { name: cap(id), kind: "?", value: "", texts: [] };
+  const cardName = (id) => card(id).name;
+  function councilName(key) {
+    const seats = (game && game.summary.seats) || [];
+    const a = seats.find((s) => key.startsWith(s + "-"));
+    const b = a ? key.slice(a.length + 1) : key;
+    return a ? `${leader(a)} – ${leader(b)}` : key;
+  }
+  function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; }
+  function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
+  function showError(text) { const box = $("error"); box.textContent = text || ""; box.hidden = !text; }
+
+  // ------------------------------------------------------------------ loading and sending
+
+  async function load() {
+    if (loading) { again = true; return loading; }
+    loading = (async () => {
+      try {
+        const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
+        if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
+        game = await r.json();
+        version = game.version;
+        render();
+        loadLog();
+      } finally {
+        loading = null;
+        if (again) { again = false; load(); }
+      }
+    })();
+    return loading;
+  }
+
+  async function send(action) {
+    showError("");
+    const r = await fetch(q("/actions"), {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
+      body: JSON.stringify({ version: version, action: action }),
+    });
+    if (r.ok) { await load(); return true; }
+    let body = {};
+    try { body = await r.json(); } catch (e) { /* not JSON */ }
+    showError(`Refused (${body.error || r.status}): ${body.detail || r.statusText}`);
+    if (r.status === 409) await load();
+    return false;
+  }
+
+  async function postSimple(path, what) {
+    showError("");
+    const r = await fetch(q(path), { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf(), Accept: "application/json" } });
+    if (!r.ok) { const b = await r.json().catch(() => ({})); showError(`${what} refused: ${b.detail || r.status}`); }
+    await load();
+  }
+
+  // ------------------------------------------------------------------ cards
+
+  function cardView(id, extra, buttons) {
+    const c = card(id);
+    const value = c.kind === "ally" ? `power ${c.value}` : (c.kind === "?" ? "" : `influence ${c.value}`);
+    return h("div", Object.assign({ class: `bt-card kind-${c.kind} colour-${c.colour || "none"}`, "data-card": id }, extra || {}),
+      h("div", { class: "bt-card-head" }, h("strong", {}, c.name), " ", h("span", { class: "bt-value", title: value }, c.value)),
+      h("div", { class: "bt-card-kind" }, c.kind === "ally" ? `Ally${c.house && c.house !== "none" ? " · " + cap(c.house) : ""}` : (COLOUR_MARK[c.colour] || c.kind)),
+      (c.texts || []).filter((t) => t.text).map((t) => h("p", { class: "bt-text" }, h("em", {}, (TIMING[t.timing] || cap(t.timing)) + ": "), t.text)),
+      buttons || null);
+  }
+  function chip(id, extra) {
+    const c = card(id);
+    return h("span", Object.assign({ class: `bt-chip colour-${c.colour || "none"} kind-${c.kind}`, title: (c.texts || []).map((t) => t.text).join(" ") }, extra || {}),
+      c.name, " ", h("b", {}, c.value));
+  }
+
+  function describeTarget(t) {
+    if (t === true) return "Yes";
+    if (t === false) return "No (decline)";
+    if (typeof t === "string") return (game.summary.councils || {})[t] ? councilName(t) : (CARDS.cards[t] ? cardName(t) : leader(t));
+    if (!t || typeof t !== "object") return String(t);
+    if (t.order) return "Order: " + t.order.map(cardName).join(", ") + (t.bottom ? ` · bottom: ${cardName(t.bottom)}` : "");
+    if (t.allies) return "Swap " + t.allies.map(cardName).join(" and ");
+    if (t.ally) return cardName(t.ally);
+    if (t.seat && t.card && t.to) return `${cardName(t.card)} from ${leader(t.seat)}'s pile to ${leader(t.to)}'s`;
+    if (t.seat && t.card) return `${cardName(t.card)} in ${leader(t.seat)}'s pile`;
+    if (t.card) return cardName(t.card);
+    if (t.seat) return leader(t.seat);
+    return JSON.stringify(t);
+  }
+  function describeAction(a) {
+    const [k, v] = Object.entries(a)[0];
+    if (k === "play") return `Play ${cardName(v)}` + (a.target !== undefined ? ` → ${describeTarget(a.target)}` : "");
+    if (k === "kneel") return "Kneel";
+    if (k === "claim") return `Claim into ${councilName(v)}`;
+    if (k === "token") return `Power token into ${councilName(v)}`;
+    if (k === "choose") return describeTarget(v);
+    if (k === "keep") return `Keep ${cardName(v)}`;
+    return JSON.stringify(a);
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  function render() {
+    const s = game.summary;
+    const waiting = Object.entries(game.pending || {}).map(([seat, k]) => `${leader(seat)}: ${k}`).join(", ");
+    $("jump").hidden = !myKind();
+    if (game.status !== "active" || s.step === "game_over") {
+      $("phase").textContent = `Game over. ${s.winners && s.winners.length ? "Winner" + (s.winners.length > 1 ? "s (shared)" : "") + ": " + s.winners.map(leader).join(", ") : ""}`;
+    } else {
+      $("phase").textContent = `${cap(s.season)} · round ${s.round} of ${s.seats.length + 1} · ${cap(s.step)}${waiting ? " · waiting for " + waiting : ""}`;
+    }
+    renderTable(); renderOffer(); renderTrack(); renderPiles(); renderHand(); renderDecision();
+  }
+
+  function seatRow(seat) { return (game.seats || []).find((r) => r.seat === seat) || {}; }
+
+  function renderTable() {
+    const s = game.summary;
+    const seats = s.seats;
+    const n = seats.length;
+    const items = [h("li", { class: "bt-felt", "aria-hidden": "true" }, h("div", {},
+      h("strong", {}, s.current_ally ? cardName(s.current_ally) : (s.claiming ? cardName(s.claiming) : "—")),
+      s.current_ally ? "on offer" : (s.claiming ? "being claimed" : ""), h("br"), `${cap(s.season)} · round ${s.round}`))];
+    seats.forEach((seat, i) => {
+      const next = seats[(i + 1) % n];
+      const key = `${seat}-${next}`;
+      const angle = -90 + (360 / n) * i;             // clockwise from the top
+      const mid = angle + 180 / n;
+      items.push(placed(seatBox(seat), angle, 1), placed(councilBox(key), mid, 0.86));
+    });
+    $("table").replaceChildren(h("ol", { class: `bt-ring seats-${n}`, "aria-label": "Leaders clockwise, with the council between each pair of neighbours" }, items));
+    tick();
+  }
+  function placed(node, angle, r) {
+    const rad = angle * Math.PI / 180;
+    node.style.left = `${50 + 40 * r * Math.cos(rad)}%`;
+    node.style.top = `${50 + 40 * r * Math.sin(rad)}%`;
+    return node;
+  }
+
+  function seatBox(seat) {
+    const s = game.summary, row = seatRow(seat);
+    const pend = (game.pending || {})[seat];
+    const knelt = (s.knelt || []).includes(seat);
+    const pile = (s.piles || {})[seat] || [];
+    const score = (s.score || {})[seat];
+    const badges = [];
+    if (s.first_player === seat) badges.push(h("span", { class: "badge first", title: "first player" }, "★ first"));
+    if (s.turn === seat && s.step === "bidding") badges.push(h("span", { class: "badge turn" }, "▶ to play"));
+    if (knelt) badges.push(h("span", { class: "badge knelt" }, "knelt"));
+    if (s.bid_winner === seat && s.step !== "bidding") badges.push(h("span", { class: "badge won" }, "won the bid"));
+    if ((s.winners || []).includes(seat)) badges.push(h("span", { class: "badge won" }, "winner"));
+    return h("li", { class: "bt-seat" + (seat === SEAT ? " me" : "") + (knelt ? " is-knelt" : "") + (pend ? " is-pending" : ""), id: `seat-${seat}`, "data-seat": seat },
+      h("div", { class: "bt-seat-head" }, h("strong", {}, leader(seat)), " ",
+        h("span", { class: "presence " + (row.connected ? "on" : "off") }, row.is_bot ? "bot" : (row.user || "—"), row.connected ? " ●" : " ○")),
+      h("div", { class: "badges" }, badges),
+      h("div", { class: "bt-pile", id: `pile-${seat}`, "aria-label": `${leader(seat)}'s bid pile` },
+        pile.length ? pile.map((c) => chip(c)) : h("span", { class: "empty" }, knelt ? "no bid" : "empty pile")),
+      h("div", { class: "bt-total" }, "Total ", h("b", { id: `total-${seat}` }, (s.totals || {})[seat] ?? 0),
+        ` · hand ${(s.hand_size || {})[seat] ?? "?"}`),
+      score ? h("div", { class: "bt-score" }, `Score: lesser ${score.lesser} · other ${score.other} · allies ${score.allies}`) : null,
+      pend ? h("div", { class: "bt-pend" }, pend, " ", row.deadline_at ? h("span", { class: "deadline", "data-deadline": row.deadline_at }, "") : "") : null);
+  }
+
+  function councilBox(key) {
+    const c = (game.summary.councils || {})[key] || { allies: [], token_count: 0 };
+    const tokens = Array.isArray(c.tokens) ? `tokens ${c.tokens.join(", ")}` : `${c.token_count} token${c.token_count === 1 ? "" : "s"} (values hidden)`;
+    return h("li", { class: "bt-council", id: `council-${key}`, "data-council": key },
+      h("div", { class: "bt-council-head" }, "Council ", councilName(key)),
+      h("div", { class: "bt-allies" }, (c.allies || []).length ? c.allies.map((a) => chip(a)) : h("span", { class: "empty" }, "no allies")),
+      h("div", { class: "bt-tokens" }, "● ", tokens, c.power !== undefined && c.power !== "hidden" ? ` · power ${c.power}` : ""));
+  }
+
+  function renderOffer() {
+    const s = game.summary;
+    const parts = [h("h2", {}, "The ally on offer")];
+    if (s.current_ally) {
+      parts.push(cardView(s.current_ally, { id: "current-ally" }));
+      if (s.ally_token_count) parts.push(h("p", {}, `${s.ally_token_count} power token(s) on it (values hidden)`));
+    } else parts.push(h("p", { class: "empty" }, s.claiming ? `Being claimed: ${cardName(s.claiming)}` : "None (claimed or killed)."));
+    if (s.claiming && s.current_ally) parts.push(h("p", {}, `Being claimed: ${cardName(s.claiming)}`));
+    if ((s.extra_allies || []).length) parts.push(h("p", {}, "Also revealed: ", s.extra_allies.map((a) => chip(a))));
+    if ((s.row || []).length) parts.push(h("p", {}, "Allies in sight: ", s.row.map((a) => chip(a))));
+    $("offer").replaceChildren(...parts);
+  }
+
+  function seasonsOf(n, short) {
+    const all = n <= 4 ? ["summer", "autumn", "winter"] : ["autumn", "winter"];
+    return short ? all.slice(1) : all;
+  }
+
+  function renderTrack() {
+    const s = game.summary;
+    const n = s.seats.length, rounds = n + 1;
+    const seasons = seasonsOf(n, s.options && s.options.short);
+    const cur = seasons.indexOf(s.season);
+    const over = s.step === "game_over";
+    const rows = seasons.map((season, i) => h("li", { class: "season season-" + season + (i === cur ? " current" : "") },
+      h("span", { class: "season-name" }, cap(season)),
+      Array.from({ length: rounds }, (_, r) => {
+        const done = over || i < cur || (i === cur && r + 1 < s.round);
+        const now = !over && i === cur && r + 1 === s.round;
+        return h("span", { class: "slot" + (done ? " done" : "") + (now ? " now" : ""), title: `${cap(season)} round ${r + 1}`,
+          "aria-current": now ? "step" : false }, now ? "◉" : done ? "●" : "○");
+      })));
+    $("time-track").replaceChildren(h("h2", {}, "Time track"), h("ol", { class: "bt-track" }, rows),
+      h("p", { class: "small" }, `${rounds} rounds a season · first player: ${leader(s.first_player)}`));
+  }
+
+  function renderPiles() {
+    const s = game.summary, d = s.deck_size || {};
+    const rows = [["Influence deck", d.influence], ["Ally deck", d.allies], ["Power tokens in supply", s.supply]];
+    if (s.options && s.options.advanced) rows.push(["Events set aside", d.events]);
+    $("piles-info").replaceChildren(h("h2", {}, "Decks"), h("ul", { class: "bt-decks" }, rows.map(([k, v]) => h("li", {}, `${k}: `, h("b", {}, v ?? "?"))),
+      h("li", {}, `Discard pile: ${(s.discard || []).length}`),
+      h("li", {}, "Dead pile: ", (s.dead || []).length ? s.dead.map((a) => chip(a)) : "empty")));
+  }
+
+  function renderHand() {
+    if (!SEAT) return;
+    const hand = (game.summary.hands || {})[SEAT];
+    const cards = Array.isArray(hand) ? hand : [];
+    const leaderCards = (game.summary.leader_cards || {})[SEAT];
+    $("hand").replaceChildren(cards.length ? h("div", { class: "bt-cards" }, cards.map((c) => cardView(c))) : h("p", { class: "empty" }, "No cards in hand."),
+      Array.isArray(leaderCards) && leaderCards.length ? h("p", {}, "Leader cards set aside: ", leaderCards.map((c) => chip(c))) : null);
+  }
+
+  // ------------------------------------------------------------------ decisions
+
+  function myKind() { return SEAT && game.status === "active" ? (game.pending || {})[SEAT] : null; }
+
+  function button(act, label, cls) {
+    return h("button", { type: "button", class: "choice" + (cls ? " " + cls : ""), "data-action": JSON.stringify(act), onclick: () => send(act) }, label || describeAction(act));
+  }
+
+  function renderDecision() {
+    const box = $("decision");
+    const kind = myKind();
+    if (!SEAT) { box.replaceChildren(h("h2", {}, "Spectating"), h("p", {}, "You see what any spectator may see: no hand, no power-token value.")); return; }
+    if (game.status !== "active") { box.replaceChildren(h("h2", {}, "Game over"), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, "Replay it step by step"))); return; }
+    if (!kind) {
+      const waiting = Object.keys(game.pending || {}).map(leader).join(", ");
+      box.replaceChildren(h("h2", {}, "Nothing to decide"), h("p", {}, waiting ? `Waiting for ${waiting}.` : "Waiting."));
+      return;
+    }
+    const me = seatRow(SEAT);
+    const titles = { turn: "play a card or kneel", claim: "place the ally you won", token: "place your power token", choose: "a choice", keep: "keep a card (draft)" };
+    const head = h("h2", {}, "Your decision: ", titles[kind] || kind, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
+    const legal = game.legal_actions || [];
+    let body;
+    if (!legal.length) body = rawPanel(kind);
+    else if (kind === "turn") body = turnPanel(legal);
+    else if (kind === "keep") body = h("div", { class: "bt-cards" }, legal.map((a) => cardView(a.keep, {}, button(a, "Keep"))));
+    else body = h("div", {}, peekedInfo(), claimInfo(kind), h("div", { class: "choices" }, legal.map((a) => button(a))));
+    const extra = h("p", { class: "seat-actions" },
+      !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: () => postSimple("/extend", "Extension") }, "Extend my deadline (once per game)") : null, " ",
+      h("button", { type: "button", class: "secondary", id: "concede", onclick: () => { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); } }, "Concede"));
+    box.replaceChildren(head, body, extra);
+    tick();
+  }
+
+  function claimInfo(kind) {
+    const s = game.summary;
+    if (kind === "claim" && s.claiming) return h("div", {}, h("p", {}, "You won the bid. Place this ally in one of your councils:"), cardView(s.claiming));
+    if (kind === "token") return h("p", {}, "Take a face-down power token into one of your councils (its value stays hidden until the end).");
+    return null;
+  }
+  function peekedInfo() {
+    const p = game.summary.peeked;
+    return Array.isArray(p) && p.length ? h("p", {}, "You look at: ", p.map((a) => chip(a))) : null;
+  }
+
+  /* Your turn: each playable card of your hand with its text and one button per legal way to play
+     it (a card whose ability needs a target lists the targets the server allows); kneel. */
+  function turnPanel(legal) {
+    const byCard = new Map();
+    for (const a of legal) if (a.play) { if (!byCard.has(a.play)) byCard.set(a.play, []); byCard.get(a.play).push(a); }
+    const kneel = legal.find((a) => a.kneel);
+    const s = game.summary;
+    const best = Math.max(0, ...Object.entries(s.totals || {}).filter(([seat]) => seat !== SEAT).map(([, t]) => t));
+    return h("div", {},
+      h("p", {}, `Your total: ${(s.totals || {})[SEAT] ?? 0} · highest other total: ${best}. Play a card face up into your bid pile, or kneel (you are out of this bid).`),
+      kneel ? h("p", {}, button(kneel, "Kneel", "kneel")) : h("p", { class: "small" }, "You may not kneel now."),
+      h("div", { class: "bt-cards" }, [...byCard.entries()].map(([id, acts]) => cardView(id, {},
+        h("div", { class: "choices" }, acts.map((a) => button(a, a.target === undefined ? "Play" : "Play → " + describeTarget(a.target), "play")))))));
+  }
+
+  function rawPanel(kind) {
+    const area = h("textarea", { rows: 3, "aria-label": "Action (JSON)" }, JSON.stringify({ [kind === "turn" ? "play" : kind]: null }));
+    return h("form", { onsubmit: (e) => { e.preventDefault(); let a; try { a = JSON.parse(area.value); } catch (err) { showError("Not valid JSON."); return; } send(a); } },
+      h("p", {}, "The server does not list the choices for this decision; write it in the action notation (e.g. {\"play\": \"city_watch\", \"target\": {\"seat\": \"tyrion\"}}):"),
+      area, h("button", { type: "submit" }, "Send"));
+  }
+
+  // ------------------------------------------------------------------ log
+
+  function describeEvent(e) {
+    const t = e.type;
+    if (t === "reveal") return `${cardName(e.ally)} is on offer${e.season ? ` (${cap(e.season)}, round ${e.round})` : ""}.`;
+    if (t === "reveal_extra") return `${cardName(e.ally)} is revealed as an extra ally.`;
+    if (t === "play") return `${leader(e.seat)} plays ${cardName(e.card)}.`;
+    if (t === "kneel") return `${leader(e.seat)} kneels${e.forced ? " (forced)" : ""}.`;
+    if (t === "bid_won") return `${leader(e.seat)} wins the bid (${Object.entries(e.totals || {}).map(([s, n]) => `${leader(s)} ${n}`).join(", ")}).`;
+    if (t === "claim") return `${leader(e.seat)} places ${cardName(e.ally)} in ${councilName(e.council)}.`;
+    if (t === "token") return `${leader(e.seat)} takes a power token into ${councilName(e.council)}.`;
+    if (t === "kill") return `${cardName(e.ally)} dies${e.council ? ` (${councilName(e.council)})` : ""}.`;
+    if (t === "draw") return `${leader(e.seat)} draws ${e.count} card(s)${e.cards ? ": " + e.cards.map(cardName).join(", ") : ""}.`;
+    if (t === "move_card") return `${cardName(e.card)} moves from ${leader(e.from)} to ${typeof e.to === "string" && CARDS.leaders[e.to] ? leader(e.to) : cap(e.to)} (${leader(e.seat)}).`;
+    if (t === "season") return `${cap(e.season)} begins: hands are dealt again.`;
+    if (t === "draft_pass") return "The draft packets pass on.";
+    if (t === "reorder_dead") return "The dead pile is reordered.";
+    if (t === "game_over") return `Game over: ${(e.winners || []).map(leader).join(", ")} win${(e.winners || []).length > 1 ? " (shared)" : "s"}.`;
+    return cap(t) + " " + Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
+  }
+
+  async function loadLog() {
+    const r = await fetch(q("/log"), { credentials: "same-origin" });
+    if (!r.ok) return;
+    const body = await r.json();
+    const entries = Array.isArray(body) ? body : (body.entries || body.results || []);
+    $("log").replaceChildren(...entries.slice(-150).reverse().map((e) =>
+      h("li", { value: e.version }, e.source && e.source !== "player" ? h("span", { class: "log-seat" }, `(${e.source}) `) : null,
+        e.events.map((ev) => h("span", { class: "log-event" }, describeEvent(ev), " ")))));
+  }
+
+  // ------------------------------------------------------------------ clock and live updates
+
+  function tick() {
+    const now = Date.now();
+    for (const node of document.querySelectorAll("[data-deadline]")) {
+      const left = Math.max(0, Math.round((Date.parse(node.dataset.deadline) - now) / 1000));
+      const d = Math.floor(left / 86400), hh = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), sec = left % 60;
+      node.textContent = "time left " + (d ? d + "d " : "") + [hh, m, sec].map((x) => String(x).padStart(2, "0")).join(":");
+      node.classList.toggle("urgent", left < 300);
+    }
+  }
+  setInterval(tick, 1000);
+
+  let retry = 1000;
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss://" : "ws://";
+    const ws = new WebSocket(proto + location.host + root.dataset.ws + (INVITE ? "?invite=" + encodeURIComponent(INVITE) : ""));
+    const conn = $("conn");
+    ws.onopen = () => { retry = 1000; conn.textContent = "live"; conn.className = "conn on"; load(); };
+    ws.onmessage = (e) => {
+      const msg = JSON.parse(e.data);
+      if (msg.type === "hello") { if (msg.version !== version) load(); }
+      else if (msg.type === "update") { if (msg.version > version) load(); }  // known+1 or a gap: re-fetch either way
+      else if (msg.type === "presence" && game) {
+        for (const s of game.seats) s.connected = !!s.user && msg.connected.includes(s.user);
+        renderTable();
+      }
+    };
+    ws.onclose = () => {
+      conn.textContent = "reconnecting…"; conn.className = "conn off";
+      setTimeout(connect, retry); retry = Math.min(retry * 2, 30000);
+    };
+    window.__westerosSocket = ws;
+  }
+
+  load().then(connect);
+  window.__westerosGame = { load, send, state: () => game };
+})();

@@ -1,0 +1,91 @@
+"""The B'Twixt game page (templates/web/btwixt_game.html, static/js/btwixt.js) and the lobby form's
+ruleset choice. The page is a shell: the state comes from the API; the only data in the HTML is the
+public catalogue of the loaded card set."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.engine import get_ruleset
+from games.models import Lobby
+from tests.factories import make_game, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(client, game) -> str:
+    response = client.get(reverse("web-game", args=[game.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_btwixt_game_gets_its_own_page(logged_in, user):
+    game = make_game(ruleset="btwixt", users=[user, make_user(), make_user()])
+    content = _page(logged_in, game)
+    assert "js/btwixt.js" in content and "css/btwixt.css" in content
+    assert "js/game.js" not in content and 'id="board"' not in content
+    assert f'data-seat="{game.seat_for(user).seat}"' in content
+    assert 'id="table"' in content and 'id="time-track"' in content and 'id="hand"' in content
+    assert not re.search(r'<script[^>]+src="(https?:)?//', content)
+
+
+def test_the_agot_page_is_unchanged(logged_in, user):
+    game = make_game(users=[user, make_user(), make_user()])
+    content = _page(logged_in, game)
+    assert "js/game.js" in content and "js/btwixt.js" not in content
+
+
+def test_the_page_says_the_card_list_is_the_reference_set(logged_in, user):
+    from games.engine.btwixt import data
+
+    game = make_game(ruleset="btwixt", users=[user, make_user(), make_user()])
+    content = _page(logged_in, game)
+    notice = re.search(r'id="cardset-notice">(.*?)</p>', content, re.S).group(1)
+    assert data.catalogue()["name"] in notice
+    assert "official card list is not in the rules text" in notice
+    assert "reference set" in notice and "reference_set.yaml" in notice
+
+
+def test_no_hand_in_the_html(logged_in, user):
+    """The catalogue names every card of the set (public); outside it, no card id at all: neither
+    this seat's hand nor another seat's."""
+    game = make_game(ruleset="btwixt", users=[user, make_user(), make_user()])
+    summary = get_ruleset("btwixt").summary(game.state)
+    mine = game.seat_for(user).seat
+    content = _page(logged_in, game)
+    without_catalogue = re.sub(r'<script id="btwixt-cards" type="application/json">.*?</script>', "", content, flags=re.S)
+    assert without_catalogue != content
+    for seat, hand in summary["hands"].items():
+        for card_id in hand:
+            assert card_id not in without_catalogue, f"{seat}'s {card_id} is in the page"
+    assert '"hands"' not in without_catalogue and '"piles"' not in without_catalogue
+    assert summary["hands"][mine], "the seat has a hand to leak"
+
+
+def test_spectators_see_the_page_without_a_hand(client):
+    game = make_game(ruleset="btwixt")
+    content = _page(client, game)
+    assert 'data-seat=""' in content and "spectating" in content
+
+
+def test_the_lobby_form_offers_the_ruleset_and_creates_a_btwixt_lobby(client):
+    creator = make_user()
+    client.force_login(creator)
+    form = client.get(reverse("web-lobby-new")).content.decode()
+    assert 'name="ruleset"' in form and 'value="btwixt"' in form and 'name="btwixt_advanced"' in form
+    response = client.post(reverse("web-lobby-new"), {"ruleset": "btwixt", "name": "Leaders", "seats": "4",
+                                                      "time_limit": "3600", "house_choice": "random",
+                                                      "seat": "stark", "btwixt_short": "on"})
+    lobby = Lobby.objects.get(name="Leaders")
+    assert response["Location"] == reverse("web-lobby", args=[lobby.pk])
+    assert lobby.ruleset == "btwixt" and lobby.seat_count == 4 and lobby.options == {"short": True}
+
+
+def test_the_lobby_form_refuses_a_btwixt_table_of_seven(client):
+    client.force_login(make_user())
+    response = client.post(reverse("web-lobby-new"), {"ruleset": "btwixt", "name": "Too many", "seats": "7",
+                                                      "time_limit": "3600", "house_choice": "random"})
+    assert response.status_code == 200 and "3 to 6" in response.content.decode()
+    assert not Lobby.objects.filter(name="Too many").exists()
