@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 
 def run(players: int, games: int, seed: int, check: bool, tides: bool, smart: bool) -> dict[str, Any]:
@@ -74,37 +74,28 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["game"] == "btwixt":
-            self._btwixt(options)
+            try:
+                opts = parse_btwixt_options(options["options"])
+            except ValueError as e:
+                raise CommandError(str(e)) from None
+            res = run_btwixt(options["players"], options["games"], options["seed"], not options["no_check"], opts)
+            extra = f" with {', '.join(sorted(opts))}" if opts else ""
+            self._report("btwixt", res, options, extra, "winners (shared victories count for each)")
             return
         res = run(options["players"], options["games"], options["seed"], not options["no_check"], options["tides"],
                   options["bot"] == "smart")
-        ok = res["games"] - len(res["failures"])
         extra = (" with Tides of Battle" if options["tides"] else "") + (", smart bot" if options["bot"] == "smart" else "")
-        self.stdout.write(
-            f"agot: {res['games']} games of {options['players']} players{extra}, seeds {options['seed']}.."
-            f"{options['seed'] + res['games'] - 1}: {ok} ok, {len(res['failures'])} failed, "
-            f"{res['actions']} actions in {res['seconds']:.2f} s = {res['games_per_second']:.1f} games/second"
-        )
-        wins = ", ".join(f"{h} {n}" for h, n in sorted(res["winners"].items(), key=lambda kv: -kv[1]))
-        self.stdout.write(f"winners: {wins}")
-        for seed, msg in res["failures"]:
-            self.stdout.write(f"FAIL seed {seed}: {msg}")
-        self.stdout.flush()
-        if res["failures"]:
-            sys.exit(1)
+        self._report("agot", res, options, extra, "winners")
 
-    def _btwixt(self, options: dict[str, Any]) -> None:
-        opts = parse_btwixt_options(options["options"])
-        res = run_btwixt(options["players"], options["games"], options["seed"], not options["no_check"], opts)
+    def _report(self, game: str, res: dict[str, Any], options: dict[str, Any], extra: str, winners_label: str) -> None:
         ok = res["games"] - len(res["failures"])
-        extra = f" with {', '.join(sorted(opts))}" if opts else ""
         self.stdout.write(
-            f"btwixt: {res['games']} games of {options['players']} players{extra}, seeds {options['seed']}.."
+            f"{game}: {res['games']} games of {options['players']} players{extra}, seeds {options['seed']}.."
             f"{options['seed'] + res['games'] - 1}: {ok} ok, {len(res['failures'])} failed, "
             f"{res['actions']} actions in {res['seconds']:.2f} s = {res['games_per_second']:.1f} games/second"
         )
         wins = ", ".join(f"{h} {n}" for h, n in sorted(res["winners"].items(), key=lambda kv: -kv[1]))
-        self.stdout.write(f"winners (shared victories count for each): {wins}")
+        self.stdout.write(f"{winners_label}: {wins}")
         for seed, msg in res["failures"]:
             self.stdout.write(f"FAIL seed {seed}: {msg}")
         self.stdout.flush()
