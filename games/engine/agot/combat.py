@@ -994,10 +994,18 @@ def _finish(state: State, events: list[Event]) -> None:
     area, winner, attacker = cur["area"], cur["winner"], cur["attacker"]
     if winner == attacker and cards.arianne_holds(cur):
         # Arianne Martell: the attackers go back where they marched from (not routed); nobody takes
-        # the area, so action.after_combat changes no control (control winner None).
-        B.add_units(state, cur["origin"], attacker, cur["units"])
+        # the area, so action.after_combat changes no control (control winner None). As A19, units
+        # that no longer fit the supply at the origin (the march's other moves may have filled it)
+        # are destroyed first, in the D26 order.
+        units = sorted(cur["units"], key=_loss_key)
+        keep = _fit_count(state, attacker, cur["origin"], len(units))
+        lost, units = units[: len(units) - keep], units[len(units) - keep:]
+        if lost:
+            events.append({"type": "units_destroyed", "house": attacker, "area": cur["origin"], "units": sorted(lost),
+                           "reason": "supply (Arianne Martell, A19)"})
+        B.add_units(state, cur["origin"], attacker, units)
         events.append({"type": "card_ability", "house": cur["defender"], "card": "arianne_martell",
-                       "returned": sorted(cur["units"]), "to": cur["origin"]})
+                       "returned": sorted(units), "to": cur["origin"]})
         cur["units"] = []
         cur["control_winner"] = None
         order = state["orders"].get(area)
