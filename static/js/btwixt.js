@@ -35,11 +35,12 @@
   const leader = (s) => CARDS.leaders[s] || cap(s);
   const card = (id) => CARDS.cards[id] || { name: cap(id), kind: "?", value: "", texts: [] };
   const cardName = (id) => card(id).name;
-  function councilName(key) {
+  function councilName(key, short) {
     const seats = (game && game.summary.seats) || [];
     const a = seats.find((s) => key.startsWith(s + "-"));
     const b = a ? key.slice(a.length + 1) : key;
-    return a ? `${leader(a)} – ${leader(b)}` : key;
+    const name = short ? (s) => leader(s).split(" ")[0] : leader;
+    return a ? `${name(a)} – ${name(b)}` : key;
   }
   function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; }
   function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
@@ -157,15 +158,16 @@
       const key = `${seat}-${next}`;
       const angle = -90 + (360 / n) * i;             // clockwise from the top
       const mid = angle + 180 / n;
-      items.push(placed(seatBox(seat), angle, 1), placed(councilBox(key), mid, 0.86));
+      items.push(placed(seatBox(seat), angle, 44, 42), placed(councilBox(key), mid, 27, 25));  // councils on the table
     });
+    $("table").className = `bt-table n-${n}`;
     $("table").replaceChildren(h("ol", { class: `bt-ring seats-${n}`, "aria-label": "Leaders clockwise, with the council between each pair of neighbours" }, items));
     tick();
   }
-  function placed(node, angle, r) {
+  function placed(node, angle, rx, ry) {
     const rad = angle * Math.PI / 180;
-    node.style.left = `${50 + 40 * r * Math.cos(rad)}%`;
-    node.style.top = `${50 + 40 * r * Math.sin(rad)}%`;
+    node.style.left = `${50 + rx * Math.cos(rad)}%`;
+    node.style.top = `${50 + ry * Math.sin(rad)}%`;
     return node;
   }
 
@@ -195,9 +197,9 @@
 
   function councilBox(key) {
     const c = (game.summary.councils || {})[key] || { allies: [], token_count: 0 };
-    const tokens = Array.isArray(c.tokens) ? `tokens ${c.tokens.join(", ")}` : `${c.token_count} token${c.token_count === 1 ? "" : "s"} (values hidden)`;
+    const tokens = Array.isArray(c.tokens) ? `tokens ${c.tokens.join(", ") || "none"}` : `${c.token_count} token${c.token_count === 1 ? "" : "s"} · values hidden`;
     return h("li", { class: "bt-council", id: `council-${key}`, "data-council": key },
-      h("div", { class: "bt-council-head" }, "Council ", councilName(key)),
+      h("div", { class: "bt-council-head", title: `Council of ${councilName(key)}` }, councilName(key, true)),
       h("div", { class: "bt-allies" }, (c.allies || []).length ? c.allies.map((a) => chip(a)) : h("span", { class: "empty" }, "no allies")),
       h("div", { class: "bt-tokens" }, "● ", tokens, c.power !== undefined && c.power !== "hidden" ? ` · power ${c.power}` : ""));
   }
@@ -252,8 +254,9 @@
     const hand = (game.summary.hands || {})[SEAT];
     const cards = Array.isArray(hand) ? hand : [];
     const leaderCards = (game.summary.leader_cards || {})[SEAT];
-    $("hand").replaceChildren(cards.length ? h("div", { class: "bt-cards" }, cards.map((c) => cardView(c))) : h("p", { class: "empty" }, "No cards in hand."),
-      Array.isArray(leaderCards) && leaderCards.length ? h("p", {}, "Leader cards set aside: ", leaderCards.map((c) => chip(c))) : null);
+    const parts = [cards.length ? h("div", { class: "bt-cards" }, cards.map((c) => cardView(c))) : h("p", { class: "empty" }, "No cards in hand.")];
+    if (Array.isArray(leaderCards) && leaderCards.length) parts.push(h("p", {}, "Leader cards set aside: ", leaderCards.map((c) => chip(c))));
+    $("hand").replaceChildren(...parts);
   }
 
   // ------------------------------------------------------------------ decisions
@@ -336,7 +339,11 @@
     if (t === "token") return `${leader(e.seat)} takes a power token into ${councilName(e.council)}.`;
     if (t === "kill") return `${cardName(e.ally)} dies${e.council ? ` (${councilName(e.council)})` : ""}.`;
     if (t === "draw") return `${leader(e.seat)} draws ${e.count} card(s)${e.cards ? ": " + e.cards.map(cardName).join(", ") : ""}.`;
-    if (t === "move_card") return `${cardName(e.card)} moves from ${leader(e.from)} to ${typeof e.to === "string" && CARDS.leaders[e.to] ? leader(e.to) : cap(e.to)} (${leader(e.seat)}).`;
+    if (t === "move_card") {
+      const dest = { own_pile: `${leader(e.seat)}'s bid pile`, other_pile: "another bid pile", third_pile: "another bid pile",
+        hand: `${leader(e.seat)}'s hand`, owner_hand: `${leader(e.from)}'s hand`, discard: "the discard pile" }[e.to] || cap(e.to);
+      return `${cardName(e.card)} moves from ${leader(e.from)}'s bid pile to ${dest}.`;
+    }
     if (t === "season") return `${cap(e.season)} begins: hands are dealt again.`;
     if (t === "draft_pass") return "The draft packets pass on.";
     if (t === "reorder_dead") return "The dead pile is reordered.";
