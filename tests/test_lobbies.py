@@ -207,3 +207,23 @@ def test_home_page_lists_open_lobbies(client):
     content = client.get(reverse("home")).content.decode()
     assert "Open table" in content and "Hidden table" not in content
     assert lobby.creator.username in content
+
+
+def test_btwixt_players_pick_any_leader_and_the_rest_are_drawn_from_all_nine():
+    """B9: a leader is any of the set's nine, not only the first ones of the list."""
+    lobby = make_lobby(ruleset="btwixt", house_choice="pick", seat="melisandre")
+    join(make_user(), lobby.id, seat="littlefinger")
+    body = join(make_user(), lobby.id, seat="jon_snow").json()
+    game = Game.objects.get(pk=body["game"])
+    assert game.seat_names() == ["jon_snow", "melisandre", "littlefinger"]  # the set's seating order
+    assert game.state["seats"] == game.seat_names()  # the engine seats them clockwise in that order
+
+
+def test_random_btwixt_seats_come_from_every_leader():
+    seen = set()
+    for _ in range(6):
+        lobby = make_lobby(ruleset="btwixt")
+        join(make_user(), lobby.id)
+        body = join(make_user(), lobby.id).json()
+        seen |= set(Game.objects.get(pk=body["game"]).seat_names())
+    assert len(seen) > 3  # not always the first three leaders

@@ -152,7 +152,7 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
     me = next((m for m in members if m.user_id == request.user.pk), None)
     game = Game.objects.filter(lobby=lobby).only("pk").first()
     taken = {m.seat for m in members if m.seat}
-    seats = get_ruleset(lobby.ruleset).seat_names(lobby.seat_count) if lobby.ruleset == "agot" else []
+    seats = get_ruleset(lobby.ruleset).seat_choices(lobby.seat_count)
     return render(request, "web/lobby.html", {
         "lobby": lobby, "members": members, "me": me, "game": game, "free": lobby.seat_count - len(members),
         "is_creator": request.user.pk == lobby.creator_id,

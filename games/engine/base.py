@@ -53,6 +53,10 @@ class Ruleset(Protocol):
     def seat_names(self, count: int) -> list[str]:
         """Default seat names for a table of `count` (for agot: the houses in play)."""
 
+    def seat_choices(self, count: int) -> list[str]:
+        """Every seat a table of `count` may use, in seating order; players pick `count` of them
+        (agot: exactly the houses in play; btwixt: any of the leaders)."""
+
     def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
         """A new game after the normal setup. Raises EngineError(illegal_action) for bad seats/options."""
 

@@ -73,7 +73,7 @@ def can_see(lobby: Lobby, user: User | None, invite: str | None = None) -> bool:
 
 
 def seat_choices(lobby: Lobby) -> list[str]:
-    return get_ruleset(lobby.ruleset).seat_names(lobby.seat_count)
+    return get_ruleset(lobby.ruleset).seat_choices(lobby.seat_count)
 
 
 def free_seats(lobby: Lobby) -> list[str]:

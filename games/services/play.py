@@ -48,9 +48,10 @@ def do_create_game(
     """A new game with a fresh secret seed; `seating` maps each of the ruleset's seats to its player
     (None: a bot from the start)."""
     engine = get_ruleset(ruleset)
-    seats = engine.seat_names(len(seating))
-    if set(seats) != set(seating):
-        raise GameError("invalid", f"Seats must be exactly: {', '.join(seats)}.")
+    choices = engine.seat_choices(len(seating))
+    if not set(seating) <= set(choices):
+        raise GameError("invalid", f"Seats are chosen among: {', '.join(choices)}.")
+    seats = [seat for seat in choices if seat in seating]  # the ruleset's seating order
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
     salt = secrets.token_hex(16)
     try:

@@ -68,6 +68,9 @@ class AgotRuleset:
             raise EngineError("illegal_action", f"A Game of Thrones is played by 3 to 6 houses, not {count}")
         return setup.allowed_houses(count)
 
+    def seat_choices(self, count: int) -> list[str]:
+        return self.seat_names(count)  # R15-R20: the houses in play are fixed by the player count
+
     def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
         state = setup.initial_state(seats, options, seed)
         rounds.begin_round(state, [])

@@ -46,6 +46,11 @@ class BtwixtRuleset:
             raise EngineError("illegal_action", f"B'Twixt is played by 3 to 6 leaders, not {count}")
         return list(data.cardset().leaders[:count])
 
+    def seat_choices(self, count: int) -> list[str]:
+        """Any of the set's leaders (B9): players pick theirs; seating follows the set's order."""
+        self.seat_names(count)  # validates the count
+        return list(data.cardset().leaders)
+
     def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
         return setup.new_game(seats, options, seed)
 
