@@ -125,6 +125,12 @@ def test_three_leaders_play_a_round_live(live_asgi_server, new_page, artifacts):
     assert "wins the bid" in alys.locator("#log").inner_text()
     alys.screenshot(path=str(artifacts / "btwixt-page-desktop.png"), full_page=True)
 
+    # a refused action shows the server's reason
+    idle = next(page for page in by_seat.values() if not _my_pending(page))
+    idle.evaluate("window.__westerosGame.send({play: 'no_such_card'})")
+    idle.wait_for_selector("#error:not([hidden])")
+    assert "Refused" in idle.locator("#error").inner_text()
+
     # a phone: the ring becomes a list, nothing wider than the screen
     phone = new_page(390, 844)
     log_in(phone, base, "bt_bran")
