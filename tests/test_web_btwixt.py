@@ -83,6 +83,16 @@ def test_the_lobby_form_offers_the_ruleset_and_creates_a_btwixt_lobby(client):
     assert lobby.ruleset == "btwixt" and lobby.seat_count == 4 and lobby.options == {"short": True}
 
 
+def test_the_creator_picks_a_leader_in_the_lobby_form(client):
+    creator = make_user()
+    client.force_login(creator)
+    assert 'name="leader"' in client.get(reverse("web-lobby-new")).content.decode()
+    client.post(reverse("web-lobby-new"), {"ruleset": "btwixt", "name": "Picked", "seats": "3", "time_limit": "3600",
+                                           "house_choice": "pick", "leader": "jon_snow"})
+    lobby = Lobby.objects.get(name="Picked")
+    assert lobby.members.get(user=creator).seat == "jon_snow"
+
+
 def test_the_lobby_form_refuses_a_btwixt_table_of_seven(client):
     client.force_login(make_user())
     response = client.post(reverse("web-lobby-new"), {"ruleset": "btwixt", "name": "Too many", "seats": "7",

@@ -124,7 +124,7 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
                 house_choice=data.get("house_choice", "random"),
                 options=options, private_chat=data.get("no_private_chat") != "on",
             )
-            seat = data.get("seat", "") if ruleset == "agot" else ""
+            seat = data.get("seat", "") if ruleset == "agot" else data.get("leader", "")
             lobby = lobbies.do_create_lobby(request.user, settings, join=True, seat=seat)
         except ValueError:
             error = "Seats and time per decision must be whole numbers."
@@ -134,9 +134,16 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
             return redirect("web-lobby", lobby_id=lobby.pk)
     return render(request, "web/lobby_new.html", {"error": error, "data": data, "houses": HOUSES,
                                                   "rulesets": RULESETS, "btwixt_options": BTWIXT_OPTIONS.items(),
+                                                  "leaders": _btwixt_leaders(),
                                                   "time_limits": [(120, "2 minutes"), (600, "10 minutes"),
                                                                   (3600, "1 hour"), (86400, "1 day"),
                                                                   (259200, "3 days")]})
+
+
+def _btwixt_leaders() -> list[tuple[str, str]]:
+    from games.engine.btwixt import data as btwixt_data
+
+    return list(btwixt_data.catalogue()["leaders"].items())
 
 
 def _lobby_or_404(request: HttpRequest, lobby_id: int) -> Lobby:
