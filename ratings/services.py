@@ -19,6 +19,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from games.engine import get_ruleset
 from games.models import Game, GameAction, GameSeat, Lobby
 from ratings import conf, elo
 from ratings.models import STANDARD_FORMAT, Rating, RatingChange
@@ -52,8 +53,24 @@ def players_of(game: Game) -> list[Player]:
     seats = list(GameSeat.objects.filter(game=game, user__isnull=False).order_by("position"))
     everyone_left = game.status == Game.Status.ABANDONED
     leavers = [] if everyone_left else [s.seat for s in seats if s.left_at is not None]
-    places = elo.placements(game.ranking or [], leavers=leavers)
+    places = elo.placements(_ranking_with_ties(game), leavers=leavers)
     return [Player(s.user_id, s.seat, places[s.seat]) for s in seats if s.seat in places]
+
+
+def _ranking_with_ties(game: Game) -> list:
+    """The stored ranking, with seats the ruleset says tied (a shared victory) grouped together."""
+    ranking = list(game.ranking or [])
+    placements = getattr(get_ruleset(game.ruleset), "placements", None)
+    shared = placements(game.state) if placements is not None and game.status == Game.Status.FINISHED else None
+    if not shared:
+        return ranking
+    groups: list[list[str]] = []
+    for seat in ranking:
+        if groups and shared.get(seat) is not None and shared.get(seat) == shared.get(groups[-1][0]):
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return groups
 
 
 def record_finished_game(game: Game) -> list[RatingChange]:

@@ -349,3 +349,26 @@ def test_joining_a_lobby_below_its_minimum_reliability_is_refused_over_the_api()
     assert response.status_code == 403
     assert response.json()["error"] == "requirements_not_met"
     assert api_client_for(make_user()).post(reverse("api-lobby-join", args=[room.pk]), {}, format="json").status_code == 200
+
+
+def test_a_btwixt_shared_victory_is_a_draw_between_the_winners():
+    """B56: equal lesser council, other council and allies share the victory: for Elo the winners
+    draw each other (they are not ranked by seat order) and both beat the third."""
+    from games.services.play import do_create_game
+
+    a, b, c = make_user(), make_user(), make_user()
+    seats = ["cersei", "tyrion", "euron"]
+    game = do_create_game(ruleset="btwixt", seating=dict(zip(seats, [a, b, c], strict=True)), ranked=True)
+    state = dict(game.state)
+    state["step"] = "game_over"
+    state["score"] = {"cersei": {"lesser": 7, "other": 9, "allies": 3}, "tyrion": {"lesser": 7, "other": 9, "allies": 3},
+                      "euron": {"lesser": 4, "other": 9, "allies": 3}}
+    state["ranking"] = seats
+    assert get_ruleset("btwixt").placements(state) == {"cersei": 1, "tyrion": 1, "euron": 3}
+    Game.objects.filter(pk=game.pk).update(state=state, status=Game.Status.FINISHED, ranking=seats,
+                                           finished_at=timezone.now())
+    game.refresh_from_db()
+    services.record_finished_game(game)
+    places = dict(RatingChange.objects.filter(game=game).values_list("user_id", "placement"))
+    assert places == {a.pk: 1, b.pk: 1, c.pk: 3}
+    assert rating(a, "btwixt") == rating(b, "btwixt") > 1500 > rating(c, "btwixt")

@@ -100,6 +100,11 @@ class Ruleset(Protocol):
     def ranking(self, state: State) -> list[str] | None:
         """Seats from first to last place once the game is over, else None."""
 
+    def placements(self, state: State) -> dict[str, int] | None:
+        """Optional: each seat's final place (1 = first) where the rules let players tie (B'Twixt's
+        shared victory, B56); tied seats share a place. Rulesets whose ties are always broken
+        (agot, R40) need not define it: their ranking's order is the placement."""
+
 
 _REGISTRY: dict[str, Ruleset] = {}
 _builtin_loaded = False

@@ -185,5 +185,21 @@ class BtwixtRuleset:
     def ranking(self, state: State) -> list[str] | None:
         return list(state["ranking"]) if state["step"] == "game_over" else None
 
+    def placements(self, state: State) -> dict[str, int] | None:
+        """B50-B56: equal scores (lesser council, other council, allies) share a place: a shared
+        victory is a tie for first, not the seat order the ranking lists them in."""
+        if state["step"] != "game_over":
+            return None
+        score = state["score"]
+
+        def key(seat: str) -> tuple[int, int, int]:
+            return (score[seat]["lesser"], score[seat]["other"], score[seat]["allies"])
+
+        places: dict[str, int] = {}
+        for index, seat in enumerate(state["ranking"]):
+            before = state["ranking"][index - 1] if index else None
+            places[seat] = places[before] if before is not None and key(before) == key(seat) else index + 1
+        return places
+
 
 RULESET = register(BtwixtRuleset())
