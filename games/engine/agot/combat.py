@@ -564,16 +564,8 @@ def _resolve_neutral(state: State, events: list[Event]) -> None:
         B.add_units(state, area, attacker, cur["units"])
         events.append({"type": "neutral_force_destroyed", "house": attacker, "area": area, "strength": strength})
     else:
-        # A14 steps 3-4: the move is cancelled, the units stay home, the March is used up. The
-        # march's other moves may have filled the supply meanwhile: as A19, units that no longer
-        # fit at the origin are destroyed (D26 order).
-        units = sorted(cur["units"], key=_loss_key)
-        keep = _fit_count(state, attacker, cur["origin"], len(units))
-        lost, units = units[: len(units) - keep], units[len(units) - keep:]
-        if lost:
-            events.append({"type": "units_destroyed", "house": attacker, "area": cur["origin"], "units": sorted(lost),
-                           "reason": "supply (A14, A19)"})
-        B.add_units(state, cur["origin"], attacker, units)
+        # A14 steps 3-4: the move is cancelled, the units stay home, the March is used up.
+        _send_home(state, events, attacker, cur["origin"], cur["units"], "supply (A14, A19)")
         events.append({"type": "neutral_force_holds", "house": attacker, "area": area, "strength": strength,
                        "needed": cur["neutral"]})
     _end(state, events, winner=attacker if won else None, control=attacker if won else None)
@@ -890,6 +882,19 @@ def _attacker_retreats(state: State, events: list[Event]) -> None:
                        "units": sorted(movers)})
 
 
+def _send_home(state: State, events: list[Event], house: str, origin: str, units: list[str], reason: str) -> list[str]:
+    """Attacking units going back to their origin unrouted. The march's other moves may have filled
+    the supply there meanwhile: as A19, the units that no longer fit are destroyed first, in the
+    D26 order. Returns the units that made it home."""
+    units = sorted(units, key=_loss_key)
+    keep = _fit_count(state, house, origin, len(units))
+    lost, units = units[: len(units) - keep], units[len(units) - keep:]
+    if lost:
+        events.append({"type": "units_destroyed", "house": house, "area": origin, "units": sorted(lost), "reason": reason})
+    B.add_units(state, origin, house, units)
+    return units
+
+
 def _fit_count(state: State, house: str, area: str, n: int) -> int:
     """How many of n units can join `area` without breaking the house's supply (R238d)."""
     for k in range(n, 0, -1):
@@ -994,16 +999,8 @@ def _finish(state: State, events: list[Event]) -> None:
     area, winner, attacker = cur["area"], cur["winner"], cur["attacker"]
     if winner == attacker and cards.arianne_holds(cur):
         # Arianne Martell: the attackers go back where they marched from (not routed); nobody takes
-        # the area, so action.after_combat changes no control (control winner None). As A19, units
-        # that no longer fit the supply at the origin (the march's other moves may have filled it)
-        # are destroyed first, in the D26 order.
-        units = sorted(cur["units"], key=_loss_key)
-        keep = _fit_count(state, attacker, cur["origin"], len(units))
-        lost, units = units[: len(units) - keep], units[len(units) - keep:]
-        if lost:
-            events.append({"type": "units_destroyed", "house": attacker, "area": cur["origin"], "units": sorted(lost),
-                           "reason": "supply (Arianne Martell, A19)"})
-        B.add_units(state, cur["origin"], attacker, units)
+        # the area, so action.after_combat changes no control (control winner None).
+        units = _send_home(state, events, attacker, cur["origin"], cur["units"], "supply (Arianne Martell, A19)")
         events.append({"type": "card_ability", "house": cur["defender"], "card": "arianne_martell",
                        "returned": sorted(units), "to": cur["origin"]})
         cur["units"] = []
