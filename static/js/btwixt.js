@@ -151,8 +151,8 @@
     const seats = s.seats;
     const n = seats.length;
     const items = [h("li", { class: "bt-felt", "aria-hidden": "true" }, h("div", {},
-      h("strong", {}, s.current_ally ? cardName(s.current_ally) : (s.claiming ? cardName(s.claiming) : "—")),
-      s.current_ally ? "on offer" : (s.claiming ? "being claimed" : ""), h("br"), `${cap(s.season)} · round ${s.round}`))];
+      h("strong", {}, s.step === "game_over" ? "Game over" : s.current_ally ? cardName(s.current_ally) : (s.claiming ? cardName(s.claiming) : "—")),
+      s.step === "game_over" ? "" : s.current_ally ? "on offer" : (s.claiming ? "being claimed" : ""), h("br"), `${cap(s.season)} · round ${s.round}`))];
     seats.forEach((seat, i) => {
       const next = seats[(i + 1) % n];
       const key = `${seat}-${next}`;
