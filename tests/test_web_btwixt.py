@@ -99,3 +99,20 @@ def test_the_lobby_form_refuses_a_btwixt_table_of_seven(client):
                                                       "time_limit": "3600", "house_choice": "random"})
     assert response.status_code == 200 and "3 to 6" in response.content.decode()
     assert not Lobby.objects.filter(name="Too many").exists()
+
+
+def test_a_finished_btwixt_game_replays_step_by_step_without_the_board(client):
+    from games.engine import get_ruleset
+    from games.services.play import do_create_game
+
+    game = do_create_game(ruleset="btwixt", seating={s: None for s in get_ruleset("btwixt").seat_names(3)})
+    game.refresh_from_db()
+    assert game.status == "finished"
+    page = client.get(f"/games/{game.pk}/replay").content.decode()
+    assert 'id="replay-summary"' in page and 'id="board"' not in page
+    middle = client.get(f"/games/{game.pk}/replay/{game.version // 2}.json?as=spectator").json()
+    assert middle["summary"]["season"] and middle["seat"] is None
+    tokens = [c["tokens"] for c in middle["summary"]["councils"].values() if c.get("token_count")]
+    assert tokens and all(t == "hidden" for t in tokens)  # token values stay hidden mid-game
+    end = client.get(f"/games/{game.pk}/replay/{game.version}.json").json()
+    assert end["summary"]["winners"]

@@ -91,7 +91,7 @@ def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
         entry = {"version": record.version, "seat": record.seat, "source": record.source,
                  "events": [e for e in (engine.event_view(ev, seat) for ev in record.events) if e is not None]}
     return JsonResponse({"step": step, "steps": len(actions), "seat": seat, "view": engine.view(state, seat),
-                         "entry": entry})
+                         "summary": engine.summary(state, seat), "entry": entry})
 
 
 def lobby_list(request: HttpRequest) -> HttpResponse:
