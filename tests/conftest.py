@@ -20,6 +20,20 @@ def isolated_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def isolated_channel_layer(settings):
+    """A fresh channel layer for each test, with its own key prefix on Redis. Group names come from
+    ids, and every parallel worker's test database starts its ids at 1, so without a prefix one
+    worker's sockets would receive the other's messages. A fresh layer also keeps channels-redis'
+    asyncio locks from being shared between the event loops of different async tests (changing
+    CHANNEL_LAYERS makes Channels drop its cached layers)."""
+    settings.CHANNEL_LAYERS = {
+        name: {**config, "CONFIG": {**config.get("CONFIG", {}), "prefix": f"test{uuid.uuid4().hex}"}}
+        if "Redis" in config["BACKEND"] else dict(config)
+        for name, config in settings.CHANNEL_LAYERS.items()
+    }
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """PBKDF2 costs ~0.3 s a user by design; tests create hundreds of users."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
