@@ -127,8 +127,12 @@ def live_asgi_server(chromium_path):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_browser(chromium_path):
+    # Module scope, not session: while Playwright's sync API is open it keeps an asyncio loop
+    # running in this thread, and every later test on the same worker that uses async_to_sync
+    # (channel layer, notifications) would fail. pytest closes a module fixture as soon as a test
+    # of another module runs, even when xdist interleaves modules.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
