@@ -162,7 +162,7 @@
     });
     $("table").className = `bt-table n-${n}`;
     $("table").replaceChildren(h("ol", { class: `bt-ring seats-${n}`, "aria-label": "Leaders clockwise, with the council between each pair of neighbours" }, items));
-    tick();
+    window.tickDeadlines();
   }
   function placed(node, angle, rx, ry) {
     const rad = angle * Math.PI / 180;
@@ -290,7 +290,7 @@
       !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: () => postSimple("/extend", "Extension") }, "Extend my deadline (once per game)") : null, " ",
       h("button", { type: "button", class: "secondary", id: "concede", onclick: () => { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); } }, "Concede"));
     box.replaceChildren(head, body, extra);
-    tick();
+    window.tickDeadlines();
   }
 
   function claimInfo(kind) {
@@ -363,16 +363,6 @@
 
   // ------------------------------------------------------------------ clock and live updates
 
-  function tick() {
-    const now = Date.now();
-    for (const node of document.querySelectorAll("[data-deadline]")) {
-      const left = Math.max(0, Math.round((Date.parse(node.dataset.deadline) - now) / 1000));
-      const d = Math.floor(left / 86400), hh = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), sec = left % 60;
-      node.textContent = "time left " + (d ? d + "d " : "") + [hh, m, sec].map((x) => String(x).padStart(2, "0")).join(":");
-      node.classList.toggle("urgent", left < 300);
-    }
-  }
-  setInterval(tick, 1000);
 
   let retry = 1000;
   function connect() {

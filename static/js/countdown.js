@@ -1,4 +1,5 @@
-/* Counts down every [data-deadline] (an ISO date) on the page, once a second. */
+/* Counts down every [data-deadline] (an ISO date) on the page, once a second. Pages that redraw
+   deadlines call window.tickDeadlines() to show the new ones at once. */
 (function () {
   "use strict";
   function tick() {
@@ -10,6 +11,7 @@
       node.classList.toggle("urgent", left < 300);
     }
   }
+  window.tickDeadlines = tick;
   tick();
   setInterval(tick, 1000);
 })();

@@ -112,7 +112,7 @@
         h("td", {}, h("span", { class: "presence " + (s.connected ? "on" : "off"), "data-user": s.user || "" }, s.connected ? "● online" : "○ away")),
         h("td", {}, game.pending[s.seat] ? h("span", {}, game.pending[s.seat].replace(/_/g, " "), " ",
           s.deadline_at ? h("span", { class: "deadline", "data-deadline": s.deadline_at }, "") : "") : ""))))));
-    tick();
+    window.tickDeadlines();
   }
 
   function renderTracks() {
@@ -248,7 +248,7 @@
       me && !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: extend }, "Extend my deadline (once per game)") : null, " ",
       h("button", { type: "button", class: "secondary", id: "concede", onclick: concede }, "Concede"));
     box.replaceChildren(head, body, extra);
-    tick();
+    window.tickDeadlines();
   }
 
   async function postSimple(path, what) {
@@ -485,16 +485,6 @@
 
   // ------------------------------------------------------------------ clock and live updates
 
-  function tick() {
-    const now = Date.now();
-    for (const node of document.querySelectorAll("[data-deadline]")) {
-      const left = Math.max(0, Math.round((Date.parse(node.dataset.deadline) - now) / 1000));
-      const d = Math.floor(left / 86400), hh = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
-      node.textContent = "time left " + (d ? d + "d " : "") + [hh, m, s].map((n) => String(n).padStart(2, "0")).join(":");
-      node.classList.toggle("urgent", left < 300);
-    }
-  }
-  setInterval(tick, 1000);
 
   let retry = 1000;
   function connect() {
