@@ -21,16 +21,7 @@
   const TIMING = { immediate: "When played", on_victory: "If you win", during_round: "During this round",
     when_claimed: "When claimed", end_game: "End of game", placement: "Placement" };
 
-  function h(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (v === true) node.setAttribute(k, "");
-      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v);
-    }
-    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
-    return node;
-  }
+  const { h, csrf } = window.WesterosClient;
   const cap = (s) => String(s || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
   const leader = (s) => CARDS.leaders[s] || cap(s);
   const card = (id) => CARDS.cards[id] || { name: cap(id), kind: "?", value: "", texts: [] };
@@ -42,7 +33,6 @@
     const name = short ? (s) => leader(s).split(" ")[0] : leader;
     return a ? `${name(a)} – ${name(b)}` : key;
   }
-  function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; }
   function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
   function showError(text) { const box = $("error"); box.textContent = text || ""; box.hidden = !text; }
 
@@ -364,26 +354,16 @@
   // ------------------------------------------------------------------ clock and live updates
 
 
-  let retry = 1000;
   function connect() {
-    const proto = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(proto + location.host + root.dataset.ws + (INVITE ? "?invite=" + encodeURIComponent(INVITE) : ""));
-    const conn = $("conn");
-    ws.onopen = () => { retry = 1000; conn.textContent = "live"; conn.className = "conn on"; load(); };
-    ws.onmessage = (e) => {
-      const msg = JSON.parse(e.data);
-      if (msg.type === "hello") { if (msg.version !== version) load(); }
-      else if (msg.type === "update") { if (msg.version > version) load(); }  // known+1 or a gap: re-fetch either way
-      else if (msg.type === "presence" && game) {
-        for (const s of game.seats) s.connected = !!s.user && msg.connected.includes(s.user);
+    window.WesterosClient.connectLive({
+      path: root.dataset.ws, invite: INVITE, status: $("conn"), version: () => version, load,
+      onOpen: load,
+      onPresence: (connected) => {
+        if (!game) return;
+        for (const s of game.seats) s.connected = !!s.user && connected.includes(s.user);
         renderTable();
-      }
-    };
-    ws.onclose = () => {
-      conn.textContent = "reconnecting…"; conn.className = "conn off";
-      setTimeout(connect, retry); retry = Math.min(retry * 2, 30000);
-    };
-    window.__westerosSocket = ws;
+      },
+    });
   }
 
   load().then(connect);

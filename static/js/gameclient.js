@@ -1,0 +1,48 @@
+/* What every game page shares: building elements, the CSRF token, and the game websocket with
+   reconnection. A page passes what it does with each message; versions are how it notices a
+   missed update (then it re-fetches the game over REST). */
+(function () {
+  "use strict";
+
+  function h(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v === true) node.setAttribute(k, "");
+      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
+    return node;
+  }
+
+  function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; }
+
+  /* connectLive({path, invite, status, version, load, onOpen, onPresence, onChat}): `version()` is the
+     version the page shows; `load()` re-fetches; `status` is the element that says live/reconnecting. */
+  function connectLive(opts) {
+    let retry = 1000;
+    function connect() {
+      const proto = location.protocol === "https:" ? "wss://" : "ws://";
+      const ws = new WebSocket(proto + location.host + opts.path + (opts.invite ? "?invite=" + encodeURIComponent(opts.invite) : ""));
+      ws.onopen = () => {
+        retry = 1000; opts.status.textContent = "live"; opts.status.className = "conn on";
+        if (opts.onOpen) opts.onOpen();
+      };
+      ws.onmessage = (e) => {
+        const msg = JSON.parse(e.data);
+        if (msg.type === "hello") { if (msg.version !== opts.version()) opts.load(); }
+        else if (msg.type === "update") { if (msg.version > opts.version()) opts.load(); }  // known+1 or a gap: re-fetch either way
+        else if (msg.type === "chat" && opts.onChat) opts.onChat(msg);
+        else if (msg.type === "presence" && opts.onPresence) opts.onPresence(msg.connected);
+      };
+      ws.onclose = () => {
+        opts.status.textContent = "reconnecting…"; opts.status.className = "conn off";
+        setTimeout(connect, retry); retry = Math.min(retry * 2, 30000);
+      };
+      window.__westerosSocket = ws;
+    }
+    connect();
+  }
+
+  window.WesterosClient = { h, csrf, connectLive };
+})();
