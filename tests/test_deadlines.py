@@ -3,10 +3,14 @@ logged as a timeout; idempotent (task twice, task and sweep); a crash mid-way le
 done; extensions; seats that keep timing out go to the bot and count as abandoned."""
 from __future__ import annotations
 
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
@@ -15,7 +19,7 @@ from games.models import Game, GameAction, GameSeat
 from games.services import deadlines
 from games.services.play import do_submit_action
 from games.services.replay import snapshot_matches_log
-from games.tasks import resolve_game_deadline, sweep_deadlines
+from games.tasks import sweep_deadlines
 from tests.factories import api_client_for, make_game
 
 pytestmark = pytest.mark.django_db
@@ -69,17 +73,41 @@ def test_resolving_twice_or_by_task_and_sweep_applies_each_default_once():
     assert len(first) == 3
     version = Game.objects.get(pk=game.pk).version
     assert deadlines.resolve_overdue(game.id, now=when) == []
-    assert deadlines.sweep(now=when) == 0
+    assert deadlines.sweep(now=when).timeouts == 0
     assert Game.objects.get(pk=game.pk).version == version
 
 
-def test_the_celery_tasks_resolve_overdue_games(monkeypatch):
+def test_the_celery_sweep_resolves_overdue_games():
     game = make_game(time_limit=HOUR)
     GameSeat.objects.filter(game=game).update(deadline_at=later(-1))
     Game.objects.filter(pk=game.pk).update(deadline_at=later(-1))
-    assert resolve_game_deadline(game.id) == 3
-    assert resolve_game_deadline(game.id) == 0
+    assert sweep_deadlines() == 3
     assert sweep_deadlines() == 0
+
+
+def test_a_sweep_resolves_every_overdue_game_and_leaves_the_others():
+    due = [make_game(time_limit=HOUR, seed=n) for n in range(4)]
+    not_yet = make_game(time_limit=3 * HOUR, seed=9)
+    result = deadlines.sweep(now=later(HOUR + 1))
+    assert (result.games, result.timeouts, result.failed) == (4, 12, [])
+    assert all(Game.objects.get(pk=g.pk).version == 3 for g in due)
+    assert Game.objects.get(pk=not_yet.pk).version == 0
+
+
+def test_a_game_that_fails_to_resolve_does_not_stop_the_sweep(monkeypatch):
+    broken, fine = make_game(time_limit=HOUR, seed=1), make_game(time_limit=2 * HOUR, seed=2)
+    real = deadlines._resolve_locked
+
+    def fail_for_broken(game, now):
+        if game.pk == broken.pk:
+            raise RuntimeError("engine bug")
+        return real(game, now)
+
+    monkeypatch.setattr(deadlines, "_resolve_locked", fail_for_broken)
+    result = deadlines.sweep(now=later(2 * HOUR + 1))
+    assert result.failed == [broken.pk] and result.games == 1
+    assert Game.objects.get(pk=broken.pk).version == 0  # rolled back; the next sweep tries again
+    assert Game.objects.get(pk=fine.pk).version == 3
 
 
 def test_acting_clears_your_deadline_and_keeps_the_others():
@@ -120,7 +148,7 @@ def test_a_crash_mid_resolution_changes_nothing_and_the_next_sweep_finishes(monk
         deadlines.resolve_overdue(game.id, now=later(HOUR + 1))
     assert Game.objects.get(pk=game.pk).version == 0 and not GameAction.objects.filter(game=game).exists()
     monkeypatch.setattr(play, "apply_default", real)
-    assert deadlines.sweep(now=later(HOUR + 1)) == 3
+    assert deadlines.sweep(now=later(HOUR + 1)).timeouts == 3
 
 
 def test_the_sweep_is_one_query_however_many_games(django_assert_num_queries):
@@ -191,12 +219,25 @@ def test_the_api_shows_deadlines():
     assert all(s["deadline_at"] is not None for s in body["seats"])
 
 
-def test_a_task_woken_before_the_deadline_comes_back_at_the_deadline(settings, monkeypatch):
-    settings.DEADLINE_TASKS = True
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    settings.DEADLINE_QUEUE = "deadlines"
-    game = make_game(time_limit=HOUR)
-    sent = []
-    monkeypatch.setattr(resolve_game_deadline, "apply_async", lambda *a, **kw: sent.append((a, kw)))
-    assert resolve_game_deadline(game.id) == 0
-    assert sent == [(((game.id,),), {"eta": Game.objects.get(pk=game.pk).deadline_at, "queue": "deadlines"})]
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+                    reason="SKIP LOCKED and concurrent writers need PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_sweeps_running_side_by_side_share_the_overdue_games_and_apply_each_default_once():
+    games = [make_game(time_limit=HOUR, seed=n) for n in range(24)]
+    when = later(HOUR + 1)
+    start = threading.Barrier(3)
+
+    def sweeper() -> deadlines.SweepResult:
+        start.wait()
+        try:
+            return deadlines.sweep(now=when)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(3) as pool:
+        results = list(pool.map(lambda _: sweeper(), range(3)))
+    assert sum(r.games for r in results) == 24 and sum(r.timeouts for r in results) == 72
+    assert not any(r.failed for r in results)
+    claimed = [game_id for r in results for game_id in r.handled]
+    assert sorted(claimed) == sorted(g.pk for g in games)  # no game taken twice
+    assert GameAction.objects.filter(source="timeout").count() == 72

@@ -24,3 +24,12 @@ def websocket_application():
 
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application()})
+
+# Embedded mode (no Redis, so no Celery): this process sweeps deadlines itself, so its timeouts
+# reach the websockets through the in-memory channel layer (games/runner.py).
+from django.conf import settings  # noqa: E402
+
+if settings.DEADLINE_RUNNER_IN_SERVER:
+    from games.runner import start_in_server
+
+    start_in_server()

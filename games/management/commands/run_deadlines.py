@@ -1,36 +1,40 @@
-"""The embedded runner: every second, resolves overdue deadlines, warns of near ones, and sends
-pending notifications. `python3 dev.py start` runs it beside the web server, so deadlines and
-notifications work with nothing installed but Python. With Redis, Celery's worker and beat do
-this job instead (README)."""
+"""The deadline runner in a process of its own: every second, resolves overdue deadlines, warns of
+near ones, and sends pending notifications. The web server already runs this loop inside itself when
+there is no Redis (games/runner.py), which is what embedded mode needs: a separate process has its
+own in-memory channel layer, so its timeouts would never reach the pages. Use this command where the
+channel layer is shared (Redis) but Celery does not run, or to sweep once (`--once`)."""
 from __future__ import annotations
 
+import logging
 import time
 
 from django.core.management.base import BaseCommand
-from django.db import close_old_connections
 
-from games.services.deadlines import sweep
-from notifications.services import deliver_pending, warn_deadlines
+from games.runner import tick, tick_between_connections
+
+log = logging.getLogger(__name__)
 
 
 class Command(BaseCommand):
-    help = "Resolve overdue deadlines every INTERVAL seconds (the embedded replacement for Celery beat)."
+    help = "Resolve overdue deadlines every INTERVAL seconds (what Celery beat and workers do with Redis)."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--interval", type=float, default=1.0)
         parser.add_argument("--once", action="store_true", help="sweep once and exit")
 
     def handle(self, *args, interval: float, once: bool, **options) -> None:
+        if once:
+            self._report(tick())
+            return
         while True:
-            applied = sweep()
-            warn_deadlines()
-            sent = deliver_pending()  # embedded mode's outbox: no broker, so no task sends them
-            if applied:
-                self.stdout.write(f"applied {applied} timeout default(s)")
-            if sent:
-                self.stdout.write(f"sent {sent} notification(s)")
-            if once:
-                return
+            try:
+                self._report(tick_between_connections())
+            except Exception:  # the database restarting: log it and keep going
+                log.exception("deadline runner tick failed; trying again")
             time.sleep(interval)
-            # A long-running loop, like a request: drop connections that broke or aged out.
-            close_old_connections()
+
+    def _report(self, done) -> None:
+        if done.timeouts:
+            self.stdout.write(f"applied {done.timeouts} timeout default(s)")
+        if done.notifications_sent:
+            self.stdout.write(f"sent {done.notifications_sent} notification(s)")
