@@ -1,10 +1,14 @@
 """REST endpoints for lobbies and games. Thin: parse, call a service or a query, answer."""
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from typing import Any
+
 from django.db.models import Count, F
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,6 +27,12 @@ from games.serializers import (
     UserRefSerializer,
 )
 from games.services import deadlines, lobbies, pause, play
+from westeros.fields import INTEGER_MAX
+from westeros.outages import DATABASE_ERRORS
+
+log = logging.getLogger(__name__)
+REREAD_FAILED = ("Your change was saved, but the database became unavailable before it could be read back: "
+                 "re-fetch before acting again.")
 
 
 def _valid(serializer_class, request: Request):
@@ -42,19 +52,73 @@ def _bool_param(request: Request, name: str) -> bool | None:
     raise GameError("invalid", f"'{name}' must be true or false.", fields={name: ["Must be true or false."]})
 
 
-def _int_param(request: Request, name: str) -> int | None:
+def _int_param(request: Request, name: str, low: int = 0, high: int = INTEGER_MAX) -> int | None:
+    """A whole-number query parameter within [low, high] (by default what an integer column holds:
+    a larger number would be a database error, not an empty answer)."""
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
+    message = f"A whole number from {low} to {high}."
+    if len(raw) > 20:
+        raise GameError("invalid", f"'{name}' must be a whole number.", fields={name: [message]})
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
-        raise GameError("invalid", f"'{name}' must be a whole number.", fields={name: ["A whole number."]}) from None
+        raise GameError("invalid", f"'{name}' must be a whole number.", fields={name: [message]}) from None
+    if not low <= value <= high:
+        raise GameError("invalid", f"'{name}' is out of range.", fields={name: [message]})
+    return value
+
+
+def _int_query(name: str, description: str) -> OpenApiParameter:
+    return OpenApiParameter(name, {"type": "integer", "minimum": 0, "maximum": INTEGER_MAX},
+                            description=description)
+
+
+IDEMPOTENCY_KEY_MAX = 128
+
+
+def _idempotency_key(request: Request) -> str:
+    """The Idempotency-Key header: at most 128 printable ASCII characters (it is stored)."""
+    key = request.headers.get("Idempotency-Key", "")
+    if len(key) > IDEMPOTENCY_KEY_MAX or any(not " " <= char <= "~" for char in key):
+        raise GameError("invalid", "The Idempotency-Key header is not valid.",
+                        fields={"Idempotency-Key": [f"At most {IDEMPOTENCY_KEY_MAX} printable ASCII characters."]})
+    return key
+
+
+def _after_commit(read: Callable[[], dict[str, Any]], known: dict[str, Any], extra: dict[str, Any] | None = None,
+                  code: int = status.HTTP_200_OK) -> Response:
+    """The answer to a change that is already committed: `read()` re-reads the result, `extra` is
+    added to it. If the database goes away in between, the change still stands: answer `code` with
+    what is known (`known`, from memory) and `partial: true`, never a 503 that would make the client
+    believe nothing changed and send it again."""
+    try:
+        return Response({**read(), **(extra or {})}, status=code)
+    except DATABASE_ERRORS as error:
+        log.warning("committed, but the result could not be re-read: %s", error)
+        return Response({**known, **(extra or {}), "partial": True, "detail": REREAD_FAILED}, status=code)
+
+
+def _read_lobby(lobby_id: int) -> dict[str, Any]:
+    lobby = Lobby.objects.select_related("creator").prefetch_related("members__user").get(pk=lobby_id)
+    return dict(LobbySerializer(lobby).data)
 
 
 def _lobby_response(lobby: Lobby, code: int = status.HTTP_200_OK) -> Response:
-    lobby = Lobby.objects.select_related("creator").prefetch_related("members__user").get(pk=lobby.pk)
-    return Response(LobbySerializer(lobby).data, status=code)
+    """A lobby after a committed change."""
+    return _after_commit(lambda: _read_lobby(lobby.pk), {"id": lobby.pk, "status": lobby.status}, code=code)
+
+
+def _game_response(game: Game, user, **extra: Any) -> Response:
+    """A game after a committed change (`game` as the service left it), as the user sees it."""
+
+    def read() -> dict[str, Any]:
+        return queries.game_payload(Game.objects.prefetch_related("seats__user").get(pk=game.pk), user)
+
+    known = {"id": game.pk, "version": game.version, "status": game.status, "deadline_at": game.deadline_at,
+             "paused_at": game.paused_at, "pause_votes": game.pause_votes}
+    return _after_commit(read, known, extra)
 
 
 class LobbyListView(APIView):
@@ -65,9 +129,9 @@ class LobbyListView(APIView):
         summary="Open public lobbies",
         parameters=[
             OpenApiParameter("ruleset", str), OpenApiParameter("ranked", bool),
-            OpenApiParameter("seats_free", int, description="at least this many free seats"),
-            OpenApiParameter("max_time_limit", int, description="seconds"),
-            OpenApiParameter("min_time_limit", int, description="seconds"),
+            _int_query("seats_free", "at least this many free seats"),
+            _int_query("max_time_limit", "seconds"),
+            _int_query("min_time_limit", "seconds"),
         ],
     )
     def get(self, request: Request) -> Response:
@@ -105,7 +169,7 @@ class LobbyDetailView(APIView):
         lobby = Lobby.objects.filter(pk=lobby_id).first()
         if lobby is None or not lobbies.can_see(lobby, request.user, request.query_params.get("invite")):
             raise not_found("lobby")
-        response = _lobby_response(lobby)
+        response = Response(_read_lobby(lobby.pk))
         if lobby.creator_id == request.user.pk:
             response.data["invite_token"] = lobby.invite_token
         return response
@@ -169,32 +233,27 @@ class GameActionView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         data = _valid(ActionSerializer, request)
-        key = request.headers.get("Idempotency-Key", "")[:128]
+        key = _idempotency_key(request)
         result = play.do_submit_action(game_id, request.user, action=data["action"], version=data["version"],
                                        idempotency_key=key)
-        game = Game.objects.prefetch_related("seats__user").get(pk=result.game.pk)
-        payload = queries.game_payload(game, request.user)
-        payload["applied_version"] = result.record.version
-        payload["repeated"] = result.repeated
-        return Response(payload)
+        return _game_response(result.game, request.user, applied_version=result.record.version,
+                              repeated=result.repeated)
 
 
 class GameExtendView(APIView):
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT,
                    summary="Use your one extension in this game: your current deadline moves by one time limit")
     def post(self, request: Request, game_id: int) -> Response:
-        deadlines.do_extend(game_id, request.user)
-        game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
-        return Response(queries.game_payload(game, request.user))
+        game = deadlines.do_extend(game_id, request.user)
+        return _game_response(game, request.user)
 
 
 class GamePauseView(APIView):
     @extend_schema(request=PauseSerializer, responses=OpenApiTypes.OBJECT,
                    summary="Vote to pause (every player must) or resume (any player) the game")
     def post(self, request: Request, game_id: int) -> Response:
-        pause.do_vote_pause(game_id, request.user, pause=_valid(PauseSerializer, request)["pause"])
-        game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
-        return Response(queries.game_payload(game, request.user))
+        game = pause.do_vote_pause(game_id, request.user, pause=_valid(PauseSerializer, request)["pause"])
+        return _game_response(game, request.user)
 
 
 class GameLogView(APIView):
@@ -209,9 +268,7 @@ class GameLogView(APIView):
 class GameConcedeView(APIView):
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT, summary="Leave the game: the bot takes your seat")
     def post(self, request: Request, game_id: int) -> Response:
-        game = play.do_concede(game_id, request.user)
-        game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
-        return Response(queries.game_payload(game, request.user))
+        return _game_response(play.do_concede(game_id, request.user), request.user)
 
 
 class GameFairnessView(APIView):
@@ -224,8 +281,16 @@ class GameFairnessView(APIView):
         return Response(queries.fairness_payload(game))
 
 
+class MyGameSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    ruleset = serializers.CharField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    version = serializers.IntegerField()
+    seat = serializers.CharField(help_text="your seat")
+
+
 class MyGamesView(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, parameters=[OpenApiParameter("awaiting", bool)],
+    @extend_schema(responses=MyGameSerializer(many=True), parameters=[OpenApiParameter("awaiting", bool)],
                    summary="Your games; awaiting=true: only those where a decision of yours is pending")
     def get(self, request: Request) -> Response:
         seats = request.user.game_seats.filter(left_at__isnull=True)

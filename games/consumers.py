@@ -1,16 +1,28 @@
 """The game websocket, /ws/games/<id>/.
 
-After each commit every connection receives {"type": "update", "version", "events"} with the
-events filtered for its seat (spectators: the public view). Versions let a client see a gap and
-re-fetch the game over REST, since Channels may drop messages. Presence (who is connected) is sent
-to the whole table whenever it changes.
+On connecting a client gets {"type": "hello", "game", "seat", "version"}: the version it starts
+from. After each commit every connection receives {"type": "update", "from_version", "version",
+"status", "events", "seats_changed"}, the events filtered for its seat (spectators: the public
+view). An update takes the game from `from_version` to `version` (several versions when bots acted
+too; the same version when only the seats or the status changed), and a socket gets them in order:
+each update's from_version is the version of the update before it (or of the hello). Commits send
+their messages concurrently, so they can arrive crossed: one that comes before an older one waits
+here at most REORDER_WAIT seconds for it. When the older one is lost or later than that, the socket
+gets {"type": "gap", "version"} (re-fetch the game over REST) and the updates go on from `version`;
+an update that comes after that is dropped. A client applies an update whose from_version is the
+version it has, ignores one whose version is older than its own, and re-fetches the game on a gap
+notice or when from_version is newer than its version. Presence (who is connected) is sent to the
+whole table whenever it changes.
 
 Chat (chat/services.py): a client sends {"type": "chat", "channel": "table" | "<seatA>-<seatB>",
 "text": ...}; the message reaches only the channel's members as {"type": "chat", "id", "channel",
 "sender", "seat", "text", "html", "created_at"} (`text` is raw: render it as text, or insert the
-escaped `html`); a refusal comes back as {"type": "error", "error", "detail", "fields"}."""
+escaped `html`); a refusal comes back as {"type": "error", "error", "detail", "fields"}. A frame
+that is not JSON, is binary, nests too deep or holds a NUL is answered {"type": "error", "error":
+"bad_message", ...} and the socket stays open (westeros/parsers.py, SafeJsonFrames)."""
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from channels.db import database_sync_to_async
@@ -21,33 +33,52 @@ from games import queries
 from games.errors import GameError
 from games.models import Game, Presence
 from games.services.notify import seat_group, spectator_group, table_group
+from westeros.parsers import SafeJsonFrames
 
 log = logging.getLogger(__name__)
 
+# How long an update that came before an older one waits for it (seconds); then the gap is announced.
+REORDER_WAIT = 0.3
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+
+class GameConsumer(SafeJsonFrames, AsyncJsonWebsocketConsumer):
     groups: list[str]
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.groups = []
+        self.early: list[dict] = []  # updates that came before an older one, waiting for it
+        self.waiting: asyncio.Task | None = None  # announces the gap if the older one is too late
+        self.sending = asyncio.Lock()  # the waiting task and game_update send in turn
         user = self.scope.get("user")
-        info = await self._join_info(user, self._invite())
-        if info is None:
+        allowed, seat = await self._viewer(user, self._invite())
+        if not allowed:
             await self.close(code=4404)
             return
-        seat, version = info
         self.seat = seat
         own = seat_group(self.game_id, seat) if seat else spectator_group(self.game_id)
         for group in (own, table_group(self.game_id)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups.append(group)
+        # read once subscribed: a change committed meanwhile is in this version or in an update
+        self.delivered = await self._version()  # the client has every change up to this version
         await self.accept()
-        await self.send_json({"type": "hello", "game": self.game_id, "seat": seat, "version": version})
+        await self.send_json({"type": "hello", "game": self.game_id, "seat": seat, "version": self.delivered})
         await self._set_presence(user, present=True)
         await self._broadcast_presence()
 
+    async def __call__(self, scope, receive, send) -> None:
+        """When the channel layer fails (Redis down), Channels ends the consumer without calling
+        disconnect(): the socket's Presence row is removed here, whatever ended it."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if getattr(self, "channel_name", None):
+                await database_sync_to_async(Presence.objects.filter(channel_name=self.channel_name).delete)()
+
     async def disconnect(self, code) -> None:
+        if getattr(self, "waiting", None) is not None:
+            self.waiting.cancel()
         for group in getattr(self, "groups", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if getattr(self, "groups", None):
@@ -83,8 +114,39 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "chat", **message["message"]})
 
     async def game_update(self, message) -> None:
-        await self.send_json({"type": "update", "version": message["version"], "status": message["status"],
-                              "events": message["events"], "seats_changed": message.get("seats_changed", False)})
+        async with self.sending:
+            self.early.append(message)
+            await self._deliver()
+
+    async def _deliver(self, *, gap: bool = False) -> None:
+        """Send the waiting updates that follow the client's version, in order. With `gap` (the wait
+        is over) first skip to the oldest waiting update, telling the client to re-fetch."""
+        self.early.sort(key=lambda m: (m["from_version"], m["version"]))
+        if gap and self.early and self.early[0]["from_version"] > self.delivered:
+            self.delivered = self.early[0]["from_version"]
+            await self.send_json({"type": "gap", "version": self.delivered})
+        while self.early and self.early[0]["from_version"] <= self.delivered:
+            message = self.early.pop(0)
+            if message["from_version"] == self.delivered:
+                await self.send_json({"type": "update", "from_version": message["from_version"],
+                                      "version": message["version"], "status": message["status"],
+                                      "events": message["events"], "seats_changed": message["seats_changed"]})
+                self.delivered = message["version"]
+            elif message["from_version"] == message["version"]:
+                # a change of seats or status overtaken by a later update: only a re-fetch shows it
+                await self.send_json({"type": "gap", "version": self.delivered})
+            # else: an older update, already covered by a gap notice (or by the hello version)
+        if self.early and self.waiting is None:
+            self.waiting = asyncio.create_task(self._announce_gap())
+        elif not self.early and self.waiting is not None:
+            self.waiting.cancel()
+            self.waiting = None
+
+    async def _announce_gap(self) -> None:
+        await asyncio.sleep(REORDER_WAIT)
+        async with self.sending:
+            self.waiting = None
+            await self._deliver(gap=True)
 
     async def table_presence(self, message) -> None:
         await self.send_json({"type": "presence", "connected": message["connected"]})
@@ -95,11 +157,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         return parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
 
     @database_sync_to_async
-    def _join_info(self, user, invite) -> tuple[str | None, int] | None:
+    def _viewer(self, user, invite) -> tuple[bool, str | None]:
+        """(whether the user may watch the game, the user's seat)"""
         game = Game.objects.filter(pk=self.game_id).prefetch_related("seats").first()
         if game is None or not queries.can_view(game, user, invite):
-            return None
-        return queries.viewer_seat(game, user), game.version
+            return False, None
+        return True, queries.viewer_seat(game, user)
 
     @database_sync_to_async
     def _version(self) -> int:

@@ -57,7 +57,7 @@ class Lobby(models.Model):
         verbose_name_plural = "lobbies"
 
     def __str__(self) -> str:
-        return self.name or f"{self.ruleset} lobby #{self.pk}"
+        return self.name or f"{self.creator.username}'s lobby"
 
     def set_password(self, raw: str | None) -> None:
         self.password_hash = make_password(raw) if raw else ""
@@ -207,6 +207,9 @@ class GameAction(models.Model):
     source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     idempotency_key = models.CharField(max_length=128, blank=True)
+    # sha256 of the request a key was first used with (games/services/play.py, request_fingerprint):
+    # the same key with another request is refused (422) instead of answered with this action.
+    request_hash = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

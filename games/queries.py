@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 from games.engine import get_ruleset
 from games.errors import not_found
 from games.models import Game, GameSeat, Presence
+from games.replay import state_digest
 from games.services.notify import events_for
 
 
@@ -91,19 +92,51 @@ def game_payload(game: Game, user) -> dict[str, Any]:
 
 
 def log_payload(game: Game, user) -> list[dict[str, Any]]:
+    """The log as this user may see it: per action its events (filtered by the ruleset's event_view)
+    and, where the ruleset narrates (describe_event), the same events in words: `lines` (a sentence
+    each, with its pieces for colouring house names, its round and phase), `text` (the sentences
+    joined), and the `round` and `phase` the action was taken in. Only filtered events are narrated,
+    so a sentence never tells more than the event it stems from."""
     seat = viewer_seat(game, user)
+    engine = get_ruleset(game.ruleset)
+    describe = getattr(engine, "describe_event", None)
+    moment = _log_start(engine, game) if describe else {}
     entries = []
     for record in game.actions.all():
         events = events_for(game.ruleset, [record], seat)
-        if events:
-            entries.append({"version": record.version, "seat": record.seat, "source": record.source,
-                            "at": record.created_at, "events": events})
+        if not events:
+            continue
+        entry: dict[str, Any] = {"version": record.version, "seat": record.seat, "source": record.source,
+                                 "at": record.created_at, "events": events}
+        if describe:
+            entry.update({k: v for k, v in moment.items() if v is not None})
+            lines = []
+            for event in events:
+                said = describe({k: v for k, v in event.items() if k != "version"})
+                if not said:
+                    continue
+                moment.update({k: said[k] for k in ("round", "phase") if said.get(k) is not None})
+                lines.append({**said, **{k: v for k, v in moment.items() if v is not None}})
+            entry["lines"] = lines
+            entry["text"] = " ".join(line["text"] for line in lines)
+        entries.append(entry)
     return entries
 
 
+def _log_start(engine, game: Game) -> dict[str, Any]:
+    """The round and phase before the first action: those of the game's setup (rebuilt from its seed;
+    only these two public values are kept)."""
+    try:
+        state = engine.new_game(game.seat_names(), dict(game.options or {}), game.seed)
+    except Exception:  # a log without rounds is still a log
+        return {"round": None, "phase": None}
+    return {"round": state.get("round"), "phase": state.get("phase")}
+
+
 def fairness_payload(game: Game) -> dict[str, Any]:
-    """The commitment always; the seed, its salt and every action once the game is over, so anyone
-    can replay it (`python manage.py verify_replay FILE`)."""
+    """The commitment always; once the game is over, the seed, its salt, every action, the final
+    version and the SHA-256 of the final state (games.replay.state_digest of the stored snapshot, which
+    no longer changes), so anyone can replay it and check it ends there (`manage.py verify_replay FILE`)."""
     payload: dict[str, Any] = {
         "id": game.pk,
         "ruleset": game.ruleset,
@@ -119,6 +152,7 @@ def fairness_payload(game: Game) -> dict[str, Any]:
             options=game.options,
             actions=[{"seat": a.seat, "action": a.action} for a in game.actions.all()],
             final_version=game.version,
+            final_state_sha256=state_digest(game.state),
         )
     return payload
 

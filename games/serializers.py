@@ -3,25 +3,27 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, Lobby
+from westeros.fields import StrictFloatField, StrictIntegerField
 
 
 class LobbyCreateSerializer(serializers.Serializer):
     ruleset = serializers.CharField(max_length=32, default="agot")
     name = serializers.CharField(max_length=80, required=False, default="", allow_blank=True)
-    seats = serializers.IntegerField(min_value=1, max_value=16)
+    seats = StrictIntegerField(min_value=1, max_value=16)
     ranked = serializers.BooleanField(default=False)
     private = serializers.BooleanField(default=False)
     password = serializers.CharField(max_length=128, required=False, default="", allow_blank=True, trim_whitespace=False)
-    time_limit = serializers.IntegerField(min_value=MIN_TIME_LIMIT, max_value=MAX_TIME_LIMIT,
+    time_limit = StrictIntegerField(min_value=MIN_TIME_LIMIT, max_value=MAX_TIME_LIMIT,
                                           help_text="seconds per decision, 120 (2 minutes) to 604800 (7 days)")
     house_choice = serializers.ChoiceField(choices=Lobby.HouseChoice.choices, default=Lobby.HouseChoice.RANDOM)
     options = serializers.DictField(required=False, default=dict)
     auto_start = serializers.BooleanField(default=True)
-    max_consecutive_timeouts = serializers.IntegerField(
+    max_consecutive_timeouts = StrictIntegerField(
         min_value=0, max_value=20, default=3,
         help_text="a seat timing out this many times in a row is handed to the bot and recorded as abandoned (0: never)")
-    min_rating = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0)
-    min_reliability = serializers.FloatField(required=False, allow_null=True, default=None, min_value=0, max_value=1)
+    # PositiveIntegerField: at most 2147483647 (westeros/fields.py)
+    min_rating = StrictIntegerField(required=False, allow_null=True, default=None, min_value=0)
+    min_reliability = StrictFloatField(required=False, allow_null=True, default=None, min_value=0, max_value=1)
     private_chat = serializers.BooleanField(default=True, help_text="players may chat privately, two seats at a time")
     spectator_chat = serializers.BooleanField(default=True, help_text="spectators may read the table chat")
     join = serializers.BooleanField(default=True, help_text="take a seat yourself (default)")
@@ -75,7 +77,7 @@ class AssignSerializer(UserRefSerializer):
 
 
 class ActionSerializer(serializers.Serializer):
-    version = serializers.IntegerField(min_value=0, help_text="the game version the action was chosen at")
+    version = StrictIntegerField(min_value=0, help_text="the game version the action was chosen at (a number, not a string)")
     action = serializers.JSONField(help_text="the action, as the ruleset's notation defines it")
 
     def validate_action(self, value):

@@ -2,9 +2,12 @@ from __future__ import annotations
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from westeros.parsers import SafeJsonFrames
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
-    """A health check for the websocket stack: answers every message with who the server sees."""
+
+class PingConsumer(SafeJsonFrames, AsyncJsonWebsocketConsumer):
+    """A health check for the websocket stack: answers every message with who the server sees (a
+    frame that is not JSON gets a bad_message error; the socket stays open)."""
 
     async def connect(self) -> None:
         await self.accept()

@@ -14,6 +14,7 @@ from django.db import transaction
 
 from games.engine import get_ruleset
 from games.models import Game, GameAction
+from westeros.outages import REDIS_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +44,14 @@ def events_for(ruleset: str, records: Iterable[GameAction], viewer: str | None) 
 
 
 def after_commit(game: Game, records: list[GameAction], *, seats_changed: bool = False) -> None:
+    """Send the change to every connection once the transaction commits. `records` are all the
+    actions appended in it (contiguous versions), so the message spans from_version -> version;
+    from_version == version when only the seats or the status changed. Commits of different requests
+    send concurrently, so messages can cross: the consumer puts them back in version order."""
     game_id, ruleset, version, status = game.pk, game.ruleset, game.version, game.status
     seats = game.seat_names()
     records = list(records)
+    from_version = records[0].version - 1 if records else version
 
     def send() -> None:
         layer = get_channel_layer()
@@ -53,13 +59,19 @@ def after_commit(game: Game, records: list[GameAction], *, seats_changed: bool =
             return
         messages = [(seat_group(game_id, seat), events_for(ruleset, records, seat)) for seat in seats]
         messages.append((spectator_group(game_id), events_for(ruleset, records, None)))
-        try:
+        async def send_all() -> None:  # one trip to an event loop for every group, in order
             for group, events in messages:
-                async_to_sync(layer.group_send)(
+                await layer.group_send(
                     group,
-                    {"type": "game.update", "version": version, "status": status, "events": events,
-                     "seats_changed": seats_changed},
+                    {"type": "game.update", "from_version": from_version, "version": version, "status": status,
+                     "events": events, "seats_changed": seats_changed},
                 )
+
+        try:
+            async_to_sync(send_all)()
+        except REDIS_ERRORS as error:  # Redis down: one line per commit, not a traceback
+            log.warning("could not notify game %s at version %s: the channel layer is unavailable (%s)",
+                        game_id, version, error)
         except Exception:  # the commit stands; clients that miss it re-fetch by version
             log.exception("could not notify game %s at version %s", game_id, version)
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.errors import GameError, conflict
 from games.models import Game
-from games.services import deadlines, notify
+from games.services import notify
 from games.services.play import lock_game
 from games.signals import vote_check
 
@@ -36,7 +36,6 @@ def do_vote_pause(game_id: int, user, *, pause: bool) -> Game:
             _resume_or_withdraw(game, seat.seat)
         game.save()
         notify.after_commit(game, [], seats_changed=True)
-        deadlines.schedule_after_commit(game)
         return game
 
 

@@ -6,6 +6,8 @@ websocket notification is sent only after the transaction commits, and carries t
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -94,7 +96,14 @@ def do_submit_action(
 
     `version` is the version the client saw. A client behind the current version is still served
     when its seat has not acted since then and still has a decision pending (simultaneous decisions
-    land in some order); otherwise the submission is stale: 409 with the current version."""
+    land in some order); otherwise the submission is stale: 409 with the current version.
+
+    `idempotency_key` (the Idempotency-Key header, unique per seat of a game): a retry is the same
+    key with the same request, i.e. the same action (as JSON, key order aside) at the same version;
+    it is answered with the action the key first applied (`repeated`), whatever happened since. The
+    same key with another action or another version is a different request reusing the key: 422
+    `idempotency_key_reused`, nothing applied (the convention of payment APIs). A client that
+    re-fetched and wants to act again at a newer version sends a new key."""
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
         raise GameError("invalid", "Some fields are not valid.", fields={"version": ["A whole number is required."]})
     if not isinstance(action, dict):
@@ -104,9 +113,18 @@ def do_submit_action(
         seat = game.seat_for(user)
         if seat is None:
             raise GameError("forbidden", "You do not play in this game.", status_code=403)
+        fingerprint = request_fingerprint(action, version) if idempotency_key else ""
         if idempotency_key:
             earlier = game.actions.filter(seat=seat.seat, idempotency_key=idempotency_key).first()
             if earlier is not None:
+                # rows from before request_hash existed have none: they answer as before
+                if earlier.request_hash and earlier.request_hash != fingerprint:
+                    raise GameError(
+                        "idempotency_key_reused",
+                        "This Idempotency-Key was already used with another request (action or version); "
+                        "send a new key for a new request.",
+                        status_code=422, fields={"Idempotency-Key": ["Already used with another request."]},
+                        version=game.version, applied_version=earlier.version)
                 return Submitted(game, earlier, repeated=True)
         if not game.is_active():
             raise conflict("game_over", f"This game is {game.status}.", version=game.version)
@@ -132,7 +150,8 @@ def do_submit_action(
             state, events = engine.apply(game.state, seat.seat, action)
         except EngineError as error:
             raise from_engine(error, game.version) from None
-        record = _append(game, seat.seat, action, events, state, GameAction.Source.PLAYER, user, idempotency_key)
+        record = _append(game, seat.seat, action, events, state, GameAction.Source.PLAYER, user, idempotency_key,
+                         fingerprint)
         if seat.consecutive_timeouts:
             seat.consecutive_timeouts = 0
             seat.save(update_fields=["consecutive_timeouts"])
@@ -193,7 +212,6 @@ def settle(
     deadlines.renew(game, pending_before, records, now)
     game.save()
     notify.after_commit(game, records, seats_changed=seats_changed)
-    deadlines.schedule_after_commit(game)
     game_changed.send(sender=Game, game=game, pending_before=pending_before, records=records, started=started)
     if was_active and not game.is_active():
         game_finished.send(sender=Game, game=game)
@@ -211,7 +229,14 @@ def apply_default(game: Game, seat: str, source: str) -> GameAction:
     return _append(game, seat, action, events, state, source, None, "")
 
 
-def _append(game, seat, action, events, state, source, user, idempotency_key) -> GameAction:
+def request_fingerprint(action: Any, version: int) -> str:
+    """sha256 of the request's canonical JSON (sorted keys, no spaces): what an Idempotency-Key is
+    bound to."""
+    canonical = json.dumps({"action": action, "version": version}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _append(game, seat, action, events, state, source, user, idempotency_key, request_hash="") -> GameAction:
     game.state = state
     game.version += 1
     return GameAction.objects.create(
@@ -223,6 +248,7 @@ def _append(game, seat, action, events, state, source, user, idempotency_key) ->
         source=source,
         user=user,
         idempotency_key=idempotency_key,
+        request_hash=request_hash,
     )
 
 
