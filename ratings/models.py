@@ -52,3 +52,21 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+
+class RatedGame(models.Model):
+    """A game applied to the ratings, once. `sequence` is the order it was applied in, and the order
+    recompute_ratings replays. The row is inserted after the players' rating rows are locked, so of
+    two games sharing a player the one applied second always gets the higher number, even when both
+    finish at the same instant in two processes (PostgreSQL takes the number from the column's
+    sequence at insert, one at a time; SQLite has one writer at a time). Games without a shared
+    player may be numbered in either order: their results do not depend on it."""
+
+    sequence = models.BigAutoField(primary_key=True)
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="rated")
+
+    class Meta:
+        ordering = ["sequence"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} rated #{self.sequence}"

@@ -10,11 +10,11 @@ and takes no part; a player who left (GameSeat.left_at set) keeps the seat's use
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
@@ -22,7 +22,7 @@ from accounts.models import User
 from games.engine import get_ruleset
 from games.models import Game, GameAction, GameSeat, Lobby
 from ratings import conf, elo
-from ratings.models import STANDARD_FORMAT, Rating, RatingChange
+from ratings.models import STANDARD_FORMAT, RatedGame, Rating, RatingChange
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
 
@@ -75,13 +75,13 @@ def _ranking_with_ties(game: Game) -> list:
 
 def record_finished_game(game: Game) -> list[RatingChange]:
     """Apply a finished game to its players' ratings, once. Safe to call again (and concurrently):
-    the game row is locked and a game that already has rating changes is left alone.
+    the game row is locked and a game already rated (it has a RatedGame) is left alone.
     Returns the changes made (none for a casual, unranked or already recorded game)."""
     if not is_rated(game):
         return []
     with transaction.atomic():
         list(Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True))
-        if RatingChange.objects.filter(game_id=game.pk).exists():
+        if RatedGame.objects.filter(game_id=game.pk).exists():
             return []
         players = players_of(game)
         if len(players) < 2:
@@ -90,8 +90,18 @@ def record_finished_game(game: Game) -> list[RatingChange]:
 
 
 def _apply(game: Game, players: list[Player]) -> list[RatingChange]:
+    ratings = _locked_ratings([p.user_id for p in players], game.ruleset, format_of(game))
+    RatedGame.objects.create(game_id=game.pk)  # numbered only now, with the players' rows locked
+    records = _step(game, players, ratings)
+    for rating in ratings.values():
+        rating.save(update_fields=["rating", "games", "last_played"])
+    return RatingChange.objects.bulk_create(records)
+
+
+def _step(game: Game, players: list[Player], ratings: dict[int, Rating]) -> list[RatingChange]:
+    """Apply one game to the players' Rating objects (in memory: the caller saves them) and return
+    its history rows, unsaved. Every change uses the ratings from before the game."""
     ruleset, fmt = game.ruleset, format_of(game)
-    ratings = _locked_ratings([p.user_id for p in players], ruleset, fmt)
     standings = {p.user_id: elo.Standing(ratings[p.user_id].rating, ratings[p.user_id].games) for p in players}
     changes = elo.rating_changes(standings, {p.user_id: p.placement for p in players}, conf.elo_config())
     played_at = game.finished_at or timezone.now()
@@ -102,12 +112,11 @@ def _apply(game: Game, players: list[Player]) -> list[RatingChange]:
         rating.rating = before + changes[p.user_id]
         rating.games += 1
         rating.last_played = played_at if rating.last_played is None else max(rating.last_played, played_at)
-        rating.save(update_fields=["rating", "games", "last_played"])
         records.append(RatingChange(
             user_id=p.user_id, game_id=game.pk, ruleset=ruleset, format=fmt, seat=p.seat,
             placement=p.placement, before=before, after=rating.rating, played_at=played_at,
         ))
-    return RatingChange.objects.bulk_create(records)
+    return records
 
 
 def _locked_ratings(user_ids: Iterable[int], ruleset: str, fmt: str) -> dict[int, Rating]:
@@ -121,61 +130,136 @@ def _locked_ratings(user_ids: Iterable[int], ruleset: str, fmt: str) -> dict[int
 
 
 def rated_games() -> QuerySet[Game]:
-    """Every game that counts, in the order it finished."""
+    """Every game that counts, in the order to replay it: the games already rated in the order they
+    were applied (RatedGame.sequence), then the games never rated (finished while ratings were off,
+    say) by finish time and id."""
     return (Game.objects.filter(ranked=True, status__in=ENDED, ranking__isnull=False)
-            .order_by("finished_at", "id"))
+            .order_by(F("rated__sequence").asc(nulls_last=True), "finished_at", "id"))
 
 
 # ---- recomputing -------------------------------------------------------------------------------
 
 
-Snapshot = dict[tuple[int, str, str], tuple[float, int]]
+Key = tuple[int, str, str]  # user id, ruleset, format
+Snapshot = dict[Key, tuple[float, int]]
 TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Difference:
+    user_id: int
+    username: str
+    ruleset: str
+    format: str
+    stored: tuple[float, int] | None  # (rating, games), None when there is no such row
+    recomputed: tuple[float, int] | None
+
+    @property
+    def delta(self) -> float | None:
+        return None if self.stored is None or self.recomputed is None else self.recomputed[0] - self.stored[0]
 
 
 @dataclass(frozen=True)
 class Recomputed:
     games: int
     ratings: int
-    changed: bool
-    differences: list[str]
+    differences: list[Difference]
+    never_rated: list[int]  # ids of the games replayed for the first time, in the order replayed
+    written: bool
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.differences)
 
 
 def snapshot() -> Snapshot:
     return {(r.user_id, r.ruleset, r.format): (r.rating, r.games) for r in Rating.objects.all()}
 
 
-def differences(old: Snapshot, new: Snapshot) -> list[str]:
-    lines = []
-    for key in sorted(set(old) | set(new)):
-        a, b = old.get(key), new.get(key)
-        if a is None or b is None or abs(a[0] - b[0]) > TOLERANCE or a[1] != b[1]:
-            lines.append(f"user {key[0]} {key[1]}/{key[2]}: {_show(a)} -> {_show(b)}")
-    return lines
+def differences(old: Snapshot, new: Snapshot) -> list[Difference]:
+    keys = [key for key in sorted(set(old) | set(new)) if _differ(old.get(key), new.get(key))]
+    names = dict(User.objects.filter(pk__in={key[0] for key in keys}).values_list("pk", "username"))
+    return [Difference(key[0], names.get(key[0], "?"), key[1], key[2], old.get(key), new.get(key)) for key in keys]
 
 
-def _show(value: tuple[float, int] | None) -> str:
-    return "none" if value is None else f"{value[0]:.2f} ({value[1]} games)"
+def _differ(a: tuple[float, int] | None, b: tuple[float, int] | None) -> bool:
+    return a is None or b is None or abs(a[0] - b[0]) > TOLERANCE or a[1] != b[1]
 
 
-def recompute_all() -> Recomputed:
-    """Rebuild every rating and the whole history from the rated games, in finished_at order, in
-    one transaction. Gives the numbers the incremental updates gave (when games were recorded in the
-    order they finished)."""
+@dataclass
+class Replay:
+    ratings: dict[Key, Rating]
+    history: list[RatingChange]
+    games: int
+    never_rated: list[int]
+
+
+def replay() -> Replay:
+    """Every rating and the whole history rebuilt in memory from the rated games, in the order of
+    rated_games(): what the incremental updates gave, bit for bit. Writes nothing."""
+    result = Replay(ratings={}, history=[], games=0, never_rated=[])
+    recorded = set(RatedGame.objects.values_list("game_id", flat=True))
+    for game in _in_replay_order():
+        players = players_of(game)
+        if not is_rated(game) or len(players) < 2:
+            continue
+        ruleset, fmt = game.ruleset, format_of(game)
+        rows = {p.user_id: result.ratings.setdefault((p.user_id, ruleset, fmt),
+                                                     Rating(user_id=p.user_id, ruleset=ruleset, format=fmt))
+                for p in players}
+        result.history += _step(game, players, rows)
+        result.games += 1
+        if game.pk not in recorded:
+            result.never_rated.append(game.pk)
+    return result
+
+
+def _in_replay_order(chunk: int = 500) -> Iterator[Game]:
+    ids = list(rated_games().values_list("id", flat=True))
+    for start in range(0, len(ids), chunk):
+        games = Game.objects.in_bulk(ids[start:start + chunk])
+        yield from (games[pk] for pk in ids[start:start + chunk])
+
+
+def recompute_all(*, write: bool = False) -> Recomputed:
+    """Replay every rated game (replay()) and compare with the stored ratings. With write=True, the
+    stored ratings and history are replaced by the replayed ones (_write), with the rating rows locked
+    meanwhile. Without it, nothing is written and no row is locked; on PostgreSQL, when this is the
+    outermost transaction, the comparison reads one consistent snapshot (REPEATABLE READ READ ONLY), so
+    a game finishing meanwhile makes no difference appear."""
+    outermost = not connection.in_atomic_block
     with transaction.atomic():
-        list(Rating.objects.select_for_update().values_list("pk", flat=True))
+        stored_ids: dict[Key, int] = {}
+        if write:
+            rows = Rating.objects.select_for_update().order_by("user_id", "ruleset", "format")
+            stored_ids = {(u, r, f): pk for pk, u, r, f in rows.values_list("pk", "user_id", "ruleset", "format")}
+        elif outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         old = snapshot()
-        RatingChange.objects.all().delete()
-        Rating.objects.all().delete()
-        count = 0
-        for game in rated_games().iterator():
-            players = players_of(game)
-            if is_rated(game) and len(players) >= 2:
-                _apply(game, players)
-                count += 1
-        new = snapshot()
-    diff = differences(old, new)
-    return Recomputed(games=count, ratings=len(new), changed=bool(diff), differences=diff)
+        result = replay()
+        new = {key: (r.rating, r.games) for key, r in result.ratings.items()}
+        diff = differences(old, new)
+        if write:
+            _write(result, stored_ids)
+    return Recomputed(games=result.games, ratings=len(new), differences=diff, never_rated=result.never_rated,
+                      written=write)
+
+
+def _write(result: Replay, stored_ids: dict[Key, int]) -> None:
+    """Store a replay. Rating rows are updated in place, so a game that finished meanwhile and waits for
+    one of them applies on top of the replay when it gets it; the history is rewritten; the games never
+    rated get their RatedGame, after all the others."""
+    rows = list(result.ratings.values())
+    for key, row in result.ratings.items():
+        row.pk = stored_ids.get(key)
+    Rating.objects.bulk_update([r for r in rows if r.pk is not None], ["rating", "games", "last_played"],
+                               batch_size=500)
+    Rating.objects.bulk_create([r for r in rows if r.pk is None])
+    Rating.objects.filter(pk__in=set(stored_ids.values()) - {r.pk for r in rows}).delete()
+    RatingChange.objects.all().delete()
+    RatingChange.objects.bulk_create(result.history)
+    RatedGame.objects.bulk_create([RatedGame(game_id=pk) for pk in result.never_rated])
 
 
 # ---- reading ratings ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from games.engine import get_ruleset
@@ -219,15 +219,15 @@ def _play_season(users, games: int, seed: int) -> list[Game]:
 
 
 def test_recompute_gives_the_same_numbers_as_incremental_updates(settings):
-    """recompute_all rebuilds every rating and the history from the games in finished_at order and
-    gets exactly what the incremental updates produced (provisional K included)."""
+    """recompute_all rebuilds every rating and the history from the games in the order they were rated
+    and gets exactly what the incremental updates produced (provisional K included)."""
     settings.RATINGS_PROVISIONAL_GAMES = 3
     users = [make_user() for _ in range(7)]
     for game in _play_season(users, 25, seed=1):
         services.record_finished_game(game)
     ratings = services.snapshot()
     history = sorted(RatingChange.objects.values_list("user_id", "game_id", "placement", "before", "after"))
-    result = services.recompute_all()
+    result = services.recompute_all(write=True)
     assert result.changed is False and result.differences == []
     assert result.ratings == len(ratings)
     assert services.snapshot() == ratings  # bit for bit
@@ -238,7 +238,7 @@ def test_recompute_repairs_a_wrong_rating_and_says_so():
     a, b, c = make_user(), make_user(), make_user()
     services.record_finished_game(finish(ranked([a, b, c])))
     Rating.objects.filter(user=a).update(rating=2000.0)
-    result = services.recompute_all()
+    result = services.recompute_all(write=True)
     assert result.changed is True and len(result.differences) == 1
     assert rating(a) == 1532.0
 
@@ -248,13 +248,19 @@ def test_recompute_ratings_command(settings):
     services.record_finished_game(finish(ranked([a, b, c])))
     out = StringIO()
     call_command("recompute_ratings", stdout=out)
-    assert "Recomputed 3 ratings from 1 ranked games." in out.getvalue()
-    assert "No rating changed" in out.getvalue()
+    assert "Replayed 1 ranked games into 3 ratings." in out.getvalue()
+    assert "No rating differs" in out.getvalue()
     Rating.objects.filter(user=b).update(rating=1234.0)
     out = StringIO()
-    call_command("recompute_ratings", stdout=out)
-    assert "1 ratings changed" in out.getvalue()
-    assert f"user {b.pk} agot/standard: 1234.00 (1 games) -> 1500.00 (1 games)" in out.getvalue()
+    with pytest.raises(CommandError) as raised:
+        call_command("recompute_ratings", stdout=out)
+    assert raised.value.returncode == 1
+    assert "1 ratings differ from the replay; nothing written (dry run)." in out.getvalue()
+    assert rating(b) == 1234.0
+    out = StringIO()
+    call_command("recompute_ratings", "--write", stdout=out)
+    assert "1 ratings differed from the replay; written." in out.getvalue()
+    assert rating(b) == 1500.0
 
 
 # ---- the lobby join filter ---------------------------------------------------------------------
