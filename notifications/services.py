@@ -12,12 +12,12 @@ sending (a channel switched off meanwhile is skipped).
 """
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import json
 import logging
 import socket
-import urllib.error
-import urllib.request
+import ssl
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -60,12 +60,65 @@ def settings_by_user(user_ids: Iterable[int]) -> dict[int, NotificationSettings]
 
 
 def validate_webhook_url(url: str) -> None:
-    """http(s) with a host; raises django's ValidationError. (Addresses are checked when sending.)"""
+    """http(s) with a host that is not a private address; raises django's ValidationError.
+
+    The host is resolved now: an address that is not public (private, loopback, link-local,
+    unspecified, multicast, reserved; see `is_public_address`), or a name resolving to one, is
+    refused. A name that does not resolve now is accepted (DNS may be down, or the name new): the
+    address is checked again, and pinned, when sending (`post_webhook`), which is the real guard."""
     if not url:
         return
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        raise ValidationError("Enter an http:// or https:// URL.", code="invalid") from None
     if parts.scheme not in {"http", "https"} or not parts.hostname:
         raise ValidationError("Enter an http:// or https:// URL.", code="invalid")
+    if conf.get("NOTIFY_WEBHOOK_ALLOW_PRIVATE"):
+        return
+    host = parts.hostname
+    if host == "localhost" or host.endswith((".localhost", ".localhost.")):
+        raise ValidationError(PRIVATE_ADDRESS_MESSAGE, code="private_address")
+    try:
+        addresses = resolve(host, port or (443 if parts.scheme == "https" else 80))
+    except OSError:
+        return  # unresolvable now: checked when sending
+    if not addresses or not all(is_public_address(address) for address in addresses):
+        raise ValidationError(PRIVATE_ADDRESS_MESSAGE, code="private_address")
+
+
+PRIVATE_ADDRESS_MESSAGE = ("The webhook must be on a public address, not a private, loopback, link-local, "
+                           "multicast or reserved one.")
+
+
+def is_public_address(text: str) -> bool:
+    """Whether an IP address is one a webhook may be sent to: globally routable unicast. Refused:
+    private (10/8, 172.16/12, 192.168/16, fc00::/7, ...), loopback, link-local (169.254/16 with the
+    cloud metadata service, fe80::/10), unspecified (0.0.0.0, ::), multicast, reserved, shared
+    (100.64/10), and IPv4 written as IPv6 (::ffff:127.0.0.1, 6to4, Teredo) by the IPv4 inside."""
+    try:
+        address = ipaddress.ip_address(text.split("%", 1)[0])  # fe80::1%eth0: drop the scope
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        inner = address.ipv4_mapped or address.sixtofour or (address.teredo[1] if address.teredo else None)
+        if inner is not None and not is_public_address(str(inner)):
+            return False
+    return bool(address.is_global and not (
+        address.is_private or address.is_loopback or address.is_link_local or address.is_unspecified
+        or address.is_multicast or address.is_reserved))
+
+
+def resolve(host: str, port: int) -> list[str]:
+    """The IP addresses `host` resolves to (itself if it is one), in getaddrinfo's order; OSError
+    when it does not resolve."""
+    try:
+        return [str(ipaddress.ip_address(host))]
+    except ValueError:
+        pass
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    return [info[4][0] for info in infos]
 
 
 @transaction.atomic
@@ -194,7 +247,7 @@ def _decide(prefs: NotificationSettings, game: Game, kind: str, key: str, data: 
 
         if settings.NOTIFY_OUTBOX_ONLY:
             # No broker (embedded mode): an eager task would send inside the request. The row is
-            # the outbox; `manage.py run_deadlines` delivers it (deliver_pending).
+            # the outbox; the embedded deadline runner delivers it (games/runner.py, deliver_pending).
             return
         try:
             deliver_notification.apply_async((notification_id,), queue=conf.get("NOTIFY_QUEUE"))
@@ -304,42 +357,84 @@ def webhook_body(content: str) -> dict[str, Any]:
     return {"content": content, "allowed_mentions": {"parse": []}}
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # a redirect is an error
-        return None
+class WebhookRefused(Exception):
+    pass
 
 
-def _address_allowed(host: str, port: int) -> bool:
-    if conf.get("NOTIFY_WEBHOOK_ALLOW_PRIVATE"):
-        return True
+def pinned_address(host: str, port: int) -> str:
+    """Resolve `host` once and return the address to connect to: every address it resolves to must
+    be public (unless NOTIFY_WEBHOOK_ALLOW_PRIVATE). The connection then goes to this very address,
+    never resolving the name again, so a DNS answer that changes in between (DNS rebinding: public
+    for the check, 127.0.0.1 for the connection) cannot redirect it."""
     try:
-        infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
-    except OSError:
-        return False
-    return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_global for info in infos)
+        addresses = resolve(host, port)
+    except OSError as error:
+        raise WebhookRefused(f"the host does not resolve ({error})") from None
+    if not addresses:
+        raise WebhookRefused("the host does not resolve")
+    if not conf.get("NOTIFY_WEBHOOK_ALLOW_PRIVATE") and not all(is_public_address(a) for a in addresses):
+        raise WebhookRefused("the address is not public")
+    return addresses[0]
 
 
-def post_webhook(url: str, content: str) -> str | None:
+class PinnedHTTPConnection(http.client.HTTPConnection):
+    """An HTTP connection to `address`, with `host` in the Host header."""
+
+    def __init__(self, host: str, port: int, *, address: str, timeout: float) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class PinnedHTTPSConnection(http.client.HTTPSConnection):
+    """An HTTPS connection to `address` whose TLS handshake sends `host` (SNI) and verifies the
+    certificate for `host` (the default context: CERT_REQUIRED and check_hostname), not for the
+    address: pinning the address does not weaken the certificate check."""
+
+    def __init__(self, host: str, port: int, *, address: str, timeout: float,
+                 context: ssl.SSLContext | None = None) -> None:
+        super().__init__(host, port, timeout=timeout, context=context or ssl.create_default_context())
+        self.address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        try:
+            self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        except BaseException:
+            sock.close()
+            raise
+
+
+def post_webhook(url: str, content: str, *, context: ssl.SSLContext | None = None) -> str | None:
     """POST the Discord-compatible body; None when it answered 2xx, else what went wrong. Short
-    timeout, no redirects, no private addresses (unless NOTIFY_WEBHOOK_ALLOW_PRIVATE); never raises."""
+    timeout, no redirects (http.client follows none: a 3xx is an error), no private addresses unless
+    NOTIFY_WEBHOOK_ALLOW_PRIVATE, and the name resolved once: the connection goes to the address
+    that was checked (`pinned_address`). Never raises. `context`: TLS settings (tests)."""
     try:
         parts = urlsplit(url)
         if parts.scheme not in {"http", "https"} or not parts.hostname:
             return "not an http(s) URL"
-        if not _address_allowed(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)):
-            return "the address is not public"
-        request = urllib.request.Request(
-            url, data=json.dumps(webhook_body(content)).encode(), method="POST",
-            headers={"Content-Type": "application/json", "User-Agent": "Westeros-Notifications/1"},
-        )
-        opener = urllib.request.build_opener(_NoRedirects)
-        with opener.open(request, timeout=float(conf.get("NOTIFY_WEBHOOK_TIMEOUT_SECONDS"))) as response:
-            if 200 <= response.status < 300:
-                return None
-            return f"HTTP {response.status}"
-    except urllib.error.HTTPError as error:
-        return f"HTTP {error.code}"
-    except Exception as error:  # timeouts, refused connections, bad URLs: logged, never raised
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        try:
+            address = pinned_address(parts.hostname, port)
+        except WebhookRefused as refused:
+            return str(refused)
+        timeout = float(conf.get("NOTIFY_WEBHOOK_TIMEOUT_SECONDS"))
+        if parts.scheme == "https":
+            connection = PinnedHTTPSConnection(parts.hostname, port, address=address, timeout=timeout, context=context)
+        else:
+            connection = PinnedHTTPConnection(parts.hostname, port, address=address, timeout=timeout)
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        try:
+            connection.request("POST", target, body=json.dumps(webhook_body(content)).encode(), headers={
+                "Content-Type": "application/json", "User-Agent": "Westeros-Notifications/1"})
+            status = connection.getresponse().status
+        finally:
+            connection.close()
+        return None if 200 <= status < 300 else f"HTTP {status}"
+    except Exception as error:  # timeouts, refused connections, TLS failures, bad URLs: logged, never raised
         log.warning("webhook %s failed: %s", url, error)
         return type(error).__name__
 

@@ -4,16 +4,37 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 
 from westeros.env import ConfigurationError, database_from_url, env_bool
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT")
+SERVICE_VARS = ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT",
+                "EMAIL_HOST", "EMAIL_BACKEND", "SITE_URL", "STATIC_ROOT")
+
+
+def readme_production_environment() -> dict[str, str]:
+    """The `export DEBUG=false ...` lines of the README's production section, with a real key."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("export DEBUG=false"))
+    command = ""
+    for line in lines[start:]:
+        command += line.rstrip("\\") + " "
+        if not line.endswith("\\"):
+            break
+    env = dict(word.split("=", 1) for word in shlex.split(command)[1:])
+    return {**env, "SECRET_KEY": "a-production-secret-key-that-is-long-and-random-0123456789abcdef"}
+
+
+PRODUCTION = readme_production_environment()
 
 
 def settings_in_subprocess(code: str, **env: str) -> subprocess.CompletedProcess:
@@ -70,27 +91,124 @@ def test_the_redis_channel_layer_never_times_out_an_idle_read():
     assert json.loads(result.stdout) == {"address": "redis://cache.example:6379/1", "socket_timeout": None}
 
 
-def test_missing_secret_key_outside_debug_is_a_clear_startup_error():
-    result = settings_in_subprocess("print(s.SECRET_KEY)", DEBUG="false")
-    assert result.returncode != 0
-    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+def manage_py(*args: str, **env: str) -> subprocess.CompletedProcess:
+    """manage.py in a fresh process with exactly `env` set (of the variables settings read)."""
+    clean = {k: v for k, v in os.environ.items() if k not in SERVICE_VARS}
+    clean.update(env)
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True,
+                          timeout=120)
 
 
-def test_check_deploy_passes_with_a_production_environment():
-    env = {k: v for k, v in os.environ.items() if k not in SERVICE_VARS}
-    env.update(
-        DEBUG="false",
-        SECRET_KEY="a-production-secret-key-that-is-long-and-random-0123456789abcdef",
-        ALLOWED_HOSTS="westeros.example",
-        DATABASE_URL="postgres://postgres@127.0.0.1:5432/westeros",
-        REDIS_URL="redis://127.0.0.1:6379/0",
-        SECURE_HSTS_PRELOAD="true",
-    )
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
+def test_missing_secret_key_outside_debug_is_one_clear_line_not_a_traceback():
+    result = manage_py("check", **{**PRODUCTION, "SECRET_KEY": ""})
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        "Configuration error: SECRET_KEY must be set when DEBUG is off (see README, 'Embedded mode and production')."
+    ], result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_malformed_setting_is_one_clear_line_too():
+    result = manage_py("check", **{**PRODUCTION, "SITE_URL": "westeros.example"})
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "Configuration error: SITE_URL must be an http:// or https:// address such as https://westeros.example,"
+        " not 'westeros.example'"
+    ]
+
+
+def test_check_deploy_passes_with_the_readmes_production_environment():
+    assert PRODUCTION["SITE_URL"] == "https://westeros.example" and PRODUCTION["EMAIL_HOST"]
+    result = manage_py("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_check_deploy_fails_loudly_without_an_email_host_or_with_a_loopback_site_url():
+    """With DEBUG off and no EMAIL_HOST nothing is mailed or printed, and the deployment check (which
+    deploy/deploy.sh runs before migrating) refuses; so does a SITE_URL that links to loopback."""
+    env = {**PRODUCTION, "EMAIL_HOST": "", "SITE_URL": ""}
+    result = manage_py("check", "--deploy", **env)
+    assert result.returncode == 1
+    assert "westeros.E001" in result.stderr and "EMAIL_HOST is not set" in result.stderr
+    assert "westeros.E002" in result.stderr and "'http://127.0.0.1:8000'" in result.stderr
+    # An explicit choice of backend is a choice: no E001. A plain check (what migrate runs) passes.
+    chosen = manage_py("check", "--deploy", **{**env, "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend"})
+    assert "westeros.E001" not in chosen.stderr and "westeros.E002" in chosen.stderr
+    assert manage_py("check", **env).returncode == 0
+
+
+def test_without_an_email_host_and_debug_off_mail_is_refused_not_printed():
+    result = settings_in_subprocess("print(s.EMAIL_BACKEND)", **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django.core.mail.backends.smtp.EmailBackend"
+    result = settings_in_subprocess("print(s.EMAIL_BACKEND)", **{**PRODUCTION, "EMAIL_HOST": ""})
+    assert result.stdout.strip() == "westeros.mail.NotConfiguredEmailBackend"
+
+
+@pytest.mark.django_db
+def test_a_password_reset_without_mail_configured_is_logged_without_its_link(client, settings, caplog, capsys):
+    from tests.factories import make_user
+
+    settings.EMAIL_BACKEND = "westeros.mail.NotConfiguredEmailBackend"
+    make_user(email="arya@example.com")
+    response = client.post(reverse("password_reset"), {"email": "arya@example.com"})
+    assert response.status_code == 302
+    logged = caplog.text + "".join(capsys.readouterr())
+    assert "e-mail is not configured" in logged and "arya@example.com" in logged
+    assert "/accounts/password/reset/" not in logged and "new password" not in logged
+
+
+@pytest.mark.django_db
+def test_links_the_site_sends_start_with_site_url(client, settings):
+    from django.core import mail
+
+    from notifications.models import Kind, Notification
+    from notifications.services import compose
+    from tests.factories import make_game, make_user
+
+    settings.SITE_URL = "https://westeros.example"
+    user = make_user(email="sansa@example.com")
+    client.post(reverse("password_reset"), {"email": "sansa@example.com"})  # Host: testserver
+    assert re.search(r"^https://westeros\.example/accounts/password/reset/\S+/$", mail.outbox[0].body, re.M), \
+        mail.outbox[0].body
+    game = make_game(users=[user, make_user(), make_user()])
+    notification = Notification(user=user, game=game, kind=Kind.GAME_STARTED, data={"seat": "stark"})
+    _subject, text = compose(notification)
+    assert text.splitlines()[-1] == f"https://westeros.example/games/{game.pk}/"
+
+
+def test_env_url():
+    from westeros.env import env_url
+
+    os.environ.pop("SOME_URL", None)
+    assert env_url("SOME_URL", "http://x:1") == "http://x:1"
+    os.environ["SOME_URL"] = "https://westeros.example/"
+    try:
+        assert env_url("SOME_URL") == "https://westeros.example"
+        os.environ["SOME_URL"] = "ftp://westeros.example"
+        with pytest.raises(ConfigurationError, match="SOME_URL"):
+            env_url("SOME_URL")
+    finally:
+        del os.environ["SOME_URL"]
+
+
+@pytest.mark.parametrize(("argument", "site_url"), [
+    ([], "http://127.0.0.1:8000"),
+    (["192.0.2.7:8080"], "http://192.0.2.7:8080"),
+    (["8081"], "http://127.0.0.1:8081"),
+    (["0.0.0.0:8080"], f"http://{socket.gethostname()}:8080"),
+])
+def test_dev_py_start_sets_site_url_to_the_address_it_serves(monkeypatch, argument, site_url):
+    import dev
+
+    served = []
+    monkeypatch.delenv("SITE_URL", raising=False)
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setattr(dev, "ensure_installed", lambda *a: None)
+    monkeypatch.setattr(dev, "run", lambda *args, env=None: served.append((args, os.environ.get("SITE_URL"))))
+    dev.start(argument)
+    assert served[-1][0][-1] == (argument[0] if argument else "127.0.0.1:8000")
+    assert served[-1][1] == site_url
 
 
 def test_database_url_parsing():

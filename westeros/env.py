@@ -8,8 +8,18 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 
-class ConfigurationError(RuntimeError):
-    """A setting is missing or malformed; raised at startup with a message that says which."""
+class ConfigurationError(SystemExit):
+    """A setting is missing or malformed; raised at startup with a message that says which.
+
+    A SystemExit, so a process that cannot start (manage.py, daphne, celery) prints that one line and
+    exits with status 1 instead of a traceback through Django's settings machinery."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"Configuration error: {message}")
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def env_str(name: str, default: str = "") -> str:
@@ -36,6 +46,18 @@ def env_int(name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise ConfigurationError(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def env_url(name: str, default: str = "") -> str:
+    """An absolute http(s) URL without a trailing slash (`SITE_URL`), or `default` when unset."""
+    raw = env_str(name)
+    if not raw:
+        return default
+    parts = urlsplit(raw)
+    if parts.scheme not in {"http", "https"} or not parts.netloc or parts.query or parts.fragment:
+        raise ConfigurationError(f"{name} must be an http:// or https:// address such as https://westeros.example, "
+                                 f"not {raw!r}")
+    return raw.rstrip("/")
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -65,7 +87,11 @@ def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60, pool_siz
 
     With `pool_size` > 0, PostgreSQL connections come from psycopg's pool (Django 5.1+) instead of
     persistent per-thread connections: under ASGI every worker thread would otherwise hold its own
-    connection and a busy server runs the database out of them."""
+    connection and a busy server runs the database out of them.
+
+    Connections are checked before use either way (CONN_HEALTH_CHECKS; with a pool Django then hands
+    psycopg_pool `ConnectionPool.check_connection`, so OPTIONS["pool"] must not name `check` too):
+    after a PostgreSQL restart a stale connection is replaced instead of failing a request."""
     if not url:
         return sqlite_database(str(base_dir / "db.sqlite3"))
     parts = urlsplit(url)
@@ -83,7 +109,7 @@ def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60, pool_siz
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
             "CONN_MAX_AGE": conn_max_age,
-            "CONN_HEALTH_CHECKS": pool_size == 0,
+            "CONN_HEALTH_CHECKS": True,
             "OPTIONS": options,
             "TEST": {"NAME": test_name},
         }

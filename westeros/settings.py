@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kombu import Exchange, Queue
+
 from westeros.env import (
     ConfigurationError,
     database_from_url,
@@ -15,6 +17,7 @@ from westeros.env import (
     env_int,
     env_list,
     env_str,
+    env_url,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -29,12 +32,16 @@ DEBUG = env_bool("DEBUG", EMBEDDED)
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ConfigurationError("SECRET_KEY must be set when DEBUG is off (see README, 'Production').")
+        # One line and exit status 1, no traceback (ConfigurationError is a SystemExit).
+        raise ConfigurationError("SECRET_KEY must be set when DEBUG is off (see README, 'Embedded mode and production').")
     SECRET_KEY = "insecure-embedded-development-key-never-use-in-production"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
+# The site's public address, the start of every link the site sends (notification e-mails and
+# webhooks, password-reset e-mails): never taken from a request's Host header. `dev.py start` sets it
+# to the address it serves; `check --deploy` refuses a loopback one with DEBUG off (westeros/checks.py).
+SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000")
 
 INSTALLED_APPS = [
     "daphne",
@@ -54,10 +61,15 @@ INSTALLED_APPS = [
     "ratings",
     "chat",
     "notifications",
+    "westeros.apps.WesterosConfig",  # deployment checks, the links in e-mails
 ]
 
 MIDDLEWARE = [
+    # 413 for an oversized body, 404/400 for a NUL in the path, a query parameter or a header
+    "westeros.middleware.RequestLimitsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files with DEBUG off too (Daphne serves none): STATIC_ROOT, see "Static files" below.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -66,6 +78,15 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "westeros.middleware.DatabaseUnavailableMiddleware",
 ]
+
+# The largest request body read (a 413 beyond, westeros/middleware.py); the largest the API takes
+# is a tournament with its 5,000-character description.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
+
+# Connections the server's listening socket queues before accepting them (Twisted's default is 50,
+# which resets a burst of a few hundred simultaneous requests). `manage.py serve` uses it; the
+# production command passes the same number to Daphne (README). The kernel caps it at somaxconn.
+LISTEN_BACKLOG = env_int("LISTEN_BACKLOG", 2048)
 
 ROOT_URLCONF = "westeros.urls"
 WSGI_APPLICATION = "westeros.wsgi.application"
@@ -111,8 +132,12 @@ LOGIN_FAILURES_PER_USER = env_int("LOGIN_FAILURES_PER_USER", 5)
 LOGIN_FAILURES_PER_IP = env_int("LOGIN_FAILURES_PER_IP", 20)
 LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60)
 
+# Bounded waits: a Redis that hangs (rather than refusing connections) makes a log-in answer 503
+# after a couple of seconds instead of holding the request (accounts/throttle.py fails closed).
+REDIS_CACHE_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 2}
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": REDIS_CACHE_OPTIONS}}
     # No socket timeout: redis-py 8 reads with a 5 s default, which kills the layer's blocking
     # receive on an idle socket and closes the websocket with 1011 (seen under load in
     # benchmarks/server_live.py).
@@ -131,29 +156,59 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
-CELERY_TASK_ACKS_LATE = True
-# A task at each deadline (needs a broker: on by default with Redis); the sweep runs either way.
-DEADLINE_TASKS = env_bool("DEADLINE_TASKS", bool(REDIS_URL))
-DEADLINE_QUEUE = env_str("DEADLINE_QUEUE", "celery")
-# The sweep catches deadlines whose task was lost or late (games/services/deadlines.py).
+# Tasks are acknowledged when a worker starts them, and a worker fetches a task only when a process
+# is free (no prefetch): a worker never holds an unacknowledged message for long, so losing Redis
+# (or the worker) loses at most a sweep that the next one repeats. Every task is idempotent and the
+# database is the truth: deadlines are swept from it, notifications wait in their outbox.
+# (Long-held unacknowledged messages are what killed workers on a Redis restart: kombu's
+# restore_unacked fails on the lost connection. See README, "Deadlines and faults".)
+CELERY_TASK_ACKS_LATE = False
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_DISABLE_PREFETCH = True
+# Redis, through a transport that does not exit when Redis goes away (westeros/broker.py).
+CELERY_BROKER_TRANSPORT = "westeros.broker:Transport" if REDIS_URL else None
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for Redis to come back, however long
+# A message reserved by a worker that was then killed returns to the queue after this.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+# Deadlines: beat sends a sweep every DEADLINE_SWEEP_SECONDS; it drains the overdue games for at most
+# DEADLINE_SWEEP_BUDGET_SECONDS (then the next sweep goes on). A sweep that waited in the queue
+# longer than a few periods (workers down) is dropped unrun: a newer one does the same work.
+DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 1)
+DEADLINE_SWEEP_BUDGET_SECONDS = env_int("DEADLINE_SWEEP_BUDGET_SECONDS", 10)
+DEADLINE_QUEUE = env_str("DEADLINE_QUEUE", "deadlines")
+# Workers started without -Q consume both queues, one message from each in turn, so a sweep never
+# waits behind a burst of notifications (hundreds when many games start or time out at once).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in ("celery", DEADLINE_QUEUE)]
+# Without Redis, the web server process itself sweeps every second (games/runner.py), so timeouts
+# reach the pages through the in-memory channel layer; off when Celery does the job.
+DEADLINE_RUNNER_IN_SERVER = env_bool("DEADLINE_RUNNER_IN_SERVER", not REDIS_URL)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": env_int("DEADLINE_SWEEP_SECONDS", 1)},
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": DEADLINE_SWEEP_SECONDS,
+        "options": {"queue": DEADLINE_QUEUE, "expires": max(5.0, 3 * DEADLINE_SWEEP_SECONDS)},
+    },
     # Warnings before deadlines (notifications/services.py, warn_deadlines).
     "warn-deadlines": {"task": "notifications.tasks.warn_deadlines",
-                       "schedule": env_int("DEADLINE_WARNING_SWEEP_SECONDS", 30)},
+                       "schedule": env_int("DEADLINE_WARNING_SWEEP_SECONDS", 30), "options": {"expires": 60}},
     # Notifications whose delivery task was lost.
-    "deliver-pending-notifications": {"task": "notifications.tasks.deliver_pending", "schedule": 60},
+    "deliver-pending-notifications": {"task": "notifications.tasks.deliver_pending", "schedule": 60,
+                                      "options": {"expires": 120}},
 }
 # Without a broker, notifications wait in their table for the embedded runner (never sent inside
 # a request); with one, a task sends each right after the commit.
 NOTIFY_OUTBOX_ONLY = env_bool("NOTIFY_OUTBOX_ONLY", not REDIS_URL)
-# Redis redelivers an unacknowledged task after this; longer than any deadline eta would re-send early.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 8 * 24 * 60 * 60}
 
+# E-mail: SMTP once EMAIL_HOST is set. Without it, DEBUG prints messages on the console; with DEBUG
+# off nothing is sent *or printed* (a password-reset link in the server log opens that account):
+# westeros/mail.py refuses each message, and `check --deploy` fails (westeros.E001).
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend" if not env_str("EMAIL_HOST") else
-    "django.core.mail.backends.smtp.EmailBackend",
+    "django.core.mail.backends.smtp.EmailBackend" if env_str("EMAIL_HOST") else
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else
+    "westeros.mail.NotConfiguredEmailBackend",
 )
 EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25)
@@ -167,9 +222,22 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# Static files. With DEBUG off, `manage.py collectstatic` copies them to STATIC_ROOT with hashed names
+# and compressed copies (WhiteNoise's manifest storage), and WhiteNoise's middleware serves them with
+# far-future cache headers (a proxy may serve STATIC_ROOT itself: deploy/nginx-westeros.conf). With
+# DEBUG on they are served straight from the apps' and static/ folders, no collectstatic needed.
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage" if DEBUG else
+        "westeros.staticfiles.StaticFilesStorage",
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -179,6 +247,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "westeros.api_errors.exception_handler",
+    # JSON with limits (nesting depth, NUL characters): a 400, never a 500 (westeros/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "westeros.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
@@ -195,6 +269,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # every operation documents the error statuses it answers, in the one error shape (westeros/api_schema.py)
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "westeros.api_schema.add_error_responses",
+    ],
 }
 
 # Production hardening; `manage.py check --deploy` passes once DEBUG is off (README, "Production").

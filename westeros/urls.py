@@ -8,6 +8,13 @@ from accounts import views as account_views
 from web import views as web_views
 from westeros.api_errors import api_not_found
 
+
+class ApiDocsView(SpectacularSwaggerView):
+    """Swagger UI (the sidecar's static files) inside the site's layout: templates/api/docs.html."""
+
+    template_name = "api/docs.html"
+
+
 handler404 = "westeros.api_errors.handler404"
 handler500 = "westeros.api_errors.handler500"
 
@@ -26,7 +33,7 @@ urlpatterns = [
     path("api/v1/", include("chat.api_urls")),
     path("api/v1/", include("notifications.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     # Anything else under /api/ is a JSON 404, never an HTML page (even with DEBUG on).
     re_path(r"^api/", api_not_found),
 ]

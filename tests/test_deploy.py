@@ -1,0 +1,418 @@
+"""The deploy/ recipe end to end on loopback (issue 14): nginx with deploy/nginx-westeros.conf (its
+ports, paths and a self-signed certificate substituted, nothing else), in front of two Daphne
+processes and a Celery worker and beat, each started with the ExecStart line of its systemd unit,
+all on one PostgreSQL database (the test's) and one Redis (a private redis-server).
+
+It shows: the static files collected by `collectstatic` served by nginx; a websocket opened through
+nginx to one Daphne seeing an action POSTed through nginx that the *other* Daphne applied; a 2 s
+deadline resolved by the worker and seen through the proxy; a pg_dump backup restored.
+
+Which Daphne served what: for this test only, nginx adds `X-Westeros-Upstream: <address>` to every
+proxied response, the 101 of a websocket included (the one line the test adds to the config), and
+each Daphne writes an access log of its own, which the test reads to confirm.
+
+nginx runs as a foreground process with a prefix in a temporary folder (never the system's nginx,
+configuration, logs or port 80). Needs PostgreSQL (the processes share the test database) and
+nginx (`.ci/run` installs Debian's nginx-light)."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import websockets
+
+from tests.celery_worker import _database_url, free_port, needs_postgres, private_redis, site_on_broker, wait_for
+from tests.factories import make_game, make_token
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+UPSTREAM_HEADER = "X-Westeros-Upstream"
+
+needs_nginx = pytest.mark.skipif(
+    not Path(NGINX).exists() and not IN_CI,
+    reason="nginx is not installed (Debian's nginx-light; .ci/run installs it, and under CI=true this fails instead)",
+)
+pytestmark = [pytest.mark.deploy]
+
+# Settings the app processes get from /etc/westeros/env in production; the test's own values.
+SETTING_NAMES = ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL", "STATIC_ROOT",
+                 "SECURE_SSL_REDIRECT", "DEADLINE_QUEUE", "NOTIFY_QUEUE", "EMAIL_HOST", "EMAIL_BACKEND",
+                 "DB_POOL_SIZE", "DB_CONN_MAX_AGE", "CSRF_TRUSTED_ORIGINS")
+
+
+def exec_start(unit: str) -> list[str]:
+    """The ExecStart command of a unit in deploy/systemd/."""
+    text = (DEPLOY / "systemd" / unit).read_text()
+    return re.search(r"^ExecStart=(.+)$", text, re.M).group(1).split()
+
+
+def as_local(command: list[str], replacements: dict[str, str]) -> list[str]:
+    """A unit's command with this checkout's Python instead of /srv/westeros/.venv/bin/..."""
+    program = Path(command[0]).name
+    args = [replacements.get(part, part) for part in command[1:]]
+    for old, new in replacements.items():
+        args = [part.replace(old, new) for part in args]
+    return [sys.executable, "-m", program, *args]
+
+
+def replace_exactly(text: str, old: str, new: str, count: int = 1) -> str:
+    assert text.count(old) == count, f"deploy/nginx-westeros.conf no longer has {count} x {old!r}"
+    return text.replace(old, new)
+
+
+def render_nginx_site(folder: Path, *, http: int, https: int, daphnes: list[int], static_root: Path) -> str:
+    """deploy/nginx-westeros.conf for loopback: free ports, the test's certificate and static folder,
+    and the upstream header. Everything else is the file as shipped."""
+    site = (DEPLOY / "nginx-westeros.conf").read_text()
+    site = replace_exactly(site, "    listen 80;\n", f"    listen 127.0.0.1:{http};\n")
+    site = replace_exactly(site, "    listen [::]:80;\n", "")
+    site = replace_exactly(site, "    listen 443 ssl;\n", f"    listen 127.0.0.1:{https} ssl;\n")
+    site = replace_exactly(site, "    listen [::]:443 ssl;\n", "")
+    site = replace_exactly(site, "server 127.0.0.1:8001 ", f"server 127.0.0.1:{daphnes[0]} ")
+    site = replace_exactly(site, "server 127.0.0.1:8002 ", f"server 127.0.0.1:{daphnes[1]} ")
+    site = replace_exactly(site, "/etc/letsencrypt/live/westeros.example/fullchain.pem", str(folder / "cert.pem"))
+    site = replace_exactly(site, "/etc/letsencrypt/live/westeros.example/privkey.pem", str(folder / "key.pem"))
+    site = replace_exactly(site, "alias /srv/westeros/staticfiles/;", f"alias {static_root}/;")
+    site = replace_exactly(site, "root /var/www/html;", f"root {folder / 'www'};")
+    site = replace_exactly(site, "/var/log/nginx/access.log", str(folder / "access.log"), count=2)
+    return replace_exactly(site, "        proxy_pass http://westeros_daphne;\n",
+                           f"        proxy_pass http://westeros_daphne;\n"
+                           f"        add_header {UPSTREAM_HEADER} $upstream_addr always;\n", count=2)
+
+
+def nginx_main_config(folder: Path) -> str:
+    """The part of /etc/nginx/nginx.conf a site needs, with every path in the test's folder."""
+    temp = "\n".join(f"    {kind}_temp_path {folder / 'temp' / kind};" for kind in
+                     ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return f"""daemon off;
+worker_processes 1;
+pid {folder / 'nginx.pid'};
+error_log {folder / 'error.log'} notice;
+events {{ worker_connections 512; }}
+http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    sendfile on;
+{temp}
+    include {folder / 'westeros.conf'};
+}}
+"""
+
+
+@dataclass
+class Site:
+    folder: Path
+    https: int
+    http: int
+    daphnes: list[int]
+    context: ssl.SSLContext
+    processes: dict[str, subprocess.Popen]
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.https}"
+
+    def request(self, path: str, *, method: str = "GET", body: dict | None = None, token: str | None = None,
+                base: str | None = None, **headers: str) -> tuple[int, dict[str, str], bytes]:
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request((base or self.url) + path, data=data, method=method, headers=headers)
+        opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=self.context), NoRedirect)
+        try:
+            with opener.open(request, timeout=20) as response:
+                return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+    def daphne_named(self, upstream: str) -> str:
+        port = int(upstream.rsplit(":", 1)[1])
+        assert port in self.daphnes, upstream
+        return f"daphne-{self.daphnes.index(port) + 1}"
+
+    def access_log(self, name: str) -> str:
+        return (self.folder / f"{name}.access.log").read_text(errors="replace")
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}"
+                         for path in sorted(self.folder.glob("*.log")))
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=15)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(timeout=10)
+
+
+def answers(url: str, context: ssl.SSLContext | None = None) -> bool:
+    """Any HTTP answer (Daphne redirects plain HTTP to HTTPS: an answer too)."""
+    opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=context), NoRedirect)
+    try:
+        opener.open(url, timeout=2).close()
+        return True
+    except urllib.error.HTTPError:
+        return True
+    except OSError:
+        return False
+
+
+@contextmanager
+def deployed_site(redis_url: str) -> Iterator[Site]:
+    folder = Path(tempfile.mkdtemp(prefix="westeros-deploy-"))
+    folder.chmod(0o755)  # nginx's worker (nobody, when the test runs as root) reads static files here
+    (folder / "www").mkdir()
+    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (folder / "temp" / kind).mkdir(parents=True)
+    https, http, daphnes = free_port(), free_port(), [free_port(), free_port()]
+    static_root = folder / "staticfiles"
+    env = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
+    env.update(DEBUG="false", SECRET_KEY=f"deploy-test-{uuid.uuid4().hex}-{uuid.uuid4().hex}",
+               ALLOWED_HOSTS="127.0.0.1,localhost", SITE_URL=f"https://127.0.0.1:{https}",
+               DATABASE_URL=_database_url(), REDIS_URL=redis_url, STATIC_ROOT=str(static_root),
+               DB_POOL_SIZE="4", EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+               PYTHONUNBUFFERED="1", LOG_LEVEL="INFO")
+    # What deploy/deploy.sh does before (re)starting: collect the static files (the database is
+    # pytest's, already migrated).
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"], cwd=ROOT, env=env,
+                   check=True, timeout=300)
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem"), "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    (folder / "westeros.conf").write_text(render_nginx_site(folder, http=http, https=https, daphnes=daphnes,
+                                                            static_root=static_root))
+    (folder / "nginx.conf").write_text(nginx_main_config(folder))
+    nginx = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")]
+    checked = subprocess.run([*nginx, "-t"], capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0, checked.stderr
+
+    commands = {"nginx": nginx}
+    for n, port in enumerate(daphnes, start=1):
+        # The unit's command line, with an access log of its own for the test.
+        command = as_local(exec_start("westeros-daphne@.service"), {"%i": str(port)})
+        commands[f"daphne-{n}"] = [*command[:-1], "--access-log", str(folder / f"daphne-{n}.access.log"), command[-1]]
+    commands["worker"] = as_local(exec_start("westeros-worker.service"), {})
+    commands["beat"] = as_local(exec_start("westeros-beat.service"), {"/var/lib/westeros": str(folder)})
+    processes: dict[str, subprocess.Popen] = {}
+    context = ssl.create_default_context(cafile=str(folder / "cert.pem"))
+    site = Site(folder, https, http, daphnes, context, processes)
+    try:
+        for name, command in commands.items():
+            with (folder / f"{name}.log").open("w") as log:
+                processes[name] = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                                   start_new_session=True)
+        ready = [f"http://127.0.0.1:{port}/static/" for port in daphnes]
+        assert wait_for(lambda: all(answers(url) for url in ready) and answers(site.url + "/static/", context)
+                        and all(p.poll() is None for p in processes.values()), timeout=90), site.logs()
+        yield site
+    finally:
+        for process in processes.values():
+            stop(process)
+        print(site.logs())
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def assert_running(site: Site) -> None:
+    dead = {name: p.returncode for name, p in site.processes.items() if p.poll() is not None}
+    assert not dead, f"{dead}\n{site.logs()}"
+
+
+async def open_socket(site: Site, game_id: int, key: str):
+    socket = await websockets.connect(f"wss://127.0.0.1:{site.https}/ws/games/{game_id}/?token={key}",
+                                      ssl=site.context, origin=f"https://127.0.0.1:{site.https}", open_timeout=20)
+    hello = json.loads(await asyncio.wait_for(socket.recv(), 10))
+    assert hello["type"] == "hello", hello
+    return socket, site.daphne_named(socket.response.headers[UPSTREAM_HEADER])
+
+
+async def next_update(socket, timeout: float) -> dict:
+    stop_at = time.monotonic() + timeout
+    while True:
+        message = json.loads(await asyncio.wait_for(socket.recv(), max(0.1, stop_at - time.monotonic())))
+        if message["type"] == "update":
+            return message
+
+
+async def one_socket_on_each_daphne(site: Site, game_id: int, key: str) -> dict:
+    """Sockets through nginx until each Daphne holds one (nginx takes turns; extra ones are closed)."""
+    sockets: dict[str, object] = {}
+    for _ in range(8):
+        socket, daphne = await open_socket(site, game_id, key)
+        if daphne in sockets:
+            await socket.close()
+        else:
+            sockets[daphne] = socket
+        if len(sockets) == 2:
+            return sockets
+    raise AssertionError(f"nginx sent every socket to {list(sockets)}")
+
+
+@needs_postgres
+@needs_nginx
+@pytest.mark.django_db(transaction=True)
+def test_the_deploy_recipe_serves_the_site_through_nginx(settings):
+    from games.engine import get_ruleset
+
+    with private_redis() as redis, site_on_broker(settings, redis.url, "celery"), deployed_site(redis.url) as site:
+        # 1. Static files: nginx serves them from STATIC_ROOT (its own Cache-Control; no upstream).
+        status, _, page = site.request("/")
+        assert status == 200, site.logs()
+        css = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', page.decode()).group(1)
+        status, headers, body = site.request(css, **{"Accept-Encoding": "gzip"})
+        assert status == 200 and body, (css, status)
+        assert headers["cache-control"] == "public, max-age=31536000, immutable", headers
+        assert headers.get("content-encoding") == "gzip"  # collectstatic's .gz copy, sent as it is
+        assert UPSTREAM_HEADER.lower() not in headers
+        status, _, docs = site.request("/api/docs/")
+        assert status == 200
+        for url in re.findall(r'(?:src|href)="(/static/[^"]+)"', docs.decode()):
+            status, headers, _ = site.request(url)
+            assert status == 200 and UPSTREAM_HEADER.lower() not in headers, url
+        # Plain HTTP is sent to HTTPS; pages through the proxy count as secure (X-Forwarded-Proto).
+        status, headers, _ = site.request("/", base=f"http://127.0.0.1:{site.http}")
+        assert status == 301 and headers["location"].startswith("https://127.0.0.1"), headers
+
+        # 2. A socket through nginx on each Daphne; an action POSTed through nginx lands on one of them
+        # and the socket on the other Daphne receives it (through the Redis channel layer).
+        game = make_game(time_limit=3600)
+        stark = game.seats.get(seat="stark").user
+        _, key = make_token(stark)
+        action = get_ruleset("agot").default_action(game.state, "stark")
+
+        async def action_across_daphnes():
+            sockets = await one_socket_on_each_daphne(site, game.pk, key)
+            status, headers, body = await asyncio.to_thread(
+                site.request, f"/api/v1/games/{game.pk}/actions", method="POST", token=key,
+                body={"version": 0, "action": action})
+            assert status == 200, body
+            served_by = site.daphne_named(headers[UPSTREAM_HEADER.lower()])
+            other = next(name for name in sockets if name != served_by)
+            update = await next_update(sockets[other], timeout=15)
+            for socket in sockets.values():
+                await socket.close()
+            return served_by, other, update
+
+        served_by, other, update = asyncio.run(action_across_daphnes())
+        assert (update["from_version"], update["version"]) == (0, 1), update
+        # The Daphnes' own access logs agree: the POST on one, the socket that saw it on the other.
+        assert wait_for(lambda: f"POST /api/v1/games/{game.pk}/actions" in site.access_log(served_by), timeout=10)
+        assert f"POST /api/v1/games/{game.pk}/actions" not in site.access_log(other)
+        assert f"WSCONNECT /ws/games/{game.pk}/" in site.access_log(other)
+
+        # 3. A deadline: a 2 s time limit; beat's sweep, run by the worker, applies the defaults and the
+        # socket through nginx sees the timeouts.
+        timed = make_game(time_limit=2)
+        _, timed_key = make_token(timed.seats.get(seat="stark").user)
+
+        async def timeouts_seen():
+            socket, _ = await open_socket(site, timed.pk, timed_key)
+            update = await next_update(socket, timeout=20)
+            await socket.close()
+            return update
+
+        started = time.monotonic()
+        update = asyncio.run(timeouts_seen())
+        assert update["version"] >= 3 and time.monotonic() - started < 15, update
+        status, _, body = site.request(f"/api/v1/games/{timed.pk}/log", token=timed_key)
+        assert status == 200
+        assert [entry["source"] for entry in json.loads(body)["entries"][:3]] == ["timeout"] * 3
+        # nginx logs requests without their query string: no API token in its access log.
+        log = (site.folder / "access.log").read_text()
+        assert f"GET /ws/games/{game.pk}/ HTTP/1.1\" 101" in log and key not in log and timed_key not in log
+        assert_running(site)
+
+
+@needs_postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_by_deploy_backup_sh_restores_into_a_fresh_database(tmp_path):
+    """deploy/backup.sh (run daily by westeros-backup.timer) writes a pg_dump that pg_restore reads
+    back, as the README's restore step does."""
+    if shutil.which("pg_dump") is None and not IN_CI:
+        pytest.skip("pg_dump is not installed (Debian's postgresql-client)")
+    game = make_game()
+    env = {**os.environ, "DATABASE_URL": _database_url(), "BACKUP_DIR": str(tmp_path), "KEEP_DAYS": "14"}
+    done = subprocess.run([str(DEPLOY / "backup.sh")], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    dump = Path(done.stdout.strip())
+    assert dump.parent == tmp_path and re.fullmatch(r"westeros-\d{8}T\d{6}Z\.dump", dump.name)
+    assert list(tmp_path.iterdir()) == [dump]  # no .partial left behind
+
+    url = _database_url()
+    scratch = f"restore_{uuid.uuid4().hex[:12]}"
+    base, _, _ = url.rpartition("/")
+    psql = ["psql", f"{base}/postgres", "-v", "ON_ERROR_STOP=1", "-tAc"]
+    subprocess.run([*psql, f'CREATE DATABASE "{scratch}"'], check=True, capture_output=True, timeout=60)
+    try:
+        restored = subprocess.run(["pg_restore", "--no-owner", "-d", f"{base}/{scratch}", str(dump)],
+                                  capture_output=True, text=True, timeout=120)
+        assert restored.returncode == 0, restored.stderr
+        count = subprocess.run(["psql", f"{base}/{scratch}", "-tAc", f"SELECT count(*) FROM games_game WHERE id = {game.pk}"],
+                               capture_output=True, text=True, check=True, timeout=60)
+        assert count.stdout.strip() == "1"
+    finally:
+        subprocess.run([*psql, f'DROP DATABASE IF EXISTS "{scratch}"'], capture_output=True, timeout=60)
+
+
+def test_the_deploy_scripts_and_units_are_well_formed(tmp_path):
+    """`sh -n` for the scripts; `systemd-analyze verify` for the units where systemd's tools exist
+    (with the checkout's programs standing in for /srv/westeros/.venv/bin/...)."""
+    for script in ("deploy.sh", "backup.sh"):
+        assert os.access(DEPLOY / script, os.X_OK), script
+        subprocess.run(["sh", "-n", str(DEPLOY / script)], check=True)
+    units = sorted((DEPLOY / "systemd").iterdir())
+    assert {unit.name for unit in units} >= {"westeros-daphne@.service", "westeros-worker.service",
+                                             "westeros-beat.service", "westeros.target", "westeros-backup.service",
+                                             "westeros-backup.timer"}
+    for unit in units:
+        if unit.suffix == ".service":
+            assert re.search(r"^Restart=always$", unit.read_text(), re.M) or "oneshot" in unit.read_text(), unit.name
+    assert "backlog=2048" in " ".join(exec_start("westeros-daphne@.service"))
+    if shutil.which("systemd-analyze") is None:
+        return
+    (tmp_path / "env").write_text("")
+    for unit in units:
+        text = unit.read_text().replace("/etc/westeros/env", str(tmp_path / "env"))
+        text = re.sub(r"/srv/westeros/\S+", "/bin/true", text)
+        name = unit.name.replace("@.service", "@8001.service")
+        (tmp_path / name).write_text(text)
+        if name != unit.name:
+            (tmp_path / unit.name).write_text(text)
+    checked = subprocess.run(["systemd-analyze", "verify", "--man=no",
+                              *[str(tmp_path / u.name.replace("@.service", "@8001.service")) for u in units]],
+                             capture_output=True, text=True, timeout=60, env={**os.environ, "SYSTEMD_LOG_LEVEL": "err"})
+    assert checked.returncode == 0, checked.stdout + checked.stderr
