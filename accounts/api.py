@@ -17,6 +17,8 @@ from accounts.serializers import (
     TokenSerializer,
 )
 from accounts.services import LoginLocked, do_authenticate, do_issue_token, do_revoke_token
+from accounts.throttle import ThrottleUnavailable
+from westeros.outages import ServiceUnavailable
 
 
 def _new_token_response(token, key: str) -> Response:
@@ -68,6 +70,8 @@ class PasswordTokenView(APIView):
             user = do_authenticate(request._request, data["username"], data["password"])
         except LoginLocked as locked:
             raise exceptions.Throttled(wait=locked.throttle.retry_after_seconds(), detail=str(locked)) from None
+        except ThrottleUnavailable as unavailable:  # fail closed: no unthrottled password guessing
+            raise ServiceUnavailable(str(unavailable)) from None
         if user is None or not user.is_active:
             raise exceptions.AuthenticationFailed("Wrong username or password.")
         token, key = do_issue_token(user, data["name"])

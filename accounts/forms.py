@@ -5,6 +5,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from accounts.models import User
 from accounts.services import LoginLocked, do_authenticate
+from accounts.throttle import ThrottleUnavailable
 
 TOKEN_NAME_MAX = 64
 
@@ -31,6 +32,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
     error_messages = {
         **AuthenticationForm.error_messages,
         "locked": "%(message)s",
+        "unavailable": ThrottleUnavailable.message,
     }
 
     def clean(self):
@@ -43,6 +45,8 @@ class ThrottledAuthenticationForm(AuthenticationForm):
                 raise forms.ValidationError(
                     self.error_messages["locked"], code="locked", params={"message": str(locked)}
                 ) from None
+            except ThrottleUnavailable:
+                raise forms.ValidationError(self.error_messages["unavailable"], code="unavailable") from None
             if self.user_cache is None:
                 raise self.get_invalid_login_error()
             self.confirm_login_allowed(self.user_cache)

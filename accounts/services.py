@@ -18,7 +18,8 @@ class LoginLocked(Exception):
 
 
 def do_authenticate(request: HttpRequest, username: str, password: str) -> User | None:
-    """The user for these credentials, None if they are wrong; LoginLocked when throttled.
+    """The user for these credentials, None if they are wrong; LoginLocked when throttled,
+    ThrottleUnavailable when the throttle's counts cannot be checked (the log-in is refused).
 
     A locked username or IP is refused before the password is checked, so a correct guess made
     while locked tells the attacker nothing."""

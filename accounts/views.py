@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from accounts.forms import SignUpForm, ThrottledAuthenticationForm, TokenForm
 from accounts.models import User
 from accounts.services import do_create_user, do_issue_token, do_revoke_token
+from westeros.outages import RETRY_AFTER_SECONDS
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -36,8 +37,11 @@ class LoginView(auth_views.LoginView):
 
     def form_invalid(self, form):
         response = super().form_invalid(form)
-        locked = any(error.code == "locked" for error in form.non_field_errors().as_data())
-        response.status_code = 429 if locked else 400
+        codes = {error.code for error in form.non_field_errors().as_data()}
+        response.status_code = 429 if "locked" in codes else 400
+        if "unavailable" in codes:  # Redis down: the throttle cannot be checked (accounts/throttle.py)
+            response.status_code = 503
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
 
 

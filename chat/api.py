@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
@@ -14,6 +15,7 @@ from rest_framework.views import APIView
 from chat import conf, services
 from chat.models import ChatMessage
 from chat.serializers import ChatChannelsSerializer, ChatMessageSerializer, ChatPostSerializer
+from westeros.fields import BIG_INTEGER_MAX
 
 INVITE = OpenApiParameter("invite", str, description="a private game's invite token (spectators)")
 
@@ -26,6 +28,16 @@ class ChatPagination(CursorPagination):
         self.max_page_size = conf.get("CHAT_MAX_PAGE_SIZE")
         self.page_size = conf.get("CHAT_PAGE_SIZE")
         return super().get_page_size(request)
+
+    def decode_cursor(self, request: Request):
+        """DRF trusts the cursor's position (a message id): a crafted one ("p=abc") was a 500."""
+        cursor = super().decode_cursor(request)
+        if cursor is not None and cursor.position is not None:
+            position = cursor.position
+            if not (position.isascii() and position.isdigit() and len(position) <= 19
+                    and int(position) <= BIG_INTEGER_MAX):
+                raise NotFound(self.invalid_cursor_message)
+        return cursor
 
 
 class GameChatView(ListAPIView):
@@ -58,7 +70,11 @@ class GameChatView(ListAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         message = services.do_send_message(game_id, request.user, data["channel"], data["text"])
-        return Response(ChatMessageSerializer(message).data, status=status.HTTP_201_CREATED)
+        payload = dict(ChatMessageSerializer(message).data)
+        if message.live_delivery_failed:  # Redis down: stored, but nobody's socket got it
+            payload["notice"] = ("Your message was stored, but live delivery is unavailable right now: "
+                                 "the others see it when they reload the chat.")
+        return Response(payload, status=status.HTTP_201_CREATED)
 
 
 class GameChatChannelsView(APIView):

@@ -20,6 +20,8 @@ class ChatMessage(models.Model):
     sender_seat = models.CharField(max_length=32)
     text = models.TextField()
     created_at = models.DateTimeField(default=timezone.now)
+    # Not stored: set by chat.services when the live fan-out failed (Redis down) after the commit.
+    live_delivery_failed: bool = False
 
     class Meta:
         ordering = ["id"]

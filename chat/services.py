@@ -11,6 +11,10 @@ membership, length and the per-user rate limit, stores the message, and once the
 delivers it to the members' sockets only: each seat's own group (and the spectators' group for the
 table channel when they may read it), never a group a non-member listens on.
 
+Redis down (README, "When Redis is down"): the rate limit is counted in this process instead of
+the shared cache (a warning is logged), and the message is stored but cannot be delivered live:
+`ChatMessage.live_delivery_failed` is set and the REST answer says so.
+
 Text: stored raw (control and bidirectional-override characters removed, newlines kept). Every JSON
 payload carries `text` (raw: clients must render it as text, e.g. `textContent`, never as HTML) and
 `html` (the same, HTML-escaped, newlines as <br>: safe to insert as HTML). Templates autoescape.
@@ -26,6 +30,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.html import escape
@@ -36,8 +42,12 @@ from games import queries
 from games.errors import GameError, forbidden, not_found
 from games.models import Game
 from games.services.notify import seat_group, spectator_group
+from westeros.outages import REDIS_ERRORS
 
 log = logging.getLogger(__name__)
+
+# The rate limit's counts while the shared cache is unavailable: per process, weaker but not off.
+_local_rate_counts = LocMemCache("chat-rate-fallback", {})
 
 # Bidirectional overrides and isolates can make a message display as something else than it says.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -156,15 +166,23 @@ def _take_rate_token(user_id: int) -> int | None:
     now = _clock()
     bucket = int(now // window)
     key = f"chat-rate:{user_id}:{bucket}"
-    cache.add(key, 0, timeout=window + 1)
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=window + 1)
-        count = 1
+        count = _count(cache, key, window + 1)
+    except REDIS_ERRORS as error:
+        log.warning("chat rate limit counted in this process only: the cache is unavailable: %s", error)
+        count = _count(_local_rate_counts, key, window + 1)
     if count > limit:
         return max(1, math.ceil((bucket + 1) * window - now))
     return None
+
+
+def _count(store: BaseCache, key: str, timeout: int) -> int:
+    store.add(key, 0, timeout=timeout)
+    try:
+        return store.incr(key)
+    except ValueError:  # expired between add and incr
+        store.set(key, 1, timeout=timeout)
+        return 1
 
 
 def do_send_message(game_id: int, user, raw_channel: Any, raw_text: Any) -> ChatMessage:
@@ -215,7 +233,11 @@ def _deliver_after_commit(game: Game, message: ChatMessage, members: tuple[str, 
         try:
             for group in groups:
                 async_to_sync(layer.group_send)(group, event)
+        except REDIS_ERRORS as error:  # stored; the others read it in the history
+            message.live_delivery_failed = True
+            log.warning("chat message %s stored but not delivered live: %s", message.pk, error)
         except Exception:  # the message is stored; clients that miss it read the history
+            message.live_delivery_failed = True
             log.exception("could not deliver chat message %s", event["message"]["id"])
 
     transaction.on_commit(send)

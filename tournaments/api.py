@@ -1,9 +1,12 @@
 """REST endpoints for tournaments. Thin: parse, call a service, answer."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.db.models import Count, Prefetch, Q
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -57,8 +60,16 @@ def rounds_of(t: Tournament):
             .prefetch_related(Prefetch("tables", queryset=tables), "byes__user"))
 
 
+class FormatIsAFilter(DefaultContentNegotiation):
+    """`?format=` filters tournaments by format here; DRF would read it as the renderer to use (and
+    answer 404 for ?format=swiss)."""
+
+    settings = SimpleNamespace(URL_FORMAT_OVERRIDE=None)
+
+
 class TournamentListView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
+    content_negotiation_class = FormatIsAFilter
 
     @extend_schema(responses=TournamentSerializer(many=True), summary="Tournaments, newest first",
                    parameters=[OpenApiParameter("status", str, enum=Tournament.Status.values),
@@ -94,7 +105,7 @@ def _action(summary: str, request_serializer=None, response=TournamentSerializer
 
 
 class RegisterView(APIView):
-    @_action("Register for the tournament", response=RegistrationSerializer)
+    @_action("Register for the tournament", response={201: RegistrationSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
         registration = services.do_register(tournament_id, request.user)
         return Response(RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)

@@ -13,9 +13,10 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tournaments.models import Tournament
 from tournaments.services import group_name
+from westeros.parsers import SafeJsonFrames
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):
+class TournamentConsumer(SafeJsonFrames, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.group = None

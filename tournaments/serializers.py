@@ -5,6 +5,7 @@ from rest_framework import serializers
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from tournaments.models import Registration, Round, Table, TableSeat, Tournament
 from tournaments.pairing import TIEBREAKERS
+from westeros.fields import StrictFloatField, StrictIntegerField
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -12,39 +13,39 @@ class TournamentCreateSerializer(serializers.Serializer):
     description = serializers.CharField(required=False, default="", allow_blank=True, max_length=5000)
     format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.SWISS)
     ruleset = serializers.CharField(max_length=32, default="agot")
-    rounds = serializers.IntegerField(min_value=1, max_value=30, default=3, help_text="Swiss: number of rounds")
-    seats_per_table = serializers.IntegerField(min_value=1, max_value=16, default=6)
-    min_seats_per_table = serializers.IntegerField(
+    rounds = StrictIntegerField(min_value=1, max_value=30, default=3, help_text="Swiss: number of rounds")
+    seats_per_table = StrictIntegerField(min_value=1, max_value=16, default=6)
+    min_seats_per_table = StrictIntegerField(
         min_value=1, max_value=16, required=False, allow_null=True, default=None,
         help_text="short tables may have this many seats (default: the ruleset's minimum); "
                   "equal to seats_per_table: byes instead of short tables")
-    advance_per_table = serializers.IntegerField(min_value=1, max_value=15, default=2,
-                                                 help_text="elimination: the top N of each table go on")
-    division_size = serializers.IntegerField(min_value=1, max_value=30, default=10, help_text="league")
-    promotion = serializers.IntegerField(min_value=0, max_value=15, default=2,
-                                         help_text="league: promoted and relegated per division between seasons")
+    advance_per_table = StrictIntegerField(min_value=1, max_value=15, default=2,
+                                           help_text="elimination: the top N of each table go on")
+    division_size = StrictIntegerField(min_value=1, max_value=30, default=10, help_text="league")
+    promotion = StrictIntegerField(min_value=0, max_value=15, default=2,
+                                   help_text="league: promoted and relegated per division between seasons")
     scoring = serializers.ChoiceField(choices=Tournament.Scoring.choices, default=Tournament.Scoring.PLACEMENT)
-    placement_points = serializers.ListField(child=serializers.FloatField(), required=False, default=list,
+    placement_points = serializers.ListField(child=StrictFloatField(), required=False, default=list,
                                              help_text="points by place at a full table, first place first")
-    win_bonus = serializers.IntegerField(min_value=0, max_value=1000, default=10, help_text="league points")
+    win_bonus = StrictIntegerField(min_value=0, max_value=1000, default=10, help_text="league points")
     tiebreakers = serializers.ListField(child=serializers.ChoiceField(choices=TIEBREAKERS), required=False,
                                         default=["wins"], help_text="in order")
-    time_limit = serializers.IntegerField(min_value=MIN_TIME_LIMIT, max_value=MAX_TIME_LIMIT, default=24 * 60 * 60,
-                                          help_text="seconds per phase decision")
+    time_limit = StrictIntegerField(min_value=MIN_TIME_LIMIT, max_value=MAX_TIME_LIMIT, default=24 * 60 * 60,
+                                    help_text="seconds per phase decision")
     ranked = serializers.BooleanField(default=False)
     options = serializers.DictField(required=False, default=dict)
-    max_consecutive_timeouts = serializers.IntegerField(min_value=0, max_value=20, default=3)
-    max_no_shows = serializers.IntegerField(min_value=0, max_value=20, default=2,
-                                            help_text="a player who never acts in this many games is dropped (0: never)")
+    max_consecutive_timeouts = StrictIntegerField(min_value=0, max_value=20, default=3)
+    max_no_shows = StrictIntegerField(min_value=0, max_value=20, default=2,
+                                      help_text="a player who never acts in this many games is dropped (0: never)")
     registration_opens = serializers.DateTimeField(required=False, allow_null=True, default=None)
     registration_closes = serializers.DateTimeField(required=False, allow_null=True, default=None)
     check_in_required = serializers.BooleanField(default=False)
-    capacity = serializers.IntegerField(min_value=1, required=False, allow_null=True, default=None)
-    min_rating = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
-    min_reliability = serializers.FloatField(min_value=0, max_value=1, required=False, allow_null=True, default=None)
+    capacity = StrictIntegerField(min_value=1, required=False, allow_null=True, default=None)
+    min_rating = StrictIntegerField(min_value=0, required=False, allow_null=True, default=None)
+    min_reliability = StrictFloatField(min_value=0, max_value=1, required=False, allow_null=True, default=None)
     auto_advance = serializers.BooleanField(default=True, help_text="start the next round when the last game ends")
     lock_votes = serializers.BooleanField(default=True, help_text="lock in-game votes that could spoil results")
-    seed = serializers.IntegerField(default=0, min_value=0, max_value=2**62, help_text="pairing seed")
+    seed = StrictIntegerField(default=0, min_value=0, max_value=2**62, help_text="pairing seed")
 
 
 class TournamentSerializer(serializers.ModelSerializer):

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, JsonResponse
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.http import Http404, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -21,9 +24,31 @@ def _flatten(detail: Any) -> Any:
     return str(detail)
 
 
+class PayloadTooLarge(exceptions.APIException):
+    status_code = 413
+    default_code = "too_large"
+    default_detail = "The request body is too large."
+
+
+def too_large_detail() -> str:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return f"The request body is too large (at most {limit} bytes)." if limit else PayloadTooLarge.default_detail
+
+
+def too_large_response(request) -> HttpResponse:
+    """413 for a body over DATA_UPLOAD_MAX_MEMORY_SIZE: the error shape under /api/, text elsewhere."""
+    if is_api_request(request):
+        return JsonResponse(error_body("too_large", too_large_detail()), status=413)
+    return HttpResponse(too_large_detail(), status=413, content_type="text/plain")
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge(too_large_detail())
+    elif isinstance(exc, TooManyFieldsSent):
+        exc = exceptions.ParseError(str(exc))
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # a real server error: Django's handler500 answers (JSON under /api/)
@@ -51,6 +76,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+@csrf_exempt  # a POST to no endpoint is a JSON 404, not Django's HTML CSRF page
 def api_not_found(request, *args, **kwargs) -> JsonResponse:
     return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)
 

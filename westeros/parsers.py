@@ -1,0 +1,122 @@
+"""JSON from clients, parsed with limits: the API's parser (REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"])
+and the websockets (SafeJsonFrames) share them.
+
+- Nesting: Python's json module recurses, so a body nested a few thousand levels deep raises
+  RecursionError (a 500 before this parser). Anything deeper than MAX_JSON_DEPTH is refused; no
+  request of the API comes near it (an action is a few levels deep).
+- NUL characters: PostgreSQL refuses "\\u0000" in text and JSONB ("A string literal cannot contain
+  NUL (0x00) characters"), so a NUL in any string or key of a body is refused with a field error
+  naming the top-level field, before it can reach the database. So is an unpaired surrogate
+  ("\\ud800"), which is valid JSON but no valid UTF-8.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError, ValidationError
+
+MAX_JSON_DEPTH = 64
+NUL_MESSAGE = "NUL characters (\\u0000) are not allowed."
+SURROGATE_MESSAGE = "Unpaired surrogates (\\ud800 to \\udfff) are not allowed."
+
+
+class JsonRefused(ValueError):
+    """A JSON document that parses (or not) but is refused: too deep, or invalid."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def check_json(value: Any, max_depth: int = MAX_JSON_DEPTH) -> None:
+    """Raise JsonRefused if `value` nests deeper than `max_depth` or holds a NUL in a string or key.
+    Iterative, so it never recurses itself."""
+    stack: list[tuple[Any, int, str | None]] = [(value, 1, None)]
+    while stack:
+        node, depth, top = stack.pop()
+        if isinstance(node, str):
+            _check_text(node, top)
+            continue
+        if not isinstance(node, dict | list):
+            continue
+        if depth > max_depth:
+            raise JsonRefused(f"JSON nested deeper than {max_depth} levels.")
+        if isinstance(node, dict):
+            for key, item in node.items():
+                field = top if top is not None else str(key)
+                _check_text(key, _printable(field))
+                stack.append((item, depth + 1, field))
+        else:
+            stack.extend((item, depth + 1, top) for item in node)
+
+
+def _check_text(text: str, field: str | None) -> None:
+    if "\x00" in text:
+        raise JsonRefused(NUL_MESSAGE, field)
+    try:
+        text.encode()
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800"): no database can store it as text
+        raise JsonRefused(SURROGATE_MESSAGE, field) from None
+
+
+def _printable(field: str) -> str:
+    return field.encode("unicode_escape").decode("ascii") if not field.isprintable() else field
+
+
+def loads(text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """json.loads that raises JsonRefused (a ValueError) for anything it refuses, never RecursionError."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise JsonRefused(f"JSON nested deeper than {max_depth} levels.") from None
+    except ValueError as error:
+        raise JsonRefused(f"Not valid JSON: {error}") from None
+    check_json(value, max_depth)
+    return value
+
+
+def refused_as_api_error(error: JsonRefused) -> Exception:
+    if error.field is not None:
+        return ValidationError({error.field: [str(error)]})
+    return ParseError(str(error))
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSONParser (strict: no NaN or Infinity) with the limits above: a 400 in the API's error
+    shape instead of a 500."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError(f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels.") from None
+        try:
+            check_json(data)
+        except JsonRefused as error:
+            raise refused_as_api_error(error) from None
+        return data
+
+
+class SafeJsonFrames:
+    """For an AsyncJsonWebsocketConsumer: a frame that is not JSON, is binary, nests too deep or
+    holds a NUL gets {"type": "error", "error": "bad_message", "detail", "fields"} and the socket
+    stays open (Channels' own decode_json would raise and close it with 1011). Put it before
+    AsyncJsonWebsocketConsumer in the bases."""
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if text_data is None:
+            await self.send_json(bad_message("Send JSON text frames, not binary ones."))
+            return
+        try:
+            content = loads(text_data)
+        except JsonRefused as error:
+            fields = {error.field: [str(error)]} if error.field else {}
+            await self.send_json(bad_message(str(error), fields))
+            return
+        await self.receive_json(content, **kwargs)
+
+
+def bad_message(detail: str, fields: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    return {"type": "error", "error": "bad_message", "detail": detail, "fields": fields or {}}
