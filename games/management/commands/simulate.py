@@ -5,7 +5,11 @@ with its seed and action index. `--tides` plays with the Tides of Battle option;
 the smart bot (games/engine/agot/smart_bot.py) everywhere instead of the random one. The work is done
 by the pure functions games.engine.agot.bot.play_random_game and smart_bot.play_game, and for B'Twixt
 games.engine.btwixt.bot.simulate (cards, allies and tokens conserved, JSON round trip, replay
-determinism)."""
+determinism).
+
+An option that does not apply to the chosen game (`--tides` or `--bot smart` with btwixt, `--options`
+with agot), an unknown B'Twixt option or a player count the game does not seat is refused: the reason
+on stderr and exit status 2, as argparse does for a bad option, never silently ignored."""
 from __future__ import annotations
 
 import sys
@@ -59,6 +63,36 @@ def parse_btwixt_options(text: str) -> dict[str, bool]:
     return {n: True for n in names}
 
 
+def usage_problem(options: dict[str, Any]) -> str | None:
+    """Why these options cannot run as given (an option for the other game, a bad value), or None."""
+    from games.engine import get_ruleset
+
+    game = options["game"]
+    wrong = []
+    if game == "btwixt":
+        if options["tides"]:
+            wrong.append("--tides does not apply to --game btwixt (Tides of Battle is an agot option)")
+        if options["bot"] != "random":
+            wrong.append(f"--bot {options['bot']} does not apply to --game btwixt (its games are played by the "
+                         "random bot only)")
+    elif options["options"] is not None:
+        wrong.append(f"--options {options['options']!r} does not apply to --game agot (B'Twixt options; agot has "
+                     "--tides)")
+    if wrong:
+        return "; ".join(wrong)
+    if game == "btwixt":
+        try:
+            parse_btwixt_options(options["options"] or "")
+        except ValueError as e:
+            return str(e)
+    engine = get_ruleset(game)
+    if not engine.min_seats <= options["players"] <= engine.max_seats:
+        return f"--players {options['players']}: {game} seats {engine.min_seats} to {engine.max_seats} players"
+    if options["games"] < 1:
+        return f"--games {options['games']}: play at least one game"
+    return None
+
+
 class Command(BaseCommand):
     help = "Play bot games with invariant checks and report speed and failures (seed per game)."
 
@@ -70,14 +104,16 @@ class Command(BaseCommand):
         parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed only)")
         parser.add_argument("--tides", action="store_true", help="play with the Tides of Battle option (R297)")
         parser.add_argument("--bot", default="random", choices=["random", "smart"], help="which bot fills every seat")
-        parser.add_argument("--options", default="", help="btwixt: comma-separated options, e.g. advanced,draft")
+        parser.add_argument("--options", default=None,
+                            help="btwixt only: comma-separated options, e.g. advanced,draft (known: "
+                                 f"{', '.join(BTWIXT_OPTIONS)})")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        problem = usage_problem(options)
+        if problem:
+            raise CommandError(problem, returncode=2)
         if options["game"] == "btwixt":
-            try:
-                opts = parse_btwixt_options(options["options"])
-            except ValueError as e:
-                raise CommandError(str(e)) from None
+            opts = parse_btwixt_options(options["options"] or "")
             res = run_btwixt(options["players"], options["games"], options["seed"], not options["no_check"], opts)
             extra = f" with {', '.join(sorted(opts))}" if opts else ""
             self._report("btwixt", res, options, extra, "winners (shared victories count for each)")
