@@ -95,6 +95,12 @@ class Ruleset(Protocol):
     def event_view(self, event: Event, seat: str | None) -> Event | None:
         """An event as `seat` may see it (None: drop it for that seat)."""
 
+    def describe_event(self, event: Event) -> dict[str, Any] | None:
+        """Optional: an event (already filtered by event_view) in words for the log: {"text": a plain
+        sentence, "parts": [{"text", "house"?}], "key": bool, "round"/"phase" when it starts one}.
+        None (this default) when the ruleset has no narrator."""
+        return None
+
     def is_over(self, state: State) -> bool: ...
 
     def ranking(self, state: State) -> list[str] | None:

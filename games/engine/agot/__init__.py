@@ -186,6 +186,12 @@ class AgotRuleset:
 
         return summary.event_view(event, seat)
 
+    def describe_event(self, event: Event) -> dict[str, Any] | None:
+        """The event in words (narrate.py); narrate only what event_view let through."""
+        from games.engine.agot import narrate
+
+        return narrate.describe(event)
+
     def summary_path_error(self, path: str) -> str | None:
         """Scenario runner hook: why an expect path cannot be read (unknown area, house, key)."""
         from games.engine.agot import summary
