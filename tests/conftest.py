@@ -39,12 +39,6 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture(autouse=True)
-def no_deadline_tasks(settings):
-    """No Celery task per deadline unless a test runs a worker for it (tests/test_deadlines_celery.py)."""
-    settings.DEADLINE_TASKS = False
-
-
 @pytest.fixture
 def api() -> APIClient:
     return APIClient()

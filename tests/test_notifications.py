@@ -334,7 +334,7 @@ def test_the_warning_sweep_is_scheduled_and_run_by_the_embedded_runner(settings,
 
     assert tasks.warn_deadlines.name == "notifications.tasks.warn_deadlines"
     calls = []
-    monkeypatch.setattr("games.management.commands.run_deadlines.warn_deadlines", lambda: calls.append(1) or 0)
+    monkeypatch.setattr("games.runner.warn_deadlines", lambda: calls.append(1) or 0)
     call_command("run_deadlines", "--once")
     assert calls == [1]
 

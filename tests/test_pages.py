@@ -57,7 +57,7 @@ def test_seed_demo_creates_the_demo_account_and_game_once(capsys):
     assert user.check_password("westeros-demo")
     (game,) = Game.objects.filter(seats__user=user)
     assert game.is_active() and "already there" in out
-    assert game.seats.filter(is_bot=True).count() == 2
+    assert game.seat_for(user).seat == "baratheon" and game.seats.filter(is_bot=True).count() == 5
     # The bots have placed their orders; the demo player's decision is pending.
     assert get_ruleset("agot").pending(game.state) == {game.seat_for(user).seat: "place_orders"}
 

@@ -28,6 +28,7 @@ def test_a_btwixt_game_gets_its_own_page(logged_in, user):
     assert "js/game.js" not in content and 'id="board"' not in content
     assert f'data-seat="{game.seat_for(user).seat}"' in content
     assert 'id="table"' in content and 'id="time-track"' in content and 'id="hand"' in content
+    assert "js/chat.js" in content and 'id="chat-panel"' in content and 'id="chat-form"' in content
     assert not re.search(r'<script[^>]+src="(https?:)?//', content)
 
 
@@ -35,17 +36,20 @@ def test_the_agot_page_is_unchanged(logged_in, user):
     game = make_game(users=[user, make_user(), make_user()])
     content = _page(logged_in, game)
     assert "js/game.js" in content and "js/btwixt.js" not in content
+    assert content.index("js/chat.js") < content.index("js/game.js")  # game.js uses WesterosChat
 
 
 def test_the_page_says_the_card_list_is_the_reference_set(logged_in, user):
+    """Once, in words for players: no file name, no repeated sentence."""
     from games.engine.btwixt import data
 
     game = make_game(ruleset="btwixt", users=[user, make_user(), make_user()])
     content = _page(logged_in, game)
     notice = re.search(r'id="cardset-notice">(.*?)</p>', content, re.S).group(1)
     assert data.catalogue()["name"] in notice
-    assert "official card list is not in the rules text" in notice
-    assert "reference set" in notice and "reference_set.yaml" in notice
+    assert "played with the site's reference card set" in notice.lower().replace("&#x27;", "'")
+    assert ".yaml" not in content and "<code>" not in notice
+    assert notice.lower().count("reference") == 1 + data.catalogue()["name"].lower().count("reference")
 
 
 def test_no_hand_in_the_html(logged_in, user):
@@ -83,6 +87,14 @@ def test_the_lobby_form_offers_the_ruleset_and_creates_a_btwixt_lobby(client):
     assert lobby.ruleset == "btwixt" and lobby.seat_count == 4 and lobby.options == {"short": True}
 
 
+def test_the_lobby_form_offers_succession(client):
+    client.force_login(make_user())
+    assert 'name="btwixt_succession"' in client.get(reverse("web-lobby-new")).content.decode()
+    client.post(reverse("web-lobby-new"), {"ruleset": "btwixt", "name": "Heirs", "seats": "3", "time_limit": "3600",
+                                           "house_choice": "random", "btwixt_succession": "on"})
+    assert Lobby.objects.get(name="Heirs").options == {"succession": True}
+
+
 def test_the_creator_picks_a_leader_in_the_lobby_form(client):
     creator = make_user()
     client.force_login(creator)
@@ -101,7 +113,7 @@ def test_the_lobby_form_refuses_a_btwixt_table_of_seven(client):
     assert not Lobby.objects.filter(name="Too many").exists()
 
 
-def test_a_finished_btwixt_game_replays_step_by_step_without_the_board(client):
+def test_a_finished_btwixt_game_replays_step_by_step_as_a_table(client):
     from games.engine import get_ruleset
     from games.services.play import do_create_game
 
@@ -109,7 +121,13 @@ def test_a_finished_btwixt_game_replays_step_by_step_without_the_board(client):
     game.refresh_from_db()
     assert game.status == "finished"
     page = client.get(f"/games/{game.pk}/replay").content.decode()
-    assert 'id="replay-summary"' in page and 'id="board"' not in page
+    # the table is drawn by btwixt.js from each step's summary; leaders are named in the "view as" list
+    assert 'id="replay-table"' in page and 'id="board"' not in page and 'id="replay-summary"' not in page
+    assert "js/btwixt.js" in page and 'id="btwixt-cards"' in page and "js/board.js" not in page
+    from games.engine.btwixt import data
+
+    for seat in game.seat_names():
+        assert f'<option value="{seat}">{data.catalogue()["leaders"][seat]}</option>' in page
     middle = client.get(f"/games/{game.pk}/replay/{game.version // 2}.json?as=spectator").json()
     assert middle["summary"]["season"] and middle["seat"] is None
     tokens = [c["tokens"] for c in middle["summary"]["councils"].values() if c.get("token_count")]

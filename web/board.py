@@ -45,10 +45,23 @@ def agot_board() -> dict:
             cards[card["id"]] = {"house": house, "name": card["name"], "strength": card["strength"],
                                  "swords": card.get("swords", 0), "fortifications": card.get("fortifications", 0),
                                  "ability": card.get("ability")}
+    westeros = {}
+    for deck, entries in _load(ENGINE_DATA / "westeros_cards.yaml")["decks"].items():
+        for card in entries:
+            westeros[card["id"]] = {"deck": deck, "name": card["name"], "effect": " ".join(card["effect"].split()),
+                                    "wildling_icon": bool(card.get("wildling_icon"))}
     tracks = _load(ENGINE_DATA / "tracks.yaml")
     space = layout["coordinate_space"]
     return {"width": space["width"], "height": space["height"], "areas": areas, "house_cards": cards,
-            "stars": tracks["kings_court"]["stars_by_player_count"]}
+            "stars": tracks["kings_court"]["stars_by_player_count"],
+            # river stretches (display only; adjacency is map.yaml's): [{areas: [a, b], line: [[x, y]...]}]
+            "rivers": [{"areas": r["areas"], "line": r["line"]} for r in layout.get("rivers", [])],
+            "westeros_cards": westeros,
+            # supply level -> the largest army sizes allowed at that level
+            "supply_limits": {int(k): v for k, v in tracks["supply"]["levels"].items()},
+            "victory_target": tracks["victory"]["instant_win_at"],
+            "wildling_attack_at": tracks["wildling_threat"]["attack_at"],
+            "rounds": len(tracks["rounds"]["positions"])}
 
 
 @cache

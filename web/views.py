@@ -21,6 +21,7 @@ from web.board import agot_board_json
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
 RULESETS = [("agot", "A Game of Thrones (board game)"), ("btwixt", "B'Twixt (card game, 3-6 leaders)")]
 BTWIXT_OPTIONS = {"advanced": "advanced game (leader cards, events)", "draft": "draft the hands",
+                  "succession": "succession assembly (every leader and event card in the influence deck; hands are drafted)",
                   "short": "short game (one season less)", "allies_in_sight": "allies in sight"}
 
 
@@ -59,9 +60,18 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
-    return render(request, "web/replay.html", {"game": game, "steps": game.actions.count(),
-                                               "finished": not game.is_active(), "seats": game.seat_names(),
-                                               "seat": queries.viewer_seat(game, request.user)})
+    context = {"game": game, "steps": game.actions.count(), "finished": not game.is_active(),
+               "seat": queries.viewer_seat(game, request.user)}
+    if game.ruleset == "btwixt":
+        # the table is drawn by static/js/btwixt.js from each step's summary and the set's public catalogue
+        from games.engine.btwixt import data as btwixt_data
+
+        context["cards"] = btwixt_data.catalogue()
+        names = context["cards"]["leaders"]
+        context["seats"] = [(seat, names.get(seat, seat.replace("_", " ").title())) for seat in game.seat_names()]
+    else:
+        context["seats"] = [(seat, seat.replace("_", " ").title()) for seat in game.seat_names()]
+    return render(request, "web/replay.html", context)
 
 
 def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
@@ -90,6 +100,9 @@ def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
         record = actions[step - 1]
         entry = {"version": record.version, "seat": record.seat, "source": record.source,
                  "events": [e for e in (engine.event_view(ev, seat) for ev in record.events) if e is not None]}
+        describe = getattr(engine, "describe_event", None)
+        if describe:  # the step in words, narrated after filtering (as the game's log)
+            entry["lines"] = [said for said in map(describe, entry["events"]) if said]
     return JsonResponse({"step": step, "steps": len(actions), "seat": seat, "view": engine.view(state, seat),
                          "summary": engine.summary(state, seat), "entry": entry})
 

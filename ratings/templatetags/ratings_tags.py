@@ -8,10 +8,15 @@ from django import template
 from games.models import GameSeat
 from ratings import services
 from ratings.models import RatingChange
+from ratings.templatetags.site_words import RULESET_NAMES
 
 register = template.Library()
 
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 90, 6
+CHART_WIDTH, CHART_HEIGHT = 360, 210
+# room for the rating labels on the left, the game numbers and the axis title below
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 52, 14, 24, 42
+NICE_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+MAX_POINT_MARKS = 60
 RECENT_GAMES = 10
 
 
@@ -22,15 +27,42 @@ def rating_summary(user) -> dict:
             "games_played": services.games_played(user)}
 
 
-def chart_points(values: list[float]) -> str:
-    """SVG polyline points for `values` (oldest first), scaled to the chart box."""
-    low, high = min(values), max(values)
-    span = (high - low) or 1.0
-    step = (CHART_WIDTH - 2 * CHART_PAD) / max(1, len(values) - 1)
-    return " ".join(
-        f"{CHART_PAD + i * step:.1f},{CHART_HEIGHT - CHART_PAD - (v - low) / span * (CHART_HEIGHT - 2 * CHART_PAD):.1f}"
-        for i, v in enumerate(values)
-    )
+def _nice_range(low: float, high: float) -> tuple[int, int, int]:
+    """(bottom, top, step): round bounds around [low, high] with at most 5 intervals."""
+    low, high = int(low // 1), int(-(-high // 1))
+    if high - low < 10:
+        low, high = low - 5, high + 5
+    for step in NICE_STEPS:
+        bottom, top = (low // step) * step, -(-high // step) * step
+        if (top - bottom) / step <= 5:
+            return bottom, top, step
+    step = NICE_STEPS[-1]
+    return (low // step) * step, -(-high // step) * step, step
+
+
+def chart(values: list[float]) -> dict:
+    """A rating chart's geometry: each game's point (x, y, rating), the rating ticks (y, label) on
+    the left axis and the game-number ticks (x, label) on the bottom axis (0 = before the first)."""
+    bottom, top, step = _nice_range(min(values), max(values))
+    plot_w = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
+    plot_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
+    games = max(1, len(values) - 1)
+
+    def x(i: float) -> float:
+        return CHART_LEFT + i / games * plot_w
+
+    def y(v: float) -> float:
+        return CHART_TOP + (top - v) / (top - bottom) * plot_h
+
+    every = max(1, -(-games // 8))  # at most about 8 game numbers
+    x_ticks = [(x(i), str(i)) for i in range(0, games + 1, every)]
+    if x_ticks[-1][1] != str(games):
+        x_ticks.append((x(games), str(games)))
+    return {
+        "points": [(x(i), y(v), round(v)) for i, v in enumerate(values)],
+        "y_ticks": [(y(v), str(v)) for v in range(bottom, top + 1, step)],
+        "x_ticks": x_ticks,
+    }
 
 
 @register.inclusion_tag("ratings/_history.html")
@@ -39,14 +71,22 @@ def rating_history(user) -> dict:
     series: dict[str, list[float]] = {}
     for ruleset, before, after in changes:
         series.setdefault(ruleset, [before]).append(after)
-    charts = [
-        {"ruleset": ruleset, "points": chart_points(values), "first": values[0], "last": values[-1],
-         "low": min(values), "high": max(values), "games": len(values) - 1}
-        for ruleset, values in sorted(series.items())
-    ]
+    charts = []
+    for ruleset, values in sorted(series.items()):
+        geometry = chart(values)
+        charts.append({
+            "ruleset": ruleset, "name": RULESET_NAMES.get(ruleset, ruleset), "first": values[0], "last": values[-1],
+            "low": min(values), "high": max(values), "games": len(values) - 1,
+            "line": " ".join(f"{px:.1f},{py:.1f}" for px, py, _ in geometry["points"]),
+            "marks": geometry["points"] if len(values) <= MAX_POINT_MARKS else [],
+            "end": geometry["points"][-1], "y_ticks": geometry["y_ticks"], "x_ticks": geometry["x_ticks"],
+        })
     seats = (GameSeat.objects.filter(user=user).select_related("game")
              .order_by("-game__created_at", "-game_id")[:RECENT_GAMES])
     recent = [{"game": s.game, "seat": s.seat, "left": s.has_left(),
                "place": (s.game.ranking.index(s.seat) + 1) if s.game.ranking and s.seat in s.game.ranking else None}
               for s in seats]
-    return {"charts": charts, "recent": recent, "width": CHART_WIDTH, "height": CHART_HEIGHT}
+    return {"charts": charts, "recent": recent, "width": CHART_WIDTH, "height": CHART_HEIGHT,
+            "left": CHART_LEFT, "right": CHART_WIDTH - CHART_RIGHT, "top": CHART_TOP,
+            "bottom": CHART_HEIGHT - CHART_BOTTOM, "middle_y": (CHART_TOP + CHART_HEIGHT - CHART_BOTTOM) / 2,
+            "middle_x": (CHART_LEFT + CHART_WIDTH - CHART_RIGHT) / 2}

@@ -1,12 +1,266 @@
-/* The B'Twixt game page. Renders from the API's `summary` (the SCENARIOS.md referee summary as this
-   viewer is shown it: other hands and every power-token value read "hidden") and offers only what
-   the server lists in `legal_actions`; POSTs {version, action} to /actions and shows the server's
-   reason when it refuses. Card names and texts come from the loaded card set (the catalogue in the
-   page, public data). Live: the game websocket; an `update` with a newer version, a gap, a hello
-   with another version or a reconnect re-fetch the game (as static/js/game.js does). */
+/* B'Twixt in the browser, in two parts.
+
+   The drawing (window.BtwixtTable, also used by the replay, static/js/replay.js): the table as a
+   viewer sees it from the API's `summary` (the SCENARIOS.md referee summary as that viewer is shown
+   it: other hands and every power-token value read "hidden") with the card names and texts of the
+   loaded card set (its public catalogue). `renderTable(summary, catalogue, opts)` gives the whole
+   table (leaders round it, councils, the ally on offer, the time track, the decks);
+   `describeEvent(event, summary, catalogue)` says one event in words.
+
+   The game page (#game.btwixt): offers only what the server lists in `legal_actions`; POSTs
+   {version, action} to /actions and shows the server's reason when it refuses. Live: the game
+   websocket; an `update` with a newer version, a gap, a hello with another version or a reconnect
+   re-fetch the game (as static/js/game.js does). Chat: static/js/chat.js. The dead pile can be
+   reordered by any seated player at any time (`reorder_dead`, docs/engine-btwixt.md). */
 (function () {
   "use strict";
+  const { h } = window.WesterosClient;
+
+  // ------------------------------------------------------------------ what is drawn
+
+  /* The summary, catalogue and viewer the drawing functions below read; set by use(). */
+  let T = { cards: { cards: {}, leaders: {} }, summary: {}, seat: null, rows: [], pending: {} };
+  function use(summary, catalogue, opts) {
+    opts = opts || {};
+    T = { cards: catalogue, summary: summary || {}, seat: opts.seat || null, rows: opts.rows || [],
+      pending: opts.pending || (summary && summary.pending) || {} };
+  }
+
+  const COLOUR_MARK = { red: "■ red", green: "◆ green", purple: "♥ purple", blue: "● event", white: "○ leader" };
+  const TIMING = { immediate: "When played", on_victory: "If you win", during_round: "During this round",
+    when_claimed: "When claimed", end_game: "End of game", placement: "Placement" };
+  const DECISION = { turn: "to play or kneel", claim: "to place the ally won", token: "to place a power token",
+    choose: "to make a choice", keep: "to keep a card (draft)" };
+  const STEP = { bidding: "bidding", victory: "the winner's abilities", claim: "claiming the ally", draft: "drafting",
+    game_over: "game over", setup: "setting up" };
+
+  const cap = (s) => String(s || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const leader = (s) => T.cards.leaders[s] || cap(s);
+  const card = (id) => T.cards.cards[id] || { name: cap(id), kind: "?", value: "", texts: [] };
+  const cardName = (id) => card(id).name;
+  function councilName(key, short) {
+    const seats = T.summary.seats || [];
+    const a = seats.find((s) => key.startsWith(s + "-"));
+    const b = a ? key.slice(a.length + 1) : key;
+    const name = short ? (s) => leader(s).split(" ")[0] : leader;
+    return a ? `${name(a)} – ${name(b)}` : key;
+  }
+  function tick() { if (window.tickDeadlines) window.tickDeadlines(); }
+
+  // ------------------------------------------------------------------ cards
+
+  function cardView(id, extra, buttons) {
+    const c = card(id);
+    const value = c.kind === "ally" ? `power ${c.value}` : (c.kind === "?" ? "" : `influence ${c.value}`);
+    return h("div", Object.assign({ class: `bt-card kind-${c.kind} colour-${c.colour || "none"}`, "data-card": id }, extra || {}),
+      h("div", { class: "bt-card-head" }, h("strong", {}, c.name), " ", h("span", { class: "bt-value", title: value }, c.value)),
+      h("div", { class: "bt-card-kind" }, c.kind === "ally" ? `Ally${c.house && c.house !== "none" ? " · " + cap(c.house) : ""}` : (COLOUR_MARK[c.colour] || c.kind)),
+      (c.texts || []).filter((t) => t.text).map((t) => h("p", { class: "bt-text" }, h("em", {}, (TIMING[t.timing] || cap(t.timing)) + ": "), t.text)),
+      buttons || null);
+  }
+  function chip(id, extra) {
+    const c = card(id);
+    return h("span", Object.assign({ class: `bt-chip colour-${c.colour || "none"} kind-${c.kind}`, title: (c.texts || []).map((t) => t.text).join(" ") }, extra || {}),
+      c.name, " ", h("b", {}, c.value));
+  }
+
+  function describeTarget(t) {
+    if (t === true) return "Yes";
+    if (t === false) return "No (decline)";
+    if (typeof t === "string") return (T.summary.councils || {})[t] ? councilName(t) : (T.cards.cards[t] ? cardName(t) : leader(t));
+    if (!t || typeof t !== "object") return String(t);
+    if (t.order) return "Order: " + t.order.map(cardName).join(", ") + (t.bottom ? ` · bottom: ${cardName(t.bottom)}` : "");
+    if (t.allies) return "Swap " + t.allies.map(cardName).join(" and ");
+    if (t.ally) return cardName(t.ally);
+    if (t.seat && t.card && t.to) return `${cardName(t.card)} from ${leader(t.seat)}'s pile to ${leader(t.to)}'s`;
+    if (t.seat && t.card) return `${cardName(t.card)} in ${leader(t.seat)}'s pile`;
+    if (t.card) return cardName(t.card);
+    if (t.seat) return leader(t.seat);
+    return JSON.stringify(t);
+  }
+  function describeAction(a) {
+    const [k, v] = Object.entries(a)[0];
+    if (k === "play") return `Play ${cardName(v)}` + (a.target !== undefined ? ` → ${describeTarget(a.target)}` : "");
+    if (k === "kneel") return "Kneel";
+    if (k === "claim") return `Claim into ${councilName(v)}`;
+    if (k === "token") return `Power token into ${councilName(v)}`;
+    if (k === "choose") return describeTarget(v);
+    if (k === "keep") return `Keep ${cardName(v)}`;
+    if (k === "reorder_dead") return "Reorder the dead pile: " + v.map(cardName).join(", ");
+    return JSON.stringify(a);
+  }
+
+  // ------------------------------------------------------------------ the table
+
+  /* Where the game stands, in words: "Winter · round 2 of 4 · bidding · waiting for Jon Snow (to play or kneel)". */
+  function phaseText(status) {
+    const s = T.summary;
+    if ((status && status !== "active") || s.step === "game_over") {
+      const w = s.winners || [];
+      return `Game over. ${w.length ? "Winner" + (w.length > 1 ? "s (shared)" : "") + ": " + w.map(leader).join(", ") : ""}`;
+    }
+    const waiting = Object.entries(T.pending || {}).map(([seat, k]) => `${leader(seat)} (${DECISION[k] || cap(k)})`).join(", ");
+    return `${cap(s.season)} · round ${s.round} of ${(s.seats || []).length + 1} · ${STEP[s.step] || cap(s.step)}${waiting ? " · waiting for " + waiting : ""}`;
+  }
+
+  /* The table's class: its size by the number of leaders, taller once councils fill up. */
+  function tableClass() {
+    const n = (T.summary.seats || []).length;
+    const most = Math.max(0, ...Object.values(T.summary.councils || {}).map((c) => (c.allies || []).length));
+    return `bt-table n-${n}` + (most >= 6 ? " crowded more" : most >= 3 ? " crowded" : "");
+  }
+
+  function seatRow(seat) { return T.rows.find((r) => r.seat === seat) || {}; }
+
+  /* The leaders clockwise round the felt, a council between each pair of neighbours. */
+  function ringView() {
+    const s = T.summary;
+    const seats = s.seats || [];
+    const n = seats.length;
+    const items = [h("li", { class: "bt-felt", "aria-hidden": "true" }, h("div", {},
+      h("strong", {}, s.step === "game_over" ? "Game over" : s.current_ally ? cardName(s.current_ally) : (s.claiming ? cardName(s.claiming) : "—")),
+      s.step === "game_over" ? "" : s.current_ally ? "on offer" : (s.claiming ? "being claimed" : ""), h("br"), `${cap(s.season)} · round ${s.round}`))];
+    seats.forEach((seat, i) => {
+      const next = seats[(i + 1) % n];
+      const key = `${seat}-${next}`;
+      const angle = -90 + (360 / n) * i;             // clockwise from the top
+      const mid = angle + 180 / n;
+      items.push(placed(seatBox(seat), angle, 44, 42), placed(councilBox(key), mid, 27, 25));  // councils on the table
+    });
+    return h("ol", { class: `bt-ring seats-${n}`, "aria-label": "Leaders clockwise, with the council between each pair of neighbours" }, items);
+  }
+  function placed(node, angle, rx, ry) {
+    const rad = angle * Math.PI / 180;
+    node.style.left = `${50 + rx * Math.cos(rad)}%`;
+    node.style.top = `${50 + ry * Math.sin(rad)}%`;
+    return node;
+  }
+
+  function seatBox(seat) {
+    const s = T.summary, row = seatRow(seat);
+    const pend = (T.pending || {})[seat];
+    const knelt = (s.knelt || []).includes(seat);
+    const pile = (s.piles || {})[seat] || [];
+    const score = (s.score || {})[seat];
+    const badges = [];
+    if (s.first_player === seat) badges.push(h("span", { class: "badge first", title: "first player" }, "★ first"));
+    if (s.turn === seat && s.step === "bidding") badges.push(h("span", { class: "badge turn" }, "▶ to play"));
+    if (knelt) badges.push(h("span", { class: "badge knelt" }, "knelt"));
+    if (s.bid_winner === seat && s.step !== "bidding") badges.push(h("span", { class: "badge won" }, "won the bid"));
+    if ((s.winners || []).includes(seat)) badges.push(h("span", { class: "badge won" }, "winner"));
+    const who = row.seat ? h("span", { class: "presence " + (row.connected ? "on" : "off") }, row.is_bot ? "bot" : (row.user || "—"), row.connected ? " ●" : " ○") : null;
+    return h("li", { class: "bt-seat" + (seat === T.seat ? " me" : "") + (knelt ? " is-knelt" : "") + (pend ? " is-pending" : ""), id: `seat-${seat}`, "data-seat": seat },
+      h("div", { class: "bt-seat-head" }, h("strong", {}, leader(seat)), " ", who),
+      h("div", { class: "badges" }, badges),
+      h("div", { class: "bt-pile", id: `pile-${seat}`, "aria-label": `${leader(seat)}'s bid pile` },
+        pile.length ? pile.map((c) => chip(c)) : h("span", { class: "empty" }, knelt ? "no bid" : "empty pile")),
+      h("div", { class: "bt-total" }, "Total ", h("b", { id: `total-${seat}` }, (s.totals || {})[seat] ?? 0),
+        ` · hand ${(s.hand_size || {})[seat] ?? "?"}`),
+      score ? h("div", { class: "bt-score" }, `Score: lesser ${score.lesser} · other ${score.other} · allies ${score.allies}`) : null,
+      pend ? h("div", { class: "bt-pend" }, DECISION[pend] || cap(pend), " ", row.deadline_at ? h("span", { class: "deadline", "data-deadline": row.deadline_at }, "") : "") : null);
+  }
+
+  function councilBox(key) {
+    const c = (T.summary.councils || {})[key] || { allies: [], token_count: 0 };
+    const tokens = Array.isArray(c.tokens) ? `tokens ${c.tokens.join(", ") || "none"}` : `${c.token_count} token${c.token_count === 1 ? "" : "s"} · values hidden`;
+    return h("li", { class: "bt-council", id: `council-${key}`, "data-council": key },
+      h("div", { class: "bt-council-head", title: `Council of ${councilName(key)}` }, councilName(key, true)),
+      h("div", { class: "bt-allies" }, (c.allies || []).length ? c.allies.map((a) => chip(a)) : h("span", { class: "empty" }, "no allies")),
+      h("div", { class: "bt-tokens" }, "● ", tokens, c.power !== undefined && c.power !== "hidden" ? ` · power ${c.power}` : ""));
+  }
+
+  function offerView() {
+    const s = T.summary;
+    const parts = [h("h2", {}, "The ally on offer")];
+    if (s.current_ally) {
+      parts.push(cardView(s.current_ally, { id: "current-ally" }));
+      if (s.ally_token_count) parts.push(h("p", {}, `${s.ally_token_count} power token(s) on it (values hidden)`));
+    } else parts.push(h("p", { class: "empty" }, s.claiming ? `Being claimed: ${cardName(s.claiming)}` : "None (claimed or killed)."));
+    if (s.claiming && s.current_ally) parts.push(h("p", {}, `Being claimed: ${cardName(s.claiming)}`));
+    if ((s.extra_allies || []).length) parts.push(h("p", {}, "Also revealed: ", s.extra_allies.map((a) => chip(a))));
+    if ((s.row || []).length) parts.push(h("p", {}, "Allies in sight: ", s.row.map((a) => chip(a))));
+    return parts;
+  }
+
+  function seasonsOf(n, short) {
+    const all = n <= 4 ? ["summer", "autumn", "winter"] : ["autumn", "winter"];
+    return short ? all.slice(1) : all;
+  }
+
+  function trackView() {
+    const s = T.summary;
+    const n = (s.seats || []).length, rounds = n + 1;
+    const seasons = seasonsOf(n, s.options && s.options.short);
+    const cur = seasons.indexOf(s.season);
+    const over = s.step === "game_over";
+    const rows = seasons.map((season, i) => h("li", { class: "season season-" + season + (i === cur ? " current" : "") },
+      h("span", { class: "season-name" }, cap(season)),
+      Array.from({ length: rounds }, (_, r) => {
+        const done = over || i < cur || (i === cur && r + 1 < s.round);
+        const now = !over && i === cur && r + 1 === s.round;
+        return h("span", { class: "slot" + (done ? " done" : "") + (now ? " now" : ""), title: `${cap(season)} round ${r + 1}`,
+          "aria-current": now ? "step" : false }, now ? "◉" : done ? "●" : "○");
+      })));
+    return [h("h2", {}, "Time track"), h("ol", { class: "bt-track" }, rows),
+      h("p", { class: "small" }, `${rounds} rounds a season · first player: ${leader(s.first_player)}`)];
+  }
+
+  /* The decks and public piles; `deadExtra` (the page's reorder control) goes under the dead pile. */
+  function pilesView(deadExtra) {
+    const s = T.summary, d = s.deck_size || {};
+    const rows = [["Influence deck", d.influence], ["Ally deck", d.allies], ["Power tokens in supply", s.supply]];
+    if (s.options && s.options.advanced) rows.push(["Events set aside", d.events]);
+    const dead = s.dead || [];
+    return [h("h2", {}, "Decks"), h("ul", { class: "bt-decks" }, rows.map(([k, v]) => h("li", {}, `${k}: `, h("b", {}, v ?? "?"))),
+      h("li", {}, `Discard pile: ${(s.discard || []).length}`),
+      h("li", { id: "dead-pile" }, dead.length > 1 ? "Dead pile (top first): " : "Dead pile: ",
+        dead.length ? dead.map((a) => chip(a)) : "empty", deadExtra || null))];
+  }
+
+  /* The whole table for a viewer: opts {seat, rows (the API's seats), pending, status}. */
+  function renderTable(summary, catalogue, opts) {
+    use(summary, catalogue, opts);
+    return h("div", { class: "bt-whole" },
+      h("div", { class: tableClass() }, ringView()),
+      h("section", { class: "bt-center", "aria-label": "Ally on offer, time track and decks" },
+        h("div", {}, offerView()), h("div", {}, trackView()), h("div", {}, pilesView())));
+  }
+
+  // ------------------------------------------------------------------ events in words
+
+  function describeEvent(e, summary, catalogue) {
+    if (summary) use(summary, catalogue || T.cards);
+    const t = e.type;
+    if (t === "reveal") return `${cardName(e.ally)} is on offer${e.season ? ` (${cap(e.season)}, round ${e.round})` : ""}.`;
+    if (t === "reveal_extra") return `${cardName(e.ally)} is revealed as an extra ally.`;
+    if (t === "play") return `${leader(e.seat)} plays ${cardName(e.card)}.`;
+    if (t === "kneel") return `${leader(e.seat)} kneels${e.forced ? " (forced)" : ""}.`;
+    if (t === "bid_won") return `${leader(e.seat)} wins the bid (${Object.entries(e.totals || {}).map(([s, n]) => `${leader(s)} ${n}`).join(", ")}).`;
+    if (t === "claim") return `${leader(e.seat)} places ${cardName(e.ally)} in the council of ${councilName(e.council)}.`;
+    if (t === "token") return `${leader(e.seat)} takes a power token into the council of ${councilName(e.council)}.`;
+    if (t === "kill") return `${cardName(e.ally)} dies${e.council ? ` (council of ${councilName(e.council)})` : ""}.`;
+    if (t === "draw") return `${leader(e.seat)} draws ${e.count} card${e.count === 1 ? "" : "s"}${e.cards ? ": " + e.cards.map(cardName).join(", ") : ""}.`;
+    if (t === "move_card") {
+      const dest = { own_pile: `${leader(e.seat)}'s bid pile`, other_pile: "another bid pile", third_pile: "another bid pile",
+        hand: `${leader(e.seat)}'s hand`, owner_hand: `${leader(e.from)}'s hand`, discard: "the discard pile" }[e.to] || cap(e.to);
+      return `${cardName(e.card)} moves from ${leader(e.from)}'s bid pile to ${dest}.`;
+    }
+    if (t === "season") return `${cap(e.season)} begins: hands are dealt again.`;
+    if (t === "draft_pass") return "The draft packets pass on.";
+    if (t === "reorder_dead") {  // the log entry's seat, when the caller adds it
+      return `${e.seat ? leader(e.seat) + " reorders the dead pile" : "The dead pile is reordered"}${(e.dead || []).length ? ", top first: " + e.dead.map(cardName).join(", ") : ""}.`;
+    }
+    if (t === "game_over") return `Game over: ${(e.winners || []).map(leader).join(", ")} win${(e.winners || []).length > 1 ? " (shared)" : "s"}.`;
+    return cap(t) + " " + Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.map(describeTarget).join(", ") : typeof v === "object" ? JSON.stringify(v) : describeTarget(v)}`).join(", ");
+  }
+
+  window.BtwixtTable = { renderTable, describeEvent, phaseText, cardView, chip, leaderName: (s, catalogue) => ((catalogue || T.cards).leaders || {})[s] || cap(s) };
+
+  // ================================================================== the game page
+
   const root = document.getElementById("game");
+  if (!root || !root.classList.contains("btwixt")) return;
+  const { csrf } = window.WesterosClient;
   const SEAT = root.dataset.seat || null;
   const INVITE = root.dataset.invite || "";
   const API = root.dataset.api;
@@ -16,23 +270,8 @@
   let version = -1;
   let loading = null;
   let again = false;
+  let deadOrder = null;   // the dead pile as this player is reordering it (null: not reordering)
 
-  const COLOUR_MARK = { red: "■ red", green: "◆ green", purple: "♥ purple", blue: "● event", white: "○ leader" };
-  const TIMING = { immediate: "When played", on_victory: "If you win", during_round: "During this round",
-    when_claimed: "When claimed", end_game: "End of game", placement: "Placement" };
-
-  const { h, csrf } = window.WesterosClient;
-  const cap = (s) => String(s || "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
-  const leader = (s) => CARDS.leaders[s] || cap(s);
-  const card = (id) => CARDS.cards[id] || { name: cap(id), kind: "?", value: "", texts: [] };
-  const cardName = (id) => card(id).name;
-  function councilName(key, short) {
-    const seats = (game && game.summary.seats) || [];
-    const a = seats.find((s) => key.startsWith(s + "-"));
-    const b = a ? key.slice(a.length + 1) : key;
-    const name = short ? (s) => leader(s).split(" ")[0] : leader;
-    return a ? `${name(a)} – ${name(b)}` : key;
-  }
   function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
   function showError(text) { const box = $("error"); box.textContent = text || ""; box.hidden = !text; }
 
@@ -47,6 +286,7 @@
         game = await r.json();
         version = game.version;
         render();
+        if (window.WesterosTurn) window.WesterosTurn.update(game);  // tab title, favicon, sound (turn.js)
         loadLog();
       } finally {
         loading = null;
@@ -78,165 +318,25 @@
     await load();
   }
 
-  // ------------------------------------------------------------------ cards
-
-  function cardView(id, extra, buttons) {
-    const c = card(id);
-    const value = c.kind === "ally" ? `power ${c.value}` : (c.kind === "?" ? "" : `influence ${c.value}`);
-    return h("div", Object.assign({ class: `bt-card kind-${c.kind} colour-${c.colour || "none"}`, "data-card": id }, extra || {}),
-      h("div", { class: "bt-card-head" }, h("strong", {}, c.name), " ", h("span", { class: "bt-value", title: value }, c.value)),
-      h("div", { class: "bt-card-kind" }, c.kind === "ally" ? `Ally${c.house && c.house !== "none" ? " · " + cap(c.house) : ""}` : (COLOUR_MARK[c.colour] || c.kind)),
-      (c.texts || []).filter((t) => t.text).map((t) => h("p", { class: "bt-text" }, h("em", {}, (TIMING[t.timing] || cap(t.timing)) + ": "), t.text)),
-      buttons || null);
-  }
-  function chip(id, extra) {
-    const c = card(id);
-    return h("span", Object.assign({ class: `bt-chip colour-${c.colour || "none"} kind-${c.kind}`, title: (c.texts || []).map((t) => t.text).join(" ") }, extra || {}),
-      c.name, " ", h("b", {}, c.value));
-  }
-
-  function describeTarget(t) {
-    if (t === true) return "Yes";
-    if (t === false) return "No (decline)";
-    if (typeof t === "string") return (game.summary.councils || {})[t] ? councilName(t) : (CARDS.cards[t] ? cardName(t) : leader(t));
-    if (!t || typeof t !== "object") return String(t);
-    if (t.order) return "Order: " + t.order.map(cardName).join(", ") + (t.bottom ? ` · bottom: ${cardName(t.bottom)}` : "");
-    if (t.allies) return "Swap " + t.allies.map(cardName).join(" and ");
-    if (t.ally) return cardName(t.ally);
-    if (t.seat && t.card && t.to) return `${cardName(t.card)} from ${leader(t.seat)}'s pile to ${leader(t.to)}'s`;
-    if (t.seat && t.card) return `${cardName(t.card)} in ${leader(t.seat)}'s pile`;
-    if (t.card) return cardName(t.card);
-    if (t.seat) return leader(t.seat);
-    return JSON.stringify(t);
-  }
-  function describeAction(a) {
-    const [k, v] = Object.entries(a)[0];
-    if (k === "play") return `Play ${cardName(v)}` + (a.target !== undefined ? ` → ${describeTarget(a.target)}` : "");
-    if (k === "kneel") return "Kneel";
-    if (k === "claim") return `Claim into ${councilName(v)}`;
-    if (k === "token") return `Power token into ${councilName(v)}`;
-    if (k === "choose") return describeTarget(v);
-    if (k === "keep") return `Keep ${cardName(v)}`;
-    return JSON.stringify(a);
-  }
-
   // ------------------------------------------------------------------ rendering
 
+  function useGame() { use(game.summary, CARDS, { seat: SEAT, rows: game.seats || [], pending: game.pending || {} }); }
+
   function render() {
-    const s = game.summary;
-    const waiting = Object.entries(game.pending || {}).map(([seat, k]) => `${leader(seat)}: ${k}`).join(", ");
+    useGame();
     $("jump").hidden = !myKind();
-    if (game.status !== "active" || s.step === "game_over") {
-      $("phase").textContent = `Game over. ${s.winners && s.winners.length ? "Winner" + (s.winners.length > 1 ? "s (shared)" : "") + ": " + s.winners.map(leader).join(", ") : ""}`;
-    } else {
-      $("phase").textContent = `${cap(s.season)} · round ${s.round} of ${s.seats.length + 1} · ${cap(s.step)}${waiting ? " · waiting for " + waiting : ""}`;
-    }
-    renderTable(); renderOffer(); renderTrack(); renderPiles(); renderHand(); renderDecision();
+    $("phase").textContent = phaseText(game.status);
+    drawTable();
+    $("offer").replaceChildren(...offerView());
+    $("time-track").replaceChildren(...trackView());
+    renderPiles(); renderHand(); renderDecision();
   }
 
-  function seatRow(seat) { return (game.seats || []).find((r) => r.seat === seat) || {}; }
-
-  function renderTable() {
-    const s = game.summary;
-    const seats = s.seats;
-    const n = seats.length;
-    const items = [h("li", { class: "bt-felt", "aria-hidden": "true" }, h("div", {},
-      h("strong", {}, s.step === "game_over" ? "Game over" : s.current_ally ? cardName(s.current_ally) : (s.claiming ? cardName(s.claiming) : "—")),
-      s.step === "game_over" ? "" : s.current_ally ? "on offer" : (s.claiming ? "being claimed" : ""), h("br"), `${cap(s.season)} · round ${s.round}`))];
-    seats.forEach((seat, i) => {
-      const next = seats[(i + 1) % n];
-      const key = `${seat}-${next}`;
-      const angle = -90 + (360 / n) * i;             // clockwise from the top
-      const mid = angle + 180 / n;
-      items.push(placed(seatBox(seat), angle, 44, 42), placed(councilBox(key), mid, 27, 25));  // councils on the table
-    });
-    $("table").className = `bt-table n-${n}`;
-    $("table").replaceChildren(h("ol", { class: `bt-ring seats-${n}`, "aria-label": "Leaders clockwise, with the council between each pair of neighbours" }, items));
-    window.tickDeadlines();
-  }
-  function placed(node, angle, rx, ry) {
-    const rad = angle * Math.PI / 180;
-    node.style.left = `${50 + rx * Math.cos(rad)}%`;
-    node.style.top = `${50 + ry * Math.sin(rad)}%`;
-    return node;
-  }
-
-  function seatBox(seat) {
-    const s = game.summary, row = seatRow(seat);
-    const pend = (game.pending || {})[seat];
-    const knelt = (s.knelt || []).includes(seat);
-    const pile = (s.piles || {})[seat] || [];
-    const score = (s.score || {})[seat];
-    const badges = [];
-    if (s.first_player === seat) badges.push(h("span", { class: "badge first", title: "first player" }, "★ first"));
-    if (s.turn === seat && s.step === "bidding") badges.push(h("span", { class: "badge turn" }, "▶ to play"));
-    if (knelt) badges.push(h("span", { class: "badge knelt" }, "knelt"));
-    if (s.bid_winner === seat && s.step !== "bidding") badges.push(h("span", { class: "badge won" }, "won the bid"));
-    if ((s.winners || []).includes(seat)) badges.push(h("span", { class: "badge won" }, "winner"));
-    return h("li", { class: "bt-seat" + (seat === SEAT ? " me" : "") + (knelt ? " is-knelt" : "") + (pend ? " is-pending" : ""), id: `seat-${seat}`, "data-seat": seat },
-      h("div", { class: "bt-seat-head" }, h("strong", {}, leader(seat)), " ",
-        h("span", { class: "presence " + (row.connected ? "on" : "off") }, row.is_bot ? "bot" : (row.user || "—"), row.connected ? " ●" : " ○")),
-      h("div", { class: "badges" }, badges),
-      h("div", { class: "bt-pile", id: `pile-${seat}`, "aria-label": `${leader(seat)}'s bid pile` },
-        pile.length ? pile.map((c) => chip(c)) : h("span", { class: "empty" }, knelt ? "no bid" : "empty pile")),
-      h("div", { class: "bt-total" }, "Total ", h("b", { id: `total-${seat}` }, (s.totals || {})[seat] ?? 0),
-        ` · hand ${(s.hand_size || {})[seat] ?? "?"}`),
-      score ? h("div", { class: "bt-score" }, `Score: lesser ${score.lesser} · other ${score.other} · allies ${score.allies}`) : null,
-      pend ? h("div", { class: "bt-pend" }, pend, " ", row.deadline_at ? h("span", { class: "deadline", "data-deadline": row.deadline_at }, "") : "") : null);
-  }
-
-  function councilBox(key) {
-    const c = (game.summary.councils || {})[key] || { allies: [], token_count: 0 };
-    const tokens = Array.isArray(c.tokens) ? `tokens ${c.tokens.join(", ") || "none"}` : `${c.token_count} token${c.token_count === 1 ? "" : "s"} · values hidden`;
-    return h("li", { class: "bt-council", id: `council-${key}`, "data-council": key },
-      h("div", { class: "bt-council-head", title: `Council of ${councilName(key)}` }, councilName(key, true)),
-      h("div", { class: "bt-allies" }, (c.allies || []).length ? c.allies.map((a) => chip(a)) : h("span", { class: "empty" }, "no allies")),
-      h("div", { class: "bt-tokens" }, "● ", tokens, c.power !== undefined && c.power !== "hidden" ? ` · power ${c.power}` : ""));
-  }
-
-  function renderOffer() {
-    const s = game.summary;
-    const parts = [h("h2", {}, "The ally on offer")];
-    if (s.current_ally) {
-      parts.push(cardView(s.current_ally, { id: "current-ally" }));
-      if (s.ally_token_count) parts.push(h("p", {}, `${s.ally_token_count} power token(s) on it (values hidden)`));
-    } else parts.push(h("p", { class: "empty" }, s.claiming ? `Being claimed: ${cardName(s.claiming)}` : "None (claimed or killed)."));
-    if (s.claiming && s.current_ally) parts.push(h("p", {}, `Being claimed: ${cardName(s.claiming)}`));
-    if ((s.extra_allies || []).length) parts.push(h("p", {}, "Also revealed: ", s.extra_allies.map((a) => chip(a))));
-    if ((s.row || []).length) parts.push(h("p", {}, "Allies in sight: ", s.row.map((a) => chip(a))));
-    $("offer").replaceChildren(...parts);
-  }
-
-  function seasonsOf(n, short) {
-    const all = n <= 4 ? ["summer", "autumn", "winter"] : ["autumn", "winter"];
-    return short ? all.slice(1) : all;
-  }
-
-  function renderTrack() {
-    const s = game.summary;
-    const n = s.seats.length, rounds = n + 1;
-    const seasons = seasonsOf(n, s.options && s.options.short);
-    const cur = seasons.indexOf(s.season);
-    const over = s.step === "game_over";
-    const rows = seasons.map((season, i) => h("li", { class: "season season-" + season + (i === cur ? " current" : "") },
-      h("span", { class: "season-name" }, cap(season)),
-      Array.from({ length: rounds }, (_, r) => {
-        const done = over || i < cur || (i === cur && r + 1 < s.round);
-        const now = !over && i === cur && r + 1 === s.round;
-        return h("span", { class: "slot" + (done ? " done" : "") + (now ? " now" : ""), title: `${cap(season)} round ${r + 1}`,
-          "aria-current": now ? "step" : false }, now ? "◉" : done ? "●" : "○");
-      })));
-    $("time-track").replaceChildren(h("h2", {}, "Time track"), h("ol", { class: "bt-track" }, rows),
-      h("p", { class: "small" }, `${rounds} rounds a season · first player: ${leader(s.first_player)}`));
-  }
-
-  function renderPiles() {
-    const s = game.summary, d = s.deck_size || {};
-    const rows = [["Influence deck", d.influence], ["Ally deck", d.allies], ["Power tokens in supply", s.supply]];
-    if (s.options && s.options.advanced) rows.push(["Events set aside", d.events]);
-    $("piles-info").replaceChildren(h("h2", {}, "Decks"), h("ul", { class: "bt-decks" }, rows.map(([k, v]) => h("li", {}, `${k}: `, h("b", {}, v ?? "?"))),
-      h("li", {}, `Discard pile: ${(s.discard || []).length}`),
-      h("li", {}, "Dead pile: ", (s.dead || []).length ? s.dead.map((a) => chip(a)) : "empty")));
+  function drawTable() {
+    useGame();
+    $("table").className = tableClass();
+    $("table").replaceChildren(ringView());
+    tick();
   }
 
   function renderHand() {
@@ -247,6 +347,55 @@
     const parts = [cards.length ? h("div", { class: "bt-cards" }, cards.map((c) => cardView(c))) : h("p", { class: "empty" }, "No cards in hand.")];
     if (Array.isArray(leaderCards) && leaderCards.length) parts.push(h("p", {}, "Leader cards set aside: ", leaderCards.map((c) => chip(c))));
     $("hand").replaceChildren(...parts);
+  }
+
+  // ------------------------------------------------------------------ the dead pile's order
+
+  /* Any seated player may put the dead pile in another order at any time (B59, N10): move an ally up
+     or down (buttons, so the keyboard works), then save the order; a live change of the pile
+     meanwhile starts the list again from the new pile. */
+  function renderPiles(focus) {
+    useGame();
+    const active = document.activeElement;
+    if (!focus && active && $("piles-info").contains(active)) {  // a live update keeps the keyboard's place
+      focus = active.dataset.move ? { card: active.dataset.card, dir: active.dataset.move } : { id: active.id };
+    }
+    const dead = game.summary.dead || [];
+    const may = SEAT && game.status === "active" && dead.length > 1;
+    if (deadOrder && (!may || [...deadOrder].sort().join() !== [...dead].sort().join())) deadOrder = null;
+    let extra = null;
+    if (may && !deadOrder) {
+      extra = h("p", {}, h("button", { type: "button", class: "secondary small-button", id: "reorder-dead-open",
+        onclick: () => { deadOrder = dead.slice(); renderPiles({ card: deadOrder[0], dir: "down" }); } }, "Reorder the dead pile"));
+    } else if (deadOrder) {
+      const move = (i, by) => {
+        const [a] = deadOrder.splice(i, 1);
+        deadOrder.splice(i + by, 0, a);
+        const at = i + by;
+        renderPiles({ card: a, dir: at === 0 ? "down" : at === deadOrder.length - 1 ? "up" : by < 0 ? "up" : "down" });
+      };
+      extra = h("div", { class: "dead-reorder", role: "group", "aria-label": "New order of the dead pile" },
+        h("p", { class: "small" }, "Top of the pile first. Move allies up or down, then save the order."),
+        h("ol", { id: "dead-order" }, deadOrder.map((a, i) => h("li", { "data-card": a },
+          h("span", { class: "dead-name" }, chip(a)),
+          h("button", { type: "button", class: "secondary move", "data-move": "up", "data-card": a, disabled: i === 0,
+            "aria-label": `Move ${cardName(a)} up`, onclick: () => move(i, -1) }, "↑"),
+          h("button", { type: "button", class: "secondary move", "data-move": "down", "data-card": a, disabled: i === deadOrder.length - 1,
+            "aria-label": `Move ${cardName(a)} down`, onclick: () => move(i, 1) }, "↓")))),
+        h("p", {},
+          h("button", { type: "button", id: "reorder-dead-save", disabled: deadOrder.join() === dead.join(),
+            onclick: async () => {
+              const order = deadOrder;
+              deadOrder = null;
+              if (!(await send({ reorder_dead: order }))) { deadOrder = order; renderPiles(); }
+            } }, "Save this order"), " ",
+          h("button", { type: "button", class: "secondary", id: "reorder-dead-cancel", onclick: () => { deadOrder = null; renderPiles(); } }, "Cancel")));
+    }
+    $("piles-info").replaceChildren(...pilesView(extra));
+    if (focus) {
+      const b = focus.id ? $(focus.id) : $("piles-info").querySelector(`button[data-move="${focus.dir}"][data-card="${focus.card}"]`);
+      if (b && !b.disabled) b.focus();
+    }
   }
 
   // ------------------------------------------------------------------ decisions
@@ -280,7 +429,7 @@
       !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: () => postSimple("/extend", "Extension") }, "Extend my deadline (once per game)") : null, " ",
       h("button", { type: "button", class: "secondary", id: "concede", onclick: () => { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); } }, "Concede"));
     box.replaceChildren(head, body, extra);
-    window.tickDeadlines();
+    tick();
   }
 
   function claimInfo(kind) {
@@ -318,54 +467,34 @@
 
   // ------------------------------------------------------------------ log
 
-  function describeEvent(e) {
-    const t = e.type;
-    if (t === "reveal") return `${cardName(e.ally)} is on offer${e.season ? ` (${cap(e.season)}, round ${e.round})` : ""}.`;
-    if (t === "reveal_extra") return `${cardName(e.ally)} is revealed as an extra ally.`;
-    if (t === "play") return `${leader(e.seat)} plays ${cardName(e.card)}.`;
-    if (t === "kneel") return `${leader(e.seat)} kneels${e.forced ? " (forced)" : ""}.`;
-    if (t === "bid_won") return `${leader(e.seat)} wins the bid (${Object.entries(e.totals || {}).map(([s, n]) => `${leader(s)} ${n}`).join(", ")}).`;
-    if (t === "claim") return `${leader(e.seat)} places ${cardName(e.ally)} in ${councilName(e.council)}.`;
-    if (t === "token") return `${leader(e.seat)} takes a power token into ${councilName(e.council)}.`;
-    if (t === "kill") return `${cardName(e.ally)} dies${e.council ? ` (${councilName(e.council)})` : ""}.`;
-    if (t === "draw") return `${leader(e.seat)} draws ${e.count} card(s)${e.cards ? ": " + e.cards.map(cardName).join(", ") : ""}.`;
-    if (t === "move_card") {
-      const dest = { own_pile: `${leader(e.seat)}'s bid pile`, other_pile: "another bid pile", third_pile: "another bid pile",
-        hand: `${leader(e.seat)}'s hand`, owner_hand: `${leader(e.from)}'s hand`, discard: "the discard pile" }[e.to] || cap(e.to);
-      return `${cardName(e.card)} moves from ${leader(e.from)}'s bid pile to ${dest}.`;
-    }
-    if (t === "season") return `${cap(e.season)} begins: hands are dealt again.`;
-    if (t === "draft_pass") return "The draft packets pass on.";
-    if (t === "reorder_dead") return "The dead pile is reordered.";
-    if (t === "game_over") return `Game over: ${(e.winners || []).map(leader).join(", ")} win${(e.winners || []).length > 1 ? " (shared)" : "s"}.`;
-    return cap(t) + " " + Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
-  }
-
   async function loadLog() {
     const r = await fetch(q("/log"), { credentials: "same-origin" });
     if (!r.ok) return;
     const body = await r.json();
     const entries = Array.isArray(body) ? body : (body.entries || body.results || []);
+    useGame();
     $("log").replaceChildren(...entries.slice(-150).reverse().map((e) =>
       h("li", { value: e.version }, e.source && e.source !== "player" ? h("span", { class: "log-seat" }, `(${e.source}) `) : null,
-        e.events.map((ev) => h("span", { class: "log-event" }, describeEvent(ev), " ")))));
+        e.events.map((ev) => h("span", { class: "log-event" }, describeEvent(ev.type === "reorder_dead" ? { ...ev, seat: e.seat } : ev), " ")))));
   }
 
-  // ------------------------------------------------------------------ clock and live updates
+  // ------------------------------------------------------------------ chat and live updates
 
+  const chat = window.WesterosChat.setup({ q, seat: SEAT, seatName: (s) => CARDS.leaders[s] || cap(s), showError });
 
   function connect() {
     window.WesterosClient.connectLive({
       path: root.dataset.ws, invite: INVITE, status: $("conn"), version: () => version, load,
       onOpen: load,
+      onChat: chat.addMessage,
       onPresence: (connected) => {
         if (!game) return;
         for (const s of game.seats) s.connected = !!s.user && connected.includes(s.user);
-        renderTable();
+        drawTable();
       },
     });
   }
 
-  load().then(connect);
+  load().then(() => { connect(); chat.load(); });
   window.__westerosGame = { load, send, state: () => game };
 })();

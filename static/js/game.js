@@ -46,6 +46,7 @@
         const now = SEAT ? data.pending[SEAT] : null;
         if (!now || now !== before || (now === "march" && draft && draft.from && !(data.view.orders[draft.from]))) draft = null;
         render();
+        if (window.WesterosTurn) window.WesterosTurn.update(game);  // tab title, favicon, sound (turn.js)
         loadLog();
       } finally {
         loading = null;
@@ -55,15 +56,78 @@
     return loading;
   }
 
+  /* The log in words (issue 15): the server narrates each event it lets this seat see
+     (GET /log: entries with `lines`, each a sentence in pieces, with its round and phase). Shown
+     grouped by round and phase, newest group first, each line a sentence with the house names in
+     their colours; above it a short digest of what happened since this seat's last move. */
+  const PHASE_TITLE = { planning: "Planning phase", action: "Action phase", westeros: "Westeros phase", over: "End of the game" };
+  const SOURCE_NOTE = { bot: "played by the bot", timeout: "time ran out: the default was played" };
+  const logOpen = new Set();   // groups the reader opened or closed by hand: kept across updates
+  const logClosed = new Set();
+
+  function logSentence(line) {
+    return (line.parts || [{ text: line.text }]).map((p) => (p.house ? h("span", { class: "house-name house-" + p.house }, p.text) : p.text));
+  }
+
+  function logLines(entries) {
+    const out = [];
+    for (const e of entries) {
+      const lines = e.lines || e.events.map((ev) => ({ text: W.describeEvent(ev), round: e.round, phase: e.phase }));
+      lines.forEach((line, i) => out.push({ line, entry: e, first: i === 0 }));
+    }
+    return out;
+  }
+
+  function renderDigest(entries) {
+    let box = $("log-digest");
+    if (!box) {
+      box = h("div", { id: "log-digest", class: "log-digest", role: "status" });
+      $("log").before(box);
+    }
+    let last = -1;
+    if (SEAT) entries.forEach((e, i) => { if (e.seat === SEAT && e.source === "player") last = i; });
+    const since = SEAT && last >= 0 ? logLines(entries.slice(last + 1)) : [];
+    if (!since.length) { box.hidden = true; box.replaceChildren(); return; }
+    const key = since.filter((x) => x.line.key);
+    const shown = (key.length ? key : since).slice(-6);
+    const more = since.length - shown.length;
+    box.hidden = false;
+    box.replaceChildren(h("h3", {}, "Since your last move"),
+      h("ul", {}, shown.map((x) => h("li", { class: x.line.private ? "private" : "" }, logSentence(x.line)))),
+      more > 0 ? h("p", { class: "log-more" }, `and ${more} more ${more === 1 ? "event" : "events"} in the log below.`) : null);
+  }
+
   async function loadLog() {
     const r = await fetch(q("/log"), { credentials: "same-origin" });
     if (!r.ok) return;
     const body = await r.json();
     const entries = Array.isArray(body) ? body : (body.entries || []);
+    renderDigest(entries);
+    const groups = [];
+    for (const x of logLines(entries)) {
+      const id = `${x.line.round ?? ""}:${x.line.phase ?? ""}`;
+      if (!groups.length || groups[groups.length - 1].id !== id) groups.push({ id, round: x.line.round, phase: x.line.phase, items: [] });
+      groups[groups.length - 1].items.push(x);
+    }
     const list = $("log");
-    list.replaceChildren(...entries.slice(-150).reverse().map((e) =>
-      h("li", { value: e.version }, h("span", { class: "log-seat" }, e.seat ? cap(e.seat) : "", e.source && e.source !== "player" ? ` (${e.source})` : ""), " ",
-        e.events.map((ev) => h("span", { class: "log-event" }, W.describeEvent(ev))))));
+    list.classList.add("log-grouped");
+    list.replaceChildren(...groups.reverse().map((g, i) => {
+      const title = g.phase === "over" ? PHASE_TITLE.over
+        : [g.round ? `Round ${g.round}` : null, PHASE_TITLE[g.phase] || null].filter(Boolean).join(" · ") || "Log";
+      const open = logClosed.has(g.id) ? false : (logOpen.has(g.id) || i < 2);
+      const remember = () => {   // the reader's own choice, kept when the log is drawn again
+        if (det.open) { logClosed.add(g.id); logOpen.delete(g.id); } else { logOpen.add(g.id); logClosed.delete(g.id); }
+      };
+      // a closed group's lines are drawn when it is opened: a long game's log stays light
+      const lines = () => h("ol", { class: "log-lines" }, g.items.map((x) => h("li", { class: "log-line" + (x.line.private ? " private" : ""), "data-version": x.entry.version },
+        logSentence(x.line),
+        x.first && SOURCE_NOTE[x.entry.source] ? h("span", { class: "log-note" }, ` (${SOURCE_NOTE[x.entry.source]})`) : null)));
+      const det = h("details", { open: open, "data-group": g.id },
+        h("summary", { onclick: remember }, title, h("span", { class: "log-count" }, ` (${g.items.length})`)),
+        open ? lines() : null);
+      if (!open) det.addEventListener("toggle", () => { if (det.open && !det.querySelector("ol")) det.append(lines()); });
+      return h("li", { class: "log-group" }, det);
+    }));
   }
 
   async function send(action) {
@@ -76,7 +140,7 @@
     if (r.ok) { draft = null; await load(); return true; }
     let body = {};
     try { body = await r.json(); } catch (e) { /* not JSON */ }
-    showError(`Refused (${body.error || r.status}): ${body.detail || r.statusText}`);
+    showError(`Refused: ${W.namesIn(body.detail || r.statusText)}`);
     if (r.status === 409) await load();
     return false;
   }
@@ -90,8 +154,23 @@
     $("phase").textContent = game.status !== "active"
       ? `Game ${game.status}. ${v.ranking ? "Ranking: " + v.ranking.map(cap).join(", ") : ""}`
       : `Round ${v.round} · ${v.phase} (${v.step})${pend ? " · waiting for " + pend : ""}`;
-    W.drawBoard(svg, v, SEAT, { highlight: highlights(), onArea: onArea });
+    const hl = highlights();
+    W.drawBoard(svg, v, SEAT, { highlight: hl, onArea: onArea,
+      draftOrders: myKind() === "place_orders" && draft && draft.orders ? draft.orders : null });
+    revealDecision(hl);
     renderSeats(); renderTracks(); renderHouses(); renderCombat(); renderDecision();
+  }
+
+  /* A new decision (or a march's origin chosen) brings its areas into view on the board. */
+  let revealed = null;
+  function revealDecision(hl) {
+    const key = (myKind() || "") + ":" + (draft && draft.from ? draft.from : "");
+    if (!view || key === revealed) return;
+    revealed = key;
+    const B = W.board().areas;
+    const first = Object.keys(hl).filter((a) => /selected/.test(hl[a]));
+    const areas = first.concat(Object.keys(hl).filter((a) => !first.includes(a)));
+    view.reveal(areas.filter((a) => B[a]).map((a) => B[a].center));
   }
 
   function renderSeats() {
@@ -106,18 +185,8 @@
   }
 
   function renderTracks() {
-    const v = game.view;
-    const stars = (W.board().stars[v.seats.length] || []);
-    const track = (label, key, extra) => h("div", { class: "track" }, h("strong", {}, label), " ",
-      (v.tracks[key] || []).map((house, i) => h("span", { class: "track-pos" }, `${i + 1}.`, houseTag(house), extra ? extra(i) : "")));
-    $("tracks").replaceChildren(
-      h("p", {}, h("strong", {}, "Round "), `${v.round} / 10`, " · ", h("strong", {}, "Wildlings "), `${v.wildlings} / 12`),
-      track("Iron Throne", "iron_throne"),
-      track("Fiefdoms", "fiefdoms", (i) => i === 0 ? (v.used.valyrian_steel_blade ? " (blade used)" : " (blade)") : ""),
-      track("King's Court", "kings_court", (i) => (stars[i] ? " " + "★".repeat(stars[i]) : "") + (i === 0 ? (v.used.messenger_raven ? " (raven used)" : " (raven)") : "")),
-      h("table", { class: "small" }, h("thead", {}, h("tr", {}, h("th", {}, "House"), h("th", {}, "Supply"), h("th", {}, "Castles"), h("th", {}, "Power"))),
-        h("tbody", {}, v.seats.map((house) => h("tr", {}, h("td", {}, houseTag(house)), h("td", {}, v.supply[house]),
-          h("td", {}, v.victory[house]), h("td", {}, v.power[house]))))));
+    $("tracks").replaceChildren(W.renderTracks(game.view));
+    if ($("table-strip")) $("table-strip").replaceChildren(W.renderStrip(game.view));
   }
 
   function cardView(id, extra) {
@@ -174,7 +243,7 @@
     } else if (kind === "march") {
       if (draft && draft.from) {
         out[draft.from] = "selected";
-        for (const a of (W.board().areas[draft.from].adjacent || [])) out[a] = "choosable";
+        for (const a of Object.keys(marchTargets())) out[a] = "choosable";
         for (const a of Object.keys(draft.moves || {})) out[a] = "target";
       } else for (const [a, o] of Object.entries(v.orders)) if (o.house === SEAT && o.token.startsWith("march")) out[a] = "choosable";
     } else {
@@ -189,13 +258,22 @@
     return out;
   }
 
+  /* A click on the board: it picks what the decision allows there, or says in words why not. */
   function onArea(area) {
     const kind = myKind();
-    if (kind === "place_orders" && myAreas().includes(area)) { draft = Object.assign(draft || { orders: {} }, { area }); render(); }
-    else if (kind === "march") {
+    const names = (list) => list.map(nameOf).join(", ");
+    if (kind === "place_orders") {
+      if (myAreas().includes(area)) { showError(""); draft = Object.assign(draft || { orders: {} }, { area }); render(); }
+      else showError(`You have no units in ${nameOf(area)}: orders go on your areas (${names(myAreas())}).`);
+    } else if (kind === "march") {
       const o = game.view.orders[area];
-      if (!draft || !draft.from) { if (o && o.house === SEAT && o.token.startsWith("march")) { draft = { from: area, moves: {}, picked: [] }; render(); } }
-      else if (area === draft.from) { draft = null; render(); }
+      if (!draft || !draft.from) {
+        if (o && o.house === SEAT && o.token.startsWith("march")) { showError(""); draft = { from: area, moves: {}, picked: [] }; render(); }
+        else {
+          const mine = Object.entries(game.view.orders).filter(([, x]) => x.house === SEAT && x.token.startsWith("march")).map(([a]) => a);
+          showError(`${nameOf(area)} holds no March order of yours: choose ${names(mine)}.`);
+        }
+      } else if (area === draft.from) { draft = null; render(); }
       else assignPicked(area);
     } else {
       const match = legal().filter((act) => {
@@ -203,6 +281,10 @@
         return (k === "raid" && val.target === area) || (k === "retreat" && val.to === area) || (k === "choose" && val === area);
       });
       if (match.length === 1) send(match[0]);
+      else if (!match.length && kind) {
+        const choices = Object.keys(highlights()).filter((a) => /choosable/.test(highlights()[a]));
+        if (choices.length) showError(`${nameOf(area)} is not one of the choices: ${names(choices)}.`);
+      }
     }
   }
 
@@ -227,13 +309,17 @@
     else if (kind === "march") body = marchPanel();
     else if (kind === "house_card") body = houseCardPanel();
     else if (kind === "consolidate") body = consolidatePanel();
-    else if (kind === "bid" && game.legal_actions && game.legal_actions.length) {
-      body = h("div", {}, h("p", {}, `Available power: ${game.view.power[SEAT]}`), listPanel(game.legal_actions));
-    } else if (game.legal_actions && game.legal_actions.length) body = listPanel(game.legal_actions);
+    else if (kind === "break_tie" && game.view.decision && game.view.decision.tied) body = tiePanel(game.view.decision);
     else if (kind === "bid") body = bidPanel();
+    else if (kind === "choose" && game.view.decision && legal().length) body = choosePanel(game.view.decision);
+    else if (kind === "raven_peek" && legal().length) body = ravenPeekPanel();
+    else if (kind === "raven" && legal().length) body = ravenPanel();
+    else if (game.legal_actions && game.legal_actions.length) body = listPanel(game.legal_actions);
     else if (kind === "muster" && game.view.decision && game.view.decision.areas) body = musterPanel(game.view.decision);
     else if (kind === "reduce") body = reducePanel();
     else body = rawPanel(kind);
+    const battle = game.view.combat && game.view.combat._current;
+    if (battle && COMBAT_KINDS.includes(kind)) { body = h("div", {}, combatBreakdown(battle), body); revealBattle(battle); }
     const extra = h("p", { class: "seat-actions" },
       me && !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: extend }, "Extend my deadline (once per game)") : null, " ",
       h("button", { type: "button", class: "secondary", id: "concede", onclick: concede }, "Concede"));
@@ -261,11 +347,253 @@
     })));
   }
 
+  /* ---- decisions in context (static/css/decisions.css): tie breaks, bids ---- */
+
+  const TRACK_NAMES = { iron_throne: "the Iron Throne track", fiefdoms: "the Fiefdoms track", kings_court: "the King's Court track" };
+  function houseList(houses) {
+    const out = [];
+    houses.forEach((x, i) => { if (i) out.push(i === houses.length - 1 ? " and " : ", "); out.push(houseTag(x)); });
+    return out;
+  }
+  function ordinal(n) { return n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"); }
+
+  /* What a tie is about, in words: [title, what first means, what last means]. */
+  function tieContext(d) {
+    if (TRACK_NAMES[d.for]) return { title: `Tie for ${TRACK_NAMES[d.for]}`, first: "placed higher on the track", track: d.for };
+    if (d.for === "highest") return { title: "Tie for the highest bid against the wildlings", first: "counts as the highest bidder" };
+    return { title: "Tie for the lowest bid against the wildlings", last: "counts as the lowest bidder" };
+  }
+
+  /* Break a tie (R86, R108): the tied houses in colour, moved up or down; the result in words. */
+  function tiePanel(d) {
+    // consecutive ties (Iron Throne, then Fiefdoms...) are the same decision kind: start afresh for each
+    const tieKey = d.for + ":" + d.tied.join(",");
+    if (!draft || !draft.tie || draft.tieKey !== tieKey) draft = { tie: d.tied.slice(), tieKey };
+    const order = draft.tie;
+    const ctx = tieContext(d);
+    const cur = (game.view.westeros || {}).current;
+    const before = ctx.track && cur && Array.isArray(cur.result) ? cur.result.length : null;
+    const move = (i, by) => { const [x] = order.splice(i, 1); order.splice(i + by, 0, x); render(); };
+    const rows = order.map((house, i) => h("li", { class: "tie-row", "data-house": house },
+      h("span", { class: "tie-place" }, before !== null ? `${ordinal(before + i + 1)} on the track` : ordinal(i + 1)),
+      houseTag(house),
+      h("span", { class: "tie-move" },
+        h("button", { type: "button", class: "secondary", "data-up": house, disabled: i === 0, "aria-label": `Move ${cap(house)} up` }, "▲ up"),
+        h("button", { type: "button", class: "secondary", "data-down": house, disabled: i === order.length - 1, "aria-label": `Move ${cap(house)} down` }, "▼ down"))));
+    rows.forEach((row, i) => {
+      row.querySelector("[data-up]").onclick = () => move(i, -1);
+      row.querySelector("[data-down]").onclick = () => move(i, 1);
+    });
+    let result;
+    if (ctx.track) {
+      result = h("p", { class: "tie-result", id: "tie-result" }, "Result: ", order.map((x, i) => [i ? " ahead of " : "", houseTag(x)]).flat(),
+        before !== null ? ` (positions ${before + 1} to ${before + order.length} on ${TRACK_NAMES[ctx.track].replace(/^the /, "the ")})` : "", ".");
+    } else if (ctx.first) {
+      result = h("p", { class: "tie-result", id: "tie-result" }, "Result: ", houseTag(order[0]), " counts as the highest bidder and takes the Night's Watch reward.");
+    } else {
+      result = h("p", { class: "tie-result", id: "tie-result" }, "Result: ", houseTag(order[order.length - 1]),
+        " counts as the lowest bidder and suffers the lowest bidder's penalty; ", houseList(order.slice(0, -1)), " suffer the penalty for everyone else.");
+    }
+    const drawn = !ctx.track && cur && cur.card ? cur.card : null;
+    return h("div", { class: "decision-context tie" },
+      h("h3", {}, ctx.title),
+      drawn ? h("div", {}, h("p", {}, "The wildling card drawn:"), wildlingCardView(drawn, ctx.first ? [0] : [1, 2])) : null,
+      h("p", {}, houseList(d.tied), ` each bid ${d.bid} power. You hold the Iron Throne, so you decide the order: `,
+        ctx.track ? "the house on top is placed highest." : ctx.first ? "the house on top counts as the highest bidder." : "the house at the bottom counts as the lowest bidder."),
+      h("ol", { class: "tie-order" }, rows), result,
+      h("p", {}, h("button", { type: "button", id: "tie-submit", onclick: () => send({ break_tie: order.slice() }) }, "Confirm this order")));
+  }
+
+  /* The nine wildling cards (wildling_cards.yaml, in short): name, Night's Watch win (highest bidder),
+     wildling win (lowest bidder; everyone else). */
+  const WILDLING_CARDS = {
+    silence_at_the_wall: ["Silence at the Wall", "Nothing happens.", "Nothing happens.", "Nothing happens."],
+    preemptive_raid: ["Preemptive Raid", "The wildlings attack again at once with strength 6; the highest bidder sits that attack out.",
+      "Destroy 2 of your units, or drop 2 places on the influence track where you stand highest.", "Nothing happens."],
+    crow_killers: ["Crow Killers", "May swap up to 2 footmen for knights.", "Every knight becomes a footman (destroyed if none is available).",
+      "2 knights become footmen (destroyed if none is available)."],
+    rattleshirts_raiders: ["Rattleshirt's Raiders", "Up 1 on the supply track.", "Down 2 on the supply track, then reconcile armies.",
+      "Down 1 on the supply track, then reconcile armies."],
+    massing_on_the_milkwater: ["Massing on the Milkwater", "Take every discarded house card back.",
+      "With more than one house card in hand, discard those of the highest strength.", "With more than one house card in hand, discard one of your choice."],
+    a_king_beyond_the_wall: ["A King Beyond the Wall", "Go to the top of one influence track of your choice.",
+      "Go to the bottom of all three influence tracks.", "Go to the bottom of the Fiefdoms or the King's Court track, your choice."],
+    mammoth_riders: ["Mammoth Riders", "May take one discarded house card back.", "Destroy 3 of your units.", "Destroy 2 of your units."],
+    the_horde_descends: ["The Horde Descends", "May muster in one of your castles or strongholds.",
+      "Destroy 2 units in one of your castles or strongholds (else anywhere).", "Destroy 1 of your units."],
+    skinchanger_scout: ["Skinchanger Scout", "Get back the power you bid.", "Discard all your available power.", "Discard 2 available power."],
+  };
+  function wildlingCardView(id, which) {
+    const c = WILDLING_CARDS[id];
+    if (!c) return h("p", {}, "A wildling card.");
+    const lines = [["Night's Watch wins, highest bidder", c[1]], ["Wildlings win, lowest bidder", c[2]], ["Wildlings win, everyone else", c[3]]];
+    return h("div", { class: "card-context wildling-card", "data-card": id }, h("strong", { class: "card-name" }, c[0]),
+      h("ul", {}, lines.filter((l, i) => !which || which.includes(i)).map(([when, what]) => h("li", {}, h("em", {}, when + ": "), what))));
+  }
+  function westerosCardView(id) {
+    const c = (W.board().westeros_cards || {})[id];
+    if (!c) return null;
+    return h("div", { class: "card-context westeros-card", "data-card": id }, h("strong", { class: "card-name" }, c.name), " ", h("span", {}, c.effect));
+  }
+  const HOLDER_OF = { a_throne_of_blades: "the Iron Throne", dark_wings_dark_words: "the Messenger Raven", put_to_the_sword: "the Valyrian Steel Blade" };
+
+  /* The wildling card whose effects are being resolved: the queued "put it at the bottom" task names it. */
+  function currentWildlingCard() {
+    const ws = game.view.westeros || {};
+    const t = (ws.queue || []).concat(ws.current ? [ws.current] : []).find((x) => x && x.t === "w_bottom");
+    return t ? t.card : null;
+  }
+
+  function chooseLabel(val) {
+    const unitsIn = (sel) => Object.entries(sel).map(([a, us]) => `${us.map((u) => u.replace(/_/g, " ")).join(", ")} in ${nameOf(a)}`).join("; ");
+    if (val === false) return "Take nothing / decline";
+    if (typeof val === "string" && TRACK_NAMES[val]) return TRACK_NAMES[val].replace(/^the/, "The");
+    if (typeof val === "string" && W.board().westeros_cards && W.board().westeros_cards[val]) return W.board().westeros_cards[val].name;
+    if (val && typeof val === "object" && !Array.isArray(val)) return unitsIn(val);
+    return W.describeAction({ choose: val }).replace(/^Choose /, "");
+  }
+
+  /* A choice that depends on a card: Throne of Blades, Dark Wings, Put to the Sword (Westeros) or a
+     wildling card's effect; the card's name and effect, then the options in words. */
+  function choosePanel(d) {
+    const intro = [];
+    if (d.card && westerosCardView(d.card)) {
+      intro.push(h("h3", {}, "Westeros card drawn"), westerosCardView(d.card),
+        h("p", {}, `As holder of ${HOLDER_OF[d.card] || "its token"}, you choose which of these happens instead:`));
+    } else {
+      const card = currentWildlingCard();
+      if (card) intro.push(h("h3", {}, "Wildling card"), wildlingCardView(card));
+    }
+    const buttons = legal().map((act) => {
+      const val = act.choose;
+      const wc = typeof val === "string" ? westerosCardView(val) : null;
+      return h("button", { type: "button", class: "choice" + (wc ? " choice-card" : ""), "data-action": JSON.stringify(act), onclick: () => send(act) },
+        wc ? [h("strong", {}, chooseLabel(val)), h("small", {}, " ", W.board().westeros_cards[val].effect)] : chooseLabel(val));
+    });
+    return h("div", { class: "decision-context choose" }, intro, h("div", { class: "choices" }, buttons));
+  }
+
+  /* The Raven's peek (R126): the card seen, then keep it on top or put it at the bottom. */
+  function ravenPeekPanel() {
+    const v = game.view;
+    const seen = (v.secret && v.secret[SEAT] && v.secret[SEAT].peeked) || (typeof v.peeked === "string" && v.peeked !== "hidden" ? v.peeked : null);
+    return h("div", { class: "decision-context raven-peek" }, h("h3", {}, "The top wildling card"),
+      seen ? wildlingCardView(seen) : h("p", {}, "The card is not in the view."),
+      h("p", {}, "Only you have seen it. Keep it on top for the next wildling attack, or put it at the bottom of the deck?"),
+      listPanel(legal()));
+  }
+
+  /* The Messenger Raven (R124-R127): skip, peek, or replace one of your orders: the area, then the token. */
+  function ravenPanel() {
+    const acts = legal();
+    const isSwap = (a) => a.raven && typeof a.raven === "object" && a.raven.replace;
+    const swaps = acts.filter(isSwap);
+    const areas = [...new Set(swaps.map((a) => a.raven.replace.area))].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+    const chosen = draft && draft.ravenArea && areas.includes(draft.ravenArea) ? draft.ravenArea : null;
+    const orders = game.view.orders || {};
+    const parts = [h("p", {}, "As holder of the Messenger Raven you may swap one of your orders for an unused one, or look at the top wildling card."),
+      h("div", { class: "choices" }, listPanel(acts.filter((a) => !isSwap(a))))];
+    if (areas.length) {
+      parts.push(h("h3", {}, "Swap an order: first the area"), h("div", { class: "choices-inline raven-areas" }, areas.map((a) => h("button", {
+        type: "button", class: "token" + (a === chosen ? " chosen" : ""), "data-raven-area": a, "aria-pressed": a === chosen ? "true" : "false",
+        onclick: () => { draft = { ravenArea: a }; render(); },
+      }, nameOf(a), orders[a] ? h("small", {}, " now ", W.tokenName(orders[a].token)) : null))));
+    }
+    if (chosen) {
+      parts.push(h("h3", {}, `Then the new order for ${nameOf(chosen)}`), h("div", { class: "tokens raven-tokens" },
+        swaps.filter((a) => a.raven.replace.area === chosen).map((a) => h("button", {
+          type: "button", class: "token", "data-raven-token": a.raven.replace.order, title: W.tokenName(a.raven.replace.order),
+          "aria-label": W.tokenName(a.raven.replace.order), onclick: () => send(a),
+        }, W.tokenText(a.raven.replace.order), h("small", {}, W.tokenName(a.raven.replace.order))))));
+    }
+    return h("div", { class: "decision-context raven" }, parts);
+  }
+
+  /* Combat (R215-R228): each side's strength, line by line, beside the supports, house-card and
+     blade choices; the battle brought into view on the board. Unit values and order modifiers are
+     read from the view; what the engine adds beyond them (supports, card texts, Tides of Battle) is
+     the difference to its own totals, so the total is always the engine's. */
+  const COMBAT_KINDS = ["support", "accept_support", "house_card", "blade", "blade_redraw", "choose"];
+  function unitValue(u, attacking, castle) {
+    return u === "knight" ? 2 : u === "siege_engine" ? (attacking && castle ? 4 : 0) : 1;
+  }
+  function combatBreakdown(cur) {
+    const v = game.view, B = W.board(), area = cur.area;
+    const castle = ((B.areas[area] || {}).structure || "none") !== "none";
+    const sides = [cur.attacker].concat(cur.defender ? [cur.defender] : []);
+    const initial = cur.initial || {}, total = cur.strength || {};
+    const cell = (n, what) => h("td", {}, h("strong", {}, n >= 0 ? `+${n}` : String(n)), what ? h("small", {}, " ", what) : null);
+    const rows = {}; const add = (key, label) => { rows[key] = rows[key] || { label, cells: {} }; return rows[key].cells; };
+    for (const house of sides) {
+      const attacking = house === cur.attacker;
+      const units = attacking ? (cur.units || []) : (((v.units[area] || {})[house]) || []);
+      const uv = units.reduce((n, u) => n + unitValue(u, attacking, castle), 0);
+      add("units", "Units")[house] = [uv, units.map((u) => u.replace(/_/g, " ")).join(", ") || "none"];
+      let order = 0, orderName = "no order";
+      if (attacking && cur.march_token) { const m = /march([+-]\d)/.exec(cur.march_token); order = m ? parseInt(m[1], 10) : 0; orderName = W.tokenName(cur.march_token); }
+      const o = v.orders[area];
+      if (!attacking && o && o.house === house && /^defense/.test(o.token)) { order = parseInt(o.token.replace(/\D/g, ""), 10) || 0; orderName = W.tokenName(o.token); }
+      add("order", "Order")[house] = [order, orderName];
+      const garrison = !attacking ? parseInt(cur.garrison || 0, 10) : 0;
+      if (garrison) add("garrison", "Garrison")[house] = [garrison, ""];
+      const supporters = Object.entries(cur.supports || {}).filter(([s2, side]) => side && cur[side] === house && !(cur.refused || []).includes(s2)).map(([s2]) => cap(s2));
+      const rest = (initial[house] ?? uv + order + garrison) - uv - order - garrison;
+      add("support", "Support")[house] = [rest, supporters.length ? "from " + supporters.join(", ") : rest ? "and effects on units" : "none"];
+      const card = (cur.cards || {})[house], c = card && B.house_cards[card];
+      add("card", "House card")[house] = c ? [c.strength, c.name] : [0, "not yet revealed"];
+      const tide = (cur.tides || {})[house];
+      const blade = cur.blade_house === house ? 1 : 0;
+      if (house in total) {
+        const other = total[house] - initial[house] - (c ? c.strength : 0) - blade;
+        if (tide || other) add("tides", tide ? "Tides of Battle and card texts" : "Card texts")[house] = [other, tide ? String(tide).replace(/_/g, " ") : ""];
+      }
+      add("blade", "Valyrian Steel Blade")[house] = [blade, blade ? "used" : v.tracks.fiefdoms[0] === house ? ((v.used || {}).valyrian_steel_blade ? "used this round" : "held, +1 if used") : ""];
+    }
+    if (!cur.defender && cur.neutral != null) rows.units.cells.neutral = [parseInt(cur.neutral, 10) || 0, "neutral force"];
+    const cols = sides.concat(!cur.defender ? ["neutral"] : []);
+    const head = (x) => x === "neutral" ? "Neutral force" : houseTag(x);
+    const sum = (x) => x === "neutral" ? (parseInt(cur.neutral, 10) || 0) : (total[x] ?? initial[x] ?? 0);
+    const fief = v.tracks.fiefdoms.filter((x) => sides.includes(x));
+    const body = Object.values(rows).map((r) => h("tr", {}, h("th", { scope: "row" }, r.label), cols.map((x) => r.cells[x] ? cell(...r.cells[x]) : h("td", {}, ""))));
+    const lead = cur.defender && sum(cur.attacker) !== sum(cur.defender) ? (sum(cur.attacker) > sum(cur.defender) ? cur.attacker : cur.defender) : null;
+    return h("div", { class: "decision-context combat-breakdown", id: "combat-breakdown" },
+      h("h3", {}, houseTag(cur.attacker), " attacks ", cur.defender ? houseTag(cur.defender) : "a neutral force", ` in ${nameOf(area)}`,
+        cur.origin ? ` from ${nameOf(cur.origin)}` : ""),
+      h("div", { class: "table-scroll" }, h("table", { class: "strength" },
+        h("thead", {}, h("tr", {}, h("th", {}, ""), cols.map((x) => h("th", { scope: "col" }, head(x))))),
+        h("tbody", {}, body),
+        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, cur.strength ? "Strength" : "Strength before house cards"), cols.map((x) => h("td", { class: "total" }, String(sum(x)))))))),
+      cur.defender ? h("p", { class: "tie-rule" }, lead ? [houseTag(lead), " is ahead now. "] : "The sides are level now. ",
+        "A tie goes to the house higher on the Fiefdoms track: ", houseTag(fief[0]), ".") : h("p", {}, "The attacker must at least equal the neutral force's strength."));
+  }
+  let battleShown = null;
+  function revealBattle(cur) {
+    const key = cur.area + ":" + cur.origin;
+    if (!view || key === battleShown) return;
+    battleShown = key;
+    const B = W.board().areas;
+    view.reveal([cur.area, cur.origin].filter((a) => a && B[a]).map((a) => B[a].center));
+  }
+
+  /* A bid (R85, R104): what it is for, where the houses stand, everyone's power as the view shows
+     it (the other houses' power is hidden while a bid is open, R290). */
   function bidPanel() {
-    const power = game.view.power[SEAT];
+    const v = game.view, d = v.decision || {};
+    const power = v.power[SEAT];
     const input = h("input", { type: "number", min: 0, max: power, value: 0, id: "bid-input", "aria-label": "Your bid" });
-    return h("form", { onsubmit: (e) => { e.preventDefault(); send({ bid: parseInt(input.value, 10) || 0 }); } },
-      h("p", {}, `Available power: ${power}`), input, " ", h("button", { type: "submit" }, "Bid"));
+    const attack = W.board().wildling_attack_at || 12;
+    const what = TRACK_NAMES[d.for]
+      ? [h("h3", {}, `Bidding for ${TRACK_NAMES[d.for]}`), h("p", {}, "Now, from first to last: ", v.tracks[d.for].map((x, i) => [i ? ", " : "", houseTag(x)]).flat(),
+        ". The highest bid takes first place; ties are broken by the holder of the Iron Throne.")]
+      : [h("h3", {}, "Bidding against the wildlings"), h("p", {}, `The wildlings attack with strength ${v.wildlings}. `,
+        `The Night's Watch wins if all bids together reach ${v.wildlings}: then the highest bidder is rewarded; otherwise the lowest bidder and then everyone else suffer the wildling card's penalties. `,
+        `(The threat track ends at ${attack}.)`)];
+    const rows = v.seats.map((x) => h("tr", { "data-house": x }, h("td", {}, houseTag(x)),
+      h("td", {}, x === SEAT ? `${power} power available` : v.power[x] === "hidden" ? "power hidden until the bids are revealed" : `${v.power[x]} power available`)));
+    return h("form", { class: "decision-context bid", onsubmit: (e) => { e.preventDefault(); send({ bid: Math.max(0, Math.min(power, parseInt(input.value, 10) || 0)) }); } },
+      what, h("table", { class: "bid-power" }, h("tbody", {}, rows)),
+      h("p", {}, h("label", { for: "bid-input" }, `Your bid (0 to ${power}): `), input, " ", h("button", { type: "submit", id: "bid-submit" }, "Bid")),
+      h("p", { class: "hint" }, "Bids are secret until every house has bid; all power bid is spent, whatever the result."));
   }
 
   function rawPanel(kind) {
@@ -385,7 +713,7 @@
     const mine = Object.entries(v.orders).filter(([, o]) => o.house === SEAT && o.token.startsWith("march")).map(([a]) => a).sort();
     if (!draft || !draft.from) {
       return h("div", {}, h("p", {}, "Choose the March order to resolve (click it on the board or here):"),
-        h("div", { class: "choices" }, mine.map((a) => h("button", { type: "button", class: "choice", "data-from": a, onclick: () => { draft = { from: a, moves: {}, picked: [] }; render(); } },
+        h("div", { class: "choices" }, mine.map((a) => h("button", { type: "button", class: "choice", "data-from": a, onclick: () => { showError(""); draft = { from: a, moves: {}, picked: [] }; render(); } },
           `${nameOf(a)} (${W.tokenName(v.orders[a].token)})`))));
     }
     const units = (v.units[draft.from] || {})[SEAT] || [];
@@ -394,9 +722,11 @@
     for (const us of Object.values(draft.moves)) for (const u of us) pool.splice(pool.indexOf(u), 1);
     const boxes = pool.map((u, i) => h("label", { class: "unit-pick" }, h("input", { type: "checkbox", "data-unit": u, checked: draft.picked.includes(i),
       onchange: (e) => { if (e.target.checked) draft.picked.push(i); else draft.picked = draft.picked.filter((x) => x !== i); } }), " ", u.replace(/_/g, " ")));
-    const adj = (W.board().areas[draft.from].adjacent || []).filter((a) => W.board().areas[a].type !== "port" || W.board().areas[draft.from].type !== "land");
+    // where the unmoved units may go (adjacent areas, ship transport, own ports), by name
+    const adj = Object.keys(marchTargets(marchPool().pool)).concat(Object.keys(marchTargets())).filter((a, i, all) => all.indexOf(a) === i)
+      .sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
     const select = h("select", { id: "march-dest", "aria-label": "Destination" }, h("option", { value: "" }, "— destination —"),
-      adj.map((a) => h("option", { value: a }, nameOf(a))), h("option", { value: "__other" }, "other (ship transport): click it on the board"));
+      adj.map((a) => h("option", { value: a }, nameOf(a))));
     const leave = h("input", { type: "checkbox", id: "leave-token", checked: !!draft.leave, onchange: (e) => { draft.leave = e.target.checked; } });
     return h("div", {},
       h("p", {}, `March from ${nameOf(draft.from)}. Tick units, then click a destination on the board or pick it here.`),
@@ -409,69 +739,45 @@
         h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, "Back")));
   }
 
-  function assignPicked(area) {
+  /* The unmoved units of the march's origin, the ticked ones, and where they may go (board.js
+     marchTargets: adjacency, ship transport, ports, impassable areas). With nothing ticked: where
+     any of the unmoved units may go. */
+  function marchPool() {
     const units = (game.view.units[draft.from] || {})[SEAT] || [];
     const pool = units.slice();
-    for (const us of Object.values(draft.moves)) for (const u of us) pool.splice(pool.indexOf(u), 1);
-    const chosen = draft.picked.map((i) => pool[i]).filter(Boolean);
+    for (const us of Object.values(draft.moves || {})) for (const u of us) pool.splice(pool.indexOf(u), 1);
+    return { pool, chosen: (draft.picked || []).map((i) => pool[i]).filter(Boolean) };
+  }
+  function marchTargets(units) {
+    const { pool, chosen } = marchPool();
+    const list = units || (chosen.length ? chosen : null);
+    if (list) return W.marchTargets(game.view, SEAT, draft.from, list);
+    return Object.assign({}, W.marchTargets(game.view, SEAT, draft.from, pool.filter((u) => u !== "ship")),
+      W.marchTargets(game.view, SEAT, draft.from, pool.filter((u) => u === "ship")));
+  }
+
+  function assignPicked(area) {
+    const { chosen } = marchPool();
     if (!chosen.length) { showError("Tick the units to move first."); return; }
+    if (!marchTargets(chosen)[area]) {
+      const what = chosen.map((u) => u.replace(/_/g, " ")).join(", ");
+      const ships = chosen.includes("ship"), land = chosen.some((u) => u !== "ship");
+      const why = ships && land ? "ships and land units cannot march to the same area"
+        : (game.view.neutral_forces || {})[area] === "impassable" ? `${nameOf(area)} is impassable`
+          : ships ? `ships go only to an adjacent sea or one of your ports, and ${nameOf(area)} is not one next to ${nameOf(draft.from)}`
+            : `${nameOf(area)} is not next to ${nameOf(draft.from)} and no chain of seas holding your ships reaches it`;
+      showError(`Your ${what} cannot march from ${nameOf(draft.from)} to ${nameOf(area)}: ${why}.`);
+      return;
+    }
     showError("");
     draft.moves[area] = (draft.moves[area] || []).concat(chosen);
     draft.picked = [];
     render();
   }
 
-  // ------------------------------------------------------------------ chat (table, and per seat pair)
+  // ------------------------------------------------------------------ chat (static/js/chat.js)
 
-  const chat = { channel: "table", seen: new Set(), unread: {} };
-  async function loadChatChannels() {
-    const r = await fetch(q("/chat/channels"), { credentials: "same-origin" });
-    if (!r.ok) return;
-    const data = await r.json();
-    if (!data.channels.length) return;
-    $("chat-panel").hidden = false;
-    const label = (c) => c.channel === "table" ? "Table" : "Private: " + c.seats.filter((s) => s !== SEAT).map(cap).join(", ");
-    $("chat-channel").replaceChildren(...data.channels.map((c) => h("option", { value: c.channel, "data-write": c.can_write ? "1" : "" }, label(c))));
-    $("chat-channel").value = chat.channel;
-    await loadChat();
-  }
-  async function loadChat() {
-    const opt = $("chat-channel").selectedOptions[0];
-    $("chat-form").hidden = !(opt && opt.dataset.write);
-    const r = await fetch(q("/chat?channel=" + encodeURIComponent(chat.channel)), { credentials: "same-origin" });
-    $("chat-messages").replaceChildren();
-    chat.seen = new Set();
-    if (!r.ok) return;
-    const body = await r.json();
-    (body.results || body).slice().reverse().forEach(addMessage);
-  }
-  function addMessage(m) {
-    if (m.channel !== chat.channel) {
-      chat.unread[m.channel] = true;
-      const opt = [...$("chat-channel").options].find((o) => o.value === m.channel);
-      if (opt && !opt.textContent.endsWith(" •")) opt.textContent += " •";
-      return;
-    }
-    if (chat.seen.has(m.id)) return;
-    chat.seen.add(m.id);
-    const list = $("chat-messages");
-    list.append(h("li", {}, h("strong", {}, m.sender || "?", m.seat ? ` (${cap(m.seat)})` : ""), ": ", m.text));
-    list.scrollTop = list.scrollHeight;
-  }
-  $("chat-channel").addEventListener("change", (e) => {
-    chat.channel = e.target.value;
-    e.target.selectedOptions[0].textContent = e.target.selectedOptions[0].textContent.replace(/ •$/, "");
-    loadChat();
-  });
-  $("chat-form").addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const text = $("chat-text").value;
-    if (!text.trim()) return;
-    const r = await fetch(q("/chat"), { method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body: JSON.stringify({ channel: chat.channel, text }) });
-    if (r.ok) { $("chat-text").value = ""; addMessage(await r.json()); }
-    else { const b = await r.json().catch(() => ({})); showError(`Chat refused: ${b.detail || r.status}`); }
-  });
+  const chat = window.WesterosChat.setup({ q, seat: SEAT, seatName: cap, showError });
 
   // ------------------------------------------------------------------ clock and live updates
 
@@ -479,7 +785,7 @@
   function connect() {
     window.WesterosClient.connectLive({
       path: root.dataset.ws, invite: INVITE, status: $("conn"), version: () => version, load,
-      onChat: addMessage,
+      onChat: chat.addMessage,
       onPresence: (connected) => {
         if (!game) return;
         for (const s of game.seats) s.connected = !!s.user && connected.includes(s.user);
@@ -495,8 +801,8 @@
   }).then(() => {
     // on a phone, start close to home: the whole board stays one button ("Whole board") or key (0) away
     const home = SEAT && Object.entries(W.board().areas).find(([, a]) => a.home_of === SEAT);
-    if (home && svg.getBoundingClientRect().width < 600) view.focus(home[1].center[0], home[1].center[1], 420);
-    connect(); loadChatChannels();
+    if (home && svg.getBoundingClientRect().width < 600) view.focus(home[1].center[0], home[1].center[1], 360);
+    connect(); chat.load();
   });
   window.__westerosGame = { load, send, state: () => game, view: () => view };
 })();

@@ -1,6 +1,6 @@
 /* What every game page shares: building elements, the CSRF token, and the game websocket with
    reconnection. A page passes what it does with each message; versions are how it notices a
-   missed update (then it re-fetches the game over REST). */
+   missed update (then it re-fetches the game over REST), as does a {"type": "gap"} notice. */
 (function () {
   "use strict";
 
@@ -17,10 +17,24 @@
 
   function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; }
 
+  /* Whether an update changes what the page shows at version `known`: a newer version (the next one,
+     or one past a gap), or a change of seats or status (from_version == version) at the version it
+     has. Older updates are ignored. The pages draw from GET /api/v1/games/<id>, so any news re-fetches. */
+  function isNews(msg, known) {
+    return msg.version > known || (msg.version === known && msg.from_version === known);
+  }
+
   /* connectLive({path, invite, status, version, load, onOpen, onPresence, onChat}): `version()` is the
      version the page shows; `load()` re-fetches; `status` is the element that says live/reconnecting. */
   function connectLive(opts) {
     let retry = 1000;
+    // A deadline shown on the page passed (countdown.js): the server applies the default within a
+    // couple of seconds. Re-fetch then, and once more later, unless an update came meanwhile: a page
+    // must not keep asking for a decision already taken, even when its live update is lost.
+    window.addEventListener("westeros:deadline", () => {
+      const seen = opts.version();
+      for (const wait of [2500, 7000]) setTimeout(() => { if (opts.version() === seen) opts.load(); }, wait);
+    });
     function connect() {
       const proto = location.protocol === "https:" ? "wss://" : "ws://";
       const ws = new WebSocket(proto + location.host + opts.path + (opts.invite ? "?invite=" + encodeURIComponent(opts.invite) : ""));
@@ -31,7 +45,8 @@
       ws.onmessage = (e) => {
         const msg = JSON.parse(e.data);
         if (msg.type === "hello") { if (msg.version !== opts.version()) opts.load(); }
-        else if (msg.type === "update") { if (msg.version > opts.version()) opts.load(); }  // known+1 or a gap: re-fetch either way
+        else if (msg.type === "update") { if (isNews(msg, opts.version())) opts.load(); }
+        else if (msg.type === "gap") opts.load();  // an update was lost or came too late
         else if (msg.type === "chat" && opts.onChat) opts.onChat(msg);
         else if (msg.type === "presence" && opts.onPresence) opts.onPresence(msg.connected);
       };

@@ -1,7 +1,17 @@
-/* The lobby page follows the lobby: it reloads when someone joins or leaves, and a member goes to
-   the game as soon as it starts. Polls GET /api/v1/lobbies/<id> every few seconds. */
+/* The new-lobby form shows the options of the chosen game only. The lobby page follows the lobby:
+   it reloads when someone joins or leaves, and a member goes to the game as soon as it starts.
+   Polls GET /api/v1/lobbies/<id> every few seconds. */
 (function () {
   "use strict";
+  // The new-lobby form: only the options of the chosen game show (all show without JavaScript).
+  const ruleset = document.getElementById("ruleset");
+  if (ruleset) {
+    const follow = () => {
+      for (const box of document.querySelectorAll(".ruleset-options")) box.hidden = box.dataset.ruleset !== ruleset.value;
+    };
+    ruleset.addEventListener("change", follow);
+    follow();
+  }
   const root = document.getElementById("lobby");
   if (!root || root.dataset.status !== "open") return;
   const invite = root.dataset.invite ? "?invite=" + encodeURIComponent(root.dataset.invite) : "";

@@ -1,28 +1,51 @@
 /* Replay of a finished game: /games/<id>/replay/<step>.json gives the view after each action (the
-   server rebuilds it from the published seed and actions) with that step's log entry. */
+   server rebuilds it from the published seed and actions) with that step's log entry. AGoT draws
+   the board (board.js); B'Twixt draws the table as its game page does (BtwixtTable, btwixt.js). */
 (function () {
   "use strict";
-  const W = window.Westeros;
   const root = document.getElementById("replay");
   const steps = parseInt(root.dataset.steps, 10);
-  const svg = document.getElementById("board");
   const range = document.getElementById("replay-range");
+  const BT = root.dataset.ruleset === "btwixt" ? window.BtwixtTable : null;
+  const CARDS = BT ? JSON.parse(document.getElementById("btwixt-cards").textContent) : null;
+  const W = BT ? null : window.Westeros;
+  const svg = document.getElementById("board");
+  const SOURCE = { player: "", bot: " (bot)", timeout: " (time ran out: the default was applied)" };
   let step = 0;
+  let showing = 0;   // the latest request: an older answer arriving late is dropped
+
   async function show(n) {
     step = Math.max(0, Math.min(steps, n));
     range.value = step;
+    const asked = ++showing;
     const as = document.getElementById("replay-as").value;
     const r = await fetch(`/games/${root.dataset.game}/replay/${step}.json?as=${encodeURIComponent(as)}`, { credentials: "same-origin" });
     const data = await r.json();
-    if (!svg) return showSummary(data);  // a ruleset without a board drawing (B'Twixt)
+    if (asked !== showing) return;
+    if (BT) showTable(data); else showBoard(data);
+  }
+
+  function showBoard(data) {
     const v = data.view;
     W.drawBoard(svg, v, data.seat, {});
-    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · round ${v.round} · ${v.phase}`;
+    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · round ${v.round} · ${({ planning: "Planning phase", action: "Action phase", westeros: "Westeros phase", over: "the game is over" })[v.phase] || v.phase}`;
     const box = document.getElementById("replay-entry");
     box.replaceChildren();
     if (data.entry) {
-      const p = document.createElement("p"); p.textContent = `${W.cap(data.entry.seat)} (${data.entry.source})`; box.append(p);
-      for (const ev of data.entry.events) { const li = document.createElement("div"); li.className = "log-event"; li.textContent = W.describeEvent(ev); box.append(li); }
+      const p = document.createElement("p"); p.textContent = `${W.cap(data.entry.seat)}${SOURCE[data.entry.source] ?? ""}`; box.append(p);
+      // the step in words (the server narrates each event this viewer may see, as in the game's log)
+      const list = document.createElement("ul"); list.className = "replay-lines";
+      const lines = data.entry.lines || data.entry.events.map((ev) => ({ text: W.describeEvent(ev) }));
+      for (const line of lines) {
+        const li = document.createElement("li"); li.className = "log-event" + (line.private ? " private" : "");
+        for (const p of line.parts || [{ text: line.text }]) {
+          if (!p.house) { li.append(p.text); continue; }
+          const span = document.createElement("span"); span.className = "house-name house-" + p.house; span.textContent = p.text; li.append(span);
+        }
+        list.append(li);
+      }
+      if (!lines.length) { const li = document.createElement("li"); li.textContent = "Nothing you could see happened at this step."; list.append(li); }
+      box.append(list);
     } else box.textContent = "The game as it started.";
     const table = document.createElement("table");
     table.className = "small";
@@ -35,21 +58,25 @@
     }
     box.append(table);
   }
-  function showEntry(box, data) {
-    box.replaceChildren();
-    if (!data.entry) { box.textContent = "The game as it started."; return; }
-    const p = document.createElement("p"); p.textContent = `${data.entry.seat} (${data.entry.source})`; box.append(p);
-    for (const ev of data.entry.events) {
-      const li = document.createElement("div"); li.className = "log-event"; li.textContent = JSON.stringify(ev); box.append(li);
-    }
-  }
-  function showSummary(data) {
-    // The referee summary as the chosen viewer may see it (SCENARIOS.md): hidden parts read "hidden".
+
+  /* B'Twixt: the table as the game page draws it, this step in words, and the hand of the leader
+     the replay is viewed as. */
+  function showTable(data) {
     const s = data.summary;
-    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · ${s.season || ""} round ${s.round || ""} · ${s.step || ""}`;
-    document.getElementById("replay-summary").textContent = JSON.stringify(s, null, 1);
-    showEntry(document.getElementById("replay-entry"), data);
+    const { h } = window.WesterosClient;
+    const table = BT.renderTable(s, CARDS, { seat: data.seat });
+    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · ${BT.phaseText()}`;
+    const hand = data.seat && Array.isArray((s.hands || {})[data.seat]) ? s.hands[data.seat] : null;
+    document.getElementById("replay-table").replaceChildren(table,
+      hand ? h("section", { class: "replay-hand" }, h("h2", {}, `${BT.leaderName(data.seat, CARDS)}'s hand`),
+        hand.length ? h("div", { class: "bt-cards" }, hand.map((c) => BT.cardView(c))) : h("p", { class: "empty" }, "No cards in hand.")) : null);
+    const box = document.getElementById("replay-entry");
+    if (!data.entry) { box.replaceChildren(h("p", {}, "The game as it started: the hands are dealt and the first ally is on offer.")); return; }
+    box.replaceChildren(h("p", {}, h("strong", {}, BT.leaderName(data.entry.seat, CARDS)), SOURCE[data.entry.source] ?? ""),
+      ...data.entry.events.map((ev) => h("div", { class: "log-event" },
+        BT.describeEvent(ev.type === "reorder_dead" ? { ...ev, seat: data.entry.seat } : ev, s, CARDS))));
   }
+
   root.querySelector(".replay-controls").addEventListener("click", (e) => {
     const b = e.target.closest("button"); if (!b) return;
     show({ first: 0, prev: step - 1, next: step + 1, last: steps }[b.dataset.step]);
@@ -57,6 +84,6 @@
   range.addEventListener("change", () => show(parseInt(range.value, 10)));
   document.getElementById("replay-as").addEventListener("change", () => show(step));
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight" && e.target === document.body) show(step + 1); if (e.key === "ArrowLeft" && e.target === document.body) show(step - 1); });
-  if (!svg) { show(0); return; }
+  if (BT) { show(0); return; }
   W.loadBoard(root.dataset.boardUrl).then(() => { W.enablePanZoom(svg, root.querySelector(".zoom-bar")); show(0); });
 })();

@@ -35,6 +35,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.util import PASSWORD
+from tests.live_server import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -118,11 +119,7 @@ def live_asgi_server(chromium_path):
                 time.sleep(0.3)
         yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
         log.close()
         shutil.rmtree(folder, ignore_errors=True)
 

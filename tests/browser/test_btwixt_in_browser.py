@@ -47,7 +47,7 @@ def test_three_leaders_play_a_round_live(live_asgi_server, new_page, artifacts):
     alys.fill("input[name=seats]", "3")
     alys.click("main form button[type=submit]")
     alys.wait_for_url(re.compile(r"/lobbies/\d+/$"))
-    assert "btwixt" in alys.locator("main").inner_text()
+    assert "B'Twixt" in alys.locator("main").inner_text()
     for name in ("bt_bran", "bt_cley"):
         page = pages[name]
         page.goto(base + "/lobbies/")

@@ -111,7 +111,8 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
     stark.click("button.area-pick[data-area=winterfell]")
     stark.evaluate("window.__westerosGame.send({place_orders: {winterfell: 'march+0', lannisport: 'raid'}})")
     stark.wait_for_selector("#error:not([hidden])")
-    assert "lannisport" in stark.locator("#error").inner_text()
+    assert "Lannisport" in stark.locator("#error").inner_text()  # area names, never ids
+    assert "lannisport" not in stark.locator("#error").inner_text()
 
     place(baratheon, {"blackwater": "defense+1", "dragonstone": "defense+1"})
     place(stark, {"winterfell": "defense+1"})

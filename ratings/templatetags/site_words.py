@@ -1,0 +1,38 @@
+"""Words for the pages instead of codes and numbers of seconds: {% load site_words %}, then
+`{{ game.ruleset|ruleset_name }}` ("A Game of Thrones: The Board Game", "B'Twixt") and
+`{{ lobby.time_limit|duration_words }}` ("2 hours", "1 day and 12 hours", "90 seconds").
+
+It lives in the ratings app because `web` is not an installed app (its templates are found by
+folder), and a template library must belong to one."""
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+
+RULESET_NAMES = {"agot": "A Game of Thrones: The Board Game", "btwixt": "B'Twixt"}
+UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
+
+
+@register.filter
+def ruleset_name(ruleset: str) -> str:
+    return RULESET_NAMES.get(ruleset, str(ruleset).replace("_", " ").capitalize())
+
+
+@register.filter
+def duration_words(seconds) -> str:
+    """A number of seconds in words, at most its two largest units: 7200 -> "2 hours",
+    129600 -> "1 day and 12 hours", 90 -> "1 minute and 30 seconds"."""
+    try:
+        left = int(seconds)
+    except (TypeError, ValueError):
+        return ""
+    if left <= 0:
+        return "no time"
+    parts = []
+    for name, size in UNITS:
+        count, left = divmod(left, size)
+        if count:
+            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
+    return " and ".join(parts[:2])
+
