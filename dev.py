@@ -59,15 +59,27 @@ def start(args: list[str]) -> None:
     run(PYTHON, "manage.py", "migrate", "--no-input")
     run(PYTHON, "manage.py", "seed_demo")
     address = args[0] if args else "127.0.0.1:8000"
-    # Deadlines are enforced without Redis or Celery: this runner sweeps overdue games every second.
-    runner = subprocess.Popen([str(PYTHON), "manage.py", "run_deadlines"], cwd=ROOT)
-    print(f"\nWesteros is starting on http://{address}/ (Daphne, ASGI), with the deadline runner."
-          " Stop it with Ctrl+C.\n", flush=True)
+    # Links in e-mails and webhooks start with SITE_URL: this server's address (0.0.0.0 listens on
+    # every interface; links then name this machine). An explicit SITE_URL wins.
+    import socket
+
+    host, _, port = address.rpartition(":")
+    host = socket.gethostname() if host in {"0.0.0.0", "[::]", "::"} else host or "127.0.0.1"
+    os.environ.setdefault("SITE_URL", f"http://{host}:{port}")
+    print(f"\nWesteros is starting on http://{address}/ (Daphne, ASGI); the server also enforces"
+          " deadlines. Stop it with Ctrl+C.\n", flush=True)
+    # Daphne's runserver (websockets, static files, reload on changes) with a large listen backlog.
+    # Without Redis the server process sweeps overdue deadlines itself every second, so timeouts
+    # reach the pages live (games/runner.py). With REDIS_URL set (and no Celery here) the runner
+    # runs beside it; the Redis channel layer carries its updates to the server.
+    runner = None
+    if os.environ.get("REDIS_URL"):
+        runner = subprocess.Popen([str(PYTHON), "manage.py", "run_deadlines"], cwd=ROOT)
     try:
-        # With `daphne` installed as an app, runserver is Daphne's ASGI server (websockets included).
-        run(PYTHON, "manage.py", "runserver", address)
+        run(PYTHON, "manage.py", "serve", address)
     finally:
-        runner.terminate()
+        if runner is not None:
+            runner.terminate()
 
 
 def test(args: list[str]) -> None:
@@ -85,6 +97,7 @@ def bench(args: list[str]) -> None:
     ensure_installed("bench")
     env = dict(os.environ)
     run(PYTHON, "benchmarks/agot_engine.py", env=env)
+    run(PYTHON, "benchmarks/agot_bot.py", env=env)
     run(PYTHON, "benchmarks/server_api.py", env=env)
     run(PYTHON, "benchmarks/server_live.py", env=env)
 

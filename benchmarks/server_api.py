@@ -67,7 +67,7 @@ def setup_environment() -> dict[str, str]:
     else:
         env["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
     env.update(SECRET_KEY="bench", DEBUG="false", ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="false",
-               DEADLINE_TASKS="false", DJANGO_SETTINGS_MODULE="westeros.settings", LOG_LEVEL="WARNING")
+               DJANGO_SETTINGS_MODULE="westeros.settings", LOG_LEVEL="WARNING")
     return env
 
 
