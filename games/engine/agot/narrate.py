@@ -48,7 +48,30 @@ KEY_KINDS = frozenset({
     "muster", "westeros_revealed", "westeros_option", "wildling_result", "wildling_card", "track",
     "dominance", "victory", "game_over", "consolidate", "power_gained", "bids_revealed", "card_ability",
     "house_cards_revealed", "order_removed", "ships_destroyed", "supply", "round",
+    "winter_is_coming", "restriction", "power_income", "wildling_attack", "neutral_force_holds", "garrison_removed",
+    "units_replaced", "ships_replaced", "raven_replace", "raid_removed", "march_removed", "wildling_threat",
 })
+# The lines a phase's summary leads with (a subset of KEY_KINDS): the Westeros cards drawn, tracks and
+# dominance tokens, battles and their winners, musters, the wildlings, supply and what they cost.
+HEADLINE_KINDS = frozenset({
+    "orders_revealed", "raven_replace", "combat_won", "neutral_force_destroyed", "neutral_force_holds", "muster",
+    "westeros_revealed", "winter_is_coming", "westeros_option", "restriction", "track", "dominance",
+    "wildling_threat", "wildling_attack", "wildling_result", "wildling_card", "supply", "power_income",
+    "units_replaced", "ships_destroyed", "ships_replaced", "victory", "game_over",
+})
+# Where each kind of event changes the board (units, orders, power tokens, control): the fields that
+# name areas (a dict field: its keys). Only these public fields are read, so an area list tells no
+# more than the sentence; kinds not listed touch no area (a reveal, a bid, a card chosen).
+AREA_FIELDS: dict[str, tuple[str, ...]] = {
+    "raven_replace": ("area",), "raid": ("area",), "raided": ("area",), "raid_removed": ("area",),
+    "march_removed": ("area",), "order_removed": ("area",), "order_lost": ("area",), "march": ("from", "moves"),
+    "power_token_placed": ("area",), "power_token_removed": ("area",), "consolidate": ("area",),
+    "power_gained": ("area",), "ships_destroyed": ("area",), "ships_replaced": ("area",),
+    "combat_started": ("area", "origin"), "neutral_force_destroyed": ("area",), "combat_won": ("area",),
+    "casualties": ("area",), "retreat": ("from", "to"), "garrison_removed": ("area",),
+    "units_destroyed": ("area", "units"), "units_replaced": ("units", "destroyed"),
+    "card_ability": ("area", "from", "to"), "muster": ("recruited", "upgraded"),
+}
 
 
 class _House(str):
@@ -511,12 +534,38 @@ def moment(event: Event) -> dict[str, Any]:
     return {}
 
 
+def headline(event: Event) -> bool:
+    """Whether a phase summary leads with this event (units lost in the Westeros phase, to supply or
+    the wildlings, do; casualties of a battle are told by its winner's line)."""
+    t = event.get("type")
+    return t in HEADLINE_KINDS or (t == "units_destroyed" and bool(event.get("why")))
+
+
+def areas(event: Event) -> list[str]:
+    """The areas an event changed (units, orders, power tokens, control), in the order it names them:
+    read only from the public fields of AREA_FIELDS, never from a private event's."""
+    if event.get("only"):
+        return []
+    known = board().areas
+    out: list[str] = []
+    for field in AREA_FIELDS.get(event.get("type"), ()):
+        value = event.get(field)
+        for a in (value if isinstance(value, dict) else [value]):
+            if isinstance(a, str) and a in known and a not in out:
+                out.append(a)
+    return out
+
+
 def describe(event: Event) -> dict[str, Any]:
     """What the ruleset's describe_event returns: the sentence, its pieces, whether it belongs in a
-    digest, and the round/phase it starts (when it starts one)."""
+    digest (`key`) and leads a phase summary (`headline`), the areas it changed (`areas`, when any),
+    and the round/phase it starts (when it starts one)."""
     ps = parts(event)
     out: dict[str, Any] = {"text": "".join(p["text"] for p in ps), "parts": ps,
-                           "key": event.get("type") in KEY_KINDS}
+                           "key": event.get("type") in KEY_KINDS or headline(event), "headline": headline(event)}
+    touched = areas(event)
+    if touched:
+        out["areas"] = touched
     if event.get("only"):
         out["private"] = True
     out.update({k: v for k, v in moment(event).items() if v is not None})
