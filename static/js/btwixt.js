@@ -7,7 +7,9 @@
    table (leaders round it, councils, the ally on offer, the time track, the decks);
    `describeEvent(event, summary, catalogue)` says one event in words.
 
-   The game page (#game.btwixt): offers only what the server lists in `legal_actions`; POSTs
+   The game page (#game.btwixt): offers only what the server lists in `legal_actions`; a card of
+   the hand (the card to play, the card an ability discards) is picked in the hand itself, never
+   in a second list; nothing is shown as JSON (unknown actions and events are said field by field); POSTs
    {version, action} to /actions and shows the server's reason when it refuses. Live: the game
    websocket; an `update` with a newer version, a gap, a hello with another version or a reconnect
    re-fetch the game (as static/js/game.js does). Chat: static/js/chat.js. The dead pile can be
@@ -52,7 +54,10 @@
   function cardView(id, extra, buttons) {
     const c = card(id);
     const value = c.kind === "ally" ? `power ${c.value}` : (c.kind === "?" ? "" : `influence ${c.value}`);
-    return h("div", Object.assign({ class: `bt-card kind-${c.kind} colour-${c.colour || "none"}`, "data-card": id }, extra || {}),
+    const attrs = Object.assign({}, extra || {});
+    const more = attrs.addClass ? " " + attrs.addClass : "";
+    delete attrs.addClass;
+    return h("div", Object.assign({ class: `bt-card kind-${c.kind} colour-${c.colour || "none"}${more}`, "data-card": id }, attrs),
       h("div", { class: "bt-card-head" }, h("strong", {}, c.name), " ", h("span", { class: "bt-value", title: value }, c.value)),
       h("div", { class: "bt-card-kind" }, c.kind === "ally" ? `Ally${c.house && c.house !== "none" ? " · " + cap(c.house) : ""}` : (COLOUR_MARK[c.colour] || c.kind)),
       (c.texts || []).filter((t) => t.text).map((t) => h("p", { class: "bt-text" }, h("em", {}, (TIMING[t.timing] || cap(t.timing)) + ": "), t.text)),
@@ -62,6 +67,29 @@
     const c = card(id);
     return h("span", Object.assign({ class: `bt-chip colour-${c.colour || "none"} kind-${c.kind}`, title: (c.texts || []).map((t) => t.text).join(" ") }, extra || {}),
       c.name, " ", h("b", {}, c.value));
+  }
+
+  /* Any value in words, whatever its shape (the fallback of the functions below): a leader, card
+     or council by its name, a list joined, a record as "field value" pairs; never JSON. */
+  function describeValue(v) {
+    if (v === true) return "yes";
+    if (v === false) return "no";
+    if (v === null || v === undefined || v === "") return "none";
+    if (typeof v === "number") return String(v);
+    if (typeof v === "string") {
+      if ((T.summary.councils || {})[v]) return "the council of " + councilName(v);
+      if (T.cards.cards[v]) return cardName(v);
+      if (T.cards.leaders[v]) return leader(v);
+      return v.replace(/_/g, " ");
+    }
+    if (Array.isArray(v)) return v.length ? v.map(describeValue).join(", ") : "none";
+    if (typeof v === "object") return Object.entries(v).map(([k, x]) => field(k, x, " ")).join(", ");
+    return String(v);
+  }
+  /* One field of an action or event: its name in words, then its value ("council Cersei – Tyrion"). */
+  function field(k, x, sep) {
+    const council = typeof x === "string" && (T.summary.councils || {})[x] && /council/.test(k);
+    return `${k.replace(/_/g, " ")}${sep}${council ? councilName(x) : describeValue(x)}`;
   }
 
   function describeTarget(t) {
@@ -76,7 +104,7 @@
     if (t.seat && t.card) return `${cardName(t.card)} in ${leader(t.seat)}'s pile`;
     if (t.card) return cardName(t.card);
     if (t.seat) return leader(t.seat);
-    return JSON.stringify(t);
+    return cap(describeValue(t));
   }
   function describeAction(a) {
     const [k, v] = Object.entries(a)[0];
@@ -87,7 +115,10 @@
     if (k === "choose") return describeTarget(v);
     if (k === "keep") return `Keep ${cardName(v)}`;
     if (k === "reorder_dead") return "Reorder the dead pile: " + v.map(cardName).join(", ");
-    return JSON.stringify(a);
+    // an action this page has no words for: its kind, then its values by name
+    const rest = Object.entries(a).slice(1).map(([key, x]) => field(key, x, " "));
+    return cap(k) + (v === true ? "" : ": " + (typeof v === "string" && /council/.test(k) && (T.summary.councils || {})[v] ? councilName(v) : describeValue(v)))
+      + (rest.length ? " (" + rest.join(", ") + ")" : "");
   }
 
   // ------------------------------------------------------------------ the table
@@ -251,10 +282,13 @@
       return `${e.seat ? leader(e.seat) + " reorders the dead pile" : "The dead pile is reordered"}${(e.dead || []).length ? ", top first: " + e.dead.map(cardName).join(", ") : ""}.`;
     }
     if (t === "game_over") return `Game over: ${(e.winners || []).map(leader).join(", ")} win${(e.winners || []).length > 1 ? " (shared)" : "s"}.`;
-    return cap(t) + " " + Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.map(describeTarget).join(", ") : typeof v === "object" ? JSON.stringify(v) : describeTarget(v)}`).join(", ");
+    // an event this page has no sentence for: its kind in words, then its values by name
+    const parts = Object.entries(e).filter(([k]) => k !== "type")
+      .map(([k, v]) => field(k, v, ": "));
+    return cap(t) + (parts.length ? ": " + parts.join("; ") : "") + ".";
   }
 
-  window.BtwixtTable = { renderTable, describeEvent, phaseText, cardView, chip, leaderName: (s, catalogue) => ((catalogue || T.cards).leaders || {})[s] || cap(s) };
+  window.BtwixtTable = { renderTable, describeEvent, describeAction, phaseText, cardView, chip, leaderName: (s, catalogue) => ((catalogue || T.cards).leaders || {})[s] || cap(s) };
 
   // ================================================================== the game page
 
@@ -329,7 +363,7 @@
     drawTable();
     $("offer").replaceChildren(...offerView());
     $("time-track").replaceChildren(...trackView());
-    renderPiles(); renderHand(); renderDecision();
+    renderPiles(); renderDecision(); renderHand();
   }
 
   function drawTable() {
@@ -339,14 +373,106 @@
     tick();
   }
 
-  function renderHand() {
+  /* The hand is where a card is chosen: while a decision asks for a card of the hand (your turn to
+     bid, or an ability's "discard a card of your hand"), the cards it allows are picked there
+     (click, or Enter/Space), the picked one is marked, and the bar under the hand gives the targets
+     if the card needs one and the button that sends the choice. The decision panel above says what
+     to do; it never lists the hand again. */
+  let picked = null;   // {index, card, target}: the card picked in the hand (index: which copy), its target's index
+
+  /* What the pending decision asks of the hand: null, or {verb, byCard: card -> its legal actions}. */
+  function handPick() {
+    const kind = myKind();
+    const legal = game.legal_actions || [];
+    if (kind === "turn") {
+      const byCard = new Map();
+      for (const a of legal) if (a.play) { if (!byCard.has(a.play)) byCard.set(a.play, []); byCard.get(a.play).push(a); }
+      return byCard.size ? { verb: "Play", byCard } : null;
+    }
+    if (kind === "choose" && HAND_OPS[decisionOp()]) {
+      const hand = (game.summary.hands || {})[SEAT] || [];
+      const byCard = new Map();
+      for (const a of legal) {
+        const v = a.choose;
+        if (v && typeof v === "object" && Object.keys(v).length === 1 && v.card && hand.includes(v.card)) byCard.set(v.card, [a]);
+      }
+      return byCard.size ? { verb: HAND_OPS[decisionOp()], byCard } : null;
+    }
+    return null;
+  }
+  const HAND_OPS = { discard_hand: "Discard" };
+  function decision() { return (game.view && game.view.decision) || {}; }
+  function decisionOp() { return decision().op || ""; }
+
+  function renderHand(focusPicked) {
     if (!SEAT) return;
     const hand = (game.summary.hands || {})[SEAT];
     const cards = Array.isArray(hand) ? hand : [];
+    const pick = handPick();
+    if (picked && (!pick || !pick.byCard.has(picked.card))) picked = null;
+    if (picked && cards[picked.index] !== picked.card) {  // the hand changed: the same card, another copy
+      const at = cards.indexOf(picked.card);
+      picked = at < 0 ? null : { ...picked, index: at };
+    }
+    const choose = (i, c) => { picked = { index: i, card: c, target: null }; renderHand(true); };
+    const nodes = cards.map((c, i) => {
+      if (!pick) return cardView(c);
+      if (!pick.byCard.has(c)) {
+        return cardView(c, { addClass: "not-pickable", "aria-disabled": "true" },
+          h("p", { class: "bt-not-now" }, pick.verb === "Play" ? "Cannot be played now" : "Cannot be chosen"));
+      }
+      const on = !!picked && picked.index === i;
+      return cardView(c, {
+        addClass: "pickable" + (on ? " picked" : ""), role: "radio", "aria-checked": on ? "true" : "false",
+        tabindex: on || (!picked && i === cards.findIndex((x) => pick.byCard.has(x))) ? "0" : "-1",
+        "data-index": i, title: `${pick.verb} ${cardName(c)}`,
+        onclick: () => choose(i, c),
+        onkeydown: (e) => {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(i, c); return; }
+          const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+          if (!step) return;
+          e.preventDefault();
+          const all = [...$("hand").querySelectorAll(".bt-card.pickable")];
+          const next = all[(all.indexOf(e.currentTarget) + step + all.length) % all.length];
+          if (next) next.focus();
+        },
+      }, on ? h("p", { class: "bt-picked-mark" }, "✔ Chosen") : null);
+    });
+    const parts = [cards.length
+      ? h("div", Object.assign({ class: "bt-cards" }, pick ? { role: "radiogroup", "aria-label": pick.verb === "Play" ? "Pick the card to play" : `Pick the card to ${pick.verb.toLowerCase()}` } : {}), nodes)
+      : h("p", { class: "empty" }, "No cards in hand.")];
+    if (pick) parts.push(pickBar(pick));
     const leaderCards = (game.summary.leader_cards || {})[SEAT];
-    const parts = [cards.length ? h("div", { class: "bt-cards" }, cards.map((c) => cardView(c))) : h("p", { class: "empty" }, "No cards in hand.")];
     if (Array.isArray(leaderCards) && leaderCards.length) parts.push(h("p", {}, "Leader cards set aside: ", leaderCards.map((c) => chip(c))));
     $("hand").replaceChildren(...parts);
+    $("hand-panel").classList.toggle("picking", !!pick);
+    $("hand-hint").textContent = pick ? (pick.verb === "Play" ? "Your turn: pick a card to play." : `Pick the card to ${pick.verb.toLowerCase()}.`) : "";
+    if (focusPicked && picked) { const n = $("hand").querySelector(`.bt-card[data-index="${picked.index}"]`); if (n) n.focus(); }
+  }
+
+  /* Under the hand while picking: the picked card, its targets (if its ability needs one) and the button. */
+  function pickBar(pick) {
+    if (!picked) {
+      return h("div", { class: "bt-pick-bar", id: "hand-action" },
+        h("p", {}, `Nothing chosen yet: click a card of your hand to ${pick.verb.toLowerCase()} it.`),
+        h("button", { type: "button", id: "hand-submit", disabled: true }, `${pick.verb} the chosen card`));
+    }
+    const acts = pick.byCard.get(picked.card);
+    const targeted = acts.filter((a) => a.target !== undefined);
+    const chosen = targeted.length ? (picked.target !== null ? targeted[picked.target] : null) : acts[0];
+    const label = chosen ? `${pick.verb} ${cardName(picked.card)}` + (chosen.target !== undefined ? ` → ${describeTarget(chosen.target)}` : "")
+      : `${pick.verb} ${cardName(picked.card)}`;
+    return h("div", { class: "bt-pick-bar", id: "hand-action" },
+      h("p", {}, "Chosen: ", h("strong", {}, cardName(picked.card)),
+        " ", h("button", { type: "button", class: "secondary small-button", id: "hand-unpick", onclick: () => { picked = null; renderHand(); } }, "Choose another")),
+      targeted.length ? h("fieldset", { id: "hand-targets" }, h("legend", {}, "Its ability applies to"),
+        targeted.map((a, i) => h("label", {}, h("input", { type: "radio", name: "hand-target", value: i, checked: picked.target === i,
+          onchange: () => { picked.target = i; renderHand(); const r = $("hand-targets").querySelectorAll("input")[i]; if (r) r.focus(); } }),
+          " ", describeTarget(a.target)))) : null,
+      h("button", { type: "button", id: "hand-submit", class: "play", disabled: !chosen,
+        "data-action": chosen ? JSON.stringify(chosen) : "",
+        onclick: async () => { const act = chosen; picked = null; if (!(await send(act))) renderHand(); } },
+        chosen ? label : `${label}: choose where its ability applies first`));
   }
 
   // ------------------------------------------------------------------ the dead pile's order
@@ -418,18 +544,30 @@
     }
     const me = seatRow(SEAT);
     const titles = { turn: "play a card or kneel", claim: "place the ally you won", token: "place your power token", choose: "a choice", keep: "keep a card (draft)" };
-    const head = h("h2", {}, "Your decision: ", titles[kind] || kind, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
+    const pick = handPick();
+    const title = kind === "choose" && pick ? `${pick.verb.toLowerCase()} a card of your hand` : (titles[kind] || cap(kind));
+    const head = h("h2", {}, "Your decision: ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
     const legal = game.legal_actions || [];
     let body;
-    if (!legal.length) body = rawPanel(kind);
-    else if (kind === "turn") body = turnPanel(legal);
+    if (!legal.length) body = noChoicesPanel();
+    else if (kind === "turn") body = turnPanel(legal, pick);
     else if (kind === "keep") body = h("div", { class: "bt-cards" }, legal.map((a) => cardView(a.keep, {}, button(a, "Keep"))));
-    else body = h("div", {}, peekedInfo(), claimInfo(kind), h("div", { class: "choices" }, legal.map((a) => button(a))));
+    else if (pick) body = handChoicePanel(legal, pick);
+    else body = h("div", {}, abilityInfo(), peekedInfo(), claimInfo(kind), h("div", { class: "choices" }, legal.map((a) => button(a))));
     const extra = h("p", { class: "seat-actions" },
       !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: () => postSimple("/extend", "Extension") }, "Extend my deadline (once per game)") : null, " ",
       h("button", { type: "button", class: "secondary", id: "concede", onclick: () => { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); } }, "Concede"));
     box.replaceChildren(head, body, extra);
     tick();
+  }
+
+  /* The card whose ability asks this choice, with its text. */
+  function abilityInfo() {
+    const ctx = decision().ctx || {};
+    const id = ctx.card || ctx.ally;
+    if (!id || !T.cards.cards[id]) return null;
+    const texts = (card(id).texts || []).filter((t) => !ctx.timing || t.timing === ctx.timing).map((t) => t.text).join(" ");
+    return h("p", { class: "bt-ability" }, h("strong", {}, cardName(id)), texts ? ": " + texts : "");
   }
 
   function claimInfo(kind) {
@@ -443,26 +581,33 @@
     return Array.isArray(p) && p.length ? h("p", {}, "You look at: ", p.map((a) => chip(a))) : null;
   }
 
-  /* Your turn: each playable card of your hand with its text and one button per legal way to play
-     it (a card whose ability needs a target lists the targets the server allows); kneel. */
-  function turnPanel(legal) {
-    const byCard = new Map();
-    for (const a of legal) if (a.play) { if (!byCard.has(a.play)) byCard.set(a.play, []); byCard.get(a.play).push(a); }
+  const toHand = () => h("a", { href: "#hand-panel", class: "to-hand" }, "Your hand ↓");
+
+  /* Your turn: the cards are picked in the hand (renderHand); here the totals, the way to the hand and kneel. */
+  function turnPanel(legal, pick) {
     const kneel = legal.find((a) => a.kneel);
     const s = game.summary;
     const best = Math.max(0, ...Object.entries(s.totals || {}).filter(([seat]) => seat !== SEAT).map(([, t]) => t));
+    const hand = (s.hands || {})[SEAT] || [];
+    const n = pick ? hand.filter((c) => pick.byCard.has(c)).length : 0;
     return h("div", {},
-      h("p", {}, `Your total: ${(s.totals || {})[SEAT] ?? 0} · highest other total: ${best}. Play a card face up into your bid pile, or kneel (you are out of this bid).`),
-      kneel ? h("p", {}, button(kneel, "Kneel", "kneel")) : h("p", { class: "small" }, "You may not kneel now."),
-      h("div", { class: "bt-cards" }, [...byCard.entries()].map(([id, acts]) => cardView(id, {},
-        h("div", { class: "choices" }, acts.map((a) => button(a, a.target === undefined ? "Play" : "Play → " + describeTarget(a.target), "play")))))));
+      h("p", {}, `Your total: ${(s.totals || {})[SEAT] ?? 0} · highest other total: ${best}.`),
+      h("p", {}, n ? `Pick a card in your hand to play it face up into your bid pile (${n === hand.length ? "any of them" : `${n} of your ${hand.length} cards`} may be played now), or kneel: you are out of this bid. ` : "No card of your hand may be played now. ", n ? toHand() : null),
+      kneel ? h("p", {}, button(kneel, "Kneel", "kneel")) : h("p", { class: "small" }, "You may not kneel now."));
   }
 
-  function rawPanel(kind) {
-    const area = h("textarea", { rows: 3, "aria-label": "Action (JSON)" }, JSON.stringify({ [kind === "turn" ? "play" : kind]: null }));
-    return h("form", { onsubmit: (e) => { e.preventDefault(); let a; try { a = JSON.parse(area.value); } catch (err) { showError("Not valid JSON."); return; } send(a); } },
-      h("p", {}, "The server does not list the choices for this decision; write it in the action notation (e.g. {\"play\": \"city_watch\", \"target\": {\"seat\": \"tyrion\"}}):"),
-      area, h("button", { type: "submit" }, "Send"));
+  /* An ability asks for a card of your hand (e.g. "discard 1 card of your choice"): picked in the hand. */
+  function handChoicePanel(legal, pick) {
+    const decline = legal.find((a) => a.choose === false);
+    return h("div", {}, abilityInfo(),
+      h("p", {}, `Pick the card to ${pick.verb.toLowerCase()} in your hand, then press “${pick.verb}”. `, toHand()),
+      decline ? h("p", {}, button(decline, "Decline (the ability is optional)", "decline")) : null);
+  }
+
+  /* The server listed no choice for a pending decision (it should not happen): say so in words. */
+  function noChoicesPanel() {
+    return h("div", {}, h("p", {}, "The game lists no choice for you at this moment. Reload it; if this stays, the deadline resolves the decision for you."),
+      h("button", { type: "button", id: "reload-game", onclick: () => load() }, "Reload the game"));
   }
 
   // ------------------------------------------------------------------ log

@@ -92,10 +92,17 @@ def test_three_leaders_play_a_round_live(live_asgi_server, new_page, artifacts):
         kind = _my_pending(page)
         version = game_state(page)["version"]
         if kind == "turn" and seat not in played:
-            button = page.locator("#decision button.play").first
-            card = json.loads(button.get_attribute("data-action"))["play"]
-            name = page.locator(f"#decision .bt-card[data-card={card}] strong").first.inner_text()
-            button.click()
+            # the card is picked in the hand (the decision panel does not list the hand again)
+            assert page.locator("#decision .bt-card").count() == 0
+            pick = page.locator("#hand .bt-card.pickable").first
+            card = pick.get_attribute("data-card")
+            name = pick.locator("strong").first.inner_text()
+            pick.click()
+            targets = page.locator("#hand-targets input")
+            if targets.count():
+                targets.first.check()
+            assert json.loads(page.get_attribute("#hand-submit", "data-action"))["play"] == card
+            page.click("#hand-submit")
             played.add(seat)
             for other in by_seat.values():  # the bid, live on every page
                 other.wait_for_function(f"window.__westerosGame.state().version > {version}")
@@ -105,6 +112,9 @@ def test_three_leaders_play_a_round_live(live_asgi_server, new_page, artifacts):
             page.click("#decision button.kneel")
             for other in by_seat.values():
                 other.wait_for_function(f"window.__westerosGame.state().version > {version}")
+        elif page.locator("#hand .bt-card.pickable").count():  # an ability asks for a card of the hand
+            page.locator("#hand .bt-card.pickable").first.click()
+            page.click("#hand-submit")
         else:
             page.locator("#decision button.choice").first.click()
         page.wait_for_function(f"window.__westerosGame.state().version > {version}")
