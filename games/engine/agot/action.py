@@ -77,14 +77,17 @@ def _turn(state: State, house: str, loop: str, events: list[Event]) -> None:
     if loop == "raid":
         raids = orders_of(state, house, "raid")
         if not any(raid_targets(state, a) for a in raids):
-            # R139: no legal target anywhere: the engine removes one (lowest area id), logged.
-            _remove_order(state, raids[0], events, "raid_removed", forced=True)
+            # R139: no legal target anywhere: the engine removes one (lowest area id), logged with why.
+            _remove_order(state, raids[0], events, "raid_removed", forced=True,
+                          reason=_no_raid_reason(state, raids[0]))
             return
         state["decision"] = {"kind": "raid", "seats": [house]}
     elif loop == "march":
         marches = orders_of(state, house, "march")
         if not any(can_move(state, house, a) for a in marches):
-            _remove_order(state, marches[0], events, "march_removed", forced=True)
+            routed = not any(not B.is_routed(u) for u in B.house_units(state, marches[0], house))
+            _remove_order(state, marches[0], events, "march_removed", forced=True,
+                          reason="routed" if routed else "no_move")
             return
         state["decision"] = {"kind": "march", "seats": [house]}
     else:
@@ -97,12 +100,33 @@ def _turn(state: State, house: str, loop: str, events: list[Event]) -> None:
         consolidate_power(state, house, cps[0], events, forced=True)
 
 
-def _remove_order(state: State, area: str, events: list[Event], kind: str, forced: bool = False) -> None:
+def _remove_order(state: State, area: str, events: list[Event], kind: str, forced: bool = False,
+                  reason: str | None = None) -> None:
+    """Take the order off the board and log it; a forced removal says why (`reason`, a code
+    narrate.py puts in words): `no_target`, `only_defense` (raids), `routed`, `no_move` (marches)."""
     o = state["orders"].pop(area)
     ev: Event = {"type": kind, "house": o["house"], "area": area, "token": o["token"]}
     if forced:
         ev["forced"] = True
+    if reason is not None:
+        ev["reason"] = reason
     events.append(ev)
+
+
+def _no_raid_reason(state: State, area: str) -> str:
+    """Why the raid in `area` has no target (R139): `only_defense` when an enemy Defense order lies
+    where the raid could reach it but only a special Raid removes Defense orders (R141), else
+    `no_target`."""
+    o = state["orders"][area]
+    b = board()
+    for t in b.adjacent[area]:
+        tgt = state["orders"].get(t)
+        if not tgt or tgt["house"] == o["house"] or token_kind(tgt["token"]) != "defense":
+            continue
+        if (b.type[area] == "land" and b.type[t] != "land") or (b.type[area] == "port" and b.type[t] != "sea"):
+            continue
+        return "only_defense"
+    return "no_target"
 
 
 # ------------------------------------------------------------------ raids (R134-R145)

@@ -183,49 +183,85 @@ def _active_supports(state: State, cur: dict[str, Any]) -> dict[str, str]:
             if side is not None and h not in cur["refused"] and _support_areas(state, h, cur["area"])}
 
 
-def _initial_strengths(state: State, cur: dict[str, Any]) -> dict[str, int]:
-    """R215: units, March/Defense modifiers, accepted supports, the garrison, with the card texts
-    that change them once the cards are revealed (Kevan, Victarion, Salladhor, Catelyn)."""
+def _initial_parts(state: State, cur: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """R215, line by line for each combatant: units, March/Defense modifier, accepted supports, the
+    garrison, with the card texts that change them once the cards are revealed (Kevan, Victarion,
+    Salladhor, Catelyn). Also sets `cur["supported"]` (Asha, Salladhor read it)."""
     area = cur["area"]
     castle = B.has_castle(area)
     attacker, defender = cur["attacker"], cur["defender"]
     active = _active_supports(state, cur)
     cur["supported"] = sorted({attacker if side == ATTACKER else defender for side in active.values()} - {None})
-    att = sum(cards.unit_value(cur, attacker, attacker, u, unit_strength(u, attacking=True, castle=castle))
-              for u in cur["units"]) + _march_bonus(cur)
-    dfn = 0
+    att_units = list(cur["units"])
+    parts: dict[str, dict[str, Any]] = {attacker: {
+        "unit_list": sorted(att_units),
+        "units": sum(cards.unit_value(cur, attacker, attacker, u, unit_strength(u, attacking=True, castle=castle))
+                     for u in att_units),
+        "order": _march_bonus(cur),
+        "order_token": cur.get("march_token"),
+        "garrison": 0,
+        "supporters": {},
+    }}
     if defender is not None:
-        dfn = sum(cards.unit_value(cur, defender, defender, u, unit_strength(u, attacking=False, castle=castle))
-                  for u in B.house_units(state, area, defender))
-        dfn += _defense_bonus(state, area, defender) * cards.defense_multiplier(cur, defender)
-        dfn += int(cur.get("garrison") or 0)
+        dfn_units = list(B.house_units(state, area, defender))
+        defense = _defense_bonus(state, area, defender)
+        parts[defender] = {
+            "unit_list": sorted(dfn_units),
+            "units": sum(cards.unit_value(cur, defender, defender, u, unit_strength(u, attacking=False, castle=castle))
+                         for u in dfn_units),
+            "order": defense * cards.defense_multiplier(cur, defender),
+            "order_token": str(state["orders"][area]["token"]) if defense else None,
+            "garrison": int(cur.get("garrison") or 0),
+            "supporters": {},
+        }
     for supporter, side in active.items():
-        added = _support_strength(state, supporter, area, side, cur)
-        if side == ATTACKER:
-            att += added
-        else:
-            dfn += added
-    out = {attacker: att}
-    if defender is not None:
-        out[defender] = dfn
+        target = attacker if side == ATTACKER else defender
+        if target is not None:
+            parts[target]["supporters"][supporter] = _support_strength(state, supporter, area, side, cur)
+    for p in parts.values():
+        p["support"] = sum(p["supporters"].values())
+        p["initial"] = p["units"] + p["order"] + p["garrison"] + p["support"]
+    return parts
+
+
+def _breakdown(state: State, cur: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each combatant's strength line by line (docs/engine-agot-state.md, "The combat breakdown"):
+    the R215 parts, then the house card (R216, with its text), the revealed Tides of Battle card
+    (R300) and the blade (R228). Only what is public: the cards once revealed, the Tides once
+    revealed; never a card still being chosen or a Tides card still face down."""
+    out = _initial_parts(state, cur)
+    for house, p in out.items():
+        card = (cur.get("cards") or {}).get(house)
+        tide = (cur.get("tides") or {}).get(house)
+        p["card_id"] = card
+        p["card"] = cards.card_strength(state, cur, house) if card is not None else 0
+        p["tides_card"] = tide
+        p["tides"] = int(tides_cards()[tide]["value"]) if tide is not None else 0
+        p["blade"] = 1 if cur.get("blade_house") == house else 0
+        p["total"] = p["initial"] + p["card"] + p["tides"] + p["blade"]
     return out
 
 
+def _set_initial(state: State, cur: dict[str, Any]) -> None:
+    """Step 2 (R215): the initial strengths, announced (public), with their breakdown."""
+    cur["breakdown"] = _breakdown(state, cur)
+    cur["initial"] = {house: p["initial"] for house, p in cur["breakdown"].items()}
+
+
 def _recompute(state: State, cur: dict[str, Any]) -> None:
-    """Initial and final strengths from the board as it is now (R215, R216): card strengths with
-    their texts, Tides of Battle values once revealed (R300), the blade's +1 (R228)."""
-    initial = _initial_strengths(state, cur)
-    strength = dict(initial)
-    for house in _combatants(cur):
-        strength[house] += cards.card_strength(state, cur, house)
-        tide = (cur.get("tides") or {}).get(house)
-        if tide is not None:
-            strength[house] += int(tides_cards()[tide]["value"])
-        if cur.get("blade_house") == house:
-            strength[house] += 1
-    cur["initial"], cur["strength"] = initial, strength
+    """Initial and final strengths from the board as it is now (R215, R216, R217): card strengths
+    with their texts, Tides of Battle values once revealed (R300), the blade's +1 (R228). Once the
+    victor is decided (R229) the strengths are frozen: casualties and later card texts (Tywin,
+    Cersei, Renly, Patchface) no longer change the record of the battle."""
+    if cur.get("winner") is not None:
+        return
+    breakdown = _breakdown(state, cur)
+    initial = {house: p["initial"] for house, p in breakdown.items()}
+    strength = {house: p["total"] for house, p in breakdown.items()}
+    cur["initial"], cur["strength"], cur["breakdown"] = initial, strength, breakdown
     state["combat"]["initial_strength"] = dict(initial)
     state["combat"]["strength"] = dict(strength)
+    state["combat"]["breakdown"] = json.loads(json.dumps(breakdown))
 
 
 # =========================================================================== starting a combat
@@ -339,7 +375,7 @@ def _step_accept(state: State, cur: dict[str, Any], events: list[Event]) -> bool
     waiting = [h for h, answered in cur["accept"].items() if answered is None]
     if waiting:
         return _ask(state, "accept_support", waiting, cur)
-    cur["initial"] = _initial_strengths(state, cur)
+    _set_initial(state, cur)
     if cur["neutral"] is not None:
         _resolve_neutral(state, events)
         return True
@@ -559,6 +595,8 @@ def _resolve_neutral(state: State, events: list[Event]) -> None:
     _publish(state, cur, winner=attacker if won else None)
     state["combat"]["initial_strength"] = {attacker: strength}
     state["combat"]["strength"] = {attacker: strength}
+    state["combat"]["breakdown"] = json.loads(json.dumps(cur["breakdown"]))
+    state["combat"]["decided_by"] = "neutral_force"
     if won:
         del state["neutral_forces"][area]  # R282: removed from the game
         B.add_units(state, area, attacker, cur["units"])
@@ -624,6 +662,8 @@ def _publish(state: State, cur: dict[str, Any], winner: str | None) -> None:
         "tides": {},
         "winner": winner,
         "casualties": {},
+        "breakdown": json.loads(json.dumps(cur.get("breakdown") or {})),
+        "decided_by": None,
     })
 
 
@@ -721,6 +761,11 @@ def _winner(state: State, strength: dict[str, int], attacker: str, defender: str
     return min((attacker, defender), key=lambda h: _fiefdoms_rank(state, h))
 
 
+def _decided_by(strength: dict[str, int], attacker: str, defender: str) -> str:
+    """Which rule of R229 decided: `higher_strength`, or `fiefdoms_tie` (equal strengths)."""
+    return "higher_strength" if strength[attacker] != strength[defender] else "fiefdoms_tie"
+
+
 # ------------------------------------------------------------------ victor and casualties
 
 
@@ -739,8 +784,13 @@ def _decide_victor(state: State, events: list[Event]) -> None:
     attacker, defender, area = cur["attacker"], cur["defender"], cur["area"]
     winner = _winner(state, cur["strength"], attacker, defender)
     loser = defender if winner == attacker else attacker
-    cur["winner"], cur["loser"] = winner, loser
-    state["combat"]["winner"] = winner
+    # The record of the battle is frozen here, as the strengths stood when the victor was decided
+    # (R229): casualties and the texts that follow no longer change it (_recompute stops).
+    decided_by = _decided_by(cur["strength"], attacker, defender)
+    breakdown = json.loads(json.dumps(cur["breakdown"]))
+    cur["winner"], cur["loser"], cur["decided_by"] = winner, loser, decided_by
+    state["combat"].update({"winner": winner, "decided_by": decided_by, "breakdown": breakdown,
+                            "initial_strength": dict(cur["initial"]), "strength": dict(cur["strength"])})
     count = max(0, _icons(state, cur, winner, "swords") - _icons(state, cur, loser, "fortifications"))  # R231
     # R302: a skull costs the opponent one more casualty, won or lost, whatever its fortifications.
     count += _icons(state, cur, winner, "skulls")
@@ -755,7 +805,8 @@ def _decide_victor(state: State, events: list[Event]) -> None:
     cur["casualty_choice"] = None
     state["combat"]["casualties"] = {}
     events.append({"type": "combat_won", "area": area, "winner": winner, "loser": loser,
-                   "strength": dict(cur["strength"]), "casualties": count})
+                   "strength": dict(cur["strength"]), "casualties": count, "decided_by": decided_by,
+                   "breakdown": json.loads(json.dumps(breakdown))})
 
 
 def _next_casualties(state: State, events: list[Event]) -> None:

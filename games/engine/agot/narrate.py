@@ -74,6 +74,19 @@ AREA_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Why the engine removed a Raid or March order it could not carry out (action.py `reason`, R139).
+REMOVED_WHY = {
+    "no_target": "no adjacent enemy order it could raid",
+    "only_defense": "the only enemy orders it could reach are Defense orders, which only a special Raid removes",
+    "routed": "its units are routed and cannot march",
+    "no_move": "none of its units can march anywhere",
+}
+# Which rule decided a battle (combat.py `decided_by`, R229).
+DECIDED_WHY = {
+    "fiefdoms_tie": "a tie, won by the house higher on the Fiefdoms track",
+}
+
+
 class _House(str):
     """A house id inside a sentence: rendered as the house name, coloured by a page."""
 
@@ -256,6 +269,10 @@ def _e(ev: Event) -> list[Piece] | None:
         if not g("lost"):
             return [h, " pillages, but ", house(g("victim")), " has no Power token to lose."]
         return [h, " pillages a Power token from ", house(g("victim")), f" and gains {power(g('gained') or 0)}."]
+    if t in ("raid_removed", "march_removed") and g("reason") in REMOVED_WHY:
+        kind = "raid" if t == "raid_removed" else "march"
+        special = "special " if isinstance(g("token"), str) and token_special(g("token")) else ""
+        return [h, f"'s {special}{kind} in {area(g('area'))} is removed: {REMOVED_WHY[g('reason')]}."]
     if t in ("raid_removed", "march_removed", "order_removed", "order_lost", "march_done"):
         what = {"raid_removed": "removes", "march_removed": "removes", "order_removed": "loses",
                 "order_lost": "loses", "march_done": "has resolved"}[t]
@@ -339,7 +356,8 @@ def _e(ev: Event) -> list[Piece] | None:
         return [h, f" uses the Valyrian Steel Blade (+1) in {area(g('area'))}."]
     if t == "combat_won":
         s = g("strength") or {}
-        score = f" ({s.get(g('winner'))} to {s.get(g('loser'))})" if s else ""
+        tie = f", {DECIDED_WHY[g('decided_by')]}" if g("decided_by") in DECIDED_WHY else ""
+        score = f" ({s.get(g('winner'))} to {s.get(g('loser'))}{tie})" if s else ""
         loss = f"; the loser must take {count_of(int(g('casualties') or 0), 'casualty', 'casualties')}" \
             if g("casualties") else ""
         return [house(g("winner")), f" wins the battle for {area(g('area'))}", " against ", house(g("loser")),
