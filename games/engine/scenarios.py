@@ -107,13 +107,17 @@ def run_scenario(data: Any) -> None:
     """Play one parsed scenario; raises ScenarioFailure on the first difference."""
     if not isinstance(data, dict):
         raise ScenarioFailure("a scenario must be a mapping")
-    unknown = sorted(str(k) for k in data if k not in TOP_LEVEL_KEYS)
+    # A ruleset may accept top-level keys of its own (`scenario_keys`, e.g. lcg's `cards:`); they
+    # reach its scenario_game as `extra`.
+    game_keys = frozenset(getattr(_ruleset(data["game"]), "scenario_keys", ())) if "game" in data else frozenset()
+    unknown = sorted(str(k) for k in data if k not in TOP_LEVEL_KEYS | game_keys)
     if unknown:
         raise ScenarioFailure(f"unknown key {', '.join(unknown)}")
     for key in ("game", "seats"):
         if key not in data:
             raise ScenarioFailure(f"missing key {key}")
     ruleset = _ruleset(data["game"])
+    extra = {k: data[k] for k in game_keys if k in data}
     seats = data["seats"]
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise ScenarioFailure("seats: must be a list of names")
@@ -129,11 +133,11 @@ def run_scenario(data: Any) -> None:
     if "setup_error" in data:
         if data.get("steps") or data.get("expect"):
             raise ScenarioFailure("setup_error: a scenario that expects a setup error has no steps or expect")
-        _expect_setup_error(ruleset, seats, options, seed, setup, start, data["setup_error"])
+        _expect_setup_error(ruleset, seats, options, seed, setup, start, data["setup_error"], extra)
         return
 
     try:
-        state = ruleset.scenario_game(seats, options, seed, setup, start)
+        state = _scenario_game(ruleset, seats, options, seed, setup, start, extra)
     except ScenarioSetupError as exc:
         raise ScenarioFailure(f"setup: {exc}") from None
     except EngineError as exc:
@@ -171,10 +175,10 @@ def _mapping(data: dict[str, Any], key: str) -> dict[str, Any]:
 
 def _expect_setup_error(
     ruleset: Ruleset, seats: list[str], options: dict[str, Any], seed: int, setup: dict[str, Any],
-    start: str | None, code: Any,
+    start: str | None, code: Any, extra: dict[str, Any],
 ) -> None:
     try:
-        ruleset.scenario_game(seats, options, seed, setup, start)
+        _scenario_game(ruleset, seats, options, seed, setup, start, extra)
     except EngineError as exc:
         if exc.code != code:
             raise ScenarioFailure(f"setup_error: expected {code}, got {exc.code}: {exc.reason}") from None
@@ -182,6 +186,13 @@ def _expect_setup_error(
     except ScenarioSetupError as exc:
         raise ScenarioFailure(f"setup_error: expected {code}, but the setup cannot be read: {exc}") from None
     raise ScenarioFailure(f"setup_error: expected {code}, but the game was created")
+
+
+def _scenario_game(ruleset: Ruleset, seats: list[str], options: dict[str, Any], seed: int, setup: dict[str, Any],
+                   start: str | None, extra: dict[str, Any]) -> State:
+    if extra:
+        return ruleset.scenario_game(seats, options, seed, setup, start, extra=extra)  # type: ignore[call-arg]
+    return ruleset.scenario_game(seats, options, seed, setup, start)
 
 
 def _run_step(ruleset: Ruleset, state: State, step: Any, index: int, ordered: tuple[str, ...]) -> State:

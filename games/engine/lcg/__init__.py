@@ -1,0 +1,186 @@
+"""A Game of Thrones: The Card Game (2nd ed.), two players (joust), registered as `lcg`.
+
+Rules: ../shared/rules/lcg.md (L1-L233, §5 decisions); cards are data (data/core_learn_to_play.yaml,
+the two Core learn-to-play decks). This is the framework: setup, the seven phases, challenges,
+claim and keywords; card abilities are not implemented yet. State layout, options and what is
+missing: docs/engine-lcg.md.
+"""
+from __future__ import annotations
+
+import itertools
+import marshal
+import random
+from typing import Any
+
+from games.engine import rng
+from games.engine.base import REFEREE, EngineError, register
+from games.engine.lcg import actions, data, flow, setup, summary
+from games.engine.lcg import table as T
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+SEATS = ("p1", "p2")
+
+
+def copy_state(state: State) -> State:
+    return marshal.loads(marshal.dumps(state))
+
+
+class LcgRuleset:
+    id = "lcg"
+    min_seats = 2
+    max_seats = 2
+    ordered_summary_paths = ("deck.*",)
+    scenario_keys = ("cards",)
+    options_doc = {
+        "decks": "the deck of each seat, in seat order: " + " or ".join(data.deck_ids())
+                 + " (default: one of each; both seats may take the same deck)",
+        "every_window": "every action window asks both seats, pass being the default (default: on)",
+    }
+
+    # -------------------------------------------------------------- creation
+
+    def seat_names(self, count: int) -> list[str]:
+        if count != 2:
+            raise EngineError("illegal_action", "the card game is played by two players (joust)")
+        return list(SEATS)
+
+    def seat_choices(self, count: int) -> list[str]:
+        return self.seat_names(count)
+
+    def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
+        return setup.new_game(seats, options, seed)
+
+    def scenario_game(self, seats: list[str], options: dict[str, Any], seed: int, setup_keys: dict[str, Any],
+                      start: str | None, extra: dict[str, Any] | None = None) -> State:
+        return setup.scenario_game(seats, options, seed, setup_keys, start, (extra or {}).get("cards"))
+
+    # -------------------------------------------------------------- decisions
+
+    def pending(self, state: State) -> dict[str, str]:
+        return summary.pending(state)
+
+    def legal_actions(self, state: State, seat: str) -> list[Action] | None:
+        d = state["decision"]
+        if state["over"] or not d or seat not in d["seats"]:
+            return []
+        kind = d["kind"]
+        if kind == "mulligan":
+            return [{"mulligan": False}, {"mulligan": True}]
+        if kind == "plot":
+            return [{"plot": c} for c in sorted({T.cid(state, u) for u in state["players"][seat]["plots"]})]
+        if kind == "first_player":
+            return [{"first_player": s} for s in state["seats"]]
+        if kind == "action":
+            return [*actions.window_actions(state, seat), {"pass": True}]
+        if kind == "order":
+            return [{"order": list(p)} for p in itertools.permutations(d["options"])]
+        if kind == "winner":
+            return [{"winner": s} for s in d["options"]]
+        if kind == "intimidate":
+            return [{"intimidate": None}] + [{"intimidate": self._name(state, u)}
+                                             for u in flow.keyword_options(state, "intimidate")]
+        if kind in ("renown", "insight", "pillage"):
+            opts = [self._name(state, u) for u in flow.keyword_options(state, kind)]
+            if len(opts) > 6:
+                return None
+            return [{kind: list(c)} for r in range(len(opts) + 1) for c in itertools.combinations(opts, r)]
+        if kind == "choose":
+            return [{"choose": n} for n in range(d["max"] + 1)]
+        return None
+
+    @staticmethod
+    def _name(state: State, uid: str) -> str:
+        return T.copy_names(state, T.controller(state, uid))[uid]
+
+    def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
+        if state["over"]:
+            raise EngineError("game_over", "the game is over")
+        if not isinstance(act, dict) or len(act) != 1:
+            raise EngineError("bad_action", "an action is a mapping with one key")
+        kind = next(iter(act))
+        if kind not in actions.ANSWERS:
+            raise EngineError("bad_action", f"unknown action {kind!r}")
+        if seat not in state["seats"]:
+            raise EngineError("not_your_turn", f"{seat} is not a seat")
+        new = copy_state(state)
+        events: list[Event] = []
+        actions.apply(new, seat, act, events)
+        flow.run(new, events)
+        return new, events
+
+    def default_action(self, state: State, seat: str) -> Action:
+        """rules/lcg.md §5.3 and SCENARIOS.md "lcg" timeout defaults."""
+        d = state["decision"]
+        kind = d["kind"]
+        if kind in ("action", "interrupt", "reaction", "challenge"):
+            return {"pass": True}
+        if kind == "defenders":
+            return {"defenders": []}
+        if kind == "mulligan":
+            return {"mulligan": False}
+        if kind == "setup":
+            return {"setup": []}
+        if kind == "plot":
+            # a random remaining plot, from a generator derived from the game's (hidden) one
+            holder = {"rng": (state["rng"] + 7919 * (state["seats"].index(seat) + 1)) % 2**64}
+            plots = sorted(T.cid(state, u) for u in state["players"][seat]["plots"])
+            return {"plot": plots[rng.randbelow(holder, len(plots))]}
+        if kind == "first_player":
+            return {"first_player": seat}
+        if kind == "kill":
+            chars = T.in_play(state, seat, "character")
+            chosen = sorted(chars, key=lambda u: (actions.cost_of(state, u), T.strength(state, u),
+                                                  state["inplay"][u]["entered"]))[:d["count"]]
+            return {"kill": [self._name(state, u) for u in chosen]}
+        if kind == "discard":
+            hand = state["players"][seat]["hand"]
+            chosen = sorted(hand, key=lambda u: (actions.cost_of(state, u), T.cid(state, u)))[:d["count"]]
+            return {"discard": [T.cid(state, u) for u in chosen]}
+        if kind in ("renown", "insight", "pillage"):
+            return {kind: []}
+        if kind == "intimidate":
+            return {"intimidate": None}
+        if kind == "order":
+            return {"order": [k for k in flow.RESOLUTION_KEYWORDS if k in d["options"]]}
+        if kind == "winner":
+            return {"winner": seat if seat in d["options"] else d["options"][0]}
+        if kind == "choose":
+            return {"choose": 0}
+        raise EngineError("illegal_action", f"no default for {kind}")
+
+    def bot_action(self, state: State, seat: str) -> Action:
+        """No smarter player yet: the timeout default."""
+        return self.default_action(state, seat)
+
+    def random_action(self, state: State, seat: str, rnd: random.Random) -> Action:
+        from games.engine.lcg import bot
+
+        return bot.random_action(state, seat, rnd)
+
+    # -------------------------------------------------------------- views
+
+    def view(self, state: State, seat: str | None) -> State:
+        return summary.view(state, seat)
+
+    def summary(self, state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
+        return summary.summary(state, viewer)
+
+    def event_view(self, event: Event, seat: str | None) -> Event | None:
+        return summary.event_view(event, seat)
+
+    def summary_path_error(self, path: str) -> str | None:
+        return summary.summary_path_error(path)
+
+    def is_over(self, state: State) -> bool:
+        return bool(state["over"])
+
+    def ranking(self, state: State) -> list[str] | None:
+        if not state["over"]:
+            return None
+        return [state["winner"]] + [s for s in state["seats"] if s != state["winner"]]
+
+
+RULESET = register(LcgRuleset())

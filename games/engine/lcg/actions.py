@@ -1,0 +1,543 @@
+"""The acts of SCENARIOS.md "lcg": checking them (error codes and the rule that refuses) and
+carrying them out; the legal options of a window; the entry rules for a card (L12, L196, L200,
+L219-L222)."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.engine.base import EngineError
+from games.engine.lcg import flow
+from games.engine.lcg import table as T
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+# act key -> the decision kinds it answers
+ANSWERS = {
+    "mulligan": ("mulligan",), "setup": ("setup",), "plot": ("plot",), "first_player": ("first_player",),
+    "marshal": ("action",), "play": ("action", "interrupt", "reaction"), "trigger": ("action", "interrupt", "reaction"),
+    "ambush": ("action",), "pass": ("action", "interrupt", "reaction", "challenge"), "challenge": ("challenge",),
+    "defenders": ("defenders",), "kill": ("kill",), "discard": ("discard",), "renown": ("renown",),
+    "insight": ("insight",), "pillage": ("pillage",), "intimidate": ("intimidate",), "order": ("order",),
+    "winner": ("winner",), "choose": ("choose",),
+}
+
+
+def refuse(reason: str) -> None:
+    raise EngineError("illegal_action", reason)
+
+
+# ------------------------------------------------------------------ entry rules
+
+
+def entry_problem(state: State, seat: str, uid: str, host: str | None, *, marshal: bool) -> tuple[str | None, bool]:
+    """(why the card cannot come into play now, or None; whether it comes in as a duplicate)."""
+    c = T.card(state, uid)
+    if c["type"] not in ("character", "location", "attachment"):
+        return f"{c['name']} is an {c['type']}: only characters, locations and attachments come into play", False
+    p = state["players"][seat]
+    duplicate = False
+    if c["unique"]:
+        if any(T.cid(state, u) == c["id"] for u in p["dead"]):
+            return f"{c['name']} is unique and a copy is in your dead pile (L219)", False
+        duplicate = any(T.cid(state, u) == c["id"] and T.owner(state, u) == seat for u in p["play"])
+    if duplicate:
+        if host is not None:
+            return f"{c['name']} comes in as a duplicate of your copy in play, not attached (L220)", True
+        return None, True
+    if marshal and c["keywords"].get("limited") and p["limited"] >= 1:
+        return "you already marshaled or played a Limited card this round (L196)", False
+    if c["type"] == "attachment":
+        if host is None:
+            return f"{c['name']} is an attachment: name the character it goes on", False
+        why = attach_problem(state, uid, host)
+        if why:
+            return why, False
+    elif host is not None:
+        return f"{c['name']} is not an attachment", False
+    return None, False
+
+
+def attach_problem(state: State, uid: str, host: str) -> str | None:
+    """L29-L30, L200: a character in play, the attachment's restriction, the host's."""
+    a, h = T.card(state, uid), T.card(state, host)
+    if h["type"] != "character":
+        return f"{a['name']} can only be attached to a character (L30)"
+    only = a.get("attach_only_to") or {}
+    if only.get("traits_any") and not set(only["traits_any"]) & set(h["traits"]):
+        return f"{a['name']} can only be attached to a {' or '.join(only['traits_any'])} character"
+    if only.get("faction") and h["faction"] != only["faction"]:
+        return f"{a['name']} can only be attached to a {only['faction']} character"
+    if h["keywords"].get("no_attachments"):
+        return f"{h['name']} has No attachments (L200)"
+    allowed = h.get("no_attachments_except_traits")
+    if allowed and not set(allowed) & set(a["traits"]):
+        return f"{h['name']} only takes {' or '.join(allowed)} attachments (L200)"
+    return None
+
+
+def cost_of(state: State, uid: str) -> int:
+    cost = T.card(state, uid).get("cost")
+    return cost if isinstance(cost, int) else 0
+
+
+def _hosts(state: State) -> list[str]:
+    return [u for s in state["seats"] for u in T.in_play(state, s, "character")]
+
+
+def _entries(state: State, seat: str, uid: str, *, marshal: bool) -> list[str | None]:
+    """The hosts (None: no host) with which the card could come into play now."""
+    c = T.card(state, uid)
+    if c["type"] == "attachment":
+        why, dup = entry_problem(state, seat, uid, None, marshal=marshal)
+        if dup and why is None:
+            return [None]
+        return [h for h in _hosts(state) if entry_problem(state, seat, uid, h, marshal=marshal)[0] is None]
+    return [None] if entry_problem(state, seat, uid, None, marshal=marshal)[0] is None else []
+
+
+def window_actions(state: State, seat: str, first_only: bool = False) -> list[dict[str, Any]]:
+    """The seat's legal acts in the open action window, besides pass."""
+    w = state["window"]
+    if w is None:
+        return []
+    out: list[dict[str, Any]] = []
+    p = state["players"][seat]
+    seen: set[str] = set()
+    if w["name"] == "marshaling" and state["active"] == seat:
+        for u in p["hand"]:
+            cid = T.cid(state, u)
+            if cid in seen:
+                continue
+            seen.add(cid)
+            for host in _entries(state, seat, u, marshal=True):
+                dup = entry_problem(state, seat, u, host, marshal=True)[1]
+                if (0 if dup else cost_of(state, u)) <= p["gold"]:
+                    out.append({"marshal": cid if host is None else {"card": cid, "on": _host_name(state, host)}})
+                    if first_only:
+                        return out
+    elif w["name"] in flow.CHALLENGE_WINDOWS:
+        for u in p["hand"]:
+            cid = T.cid(state, u)
+            x = T.card(state, u)["keywords"].get("ambush")
+            if cid in seen or x is None or x > p["gold"]:
+                continue
+            seen.add(cid)
+            for host in _entries(state, seat, u, marshal=False):
+                out.append({"ambush": cid if host is None else {"card": cid, "on": _host_name(state, host)}})
+                if first_only:
+                    return out
+    return out
+
+
+def _host_name(state: State, host: str) -> Any:
+    seat = T.controller(state, host)
+    return {"card": T.copy_names(state, seat)[host], "seat": seat}
+
+
+# ------------------------------------------------------------------ apply
+
+
+def apply(state: State, seat: str, act: dict[str, Any], events: list[Event]) -> None:
+    """Check and carry out one act on `state` (a copy the caller owns)."""
+    kind = next(iter(act))
+    d = state["decision"]
+    if d is None or seat not in d["seats"] or d["kind"] not in ANSWERS[kind]:
+        asked = d["kind"] if d and seat in d["seats"] else None
+        raise EngineError("not_your_turn", f"{seat} is not asked for {kind} now"
+                          + (f" (asked: {asked})" if asked else ""))
+    value = act[kind]
+    HANDLERS[kind](state, seat, value, events)
+
+
+def _mulligan(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    if not isinstance(value, bool):
+        raise EngineError("bad_action", "mulligan: true or false")
+    state["decision"] = None
+    flow.mulligan(state, seat, value, events)
+
+
+def setup_has_choice(state: State, seat: str) -> bool:
+    """Whether the seat could place at least one setup card (else `setup` is not asked)."""
+    p = state["players"][seat]
+    for u in p["hand"]:
+        c = T.card(state, u)
+        if c["type"] in ("character", "location") and cost_of(state, u) <= SETUP_LIMIT:
+            return True
+    return False
+
+
+SETUP_LIMIT = flow.SETUP_LIMIT
+
+
+def check_setup(state: State, seat: str, value: Any) -> list[dict[str, Any]]:
+    """L12: characters, locations and attachments from hand; printed cost at most 8; one Limited;
+    duplicates of a unique card placed free; each attachment on one of the seat's placed
+    characters, legally."""
+    if not isinstance(value, list):
+        raise EngineError("bad_action", "setup: a list of cards ([] for none)")
+    p = state["players"][seat]
+    available = list(p["hand"])
+    entries: list[dict[str, Any]] = []
+    total = 0
+    limited = 0
+    placed_ids: list[str] = []
+    for raw in value:
+        host_name = None
+        if isinstance(raw, dict):
+            if set(raw) - {"card", "on"} or not isinstance(raw.get("card"), str):
+                raise EngineError("bad_action", "setup: a card is an id or {card: id, on: id}")
+            name, host_name = raw["card"], raw.get("on")
+        elif isinstance(raw, str):
+            name = raw
+        else:
+            raise EngineError("bad_action", "setup: a card is an id or {card: id, on: id}")
+        uid = next((u for u in available if T.cid(state, u) == name), None)
+        if uid is None:
+            refuse(f"{name} is not in your hand (or not that many copies)")
+        available.remove(uid)
+        c = T.card(state, uid)
+        if c["type"] not in ("character", "location", "attachment"):
+            refuse(f"{c['name']} is an {c['type']}: setup cards are characters, locations and attachments (L12)")
+        duplicate = c["unique"] and name in placed_ids
+        if c["unique"] and any(T.cid(state, u) == name for u in p["dead"]):
+            refuse(f"{c['name']} is unique and a copy is in your dead pile (L219)")
+        entry = {"uid": uid, "host": None, "duplicate": duplicate}
+        if duplicate:
+            if host_name is not None:
+                refuse(f"{c['name']} is placed as a duplicate, not attached (L220)")
+        else:
+            total += cost_of(state, uid)
+            if c["keywords"].get("limited"):
+                limited += 1
+            if c["type"] == "attachment":
+                if host_name is None:
+                    refuse(f"{c['name']} is an attachment: name the character it goes on")
+                index = _setup_host(state, entries, host_name)
+                if index is None:
+                    refuse(f"{c['name']}: {host_name} is not one of your setup characters (L12)")
+                why = attach_problem(state, uid, entries[index]["uid"])
+                if why:
+                    refuse(why)
+                entry["host"] = index
+            elif host_name is not None:
+                refuse(f"{c['name']} is not an attachment")
+            placed_ids.append(name)
+        entries.append(entry)
+    if total > SETUP_LIMIT:
+        refuse(f"setup cards cost {total} in all; at most {SETUP_LIMIT} (L12)")
+    if limited > 1:
+        refuse("at most one Limited card at setup (L12)")
+    return entries
+
+
+def _setup_host(state: State, entries: list[dict[str, Any]], name: Any) -> int | None:
+    if not isinstance(name, str):
+        raise EngineError("bad_action", "setup: 'on' names a character placed before it")
+    base, _, num = name.partition("#")
+    n = int(num) if num.isdigit() else 1
+    k = 0
+    for i, e in enumerate(entries):
+        if not e["duplicate"] and e["host"] is None and T.cid(state, e["uid"]) == base \
+                and T.card(state, e["uid"])["type"] == "character":
+            k += 1
+            if k == n:
+                return i
+    return None
+
+
+def _setup(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    entries = check_setup(state, seat, value)
+    state["players"][seat]["setup_cards"] = entries
+    events.append({"type": "setup_chosen", "seat": seat})
+    d = state["decision"]
+    d["seats"].remove(seat)
+    if not d["seats"]:
+        state["decision"] = None
+        flow.goto(state, "setup_reveal")
+
+
+def _plot(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    if not isinstance(value, str):
+        raise EngineError("bad_action", "plot: a plot id")
+    p = state["players"][seat]
+    uid = next((u for u in p["plots"] if T.cid(state, u) == value), None)
+    if uid is None:
+        refuse(f"{value} is not in your plot deck")
+    flow.choose_plot(state, seat, uid, events)
+
+
+def _first_player(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    if value not in state["seats"]:
+        raise EngineError("bad_action" if not isinstance(value, str) else "illegal_action",
+                          f"first_player: one of {', '.join(state['seats'])}")
+    flow.choose_first_player(state, seat, value, events)
+
+
+def _card_and_host(state: State, seat: str, value: Any, key: str) -> tuple[str, str | None]:
+    if isinstance(value, str):
+        return T.find_in_hand(state, seat, value), None
+    if isinstance(value, dict) and isinstance(value.get("card"), str) and not set(value) - {"card", "on", "x"}:
+        uid = T.find_in_hand(state, seat, value["card"])
+        host = None
+        if value.get("on") is not None:
+            order = [seat] + T.others(state, seat)
+            host = T.find_in_play(state, value["on"], order, "character") \
+                if not isinstance(value["on"], dict) else T.find_in_play(state, value["on"], order)
+        return uid, host
+    raise EngineError("bad_action", f"{key}: a card id or {{card: id, on: host}}")
+
+
+def _marshal(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    """L68, L221: the active seat, in the marshaling window, pays the cost."""
+    if state["window"] is None or state["window"]["name"] != "marshaling":
+        refuse("cards are marshaled only in the marshaling phase (L221)")
+    if state["active"] != seat:
+        refuse("only the active player marshals (L68)")
+    uid, host = _card_and_host(state, seat, value, "marshal")
+    why, dup = entry_problem(state, seat, uid, host, marshal=True)
+    if why:
+        refuse(why)
+    cost = 0 if dup else cost_of(state, uid)
+    p = state["players"][seat]
+    if cost > p["gold"]:
+        refuse(f"{T.card(state, uid)['name']} costs {cost} gold; you have {p['gold']}")
+    p["gold"] -= cost
+    _bring_in(state, seat, uid, host, dup, events, "marshal")
+    if not dup and T.card(state, uid)["keywords"].get("limited"):
+        p["limited"] += 1
+    flow.window_acted(state, seat)
+    state["decision"] = None
+    _maybe_bestow(state, seat, uid, dup)
+
+
+def _bring_in(state: State, seat: str, uid: str, host: str | None, dup: bool, events: list[Event], how: str) -> None:
+    p = state["players"][seat]
+    p["hand"].remove(uid)
+    cid = T.cid(state, uid)
+    if dup:
+        original = next(u for u in p["play"] if T.cid(state, u) == cid)
+        T.add_duplicate(state, original, uid)
+    else:
+        T.enter_play(state, seat, uid, host=host)
+    events.append({"type": how, "seat": seat, "card": cid, "duplicate": dup,
+                   "on": T.cid(state, host) if host else None})
+
+
+def _maybe_bestow(state: State, seat: str, uid: str, dup: bool) -> None:
+    """L193: as the card enters play its controller may move up to X gold onto it."""
+    x = T.card(state, uid)["keywords"].get("bestow")
+    gold = state["players"][seat]["gold"]
+    if dup or not x or gold <= 0:
+        return
+    flow.ask(state, "choose", [seat], what="bestow", card=uid, max=min(int(x), gold))
+
+
+def _ambush(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    """L192: in a challenges-phase window, pay X to put the card into play (not marshaled)."""
+    if state["window"] is None or state["window"]["name"] not in flow.CHALLENGE_WINDOWS:
+        refuse("ambush is a player action of the challenges phase (L192)")
+    uid, host = _card_and_host(state, seat, value, "ambush")
+    x = T.card(state, uid)["keywords"].get("ambush")
+    if x is None:
+        refuse(f"{T.card(state, uid)['name']} has no ambush")
+    if isinstance(value, dict) and value.get("x") not in (None, x):
+        refuse(f"{T.card(state, uid)['name']} has ambush {x}")
+    why, dup = entry_problem(state, seat, uid, host, marshal=False)
+    if why:
+        refuse(why)
+    p = state["players"][seat]
+    if x > p["gold"]:
+        refuse(f"ambush costs {x} gold; you have {p['gold']}")
+    p["gold"] -= x
+    _bring_in(state, seat, uid, host, dup, events, "ambush")
+    flow.window_acted(state, seat)
+    state["decision"] = None
+    _maybe_bestow(state, seat, uid, dup)
+
+
+def _play(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    name = value.get("card") if isinstance(value, dict) else value
+    if not isinstance(name, str):
+        raise EngineError("bad_action", "play: a card id or {card: id, ...}")
+    uid = T.find_in_hand(state, seat, name)
+    c = T.card(state, uid)
+    if c["type"] != "event":
+        refuse(f"{c['name']} is not an event: characters, locations and attachments are marshaled")
+    if c["synthetic"] or c.get("ability") is None:
+        refuse(f"{c['name']} has no ability: it could not change the game state (L124)")
+    refuse(f"{c['name']}: card abilities are not implemented yet")
+
+
+def _trigger(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    refuse("no triggered ability can be used: card abilities are not implemented yet")
+
+
+def _pass(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    if value is not True:
+        raise EngineError("bad_action", "pass: true")
+    d = state["decision"]
+    state["decision"] = None
+    if d["kind"] == "challenge":
+        events.append({"type": "no_challenge", "seat": seat})
+        flow.goto(state, "challenge_next_player")
+        return
+    flow.window_pass(state, seat)
+
+
+def _names(value: Any, key: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise EngineError("bad_action", f"{key}: a list of cards")
+    return value
+
+
+def _distinct(uids: list[str], key: str) -> None:
+    if len(set(uids)) != len(uids):
+        refuse(f"{key}: the same card twice")
+
+
+def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    """L169, L172, L199: the whole initiation in one act."""
+    if not isinstance(value, dict) or set(value) - {"type", "attackers", "stealth", "opponent"}:
+        raise EngineError("bad_action", "challenge: {type, attackers, stealth?, opponent?}")
+    ctype = value.get("type")
+    if ctype not in flow.CHALLENGE_TYPES:
+        raise EngineError("bad_action", "challenge type: military, intrigue or power")
+    opponent = value.get("opponent", T.opponent(state, seat))
+    if opponent not in T.others(state, seat):
+        refuse(f"{opponent} is not an opponent")
+    if ctype in state["players"][seat]["challenges"]:
+        refuse(f"you already initiated a {ctype} challenge this phase (L72)")
+    attackers = [T.find_in_play(state, n, [seat], "character") for n in _names(value.get("attackers"), "attackers")]
+    if not attackers:
+        refuse("a challenge needs at least one attacker (L169)")
+    _distinct(attackers, "attackers")
+    for u in attackers:
+        if state["inplay"][u]["kneeling"]:
+            refuse(f"{T.card(state, u)['name']} is kneeling: attackers must be standing (L169)")
+        if not T.has_icon(state, u, ctype):
+            refuse(f"{T.card(state, u)['name']} has no {ctype} icon (L169)")
+    raw = value.get("stealth") or {}
+    if not isinstance(raw, dict):
+        raise EngineError("bad_action", "stealth: {attacker: target}")
+    stealth: dict[str, str] = {}
+    for a_name, t_name in raw.items():
+        a = T.find_in_play(state, a_name, [seat], "character")
+        if a not in attackers or not T.has_keyword(state, a, "stealth"):
+            refuse(f"{a_name} is not an attacker with stealth (L199)")
+        t = T.find_in_play(state, t_name, [opponent], "character")
+        if T.has_keyword(state, t, "stealth"):
+            refuse(f"{t_name} has stealth and cannot be bypassed (L199)")
+        stealth[a] = t
+    flow.initiate_challenge(state, seat, ctype, attackers, stealth, opponent, events)
+
+
+def _defenders(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    uids = [T.find_in_play(state, n, [seat], "character") for n in _names(value, "defenders")]
+    _distinct(uids, "defenders")
+    eligible = flow.eligible_defenders(state)
+    ch = state["challenge"]
+    for u in uids:
+        if u not in eligible:
+            name = T.card(state, u)["name"]
+            if u in ch["stealth"].values():
+                refuse(f"{name} was bypassed by stealth and cannot defend (L199)")
+            if state["inplay"][u]["kneeling"]:
+                refuse(f"{name} is kneeling: defenders must be standing (L172)")
+            refuse(f"{name} has no {ch['type']} icon (L172)")
+    flow.declare_defenders(state, seat, uids, events)
+
+
+def _kill(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    """L184: exactly the claim's number of different characters the seat controls."""
+    uids = [T.find_in_play(state, n, [seat], "character") for n in _names(value, "kill")]
+    _distinct(uids, "kill")
+    count = state["decision"]["count"]
+    if len(uids) != count:
+        refuse(f"choose {count} different characters to kill (L184)")
+    flow.claim_kill(state, seat, uids, events)
+
+
+def _discard(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    """L82: exactly down to reserve."""
+    names = _names(value, "discard")
+    p = state["players"][seat]
+    left = list(p["hand"])
+    uids = []
+    for n in names:
+        u = next((x for x in left if T.cid(state, x) == n), None) if isinstance(n, str) else None
+        if u is None:
+            refuse(f"{n} is not in your hand (or not that many copies)")
+        left.remove(u)
+        uids.append(u)
+    count = state["decision"]["count"]
+    if len(uids) != count:
+        refuse(f"discard exactly {count} cards, down to your reserve (L82)")
+    state["decision"] = None
+    flow.discard_from_hand(state, seat, uids, "reserve", events)
+
+
+def _keyword(kw: str):
+    def handler(state: State, seat: str, value: Any, events: list[Event]) -> None:
+        options = flow.keyword_options(state, kw)
+        if kw == "intimidate":
+            if value is None:
+                uids = []
+            else:
+                u = T.find_in_play(state, value, [state["challenge"]["loser"]], "character")
+                if u not in options:
+                    refuse(f"{value} cannot be knelt: a standing character with STR at most "
+                           f"{state['challenge']['margin']} (L195)")
+                uids = [u]
+        else:
+            uids = [T.find_in_play(state, n, [seat], "character") for n in _names(value, kw)]
+            _distinct(uids, kw)
+            for u in uids:
+                if u not in options:
+                    refuse(f"{T.card(state, u)['name']} is not a participating character with {kw} (L187)")
+        flow.resolve_keyword(state, seat, kw, uids, events)
+    return handler
+
+
+def _order(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    options = state["decision"]["options"]
+    if not isinstance(value, list) or Counter(map(str, value)) != Counter(options):
+        refuse(f"order: every one of {', '.join(options)}, once")
+    state["challenge"]["keywords"] = list(value)
+    state["decision"] = None
+
+
+def _winner(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    d = state["decision"]
+    if value not in d["options"]:
+        refuse(f"winner: one of {', '.join(d['options'])}")
+    for s in d["options"]:
+        if s != value and d["reason"] == "decked":
+            state["eliminated"].append(s)
+    state["decision"] = None
+    flow.finish(state, value, d["reason"], events)
+
+
+def _choose(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    d = state["decision"]
+    if d.get("what") == "bestow":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise EngineError("bad_action", "choose: a number of gold")
+        if not 0 <= value <= d["max"]:
+            refuse(f"bestow: 0 to {d['max']} gold (L193)")
+        state["players"][seat]["gold"] -= value
+        state["inplay"][d["card"]]["gold"] += value
+        events.append({"type": "bestow", "seat": seat, "card": T.cid(state, d["card"]), "gold": value})
+        state["decision"] = None
+        return
+    refuse("nothing to choose")
+
+
+HANDLERS = {
+    "mulligan": _mulligan, "setup": _setup, "plot": _plot, "first_player": _first_player, "marshal": _marshal,
+    "play": _play, "trigger": _trigger, "ambush": _ambush, "pass": _pass, "challenge": _challenge,
+    "defenders": _defenders, "kill": _kill, "discard": _discard, "renown": _keyword("renown"),
+    "insight": _keyword("insight"), "pillage": _keyword("pillage"), "intimidate": _keyword("intimidate"),
+    "order": _order, "winner": _winner, "choose": _choose,
+}

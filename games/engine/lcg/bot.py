@@ -1,0 +1,121 @@
+"""The random player (every decision, legal by construction) and the invariants a game must
+keep after every action; used by the random-game tests."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from games.engine.lcg import actions, flow
+from games.engine.lcg import table as T
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def _name(state: State, uid: str) -> str:
+    return T.copy_names(state, T.controller(state, uid))[uid]
+
+
+def random_action(state: State, seat: str, rnd: random.Random) -> Action:
+    from games.engine.lcg import RULESET
+
+    d = state["decision"]
+    kind = d["kind"]
+    if kind == "action":
+        opts = actions.window_actions(state, seat)
+        if opts and rnd.random() < 0.8:
+            return rnd.choice(opts)
+        return {"pass": True}
+    if kind == "setup":
+        return {"setup": _random_setup(state, seat, rnd)}
+    if kind == "challenge":
+        types = flow.can_challenge(state, seat)
+        if rnd.random() < 0.15:
+            return {"pass": True}
+        ctype = rnd.choice(types)
+        able = [u for u in T.in_play(state, seat, "character")
+                if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)]
+        attackers = rnd.sample(able, rnd.randint(1, len(able)))
+        opp = T.opponent(state, seat)
+        stealth = {}
+        targets = [u for u in T.in_play(state, opp, "character") if not T.has_keyword(state, u, "stealth")]
+        for a in attackers:
+            if T.has_keyword(state, a, "stealth") and targets and rnd.random() < 0.7:
+                stealth[_name(state, a)] = _name(state, rnd.choice(targets))
+        act: dict[str, Any] = {"type": ctype, "attackers": [_name(state, u) for u in attackers]}
+        if stealth:
+            act["stealth"] = stealth
+        return {"challenge": act}
+    if kind == "defenders":
+        able = flow.eligible_defenders(state)
+        return {"defenders": [_name(state, u) for u in rnd.sample(able, rnd.randint(0, len(able)))]}
+    if kind == "kill":
+        chars = T.in_play(state, seat, "character")
+        return {"kill": [_name(state, u) for u in rnd.sample(chars, d["count"])]}
+    if kind == "discard":
+        hand = state["players"][seat]["hand"]
+        return {"discard": [T.cid(state, u) for u in rnd.sample(hand, d["count"])]}
+    if kind in ("renown", "insight", "pillage"):
+        opts = flow.keyword_options(state, kind)
+        return {kind: [_name(state, u) for u in opts if rnd.random() < 0.7]}
+    legal = RULESET.legal_actions(state, seat)
+    return rnd.choice(legal)
+
+
+def _random_setup(state: State, seat: str, rnd: random.Random) -> list[Any]:
+    hand = list(state["players"][seat]["hand"])
+    rnd.shuffle(hand)
+    chosen: list[Any] = []
+    chars: list[str] = []
+    for u in hand:
+        c = T.card(state, u)
+        if c["type"] == "event" or rnd.random() < 0.3:
+            continue
+        entry: Any = c["id"]
+        if c["type"] == "attachment":
+            if not chars:
+                continue
+            entry = {"card": c["id"], "on": rnd.choice(chars)}
+        try:
+            actions.check_setup(state, seat, chosen + [entry])
+        except Exception:
+            continue
+        chosen.append(entry)
+        if c["type"] == "character" and c["id"] not in chars:
+            chars.append(c["id"])
+    return chosen
+
+
+# ------------------------------------------------------------------ invariants
+
+
+def check_invariants(state: State) -> None:
+    """Every card in exactly one zone; gold and power never negative; one copy of a unique card
+    in play per seat (its other copies are duplicates); attachments on a character in play."""
+    where: Counter[str] = Counter()
+    for s in state["seats"]:
+        p = state["players"][s]
+        for key in T.PILES:
+            where.update(p[key])
+        for key in ("plot", "chosen_plot"):
+            if p[key] is not None:
+                where[p[key]] += 1
+        assert p["gold"] >= 0, (s, "gold", p["gold"])
+        assert p["faction_power"] >= 0, (s, "faction power")
+        assert p["limited"] in (0, 1), (s, "limited", p["limited"])
+        for u in p["play"]:
+            where[u] += 1
+            rec = state["inplay"][u]
+            assert rec["controller"] == s
+            assert rec["power"] >= 0 and rec["gold"] >= 0
+            where.update(rec["duplicates"])
+            if rec["on"] is not None:
+                assert rec["on"] in state["inplay"], "an attachment on a card out of play"
+                assert T.card(state, rec["on"])["type"] == "character"
+        uniques = [T.cid(state, u) for u in p["play"] if T.card(state, u)["unique"] and T.owner(state, u) == s]
+        assert len(uniques) == len(set(uniques)), (s, "two copies of a unique card", uniques)
+    assert set(where) == set(state["uids"]), "a card in no zone" if len(where) < len(state["uids"]) else "unknown card"
+    doubled = [u for u, n in where.items() if n != 1]
+    assert not doubled, ("cards in two zones", doubled)
+    assert sum(len(state["players"][s]["play"]) for s in state["seats"]) == len(state["inplay"])

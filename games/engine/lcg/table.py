@@ -1,0 +1,218 @@
+"""The table: card instances, zones and the derived values every phase reads.
+
+Every physical card is an instance `uid` ("c12") with a card id and an owner (`state["uids"]`).
+Out-of-play zones are lists of uids in `state["players"][seat]` (hand, deck top first, discard and
+dead top first, plots, used_plots; `plot` and `chosen_plot` hold one uid or None). Cards in play are
+listed in their controller's `play` (entry order) and described in `state["inplay"][uid]`; a
+duplicate sits in its card's `duplicates` list and nowhere else (L220). docs/engine-lcg.md has the
+whole layout.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.base import EngineError
+from games.engine.lcg import data
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+PILES = ("hand", "deck", "discard", "dead", "plots", "used_plots")
+
+
+def cid(state: State, uid: str) -> str:
+    return state["uids"][uid][0]
+
+
+def owner(state: State, uid: str) -> str:
+    return state["uids"][uid][1]
+
+
+def card(state: State, uid: str) -> dict[str, Any]:
+    return data.card(state, state["uids"][uid][0])
+
+
+def new_uid(state: State, card_id: str, seat: str) -> str:
+    state["counter"] += 1
+    uid = f"c{state['counter']}"
+    state["uids"][uid] = [card_id, seat]
+    return uid
+
+
+def player(state: State, seat: str) -> dict[str, Any]:
+    return state["players"][seat]
+
+
+def others(state: State, seat: str) -> list[str]:
+    return [s for s in state["seats"] if s != seat]
+
+
+def opponent(state: State, seat: str) -> str:
+    return others(state, seat)[0]
+
+
+def player_order(state: State) -> list[str]:
+    """L113: the first player, then clockwise (seat order)."""
+    seats = state["seats"]
+    i = seats.index(state["first_player"])
+    return seats[i:] + seats[:i]
+
+
+def next_seat(state: State, seat: str) -> str:
+    seats = state["seats"]
+    return seats[(seats.index(seat) + 1) % len(seats)]
+
+
+# ------------------------------------------------------------------ cards in play
+
+
+def in_play(state: State, seat: str, ctype: str | None = None) -> list[str]:
+    """The uids `seat` controls in play (entry order), optionally of one type."""
+    out = state["players"][seat]["play"]
+    if ctype is None:
+        return list(out)
+    return [u for u in out if card(state, u)["type"] == ctype]
+
+
+def controller(state: State, uid: str) -> str | None:
+    rec = state["inplay"].get(uid)
+    return rec["controller"] if rec else None
+
+
+def attachments_on(state: State, host: str) -> list[str]:
+    return [u for s in state["seats"] for u in state["players"][s]["play"] if state["inplay"][u]["on"] == host]
+
+
+def has_keyword(state: State, uid: str, kw: str) -> bool:
+    return bool(card(state, uid)["keywords"].get(kw))
+
+
+def strength(state: State, uid: str) -> int:
+    """Current STR (L153-L156): the printed value plus modifiers, never below 0. Card abilities
+    that modify STR are not implemented yet, so this is the printed value."""
+    return max(0, int(card(state, uid).get("strength") or 0))
+
+
+def has_icon(state: State, uid: str, icon: str) -> bool:
+    return icon in card(state, uid)["icons"]
+
+
+def plot_value(state: State, seat: str, key: str) -> int | None:
+    """A revealed plot's value after modifiers (L67, L150, L157): the plot's printed value plus the
+    +N modifiers of the cards the seat controls in play (not of duplicates), never below 0."""
+    pu = state["players"][seat]["plot"]
+    if pu is None:
+        return None
+    value = int(card(state, pu)["plot"][key])
+    if key != "claim":
+        for u in state["players"][seat]["play"]:
+            value += int(card(state, u)["plot_modifiers"].get(key, 0))
+    return max(0, value)
+
+
+def power_total(state: State, seat: str) -> int:
+    """L229: the power on every card the seat controls (faction card included)."""
+    p = state["players"][seat]
+    return p["faction_power"] + sum(state["inplay"][u]["power"] for u in p["play"])
+
+
+def copy_names(state: State, seat: str) -> dict[str, str]:
+    """{uid: '<id>#<n>'} for the seat's cards in play, n in entry order per id (SCENARIOS.md)."""
+    seen: dict[str, int] = {}
+    out: dict[str, str] = {}
+    for u in state["players"][seat]["play"]:
+        c = cid(state, u)
+        seen[c] = seen.get(c, 0) + 1
+        out[u] = f"{c}#{seen[c]}"
+    return out
+
+
+def find_in_play(state: State, name: Any, seats: list[str], ctype: str | None = None) -> str:
+    """The uid of a card in play named `<id>` / `<id>#<n>` (or {card, seat}) among `seats`' cards."""
+    if isinstance(name, dict):
+        if set(name) - {"card", "seat"} or not isinstance(name.get("card"), str):
+            raise EngineError("bad_action", "a card is an id or {card: id, seat: seat}")
+        if "seat" in name:
+            if name["seat"] not in state["seats"]:
+                raise EngineError("illegal_action", f"{name['seat']} is not a seat")
+            seats = [name["seat"]]
+        name = name["card"]
+    if not isinstance(name, str):
+        raise EngineError("bad_action", "a card is named by its id")
+    base, _, num = name.partition("#")
+    n = 1
+    if num:
+        if not num.isdigit() or int(num) < 1:
+            raise EngineError("bad_action", f"{name}: a copy is <id>#<n>")
+        n = int(num)
+    for seat in seats:
+        k = 0
+        for u in state["players"][seat]["play"]:
+            if cid(state, u) == base and (ctype is None or card(state, u)["type"] == ctype):
+                k += 1
+                if k == n:
+                    return u
+    raise EngineError("illegal_action", f"{name} is not in play there")
+
+
+def find_in_hand(state: State, seat: str, name: Any) -> str:
+    if not isinstance(name, str):
+        raise EngineError("bad_action", "a card in hand is named by its id")
+    for u in state["players"][seat]["hand"]:
+        if cid(state, u) == name:
+            return u
+    raise EngineError("illegal_action", f"{name} is not in your hand")
+
+
+# ------------------------------------------------------------------ moving cards
+
+
+def enter_play(state: State, seat: str, uid: str, *, kneeling: bool = False, host: str | None = None) -> None:
+    """The card goes into play under `seat`'s control (L27-L29, L50, L212)."""
+    state["entered"] += 1
+    state["inplay"][uid] = {"controller": seat, "kneeling": kneeling, "power": 0, "gold": 0, "tokens": {},
+                            "duplicates": [], "on": host, "participating": None, "entered": state["entered"]}
+    state["players"][seat]["play"].append(uid)
+
+
+def add_duplicate(state: State, original: str, uid: str) -> None:
+    state["inplay"][original]["duplicates"].append(uid)
+
+
+def leave_play(state: State, uids: list[str], dest: str, events: list[Event], reason: str) -> None:
+    """Cards leave play simultaneously (L213): to their owners' `dest` pile (dead for a kill, L214;
+    discard, L215); tokens, power and bestowed gold return to the treasury; duplicates are
+    discarded; attachments go back to their owners' hands (Terminal ones are discarded, L201);
+    a participating character stops participating (L174)."""
+    leaving = list(uids)
+    for u in uids:
+        for a in attachments_on(state, u):
+            if a not in leaving:
+                leaving.append(a)
+    for u in leaving:
+        rec = state["inplay"].pop(u)
+        state["players"][rec["controller"]]["play"].remove(u)
+        for d in rec["duplicates"]:
+            state["players"][owner(state, d)]["discard"].insert(0, d)
+        if u in uids:
+            pile = dest
+        elif has_keyword(state, u, "terminal"):
+            pile = "discard"
+        else:
+            pile = "hand"
+        state["players"][owner(state, u)][pile].insert(0, u)
+        events.append({"type": "leaves_play", "seat": rec["controller"], "card": cid(state, u), "to": pile,
+                       "reason": reason if u in uids else "host_left"})
+
+
+def draw(state: State, seat: str, n: int, events: list[Event]) -> int:
+    """L223: the top n cards, at once (fewer if the deck runs out: the seat is then decked, L231)."""
+    p = state["players"][seat]
+    got = p["deck"][:n]
+    del p["deck"][:len(got)]
+    p["pinned"] = max(0, p["pinned"] - len(got))
+    p["hand"].extend(got)
+    if got:
+        events.append({"type": "draw", "seat": seat, "count": len(got),
+                       "private": {seat: [cid(state, u) for u in got]}})
+    return len(got)
