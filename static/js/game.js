@@ -42,10 +42,12 @@
         // another seat's move must not wipe what this player is composing: keep the draft while the
         // same decision is still pending for this seat
         const before = game && SEAT ? game.pending[SEAT] : null;
+        const previous = game;
         game = data; version = data.version;
         const now = SEAT ? data.pending[SEAT] : null;
         if (!now || now !== before || (now === "march" && draft && draft.from && !(data.view.orders[draft.from]))) draft = null;
         render();
+        document.dispatchEvent(new CustomEvent("westeros:state", { detail: { previous, current: game } }));  // phase_summary.js
         if (window.WesterosTurn) window.WesterosTurn.update(game);  // tab title, favicon, sound (turn.js)
         loadLog();
       } finally {
@@ -102,6 +104,7 @@
     if (!r.ok) return;
     const body = await r.json();
     const entries = Array.isArray(body) ? body : (body.entries || []);
+    document.dispatchEvent(new CustomEvent("westeros:log", { detail: { entries } }));  // phase_summary.js
     renderDigest(entries);
     const groups = [];
     for (const x of logLines(entries)) {
