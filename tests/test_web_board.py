@@ -32,3 +32,15 @@ def test_the_twins_and_riverrun_are_not_adjacent():
     areas = agot_board()["areas"]
     assert "riverrun" not in areas["the_twins"]["adjacent"]
     assert "the_twins" not in areas["riverrun"]["adjacent"]
+
+
+def test_wildling_cards_with_their_effects_in_words():
+    cards = agot_board()["wildling_cards"]
+    assert len(cards) == 9
+    mammoth = cards["mammoth_riders"]
+    assert mammoth["name"] == "Mammoth Riders"
+    assert "3 of their units" in mammoth["lowest_bidder"] and "2 of their units" in mammoth["everyone_else"]
+    assert "discard pile" in mammoth["highest_bidder"]
+    for card in cards.values():
+        assert card["name"] and all(card[k] and "\n" not in card[k] and "  " not in card[k]
+                                    for k in ("highest_bidder", "lowest_bidder", "everyone_else"))

@@ -1,5 +1,6 @@
 """Static board data for the game page: geometry from web/data/layout.yaml (a copy of
-../shared/data/agot_board/layout.yaml, ids unchanged) merged with the engine's map and house cards.
+../shared/data/agot_board/layout.yaml, ids unchanged) merged with the engine's map, house cards,
+Westeros and wildling cards and tracks.
 Everything here is public and the same for every viewer."""
 from __future__ import annotations
 
@@ -50,6 +51,12 @@ def agot_board() -> dict:
         for card in entries:
             westeros[card["id"]] = {"deck": deck, "name": card["name"], "effect": " ".join(card["effect"].split()),
                                     "wildling_icon": bool(card.get("wildling_icon"))}
+    wildlings = {}
+    for card in _load(ENGINE_DATA / "wildling_cards.yaml")["cards"]:
+        won, lost = card["nights_watch_victory"], card["wildling_victory"]
+        wildlings[card["id"]] = {"name": card["name"], "highest_bidder": " ".join(won["highest_bidder"].split()),
+                                 "lowest_bidder": " ".join(lost["lowest_bidder"].split()),
+                                 "everyone_else": " ".join(lost["everyone_else"].split())}
     tracks = _load(ENGINE_DATA / "tracks.yaml")
     space = layout["coordinate_space"]
     return {"width": space["width"], "height": space["height"], "areas": areas, "house_cards": cards,
@@ -57,6 +64,9 @@ def agot_board() -> dict:
             # river stretches (display only; adjacency is map.yaml's): [{areas: [a, b], line: [[x, y]...]}]
             "rivers": [{"areas": r["areas"], "line": r["line"]} for r in layout.get("rivers", [])],
             "westeros_cards": westeros,
+            # wildling cards: what the highest bidder gets when the Night's Watch wins, what the lowest
+            # bidder and everyone else suffer when the wildlings win
+            "wildling_cards": wildlings,
             # supply level -> the largest army sizes allowed at that level
             "supply_limits": {int(k): v for k, v in tracks["supply"]["levels"].items()},
             "victory_target": tracks["victory"]["instant_win_at"],

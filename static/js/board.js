@@ -113,10 +113,13 @@
     return null;
   }
 
-  function drawUnit(g, x, y, house, unit) {
+  /* A unit: `mark` adds a class ("picked": chosen for a march or a loss; "assigned": given a
+     destination already); data-house and data-index (its place in the area's list) let a click on
+     it pick that very unit. */
+  function drawUnit(g, x, y, house, unit, index, mark) {
     const routed = unit.startsWith("routed_");
     const base = routed ? unit.slice(7) : unit;
-    const cls = "unit house-" + house + (routed ? " routed" : "");
+    const cls = "unit house-" + house + (routed ? " routed" : "") + (mark ? " " + mark : "");
     let shape, ty = y + 4;
     if (base === "footman") {  // a pawn: head and body
       shape = el("path", { d: `M${x - 10},${y + 12}L${x + 10},${y + 12}L${x + 5},${y - 2}A6.5,6.5 0 1 0 ${x - 5},${y - 2}Z`, class: cls }, g);
@@ -128,7 +131,10 @@
     } else { shape = el("path", { d: `M${x},${y - 13}L${x + 13},${y + 10}L${x - 13},${y + 10}Z`, class: cls }, g); ty = y + 7; }
     const t = el("text", { x: x, y: ty, class: "unit-letter on-" + house }, g);
     t.textContent = LETTER[house] || "?";
-    title(shape, `${cap(house)} ${routed ? "routed " : ""}${UNIT_LABEL[base] || base}`);
+    shape.setAttribute("data-house", house);
+    shape.setAttribute("data-index", index === undefined ? "" : String(index));
+    if (mark === "picked") el("path", { d: `M${x - 16},${y + 16}L${x + 16},${y + 16}`, class: "unit-picked-bar" }, g);
+    title(shape, `${cap(house)} ${routed ? "routed " : ""}${UNIT_LABEL[base] || base}` + (mark === "picked" ? " (picked)" : mark === "assigned" ? " (has a destination)" : ""));
   }
 
   function crown(g, x, y) {
@@ -174,8 +180,9 @@
   }
 
   /* Draws the whole board into `svg` for `view` as seen by `seat`. opts.highlight: {area: css class};
-     opts.onArea(area): click handler; opts.draftOrders: {area: token} the seat is composing (drawn
-     as dashed tokens before they are submitted). */
+     opts.onArea(area, piece): click handler (piece: {house, index} when a unit was clicked);
+     opts.draftOrders: {area: token} the seat is composing (drawn as dashed tokens before they are
+     submitted); opts.unitMarks: {area: {house: {index: "picked" | "assigned"}}}. */
   function drawBoard(svg, view, seat, opts) {
     opts = opts || {};
     while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -193,7 +200,10 @@
       svg.__areaListener = true;
       svg.addEventListener("click", (e) => {
         const target = e.target.closest && e.target.closest("[data-area]");
-        if (target && svg.__onArea) svg.__onArea(target.getAttribute("data-area"));
+        // a click on a unit says which one (its house and its place in the area's list)
+        const unit = e.target.closest && e.target.closest("[data-house][data-index]");
+        const piece = unit && unit.getAttribute("data-index") !== "" ? { house: unit.getAttribute("data-house"), index: parseInt(unit.getAttribute("data-index"), 10) } : null;
+        if (target && svg.__onArea) svg.__onArea(target.getAttribute("data-area"), piece);
       });
       svg.addEventListener("keydown", (e) => {
         if ((e.key === "Enter" || e.key === " ") && e.target.getAttribute && e.target.getAttribute("data-area") && svg.__onArea) {
@@ -277,7 +287,8 @@
       }
       for (const [house, units] of Object.entries(by)) {
         const n = units.length;
-        units.forEach((u, i) => drawUnit(pieces, cx - (n - 1) * 14 + i * 28, uy, house, u));
+        const marks = ((opts.unitMarks || {})[id] || {})[house] || {};
+        units.forEach((u, i) => drawUnit(pieces, cx - (n - 1) * 14 + i * 28, uy, house, u, i, marks[i]));
       }
       const o = orders[id];
       if (o) {
@@ -400,16 +411,50 @@
       case "house_card": return `Play ${BOARD.house_cards[v] ? BOARD.house_cards[v].name : v}`;
       case "blade": case "blade_redraw": return v ? "Use the Valyrian Steel Blade" : "Keep the Valyrian Steel Blade";
       case "casualties": return "Lose " + (v.length ? v.map((u) => u.replace(/_/g, " ")).join(", ") : "nothing");
-      case "retreat": return `Retreat to ${n(v.to)}` + (v.destroy && v.destroy.length ? ` (destroy ${v.destroy.join(", ")})` : "");
+      case "retreat": return `Retreat to ${n(v.to)}` + (v.destroy && v.destroy.length ? ` (destroy ${inWords(v.destroy)})` : "");
       case "replace_ships": return `Replace ${v} ship(s)`;
       case "consolidate": return `Consolidate power in ${n(v.from)}` + (v.muster ? " and muster" : "");
       case "bid": return `Bid ${v}`;
       case "choose":
-        if (typeof v === "string") return "Choose " + (BOARD.house_cards[v] ? BOARD.house_cards[v].name : BOARD.areas[v] ? nameOf(v) : v.replace(/_/g, " "));
         if (typeof v === "boolean") return v ? "Yes" : "No";
-        return "Choose " + JSON.stringify(v).replace(/[{}"]/g, " ");
-      default: return kind.replace(/_/g, " ") + " " + JSON.stringify(v);
+        return "Choose " + inWords(v);
+      case "break_tie": return "Order: " + inWords(v);
+      case "march": return v && v.from ? `March from ${n(v.from)}` + (v.moves && Object.keys(v.moves).length ? ": " + inWords(v.moves) : " without moving") : "March";
+      case "reduce": return "Destroy " + inWords(v);
+      case "muster": return v && Object.keys(v).length ? "Muster " + inWords(v) : "Muster nothing";
+      default: return cap(kind.replace(/_/g, " ")) + (v === null || v === undefined || v === "" ? "" : ": " + inWords(v));
     }
+  }
+
+  /* Any action value in words: area, house, card and unit ids by their names; lists joined with
+     "and"; {area: [units]} as "footman and knight in Winterfell"; other mappings as "key: value". */
+  const UNIT_IDS = new Set(["footman", "knight", "ship", "siege_engine"]);
+  function idInWords(x) {
+    if (BOARD && BOARD.areas[x]) return nameOf(x);
+    if (BOARD && BOARD.house_cards[x]) return BOARD.house_cards[x].name;
+    if (BOARD && BOARD.westeros_cards && BOARD.westeros_cards[x]) return BOARD.westeros_cards[x].name;
+    if (BOARD && BOARD.wildling_cards && BOARD.wildling_cards[x]) return BOARD.wildling_cards[x].name;
+    if (LETTER[x]) return cap(x);
+    const unit = String(x).replace(/^routed_/, "");
+    if (UNIT_IDS.has(unit)) return (x !== unit ? "routed " : "") + (UNIT_LABEL[unit] || unit);
+    if (/^(march|defense|support|raid|consolidate)/.test(x)) return tokenName(x);
+    return String(x).replace(/_/g, " ");
+  }
+  function listWords(items) {
+    return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+  }
+  function inWords(v) {
+    if (v === null || v === undefined) return "nothing";
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (typeof v === "number") return String(v);
+    if (typeof v === "string") return idInWords(v);
+    if (Array.isArray(v)) return v.length ? listWords(v.map(inWords)) : "nothing";
+    const entries = Object.entries(v);
+    if (!entries.length) return "nothing";
+    if (entries.every(([k, x]) => BOARD && BOARD.areas[k] && Array.isArray(x))) {
+      return entries.map(([k, x]) => `${inWords(x)} in ${nameOf(k)}`).join("; ");
+    }
+    return entries.map(([k, x]) => `${idInWords(k)}: ${inWords(x)}`).join("; ");
   }
 
   function describeEvent(ev) {
@@ -419,7 +464,7 @@
       let text = v;
       if (typeof v === "string" && BOARD && BOARD.areas[v]) text = nameOf(v);
       else if (typeof v === "string" && BOARD && BOARD.house_cards[v]) text = BOARD.house_cards[v].name;
-      else if (typeof v === "object" && v !== null) text = JSON.stringify(v).replace(/["{}]/g, "").replace(/,/g, ", ").slice(0, 160);
+      else if (v !== null && v !== undefined) text = inWords(v);
       parts.push(`${k.replace(/_/g, " ")}: ${text}`);
     }
     return ev.type.replace(/_/g, " ") + (parts.length ? " — " + parts.join("; ") : "");
@@ -433,7 +478,8 @@
     const B = BOARD.areas, units0 = (view.units || {});
     const out = {};
     if (!B[from]) return out;
-    const land = (units || []).some((u) => u !== "ship"), ships = (units || []).some((u) => u === "ship");
+    units = (units || []).filter((u) => !u.startsWith("routed_"));   // routed units never move (R162)
+    const land = units.some((u) => u !== "ship"), ships = units.some((u) => u === "ship");
     const ok = (a) => (view.neutral_forces || {})[a] !== "impassable" && a !== from;
     if (land && !ships && B[from].type === "land") {
       for (const a of B[from].adjacent) if (B[a].type === "land" && ok(a)) out[a] = true;
@@ -447,10 +493,23 @@
     } else if (ships && !land) {
       for (const a of B[from].adjacent) {
         if (B[a].type === "sea" && ok(a)) out[a] = true;
-        if (B[a].type === "port" && controller(view, B[a].land_area) === seat) out[a] = true;
+        // a friendly port (R149, R251), never one holding enemy ships (R250), three ships at most (R248)
+        const inPort = Object.entries(units0[a] || {});
+        if (B[a].type === "port" && controller(view, B[a].land_area) === seat && !inPort.some(([h2, us]) => h2 !== seat && us.length)
+          && inPort.reduce((k, [, us]) => k + us.length, 0) + units.length <= 3) out[a] = true;
       }
     }
     return out;
+  }
+
+  /* Entering `area` starts a combat for `seat`: enemy units, an enemy garrison or a neutral force
+     (action.py is_combat_area; R150, R160, R283). */
+  function isCombatArea(view, seat, area) {
+    if (Object.entries((view.units || {})[area] || {}).some(([h2, us]) => h2 !== seat && us.length)) return true;
+    const a = BOARD.areas[area];
+    if ((view.garrisons || {})[area] && a && a.home_of && a.home_of !== seat) return true;
+    const nf = (view.neutral_forces || {})[area];
+    return nf !== undefined && nf !== null && nf !== "impassable";
   }
 
   /* A server message with area ids ("lannisport", "the_twins") in words ("Lannisport", "The Twins"). */
@@ -527,5 +586,5 @@
   }
 
   window.Westeros = { loadBoard, drawBoard, enablePanZoom, describeAction, describeEvent, tokenName, tokenText,
-    nameOf, cap, LETTER, ordersOf, marchTargets, namesIn, renderTracks, renderStrip, crestIcon, houseBadge, board: () => BOARD };
+    nameOf, cap, LETTER, ordersOf, marchTargets, isCombatArea, namesIn, inWords, renderTracks, renderStrip, crestIcon, houseBadge, board: () => BOARD };
 })();

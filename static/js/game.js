@@ -23,7 +23,7 @@
   const cap = W.cap, nameOf = W.nameOf;
 
   const { h, csrf } = window.WesterosClient;
-  function houseTag(house) { return h("span", { class: "house-tag house-" + house }, W.LETTER[house] || "?", " ", cap(house)); }
+  function houseTag(house) { return W.houseBadge(house); }   // the crest and the name, as on the tracks
   function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
 
   function showError(text) {
@@ -152,16 +152,32 @@
 
   function render() {
     const v = game.view;
-    const pend = Object.entries(game.pending || {}).map(([s, k]) => `${cap(s)}: ${k.replace(/_/g, " ")}`).join(", ");
     $("jump").hidden = !myKind();
     $("phase").textContent = game.status !== "active"
       ? `Game ${game.status}. ${v.ranking ? "Ranking: " + v.ranking.map(cap).join(", ") : ""}`
-      : `Round ${v.round} · ${v.phase} (${v.step})${pend ? " · waiting for " + pend : ""}`;
-    const hl = highlights();
-    W.drawBoard(svg, v, SEAT, { highlight: hl, onArea: onArea,
-      draftOrders: myKind() === "place_orders" && draft && draft.orders ? draft.orders : null });
-    revealDecision(hl);
+      : `Round ${v.round} · ${phaseWords(v)}${waitingWords()}`;
+    revealDecision(renderBoard());
     renderSeats(); renderTracks(); renderHouses(); renderCombat(); renderDecision();
+  }
+
+  /* The board with the decision's areas highlighted, the draft orders and the picked units. */
+  function renderBoard() {
+    const hl = highlights();
+    W.drawBoard(svg, game.view, SEAT, { highlight: hl, onArea: onArea, unitMarks: unitMarks(),
+      draftOrders: myKind() === "place_orders" && draft && draft.orders ? draft.orders : null });
+    return hl;
+  }
+  function unitMarks() {
+    const kind = myKind(), out = {};
+    if (kind === "march" && draft && draft.from) {
+      const marks = {};
+      for (const i of Object.keys(draft.assign || {})) marks[i] = "assigned";
+      for (const i of draft.picked || []) marks[i] = "picked";
+      out[draft.from] = { [SEAT]: marks };
+    } else if (kind === "choose" && draft && draft.lose) {
+      for (const [a, list] of Object.entries(draft.lose)) out[a] = { [SEAT]: Object.fromEntries(list.map((i) => [i, "picked"])) };
+    }
+    return out;
   }
 
   /* A new decision (or a march's origin chosen) brings its areas into view on the board. */
@@ -176,13 +192,91 @@
     view.reveal(areas.filter((a) => B[a]).map((a) => B[a].center));
   }
 
+  /* The phase, its step and who is waited for, in words (never the engine's ids). */
+  const STEP_WORDS = {
+    planning: { assign: "placing orders", reveal: "revealing the orders", raven: "the Messenger Raven" },
+    action: { raid: "resolving Raid orders", march: "resolving March orders", consolidate: "resolving Consolidate Power orders", cleanup: "clearing the orders" },
+    westeros: { reveal: "drawing the Westeros cards", wildlings: "the wildling threat", resolve: "resolving the Westeros cards" },
+  };
+  function phaseWords(v) {
+    const phase = PHASE_TITLE[v.phase] || cap(String(v.phase || "").replace(/_/g, " "));
+    const battle = v.combat && v.combat._current;
+    const step = battle ? `battle for ${nameOf(battle.area)}` : (STEP_WORDS[v.phase] || {})[v.step];
+    return step ? `${phase}: ${step}` : phase;
+  }
+  const TODO = {
+    place_orders: "place orders", raven: "decide on the Messenger Raven", raven_peek: "keep or bury the top wildling card",
+    raid: "resolve a Raid order", march: "resolve a March order", replace_ships: "replace ships in a port",
+    consolidate: "resolve a Consolidate Power order", support: "choose whom to support", accept_support: "accept or refuse support",
+    house_card: "choose a house card", blade: "decide on the Valyrian Steel Blade", blade_redraw: "decide on the Valyrian Steel Blade",
+    casualties: "choose casualties", retreat: "choose where to retreat", bid: "bid", break_tie: "break a tie",
+    choose: "make a choice", muster: "muster", reduce: "reduce armies to their supply",
+  };
+  function waitingWords() {
+    const byKind = {};
+    for (const [seat, kind] of Object.entries(game.pending || {})) (byKind[kind] = byKind[kind] || []).push(cap(seat));
+    const parts = Object.entries(byKind).map(([kind, seats]) => {
+      const who = seats.length < 2 ? seats[0] : seats.slice(0, -1).join(", ") + " and " + seats[seats.length - 1];
+      return `${who} to ${TODO[kind] || kind.replace(/_/g, " ")}`;
+    });
+    return parts.length ? " · waiting for " + parts.join("; ") : "";
+  }
+
+  /* The title of a decision: a sentence saying what is decided, with its place and card. */
+  function decisionTitle(kind) {
+    const v = game.view, d = v.decision || {};
+    const battle = v.combat && v.combat._current;
+    const where = battle ? ` for ${nameOf(battle.area)}` : d.area ? ` for ${nameOf(d.area)}` : "";
+    const cardName = (id) => (W.board().house_cards[id] || {}).name || (W.board().westeros_cards[id] || {}).name || W.inWords(id);
+    switch (kind) {
+      case "place_orders": return "Place your orders";
+      case "raven": return "Use the Messenger Raven";
+      case "raven_peek": return "The top wildling card: keep it on top or bury it";
+      case "raid": return "Resolve one of your Raid orders";
+      case "march": return draft && draft.from ? `March from ${nameOf(draft.from)}` : "Resolve one of your March orders";
+      case "replace_ships": return "Replace the enemy ships in the port you took";
+      case "consolidate": return "Resolve one of your Consolidate Power orders";
+      case "support": return `Support a side in the battle${where}`;
+      case "accept_support": return `Accept or refuse support in the battle${where}`;
+      case "house_card": return `${d.replacing ? "Choose another" : "Choose a"} house card for the battle${where}`;
+      case "blade": return `Use the Valyrian Steel Blade in the battle${where}?`;
+      case "blade_redraw": return "Use the Valyrian Steel Blade to draw another Tides of Battle card?";
+      case "casualties": return `Choose ${d.count ? d.count + " " : ""}${d.count === 1 ? "casualty" : "casualties"} of the battle${where}`;
+      case "retreat": return `Retreat from the battle${where}`;
+      case "bid": return TRACK_NAMES[d.for] ? `Bid for ${TRACK_NAMES[d.for]}` : "Bid against the wildlings";
+      case "break_tie": return TRACK_NAMES[d.for] ? `Break the tie on ${TRACK_NAMES[d.for]}`
+        : `Break the tie for the ${d.for === "highest" ? "highest" : "lowest"} bid against the wildlings`;
+      case "muster": return "Muster in your castles and strongholds";
+      case "reduce": return "Reduce your armies to your supply";
+      case "choose": {
+        if (d.owner === "combat" && d.ability) return `${cardName(d.ability)}: your choice for its ability`;
+        if (d.card && W.board().westeros_cards[d.card]) return `${cardName(d.card)}: choose what happens`;
+        const wild = currentWildlingCard(), of = wild && W.board().wildling_cards[wild] ? ` (${W.board().wildling_cards[wild].name})` : "";
+        const n = d.count, up = d.may ? "up to " : "";
+        const units = (what) => `${up}${n} ${what}${n === 1 ? "" : "s"}`;
+        if (d.effect === "units") {
+          const what = { destroy: `Choose ${units("unit")} to destroy`, destroy_knight: `Choose ${units("knight")} to destroy`,
+            to_footman: `Choose ${units("knight")} to turn into footmen`, to_knight: `Choose ${units("footman")} to turn into knights` }[d.mode];
+          return (what || `Choose ${units("unit")}`) + of;
+        }
+        if (d.effect === "preemptive") return `Destroy ${n} units or drop on an influence track${of}`;
+        if (d.effect === "discard_card") return `Choose a house card to discard${of}`;
+        if (d.effect === "take_card") return `Take a house card back from your discards${of}`;
+        if (d.effect === "track_top") return `Choose the influence track to go to the top of${of}`;
+        if (d.effect === "track_bottom_one") return `Choose the influence track to go to the bottom of${of}`;
+        return "Make your choice" + of;
+      }
+      default: return cap(kind.replace(/_/g, " "));
+    }
+  }
+
   function renderSeats() {
     $("seats").replaceChildren(h("table", { class: "seats" }, h("tbody", {}, game.seats.map((s) =>
       h("tr", { class: s.seat === SEAT ? "me" : "" },
         h("td", {}, houseTag(s.seat)),
         h("td", {}, s.is_bot ? "bot" : (s.user || "—")),
         h("td", {}, h("span", { class: "presence " + (s.connected ? "on" : "off"), "data-user": s.user || "" }, s.connected ? "● online" : "○ away")),
-        h("td", {}, game.pending[s.seat] ? h("span", {}, game.pending[s.seat].replace(/_/g, " "), " ",
+        h("td", {}, game.pending[s.seat] ? h("span", { class: "pending-what" }, cap(TODO[game.pending[s.seat]] || game.pending[s.seat].replace(/_/g, " ")), " ",
           s.deadline_at ? h("span", { class: "deadline", "data-deadline": s.deadline_at }, "") : "") : ""))))));
     window.tickDeadlines();
   }
@@ -247,8 +341,13 @@
       if (draft && draft.from) {
         out[draft.from] = "selected";
         for (const a of Object.keys(marchTargets())) out[a] = "choosable";
-        for (const a of Object.keys(draft.moves || {})) out[a] = "target";
+        for (const a of Object.keys(marchMoves())) out[a] = "target";
       } else for (const [a, o] of Object.entries(v.orders)) if (o.house === SEAT && o.token.startsWith("march")) out[a] = "choosable";
+    } else if (kind === "raven") {
+      for (const a of ravenAreas()) out[a] = "choosable" + (draft && draft.ravenArea === a ? " selected" : "");
+    } else if (kind === "choose" && isUnitsChoice(v.decision)) {
+      loseDraft(v.decision);
+      for (const a of Object.keys(loseCandidates(v.decision))) out[a] = "choosable" + ((draft.lose[a] || []).length ? " selected" : "");
     } else {
       for (const act of legal()) {
         const [k, val] = Object.entries(act)[0];
@@ -262,7 +361,7 @@
   }
 
   /* A click on the board: it picks what the decision allows there, or says in words why not. */
-  function onArea(area) {
+  function onArea(area, piece) {
     const kind = myKind();
     const names = (list) => list.map(nameOf).join(", ");
     if (kind === "place_orders") {
@@ -271,13 +370,21 @@
     } else if (kind === "march") {
       const o = game.view.orders[area];
       if (!draft || !draft.from) {
-        if (o && o.house === SEAT && o.token.startsWith("march")) { showError(""); draft = { from: area, moves: {}, picked: [] }; render(); }
+        if (o && o.house === SEAT && o.token.startsWith("march")) { startMarch(area); render(); }
         else {
           const mine = Object.entries(game.view.orders).filter(([, x]) => x.house === SEAT && x.token.startsWith("march")).map(([a]) => a);
           showError(`${nameOf(area)} holds no March order of yours: choose ${names(mine)}.`);
         }
-      } else if (area === draft.from) { draft = null; render(); }
+      } else if (area === draft.from) pickOnBoard(piece);
       else assignPicked(area);
+    } else if (kind === "raven") {
+      if (ravenAreas().includes(area)) { showError(""); draft = { ravenArea: area }; render(); }
+      else showError(`The Raven swaps one of your orders: ${nameOf(area)} is not one of them (${names(ravenAreas())}).`);
+    } else if (kind === "choose" && isUnitsChoice(game.view.decision)) {
+      const d = game.view.decision;
+      loseDraft(d);
+      losePick(d, area, piece && piece.house === SEAT ? piece.index : undefined);
+      render();
     } else {
       const match = legal().filter((act) => {
         const [k, val] = Object.entries(act)[0];
@@ -306,7 +413,8 @@
       return;
     }
     const me = game.seats.find((s) => s.seat === SEAT);
-    const head = h("h2", {}, "Your decision: ", kind.replace(/_/g, " "), " ", me && me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
+    const head = h("h2", {}, h("span", { class: "decision-title" }, decisionTitle(kind)),
+      me && me.deadline_at ? h("small", { class: "decision-deadline" }, h("span", { class: "deadline", "data-deadline": me.deadline_at }, "")) : "");
     let body;
     if (kind === "place_orders") body = placeOrdersPanel();
     else if (kind === "march") body = marchPanel();
@@ -314,6 +422,7 @@
     else if (kind === "consolidate") body = consolidatePanel();
     else if (kind === "break_tie" && game.view.decision && game.view.decision.tied) body = tiePanel(game.view.decision);
     else if (kind === "bid") body = bidPanel();
+    else if (kind === "choose" && isUnitsChoice(game.view.decision)) body = h("div", {}, choosePanel(game.view.decision, true), unitsPanel(game.view.decision));
     else if (kind === "choose" && game.view.decision && legal().length) body = choosePanel(game.view.decision);
     else if (kind === "raven_peek" && legal().length) body = ravenPeekPanel();
     else if (kind === "raven" && legal().length) body = ravenPanel();
@@ -407,30 +516,14 @@
       h("p", {}, h("button", { type: "button", id: "tie-submit", onclick: () => send({ break_tie: order.slice() }) }, "Confirm this order")));
   }
 
-  /* The nine wildling cards (wildling_cards.yaml, in short): name, Night's Watch win (highest bidder),
-     wildling win (lowest bidder; everyone else). */
-  const WILDLING_CARDS = {
-    silence_at_the_wall: ["Silence at the Wall", "Nothing happens.", "Nothing happens.", "Nothing happens."],
-    preemptive_raid: ["Preemptive Raid", "The wildlings attack again at once with strength 6; the highest bidder sits that attack out.",
-      "Destroy 2 of your units, or drop 2 places on the influence track where you stand highest.", "Nothing happens."],
-    crow_killers: ["Crow Killers", "May swap up to 2 footmen for knights.", "Every knight becomes a footman (destroyed if none is available).",
-      "2 knights become footmen (destroyed if none is available)."],
-    rattleshirts_raiders: ["Rattleshirt's Raiders", "Up 1 on the supply track.", "Down 2 on the supply track, then reconcile armies.",
-      "Down 1 on the supply track, then reconcile armies."],
-    massing_on_the_milkwater: ["Massing on the Milkwater", "Take every discarded house card back.",
-      "With more than one house card in hand, discard those of the highest strength.", "With more than one house card in hand, discard one of your choice."],
-    a_king_beyond_the_wall: ["A King Beyond the Wall", "Go to the top of one influence track of your choice.",
-      "Go to the bottom of all three influence tracks.", "Go to the bottom of the Fiefdoms or the King's Court track, your choice."],
-    mammoth_riders: ["Mammoth Riders", "May take one discarded house card back.", "Destroy 3 of your units.", "Destroy 2 of your units."],
-    the_horde_descends: ["The Horde Descends", "May muster in one of your castles or strongholds.",
-      "Destroy 2 units in one of your castles or strongholds (else anywhere).", "Destroy 1 of your units."],
-    skinchanger_scout: ["Skinchanger Scout", "Get back the power you bid.", "Discard all your available power.", "Discard 2 available power."],
-  };
+  /* A wildling card (the board data, web/board.py from wildling_cards.yaml): its name and what it
+     does to the highest bidder, the lowest bidder and everyone else; `which` picks those lines. */
   function wildlingCardView(id, which) {
-    const c = WILDLING_CARDS[id];
+    const c = (W.board().wildling_cards || {})[id];
     if (!c) return h("p", {}, "A wildling card.");
-    const lines = [["Night's Watch wins, highest bidder", c[1]], ["Wildlings win, lowest bidder", c[2]], ["Wildlings win, everyone else", c[3]]];
-    return h("div", { class: "card-context wildling-card", "data-card": id }, h("strong", { class: "card-name" }, c[0]),
+    const lines = [["Night's Watch wins, highest bidder", c.highest_bidder], ["Wildlings win, lowest bidder", c.lowest_bidder],
+      ["Wildlings win, everyone else", c.everyone_else]];
+    return h("div", { class: "card-context wildling-card", "data-card": id }, h("strong", { class: "card-name" }, c.name),
       h("ul", {}, lines.filter((l, i) => !which || which.includes(i)).map(([when, what]) => h("li", {}, h("em", {}, when + ": "), what))));
   }
   function westerosCardView(id) {
@@ -458,7 +551,8 @@
 
   /* A choice that depends on a card: Throne of Blades, Dark Wings, Put to the Sword (Westeros) or a
      wildling card's effect; the card's name and effect, then the options in words. */
-  function choosePanel(d) {
+  function isUnitsChoice(d) { return !!d && (d.effect === "units" || d.effect === "preemptive") && d.count > 0 && Array.isArray(d.areas); }
+  function choosePanel(d, introOnly) {
     const intro = [];
     if (d.card && westerosCardView(d.card)) {
       intro.push(h("h3", {}, "Westeros card drawn"), westerosCardView(d.card),
@@ -467,6 +561,7 @@
       const card = currentWildlingCard();
       if (card) intro.push(h("h3", {}, "Wildling card"), wildlingCardView(card));
     }
+    if (introOnly) return h("div", { class: "decision-context choose" }, intro);
     const buttons = legal().map((act) => {
       const val = act.choose;
       const wc = typeof val === "string" ? westerosCardView(val) : null;
@@ -474,6 +569,84 @@
         wc ? [h("strong", {}, chooseLabel(val)), h("small", {}, " ", W.board().westeros_cards[val].effect)] : chooseLabel(val));
     });
     return h("div", { class: "decision-context choose" }, intro, h("div", { class: "choices" }, buttons));
+  }
+
+  /* A wildling card's units to lose or swap (Mammoth Riders, The Horde Descends, Crow Killers,
+     Preemptive Raid; wildlings.py "units" and "preemptive" choices): click an area on the board to
+     pick its next unit (or a unit itself), or tick them here; the server's list of every possible
+     choice stays below as a fallback. draft.lose: {area: [index in the area's list]}. */
+  const LOSE_MODE = {
+    destroy: { want: null, verb: "Destroy", done: "destroyed" }, destroy_knight: { want: "knight", verb: "Destroy", done: "destroyed" },
+    to_footman: { want: "knight", verb: "Turn into footmen", done: "turned into footmen" }, to_knight: { want: "footman", verb: "Turn into knights", done: "turned into knights" },
+  };
+  function loseCandidates(d) {
+    const want = (LOSE_MODE[d.mode || "destroy"] || LOSE_MODE.destroy).want, out = {};
+    for (const a of d.areas || []) {
+      const us = ((game.view.units[a] || {})[SEAT] || []);
+      const idx = us.map((u, i) => i).filter((i) => !want || us[i].replace(/^routed_/, "") === want);
+      if (idx.length) out[a] = idx;
+    }
+    return out;
+  }
+  function loseDraft(d) {
+    const key = JSON.stringify([d.effect, d.mode, d.count, d.areas]);
+    if (!draft || !draft.lose || draft.loseKey !== key) draft = { lose: {}, loseKey: key };
+    return draft;
+  }
+  function losePicked() { return Object.values(draft.lose || {}).reduce((n, l) => n + l.length, 0); }
+  function losePick(d, area, index) {
+    const cand = loseCandidates(d)[area];
+    if (!cand) {
+      showError(`${nameOf(area)} is not one of the choices: ${Object.keys(loseCandidates(d)).map(nameOf).join(", ")}.`);
+      return;
+    }
+    if (d.single) for (const a of Object.keys(draft.lose)) if (a !== area) delete draft.lose[a];   // one area only
+    const list = draft.lose[area] = draft.lose[area] || [];
+    if (index === undefined) index = cand.find((i) => !list.includes(i));
+    if (index === undefined) { delete draft.lose[area]; showError(""); return; }   // every unit there picked: unpick them
+    if (!cand.includes(index)) { showError("That unit is not one of the choices."); return; }
+    if (list.includes(index)) list.splice(list.indexOf(index), 1);
+    else if (losePicked() >= d.count) { showError(`You have picked ${d.count} already: unpick one first.`); return; }
+    else list.push(index);
+    if (!list.length) delete draft.lose[area];
+    showError("");
+  }
+  function unitsPanel(d) {
+    loseDraft(d);
+    const mode = LOSE_MODE[d.mode || "destroy"] || LOSE_MODE.destroy;
+    const cand = loseCandidates(d);
+    const status = h("p", { id: "lose-status", class: "hint" });
+    const submit = h("button", { type: "button", id: "lose-submit" });
+    const refresh = () => {
+      const n = losePicked(), ok = d.may ? n >= 1 && n <= d.count : n === d.count;
+      status.textContent = `${n} of ${d.may ? "up to " : ""}${d.count} picked` + (d.single ? " (all in one area)." : ".");
+      submit.disabled = !ok;
+      const sel = {};
+      for (const [a, list] of Object.entries(draft.lose)) sel[a] = list.map((i) => game.view.units[a][SEAT][i]);
+      submit.textContent = n ? `${mode.verb}: ${W.inWords(sel)}` : `${mode.verb} the picked units`;
+      submit.onclick = () => send({ choose: sel });
+    };
+    const rows = Object.entries(cand).map(([a, idx]) => h("li", {}, h("strong", {}, nameOf(a)), " ",
+      idx.map((i) => h("label", { class: "unit-pick" }, h("input", { type: "checkbox", "data-lose": `${a}:${i}`, checked: (draft.lose[a] || []).includes(i),
+        onchange: (e) => {
+          const had = (draft.lose[a] || []).includes(i);
+          if (had !== e.target.checked) losePick(d, a, i);
+          e.target.checked = (draft.lose[a] || []).includes(i);
+          if (d.single) for (const box of document.querySelectorAll("input[data-lose]")) box.checked = (draft.lose[box.dataset.lose.split(":")[0]] || []).includes(parseInt(box.dataset.lose.split(":")[1], 10));
+          renderBoard(); refresh();
+        } }), " ", game.view.units[a][SEAT][i].replace(/^routed_/, "routed ").replace(/_/g, " ")))));
+    refresh();
+    const others = legal().filter((act) => act.choose && typeof act.choose === "object");
+    const tracks = legal().filter((act) => typeof act.choose === "string");
+    return h("div", { class: "decision-context units-pick" },
+      h("p", {}, `Pick ${d.may ? "up to " : ""}${d.count} unit${d.count === 1 ? "" : "s"} to be ${mode.done}${d.single ? ", all in one area" : ""}: click an area on the board to pick its next unit (or click a unit), or tick them here.`),
+      h("ul", { class: "order-list lose-list" }, rows), status,
+      h("p", {}, submit, " ", d.may ? h("button", { type: "button", class: "secondary", id: "lose-decline", onclick: () => send({ choose: false }) }, "Decline") : null, " ",
+        h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, "Clear")),
+      tracks.length ? h("div", {}, h("p", {}, "Or instead:"), h("div", { class: "choices" }, tracks.map((act) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify(act), onclick: () => send(act) },
+        `Drop on ${TRACK_NAMES[act.choose] || W.inWords(act.choose)}`)))) : null,
+      others.length ? h("details", { class: "lose-fallback" }, h("summary", {}, `Or choose from the list of every possible choice (${others.length})`),
+        h("div", { class: "choices" }, others.map((act) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify(act), onclick: () => send(act) }, chooseLabel(act.choose))))) : null);
   }
 
   /* The Raven's peek (R126): the card seen, then keep it on top or put it at the bottom. */
@@ -487,17 +660,20 @@
   }
 
   /* The Messenger Raven (R124-R127): skip, peek, or replace one of your orders: the area, then the token. */
+  const isSwap = (a) => a.raven && typeof a.raven === "object" && a.raven.replace;
+  function ravenAreas() {
+    return [...new Set(legal().filter(isSwap).map((a) => a.raven.replace.area))].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+  }
   function ravenPanel() {
     const acts = legal();
-    const isSwap = (a) => a.raven && typeof a.raven === "object" && a.raven.replace;
     const swaps = acts.filter(isSwap);
-    const areas = [...new Set(swaps.map((a) => a.raven.replace.area))].sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+    const areas = ravenAreas();
     const chosen = draft && draft.ravenArea && areas.includes(draft.ravenArea) ? draft.ravenArea : null;
     const orders = game.view.orders || {};
     const parts = [h("p", {}, "As holder of the Messenger Raven you may swap one of your orders for an unused one, or look at the top wildling card."),
       h("div", { class: "choices" }, listPanel(acts.filter((a) => !isSwap(a))))];
     if (areas.length) {
-      parts.push(h("h3", {}, "Swap an order: first the area"), h("div", { class: "choices-inline raven-areas" }, areas.map((a) => h("button", {
+      parts.push(h("h3", {}, "Swap an order: first the area"), h("p", { class: "hint" }, "Click one of your orders on the board, or choose it here:"), h("div", { class: "choices-inline raven-areas" }, areas.map((a) => h("button", {
         type: "button", class: "token" + (a === chosen ? " chosen" : ""), "data-raven-area": a, "aria-pressed": a === chosen ? "true" : "false",
         onclick: () => { draft = { ravenArea: a }; render(); },
       }, nameOf(a), orders[a] ? h("small", {}, " now ", W.tokenName(orders[a].token)) : null))));
@@ -711,70 +887,151 @@
         " ", h("button", { type: "button", class: "secondary", onclick: () => { draft = { orders: {} }; render(); } }, "Clear")));
   }
 
+  /* March (R146-R163): the origin, then its units (ticked here or clicked on the board; a lone unit
+     is picked already), then a destination (clicked on the board or chosen in the list, which holds
+     only the areas those units may reach). The draft keeps each unit by its place in the origin's
+     list: {from, assign: {index: area}, picked: [index], leave}. */
+  function startMarch(area) {
+    showError("");
+    draft = { from: area, assign: {}, picked: [] };
+    const free = marchPool().free;
+    if (free.length === 1) draft.picked = free.slice();   // a lone unit: nothing else to pick
+  }
+  function marchUnits() { return (game.view.units[draft.from] || {})[SEAT] || []; }
+  function marchMoves() {
+    const units = marchUnits(), moves = {};
+    for (const [i, a] of Object.entries(draft.assign || {})) (moves[a] = moves[a] || []).push(units[i]);
+    return moves;
+  }
+  /* The origin's units that may still move (not routed, R162, and with no destination yet) and the
+     picked ones, by their place in the origin's list. */
+  function marchPool() {
+    const units = marchUnits();
+    const free = units.map((u, i) => i).filter((i) => !units[i].startsWith("routed_") && !(i in (draft.assign || {})));
+    return { units, free, chosen: (draft.picked || []).filter((i) => free.includes(i)) };
+  }
+  /* Where `list` (unit names; default: the picked units, or with none picked any free unit) may go:
+     board.js marchTargets (adjacency, ship transport, ports, impassable areas), without a second
+     area that starts a combat (R150). */
+  function marchTargets(list) {
+    const { units, free, chosen } = marchPool();
+    let out;
+    if (list || chosen.length) out = W.marchTargets(game.view, SEAT, draft.from, list || chosen.map((i) => units[i]));
+    else {
+      const pool = free.map((i) => units[i]);
+      out = Object.assign({}, W.marchTargets(game.view, SEAT, draft.from, pool.filter((u) => u !== "ship")),
+        W.marchTargets(game.view, SEAT, draft.from, pool.filter((u) => u === "ship")));
+    }
+    const battle = Object.keys(marchMoves()).find((a) => W.isCombatArea(game.view, SEAT, a));
+    if (battle) for (const a of Object.keys(out)) if (a !== battle && W.isCombatArea(game.view, SEAT, a)) delete out[a];
+    return out;
+  }
+  /* Does this march leave its origin empty, and would the house lose it (R154): a land area with a
+     castle or stronghold, not its home (R172), holding no power token of its own (R166)? */
+  function marchVacates() {
+    const n = Object.keys(draft.assign || {}).length;
+    return n > 0 && n === marchUnits().length;
+  }
+  function canLeaveToken() {
+    const a = W.board().areas[draft.from], v = game.view;
+    return a.type === "land" && a.home_of !== SEAT && (v.power_tokens || {})[draft.from] !== SEAT;
+  }
+  function destLabel(a) {
+    const nf = (game.view.neutral_forces || {})[a];
+    const enemies = Object.entries((game.view.units || {})[a] || {}).filter(([h2, us]) => h2 !== SEAT && us.length).map(([h2]) => cap(h2));
+    return nameOf(a) + (enemies.length ? ` (battle against ${enemies.join(", ")})` : nf !== undefined && nf !== null && nf !== "impassable" ? ` (neutral force ${nf})`
+      : W.isCombatArea(game.view, SEAT, a) ? " (battle against the garrison)" : "");
+  }
+  function unitWord(u) { return u.replace(/^routed_/, "routed ").replace(/_/g, " "); }
+
   function marchPanel() {
     const v = game.view;
     const mine = Object.entries(v.orders).filter(([, o]) => o.house === SEAT && o.token.startsWith("march")).map(([a]) => a).sort();
     if (!draft || !draft.from) {
       return h("div", {}, h("p", {}, "Choose the March order to resolve (click it on the board or here):"),
-        h("div", { class: "choices" }, mine.map((a) => h("button", { type: "button", class: "choice", "data-from": a, onclick: () => { showError(""); draft = { from: a, moves: {}, picked: [] }; render(); } },
+        h("div", { class: "choices" }, mine.map((a) => h("button", { type: "button", class: "choice", "data-from": a, onclick: () => { startMarch(a); render(); } },
           `${nameOf(a)} (${W.tokenName(v.orders[a].token)})`))));
     }
-    const units = (v.units[draft.from] || {})[SEAT] || [];
-    const assigned = Object.values(draft.moves).flat().length;
-    const pool = units.slice();
-    for (const us of Object.values(draft.moves)) for (const u of us) pool.splice(pool.indexOf(u), 1);
-    const boxes = pool.map((u, i) => h("label", { class: "unit-pick" }, h("input", { type: "checkbox", "data-unit": u, checked: draft.picked.includes(i),
-      onchange: (e) => { if (e.target.checked) draft.picked.push(i); else draft.picked = draft.picked.filter((x) => x !== i); } }), " ", u.replace(/_/g, " ")));
-    // where the unmoved units may go (adjacent areas, ship transport, own ports), by name
-    const adj = Object.keys(marchTargets(marchPool().pool)).concat(Object.keys(marchTargets())).filter((a, i, all) => all.indexOf(a) === i)
-      .sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
-    const select = h("select", { id: "march-dest", "aria-label": "Destination" }, h("option", { value: "" }, "— destination —"),
-      adj.map((a) => h("option", { value: a }, nameOf(a))));
-    const leave = h("input", { type: "checkbox", id: "leave-token", checked: !!draft.leave, onchange: (e) => { draft.leave = e.target.checked; } });
+    const { units, free } = marchPool();
+    const moves = marchMoves();
+    const assigned = Object.keys(draft.assign).length;
+    const select = h("select", { id: "march-dest", "aria-label": "Destination" });
+    const pickedNote = h("span", { class: "hint", id: "march-picked" });
+    const fillDest = () => {
+      const adj = Object.keys(marchTargets()).sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
+      const n = marchPool().chosen.length;
+      select.replaceChildren(h("option", { value: "" }, adj.length ? "— destination —" : "— no destination —"), ...adj.map((a) => h("option", { value: a }, destLabel(a))));
+      pickedNote.textContent = n ? `${n} unit${n === 1 ? "" : "s"} picked.` : "No unit picked: the list shows where any of them may go.";
+    };
+    fillDest();
+    const boxes = units.map((u, i) => {
+      if (u.startsWith("routed_")) return h("span", { class: "unit-pick routed" }, `${unitWord(u)} (cannot move)`);
+      if (!free.includes(i)) return null;
+      return h("label", { class: "unit-pick" }, h("input", { type: "checkbox", "data-unit": u, "data-index": i, checked: draft.picked.includes(i),
+        onchange: (e) => {
+          draft.picked = draft.picked.filter((x) => x !== i).concat(e.target.checked ? [i] : []);
+          renderBoard(); fillDest();   // the panel stays: the destinations and the board follow the picks
+        } }), " ", unitWord(u));
+    }).filter(Boolean);
+    const vacates = marchVacates(), leaveOk = vacates && canLeaveToken();
+    const area = W.board().areas[draft.from];
+    const leave = h("input", { type: "checkbox", id: "leave-token", checked: !!draft.leave, disabled: !(v.power[SEAT] > 0),
+      onchange: (e) => { draft.leave = e.target.checked; render(); } });
+    // R154: leaving a castle or stronghold empty without a power token loses it (and its victory point)
+    const warn = leaveOk && !draft.leave && area.structure !== "none"
+      ? h("p", { class: "warning", id: "march-warning", role: "alert" }, `${nameOf(draft.from)} will be left empty: without a power token there you lose control of its ${area.structure}`,
+        ", and it no longer counts for your victory.", v.power[SEAT] > 0 ? " Tick \u201cleave a power token\u201d to keep it." : " You have no power token available to keep it.")
+      : null;
     return h("div", {},
-      h("p", {}, `March from ${nameOf(draft.from)}. Tick units, then click a destination on the board or pick it here.`),
-      h("div", {}, boxes.length ? boxes : h("em", {}, "every unit has a destination")),
-      h("p", {}, select, " ", h("button", { type: "button", id: "march-assign", onclick: () => { if (select.value && select.value !== "__other") assignPicked(select.value); } }, "Move ticked units there")),
-      h("ul", {}, Object.entries(draft.moves).map(([a, us]) => h("li", {}, `${us.join(", ")} → ${nameOf(a)}`))),
-      h("p", {}, h("label", {}, leave, " leave a power token in ", nameOf(draft.from))),
-      h("p", {}, h("button", { type: "button", id: "march-submit", onclick: () => send({ march: { from: draft.from, moves: draft.moves, leave_power_token: !!draft.leave } }) },
-        assigned ? "March" : "Remove the order without moving"), " ",
+      h("p", {}, `March from ${nameOf(draft.from)} (${W.tokenName(v.orders[draft.from].token)}). Pick units (tick them, or click them on the board), then click a destination on the board or choose it here.`),
+      h("div", { class: "march-units" }, boxes.length ? boxes : h("em", {}, "every unit has a destination"), " ", free.length ? pickedNote : null),
+      free.length ? h("p", {}, select, " ", h("button", { type: "button", id: "march-assign", onclick: () => { if (select.value) assignPicked(select.value); } }, "Move the picked units there")) : null,
+      h("ul", { class: "march-moves" }, Object.entries(moves).map(([a, us]) => h("li", {}, `${us.map(unitWord).join(", ")} → ${destLabel(a)}`))),
+      assigned ? h("p", {}, h("button", { type: "button", class: "link", id: "march-undo", onclick: () => { draft.assign = {}; draft.picked = []; draft.leave = false; render(); } }, "Undo the moves")) : null,
+      leaveOk ? h("p", {}, h("label", {}, leave, ` leave a power token in ${nameOf(draft.from)} to keep control of it (${v.power[SEAT]} available)`)) : null,
+      warn,
+      h("p", { class: "march-buttons" },
+        h("button", { type: "button", id: "march-submit", disabled: !assigned, title: assigned ? "" : "give at least one unit a destination first",
+          onclick: () => send({ march: { from: draft.from, moves, leave_power_token: leaveOk && !!draft.leave } }) }, "March"), " ",
+        h("button", { type: "button", class: "secondary", id: "march-remove", onclick: () => send({ march: { from: draft.from, moves: {}, leave_power_token: false } }) }, "Remove the order without moving"), " ",
         h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, "Back")));
   }
 
-  /* The unmoved units of the march's origin, the ticked ones, and where they may go (board.js
-     marchTargets: adjacency, ship transport, ports, impassable areas). With nothing ticked: where
-     any of the unmoved units may go. */
-  function marchPool() {
-    const units = (game.view.units[draft.from] || {})[SEAT] || [];
-    const pool = units.slice();
-    for (const us of Object.values(draft.moves || {})) for (const u of us) pool.splice(pool.indexOf(u), 1);
-    return { pool, chosen: (draft.picked || []).map((i) => pool[i]).filter(Boolean) };
-  }
-  function marchTargets(units) {
-    const { pool, chosen } = marchPool();
-    const list = units || (chosen.length ? chosen : null);
-    if (list) return W.marchTargets(game.view, SEAT, draft.from, list);
-    return Object.assign({}, W.marchTargets(game.view, SEAT, draft.from, pool.filter((u) => u !== "ship")),
-      W.marchTargets(game.view, SEAT, draft.from, pool.filter((u) => u === "ship")));
-  }
-
   function assignPicked(area) {
-    const { chosen } = marchPool();
-    if (!chosen.length) { showError("Tick the units to move first."); return; }
-    if (!marchTargets(chosen)[area]) {
-      const what = chosen.map((u) => u.replace(/_/g, " ")).join(", ");
-      const ships = chosen.includes("ship"), land = chosen.some((u) => u !== "ship");
+    const { units, chosen } = marchPool();
+    if (!chosen.length) { showError("Pick the units to move first: tick them or click them on the board."); return; }
+    const list = chosen.map((i) => units[i]);
+    if (!marchTargets(list)[area]) {
+      const what = list.map(unitWord).join(", ");
+      const ships = list.includes("ship"), land = list.some((u) => u !== "ship");
+      const battle = Object.keys(marchMoves()).find((a) => W.isCombatArea(game.view, SEAT, a));
       const why = ships && land ? "ships and land units cannot march to the same area"
         : (game.view.neutral_forces || {})[area] === "impassable" ? `${nameOf(area)} is impassable`
-          : ships ? `ships go only to an adjacent sea or one of your ports, and ${nameOf(area)} is not one next to ${nameOf(draft.from)}`
-            : `${nameOf(area)} is not next to ${nameOf(draft.from)} and no chain of seas holding your ships reaches it`;
+          : battle && W.isCombatArea(game.view, SEAT, area) && W.marchTargets(game.view, SEAT, draft.from, list)[area] ? `one March starts at most one battle, and this one already goes to ${nameOf(battle)}`
+            : ships ? `ships go only to an adjacent sea or one of your ports, and ${nameOf(area)} is not one next to ${nameOf(draft.from)}`
+              : `${nameOf(area)} is not next to ${nameOf(draft.from)} and no chain of seas holding your ships reaches it`;
       showError(`Your ${what} cannot march from ${nameOf(draft.from)} to ${nameOf(area)}: ${why}.`);
       return;
     }
     showError("");
-    draft.moves[area] = (draft.moves[area] || []).concat(chosen);
+    for (const i of chosen) draft.assign[i] = area;
     draft.picked = [];
+    render();
+  }
+
+  /* A click on the march's origin: on one of its units, pick or unpick it; elsewhere in the area,
+     pick every free unit (or unpick them all when they are all picked). */
+  function pickOnBoard(piece) {
+    const { free, chosen } = marchPool();
+    if (piece && piece.house === SEAT) {
+      if (!free.includes(piece.index)) {
+        const u = marchUnits()[piece.index] || "";
+        showError(u.startsWith("routed_") ? "Routed units cannot move." : `That ${unitWord(u)} has a destination already: undo the moves to change it.`);
+        return;
+      }
+      draft.picked = chosen.includes(piece.index) ? chosen.filter((x) => x !== piece.index) : chosen.concat([piece.index]);
+    } else draft.picked = chosen.length === free.length ? [] : free.slice();
+    showError("");
     render();
   }
 

@@ -141,7 +141,7 @@ def test_raven_peek_shows_the_card_seen(live_asgi_server, demo_game, new_page, a
             page = open_game(new_page, base, request.node.demo_user, demo_game, width, height)
             page.wait_for_selector(".wildling-card")
         text = page.locator("#decision").inner_text()
-        assert "Mammoth Riders" in text and "Destroy 3 of your units" in text
+        assert "Mammoth Riders" in text and "Destroys 3 of their units" in text
         assert "Keep the wildling card on top" in text
         no_json(text)
         shoot(page, artifacts, f"decision-raven-peek-{width}")
@@ -155,7 +155,7 @@ def test_combat_strength_beside_the_card_and_blade_choices(live_asgi_server, dem
     page = open_game(new_page, base, request.node.demo_user, demo_game, 1440, 900)
     page.wait_for_selector("#combat-breakdown")
     text = page.locator("#combat-breakdown").inner_text()
-    assert "Stark attacks B Baratheon in White Harbor from Winterfell" in " ".join(text.split())
+    assert "Stark attacks Baratheon in White Harbor from Winterfell" in " ".join(text.split())
     assert "footman, knight" in text and "Strength before house cards" in text
     assert "not yet revealed" in text and "Fiefdoms track" in text
     no_json(text)
@@ -189,7 +189,7 @@ def test_break_a_tie_for_the_lowest_bidder_against_the_wildlings(live_asgi_serve
         page.wait_for_selector("#tie-submit")
         text = page.locator("#decision").inner_text()
         assert "Tie for the lowest bid against the wildlings" in text
-        assert "Mammoth Riders" in text and "Destroy 3 of your units" in text
+        assert "Mammoth Riders" in text and "Destroys 3 of their units" in text
         # the house at the bottom counts as the lowest bidder: Baratheon by default, Stark once moved down
         assert "Baratheon counts as the lowest bidder" in page.locator("#tie-result").inner_text()
         page.click("button[data-down=stark]")
