@@ -181,7 +181,8 @@ def setup_choose(state: State, events: list[Event]) -> None:
     for s in T.player_order(state):
         p = state["players"][s]
         if p["setup_cards"] is None:
-            if actions.setup_has_choice(state, s):
+            # with every_window on, asked even without a choice: the hand stays secret (§5.2)
+            if state["options"]["every_window"] or actions.setup_has_choice(state, s):
                 seats.append(s)
             else:
                 p["setup_cards"] = []
@@ -722,7 +723,7 @@ def taxation_reserve(state: State, events: list[Event]) -> None:
         excess = len(p["hand"]) - (T.plot_value(state, s, "reserve") or 0)
         if excess <= 0:
             continue
-        if len({T.cid(state, u) for u in p["hand"]}) == 1:
+        if len({T.cid(state, u) for u in p["hand"]}) == 1 and not state["options"]["every_window"]:
             discard_from_hand(state, s, p["hand"][:excess], "reserve", events)
             continue
         ask(state, "discard", [s], count=excess)
