@@ -16,13 +16,8 @@ from games.engine import get_ruleset
 from games.errors import GameError
 from games.models import Game, Lobby
 from games.services import lobbies
+from web import forms as lobby_form
 from web.board import agot_board_json
-
-HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
-RULESETS = [("agot", "A Game of Thrones (board game)"), ("btwixt", "B'Twixt (card game, 3-6 leaders)")]
-BTWIXT_OPTIONS = {"advanced": "advanced game (leader cards, events)", "draft": "draft the hands",
-                  "succession": "succession assembly (every leader and event card in the influence deck; hands are drafted)",
-                  "short": "short game (one season less)", "allies_in_sight": "allies in sight"}
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
@@ -121,36 +116,23 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def lobby_new(request: HttpRequest) -> HttpResponse:
-    error = None
-    data = request.POST if request.method == "POST" else {}
-    if request.method == "POST":
+    """The new-lobby form (web/forms.py): a bad value is a form error in words (its field marked), never a 500."""
+    form = lobby_form.LobbyForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
         try:
-            ruleset = data.get("ruleset", "agot")
-            if ruleset == "btwixt":
-                options = {key: True for key in BTWIXT_OPTIONS if data.get(f"btwixt_{key}") == "on"}
-            else:
-                options = {"tides_of_battle": True} if data.get("tides_of_battle") == "on" else {}
-            settings = lobbies.LobbySettings(
-                ruleset=ruleset, name=data.get("name", "")[:80], seat_count=int(data.get("seats", 3)),
-                time_limit=int(data.get("time_limit", 86400)), ranked=data.get("ranked") == "on",
-                private=data.get("private") == "on", password=data.get("password", ""),
-                house_choice=data.get("house_choice", "random"),
-                options=options, private_chat=data.get("no_private_chat") != "on",
-            )
-            seat = data.get("seat", "") if ruleset == "agot" else data.get("leader", "")
-            lobby = lobbies.do_create_lobby(request.user, settings, join=True, seat=seat)
-        except ValueError:
-            error = "Seats and time per decision must be whole numbers."
+            lobby = lobbies.do_create_lobby(request.user, form.settings(), join=True, seat=form.creator_seat())
         except GameError as exc:
-            error = _error_text(exc)
+            form.add_service_error(exc)
         else:
             return redirect("web-lobby", lobby_id=lobby.pk)
-    return render(request, "web/lobby_new.html", {"error": error, "data": data, "houses": HOUSES,
-                                                  "rulesets": RULESETS, "btwixt_options": BTWIXT_OPTIONS.items(),
-                                                  "leaders": _btwixt_leaders(),
-                                                  "time_limits": [(120, "2 minutes"), (600, "10 minutes"),
-                                                                  (3600, "1 hour"), (86400, "1 day"),
-                                                                  (259200, "3 days")]})
+    lf = lobby_form
+    return render(request, "web/lobby_new.html", {
+        "form": form, "data": form.data, "houses": lf.HOUSES, "rulesets": lf.RULESETS, "time_limits": lf.TIME_LIMITS,
+        "house_choices": lf.HOUSE_CHOICES, "leaders": _btwixt_leaders(), "cardset_name": lf.cardset_name(),
+        "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
+        "chosen": form.data.get("ruleset", "agot"),
+        "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
+    })
 
 
 def _btwixt_leaders() -> list[tuple[str, str]]:
@@ -173,10 +155,17 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
     game = Game.objects.filter(lobby=lobby).only("pk").first()
     taken = {m.seat for m in members if m.seat}
     seats = get_ruleset(lobby.ruleset).seat_choices(lobby.seat_count)
+    names = dict(_btwixt_leaders()) if lobby.ruleset == "btwixt" else {}
+    def seat_name(seat: str) -> str:  # a leader's or house's name, never its id
+        return names.get(seat) or seat.replace("_", " ").title()
+    for m in members:
+        m.seat_name = seat_name(m.seat) if m.seat else ""
     return render(request, "web/lobby.html", {
         "lobby": lobby, "members": members, "me": me, "game": game, "free": lobby.seat_count - len(members),
         "is_creator": request.user.pk == lobby.creator_id,
-        "open_seats": [s for s in seats if s not in taken], "all_seats": seats, "invite": request.GET.get("invite", ""),
+        "open_seats": [(s, seat_name(s)) for s in seats if s not in taken], "all_seats": [(s, seat_name(s)) for s in seats],
+        "seat_word": "Leader" if lobby.ruleset == "btwixt" else "House", "invite": request.GET.get("invite", ""),
+        "option_words": lobby_form.option_words(lobby.ruleset, lobby.options or {}),
     })
 
 

@@ -7,7 +7,10 @@
   const ruleset = document.getElementById("ruleset");
   if (ruleset) {
     const follow = () => {
-      for (const box of document.querySelectorAll(".ruleset-options")) box.hidden = box.dataset.ruleset !== ruleset.value;
+      for (const box of document.querySelectorAll(".ruleset-options, .ruleset-word")) box.hidden = box.dataset.ruleset !== ruleset.value;
+      for (const sep of document.querySelectorAll(".ruleset-sep")) sep.hidden = true;
+      // "Houses" or "Leaders": the word of the chosen game, with a capital
+      for (const word of document.querySelectorAll(".ruleset-word:not([hidden])")) word.textContent = word.textContent.replace(/^./, (c) => c.toUpperCase());
     };
     ruleset.addEventListener("change", follow);
     follow();

@@ -244,3 +244,41 @@ def test_the_lobby_form_offers_succession_for_btwixt(live_asgi_server, new_page,
         page.wait_for_url(re.compile(r"/lobbies/\d+/$"))
         lobby = page.request.get(page.url.replace("/lobbies/", "/api/v1/lobbies/").rstrip("/")).json()
         assert lobby["ruleset"] == "btwixt" and lobby["options"] == {"succession": True}
+
+
+def test_the_lobby_form_names_btwixt_modes_and_says_what_is_wrong(live_asgi_server, new_page, artifacts):
+    live_asgi_server.manage("shell", "-c", "from tests.browser.test_btwixt_page_more import *; stage_table(['btl_eddy'], bots=2)")
+    for width, height in WIDTHS:
+        page = new_page(width, height)
+        log_in(page, live_asgi_server.url, "btl_eddy")
+        page.goto(live_asgi_server.url + "/lobbies/new/")
+        seats_label = page.locator("label:has(select[name=house_choice])")
+        assert seats_label.inner_text().startswith("Houses")
+        page.select_option("select[name=ruleset]", "btwixt")
+        assert seats_label.inner_text().startswith("Leaders")
+        assert not page.locator("select[name=seat]").is_visible()
+        form = page.locator("main form")
+        for label in ("Advanced game", "Draft the hands", "Succession Assembly", "Allies in Sight", "Short game"):
+            assert form.get_by_label(label).is_visible()
+        assert page.locator("#help_btwixt_short").inner_text() == "One season less: 3-4 leaders start in Autumn, 5-6 in Winter."
+        assert "the site's reference card set" in form.inner_text()
+        _no_json(form.inner_text())
+        form.get_by_label("Short game").check()
+        form.get_by_label("Allies in Sight").check()
+        page.fill("input[name=seats]", "8")
+        page.click("main form button[type=submit]")
+        page.wait_for_selector(".errors[role=alert]")
+        assert "Both games are played by 3 to 6 players." in page.locator(".errors").inner_text()
+        # what was chosen is still chosen, B'Twixt's section still the one shown
+        assert form.get_by_label("Short game").is_checked() and form.get_by_label("Allies in Sight").is_checked()
+        assert not form.get_by_label("Advanced game").is_checked()
+        assert not page.locator("input[name=tides_of_battle]").is_visible()
+        _no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts / f"btwixt-lobby-form-error-{width}.png"), full_page=True)
+        page.fill("input[name=seats]", "5")
+        page.click("main form button[type=submit]")
+        page.wait_for_url(re.compile(r"/lobbies/\d+/$"))
+        assert "Allies in Sight" in page.locator("main").inner_text() and "Short game" in page.locator("main").inner_text()
+        lobby = page.request.get(page.url.replace("/lobbies/", "/api/v1/lobbies/").rstrip("/")).json()
+        assert lobby["options"] == {"short": True, "allies_in_sight": True} and lobby["seats"] == 5
+        page.screenshot(path=str(artifacts / f"btwixt-lobby-created-{width}.png"), full_page=True)
