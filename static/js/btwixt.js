@@ -340,7 +340,7 @@
     if (r.ok) { await load(); return true; }
     let body = {};
     try { body = await r.json(); } catch (e) { /* not JSON */ }
-    showError(`Refused (${body.error || r.status}): ${body.detail || r.statusText}`);
+    showError(`Refused: ${body.detail || r.statusText || "the server did not accept this (" + r.status + ")"}`);
     if (r.status === 409) await load();
     return false;
   }
