@@ -19,7 +19,7 @@ MAKE_GAME = """
 from accounts.models import ApiToken, User
 from games.services.play import do_create_game
 users = [User.objects.create_user(f"p{n}", f"p{n}@example.com", "a-long-passphrase-42") for n in range(3)]
-game = do_create_game(ruleset="agot", seating=dict(zip(["stark", "lannister", "baratheon"], users)), time_limit=4)
+game = do_create_game(ruleset="agot", seating=dict(zip(["stark", "lannister", "baratheon"], users)), time_limit=5)
 _, key = ApiToken.issue(users[0], "test")
 print("GAME", game.pk, key)
 """
@@ -48,9 +48,12 @@ def test_a_timeout_in_embedded_mode_reaches_the_players_socket():
         request = urllib.request.Request(f"{server.url}/api/v1/games/{game_id}/log",
                                          headers={"Authorization": f"Token {key}"})
         log = json.load(urllib.request.urlopen(request, timeout=10))
-        assert [m["type"] for m in messages][0] == "hello" and messages[0]["version"] == 0
-        update = messages[-1]
+        hello, update = messages[0], messages[-1]
+        assert hello["type"] == "hello"
         assert update["type"] == "update", f"no live update after the deadline: {messages}\n{server.output()}"
-        # What the socket announced is what the deadline runner applied: the three timeouts.
-        assert update["version"] == log["version"] >= 3
-        assert [e["source"] for e in log["entries"][:3]] == ["timeout"] * 3
+        # What the socket announced is what the deadline runner applied. Nobody plays, so every entry
+        # after the version the socket said hello at is a timeout. (On a loaded machine the first
+        # deadline may pass before the socket connects: then the update is a later deadline's.)
+        assert hello["version"] < update["version"] <= log["version"]
+        announced = [e for e in log["entries"] if hello["version"] < e["version"] <= update["version"]]
+        assert announced and {e["source"] for e in announced} == {"timeout"}, announced
