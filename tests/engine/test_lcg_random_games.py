@@ -102,3 +102,24 @@ def test_options_choose_each_seat_deck_and_refuse_unknown_ones():
             R.new_game(["p1", "p2"], bad, 1)
     with pytest.raises(EngineError):
         R.new_game(["p1", "p2", "p3"], {}, 1)
+
+
+def test_the_plot_timeout_default_is_a_remaining_plot_from_the_hidden_generator_L57():
+    """§5.3: a random remaining plot; default_action is pure (same state, same answer)."""
+    state = R.new_game(["p1", "p2"], {}, 8)
+    while R.pending(state) != {"p1": "plot", "p2": "plot"}:
+        seat = sorted(R.pending(state))[0]
+        state, _ = R.apply(state, seat, R.default_action(state, seat))
+    before = copy.deepcopy(state)
+    picks = {R.default_action(state, "p1")["plot"] for _ in range(3)}
+    assert state == before and len(picks) == 1
+    remaining = {state["uids"][u][0] for u in state["players"]["p1"]["plots"]}
+    assert picks <= remaining
+    seen = set()
+    for seed in range(12):  # over seeds, the default is not always the same plot
+        s = R.new_game(["p1", "p2"], {"decks": ["the_old_ways", "the_old_ways"]}, seed)
+        while "plot" not in R.pending(s).values():
+            seat = sorted(R.pending(s))[0]
+            s, _ = R.apply(s, seat, R.default_action(s, seat))
+        seen.add(R.default_action(s, "p1")["plot"])
+    assert len(seen) > 1
