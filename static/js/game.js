@@ -303,6 +303,9 @@
       (v.discards[house] || []).length ? h("div", {}, h("em", {}, "Discarded"), h("div", { class: "cards discards" }, v.discards[house].map((c) => cardView(c)))) : null)));
   }
 
+  const COMBAT_STEPS = { support: "supports are declared", accept_support: "supports are accepted or refused", house_card: "house cards are chosen",
+    immediate: "house card abilities", replace_card: "a house card is replaced", blade: "the Valyrian Steel Blade", blade_redraw: "the Valyrian Steel Blade",
+    casualties: "casualties", retreat: "the retreat", on_result: "house card abilities after the result", cleanup: "the end of the battle" };
   function renderCombat() {
     const c = game.view.combat;
     const cur = c && c._current;
@@ -313,7 +316,7 @@
       show.defender ? houseTag(show.defender) : "a neutral force", " in ", nameOf(show.area))];
     if (cur) {
       const sup = Object.entries(cur.supports || {}).map(([h2, side]) => `${cap(h2)} supports ${side ? cap(cur[side] || side) : "no one"}`);
-      rows.push(h("p", {}, `Step: ${(cur.step || "").replace(/_/g, " ")}`, sup.length ? " · " + sup.join(", ") : ""));
+      rows.push(h("p", {}, `Now: ${COMBAT_STEPS[cur.step] || String(cur.step || "").replace(/_/g, " ")}`, sup.length ? " · " + sup.join(", ") : ""));
     }
     if (!cur || cur.cards) {
       const src = cur && cur.cards ? cur : c;

@@ -242,3 +242,13 @@ def test_describe_action_falls_back_to_words(live_asgi_server, demo_game, new_pa
     assert words[1] == "Choose footman and siege engine in Winterfell; ship in White Harbor"
     assert words[2] == "Order: Stark and Greyjoy"
     assert "The Twins" in words[3] and "Lannister" in words[3] and "knight" in words[3]
+
+
+def test_combat_titles_and_steps_in_words(live_asgi_server, demo_game, new_page, request):
+    live_asgi_server.manage("shell", "-c", f"from tests.browser.stage import stage_stark_attack; stage_stark_attack({demo_game})")
+    page = open_game(new_page, live_asgi_server.url, request.node.demo_user, demo_game, 1440, 900)
+    assert page.locator("#decision h2 .decision-title").inner_text() == "Choose a house card for the battle for White Harbor"
+    assert "Action phase: battle for White Harbor" in page.locator("#phase").inner_text()
+    combat = page.locator("#combat").inner_text()
+    assert "Now: house cards are chosen" in combat, combat
+    no_ids(combat)
