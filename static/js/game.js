@@ -321,10 +321,11 @@
     if (!cur || cur.cards) {
       const src = cur && cur.cards ? cur : c;
       if (src.cards) rows.push(h("div", { class: "cards" }, Object.values(src.cards).map((id) => cardView(id))));
-      if (src.strength) rows.push(h("p", {}, "Strength: ", Object.entries(src.strength).map(([k, n]) => `${cap(k)} ${n}`).join(" · ")));
-      if (src.tides && Object.keys(src.tides).length) rows.push(h("p", {}, "Tides of Battle: ", Object.entries(src.tides).map(([k, t]) => `${cap(k)} ${String(t).replace(/_/g, " ")}`).join(" · ")));
+      if (src.strength && !src.breakdown) rows.push(h("p", {}, "Strength: ", Object.entries(src.strength).map(([k, n]) => `${cap(k)} ${n}`).join(" · ")));
+      if (src.tides && Object.keys(src.tides).length && !src.breakdown) rows.push(h("p", {}, "Tides of Battle: ", Object.entries(src.tides).map(([k, t]) => `${cap(k)} ${String(t).replace(/_/g, " ")}`).join(" · ")));
     }
-    if (!cur && c.winner) rows.push(h("p", {}, "Winner: ", houseTag(c.winner)));
+    if (!cur && c.breakdown) rows.push(combatBreakdown(c, true));
+    else if (!cur && c.winner) rows.push(h("p", {}, "Winner: ", houseTag(c.winner)));
     $("combat").replaceChildren(...rows);
   }
 
@@ -696,21 +697,52 @@
      read from the view; what the engine adds beyond them (supports, card texts, Tides of Battle) is
      the difference to its own totals, so the total is always the engine's. */
   const COMBAT_KINDS = ["support", "accept_support", "house_card", "blade", "blade_redraw", "choose"];
+  /* A battle's strength, line by line, as the engine records it (combat.breakdown, R215-R229):
+     live from the initial strength on, frozen when the victor is decided, so a side whose units
+     died as casualties still shows them. Before the supports are settled there is no record yet:
+     the units and orders on the board are shown instead. */
+  const TIDES_NAME = { zero: "a blank card", sword: "a sword", fortification: "a tower", two: "a +2 card",
+    three: "a +3 card", skull: "a skull" };
+  const TIDES_VALUE = { zero: 0, sword: 1, fortification: 1, two: 2, three: 3, skull: 0 };
+  const DECIDED = { higher_strength: "the higher strength", fiefdoms_tie: "a tie, won by the house higher on the Fiefdoms track",
+    neutral_force: "the neutral force's strength" };
   function unitValue(u, attacking, castle) {
     return u === "knight" ? 2 : u === "siege_engine" ? (attacking && castle ? 4 : 0) : 1;
   }
-  function combatBreakdown(cur) {
+  function unitWords(list) {
+    return (list || []).map((u) => u.replace(/^routed_(.*)$/, "$1 (routed)").replace(/_/g, " ")).join(", ") || "none";
+  }
+  function recordedLine(line, house) {
+    const B = W.board(), c = line.card_id && B.house_cards[line.card_id];
+    const rows = {
+      units: ["Units", line.units, unitWords(line.unit_list)],
+      order: ["Order", line.order, line.order_token ? W.tokenName(line.order_token) : "no order"],
+      garrison: line.garrison ? ["Garrison", line.garrison, ""] : null,
+      support: ["Support", line.support, Object.keys(line.supporters || {}).filter((s2) => s2 !== house).length
+        ? "from " + Object.entries(line.supporters).map(([s2, n]) => `${cap(s2)} +${n}`).join(", ") : line.support ? "own Support orders" : "none"],
+      card: ["House card", line.card || 0, c ? c.name : "not yet revealed"],
+      tides: line.tides_card ? ["Tides of Battle", line.tides, TIDES_NAME[line.tides_card] || line.tides_card.replace(/_/g, " ")] : null,
+      blade: ["Valyrian Steel Blade", line.blade, line.blade ? "used" : ""],
+    };
+    return rows;
+  }
+  function combatBreakdown(cur, finished) {
     const v = game.view, B = W.board(), area = cur.area;
     const castle = ((B.areas[area] || {}).structure || "none") !== "none";
     const sides = [cur.attacker].concat(cur.defender ? [cur.defender] : []);
+    const record = cur.breakdown || null;
     const initial = cur.initial || {}, total = cur.strength || {};
     const cell = (n, what) => h("td", {}, h("strong", {}, n >= 0 ? `+${n}` : String(n)), what ? h("small", {}, " ", what) : null);
     const rows = {}; const add = (key, label) => { rows[key] = rows[key] || { label, cells: {} }; return rows[key].cells; };
     for (const house of sides) {
+      if (record && record[house]) {
+        for (const [key, row] of Object.entries(recordedLine(record[house], house))) if (row) add(key, row[0])[house] = [row[1], row[2]];
+        continue;
+      }
       const attacking = house === cur.attacker;
       const units = attacking ? (cur.units || []) : (((v.units[area] || {})[house]) || []);
       const uv = units.reduce((n, u) => n + unitValue(u, attacking, castle), 0);
-      add("units", "Units")[house] = [uv, units.map((u) => u.replace(/_/g, " ")).join(", ") || "none"];
+      add("units", "Units")[house] = [uv, unitWords(units)];
       let order = 0, orderName = "no order";
       if (attacking && cur.march_token) { const m = /march([+-]\d)/.exec(cur.march_token); order = m ? parseInt(m[1], 10) : 0; orderName = W.tokenName(cur.march_token); }
       const o = v.orders[area];
@@ -719,34 +751,45 @@
       const garrison = !attacking ? parseInt(cur.garrison || 0, 10) : 0;
       if (garrison) add("garrison", "Garrison")[house] = [garrison, ""];
       const supporters = Object.entries(cur.supports || {}).filter(([s2, side]) => side && cur[side] === house && !(cur.refused || []).includes(s2)).map(([s2]) => cap(s2));
-      const rest = (initial[house] ?? uv + order + garrison) - uv - order - garrison;
-      add("support", "Support")[house] = [rest, supporters.length ? "from " + supporters.join(", ") : rest ? "and effects on units" : "none"];
-      const card = (cur.cards || {})[house], c = card && B.house_cards[card];
-      add("card", "House card")[house] = c ? [c.strength, c.name] : [0, "not yet revealed"];
-      const tide = (cur.tides || {})[house];
-      const blade = cur.blade_house === house ? 1 : 0;
-      if (house in total) {
-        const other = total[house] - initial[house] - (c ? c.strength : 0) - blade;
-        if (tide || other) add("tides", tide ? "Tides of Battle and card texts" : "Card texts")[house] = [other, tide ? String(tide).replace(/_/g, " ") : ""];
-      }
-      add("blade", "Valyrian Steel Blade")[house] = [blade, blade ? "used" : v.tracks.fiefdoms[0] === house ? ((v.used || {}).valyrian_steel_blade ? "used this round" : "held, +1 if used") : ""];
+      add("support", "Support")[house] = [0, supporters.length ? "from " + supporters.join(", ") + " (added once the supports are settled)" : "none"];
+      add("card", "House card")[house] = [0, "not yet revealed"];
+      add("blade", "Valyrian Steel Blade")[house] = [0, ""];
     }
-    if (!cur.defender && cur.neutral != null) rows.units.cells.neutral = [parseInt(cur.neutral, 10) || 0, "neutral force"];
+    // R298-R299: this seat's own Tides of Battle card is seen before the reveal (the blade holder may
+    // draw again); the other side's stays hidden until both are revealed.
+    const mine = SEAT && !finished && v.secret && v.secret[SEAT] && v.secret[SEAT].tides;
+    if (mine && sides.includes(SEAT) && !rows.tides) {
+      const t = add("tides", "Tides of Battle");
+      for (const x of sides) t[x] = x === SEAT ? [TIDES_VALUE[mine] || 0, `${TIDES_NAME[mine] || mine}, drawn in secret: it counts once both are revealed`] : [0, "drawn, not yet revealed"];
+    }
+    const blades = rows.blade;
+    if (!finished && blades) for (const house of sides) {
+      if (!blades.cells[house] || blades.cells[house][0]) continue;
+      if (v.tracks.fiefdoms[0] === house) blades.cells[house][1] = (v.used || {}).valyrian_steel_blade ? "used this round" : "held, +1 if used";
+    }
+    if (!cur.defender && cur.neutral != null) add("units", "Units").neutral = [parseInt(cur.neutral, 10) || 0, "neutral force"];
     const cols = sides.concat(!cur.defender ? ["neutral"] : []);
     const head = (x) => x === "neutral" ? "Neutral force" : houseTag(x);
-    const sum = (x) => x === "neutral" ? (parseInt(cur.neutral, 10) || 0) : (total[x] ?? initial[x] ?? 0);
+    const revealed = record && sides.some((x) => record[x] && record[x].card_id);
+    const sum = (x) => x === "neutral" ? (parseInt(cur.neutral, 10) || 0)
+      : record && record[x] ? record[x].total : (total[x] ?? initial[x] ?? Object.values(rows).reduce((n, r) => n + ((r.cells[x] || [0])[0] || 0), 0));
     const fief = v.tracks.fiefdoms.filter((x) => sides.includes(x));
     const body = Object.values(rows).map((r) => h("tr", {}, h("th", { scope: "row" }, r.label), cols.map((x) => r.cells[x] ? cell(...r.cells[x]) : h("td", {}, ""))));
     const lead = cur.defender && sum(cur.attacker) !== sum(cur.defender) ? (sum(cur.attacker) > sum(cur.defender) ? cur.attacker : cur.defender) : null;
-    return h("div", { class: "decision-context combat-breakdown", id: "combat-breakdown" },
+    let verdict;
+    if (cur.decided_by && cur.winner) verdict = h("p", { class: "tie-rule" }, houseTag(cur.winner), ` won: ${DECIDED[cur.decided_by] || "the higher strength"}.`);
+    else if (cur.decided_by === "neutral_force") verdict = h("p", { class: "tie-rule" }, "The neutral force held: the attacker did not reach its strength.");
+    else if (cur.defender) verdict = h("p", { class: "tie-rule" }, lead ? [houseTag(lead), " is ahead now. "] : "The sides are level now. ",
+      "A tie goes to the house higher on the Fiefdoms track: ", houseTag(fief[0]), ".");
+    else verdict = h("p", {}, "The attacker must at least equal the neutral force's strength.");
+    return h("div", { class: "decision-context combat-breakdown", id: finished ? "last-combat-breakdown" : "combat-breakdown" },
       h("h3", {}, houseTag(cur.attacker), " attacks ", cur.defender ? houseTag(cur.defender) : "a neutral force", ` in ${nameOf(area)}`,
         cur.origin ? ` from ${nameOf(cur.origin)}` : ""),
       h("div", { class: "table-scroll" }, h("table", { class: "strength" },
         h("thead", {}, h("tr", {}, h("th", {}, ""), cols.map((x) => h("th", { scope: "col" }, head(x))))),
         h("tbody", {}, body),
-        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, cur.strength ? "Strength" : "Strength before house cards"), cols.map((x) => h("td", { class: "total" }, String(sum(x)))))))),
-      cur.defender ? h("p", { class: "tie-rule" }, lead ? [houseTag(lead), " is ahead now. "] : "The sides are level now. ",
-        "A tie goes to the house higher on the Fiefdoms track: ", houseTag(fief[0]), ".") : h("p", {}, "The attacker must at least equal the neutral force's strength."));
+        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, revealed ? "Strength" : "Strength before house cards"), cols.map((x) => h("td", { class: "total" }, String(sum(x)))))))),
+      verdict);
   }
   let battleShown = null;
   function revealBattle(cur) {

@@ -225,3 +225,14 @@ def stage_wildling_tie(game_id: int) -> None:
     setup["decks"] = {"westeros_1": ["last_days_of_summer"], "westeros_2": ["last_days_of_summer"],
                       "westeros_3": ["wildlings_attack"], "wildlings": ["mammoth_riders"]}
     stage(game_id, setup, "westeros")
+
+
+def stage_stark_attack_with_tides(game_id: int) -> None:
+    """stage_stark_attack with the Tides of Battle option (R296-R302): Stark will draw a +3 card,
+    Baratheon a skull."""
+    game = Game.objects.get(pk=game_id)
+    game.options = {**game.options, "tides_of_battle": True}
+    game.save(update_fields=["options"])
+    setup = {**STARK_ATTACK_SETUP, "decks": {"tides": ["three", "skull"]}}
+    march = {"march": {"from": "winterfell", "moves": {"white_harbor": ["footman", "knight"]}, "leave_power_token": False}}
+    stage(game_id, setup, "action", lambda engine, state: engine.apply(state, "stark", march)[0])
