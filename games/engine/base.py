@@ -145,6 +145,6 @@ def _load_builtin() -> None:
     with _builtin_lock:
         if not _builtin_loaded:
             import games.engine.agot  # noqa: F401
-            from games.engine import btwixt, lcg  # noqa: F401
+            from games.engine import btwixt, lcg, minis  # noqa: F401
 
             _builtin_loaded = True

@@ -1,0 +1,255 @@
+"""A Song of Ice and Fire: Tabletop Miniatures Game (2021 core rules), two players (Stark and
+Lannister), registered as `minis`.
+
+Rules: ../shared/rules/minis.md (M1-M129, §4 the table model, §5 decisions and defaults); starter
+content as data (data/starter_armies.yaml). Geometry on shapely (geometry.py). State layout, what is
+implemented and what is not: docs/engine-minis.md.
+"""
+from __future__ import annotations
+
+import marshal
+import random
+from typing import Any
+
+from games.engine.base import REFEREE, EngineError, register
+from games.engine.minis import data, flow, setup, summary
+from games.engine.minis import table as T
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+SEATS = ("stark", "lannister")
+# decision kind -> the answers it takes
+ANSWERS = {
+    "activate": ("activate", "pass"),
+    "action": ("maneuver", "march", "retreat", "charge", "attack", "no_action", "claim", "place"),
+    "retreat_move": ("retreat_move",),
+    "reroll": ("reroll",),
+    "spend": ("spend",),
+    "pivot": ("pivot",),
+    "surge": ("surge",),
+    "discard": ("discard",),
+    "choose": ("choose",),
+    "deploy": ("deploy",),
+    "redeploy": ("redeploy",),
+}
+ALL_ANSWERS = frozenset(a for v in ANSWERS.values() for a in v) | {"order", "play"}
+
+
+def copy_state(state: State) -> State:
+    return marshal.loads(marshal.dumps(state))
+
+
+class MinisRuleset:
+    id = "minis"
+    min_seats = 2
+    max_seats = 2
+    scenario_keys = ("cards",)
+    ordered_summary_paths = ("decks.*", "discards.*", "last_attack.attack_dice", "last_attack.defense_dice",
+                             "last_attack.rolled", "last_attack.rerolled", "last_attack.panic.dice",
+                             "last_test.dice", "units.*.at", "units.*.pose.at")
+    options_doc = {
+        "mode": "the game mode: here_we_stand (the only one implemented, default)",
+        "armies": "{stark: list, lannister: list}: a fixed list id (" + ", ".join(data.list_ids())
+                  + ") or {commander, units: [{unit, attachment?}], ncus}; default the fixed 30-point lists",
+        "game_size": "army points (default 30); the victory threshold follows (M126)",
+        "reaction_prompts": "playable (default) or all; no reaction window is implemented yet, so no "
+                            "prompt reveals a hand either way",
+    }
+
+    # -------------------------------------------------------------- creation
+
+    def seat_names(self, count: int) -> list[str]:
+        if count != 2:
+            raise EngineError("illegal_action", "the miniatures game is played by two players")
+        return list(SEATS)
+
+    def seat_choices(self, count: int) -> list[str]:
+        return self.seat_names(count)
+
+    def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
+        return setup.new_game(seats, options, seed)
+
+    def scenario_game(self, seats: list[str], options: dict[str, Any], seed: int, setup_keys: dict[str, Any],
+                      start: str | None, extra: dict[str, Any] | None = None) -> State:
+        return setup.scenario_game(seats, options, seed, setup_keys, start, (extra or {}).get("cards"))
+
+    # -------------------------------------------------------------- decisions
+
+    def pending(self, state: State) -> dict[str, str]:
+        return summary.pending(state)
+
+    def legal_actions(self, state: State, seat: str) -> list[Action] | None:
+        """Listed when the choice is among few options; moves are continuous (None): use `check`."""
+        d = state.get("decision")
+        if state["over"] or not d or seat not in d["seats"]:
+            return []
+        kind = d["kind"]
+        if kind == "activate":
+            return [{"activate": n} for n in flow.activations_left(state, seat)]
+        if kind == "choose" and d.get("what") == "first_player":
+            return [{"choose": s} for s in state["seats"]]
+        if kind == "choose":
+            opts = [{"choose": c} for c in flow.zone_choices(state, d["zone"], seat)
+                    if "maneuver" not in c]
+            return opts + ([{"choose": None}] if d["zone"] in flow.MAY_ZONES else [])
+        return None
+
+    def check(self, state: State, seat: str, action: Action) -> dict[str, Any]:
+        """A proposed move checked without applying it: {"ok": true, "at", "facing"} (the resolved
+        pose) or {"ok": false, "reason"}. Answers maneuver, march, retreat_move, surge and deploy."""
+        try:
+            if not isinstance(action, dict) or len(action) != 1:
+                raise EngineError("bad_action", "an action is a mapping with one key")
+            kind, value = next(iter(action.items()))
+            d = state.get("decision")
+            if state["over"] or not d or seat not in d["seats"]:
+                raise EngineError("not_your_turn", "no decision of yours is pending")
+            if kind in ("maneuver", "march") and d["kind"] == "action" and not state["act"]["ncu"]:
+                name = state["act"]["unit"]
+                at, facing = (flow.check_maneuver if kind == "maneuver" else flow.check_march)(state, name, value)
+            elif kind == "retreat_move" and d["kind"] == "retreat_move":
+                at, facing = flow.check_retreat_move(state, d["unit"], value, d["max"])
+            elif kind == "surge" and d["kind"] == "surge":
+                at, facing = flow.check_maneuver(state, d["unit"], value)
+            else:
+                new, _ = self.apply(state, seat, action)
+                return {"ok": True}
+        except EngineError as exc:
+            return {"ok": False, "error": exc.code, "reason": exc.reason}
+        return {"ok": True, "at": [round(at[0], 2), round(at[1], 2)], "facing": round(facing, 2)}
+
+    def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
+        if state["over"]:
+            raise EngineError("game_over", "the game is over")
+        if not isinstance(act, dict) or len(act) != 1:
+            raise EngineError("bad_action", "an action is a mapping with one key")
+        kind, value = next(iter(act.items()))
+        if kind not in ALL_ANSWERS:
+            raise EngineError("bad_action", f"unknown action {kind!r}")
+        if seat not in state["seats"]:
+            raise EngineError("not_your_turn", f"{seat} is not a seat")
+        d = state.get("decision")
+        if not d or seat not in d["seats"]:
+            raise EngineError("not_your_turn", f"{seat} has no decision to make now")
+        if kind not in ANSWERS[d["kind"]]:
+            if kind in ("order", "play"):
+                raise EngineError("illegal_action", "Orders and Tactics cards are not playable yet "
+                                                    "(docs/engine-minis.md)")
+            raise EngineError("not_your_turn", f"{kind} does not answer the pending {d['kind']}")
+        new = copy_state(state)
+        events: list[Event] = []
+        self._answer(new, seat, d["kind"], kind, value, events)
+        flow.run(new, events)
+        return new, events
+
+    def _answer(self, state: State, seat: str, dkind: str, kind: str, value: Any, events: list[Event]) -> None:
+        if dkind == "activate":
+            if kind == "pass":
+                raise EngineError("illegal_action", "a seat with an unactivated unit must activate one (M28)")
+            if not isinstance(value, str):
+                raise EngineError("bad_action", "activate: a unit name or an NCU id")
+            state["decision"] = None
+            flow.activate(state, seat, value, events)
+            return
+        if dkind == "action":
+            state["decision"] = None
+            if kind == "no_action" and value is not True:
+                raise EngineError("bad_action", "no_action: true")
+            flow.do_action(state, seat, kind, value, events)
+            return
+        handlers = {
+            "retreat_move": flow.answer_retreat_move, "reroll": flow.answer_reroll, "spend": flow.answer_spend,
+            "pivot": flow.answer_pivot, "surge": flow.answer_surge, "discard": flow.answer_discard,
+            "deploy": flow.answer_deploy, "redeploy": flow.answer_redeploy,
+        }
+        if dkind == "choose":
+            d = state["decision"]
+            if d.get("what") == "first_player":
+                if value not in state["seats"]:
+                    raise EngineError("bad_action", "choose: a seat")
+                state["first_player"] = value
+                state["decision"] = None
+                events.append({"type": "first_player", "seat": value})
+                return
+            flow.answer_zone(state, seat, value, events)
+            return
+        handlers[dkind](state, seat, value, events)
+
+    def default_action(self, state: State, seat: str) -> Action:
+        """rules/minis.md §5 and SCENARIOS.md "minis" timeout defaults."""
+        d = state["decision"]
+        kind = d["kind"]
+        if kind == "activate":
+            left = flow.activations_left(state, seat)
+            return {"activate": left[0]}
+        if kind == "action":
+            return {"no_action": True}
+        if kind == "retreat_move":
+            best = flow.any_retreat(state, d["unit"], d["max"])
+            return {"retreat_move": best or {"distance": 0}}
+        if kind == "reroll":
+            return {"reroll": []}
+        if kind in ("spend", "surge", "redeploy"):
+            return {kind: None}
+        if kind == "pivot":
+            return {"pivot": {}}
+        if kind == "discard":
+            if d.get("count"):
+                hand = state["players"][seat]["hand"]
+                return {"discard": list(reversed(hand[-d["count"]:]))}
+            return {"discard": []}
+        if kind == "choose":
+            if d.get("what") == "first_player":
+                return {"choose": seat}
+            if d["zone"] in flow.MAY_ZONES:
+                return {"choose": None}
+            return {"choose": flow.zone_choices(state, d["zone"], seat)[0]}
+        if kind == "deploy":
+            return flow.default_deploy(state, seat)
+        raise EngineError("illegal_action", f"no default for {kind}")
+
+    def bot_action(self, state: State, seat: str) -> Action:
+        from games.engine.minis import bot
+
+        return bot.bot_action(state, seat)
+
+    def random_action(self, state: State, seat: str, rnd: random.Random) -> Action:
+        from games.engine.minis import bot
+
+        return bot.random_action(state, seat, rnd)
+
+    # -------------------------------------------------------------- views
+
+    def view(self, state: State, seat: str | None) -> State:
+        return summary.view(state, seat)
+
+    def summary(self, state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
+        return summary.summary(state, viewer)
+
+    def event_view(self, event: Event, seat: str | None) -> Event | None:
+        return summary.event_view(event, seat)
+
+    def summary_path_error(self, path: str) -> str | None:
+        return summary.summary_path_error(path)
+
+    def is_over(self, state: State) -> bool:
+        return bool(state["over"])
+
+    def ranking(self, state: State) -> list[str] | None:
+        if not state["over"]:
+            return None
+        if state["winner"] is None:
+            return list(state["seats"])
+        return [state["winner"], T.opponent(state, state["winner"])]
+
+    def placements(self, state: State) -> dict[str, int] | None:
+        if not state["over"]:
+            return None
+        if state["winner"] is None:
+            return {s: 1 for s in state["seats"]}
+        return {state["winner"]: 1, T.opponent(state, state["winner"]): 2}
+
+
+RULESET = register(MinisRuleset())

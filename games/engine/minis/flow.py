@@ -1,0 +1,1421 @@
+"""The rules flow: activations (M25-M31), actions (M41-M71), combat and morale (M83-M103), the
+Tactics Board (M34-M37), Cleanup, Here We Stand (M123) and the end of the game (M125-M129).
+
+The game advances by a work queue (`state["work"]`, tasks as JSON): a task either asks a decision
+(`state["decision"]`) and waits for its answer, or finishes and leaves the queue. `run` advances
+until a decision is pending or the game is over.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.base import EngineError
+from games.engine.minis import data
+from games.engine.minis import geometry as G
+from games.engine.minis import table as T
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+
+ROUNDS = 6
+HAND_MAX = 5
+KEYWORD_ABILITIES = {
+    "Winter's Bite": ["critical_blow"],
+    "Halberd": ["sundering"],
+    "Marauder's Blades": ["critical_blow", "vicious"],
+    "Tooth & Claw": ["sundering"],
+}
+
+
+def illegal(msg: str) -> EngineError:
+    return EngineError("illegal_action", msg)
+
+
+def ask(state: State, kind: str, seats: list[str], **ctx: Any) -> None:
+    state["decision"] = {"kind": kind, "seats": list(seats), **ctx}
+
+
+def push(state: State, task: dict[str, Any], front: bool = True) -> None:
+    if front:
+        state["work"].insert(0, task)
+    else:
+        state["work"].append(task)
+
+
+def done(state: State, task: dict[str, Any]) -> None:
+    state["work"].remove(task)
+
+
+# ====================================================================== the loop
+
+
+def run(state: State, events: Events) -> None:
+    for _ in range(10000):
+        if state["over"]:
+            state["decision"] = None
+            state["work"] = []
+            return
+        if state["decision"]:
+            return
+        if state["work"]:
+            task = state["work"][0]
+            HANDLERS[task["t"]](state, task, events)
+            continue
+        if state["phase"] == "activation":
+            _next_turn(state, events)
+        elif state["phase"] == "deployment":
+            _next_deploy(state, events)
+        else:
+            return
+    raise RuntimeError("minis flow did not settle")
+
+
+def activations_left(state: State, seat: str) -> list[str]:
+    units = [n for n in T.live(state, seat) if not state["units"][n]["activated"]]
+    ncus = [i for i, n in state["ncus"].items() if n["seat"] == seat and not n["activated"]]
+    return units + ncus
+
+
+def _next_turn(state: State, events: Events) -> None:
+    seat = state["turn"]
+    if activations_left(state, seat):
+        ask(state, "activate", [seat])
+        return
+    other = T.opponent(state, seat)
+    if activations_left(state, other):
+        # M29: a seat with nothing to activate takes its turn empty; the other seat plays on
+        state["turn"] = other
+        ask(state, "activate", [other])
+        return
+    start_cleanup(state, events)
+
+
+def start_cleanup(state: State, events: Events) -> None:
+    state["phase"] = "cleanup"
+    state["turn"] = None
+    events.append({"type": "cleanup", "round": state["round"]})
+    push(state, {"t": "cleanup", "stage": "score"}, front=False)
+
+
+# ====================================================================== activation and actions
+
+
+def activate(state: State, seat: str, name: str, events: Events) -> None:
+    if name in state["units"]:
+        u = state["units"][name]
+        if u["seat"] != seat:
+            raise illegal(f"{name} is not your unit")
+        if u["destroyed"] or not u["on_table"]:
+            raise illegal(f"{name} is not on the table")
+        if u["activated"]:
+            raise illegal(f"{name} has already activated this round")
+        state["active_unit"] = name
+        state["act"] = {"unit": name, "ncu": False, "pre_maneuver": False}
+        events.append({"type": "activate", "seat": seat, "unit": name})
+        ask(state, "action", [seat])
+        return
+    if name in state["ncus"]:
+        n = state["ncus"][name]
+        if n["seat"] != seat:
+            raise illegal(f"{name} is not your NCU")
+        if n["activated"]:
+            raise illegal(f"{name} has already activated this round")
+        state["active_unit"] = name
+        state["act"] = {"unit": name, "ncu": True}
+        events.append({"type": "activate", "seat": seat, "unit": name})
+        if all(state["board"][z] for z in data.ZONES) and state["mode"] != "here_we_stand":
+            end_activation(state, events)  # M37: no empty zone, the activation ends at once
+            return
+        ask(state, "action", [seat])
+        return
+    raise illegal(f"no unit or NCU named {name}")
+
+
+def end_activation(state: State, events: Events) -> None:
+    name = state["active_unit"]
+    if name in state["units"]:
+        state["units"][name]["activated"] = True
+    elif name in state["ncus"]:
+        state["ncus"][name]["activated"] = True
+    seat = state["turn"]
+    state["active_unit"] = None
+    state["act"] = None
+    state["decision"] = None
+    if seat:
+        state["turn"] = T.opponent(state, seat)
+    events.append({"type": "activation_end", "unit": name})
+
+
+def _h_end_activation(state: State, task: dict[str, Any], events: Events) -> None:
+    done(state, task)
+    end_activation(state, events)
+
+
+# ---------------------------------------------------------------------- movement
+
+
+def _blockers(state: State, name: str) -> tuple[list[Any], list[Any], list[Any]]:
+    """(friendly trays, enemy trays, impassable terrain) other than `name`."""
+    seat = state["units"][name]["seat"]
+    friends = [T.poly(state, n) for n in T.live(state, seat) if n != name]
+    enemies = [T.poly(state, n) for n in T.live(state, T.opponent(state, seat))]
+    impassable = [T.terrain_poly(t) for t in state["terrain"] if "impassable" in t["keywords"]]
+    return friends, enemies, impassable
+
+
+def resolve_moves(state: State, name: str, steps: list[tuple], budget: float, what: str,
+                  enemy_gap: bool = True) -> tuple[list[float], float, float]:
+    """Apply pivots and straight moves to `name`'s tray and check every movement rule (M72-M78).
+    Returns (at, facing, distance moved) or raises illegal_action saying why."""
+    u = state["units"][name]
+    w, d = T.size(state, name)
+    at, facing = tuple(u["at"]), float(u["facing"])
+    friends, enemies, impassable = _blockers(state, name)
+    trays = friends + enemies
+    table = state["table"]
+    moved = 0.0
+    rough = [T.terrain_poly(t) for t in state["terrain"] if "rough" in t["keywords"]]
+    touched_rough = False
+    for step in steps:
+        if step[0] == "pivot":
+            nf = G.norm_angle(step[1])
+            at = G.pivot(at, facing, nf, d)
+            facing = nf
+            p = G.tray(at, facing, w, d)
+            if any(G.overlaps(p, o) for o in trays):
+                raise illegal(f"{what}: the pivot to {nf:g} ends overlapping a tray (M72)")
+            if any(G.overlaps(p, o) for o in impassable):
+                raise illegal(f"{what}: the pivot ends on impassable terrain (M78)")
+            if not G.on_table(p, table):
+                raise illegal(f"{what}: the pivot leaves the table")
+        else:
+            _kind, direction, dist = step
+            dist = float(dist)
+            if dist < 0:
+                raise illegal(f"{what}: a distance is never negative")
+            if dist == 0:
+                continue
+            start = G.tray(at, facing, w, d)
+            at = G.translate(at, facing, direction, dist)
+            end = G.tray(at, facing, w, d)
+            path = G.swept(start, end)
+            if any(G.overlaps(path, o) for o in enemies):
+                raise illegal(f"{what}: the path crosses an enemy tray (M75)")
+            if any(G.overlaps(path, o) for o in impassable):
+                raise illegal(f"{what}: the path crosses impassable terrain (M78)")
+            if any(path.intersects(r) for r in rough):
+                touched_rough = True
+            if any(G.overlaps(end, o) for o in trays):
+                raise illegal(f"{what}: the move ends overlapping a tray (M75)")
+            if not G.on_table(end, table):
+                raise illegal(f"{what}: the move leaves the table")
+            moved += dist
+    limit = budget - (1.0 if touched_rough else 0.0)  # M78 Rough: -1 in once per action (reading)
+    if not G.le(moved, limit):
+        raise illegal(f"{what}: {moved:g} in is more than the {limit:g} in allowed")
+    if enemy_gap:
+        end = G.tray(at, facing, w, d)
+        for o in enemies:
+            if G.le(G.distance(end, o), 1.0):
+                raise illegal(f"{what}: the move ends 1 in or less from an enemy (M74)")
+    return [at[0], at[1]], facing, moved
+
+
+def _num(v: Any, what: str, default: float | None = None) -> float:
+    if v is None and default is not None:
+        return default
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise EngineError("bad_action", f"{what} must be a number")
+    return float(v)
+
+
+def _keys(v: Any, allowed: set[str], what: str) -> dict[str, Any]:
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise EngineError("bad_action", f"{what} must be a mapping")
+    extra = set(v) - allowed
+    if extra:
+        raise EngineError("bad_action", f"{what}: unknown key {sorted(extra)[0]}")
+    return v
+
+
+def maneuver_steps(state: State, name: str, m: Any, what: str = "maneuver") -> list[tuple]:
+    m = _keys(m, {"face", "forward", "end_face"}, what)
+    u = state["units"][name]
+    face = _num(m.get("face"), "face", u["facing"])
+    fwd = _num(m.get("forward"), "forward", 0.0)
+    end = _num(m.get("end_face"), "end_face", face)
+    return [("pivot", face), ("move", "forward", fwd), ("pivot", end)]
+
+
+def check_maneuver(state: State, name: str, m: Any, budget: float | None = None) -> tuple[list[float], float]:
+    if T.engaged_with(state, name):
+        raise illegal(f"{name} is engaged: no Maneuver (M42)")
+    steps = maneuver_steps(state, name, m)
+    at, facing, _ = resolve_moves(state, name, steps, T.speed(state, name) if budget is None else budget,
+                                  "maneuver")
+    return at, facing
+
+
+def check_march(state: State, name: str, m: Any) -> tuple[list[float], float]:
+    m = _keys(m, {"face", "forward", "end_face"}, "march")
+    if T.engaged_with(state, name):
+        raise illegal(f"{name} is engaged: no March (M44)")
+    u = state["units"][name]
+    steps: list[tuple] = []
+    if m.get("face") is not None:
+        if "Enhanced Mobility" not in T.abilities(state, name):
+            raise illegal("a March has no pivot before the move (M45)")
+        steps.append(("pivot", _num(m["face"], "face")))
+    fwd = _num(m.get("forward"), "forward", 0.0)
+    steps.append(("move", "forward", fwd))
+    steps.append(("pivot", _num(m.get("end_face"), "end_face", steps[0][1] if steps[0][0] == "pivot"
+                                else u["facing"])))
+    at, facing, _ = resolve_moves(state, name, steps, 2 * T.speed(state, name), "march")
+    return at, facing
+
+
+def retreat_forward_allowed(state: State, name: str) -> bool:
+    """M47 (reading of rules/minis.md §7.4): an enemy in contact sits in the retreating unit's Flank
+    or Rear arc."""
+    wed = T.wedges(state, name)
+    return any(G.arc_of(wed, T.poly(state, e))[0] != "front" for e in T.engaged_with(state, name))
+
+
+def check_retreat_move(state: State, name: str, m: Any, maximum: float) -> tuple[list[float], float]:
+    m = _keys(m, {"direction", "distance", "end_face"}, "retreat_move")
+    direction = m.get("direction", "back")
+    if direction not in ("back", "left", "right", "forward"):
+        raise EngineError("bad_action", "direction is back, left, right or forward")
+    if direction == "forward" and not retreat_forward_allowed(state, name):
+        raise illegal("a Retreat goes forward only when engaged in the Flank or Rear (M47)")
+    dist = _num(m.get("distance"), "distance", 0.0)
+    u = state["units"][name]
+    end = _num(m.get("end_face"), "end_face", u["facing"])
+    if dist == 0 and end == u["facing"] and not any_retreat(state, name, maximum):
+        return list(u["at"]), u["facing"]  # M49: no legal retreat exists; the unit stays
+    at, facing, _ = resolve_moves(state, name, [("move", direction, dist), ("pivot", end)], maximum, "retreat")
+    return at, facing
+
+
+def any_retreat(state: State, name: str, maximum: float) -> dict[str, Any] | None:
+    """The shortest legal straight retreat (back, then left, right), on a 0.25 in grid."""
+    steps = int(maximum / 0.25)
+    for i in range(1, steps + 1):
+        dist = min(maximum, i * 0.25)
+        for direction in ("back", "left", "right"):
+            try:
+                resolve_moves(state, name, [("move", direction, dist)], maximum, "retreat")
+            except EngineError:
+                continue
+            return {"direction": direction, "distance": dist}
+    return None
+
+
+def set_pose(state: State, name: str, at: list[float], facing: float) -> None:
+    u = state["units"][name]
+    u["at"] = [float(at[0]), float(at[1])]
+    u["facing"] = G.norm_angle(facing)
+
+
+# ---------------------------------------------------------------------- the action answers
+
+
+def do_action(state: State, seat: str, kind: str, value: Any, events: Events) -> None:
+    act = state["act"]
+    name = act["unit"]
+    if act["ncu"]:
+        _ncu_action(state, seat, name, kind, value, events)
+        return
+    if kind == "no_action":
+        events.append({"type": "no_action", "unit": name})
+        end_activation(state, events)
+        return
+    if kind == "maneuver":
+        at, facing = check_maneuver(state, name, value)
+        set_pose(state, name, at, facing)
+        events.append({"type": "move", "unit": name, "kind": "maneuver", "at": at, "facing": facing})
+        if not act["pre_maneuver"] and T.abilities(state, name) & {"Cavalry", "Direwolf"}:
+            act["pre_maneuver"] = True  # the optional first Maneuver; the action is still to come
+            ask(state, "action", [seat])
+            return
+        end_activation(state, events)
+        return
+    if kind == "march":
+        at, facing = check_march(state, name, value)
+        set_pose(state, name, at, facing)
+        events.append({"type": "move", "unit": name, "kind": "march", "at": at, "facing": facing})
+        end_activation(state, events)
+        return
+    if kind == "retreat":
+        if value is not True:
+            raise EngineError("bad_action", "retreat: true")
+        if not T.engaged_with(state, name):
+            raise illegal(f"{name} is not engaged: no Retreat (M46)")
+        r = T.roll(state, 6)
+        mx = T.speed(state, name) + r
+        state["last_retreat"] = {"unit": name, "roll": r, "max": mx}
+        events.append({"type": "retreat", "unit": name, "roll": r, "max": mx})
+        push(state, {"t": "retreat", "unit": name, "max": mx, "seat": seat, "free": False})
+        return
+    if kind == "charge":
+        declare_charge(state, seat, name, value, events)
+        return
+    if kind == "attack":
+        declare_attack(state, seat, name, value, events, charge=False, ends_activation=True)
+        return
+    raise EngineError("bad_action", f"{kind} is not an action of a combat unit")
+
+
+def _h_retreat(state: State, task: dict[str, Any], events: Events) -> None:
+    if task.get("moved"):
+        done(state, task)
+        if not task["free"]:
+            end_activation(state, events)
+        return
+    ask(state, "retreat_move", [task["seat"]], unit=task["unit"], max=task["max"])
+
+
+def answer_retreat_move(state: State, seat: str, value: Any, events: Events) -> None:
+    task = state["work"][0]
+    name = task["unit"]
+    before = set(T.engaged_with(state, name))
+    at, facing = check_retreat_move(state, name, value, task["max"])
+    set_pose(state, name, at, facing)
+    state["decision"] = None
+    task["moved"] = True
+    events.append({"type": "move", "unit": name, "kind": "retreat", "at": at, "facing": facing})
+    if "Regroup" in T.abilities(state, name):
+        heal(state, name, 2 + T.ranks_lost(state, name), events)
+    # M48: every enemy now unengaged may pivot for free
+    free = [e for e in before if not T.engaged_with(state, e)]
+    if free:
+        # runs before the retreat task finishes
+        push(state, {"t": "pivot", "seat": T.opponent(state, seat), "units": sorted(free, key=list(
+            state["units"]).index)})
+
+
+def _h_pivot(state: State, task: dict[str, Any], events: Events) -> None:
+    ask(state, "pivot", [task["seat"]], units=task["units"])
+
+
+def answer_pivot(state: State, seat: str, value: Any, events: Events) -> None:
+    task = state["work"][0]
+    if value is None:
+        value = {}
+    if not isinstance(value, dict):
+        raise EngineError("bad_action", "pivot: {unit: facing}")
+    trial = {n: _num(f, "facing") for n, f in value.items()}
+    for n in trial:
+        if n not in task["units"]:
+            raise illegal(f"{n} may not pivot now")
+    for n, f in trial.items():
+        at, facing, _ = resolve_moves(state, n, [("pivot", f)], 0.0, "pivot")
+        set_pose(state, n, at, facing)
+        events.append({"type": "move", "unit": n, "kind": "pivot", "at": at, "facing": facing})
+    state["decision"] = None
+    done(state, task)
+
+
+# ---------------------------------------------------------------------- charge (M61-M70)
+
+
+def _align_poses(state: State, name: str, target: str, arc: str) -> list[tuple[str, list[float], float]]:
+    """Candidate contact poses on the target's `arc` edge: 100 % (center) then 50 % (left, right),
+    then the closest offsets (M66)."""
+    tu = state["units"][target]
+    tw, td = T.size(state, target)
+    w, d = T.size(state, name)
+    fl, fr, br, bl = G.corners(tu["at"], tu["facing"], tw, td)
+    edges = {"front": (fl, fr), "rear": (br, bl), "left": (bl, fl), "right": (fr, br)}
+    if arc == "flank":
+        me = T.poly(state, name)
+        wed = T.wedges(state, target)
+        side = "left" if wed["left"].intersection(me).area >= wed["right"].intersection(me).area else "right"
+        a, b = edges[side]
+    else:
+        a, b = edges[arc]
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    length = (ex * ex + ey * ey) ** 0.5
+    ux, uy = ex / length, ey / length
+    # the outward normal of the edge, seen from the target: the charger faces against it
+    cx, cy = G.centre(tu["at"], tu["facing"], td)
+    nx, ny = mx - cx, my - cy
+    import math
+
+    facing = G.norm_angle(math.degrees(math.atan2(-nx, -ny)))
+    half = min(w, length) / 2
+    # left/right as the target sees it: along the edge from a (its left) to b (its right)
+    options: list[tuple[str, float]] = [("center", 0.0), ("left", -half), ("right", half)]
+    k = 1
+    while k * 0.25 <= length / 2 + w / 2:
+        options += [("closest", k * 0.25), ("closest", -k * 0.25)]
+        k += 1
+    return [(label, [mx + ux * off, my + uy * off], facing) for label, off in options]
+
+
+def _pose_free(state: State, name: str, at: list[float], facing: float, ignore: set[str]) -> bool:
+    w, d = T.size(state, name)
+    p = G.tray(at, facing, w, d)
+    if not G.on_table(p, state["table"]):
+        return False
+    for n in T.live(state):
+        if n == name or n in ignore:
+            continue
+        if G.overlaps(p, T.poly(state, n)):
+            return False
+    for t in state["terrain"]:
+        if "impassable" in t["keywords"] and G.overlaps(p, T.terrain_poly(t)):
+            return False
+    return True
+
+
+def charge_checks(state: State, name: str, target: str, face: float | None) -> dict[str, Any]:
+    if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
+        raise illegal(f"{target} is not an enemy unit on the table")
+    if T.engaged_with(state, name):
+        raise illegal(f"{name} is engaged: no Charge (M61)")
+    if not T.has_los(state, name, target):
+        raise illegal(f"{name} has no line of sight to {target} (M62)")
+    reach = T.speed(state, name) + 6
+    if not G.le(G.distance(T.poly(state, name), T.poly(state, target)), reach):
+        raise illegal(f"{target} is beyond the maximum charge distance of {reach} in (M62)")
+    arc, tied = T.arc_seen_by(state, target, name)
+    room = [p for p in _align_poses(state, name, target, arc) if p[0] in ("center", "left", "right")]
+    if not any(_pose_free(state, name, at, f, {target}) for _l, at, f in room):
+        raise illegal(f"no room for a 50 % contact in {target}'s {arc} arc (M62)")
+    if face is not None:
+        u = state["units"][name]
+        _d = T.size(state, name)[1]
+        nat = G.pivot(u["at"], u["facing"], face, _d)
+        trial = dict(u, at=list(nat), facing=G.norm_angle(face))
+        saved = state["units"][name]
+        state["units"][name] = trial
+        try:
+            if not _pose_free(state, name, trial["at"], trial["facing"], set()):
+                raise illegal("the pre-charge pivot ends overlapping a tray (M64, M72)")
+            if not T.has_los(state, name, target):
+                raise illegal(f"after the pivot {target} is out of line of sight (M64)")
+            if not G.le(G.distance(T.poly(state, name), T.poly(state, target)), reach):
+                raise illegal(f"after the pivot {target} is out of charge distance (M64)")
+        finally:
+            state["units"][name] = saved
+    return {"arc": arc, "tied": tied}
+
+
+def declare_charge(state: State, seat: str, name: str, value: Any, events: Events) -> None:
+    v = _keys(value, {"target", "face", "align", "arc"}, "charge")
+    target = v.get("target")
+    if not isinstance(target, str):
+        raise EngineError("bad_action", "charge needs a target")
+    face = _num(v["face"], "face") if v.get("face") is not None else None
+    align = v.get("align", "center")
+    if align not in ("center", "left", "right"):
+        raise EngineError("bad_action", "align is center, left or right")
+    info = charge_checks(state, name, target, face)
+    arc = info["arc"]
+    if v.get("arc") is not None:
+        if v["arc"] not in info["tied"]:
+            raise illegal(f"the attacker is in {target}'s {arc} arc; no exact split to choose (M63)")
+        arc = v["arc"]
+    u = state["units"][name]
+    w, d = T.size(state, name)
+    if face is not None:
+        set_pose(state, name, list(G.pivot(u["at"], u["facing"], face, d)), face)
+    r = T.roll(state, 6)
+    dist = T.speed(state, name) + r
+    # M65: straight forward; the first contact decides (friendly trays block a charge: §7.3 reading)
+    me = T.poly(state, name)
+    dx, dy = G.direction(u["facing"])
+    hits: list[tuple[float, str]] = []
+    for n in T.live(state):
+        if n != name:
+            c = G.contact_distance(me, dx, dy, dist, T.poly(state, n))
+            if c is not None:
+                hits.append((c, n))
+    for t in state["terrain"]:
+        if "impassable" in t["keywords"]:
+            c = G.contact_distance(me, dx, dy, dist, T.terrain_poly(t))
+            if c is not None:
+                hits.append((c, "#terrain"))
+    # the table edge stops the tray where it would leave the table
+    lo, hi = 0.0, float(dist)
+    if not G.on_table(G.tray(G.translate(u["at"], u["facing"], "forward", dist), u["facing"], w, d), state["table"]):
+        while hi - lo > 0.0005:
+            mid = (lo + hi) / 2
+            if G.on_table(G.tray(G.translate(u["at"], u["facing"], "forward", mid), u["facing"], w, d),
+                          state["table"]):
+                lo = mid
+            else:
+                hi = mid
+        edge = lo
+    else:
+        edge = float(dist)
+    hits.sort()
+    start_at = list(u["at"])
+    disorderly = r == 1
+    if hits and hits[0][1] == target and hits[0][0] <= edge + G.TOL:
+        result = "success"
+        poses = _align_poses(state, name, target, arc)
+        order = [p for p in poses if p[0] == align] + [p for p in poses if p[0] != align]
+        chosen = next(((at, f) for _l, at, f in order if _pose_free(state, name, at, f, {target})), None)
+        if chosen is None:
+            at = G.translate(u["at"], u["facing"], "forward", hits[0][0])
+            chosen = (list(at), u["facing"])
+        set_pose(state, name, chosen[0], chosen[1])
+    else:
+        result = "failed"
+        stop = min(edge, dist)
+        if hits and hits[0][0] <= stop:
+            stop = max(0.0, hits[0][0] - 1.0)
+        set_pose(state, name, list(G.translate(u["at"], u["facing"], "forward", stop)), u["facing"])
+    moved = round(((u["at"][0] - start_at[0]) ** 2 + (u["at"][1] - start_at[1]) ** 2) ** 0.5, 2)
+    state["last_charge"] = {"unit": name, "target": target, "roll": r, "distance": dist, "moved": moved,
+                            "result": result, "disorderly": disorderly, "arc": arc}
+    events.append({"type": "charge", **state["last_charge"]})
+    if result == "failed":
+        # M68: a Panic test, and the activation ends
+        push(state, {"t": "end_activation"})
+        push(state, {"t": "test", "unit": name, "kind": "panic", "modifier": 0, "stage": "roll",
+                     "attack": False})
+        return
+    declare_attack(state, seat, name, {"target": target}, events, charge=True, ends_activation=True,
+                   disorderly=disorderly, arc=arc)
+
+
+# ---------------------------------------------------------------------- attacks (M50-M60, M83-M95)
+
+
+def _attack_profile(state: State, name: str, attack_name: Any, kind: str | None) -> dict[str, Any]:
+    attacks = T.ucard(state, name).get("attacks", [])
+    if attack_name is not None:
+        for a in attacks:
+            if a["name"] == attack_name:
+                return a
+        raise illegal(f"{name} has no attack named {attack_name}")
+    for a in attacks:
+        if kind is None or (a["range"] == "melee") == (kind == "melee"):
+            return a
+    raise illegal(f"{name} has no {kind or ''} attack")
+
+
+def declare_attack(state: State, seat: str, name: str, value: Any, events: Events, charge: bool,
+                   ends_activation: bool, disorderly: bool = False, arc: str | None = None) -> None:
+    v = _keys(value, {"target", "attack", "face", "align", "shift"}, "attack")
+    target = v.get("target")
+    if not isinstance(target, str):
+        raise EngineError("bad_action", "attack needs a target")
+    if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
+        raise illegal(f"{target} is not an enemy unit on the table")
+    profile = _attack_profile(state, name, v.get("attack"), None if v.get("attack") else (
+        "melee" if T.engaged_with(state, name) or charge else "ranged"))
+    melee = profile["range"] == "melee"
+    if v.get("face") is not None or v.get("align") is not None:
+        raise illegal("re-facing and alignment before a melee attack (M58-M59) are not implemented")
+    if melee:
+        if target not in T.engaged_with(state, name):
+            raise illegal(f"{name} is not engaged with {target}: no melee attack (M57, M60)")
+    else:
+        if T.engaged_with(state, name):
+            raise illegal(f"{name} is engaged: no ranged attack (M51)")
+        reach = 6.0 if profile["range"] == "short" else 12.0
+        if v.get("shift") is not None:
+            s = _keys(v["shift"], {"direction", "distance"}, "shift")
+            direction = s.get("direction", "forward")
+            if direction not in ("forward", "back", "left", "right"):
+                raise EngineError("bad_action", "shift direction is forward, back, left or right")
+            at, facing, _ = resolve_moves(state, name, [("move", direction, _num(s.get("distance"), "distance", 0))],
+                                          2.0, "shift")
+            saved = dict(state["units"][name])
+            set_pose(state, name, at, facing)
+            ok = T.has_los(state, name, target, ranged=True) and G.le(
+                G.point_distance(state["units"][name]["at"], T.poly(state, target)), reach)
+            if not ok:
+                state["units"][name] = saved
+                raise illegal("after the shift the target is out of range or line of sight (M52)")
+            events.append({"type": "move", "unit": name, "kind": "shift", "at": at, "facing": facing})
+        if not G.le(G.point_distance(state["units"][name]["at"], T.poly(state, target)), reach):
+            raise illegal(f"{target} is beyond {reach:g} in (M54, M55)")
+        if not T.has_los(state, name, target, ranged=True):
+            raise illegal(f"{name} has no line of sight to {target} (M53)")
+    if arc is None:
+        arc = T.arc_seen_by(state, target, name)[0]
+    lost = T.ranks_lost(state, name)
+    dice = profile["dice"]
+    count = int(dice[min(lost, len(dice) - 1)])
+    if state["units"][name].get("influence") == "30201":
+        count = int(dice[0])  # Catelyn: highest attack-dice value (as at full ranks)
+    abil = T.abilities(state, name)
+    keywords: set[str] = set(KEYWORD_ABILITIES.get(profile["name"], [])) if profile["name"] in abil else set()
+    if melee and "Precision" in abil:
+        keywords.add("precision")
+    if melee and "The Mountain's Strength" in abil:
+        keywords.add("sundering")
+    to_hit = int(profile["hit"])
+    if profile["name"] == "Winter's Bite" and "Winter's Bite" in abil and lost >= 1:
+        to_hit -= 1
+    if any("Disrupt" in T.abilities(state, e) for e in T.engaged_with(state, name)):
+        to_hit += 1  # M107: one Disrupt, however many
+    state["last_attack"] = {
+        "attacker": name, "defender": target, "attack": profile["name"], "kind": "melee" if melee else "ranged",
+        "arc": arc, "charge": charge, "disorderly": disorderly, "to_hit": to_hit, "dice_count": count,
+        "keywords": sorted(keywords), "rolled": [], "rerolled": [], "attack_dice": [], "hits": 0,
+        "defense_dice": [], "defense_save": None, "blocked": 0, "wounds": 0, "panic": None, "destroyed": False,
+    }
+    events.append({"type": "attack", "attacker": name, "defender": target, "attack": profile["name"]})
+    if ends_activation:
+        push(state, {"t": "end_activation"})
+    push(state, {"t": "attack", "stage": "roll", "seat": seat, "rerolled_by": {}})
+
+
+def _can_reroll_attack(state: State, la: dict[str, Any]) -> bool:
+    if la["charge"] and not la["disorderly"] and la["kind"] == "melee":
+        return True  # M94 Charge bonus
+    name = la["attacker"]
+    return la["attack"] == "Winter's Bite" and "Winter's Bite" in T.abilities(state, name) and \
+        T.ranks_lost(state, name) >= 2
+
+
+def _hits(la: dict[str, Any]) -> tuple[int, int]:
+    """(hits, natural sixes) of the final attack dice (M84, Critical Blow M95)."""
+    hits = sixes = 0
+    for f in la["attack_dice"]:
+        if f == 6:
+            sixes += 1
+            hits += 1
+        elif f != 1 and f >= la["to_hit"]:
+            hits += 1
+    if "critical_blow" in la["keywords"]:
+        hits += sixes
+    return hits, sixes
+
+
+def _h_attack(state: State, task: dict[str, Any], events: Events) -> None:
+    la = state["last_attack"]
+    att, dfd = la["attacker"], la["defender"]
+    aseat = state["units"][att]["seat"]
+    dseat = state["units"][dfd]["seat"]
+    st = task["stage"]
+    if st == "roll":
+        la["rolled"] = [T.roll(state, 6) for _ in range(la["dice_count"])]
+        la["attack_dice"] = list(la["rolled"])
+        events.append({"type": "attack_dice", "dice": list(la["rolled"])})
+        task["stage"] = "attacker_reroll"
+        if _can_reroll_attack(state, la):
+            ask(state, "reroll", [aseat], dice="attack")
+        return
+    if st == "attacker_reroll":
+        task["stage"] = "weakened"
+        if "weakened" in state["units"][att]["conditions"]:
+            ask(state, "spend", [dseat], token="weakened", unit=att, dice="attack")
+        return
+    if st == "weakened":
+        hits, sixes = _hits(la)
+        to_save = hits
+        direct = 0
+        if "precision" in la["keywords"]:
+            to_save = max(0, hits - sixes)
+            direct = min(sixes, hits)
+        la["hits"] = hits
+        task["direct"] = direct
+        save = int(T.ucard(state, dfd)["defense_save"])
+        mod = 0
+        if la["arc"] == "flank":
+            mod -= 1
+        elif la["arc"] == "rear":
+            mod -= 2
+        if "sundering" in la["keywords"]:
+            mod -= 1
+        if "Berserker's Fervor" in T.abilities(state, dfd):
+            mod += T.ranks_lost(state, dfd)
+        la["defense_save"] = save - mod
+        la["defense_dice"] = [T.roll(state, 6) for _ in range(to_save)]
+        events.append({"type": "defense_dice", "dice": list(la["defense_dice"])})
+        task["stage"] = "vulnerable"
+        if "vulnerable" in state["units"][dfd]["conditions"] and to_save:
+            ask(state, "spend", [aseat], token="vulnerable", unit=dfd, dice="defense")
+        return
+    if st == "vulnerable":
+        blocked = sum(1 for f in la["defense_dice"] if f == 6 or (f != 1 and f >= la["defense_save"]))
+        la["blocked"] = blocked
+        wounds = len(la["defense_dice"]) - blocked + task.get("direct", 0)
+        abil = T.abilities(state, att)
+        if wounds and la["kind"] == "melee" and abil & {"The Mountain's Strength", "Unstoppable Wrath"}:
+            wounds += 2  # "inflict 2 extra wounds" (read: on an attack that wounds at all)
+        la["wounds"] = wounds
+        before = T.ranks_left(state, dfd)
+        destroyed = wound(state, dfd, wounds, events, source_seat=aseat)
+        _go_down_fighting(state, dfd, before, events)
+        task["stage"] = "after_panic"
+        if destroyed or state["over"]:
+            la["destroyed"] = True
+            return
+        mod = {"flank": -1, "rear": -2}.get(la["arc"], 0) + (-2 if "vicious" in la["keywords"] else 0)
+        push(state, {"t": "test", "unit": dfd, "kind": "panic", "modifier": mod, "stage": "roll",
+                     "attack": True, "automatic": wounds == 0, "by": aseat})
+        return
+    if st == "after_panic":
+        done(state, task)
+        if state["units"][dfd]["destroyed"]:
+            la["destroyed"] = True
+            if la["kind"] == "melee" and att in T.live(state):
+                push(state, {"t": "surge", "unit": att, "seat": aseat, "enemy": dfd, "stage": "surge"})
+        elif la["kind"] == "ranged":
+            # M56: friendly units engaged with the target take a Panic test
+            for f in T.engaged_with(state, dfd):
+                push(state, {"t": "test", "unit": f, "kind": "panic", "modifier": 0, "stage": "roll",
+                             "attack": False})
+        return
+
+
+def _h_surge(state: State, task: dict[str, Any], events: Events) -> None:
+    if task["stage"] == "surge":
+        task["stage"] = "pivot"
+        if task["unit"] in T.live(state) and not T.engaged_with(state, task["unit"]):
+            ask(state, "surge", [task["seat"]], unit=task["unit"])
+        return
+    done(state, task)
+    # friendly units that were engaged with the destroyed enemy only: pivots are not offered (the
+    # destroyed enemy's contacts are not kept); see docs/engine-minis.md
+
+
+def answer_surge(state: State, seat: str, value: Any, events: Events) -> None:
+    task = state["work"][0]
+    state["decision"] = None
+    if value is None:
+        return
+    at, facing = check_maneuver(state, task["unit"], value)
+    set_pose(state, task["unit"], at, facing)
+    events.append({"type": "move", "unit": task["unit"], "kind": "surge", "at": at, "facing": facing})
+
+
+def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
+    task = state["work"][0]
+    la = state["last_attack"]
+    if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
+        raise EngineError("bad_action", "reroll: a list of die positions")
+    dice = la["attack_dice"]
+    done_by = task["rerolled_by"].setdefault(seat, [])
+    if len(set(value)) != len(value) or any(i < 0 or i >= len(dice) for i in value):
+        raise illegal("reroll: positions must be distinct dice of the roll")
+    if set(value) & set(done_by):
+        raise illegal("a die is re-rolled at most once per player (M106)")
+    for i in value:
+        dice[i] = T.roll(state, 6)
+    done_by += value
+    la["rerolled"] = sorted(set(la["rerolled"]) | set(value))
+    state["decision"] = None
+    events.append({"type": "reroll", "seat": seat, "positions": list(value), "dice": list(dice)})
+
+
+def answer_spend(state: State, seat: str, value: Any, events: Events) -> None:
+    d = state["decision"]
+    state_task = state["work"][0]
+    if value is None:
+        state["decision"] = None
+        return
+    v = _keys(value, {"token", "dice"}, "spend")
+    if v.get("token") != d["token"]:
+        raise illegal(f"the token that may be spent now is {d['token']}")
+    positions = v.get("dice", [])
+    if not isinstance(positions, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in positions):
+        raise EngineError("bad_action", "spend: dice is a list of positions")
+    if d["dice"] == "attack":
+        dice = state["last_attack"]["attack_dice"]
+    elif d["dice"] == "defense":
+        dice = state["last_attack"]["defense_dice"]
+    else:
+        dice = state_task["dice"] + [state_task["d3"]]
+    if len(set(positions)) != len(positions) or any(i < 0 or i >= len(dice) for i in positions):
+        raise illegal("spend: positions must be distinct dice of the roll")
+    by = state_task.setdefault("rerolled_by", {}).setdefault(seat, [])
+    if set(positions) & set(by):
+        raise illegal("a die is re-rolled at most once per player (M106)")
+    state["units"][d["unit"]]["conditions"].remove(d["token"])
+    for i in positions:
+        if d["dice"] == "morale" and i == 2:
+            state_task["d3"] = T.roll(state, 3)
+        elif d["dice"] == "morale":
+            state_task["dice"][i] = T.roll(state, 6)
+        else:
+            dice[i] = T.roll(state, 6)
+    by += positions
+    if d["dice"] == "attack":
+        state["last_attack"]["rerolled"] = sorted(set(state["last_attack"]["rerolled"]) | set(positions))
+    state["decision"] = None
+    events.append({"type": "spend", "seat": seat, "token": d["token"], "unit": d["unit"], "positions": positions})
+
+
+# ---------------------------------------------------------------------- wounds, tests (M88-M103)
+
+
+def wound(state: State, name: str, n: int, events: Events, source_seat: str | None) -> bool:
+    """Remove `n` wounds (M88, M91, M93); True if the unit is destroyed (M92)."""
+    u = state["units"][name]
+    if n <= 0 or u["destroyed"]:
+        return u["destroyed"]
+    u["wounds"] = max(0, u["wounds"] - n)
+    events.append({"type": "wounds", "unit": name, "wounds": n, "left": u["wounds"]})
+    if u["wounds"] == 0:
+        destroy(state, name, events, source_seat)
+        return True
+    return False
+
+
+def heal(state: State, name: str, n: int, events: Events) -> None:
+    u = state["units"][name]
+    mx = T.max_wounds(T.ucard(state, name))
+    got = min(n, mx - u["wounds"])
+    if got > 0 and not u["destroyed"]:
+        u["wounds"] += got
+        events.append({"type": "heal", "unit": name, "wounds": got})
+
+
+def destroy(state: State, name: str, events: Events, source_seat: str | None) -> None:
+    u = state["units"][name]
+    u["destroyed"] = True
+    seat = u["seat"]
+    state["players"][seat]["destroyed"].append(name)
+    # M129: +1 VP to the opponent for every destroyed enemy combat unit (whoever destroyed it)
+    opp = T.opponent(state, seat)
+    add_vp(state, opp, 1, "destroyed:" + name)
+    events.append({"type": "destroyed", "unit": name, "seat": seat})
+    if not T.live(state, seat):
+        # M128: no combat unit left, the opponent wins at once
+        finish(state, opp, "elimination", events)
+
+
+def add_vp(state: State, seat: str, n: int, source: str) -> None:
+    state["vp"][seat] += n
+    state["vp_log"].append({"seat": seat, "vp": n, "source": source, "round": state["round"]})
+
+
+def _go_down_fighting(state: State, name: str, ranks_before: int, events: Events) -> None:
+    u = state["units"][name]
+    if "Go Down Fighting" not in T.abilities(state, name):
+        return
+    lost = ranks_before - (0 if u["destroyed"] else T.ranks_left(state, name))
+    for _ in range(max(0, lost)):
+        enemies = T.engaged_with(state, name) if not u["destroyed"] else []
+        if not enemies and u["destroyed"]:
+            la = state.get("last_attack") or {}
+            if la.get("defender") == name and la.get("attacker") in T.live(state):
+                enemies = [la["attacker"]]
+        if enemies:
+            wound(state, enemies[0], 1, events, source_seat=u["seat"])
+
+
+def _h_test(state: State, task: dict[str, Any], events: Events) -> None:
+    name = task["unit"]
+    u = state["units"][name]
+    if u["destroyed"]:
+        done(state, task)
+        return
+    if task["stage"] == "roll":
+        if task.get("automatic"):
+            res = {"unit": name, "kind": task["kind"], "dice": [], "d3": None, "modifier": task["modifier"],
+                   "result": None, "passed": True, "wounds": 0, "automatic": True}
+            _record_test(state, task, res)
+            done(state, task)
+            return
+        task["dice"] = [T.roll(state, 6), T.roll(state, 6)]
+        task["d3"] = T.roll(state, 3) if task["kind"] == "panic" else None
+        task["stage"] = "resolve"
+        if "panicked" in u["conditions"]:
+            ask(state, "spend", [T.opponent(state, u["seat"])], token="panicked", unit=name, dice="morale")
+        return
+    mod = task["modifier"] + morale_modifier(state, name)
+    result = max(0, sum(task["dice"]) + mod)
+    morale = int(T.ucard(state, name)["morale"])
+    passed = result >= morale
+    extra = 0
+    if not passed and task["kind"] == "panic":
+        extra = task["d3"]
+        if any("Intimidating Presence" in T.abilities(state, e) for e in T.engaged_with(state, name)):
+            extra += 1
+    res = {"unit": name, "kind": task["kind"], "dice": list(task["dice"]), "d3": task["d3"], "modifier": mod,
+           "result": result, "passed": passed, "wounds": extra, "automatic": False}
+    _record_test(state, task, res)
+    done(state, task)
+    events.append({"type": "test", **res})
+    if extra:
+        if not passed:
+            for e in T.engaged_with(state, name):
+                if "Prey On Fear" in T.abilities(state, e):
+                    heal(state, e, 2, events)
+        before = T.ranks_left(state, name)
+        wound(state, name, extra, events, source_seat=task.get("by"))
+        _go_down_fighting(state, name, before, events)
+
+
+def _record_test(state: State, task: dict[str, Any], res: dict[str, Any]) -> None:
+    state["last_test"] = res
+    if task.get("attack"):
+        state["last_attack"]["panic"] = {k: res[k] for k in ("dice", "d3", "modifier", "result", "passed",
+                                                             "wounds", "automatic")}
+
+
+def morale_modifier(state: State, name: str) -> int:
+    abil = T.abilities(state, name)
+    mod = 0
+    if "Berserker's Fervor" in abil:
+        mod += T.ranks_lost(state, name)
+    if "Stalwart" in abil:
+        mod += 2
+    if any("Intimidating Presence" in T.abilities(state, e) for e in T.engaged_with(state, name)):
+        mod -= 1
+    return mod
+
+
+# ---------------------------------------------------------------------- NCUs and the board (M35-M38)
+
+
+def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events: Events) -> None:
+    if kind == "no_action":
+        end_activation(state, events)
+        return
+    if kind == "claim":
+        zone, target = value, None
+        if isinstance(value, dict):
+            v = _keys(value, {"zone", "target"}, "claim")
+            zone, target = v.get("zone"), v.get("target")
+        if zone not in data.ZONES:
+            raise EngineError("bad_action", f"zone is one of {', '.join(data.ZONES)}")
+        if state["board"][zone]:
+            raise illegal(f"the {zone} zone is taken (M36)")
+        n = state["ncus"][nid]
+        if n["zone"]:
+            state["board"][n["zone"]] = None
+        n["zone"] = zone
+        n["quadrant"] = None
+        state["board"][zone] = nid
+        events.append({"type": "claim", "ncu": nid, "zone": zone, "seat": seat})
+        push(state, {"t": "end_activation"})
+        push(state, {"t": "zone", "zone": zone, "seat": seat, "stage": "start", "target": target})
+        return
+    if kind == "place":
+        if state["mode"] != "here_we_stand":
+            raise illegal("NCUs are placed in quadrants only in Here We Stand (M123)")
+        if value not in ("sw", "se", "nw", "ne"):
+            raise EngineError("bad_action", "place: sw, se, nw or ne")
+        if any(n["seat"] == seat and n["quadrant"] == value for i, n in state["ncus"].items() if i != nid):
+            raise illegal("one NCU per player per quadrant (M123)")
+        n = state["ncus"][nid]
+        if n["zone"]:
+            state["board"][n["zone"]] = None
+            n["zone"] = None
+        n["quadrant"] = value
+        events.append({"type": "place", "ncu": nid, "quadrant": value, "seat": seat})
+        end_activation(state, events)
+        return
+    raise EngineError("bad_action", f"{kind} is not an NCU action")
+
+
+def draw(state: State, seat: str, n: int, events: Events) -> None:
+    p = state["players"][seat]
+    got = p["deck"][:n]
+    del p["deck"][:n]
+    p["hand"] += got
+    events.append({"type": "draw", "seat": seat, "cards": list(got), "count": len(got)})
+    if len(p["hand"]) > HAND_MAX:
+        push(state, {"t": "hand_limit", "seat": seat})
+
+
+def _h_hand_limit(state: State, task: dict[str, Any], events: Events) -> None:
+    seat = task["seat"]
+    over = len(state["players"][seat]["hand"]) - HAND_MAX
+    if over <= 0:
+        done(state, task)
+        return
+    ask(state, "discard", [seat], count=over)
+
+
+def answer_discard(state: State, seat: str, value: Any, events: Events) -> None:
+    d = state["decision"]
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise EngineError("bad_action", "discard: a list of card ids")
+    p = state["players"][seat]
+    hand = list(p["hand"])
+    for c in value:
+        if c not in hand:
+            raise illegal(f"{c} is not in your hand")
+        hand.remove(c)
+    if d.get("count") is not None and len(value) != d["count"]:
+        raise illegal(f"discard exactly {d['count']} card(s) (M32)")
+    p["hand"] = hand
+    for c in value:
+        p["discards"].insert(0, c)
+    events.append({"type": "discard", "seat": seat, "cards": list(value)})
+    d["seats"].remove(seat)
+    if not d["seats"]:
+        state["decision"] = None
+        task = state["work"][0]
+        if task["t"] == "hand_limit":
+            done(state, task)
+        elif task["t"] == "cleanup":
+            task["stage"] = "draw"
+
+
+def zone_choices(state: State, zone: str, seat: str) -> list[dict[str, Any]]:
+    """The legal `choose` answers of a zone's effect (for the bots and the timeout default)."""
+    opp = T.opponent(state, seat)
+    out: list[dict[str, Any]] = []
+    if zone == "crown":
+        out = [{"unit": n} for n in T.live(state, opp)]
+    elif zone == "money":
+        for n in T.live(state):
+            out.append({"unit": n})
+            out += [{"unit": n, "condition": c} for c in state["units"][n]["conditions"]]
+    elif zone == "letter":
+        for n in T.live(state, opp):
+            for c in data.CONDITIONS:
+                if c not in state["units"][n]["conditions"] and not (
+                        c == "weakened" and "Indomitable" in T.abilities(state, n)):
+                    out.append({"unit": n, "condition": c})
+    elif zone == "swords":
+        for n in T.live(state, seat):
+            for e in T.engaged_with(state, n):
+                out.append({"unit": n, "target": e})
+    elif zone == "horse":
+        for n in T.live(state, seat):
+            if T.engaged_with(state, n):
+                out.append({"unit": n, "retreat": True})
+            else:
+                out.append({"unit": n, "maneuver": {}})
+    return out
+
+
+MAY_ZONES = ("swords", "horse")
+
+
+def _h_zone(state: State, task: dict[str, Any], events: Events) -> None:
+    zone, seat = task["zone"], task["seat"]
+    if task["stage"] == "start":
+        task["stage"] = "choose"
+        if zone == "letter":
+            draw(state, seat, 2, events)  # the hand-limit task runs first (M32: at once)
+        return
+    if task["stage"] == "choose":
+        if task.get("target") is not None:
+            task["stage"] = "done"
+            answer_zone(state, seat, {"unit": task["target"]}, events, task)
+            return
+        task["stage"] = "done"
+        if zone_choices(state, zone, seat):
+            ask(state, "choose", [seat], zone=zone)
+        return
+    done(state, task)
+
+
+def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[str, Any] | None = None) -> None:
+    task = task or state["work"][0]
+    zone = task["zone"]
+    opp = T.opponent(state, seat)
+    if value is None or value is False:
+        if zone not in MAY_ZONES:
+            raise illegal(f"the {zone} zone's effect is not optional")
+        state["decision"] = None
+        return
+    v = _keys(value, {"unit", "condition", "target", "maneuver", "retreat"}, "choose")
+    name = v.get("unit")
+    if name not in T.live(state):
+        raise illegal(f"{name} is not a unit on the table")
+    useat = state["units"][name]["seat"]
+    if zone == "crown":
+        if useat != opp:
+            raise illegal("the crown zone targets an enemy unit (M35)")
+        state["decision"] = None
+        done(state, task)
+        push(state, {"t": "test", "unit": name, "kind": "panic", "modifier": -1, "stage": "roll",
+                     "attack": False, "by": seat})
+        return
+    if zone == "money":
+        cond = v.get("condition")
+        if cond is not None and cond not in state["units"][name]["conditions"]:
+            raise illegal(f"{name} has no {cond} token")
+        heal(state, name, 3, events)
+        if cond:
+            state["units"][name]["conditions"].remove(cond)
+    elif zone == "letter":
+        cond = v.get("condition")
+        if useat != opp:
+            raise illegal("the letter zone's token goes on an enemy unit (M35)")
+        if cond not in data.CONDITIONS:
+            raise EngineError("bad_action", "condition: panicked, vulnerable or weakened")
+        if cond in state["units"][name]["conditions"]:
+            raise illegal(f"{name} already has {cond} (M101: one of each)")
+        if cond == "weakened" and "Indomitable" in T.abilities(state, name):
+            raise illegal(f"{name} can never gain Weakened (Indomitable)")
+        state["units"][name]["conditions"].append(cond)
+        events.append({"type": "condition", "unit": name, "condition": cond})
+    elif zone == "swords":
+        if useat != seat:
+            raise illegal("the swords zone gives a friendly unit a free attack (M35)")
+        state["decision"] = None
+        done(state, task)
+        declare_attack(state, seat, name, {"target": v.get("target")}, events, charge=False, ends_activation=False)
+        return
+    elif zone == "horse":
+        if useat != seat:
+            raise illegal("the horse zone moves a friendly unit (M35)")
+        if v.get("retreat"):
+            if not T.engaged_with(state, name):
+                raise illegal(f"{name} is not engaged: no Retreat (M46)")
+            state["decision"] = None
+            done(state, task)
+            r = T.roll(state, 6)
+            mx = T.speed(state, name) + r
+            state["last_retreat"] = {"unit": name, "roll": r, "max": mx}
+            push(state, {"t": "retreat", "unit": name, "max": mx, "seat": seat, "free": True})
+            return
+        at, facing = check_maneuver(state, name, v.get("maneuver") or {})
+        set_pose(state, name, at, facing)
+        events.append({"type": "move", "unit": name, "kind": "maneuver", "at": at, "facing": facing})
+    state["decision"] = None
+    if task in state["work"]:
+        done(state, task)
+
+
+# ====================================================================== cleanup, scoring, the end
+
+
+def quadrant_points(state: State) -> dict[str, dict[str, int]]:
+    pts = {q: {s: 0 for s in state["seats"]} for q in ("sw", "se", "nw", "ne")}
+    for n in T.live(state):
+        q = T.quadrant(state, n)
+        if q:
+            seat = state["units"][n]["seat"]
+            pts[q][seat] += T.unit_points(state, n) + (3 if T.is_commander_unit(state, n) else 0)
+    for nid, nc in state["ncus"].items():
+        if nc["quadrant"]:
+            pts[nc["quadrant"]][nc["seat"]] += data.cost(data.card(nid))
+    return pts
+
+
+def quadrant_control(state: State) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    a, b = state["seats"]
+    for q, p in quadrant_points(state).items():
+        out[q] = a if p[a] >= 5 and p[a] > p[b] else b if p[b] >= 5 and p[b] > p[a] else None
+    return out
+
+
+def finish(state: State, winner: str | None, result: str, events: Events) -> None:
+    state["over"] = True
+    state["phase"] = "game_over"
+    state["winner"] = winner
+    state["result"] = result
+    state["decision"] = None
+    state["work"] = []
+    state["active_unit"] = None
+    state["turn"] = None
+    events.append({"type": "game_over", "winner": winner, "result": result})
+
+
+def _h_cleanup(state: State, task: dict[str, Any], events: Events) -> None:
+    st = task["stage"]
+    seats = state["seats"]
+    if st == "score":
+        if state["mode"] == "here_we_stand" and state["round"] >= 2:
+            for q, s in quadrant_control(state).items():
+                if s:
+                    add_vp(state, s, 1, "quadrant:" + q)
+        task["stage"] = "victory"
+        return
+    if st == "victory":
+        vp = state["vp"]
+        a, b = seats
+        thr = state["threshold"]
+        if vp[a] >= thr and vp[a] > vp[b]:
+            finish(state, a, "vp", events)
+            return
+        if vp[b] >= thr and vp[b] > vp[a]:
+            finish(state, b, "vp", events)
+            return
+        if state["round"] >= ROUNDS:
+            if vp[a] != vp[b]:
+                finish(state, a if vp[a] > vp[b] else b, "vp", events)
+            else:
+                pa, pb = T.army_points(state, a), T.army_points(state, b)
+                if pa != pb:
+                    finish(state, a if pa > pb else b, "points", events)
+                else:
+                    finish(state, None, "draw", events)
+            return
+        for u in state["units"].values():
+            u["activated"] = False
+            u["order_used"] = False
+            u["influence"] = None
+        for nc in state["ncus"].values():
+            nc["activated"] = False
+            nc["zone"] = None
+        state["board"] = {z: None for z in data.ZONES}
+        holders = [s for s in seats if state["players"][s]["hand"]]
+        task["stage"] = "draw"
+        if holders:
+            ask(state, "discard", holders, count=None)
+        return
+    if st == "draw":
+        for s in seats:
+            need = T.hand_limit(state, s) - len(state["players"][s]["hand"])
+            if need > 0:
+                draw(state, s, need, events)
+        state["first_player"] = T.opponent(state, state["first_player"])
+        state["round"] += 1
+        task["stage"] = "redeploy"
+        task["asked"] = []
+        events.append({"type": "round", "round": state["round"]})
+        return
+    if st == "redeploy":
+        if state["mode"] == "here_we_stand":
+            order = [state["first_player"], T.opponent(state, state["first_player"])]
+            for s in order:
+                if s not in task["asked"]:
+                    task["asked"].append(s)
+                    if [n for n in state["players"][s]["destroyed"]]:
+                        ask(state, "redeploy", [s])
+                        return
+        done(state, task)
+        state["phase"] = "activation"
+        state["turn"] = state["first_player"]
+        return
+
+
+def redeploy_zone_ok(state: State, seat: str, p) -> bool:
+    """M123: wholly within Short range (6 in) of its own table edge or of a flank edge."""
+    W, H = state["table"]
+    minx, miny, maxx, maxy = p.bounds
+    own = maxy <= 6 + G.TOL if seat == state["seats"][0] else miny >= H - 6 - G.TOL
+    return own or maxx <= 6 + G.TOL or minx >= W - 6 - G.TOL
+
+
+def answer_redeploy(state: State, seat: str, value: Any, events: Events) -> None:
+    if value is None:
+        state["decision"] = None
+        return
+    v = _keys(value, {"unit", "at", "facing"}, "redeploy")
+    name = v.get("unit")
+    if name not in state["players"][seat]["destroyed"]:
+        raise illegal(f"{name} is not a destroyed unit of yours")
+    at = v.get("at")
+    if not (isinstance(at, list) and len(at) == 2):
+        raise EngineError("bad_action", "at: [x, y]")
+    facing = G.norm_angle(_num(v.get("facing"), "facing", 0))
+    check_placement(state, name, [_num(at[0], "x"), _num(at[1], "y")], facing,
+                    lambda p: redeploy_zone_ok(state, seat, p), "redeploy (M123)")
+    u = state["units"][name]
+    u.update(at=[float(at[0]), float(at[1])], facing=facing, destroyed=False, on_table=True, activated=True,
+             wounds=T.max_wounds(T.ucard(state, name)), conditions=[], order_used=False)
+    state["players"][seat]["destroyed"].remove(name)
+    state["decision"] = None
+    events.append({"type": "redeploy", "unit": name, "at": u["at"], "facing": facing})
+
+
+def check_placement(state: State, name: str, at: list[float], facing: float, zone_ok, what: str) -> None:
+    w, d = T.size(state, name)
+    p = G.tray(at, facing, w, d)
+    if not zone_ok(p):
+        raise illegal(f"{what}: the tray is not wholly inside the allowed area")
+    if not _pose_free(state, name, at, facing, set()):
+        raise illegal(f"{what}: the tray overlaps a tray or impassable terrain, or leaves the table")
+    seat = state["units"][name]["seat"]
+    for e in T.live(state, T.opponent(state, seat)):
+        if G.le(G.distance(p, T.poly(state, e)), 1.0):
+            raise illegal(f"{what}: 1 in or less from an enemy (M74)")
+
+
+# ====================================================================== deployment (M23-M25)
+
+
+def deploy_zone_ok(state: State, seat: str, p) -> bool:
+    W, H = state["table"]
+    depth = state["deploy_depth"]
+    minx, miny, maxx, maxy = p.bounds
+    if seat == state["seats"][0]:
+        return maxy <= depth + G.TOL and miny >= -G.TOL
+    return miny >= H - depth - G.TOL and maxy <= H + G.TOL
+
+
+def _next_deploy(state: State, events: Events) -> None:
+    dep = state["deploy"]
+    if dep["first_player_chooser"] and state["first_player"] is None:
+        ask(state, "choose", [dep["first_player_chooser"]], what="first_player")
+        return
+    todo = {s: [n for n in state["units"] if state["units"][n]["seat"] == s and not state["units"][n]["on_table"]
+                and not state["units"][n]["destroyed"]] for s in state["seats"]}
+    seat = dep["next"]
+    if not todo[seat]:
+        seat = T.opponent(state, seat)
+    if not todo[seat]:
+        _start_game(state, events)
+        return
+    dep["next"] = seat
+    ask(state, "deploy", [seat])
+
+
+def answer_deploy(state: State, seat: str, value: Any, events: Events) -> None:
+    v = _keys(value, {"unit", "at", "facing"}, "deploy")
+    name = v.get("unit")
+    u = state["units"].get(name)
+    if not u or u["seat"] != seat or u["on_table"]:
+        raise illegal(f"{name} is not one of your units waiting to deploy")
+    at = v.get("at")
+    if not (isinstance(at, list) and len(at) == 2):
+        raise EngineError("bad_action", "at: [x, y]")
+    at = [_num(at[0], "x"), _num(at[1], "y")]
+    facing = G.norm_angle(_num(v.get("facing"), "facing", 0))
+    w, d = T.size(state, name)
+    if not deploy_zone_ok(state, seat, G.tray(at, facing, w, d)):
+        raise illegal("the tray must be entirely inside your deployment zone (M24)")
+    if not _pose_free(state, name, at, facing, set()):
+        raise illegal("the tray overlaps another tray or impassable terrain (M24)")
+    u.update(at=at, facing=facing, on_table=True)
+    state["deploy"]["next"] = T.opponent(state, seat)
+    state["decision"] = None
+    events.append({"type": "deploy", "unit": name, "at": at, "facing": facing})
+
+
+def default_deploy(state: State, seat: str) -> dict[str, Any]:
+    """The first legal pose on a 0.5 in grid inside the zone, facing the opponent's edge."""
+    name = next(n for n, u in state["units"].items() if u["seat"] == seat and not u["on_table"]
+                and not u["destroyed"])
+    W, H = state["table"]
+    first = seat == state["seats"][0]
+    facing = 0.0 if first else 180.0
+    w, d = T.size(state, name)
+    ys = [state["deploy_depth"] - 0.05 - k * 0.5 for k in range(int(state["deploy_depth"] * 2))]
+    for y in ys:
+        yy = y if first else H - y
+        x = w / 2 + 0.5
+        while x <= W - w / 2:
+            at = [round(x, 2), round(yy, 2)]
+            if deploy_zone_ok(state, seat, G.tray(at, facing, w, d)) and _pose_free(state, name, at, facing, set()):
+                return {"deploy": {"unit": name, "at": at, "facing": facing}}
+            x += 0.5
+    raise RuntimeError("no room to deploy")
+
+
+def _start_game(state: State, events: Events) -> None:
+    """M25: each player draws 3 (Tyrion: 4); round 1, the First Player starts."""
+    state["phase"] = "activation"
+    state["round"] = 1
+    state["turn"] = state["first_player"]
+    state["deploy"] = None
+    for s in state["seats"]:
+        draw(state, s, T.hand_limit(state, s), events)
+    events.append({"type": "round", "round": 1})
+
+
+HANDLERS = {
+    "end_activation": _h_end_activation,
+    "retreat": _h_retreat,
+    "pivot": _h_pivot,
+    "attack": _h_attack,
+    "surge": _h_surge,
+    "test": _h_test,
+    "hand_limit": _h_hand_limit,
+    "zone": _h_zone,
+    "cleanup": _h_cleanup,
+}

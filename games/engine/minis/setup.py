@@ -1,0 +1,370 @@
+"""New games (army lists, roll-off, first player, alternating deployment: M1-M25) and scenario
+games (the `setup` keys of SCENARIOS.md "minis")."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from games.engine import rng
+from games.engine.base import EngineError, ScenarioSetupError
+from games.engine.minis import data, flow
+from games.engine.minis import geometry as G
+from games.engine.minis import table as T
+
+State = dict[str, Any]
+
+MODES = ("here_we_stand",)
+OPTION_KEYS = {"mode", "armies", "game_size", "reaction_prompts"}
+SETUP_KEYS = {"table", "mode", "game_size", "round", "first_player", "turn", "vp", "armies", "units", "destroyed",
+              "ncus", "terrain", "objectives", "hands", "decks", "deck_size", "discards", "card_tokens",
+              "once_used", "dice"}
+NAME_RE = re.compile(r"^[a-z0-9_]+$")
+
+
+def _check_seats(seats: list[str]) -> None:
+    if len(seats) != 2 or set(seats) != set(data.FACTIONS):
+        raise EngineError("illegal_action", "the seats are stark and lannister, one each")
+
+
+def _options(options: dict[str, Any]) -> dict[str, Any]:
+    options = dict(options or {})
+    extra = set(options) - OPTION_KEYS
+    if extra:
+        raise EngineError("illegal_action", f"unknown option {sorted(extra)[0]}")
+    mode = options.get("mode", "here_we_stand")
+    if mode not in MODES:
+        raise EngineError("illegal_action", f"mode {mode!r}: only here_we_stand is implemented")
+    rp = options.get("reaction_prompts", "playable")
+    if rp not in ("playable", "all"):
+        raise EngineError("illegal_action", "reaction_prompts is playable or all")
+    gs = options.get("game_size", 30)
+    if not isinstance(gs, int) or isinstance(gs, bool) or gs < 1:
+        raise EngineError("illegal_action", "game_size is a number of points")
+    return {"mode": mode, "reaction_prompts": rp, "game_size": gs, "armies": options.get("armies") or {}}
+
+
+def _base(seats: list[str], opts: dict[str, Any], seed: int) -> State:
+    return {
+        "game": "minis", "seats": list(seats), "options": {"mode": opts["mode"],
+                                                            "reaction_prompts": opts["reaction_prompts"]},
+        "rng": rng.seed_state(seed), "dice": None, "cards": {}, "table": [48.0, 48.0], "mode": opts["mode"],
+        "game_size": opts["game_size"], "threshold": data.threshold(opts["game_size"]), "deploy_depth": 18.0,
+        "round": 1, "phase": "activation", "first_player": seats[0], "turn": seats[0],
+        "vp": {s: 0 for s in seats}, "vp_log": [], "units": {}, "ncus": {},
+        "board": {z: None for z in data.ZONES}, "terrain": [], "objectives": [],
+        "players": {s: {"hand": [], "deck": [], "discards": [], "destroyed": [], "list": None} for s in seats},
+        "decision": None, "work": [], "active_unit": None, "act": None, "deploy": None,
+        "last_attack": None, "last_charge": None, "last_retreat": None, "last_test": None,
+        "over": False, "winner": None, "result": None, "once_used": {s: [] for s in seats}, "card_tokens": {},
+    }
+
+
+def _unit_record(seat: str, cid: str, attachment: str | None, wounds: int) -> dict[str, Any]:
+    return {"seat": seat, "card": cid, "attachment": attachment, "at": None, "facing": 0.0, "wounds": wounds,
+            "conditions": [], "activated": False, "order_used": False, "destroyed": False, "on_table": False,
+            "influence": None}
+
+
+def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
+    _check_seats(seats)
+    opts = _options(options)
+    state = _base(seats, opts, seed)
+    for s in seats:
+        lst = data.read_list(s, opts["armies"].get(s)) if s in opts["armies"] else data.default_list(s)
+        data.check_list(s, lst, opts["game_size"])
+        state["players"][s]["list"] = lst
+        names: Counter[str] = Counter()
+        for u in lst["units"]:
+            c = data.card(u["unit"])
+            base = data.slug(c["name"])
+            names[base] += 1
+            name = base if names[base] == 1 else f"{base}_{names[base]}"
+            state["units"][name] = _unit_record(s, u["unit"], u.get("attachment"), T.max_wounds(c))
+        for n in lst["ncus"]:
+            state["ncus"][n] = {"seat": s, "zone": None, "quadrant": None, "activated": False}
+        deck = data.deck_for(s, lst["commander"])
+        rng.shuffle(state, deck)
+        state["players"][s]["deck"] = deck
+    # M23: roll-off (rerolled ties); the winner picks the zone (the zones are the seats' table edges
+    # here: with no terrain both are alike) and deploys first; the other decides who is First Player
+    while True:
+        a, b = T.roll(state, 6), T.roll(state, 6)
+        if a != b:
+            break
+    picker = seats[0] if a > b else seats[1]
+    state["phase"] = "deployment"
+    state["first_player"] = None
+    state["turn"] = None
+    state["round"] = 0
+    state["deploy"] = {"roll": [a, b], "picker": picker, "first_player_chooser": T.opponent(state, picker),
+                       "next": picker}
+    flow.run(state, [])
+    return state
+
+
+# ---------------------------------------------------------------------- scenarios
+
+
+def _num(v: Any, what: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ScenarioSetupError(f"{what} must be a number")
+    return float(v)
+
+
+def _synthetic(cards: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if cards is None:
+        return out
+    if not isinstance(cards, list):
+        raise ScenarioSetupError("cards: a list of unit cards")
+    for c in cards:
+        if not isinstance(c, dict):
+            raise ScenarioSetupError("cards: each card is a mapping")
+        extra = set(c) - data.SYNTHETIC_KEYS
+        if extra:
+            raise ScenarioSetupError(f"cards: unknown key {sorted(extra)[0]}")
+        cid = str(c.get("id"))
+        if data.known(cid):
+            raise ScenarioSetupError(f"cards: id {cid} is already a card of the data")
+        if c.get("faction") not in data.FACTIONS or c.get("tray") not in data.content()["trays"]:
+            raise ScenarioSetupError(f"cards: {cid} needs a faction (stark | lannister) and a known tray")
+        card = dict(c, id=cid, kind="unit", abilities=[])
+        card.setdefault("wounds_per_figure", 1)
+        card.setdefault("ranks", 1)
+        card["wounds"] = int(card["figures"]) * int(card["wounds_per_figure"])
+        for a in card.get("attacks", []):
+            if a.get("range") not in ("melee", "short", "long"):
+                raise ScenarioSetupError(f"cards: {cid}: attack range is melee, short or long")
+        out[cid] = card
+    return out
+
+
+def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: dict[str, Any],
+                  start: str | None, cards: Any = None) -> State:
+    _check_seats(seats)
+    opts = _options(options)
+    setup = setup or {}
+    extra = set(setup) - SETUP_KEYS
+    if extra:
+        raise ScenarioSetupError(f"unknown setup key {sorted(extra)[0]}")
+    if "game_size" in setup:
+        opts["game_size"] = int(setup["game_size"])
+    if "mode" in setup:
+        if setup["mode"] not in MODES:
+            raise EngineError("illegal_action", f"mode {setup['mode']!r}: only here_we_stand is implemented")
+        opts["mode"] = setup["mode"]
+    state = _base(seats, opts, seed)
+    state["cards"] = _synthetic(cards)
+    state["dice"] = [int(v) for v in setup.get("dice") or []]
+    if "table" in setup:
+        t = setup["table"]
+        if not (isinstance(t, list) and len(t) == 2):
+            raise ScenarioSetupError("table: [width, depth]")
+        state["table"] = [_num(t[0], "table"), _num(t[1], "table")]
+    rnd = setup.get("round", 1)
+    if not isinstance(rnd, int) or not 1 <= rnd <= 6:
+        raise ScenarioSetupError("round: 1-6")
+    state["round"] = rnd
+    fp = setup.get("first_player", seats[0])
+    if fp not in seats:
+        raise ScenarioSetupError(f"first_player: {fp!r} is not a seat")
+    state["first_player"] = fp
+    turn = setup.get("turn", fp)
+    if turn not in seats:
+        raise ScenarioSetupError(f"turn: {turn!r} is not a seat")
+    state["turn"] = turn
+    for s, v in (setup.get("vp") or {}).items():
+        if s not in seats:
+            raise ScenarioSetupError(f"vp: {s!r} is not a seat")
+        state["vp"][s] = int(v)
+    armies = setup.get("armies") or {}
+    for s in seats:
+        lst = data.read_list(s, armies.get(s)) if s in armies else data.default_list(s)
+        data.check_list(s, lst, opts["game_size"])
+        state["players"][s]["list"] = lst
+    _terrain(state, setup.get("terrain"))
+    _units(state, setup.get("units"), start)
+    _destroyed(state, setup.get("destroyed"))
+    _ncus(state, setup.get("ncus"))
+    _cards(state, setup)
+    for s, ids in (setup.get("once_used") or {}).items():
+        state["once_used"][s] = [str(i) for i in ids]
+    state["card_tokens"] = {str(k): int(v) for k, v in (setup.get("card_tokens") or {}).items()}
+    if "objectives" in setup:
+        state["objectives"] = list(setup["objectives"])
+    start = start or "activation"
+    if start == "activation":
+        state["phase"] = "activation"
+    elif start == "cleanup":
+        state["phase"] = "cleanup"
+        state["turn"] = None
+        flow.push(state, {"t": "cleanup", "stage": "score"}, front=False)
+    elif start == "deployment":
+        raise ScenarioSetupError("start: deployment is not in this scope's scenarios")
+    else:
+        raise ScenarioSetupError(f"start: {start!r} is activation or cleanup")
+    flow.run(state, [])
+    return state
+
+
+def _terrain(state: State, terrain: Any) -> None:
+    for t in terrain or []:
+        if not isinstance(t, dict) or "type" not in t:
+            raise ScenarioSetupError("terrain: each piece has an id, a type and a shape")
+        kind = t["type"]
+        if kind == "custom" or "keywords" in t:
+            kw = t.get("keywords")
+            if not isinstance(kw, list) or any(k not in data.KEYWORDS for k in kw):
+                raise ScenarioSetupError(f"terrain {t.get('id')}: keywords must be among {', '.join(data.KEYWORDS)}")
+        elif kind in data.TERRAIN_TYPES:
+            kw = data.TERRAIN_TYPES[kind]
+        else:
+            raise ScenarioSetupError(f"terrain type {kind!r} is unknown")
+        shapes = [k for k in ("rect", "circle", "polygon") if k in t]
+        if len(shapes) != 1:
+            raise ScenarioSetupError(f"terrain {t.get('id')}: one of rect, circle, polygon")
+        piece = {"id": str(t.get("id", f"t{len(state['terrain']) + 1}")), "type": kind, "keywords": list(kw),
+                 shapes[0]: t[shapes[0]]}
+        T.terrain_poly(piece)
+        state["terrain"].append(piece)
+
+
+def _units(state: State, units: Any, start: str | None) -> None:
+    if units is None:
+        if start == "deployment":
+            return
+        raise ScenarioSetupError("setup.units is required")
+    if not isinstance(units, dict):
+        raise ScenarioSetupError("units: a mapping of names")
+    for name, spec in units.items():
+        if not isinstance(name, str) or not NAME_RE.match(name):
+            raise ScenarioSetupError(f"unit name {name!r}: lowercase letters, digits, _")
+        if not isinstance(spec, dict):
+            raise ScenarioSetupError(f"units.{name}: a mapping")
+        extra = set(spec) - {"card", "at", "facing", "wounds", "lost", "attachment", "conditions", "activated",
+                             "order_used"}
+        if extra:
+            raise ScenarioSetupError(f"units.{name}: unknown key {sorted(extra)[0]}")
+        cid = str(spec.get("card"))
+        if not data.known(cid, state["cards"]) or data.card(cid, state["cards"])["kind"] != "unit":
+            raise ScenarioSetupError(f"units.{name}: {cid} is not a combat unit card")
+        c = data.card(cid, state["cards"])
+        seat = c["faction"]
+        mx = T.max_wounds(c)
+        wounds = mx
+        if "wounds" in spec:
+            wounds = int(spec["wounds"])
+        elif "lost" in spec:
+            wounds = mx - int(spec["lost"])
+        if not 1 <= wounds <= mx:
+            raise EngineError("illegal_action", f"units.{name}: wounds must be 1-{mx}")
+        att = spec.get("attachment")
+        if att is not None:
+            att = str(att)
+            if not data.known(att) or data.card(att)["kind"] != "attachment":
+                raise ScenarioSetupError(f"units.{name}: {att} is not an attachment")
+            ac = data.card(att)
+            if c["tray"].startswith("solo") or ac.get("attaches_to") != c["type"] or ac["faction"] != seat:
+                raise EngineError("illegal_action", f"units.{name}: {ac['name']} cannot join {c['name']} (M9)")
+        rec = _unit_record(seat, cid, att, wounds)
+        at = spec.get("at")
+        if not (isinstance(at, list) and len(at) == 2):
+            raise ScenarioSetupError(f"units.{name}.at: [x, y]")
+        rec["at"] = [_num(at[0], "at"), _num(at[1], "at")]
+        rec["facing"] = G.norm_angle(_num(spec.get("facing", 0), "facing"))
+        conds = spec.get("conditions") or []
+        if any(x not in data.CONDITIONS for x in conds):
+            raise ScenarioSetupError(f"units.{name}: conditions are {', '.join(data.CONDITIONS)}")
+        if len(set(conds)) != len(conds):
+            raise EngineError("illegal_action", f"units.{name}: a condition twice (M101)")
+        rec["conditions"] = list(conds)
+        rec["activated"] = bool(spec.get("activated", False))
+        rec["order_used"] = bool(spec.get("order_used", False))
+        rec["on_table"] = True
+        state["units"][name] = rec
+    for name in state["units"]:
+        p = T.poly(state, name)
+        if not G.on_table(p, state["table"]):
+            raise EngineError("illegal_action", f"{name} is partly off the table")
+        for other in state["units"]:
+            if other < name and G.overlaps(p, T.poly(state, other)):
+                raise EngineError("illegal_action", f"{name} overlaps {other}")
+        for t in state["terrain"]:
+            if "impassable" in t["keywords"] and G.overlaps(p, T.terrain_poly(t)):
+                raise EngineError("illegal_action", f"{name} stands on impassable terrain")
+
+
+def _destroyed(state: State, destroyed: Any) -> None:
+    for seat, names in (destroyed or {}).items():
+        if seat not in state["seats"]:
+            raise ScenarioSetupError(f"destroyed: {seat!r} is not a seat")
+        for name in names:
+            if name in state["units"]:
+                u = state["units"][name]
+            else:
+                base = re.sub(r"_(b|c|\d+)$", "", name)
+                cands = [x["unit"] for x in state["players"][seat]["list"]["units"]
+                         if data.slug(data.card(x["unit"])["name"]) == base]
+                if not cands:
+                    raise ScenarioSetupError(f"destroyed: {name} names no unit of {seat}'s list")
+                u = _unit_record(seat, cands[0], None, 0)
+                state["units"][name] = u
+            u.update(destroyed=True, on_table=False, wounds=0)
+            state["players"][seat]["destroyed"].append(name)
+
+
+def _ncus(state: State, ncus: Any) -> None:
+    for nid, spec in (ncus or {}).items():
+        nid = str(nid)
+        if not data.known(nid) or data.card(nid)["kind"] != "ncu":
+            raise ScenarioSetupError(f"ncus: {nid} is not an NCU card")
+        spec = spec or {}
+        seat = data.card(nid)["faction"]
+        zone = spec.get("zone")
+        if zone is not None and zone not in data.ZONES:
+            raise ScenarioSetupError(f"ncus.{nid}.zone: one of {', '.join(data.ZONES)}")
+        if zone and state["board"][zone]:
+            raise EngineError("illegal_action", f"two NCUs on the {zone} zone")
+        q = spec.get("quadrant")
+        if q is not None and q not in ("sw", "se", "nw", "ne"):
+            raise ScenarioSetupError(f"ncus.{nid}.quadrant: sw, se, nw or ne")
+        state["ncus"][nid] = {"seat": seat, "zone": zone, "quadrant": q, "activated": bool(spec.get("activated"))}
+        if zone:
+            state["board"][zone] = nid
+
+
+def _cards(state: State, setup: dict[str, Any]) -> None:
+    hands = setup.get("hands") or {}
+    decks = setup.get("decks") or {}
+    sizes = setup.get("deck_size") or {}
+    discards = setup.get("discards") or {}
+    for s in state["seats"]:
+        full = Counter(data.deck_for(s, state["players"][s]["list"]["commander"]))
+        placed: Counter[str] = Counter()
+        for src in (hands, decks, discards):
+            for c in src.get(s, []) or []:
+                c = str(c)
+                if not data.known(c) or data.card(c)["kind"] != "tactics":
+                    raise ScenarioSetupError(f"{c} is not a tactics card")
+                placed[c] += 1
+        for c, k in placed.items():
+            if k > full[c]:
+                raise EngineError("illegal_action", f"{s}: {k} copies of {c}, the deck holds {full[c]}")
+        rest = list((full - placed).elements())
+        rng.shuffle(state, rest)
+        p = state["players"][s]
+        p["discards"] = [str(c) for c in discards.get(s, []) or []]
+        top = [str(c) for c in decks.get(s, []) or []]
+        seq = top + rest
+        if s in hands:
+            p["hand"] = [str(c) for c in hands[s] or []]
+        else:
+            need = T.hand_limit(state, s)
+            p["hand"], seq = seq[:need], seq[need:]
+        if len(p["hand"]) > flow.HAND_MAX:
+            raise EngineError("illegal_action", f"{s}: a hand over 5 cards (M32)")
+        size = int(sizes.get(s, len(seq)))
+        if size < len(top) or size > len(seq):
+            raise ScenarioSetupError(f"deck_size.{s}: {size} does not fit the cards given")
+        p["deck"] = seq[:size]

@@ -1,0 +1,190 @@
+"""Reading the state: cards, trays, ranks, engagement, quadrants, dice. No rules flow here."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from games.engine import rng
+from games.engine.minis import data
+from games.engine.minis import geometry as G
+
+State = dict[str, Any]
+
+
+class DiceExhausted(Exception):
+    """A scenario's `setup.dice` ran out (SCENARIOS.md: the scenario fails, `dice exhausted`)."""
+
+
+def opponent(state: State, seat: str) -> str:
+    a, b = state["seats"]
+    return b if seat == a else a
+
+
+def ucard(state: State, name: str) -> dict[str, Any]:
+    return data.card(state["units"][name]["card"], state.get("cards"))
+
+
+def acard(state: State, name: str) -> dict[str, Any] | None:
+    a = state["units"][name].get("attachment")
+    return data.card(a, state.get("cards")) if a else None
+
+
+def abilities(state: State, name: str) -> set[str]:
+    """Ability names of the unit and its attachment (M10); an Influence adds its own (M38)."""
+    names = data.ability_names(ucard(state, name)) | data.ability_names(acard(state, name))
+    return names
+
+
+def max_wounds(c: dict[str, Any]) -> int:
+    return int(c.get("wounds") or c["figures"] * c.get("wounds_per_figure", 1))
+
+
+def figures_left(state: State, name: str) -> int:
+    c = ucard(state, name)
+    w = state["units"][name]["wounds"]
+    return math.ceil(w / int(c.get("wounds_per_figure", 1)))
+
+
+def per_rank(c: dict[str, Any]) -> int:
+    return max(1, int(c["figures"]) // int(c.get("ranks", 1)))
+
+
+def ranks_left(state: State, name: str) -> int:
+    """M91: figures leave the rearmost rank; a rank is lost only with its last figure."""
+    c = ucard(state, name)
+    return math.ceil(figures_left(state, name) / per_rank(c))
+
+
+def ranks_lost(state: State, name: str) -> int:
+    return int(ucard(state, name).get("ranks", 1)) - ranks_left(state, name)
+
+
+def size(state: State, name: str) -> tuple[float, float]:
+    return data.tray_size(ucard(state, name))
+
+
+def poly(state: State, name: str, at: Any = None, facing: float | None = None):
+    u = state["units"][name]
+    w, d = size(state, name)
+    return G.tray(u["at"] if at is None else at, u["facing"] if facing is None else facing, w, d)
+
+
+def live(state: State, seat: str | None = None) -> list[str]:
+    """Combat units on the table, in setup order."""
+    return [n for n, u in state["units"].items() if u["on_table"] and not u["destroyed"]
+            and (seat is None or u["seat"] == seat)]
+
+
+def engaged_with(state: State, name: str) -> list[str]:
+    if name not in live(state):
+        return []
+    me = poly(state, name)
+    seat = state["units"][name]["seat"]
+    return [o for o in live(state, opponent(state, seat)) if G.touches(me, poly(state, o))]
+
+
+def speed(state: State, name: str) -> int:
+    s = int(ucard(state, name)["speed"])
+    if "Enhanced Mobility" in abilities(state, name):
+        s += 1
+    return s
+
+
+def unit_points(state: State, name: str) -> int:
+    u = state["units"][name]
+    pts = data.cost(ucard(state, name))
+    if u.get("attachment"):
+        pts += data.cost(acard(state, name))
+    return pts
+
+
+def army_points(state: State, seat: str) -> int:
+    return sum(unit_points(state, n) for n in live(state, seat))
+
+
+def is_commander_unit(state: State, name: str) -> bool:
+    a = acard(state, name)
+    return bool(a and a.get("commander"))
+
+
+def wedges(state: State, name: str) -> dict[str, Any]:
+    u = state["units"][name]
+    w, d = size(state, name)
+    return G.wedges(u["at"], u["facing"], w, d)
+
+
+def arc_seen_by(state: State, defender: str, attacker: str) -> tuple[str, list[str]]:
+    """The defender's arc holding most of the attacker's tray (M82)."""
+    return G.arc_of(wedges(state, defender), poly(state, attacker))
+
+
+def quadrant_of_poly(state: State, p) -> str | None:
+    from shapely.geometry import box
+
+    W, H = state["table"]
+    hx, hy = W / 2, H / 2
+    quads = {"sw": box(0, 0, hx, hy), "se": box(hx, 0, W, hy), "nw": box(0, hy, hx, H), "ne": box(hx, hy, W, H)}
+    areas = {q: float(b.intersection(p).area) for q, b in quads.items()}
+    best = max(areas.values())
+    if best <= 0:
+        return None
+    # an exact tie is the opponent's decision (M123); this engine takes the first in sw, se, nw, ne
+    return next(q for q in ("sw", "se", "nw", "ne") if abs(areas[q] - best) <= G.TOL)
+
+
+def quadrant(state: State, name: str) -> str | None:
+    return quadrant_of_poly(state, poly(state, name))
+
+
+def obstacles_for(state: State, viewer: str, target: str, ranged: bool):
+    """Every other tray and obstructing terrain (M78, M81), terrain the viewer stands in excluded."""
+    me = poly(state, viewer)
+    polys = [poly(state, n) for n in live(state) if n not in (viewer, target)]
+    for t in state["terrain"]:
+        kw = t["keywords"]
+        if "blocks_los" in kw or (ranged and "cover" in kw):
+            tp = terrain_poly(t)
+            if not tp.intersects(me):
+                polys.append(tp)
+    return G.obstacle_union(polys)
+
+
+def has_los(state: State, viewer: str, target: str, ranged: bool = False) -> bool:
+    u = state["units"][viewer]
+    w, d = size(state, viewer)
+    return G.line_of_sight(u["at"], u["facing"], w, d, poly(state, target), obstacles_for(state, viewer, target, ranged))
+
+
+def terrain_poly(t: dict[str, Any]):
+    from shapely import affinity
+    from shapely.geometry import Point, Polygon, box
+
+    if "rect" in t:
+        r = t["rect"]
+        (cx, cy), (sx, sy) = r["center"], r["size"]
+        b = box(cx - sx / 2, cy - sy / 2, cx + sx / 2, cy + sy / 2)
+        return affinity.rotate(b, -float(r.get("rotation", 0)), origin=(cx, cy))
+    if "circle" in t:
+        c = t["circle"]
+        return Point(c["center"]).buffer(float(c["radius"]), quad_segs=16)
+    return Polygon(t["polygon"])
+
+
+def roll(state: State, sides: int) -> int:
+    """The next die: the scenario's scripted `dice`, else the game's generator."""
+    if state.get("dice") is not None:
+        if not state["dice"]:
+            raise DiceExhausted("dice exhausted")
+        v = int(state["dice"].pop(0))
+        if not 1 <= v <= sides:
+            raise DiceExhausted(f"scripted die {v} is not a D{sides} result")
+        return v
+    return rng.randint(state, 1, sides)
+
+
+def hand_limit(state: State, seat: str) -> int:
+    """Cards drawn back up to in Cleanup: 3, Tyrion's Tactical Mastermind 4."""
+    for nid, n in state["ncus"].items():
+        if n["seat"] == seat and "Tactical Mastermind" in data.ability_names(data.card(nid)):
+            return 4
+    return 3
