@@ -179,6 +179,16 @@ def bot_action(state: State, seat: str) -> Action:
         act = state["act"]
         name = act["unit"]
         if act["ncu"]:
+            if state["mode"] == "here_we_stand":
+                # Here We Stand: the NCU's points count in a quadrant (M123); put them where they
+                # tip a quadrant the seat does not control yet
+                pts = flow.quadrant_points(state)
+                opp = T.opponent(state, seat)
+                taken = {n["quadrant"] for i, n in state["ncus"].items() if n["seat"] == seat and i != name}
+                best = sorted((q for q in ("sw", "se", "nw", "ne") if q not in taken),
+                              key=lambda q: (flow.quadrant_control(state)[q] == seat, -pts[q][seat] + pts[q][opp]))
+                if best:
+                    return {"place": best[0]}
             for z in ("crown", "letter", "money"):
                 if not state["board"][z]:
                     return {"claim": z}
@@ -190,18 +200,7 @@ def bot_action(state: State, seat: str) -> Action:
         ch = _charges(state, name)
         if ch:
             return ch[0]
-        enemies = T.live(state, T.opponent(state, seat))
-        if not enemies:
-            return {"no_action": True}
-        target = min(enemies, key=lambda e: G.distance(T.poly(state, name), T.poly(state, e)))
-        face = _bearing(state, name, target)
-        gap = G.distance(T.poly(state, name), T.poly(state, target))
-        sp = T.speed(state, name)
-        for dist in (min(sp, max(0.0, gap - 1.5)), sp * 0.5, sp * 0.25):
-            act = {"maneuver": {"face": round(face, 2), "forward": round(dist, 2), "end_face": round(face, 2)}}
-            if _ok(state, seat, act):
-                return act
-        return {"no_action": True}
+        return _hold_ground(state, seat, name)
     if kind == "reroll":
         la = state["last_attack"]
         return {"reroll": [i for i, f in enumerate(la["attack_dice"]) if f != 6 and (f == 1 or f < la["to_hit"])]}
@@ -220,6 +219,36 @@ def bot_action(state: State, seat: str) -> Action:
         if legal:
             return legal[0]
     return RULESET.default_action(state, seat)
+
+
+def _hold_ground(state: State, seat: str, name: str) -> Action:
+    """Here We Stand: spread out, one unit to a quadrant the seat does not hold, towards its centre,
+    keeping out of charge reach when it can."""
+    W, H = state["table"]
+    centres = {"sw": (W / 4, H / 4), "se": (3 * W / 4, H / 4), "nw": (W / 4, 3 * H / 4), "ne": (3 * W / 4, 3 * H / 4)}
+    mine = {T.quadrant(state, n) for n in T.live(state, seat) if n != name}
+    here = T.quadrant(state, name)
+    if here not in mine:
+        return {"no_action": True}
+    goals = [q for q in ("sw", "se", "nw", "ne") if q not in mine] or [here]
+    u = state["units"][name]
+    w, d = T.size(state, name)
+    c = G.centre(u["at"], u["facing"], d)
+    goal = min(goals, key=lambda q: math.hypot(centres[q][0] - c[0], centres[q][1] - c[1]))
+    gx, gy = centres[goal]
+    face = G.norm_angle(math.degrees(math.atan2(gx - c[0], gy - c[1])))
+    dist = math.hypot(gx - c[0], gy - c[1])
+    sp = T.speed(state, name)
+    for kind, reach in (("march", 2 * sp), ("maneuver", sp)):
+        for frac in (1.0, 0.75, 0.5, 0.25):
+            step = round(min(reach, dist) * frac, 2)
+            act = ({"maneuver": {"face": round(face, 2), "forward": step}} if kind == "maneuver"
+                   else {"march": {"forward": step}})
+            if kind == "march" and abs((face - u["facing"] + 180) % 360 - 180) > 20:
+                continue
+            if _ok(state, seat, act):
+                return act
+    return {"no_action": True}
 
 
 def check_invariants(state: State) -> None:

@@ -797,7 +797,7 @@ def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
     if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
         raise EngineError("bad_action", "reroll: a list of die positions")
     dice = la["attack_dice"]
-    done_by = task["rerolled_by"].setdefault(seat, [])
+    done_by = task["rerolled_by"].setdefault(seat + ":attack", [])
     if len(set(value)) != len(value) or any(i < 0 or i >= len(dice) for i in value):
         raise illegal("reroll: positions must be distinct dice of the roll")
     if set(value) & set(done_by):
@@ -830,7 +830,7 @@ def answer_spend(state: State, seat: str, value: Any, events: Events) -> None:
         dice = state_task["dice"] + [state_task["d3"]]
     if len(set(positions)) != len(positions) or any(i < 0 or i >= len(dice) for i in positions):
         raise illegal("spend: positions must be distinct dice of the roll")
-    by = state_task.setdefault("rerolled_by", {}).setdefault(seat, [])
+    by = state_task.setdefault("rerolled_by", {}).setdefault(seat + ":" + d["dice"], [])
     if set(positions) & set(by):
         raise illegal("a die is re-rolled at most once per player (M106)")
     state["units"][d["unit"]]["conditions"].remove(d["token"])

@@ -1,0 +1,72 @@
+"""Hidden information in the miniatures game (rules/minis.md §5, SCENARIOS.md "minis" views): no view
+or summary a seat (or a spectator) is shown depends on the other seat's Tactics hand (its count is
+public), on any deck's order or contents, or on the random generator; a draw event names the cards
+only to the one who drew them."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from games.engine import get_ruleset
+from games.engine.base import HIDDEN
+
+R = get_ruleset("minis")
+SEATS = ["stark", "lannister"]
+
+
+def scramble_for(state, viewer, rnd):
+    """The same game as far as `viewer` may know: the secrets it cannot see are changed."""
+    s = copy.deepcopy(state)
+    s["rng"] = (s["rng"] + 987654321) % 2**64
+    for seat in s["seats"]:
+        p = s["players"][seat]
+        if seat == viewer:
+            rnd.shuffle(p["deck"])  # even the owner does not know its deck's order
+            continue
+        pool = p["hand"] + p["deck"]
+        rnd.shuffle(pool)
+        p["hand"], p["deck"] = pool[:len(p["hand"])], pool[len(p["hand"]):]
+    return s
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_views_do_not_depend_on_what_the_viewer_may_not_see(seed):
+    rnd = random.Random(seed)
+    state = R.new_game(SEATS, {}, seed)
+    steps = 0
+    while not R.is_over(state):
+        if steps % 7 == 0:
+            for viewer in [*SEATS, None]:
+                other = scramble_for(state, viewer, rnd)
+                assert R.view(state, viewer) == R.view(other, viewer), (seed, steps, viewer)
+                assert R.summary(state, viewer) == R.summary(other, viewer), (seed, steps, viewer)
+                assert R.pending(state) == R.pending(other)
+        seat = rnd.choice(sorted(R.pending(state)))
+        state, events = R.apply(state, seat, R.random_action(state, seat, rnd))
+        for e in events:
+            for viewer in [*SEATS, None]:
+                shown = R.event_view(e, viewer)
+                if e["type"] == "draw" and e["seat"] != viewer:
+                    assert shown["cards"] == HIDDEN and shown["count"] == e["count"]
+        steps += 1
+
+
+def test_a_view_hides_hands_decks_dice_and_the_generator():
+    state = R.new_game(SEATS, {}, 4)
+    for viewer in [*SEATS, None]:
+        v = R.view(state, viewer)
+        text = json.dumps(v)
+        assert "rng" not in v
+        for seat in SEATS:
+            p = v["players"][seat]
+            assert p["deck"] == HIDDEN and p["deck_size"] == len(state["players"][seat]["deck"])
+            assert p["hand_size"] == len(state["players"][seat]["hand"])
+            assert (p["hand"] == state["players"][seat]["hand"]) == (seat == viewer)
+        s = R.summary(state, viewer)
+        assert s["decks"] == {"stark": HIDDEN, "lannister": HIDDEN}
+        assert s["dice_left"] == HIDDEN
+        assert text.count(HIDDEN) >= 2
+    assert R.summary(state)["decks"]["stark"] == state["players"]["stark"]["deck"]  # the referee sees it
