@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine import rng
 from games.engine.base import REFEREE, EngineError, register
+from games.engine.lcg import abilities as A
 from games.engine.lcg import actions, data, flow, setup, summary
 from games.engine.lcg import table as T
 
@@ -75,6 +76,12 @@ class LcgRuleset:
             return [{"first_player": s} for s in state["seats"]]
         if kind == "action":
             return [*actions.window_actions(state, seat), {"pass": True}]
+        if kind in ("interrupt", "reaction"):
+            ev = A.top_window(state)["ev"]
+            return [*A.options(state, seat, kind, ev), {"pass": True}]
+        if kind in ("choose", "kill") and state["stack"] and state["stack"][-1]["f"] == "choose":
+            values = A.choice_legal(state, seat)
+            return None if values is None else [{kind: v} for v in values]
         if kind == "order":
             return [{"order": list(p)} for p in itertools.permutations(d["options"])]
         if kind == "winner":
@@ -130,6 +137,8 @@ class LcgRuleset:
             return {"plot": plots[rng.randbelow(holder, len(plots))]}
         if kind == "first_player":
             return {"first_player": seat}
+        if kind in ("choose", "kill") and state["stack"] and state["stack"][-1]["f"] == "choose":
+            return {kind: A.choice_default(state, seat)}
         if kind == "kill":
             chars = T.in_play(state, seat, "character")
             chosen = sorted(chars, key=lambda u: (actions.cost_of(state, u), T.strength(state, u),

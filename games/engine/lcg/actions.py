@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from games.engine.base import EngineError
+from games.engine.lcg import abilities as A
 from games.engine.lcg import flow
 from games.engine.lcg import table as T
 
@@ -46,7 +47,7 @@ def entry_problem(state: State, seat: str, uid: str, host: str | None, *, marsha
         if host is not None:
             return f"{c['name']} comes in as a duplicate of your copy in play, not attached (L220)", True
         return None, True
-    if marshal and c["keywords"].get("limited") and p["limited"] >= 1:
+    if marshal and c["keywords"].get("limited") and p["limited"] >= A.limited_allowance(state, seat):
         return "you already marshaled or played a Limited card this round (L196)", False
     if c["type"] == "attachment":
         if host is None:
@@ -113,14 +114,14 @@ def window_actions(state: State, seat: str, first_only: bool = False) -> list[di
             seen.add(cid)
             for host in _entries(state, seat, u, marshal=True):
                 dup = entry_problem(state, seat, u, host, marshal=True)[1]
-                if (0 if dup else cost_of(state, u)) <= p["gold"]:
+                if (0 if dup else A.marshal_cost(state, seat, u)) <= p["gold"]:
                     out.append({"marshal": cid if host is None else {"card": cid, "on": _host_name(state, host)}})
                     if first_only:
                         return out
     elif w["name"] in flow.CHALLENGE_WINDOWS:
         for u in p["hand"]:
             cid = T.cid(state, u)
-            x = T.card(state, u)["keywords"].get("ambush")
+            x = A.ambush_value(state, seat, u)
             if cid in seen or x is None or x > p["gold"]:
                 continue
             seen.add(cid)
@@ -128,6 +129,7 @@ def window_actions(state: State, seat: str, first_only: bool = False) -> list[di
                 out.append({"ambush": cid if host is None else {"card": cid, "on": _host_name(state, host)}})
                 if first_only:
                     return out
+    out.extend(A.options(state, seat, "action", None, first_only=first_only and not out))
     return out
 
 
@@ -299,10 +301,12 @@ def _marshal(state: State, seat: str, value: Any, events: list[Event]) -> None:
     why, dup = entry_problem(state, seat, uid, host, marshal=True)
     if why:
         refuse(why)
-    cost = 0 if dup else cost_of(state, uid)
+    cost = 0 if dup else A.marshal_cost(state, seat, uid)
     p = state["players"][seat]
     if cost > p["gold"]:
         refuse(f"{T.card(state, uid)['name']} costs {cost} gold; you have {p['gold']}")
+    if not dup:
+        A.marshal_cost(state, seat, uid, consume=True)
     p["gold"] -= cost
     _bring_in(state, seat, uid, host, dup, events, "marshal")
     if not dup and T.card(state, uid)["keywords"].get("limited"):
@@ -310,6 +314,9 @@ def _marshal(state: State, seat: str, value: Any, events: list[Event]) -> None:
     flow.window_acted(state, seat)
     state["decision"] = None
     _maybe_bestow(state, seat, uid, dup)
+    A.emit(state, {"t": "marshaled", "uid": uid, "seat": seat}, events)
+    if not dup:
+        A.emit(state, {"t": "entered", "uid": uid, "how": "marshal"}, events)
 
 
 def _bring_in(state: State, seat: str, uid: str, host: str | None, dup: bool, events: list[Event], how: str) -> None:
@@ -320,7 +327,7 @@ def _bring_in(state: State, seat: str, uid: str, host: str | None, dup: bool, ev
         original = next(u for u in p["play"] if T.cid(state, u) == cid)
         T.add_duplicate(state, original, uid)
     else:
-        T.enter_play(state, seat, uid, host=host)
+        T.enter_play(state, seat, uid, host=host, kneeling=A.enters_kneeling(state, uid))
     events.append({"type": how, "seat": seat, "card": cid, "duplicate": dup,
                    "on": T.cid(state, host) if host else None})
 
@@ -339,7 +346,7 @@ def _ambush(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if state["window"] is None or state["window"]["name"] not in flow.CHALLENGE_WINDOWS:
         refuse("ambush is a player action of the challenges phase (L192)")
     uid, host = _card_and_host(state, seat, value, "ambush")
-    x = T.card(state, uid)["keywords"].get("ambush")
+    x = A.ambush_value(state, seat, uid)
     if x is None:
         refuse(f"{T.card(state, uid)['name']} has no ambush")
     if isinstance(value, dict) and value.get("x") not in (None, x):
@@ -355,6 +362,9 @@ def _ambush(state: State, seat: str, value: Any, events: list[Event]) -> None:
     flow.window_acted(state, seat)
     state["decision"] = None
     _maybe_bestow(state, seat, uid, dup)
+    if not dup:
+        state["inplay"][uid]["ambushed"] = [state["round"], state["phase"]]
+        A.emit(state, {"t": "entered", "uid": uid, "how": "ambush"}, events)
 
 
 def _play(state: State, seat: str, value: Any, events: list[Event]) -> None:
@@ -367,11 +377,11 @@ def _play(state: State, seat: str, value: Any, events: list[Event]) -> None:
         refuse(f"{c['name']} is not an event: characters, locations and attachments are marshaled")
     if c["synthetic"] or c.get("ability") is None:
         refuse(f"{c['name']} has no ability: it could not change the game state (L124)")
-    refuse(f"{c['name']}: card abilities are not implemented yet")
+    A.initiate(state, seat, "play", value, events)
 
 
 def _trigger(state: State, seat: str, value: Any, events: list[Event]) -> None:
-    refuse("no triggered ability can be used: card abilities are not implemented yet")
+    A.initiate(state, seat, "trigger", value, events)
 
 
 def _pass(state: State, seat: str, value: Any, events: list[Event]) -> None:
@@ -382,6 +392,9 @@ def _pass(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if d["kind"] == "challenge":
         events.append({"type": "no_challenge", "seat": seat})
         flow.goto(state, "challenge_next_player")
+        return
+    if d["kind"] in ("interrupt", "reaction"):
+        A.window_pass(state, seat)
         return
     flow.window_pass(state, seat)
 
@@ -407,8 +420,9 @@ def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None
     opponent = value.get("opponent", T.opponent(state, seat))
     if opponent not in T.others(state, seat):
         refuse(f"{opponent} is not an opponent")
-    if ctype in state["players"][seat]["challenges"]:
-        refuse(f"you already initiated a {ctype} challenge this phase (L72)")
+    why = A.challenge_allowance(state, seat, ctype)
+    if why:
+        refuse(why)
     attackers = [T.find_in_play(state, n, [seat], "character") for n in _names(value.get("attackers"), "attackers")]
     if not attackers:
         refuse("a challenge needs at least one attacker (L169)")
@@ -438,6 +452,9 @@ def _defenders(state: State, seat: str, value: Any, events: list[Event]) -> None
     _distinct(uids, "defenders")
     eligible = flow.eligible_defenders(state)
     ch = state["challenge"]
+    most = A.max_defenders(state)
+    if most is not None and len(uids) > most:
+        refuse(f"The Knight of Flowers attacks alone: at most {most} defender")
     for u in uids:
         if u not in eligible:
             name = T.card(state, u)["name"]
@@ -451,6 +468,9 @@ def _defenders(state: State, seat: str, value: Any, events: list[Event]) -> None
 
 def _kill(state: State, seat: str, value: Any, events: list[Event]) -> None:
     """L184: exactly the claim's number of different characters the seat controls."""
+    if state["stack"] and state["stack"][-1]["f"] == "choose":
+        A.answer(state, seat, value, events)
+        return
     uids = [T.find_in_play(state, n, [seat], "character") for n in _names(value, "kill")]
     _distinct(uids, "kill")
     count = state["decision"]["count"]
@@ -530,6 +550,9 @@ def _choose(state: State, seat: str, value: Any, events: list[Event]) -> None:
         state["inplay"][d["card"]]["gold"] += value
         events.append({"type": "bestow", "seat": seat, "card": T.cid(state, d["card"]), "gold": value})
         state["decision"] = None
+        return
+    if state["stack"] and state["stack"][-1]["f"] == "choose":
+        A.answer(state, seat, value, events)
         return
     refuse("nothing to choose")
 

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from games.engine.lcg import abilities as A
 from games.engine.lcg import actions, flow
 from games.engine.lcg import table as T
 
@@ -22,6 +23,19 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
 
     d = state["decision"]
     kind = d["kind"]
+    if kind in ("choose", "kill") and state["stack"] and state["stack"][-1]["f"] == "choose":
+        fr = state["stack"][-1]
+        legal = A.choice_legal(state, seat)
+        if legal is not None:
+            return {kind: rnd.choice(legal)}
+        opts = [A._name(state, u, seat) for u in A.choice_options(state, fr)]
+        n = rnd.randint(fr["lo"], min(fr["hi"], len(opts)))
+        return {kind: rnd.sample(opts, n)}
+    if kind in ("interrupt", "reaction"):
+        opts = A.options(state, seat, kind, A.top_window(state)["ev"])
+        if opts and rnd.random() < 0.8:
+            return rnd.choice(opts)
+        return {"pass": True}
     if kind == "action":
         opts = actions.window_actions(state, seat)
         if opts and rnd.random() < 0.8:
@@ -49,7 +63,9 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
         return {"challenge": act}
     if kind == "defenders":
         able = flow.eligible_defenders(state)
-        return {"defenders": [_name(state, u) for u in rnd.sample(able, rnd.randint(0, len(able)))]}
+        most = A.max_defenders(state)
+        top = len(able) if most is None else min(most, len(able))
+        return {"defenders": [_name(state, u) for u in rnd.sample(able, rnd.randint(0, top))]}
     if kind == "kill":
         chars = T.in_play(state, seat, "character")
         return {"kill": [_name(state, u) for u in rnd.sample(chars, d["count"])]}
@@ -103,7 +119,7 @@ def check_invariants(state: State) -> None:
                 where[p[key]] += 1
         assert p["gold"] >= 0, (s, "gold", p["gold"])
         assert p["faction_power"] >= 0, (s, "faction power")
-        assert p["limited"] in (0, 1), (s, "limited", p["limited"])
+        assert 0 <= p["limited"] <= A.limited_allowance(state, s), (s, "limited", p["limited"])
         for u in p["play"]:
             where[u] += 1
             rec = state["inplay"][u]
@@ -119,3 +135,22 @@ def check_invariants(state: State) -> None:
     doubled = [u for u, n in where.items() if n != 1]
     assert not doubled, ("cards in two zones", doubled)
     assert sum(len(state["players"][s]["play"]) for s in state["seats"]) == len(state["inplay"])
+    check_limits(state)
+
+
+def check_limits(state: State) -> None:
+    """No ability used over its limit or maximum (L162)."""
+    from games.engine.lcg.cards import ABILITIES
+
+    for period, used in state["limits"].items():
+        for key, n in used.items():
+            parts = key.split(":")
+            if parts[0] == "events":
+                continue
+            if parts[0] == "max":
+                spec = ABILITIES[parts[2]][int(parts[3])]
+                bound = spec["max"]
+            else:
+                spec = ABILITIES[T.cid(state, parts[0])][int(parts[1])]
+                bound = spec["limit"]
+            assert bound[0] == period and n <= bound[1], ("over its limit", key, n, bound)

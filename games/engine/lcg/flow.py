@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine import rng
 from games.engine.base import EngineError
+from games.engine.lcg import abilities as A
 from games.engine.lcg import table as T
 
 State = dict[str, Any]
@@ -36,6 +37,9 @@ def run(state: State, events: list[Event]) -> None:
             raise RuntimeError("the framework does not stop")
         if check_end(state, events):
             return
+        if A.busy(state):
+            A.step(state, events)
+            continue
         if state["window"] is not None:
             _window_step(state, events)
             continue
@@ -67,8 +71,8 @@ def open_window(state: State, name: str, then: str) -> None:
 
 
 def window_options(state: State, seat: str) -> bool:
-    """Whether the seat has a legal action in the open window (marshal, ambush; card abilities
-    are not implemented yet, so no "Action:" ability or event is ever legal)."""
+    """Whether the seat has a legal action in the open window (marshal, ambush, an action
+    ability or event)."""
     from games.engine.lcg import actions
 
     return bool(actions.window_actions(state, seat, first_only=True))
@@ -290,6 +294,7 @@ def plot_reveal(state: State, events: list[Event]) -> None:
         p["plot"] = u
         p["chosen_plot"] = None
         revealed[s] = T.cid(state, u)
+    A.plot_revealed(state, list(revealed))
     events.append({"type": "plots_revealed", "plots": revealed})
     values = {s: T.plot_value(state, s, "initiative") or 0 for s in state["seats"]}
     best = max(values.values())
@@ -311,8 +316,9 @@ def choose_first_player(state: State, seat: str, chosen: str, events: list[Event
 
 
 def plot_after_reveal(state: State, events: list[Event]) -> None:
-    """L58 III (when-revealed abilities: not implemented yet), L61 (an empty plot deck takes the
+    """L58 III (when-revealed abilities, first player's first), L61 (an empty plot deck takes the
     used pile back), then the action window (L63)."""
+    A.when_revealed(state, events)
     for s in state["seats"]:
         p = state["players"][s]
         if not p["plots"] and p["used_plots"]:
@@ -323,6 +329,7 @@ def plot_after_reveal(state: State, events: list[Event]) -> None:
 
 def plot_end(state: State, events: list[Event]) -> None:
     set_step(state, "plot", "1.5", events)
+    A.phase_ended(state, "plot", events)
     goto(state, "draw_begin")
 
 
@@ -344,6 +351,7 @@ def draw_cards(state: State, events: list[Event]) -> None:
 
 def draw_end(state: State, events: list[Event]) -> None:
     set_step(state, "draw", "2.3", events)
+    A.phase_ended(state, "draw", events)
     goto(state, "marshal_begin")
 
 
@@ -383,6 +391,7 @@ def marshal_end(state: State, events: list[Event]) -> None:
     set_step(state, "marshaling", "3.4", events)
     state["active"] = None
     state["marshaled"] = []
+    A.phase_ended(state, "marshaling", events)
     goto(state, "challenges_begin")
 
 
@@ -394,15 +403,15 @@ def challenges_begin(state: State, events: list[Event]) -> None:
     set_step(state, "challenges", "4.1", events)
     state["marshaled"] = [state["first_player"]]
     state["active"] = state["first_player"]
+    A.phase_began(state, "challenges", events)
     open_window(state, "before_challenge", "challenge_offer")
 
 
 def can_challenge(state: State, seat: str) -> list[str]:
     """L72, L169: the types the seat may still initiate with a standing character with the icon."""
-    p = state["players"][seat]
     out = []
     for ctype in CHALLENGE_TYPES:
-        if ctype in p["challenges"]:
+        if A.challenge_allowance(state, seat, ctype):
             continue
         if any(not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)
                for u in T.in_play(state, seat, "character")):
@@ -439,6 +448,7 @@ def challenges_end(state: State, events: list[Event]) -> None:
     for s in state["seats"]:
         state["players"][s]["challenges"] = []
         state["players"][s]["won"] = []
+    A.phase_ended(state, "challenges", events)
     goto(state, "dominance_begin")
 
 
@@ -447,7 +457,8 @@ def initiate_challenge(state: State, seat: str, ctype: str, attackers: list[str]
     """L169: type, opponent, attackers knelt at once, stealth targets; then the window (L74)."""
     for u in attackers:
         rec = state["inplay"][u]
-        rec["kneeling"] = True
+        if not A.no_kneel(state, u, "attacking", ctype):
+            rec["kneeling"] = True
         rec["participating"] = "attacking"
     state["players"][seat]["challenges"].append(ctype)
     state["challenge"] = {
@@ -460,6 +471,7 @@ def initiate_challenge(state: State, seat: str, ctype: str, attackers: list[str]
                    "stealth": {T.cid(state, a): T.cid(state, b) for a, b in stealth.items()}})
     state["decision"] = None
     open_window(state, "after_attackers", "challenge_defenders")
+    A.emit(state, {"t": "challenge_initiated", "type": ctype, "attacker": seat, "defender": defender}, events)
 
 
 def eligible_defenders(state: State) -> list[str]:
@@ -483,7 +495,8 @@ def declare_defenders(state: State, seat: str, defenders: list[str], events: lis
     ch = state["challenge"]
     for u in defenders:
         rec = state["inplay"][u]
-        rec["kneeling"] = True
+        if not A.no_kneel(state, u, "defending", ch["type"]):
+            rec["kneeling"] = True
         rec["participating"] = "defending"
     ch["defenders"] = list(defenders)
     events.append({"type": "defenders", "seat": seat, "defenders": [T.cid(state, u) for u in defenders]})
@@ -501,8 +514,8 @@ def challenge_strength(state: State, events: list[Event]) -> None:
     ch = state["challenge"]
     att, dfn = ch["attacker"], ch["defender"]
     a_side, d_side = _side(state, att, "attacking"), _side(state, dfn, "defending")
-    a_total = sum(T.strength(state, u) for u in a_side)
-    d_total = sum(T.strength(state, u) for u in d_side)
+    a_total = sum(T.strength(state, u) for u in a_side if A.contributes(state, u))
+    d_total = sum(T.strength(state, u) for u in d_side if A.contributes(state, u))
     ch["strength"] = {att: a_total, dfn: d_total}
     winner = None
     if a_side and a_total >= 1 and a_total >= d_total:
@@ -518,6 +531,9 @@ def challenge_strength(state: State, events: list[Event]) -> None:
     events.append({"type": "challenge_result", "challenge": ch["type"], "strength": dict(ch["strength"]),
                    "winner": winner, "unopposed": ch["unopposed"]})
     goto(state, "challenge_bonus")
+    if winner is not None:  # L181: reactions to winning fire after 4.2.2
+        A.emit(state, {"t": "challenge_won", "type": ch["type"], "winner": winner, "loser": ch["loser"],
+                       "margin": ch["margin"], "unopposed": ch["unopposed"]}, events)
 
 
 def challenge_bonus(state: State, events: list[Event]) -> None:
@@ -551,7 +567,7 @@ def challenge_claim(state: State, events: list[Event]) -> None:
             ask(state, "kill", [dfn], count=claim)
             return
         if chars:
-            T.leave_play(state, chars, "dead", events, "claim")
+            A.request_leave(state, chars, "dead", "claim", events)
     elif ch["type"] == "intrigue":
         n = min(claim, len(p["hand"]))
         for _ in range(n):
@@ -567,7 +583,7 @@ def challenge_claim(state: State, events: list[Event]) -> None:
 
 def claim_kill(state: State, seat: str, uids: list[str], events: list[Event]) -> None:
     state["decision"] = None
-    T.leave_play(state, uids, "dead", events, "claim")
+    A.request_leave(state, uids, "dead", "claim", events)
 
 
 def keyword_options(state: State, kw: str) -> list[str]:
@@ -623,12 +639,13 @@ def resolve_keyword(state: State, seat: str, kw: str, uids: list[str], events: l
         T.draw(state, seat, len(uids), events)
     elif kw == "pillage":
         p = state["players"][ch["loser"]]
-        for _ in uids:
+        for by in uids:
             if p["deck"]:
                 u = p["deck"].pop(0)
                 p["pinned"] = max(0, p["pinned"] - 1)
                 p["discard"].insert(0, u)
                 events.append({"type": "discard", "seat": ch["loser"], "card": T.cid(state, u), "reason": "pillage"})
+                A.emit(state, {"t": "pillaged", "uid": by, "card": u, "loser": ch["loser"]}, events)
     elif kw == "intimidate":
         for u in uids:
             state["inplay"][u]["kneeling"] = True
@@ -641,6 +658,7 @@ def challenge_end(state: State, events: list[Event]) -> None:
     for rec in state["inplay"].values():
         rec["participating"] = None
     state["challenge"]["live"] = False
+    A.expire(state, "challenge")
     open_window(state, "before_challenge", "challenge_offer")
 
 
@@ -667,10 +685,13 @@ def dominance_count(state: State, events: list[Event]) -> None:
         state["players"][winner]["faction_power"] += 1
     events.append({"type": "dominance", "total": dict(totals), "winner": winner})
     open_window(state, "dominance", "dominance_end")
+    if winner is not None:
+        A.emit(state, {"t": "dominance_won", "winner": winner}, events)
 
 
 def dominance_end(state: State, events: list[Event]) -> None:
     set_step(state, "dominance", "5.3", events)
+    A.phase_ended(state, "dominance", events)
     goto(state, "standing_begin")
 
 
@@ -682,16 +703,20 @@ def standing_begin(state: State, events: list[Event]) -> None:
 def standing_stand(state: State, events: list[Event]) -> None:
     """L80: every kneeling card stands at once (faction cards too)."""
     set_step(state, "standing", "6.2", events)
+    stood = [u for u, rec in state["inplay"].items() if rec["kneeling"]]
     for rec in state["inplay"].values():
         rec["kneeling"] = False
     for s in state["seats"]:
         state["players"][s]["faction_kneeling"] = False
     events.append({"type": "stand"})
     open_window(state, "standing", "standing_end")
+    if stood:
+        A.emit(state, {"t": "stood", "uids": stood}, events)
 
 
 def standing_end(state: State, events: list[Event]) -> None:
     set_step(state, "standing", "6.3", events)
+    A.phase_ended(state, "standing", events)
     goto(state, "taxation_begin")
 
 
@@ -743,6 +768,8 @@ def discard_from_hand(state: State, seat: str, uids: list[str], reason: str, eve
 def taxation_end(state: State, events: list[Event]) -> None:
     """L84: 7.5, the round ends."""
     set_step(state, "taxation", "7.5", events)
+    A.phase_ended(state, "taxation", events)
+    A.expire(state, "round")
     for s in state["seats"]:
         state["players"][s]["limited"] = 0
     state["round"] += 1

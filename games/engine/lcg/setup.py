@@ -79,6 +79,8 @@ def empty_state(seats: list[str], opts: dict[str, Any], seed: int) -> State:
         "uids": {}, "counter": 0, "entered": 0, "inplay": {},
         "players": {s: _empty_player() for s in seats},
         "winner": None, "eliminated": [], "over": False,
+        "stack": [], "queue": [], "lasting": [], "delayed": [], "reductions": [],
+        "limits": {"challenge": {}, "phase": {}, "round": {}}, "frames": 0,
     }
 
 
@@ -87,7 +89,7 @@ def _empty_player() -> dict[str, Any]:
         "deck_id": None, "faction": None, "agenda": None, "hand": [], "deck": [], "pinned": 0, "discard": [],
         "dead": [], "plots": [], "used_plots": [], "plot": None, "chosen_plot": None, "setup_cards": None,
         "mulligan": None, "gold": 0, "faction_power": 0, "faction_kneeling": False, "limited": 0,
-        "challenges": [], "won": [], "play": [],
+        "challenges": [], "won": [], "play": [], "removed": [],
     }
 
 

@@ -174,6 +174,8 @@ def view(state: State, seat: str | None) -> State:
     v: dict[str, Any] = {k: copy.deepcopy(val) for k, val in state.items()
                          if k not in ("rng", "players", "uids", "decision")}
     v["players"] = players
+    v["stack"] = [{"f": f["f"], "timing": f.get("timing"), "what": f.get("what")} for f in state.get("stack", ())]
+    v.pop("queue", None)
     v["cards"] = {u: T.cid(state, u) for u in sorted(visible, key=lambda x: int(x[1:]))}
     d = state["decision"]
     v["decision"] = copy.deepcopy(d)

@@ -17,7 +17,7 @@ from games.engine.lcg import data
 State = dict[str, Any]
 Event = dict[str, Any]
 
-PILES = ("hand", "deck", "discard", "dead", "plots", "used_plots")
+PILES = ("hand", "deck", "discard", "dead", "plots", "used_plots", "removed")
 
 
 def cid(state: State, uid: str) -> str:
@@ -84,30 +84,22 @@ def attachments_on(state: State, host: str) -> list[str]:
 
 
 def has_keyword(state: State, uid: str, kw: str) -> bool:
-    return bool(card(state, uid)["keywords"].get(kw))
+    """Printed (unless blanked) or gained (L158, L160): the modifier layer, abilities.py."""
+    return A.has_keyword(state, uid, kw)
 
 
 def strength(state: State, uid: str) -> int:
-    """Current STR (L153-L156): the printed value plus modifiers, never below 0. Card abilities
-    that modify STR are not implemented yet, so this is the printed value."""
-    return max(0, int(card(state, uid).get("strength") or 0))
+    """Current STR (L153-L156): the printed value plus modifiers, never below 0."""
+    return A.strength(state, uid)
 
 
 def has_icon(state: State, uid: str, icon: str) -> bool:
-    return icon in card(state, uid)["icons"]
+    return A.has_icon(state, uid, icon)
 
 
 def plot_value(state: State, seat: str, key: str) -> int | None:
-    """A revealed plot's value after modifiers (L67, L150, L157): the plot's printed value plus the
-    +N modifiers of the cards the seat controls in play (not of duplicates), never below 0."""
-    pu = state["players"][seat]["plot"]
-    if pu is None:
-        return None
-    value = int(card(state, pu)["plot"][key])
-    if key != "claim":
-        for u in state["players"][seat]["play"]:
-            value += int(card(state, u)["plot_modifiers"].get(key, 0))
-    return max(0, value)
+    """A revealed plot's value after modifiers (L67, L150, L157, L183), never below 0."""
+    return A.plot_value(state, seat, key)
 
 
 def power_total(state: State, seat: str) -> int:
@@ -196,13 +188,14 @@ def leave_play(state: State, uids: list[str], dest: str, events: list[Event], re
             state["players"][owner(state, d)]["discard"].insert(0, d)
         if u in uids:
             pile = dest
-        elif has_keyword(state, u, "terminal"):
+        elif has_keyword(state, u, "terminal") or card(state, u)["type"] == "event":
             pile = "discard"
         else:
             pile = "hand"
         state["players"][owner(state, u)][pile].insert(0, u)
         events.append({"type": "leaves_play", "seat": rec["controller"], "card": cid(state, u), "to": pile,
                        "reason": reason if u in uids else "host_left"})
+    A.on_leave(state, leaving)
 
 
 def draw(state: State, seat: str, n: int, events: list[Event]) -> int:
@@ -216,3 +209,6 @@ def draw(state: State, seat: str, n: int, events: list[Event]) -> int:
         events.append({"type": "draw", "seat": seat, "count": len(got),
                        "private": {seat: [cid(state, u) for u in got]}})
     return len(got)
+
+
+from games.engine.lcg import abilities as A  # noqa: E402  (the modifier layer reads this module)

@@ -1,0 +1,1716 @@
+"""The ability model (rules/lcg.md §2.5-2.6): the modifier layer, triggered abilities in event
+windows, costs, targets, "then" chains, saves, cancels, limits, lasting and delayed effects.
+
+The cards' abilities are data in `cards.ABILITIES`; this module reads them.
+
+- **Modifier layer (L153-L158).** `strength`, `icons`, `keywords` and the plot values are computed
+  from the printed value, then every active constant ability (`constants`) and every lasting effect
+  (`state["lasting"]`). A card that leaves play stops giving its constants at once; lasting effects
+  on it end (L213). Milk of the Poppy blanks its host (L158).
+- **Work stack.** `state["stack"]` holds frames the framework runs before its next step (LIFO, so a
+  nested sequence finishes first, L107); `state["queue"]` collects the frames one step or one
+  resolution emits, which then go on the stack in emission order. Frames: `window` (an interrupt
+  or reaction window, L91-L98), `leave` (cards that would leave play: an interrupt window for saves,
+  then the move, then the reaction window), `resolve` (an initiated ability: the cancel window, L101,
+  then its effect) and `choose` (a choice made while an ability resolves).
+- **Windows.** The first player is asked first (L95), then in player order; a window closes after
+  every seat has passed in a row. With `every_window` a window opens whenever a card of the game
+  (either deck, by card id: public) answers that event type, and asks both seats; without it, only
+  a seat with a legal option is asked.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import rng
+from games.engine.base import EngineError
+from games.engine.lcg import table as T
+from games.engine.lcg.cards import ABILITIES
+
+State = dict[str, Any]
+Event = dict[str, Any]
+Ctx = dict[str, Any]
+
+TRIGGERED = ("action", "reaction", "interrupt")
+FORCED = ("forced_reaction", "forced_interrupt")
+PERIODS = ("challenge", "phase", "round")
+
+
+def refuse(reason: str) -> None:
+    raise EngineError("illegal_action", reason)
+
+
+# ================================================================== state
+
+
+def init(state: State) -> None:
+    """The ability keys of a new state."""
+    state.setdefault("stack", [])
+    state.setdefault("queue", [])
+    state.setdefault("lasting", [])
+    state.setdefault("delayed", [])
+    state.setdefault("reductions", [])
+    state.setdefault("limits", {p: {} for p in PERIODS})
+    state.setdefault("frames", 0)
+    for s in state["seats"]:
+        state["players"][s].setdefault("removed", [])
+
+
+def specs(state: State, uid: str) -> list[dict[str, Any]]:
+    return ABILITIES.get(T.cid(state, uid), ())
+
+
+def blanked(state: State, uid: str) -> bool:
+    """L158: Milk of the Poppy on the card."""
+    for a in T.attachments_on(state, uid):
+        if T.cid(state, a) == "milk_of_the_poppy":
+            return True
+    return False
+
+
+def live_specs(state: State, uid: str) -> list[dict[str, Any]]:
+    if uid in state["inplay"] and T.card(state, uid)["type"] == "character" and blanked(state, uid):
+        return []
+    return specs(state, uid)
+
+
+# ================================================================== modifier layer
+
+
+def constants(state: State) -> list[tuple[str, str, dict[str, Any]]]:
+    """(source uid, controller, ability) for every constant ability in force: cards in play that are
+    not blanked, and the revealed plots."""
+    out = []
+    for s in state["seats"]:
+        p = state["players"][s]
+        for u in p["play"]:
+            sp = ABILITIES.get(T.cid(state, u))
+            if not sp:
+                continue
+            if T.card(state, u)["type"] == "character" and blanked(state, u):
+                continue
+            for a in sp:
+                if a["kind"] == "constant":
+                    out.append((u, s, a))
+        if p["plot"] is not None:
+            for a in ABILITIES.get(T.cid(state, p["plot"]), ()):
+                if a["kind"] == "constant":
+                    out.append((p["plot"], s, a))
+    return out
+
+
+def _applies(state: State, src: str, seat: str, a: dict[str, Any], uid: str) -> bool:
+    to = a.get("to")
+    if to == "self":
+        ok = uid == src
+    elif to == "host":
+        rec = state["inplay"].get(src)
+        ok = rec is not None and rec["on"] == uid
+    elif isinstance(to, str):
+        ok = T.cid(state, uid) == to and T.controller(state, uid) == seat
+    else:
+        return False
+    return ok and conds_hold(state, {"src": src, "seat": seat, "ev": None}, a.get("if", ()))
+
+
+def _counter(state: State, src: str, seat: str, name: str) -> int:
+    if name == "gold":
+        return state["players"][seat]["gold"]
+    if name == "warships":
+        return sum(1 for u in T.in_play(state, seat, "location") if "Warship" in T.card(state, u)["traits"])
+    if name == "reach_locations":
+        return sum(1 for u in T.in_play(state, seat, "location") if "The Reach" in T.card(state, u)["traits"])
+    if name == "other_direwolves":
+        return sum(1 for u in state["players"][seat]["play"]
+                   if u != src and "Direwolf" in T.card(state, u)["traits"])
+    raise KeyError(name)
+
+
+def modified(state: State, uid: str) -> tuple[int, set[str], set[str]]:
+    """(STR modifier, gained icons, gained keywords) of a card in play from constants and lasting
+    effects."""
+    delta, icons, kws = 0, set(), set()
+    for src, seat, a in constants(state):
+        if "mod" not in a or not _applies(state, src, seat, a, uid):
+            continue
+        m = a["mod"]
+        delta += m.get("strength", 0)
+        if "strength_per" in m:
+            delta += _counter(state, src, seat, m["strength_per"])
+        icons.update(m.get("icons", ()))
+        kws.update(m.get("keywords", ()))
+    for e in state.get("lasting", ()):
+        if e.get("target") == uid:
+            delta += e.get("strength", 0)
+    return delta, icons, kws
+
+
+def strength(state: State, uid: str) -> int:
+    """L153-L156: printed STR plus every modifier, never below 0."""
+    base = int(T.card(state, uid).get("strength") or 0)
+    if uid not in state["inplay"]:
+        return max(0, base)
+    return max(0, base + modified(state, uid)[0])
+
+
+def has_icon(state: State, uid: str, icon: str) -> bool:
+    if icon in T.card(state, uid)["icons"]:
+        return True
+    return uid in state["inplay"] and icon in modified(state, uid)[1]
+
+
+def has_keyword(state: State, uid: str, kw: str) -> bool:
+    """Printed keywords (blanked by Milk of the Poppy, L158) and gained ones (L160)."""
+    if T.card(state, uid)["keywords"].get(kw):
+        if uid not in state["inplay"] or not blanked(state, uid):
+            return True
+    return uid in state["inplay"] and kw in modified(state, uid)[2]
+
+
+def rule_sources(state: State, rule: str) -> list[tuple[str, str]]:
+    """(source, controller) of every constant `rule` in force (its conditions holding)."""
+    return [(src, s) for src, s, a in constants(state)
+            if a.get("rule") == rule and conds_hold(state, {"src": src, "seat": s, "ev": None}, a.get("if", ()))]
+
+
+def rule_for(state: State, rule: str, seat: str) -> bool:
+    return any(s == seat for _, s in rule_sources(state, rule))
+
+
+def plot_value(state: State, seat: str, key: str) -> int | None:
+    """A revealed plot's value after modifiers (L67, L157, L183): printed value (Naval Superiority
+    counts a Kingdom or Edict plot's gold as 0), the +N of the cards the seat controls (not
+    blanked), Alannys's -1 reserve, and claim modifiers during a challenge."""
+    pu = state["players"][seat]["plot"]
+    if pu is None:
+        return None
+    c = T.card(state, pu)
+    value = int(c["plot"][key])
+    if key == "income" and set(c["traits"]) & {"Kingdom", "Edict"} and rule_sources(state, "naval_superiority"):
+        value = 0
+    if key != "claim":
+        for u in state["players"][seat]["play"]:
+            mods = T.card(state, u)["plot_modifiers"]
+            if mods and not (T.card(state, u)["type"] == "character" and blanked(state, u)):
+                value += int(mods.get(key, 0))
+    if key == "reserve":
+        for _, s in rule_sources(state, "alannys"):
+            if s != seat and state["first_player"] == s:
+                value -= 1
+    if key == "claim":
+        ch = state.get("challenge")
+        if ch and ch["live"] and ch["attacker"] == seat:
+            if ch["type"] == "intrigue":
+                for src, s in rule_sources(state, "cersei"):
+                    if s == seat and state["inplay"][src]["participating"] == "attacking":
+                        value += 1
+            for e in state["lasting"]:
+                if e.get("seat") == seat and "claim" in e:
+                    value += e["claim"]
+            for e in state["lasting"]:
+                if e.get("seat") == ch["defender"] and e.get("calm") == ch["type"]:
+                    value -= 1
+    return max(0, value)
+
+
+def contributes(state: State, uid: str) -> bool:
+    """L176: a participating character's STR counts, unless an effect says it contributes none
+    (The Kraken's Grasp; Balon Greyjoy's constant for defenders with less STR than his)."""
+    if any(e.get("target") == uid and e.get("no_str") for e in state["lasting"]):
+        return False
+    rec = state["inplay"][uid]
+    if rec["participating"] == "defending":
+        for src, _s in rule_sources(state, "balon"):
+            if state["inplay"][src]["participating"] == "attacking" and strength(state, uid) < strength(state, src):
+                return False
+    return True
+
+
+# ---------------------------------------------------------------- framework rules the constants change
+
+
+def no_kneel(state: State, uid: str, role: str, ctype: str) -> bool:
+    """Jaime and Vanguard (attacking in military), Left and Right (defending)."""
+    rule = "no_kneel_military_attack" if role == "attacking" else "no_kneel_defend"
+    if role == "attacking" and ctype != "military":
+        return False
+    return any(src == uid for src, _ in rule_sources(state, rule))
+
+
+def challenge_allowance(state: State, seat: str, ctype: str) -> str | None:
+    """Why `seat` may not initiate a `ctype` challenge now (L72 and the constants that change it)."""
+    p = state["players"][seat]
+    if rule_sources(state, "intrigue_first") and ctype in ("military", "power") and "intrigue" not in p["won"]:
+        return "A Game of Thrones: win an intrigue challenge first"
+    if rule_for(state, "one_challenge", seat) and p["challenges"]:
+        return "Sneak Attack: at most 1 challenge this phase"
+    allowed = 1 + sum(1 for e in state["lasting"] if e.get("seat") == seat and e.get("extra_challenge") == ctype)
+    if ctype == "intrigue":
+        allowed += len([1 for _, s in rule_sources(state, "extra_intrigue") if s == seat])
+    if p["challenges"].count(ctype) >= allowed:
+        return f"you already initiated a {ctype} challenge this phase (L72)"
+    return None
+
+
+def max_defenders(state: State) -> int | None:
+    ch = state["challenge"]
+    for src, _ in rule_sources(state, "one_defender"):
+        if ch["attackers"] == [src]:
+            return 1
+    return None
+
+
+def limited_allowance(state: State, seat: str) -> int:
+    return 1 + (1 if rule_for(state, "extra_limited", seat) else 0)
+
+
+def enters_kneeling(state: State, uid: str) -> bool:
+    return any(a.get("rule") == "enters_kneeling" for a in specs(state, uid))
+
+
+def ambush_value(state: State, seat: str, uid: str) -> int | None:
+    """Printed ambush, or The Wolfswood's ambush (printed cost) for a Direwolf card in hand."""
+    x = T.card(state, uid)["keywords"].get("ambush")
+    if x is None and "Direwolf" in T.card(state, uid)["traits"] and rule_for(state, "direwolf_ambush", seat):
+        cost = T.card(state, uid).get("cost")
+        x = cost if isinstance(cost, int) else None
+    return x
+
+
+def marshal_cost(state: State, seat: str, uid: str, *, consume: bool = False) -> int:
+    """The printed cost after the reductions (Steward, Kingsroad...) the seat holds (L128 step 4)."""
+    c = T.card(state, uid)
+    cost = c["cost"] if isinstance(c.get("cost"), int) else 0
+    used = []
+    for r in state["reductions"]:
+        if r["seat"] != seat:
+            continue
+        if r["faction"] and c["faction"] != r["faction"]:
+            continue
+        if r["type"] and c["type"] != r["type"]:
+            continue
+        cost -= r["amount"]
+        used.append(r)
+    if consume:
+        for r in used:
+            state["reductions"].remove(r)
+    return max(0, cost)
+
+
+def event_cost(state: State, seat: str, uid: str, x: int = 0) -> int:
+    cost = T.card(state, uid).get("cost")
+    cost = x if cost == "X" else int(cost or 0)
+    if rule_for(state, "event_discount", seat) and not state["limits"]["round"].get(f"events:{seat}"):
+        cost -= 1
+    return max(0, cost)
+
+
+# ================================================================== conditions
+
+
+def _ev_uids(ev: Event | None) -> list[str]:
+    if not ev:
+        return []
+    if "uids" in ev:
+        return ev["uids"]
+    return [ev["uid"]] if ev.get("uid") else []
+
+
+def _host(state: State, src: str) -> str | None:
+    rec = state["inplay"].get(src)
+    return rec["on"] if rec else None
+
+
+def _controls(state: State, seat: str, pred) -> bool:
+    return any(pred(u) for u in state["players"][seat]["play"])
+
+
+def _ch_type(state: State, ev: Event | None) -> str | None:
+    if ev and ev.get("type") in ("military", "intrigue", "power"):
+        return ev["type"]
+    ch = state.get("challenge")
+    return ch["type"] if ch and ch["live"] else None
+
+
+def cond(state: State, ctx: Ctx, name: str) -> bool:
+    src, seat, ev = ctx.get("src"), ctx["seat"], ctx.get("ev")
+    key, _, arg = name.partition(":")
+    ins = state["inplay"]
+    ch = state.get("challenge")
+    if key == "ev_self":
+        return src in _ev_uids(ev)
+    if key == "ev_ambush":
+        return ev.get("how") == "ambush"
+    if key == "you_won":
+        return ev.get("winner") == seat
+    if key == "you_lost":
+        return ev.get("loser") == seat
+    if key == "you_defend":
+        return ch is not None and ch["live"] and ch["defender"] == seat
+    if key == "you_attack":
+        return ch is not None and ch["live"] and ch["attacker"] == seat
+    if key == "unopposed":
+        return bool(ev.get("unopposed"))
+    if key == "margin":
+        return ev.get("margin", 0) >= int(arg)
+    if key == "ev_type":
+        return _ch_type(state, ev) in arg.split("|")
+    if key == "challenge_type":
+        return ch is not None and ch["live"] and ch["type"] == arg
+    if key == "challenge_live":
+        return ch is not None and ch["live"]
+    if key == "phase":
+        return (ev.get("phase") if ev and "phase" in ev else state["phase"]) == arg
+    if key == "self_attacking":
+        return src in ins and ins[src]["participating"] == "attacking"
+    if key == "self_participating":
+        return src in ins and ins[src]["participating"] is not None
+    if key == "self_kneeling":
+        return src in ins and ins[src]["kneeling"]
+    if key == "self_in_military":
+        return src in ins and ins[src]["participating"] is not None and ch is not None and ch["type"] == "military"
+    if key == "self_has_duplicate":
+        return src in ins and bool(ins[src]["duplicates"])
+    if key == "self_ambushed_this_phase":
+        return src in ins and ins[src].get("ambushed") == [state["round"], state["phase"]]
+    if key == "host_is":
+        h = _host(state, src)
+        return h is not None and T.cid(state, h) == arg
+    if key == "host_kneeling":
+        h = _host(state, src)
+        return h is not None and ins[h]["kneeling"]
+    if key == "host_participating":
+        h = _host(state, src)
+        return h is not None and ins[h]["participating"] is not None
+    if key == "host_attacking":
+        h = _host(state, src)
+        return h is not None and ins[h]["participating"] == "attacking"
+    if key == "controls":
+        return _controls(state, seat, lambda u: T.cid(state, u) == arg)
+    if key == "war_plot":
+        return any(state["players"][s]["plot"] and "War" in T.card(state, state["players"][s]["plot"])["traits"]
+                   for s in state["seats"])
+    if key == "first_player":
+        return state["first_player"] == seat
+    if key == "more_cards_in_hand":
+        return len(state["players"][seat]["hand"]) > len(state["players"][T.opponent(state, seat)]["hand"])
+    if key == "own_deck":
+        return bool(state["players"][seat]["deck"])
+    if key == "opponent_has_deck":
+        return bool(state["players"][T.opponent(state, seat)]["deck"])
+    if key == "loser_has_hand":
+        return bool(ev and ev.get("loser") and state["players"][ev["loser"]]["hand"])
+    if key == "ev_lord_or_lady":
+        return any({"Lord", "Lady"} & set(T.card(state, c["uid"])["traits"]) for c in ev.get("cards", ()))
+    if key == "ev_own_stark":
+        return any(c["controller"] == seat and T.card(state, c["uid"])["faction"] == "stark"
+                   and T.card(state, c["uid"])["type"] == "character" for c in ev.get("cards", ()))
+    if key == "ev_host_savable":
+        h = _host(state, src)
+        return ev.get("savable") and ev.get("dest") in ("dead", "discard") and h in _open_uids(state, ev)
+    if key == "ev_greyjoy_killed":
+        return ev.get("savable") and ev.get("dest") == "dead" and any(
+            T.card(state, u)["faction"] == "greyjoy" and T.controller(state, u) == seat for u in _open_uids(state, ev))
+    if key == "ev_opponent_event":
+        return ev.get("event") and ev["seat"] != seat
+    if key == "ev_opponent_card_ability":
+        return not ev.get("event") and ev["seat"] != seat and ev.get("ctype") in ("character", "location", "attachment")
+    if key == "controls_unique_lannister":
+        return _controls(state, seat, lambda u: T.card(state, u)["unique"] and T.card(state, u)["faction"] == "lannister"
+                         and T.card(state, u)["type"] == "character")
+    if key == "controls_lannister_lord_or_lady":
+        return _controls(state, seat, lambda u: T.card(state, u)["faction"] == "lannister"
+                         and T.card(state, u)["type"] == "character"
+                         and bool({"Lord", "Lady"} & set(T.card(state, u)["traits"])))
+    if key == "faction_standing":
+        return not state["players"][seat]["faction_kneeling"]
+    raise KeyError(name)
+
+
+def conds_hold(state: State, ctx: Ctx, names) -> bool:
+    return all(cond(state, ctx, n) for n in names)
+
+
+def _open_uids(state: State, ev: Event) -> list[str]:
+    """The cards of a `would_leave` event still leaving (not saved yet)."""
+    fr = _frame(state, ev.get("leave"))
+    return [u for u in (fr["uids"] if fr else ()) if u in state["inplay"]]
+
+
+# ================================================================== targets
+
+
+def _chars(state: State, seats=None) -> list[str]:
+    return [u for s in (seats or state["seats"]) for u in T.in_play(state, s, "character")]
+
+
+def _printed(state: State, uid: str, key: str) -> int:
+    v = T.card(state, uid).get(key)
+    return v if isinstance(v, int) else 0
+
+
+def candidates(state: State, ctx: Ctx, name: str) -> list[str]:
+    """The legal targets of selector `name` now (L136-L141)."""
+    seat, ev = ctx["seat"], ctx.get("ev") or {}
+    ins = state["inplay"]
+    opp = T.opponent(state, seat)
+    loser = ev.get("loser")
+    p = state["players"][seat]
+    if name == "loser_attachment":
+        return T.in_play(state, loser, "attachment") if loser else []
+    if name == "loser_location_or_attachment":
+        return (T.in_play(state, loser, "location") + T.in_play(state, loser, "attachment")) if loser else []
+    if name == "loser_character":
+        return T.in_play(state, loser, "character") if loser else []
+    if name == "loser_character_no_intrigue":
+        return [u for u in T.in_play(state, loser, "character") if not has_icon(state, u, "intrigue")] if loser else []
+    if name == "own_dead_ironborn":
+        return [u for u in p["dead"] if T.card(state, u)["type"] == "character"
+                and "Ironborn" in T.card(state, u)["traits"] and _can_put(state, seat, u, from_dead=True)]
+    if name == "loser_discard_location":
+        return [u for u in state["players"][loser]["discard"] if T.card(state, u)["type"] == "location"
+                and _can_put(state, seat, u)] if loser else []
+    if name == "shipwright_location":
+        most = 3 if state["first_player"] == seat else 2
+        return [u for s in state["seats"] for u in T.in_play(state, s, "location")
+                if not ins[u]["kneeling"] and _printed(state, u, "cost") <= most]
+    if name == "grey_wind_victim":
+        most = 2 if _controls(state, seat, lambda u: T.cid(state, u) == "robb_stark") else 1
+        return [u for u in _chars(state) if strength(state, u) <= most]
+    if name == "summer_return":
+        return [u for u in p["discard"] + p["dead"] if T.card(state, u)["type"] == "character"
+                and T.card(state, u)["faction"] == "stark" and _printed(state, u, "strength") <= 2]
+    if name == "any_character":
+        return _chars(state)
+    if name == "hand_tyrell_6":
+        return [u for u in p["hand"] if T.card(state, u)["type"] == "character" and T.card(state, u)["faction"] == "tyrell"
+                and _printed(state, u, "cost") <= 6 and _can_put(state, seat, u)]
+    if name == "hand_lannister_character":
+        return [u for u in p["hand"] if T.card(state, u)["type"] == "character"
+                and T.card(state, u)["faction"] == "lannister" and _can_put(state, seat, u)]
+    if name == "participating_greyjoy":
+        return [u for u in _chars(state) if ins[u]["participating"] and T.card(state, u)["faction"] == "greyjoy"]
+    if name == "participating_own_stark":
+        return [u for u in _chars(state, [seat]) if ins[u]["participating"] and T.card(state, u)["faction"] == "stark"]
+    if name == "attacking_character":
+        return [u for u in _chars(state) if ins[u]["participating"] == "attacking"]
+    if name == "defending_character":
+        return [u for u in _chars(state) if ins[u]["participating"] == "defending"]
+    if name == "defending_str5":
+        return [u for u in _chars(state) if ins[u]["participating"] == "defending" and strength(state, u) <= 5]
+    if name == "ev_greyjoy_victim":
+        return [u for u in _open_uids(state, ev) if T.card(state, u)["faction"] == "greyjoy"
+                and T.controller(state, u) == seat and T.card(state, u)["type"] == "character"]
+    if name == "opponent_character_cost_x":
+        return T.in_play(state, opp, "character")
+    if name == "own_tyrell":
+        return [u for u in _chars(state, [seat]) if T.card(state, u)["faction"] == "tyrell"]
+    if name == "any_attachment":
+        return [u for s in state["seats"] for u in T.in_play(state, s, "attachment")]
+    if name == "own_discard":
+        return list(p["discard"])
+    if name == "reinforcement":
+        return [u for u in p["hand"] + p["discard"] if T.card(state, u)["type"] == "character"
+                and _printed(state, u, "cost") <= 5 and _can_put(state, seat, u)]
+    if name == "own_standing_direwolf":
+        return [u for u in _chars(state, [seat]) if not ins[u]["kneeling"] and "Direwolf" in T.card(state, u)["traits"]]
+    if name == "own_characters":
+        return _chars(state, [seat])
+    raise KeyError(name)
+
+
+def _can_put(state: State, seat: str, uid: str, from_dead: bool = False) -> bool:
+    """L222: the card could enter play legally under `seat`'s control (not as an attachment
+    needing a host). The very copy taken from the dead pile ignores its own presence there (L219)."""
+    from games.engine.lcg import actions
+
+    c = T.card(state, uid)
+    if c["type"] not in ("character", "location"):
+        return False
+    if c["unique"]:
+        p = state["players"][seat]
+        dead = [u for u in p["dead"] if T.cid(state, u) == c["id"] and u != uid]
+        if dead:
+            return False
+        if any(T.cid(state, u) == c["id"] and T.owner(state, u) != seat for u in p["play"]):
+            return False
+        return True
+    why, _ = actions.entry_problem(state, seat, uid, None, marshal=False)
+    return why is None
+
+
+# ================================================================== events and windows
+
+
+def new_id(state: State) -> int:
+    state["frames"] += 1
+    return state["frames"]
+
+
+def _frame(state: State, fid: int | None) -> dict[str, Any] | None:
+    for f in state["stack"]:
+        if f.get("id") == fid:
+            return f
+    return None
+
+
+def _listen(state: State) -> set[str]:
+    """Event types (with their timing) that some card of the game answers (public: both deck lists)."""
+    key = state.get("_listen")
+    if key is None:
+        out = set()
+        for cid in {v[0] for v in state["uids"].values()}:
+            for a in ABILITIES.get(cid, ()):
+                if a["kind"] in ("reaction", "interrupt"):
+                    for on in (a["on"] if isinstance(a["on"], list) else [a["on"]]):
+                        out.add(a["kind"] + ":" + on)
+        if any(state["uids"]):
+            out.add("interrupt:would_leave")  # the duplicates' save (L220)
+        key = sorted(out)
+        state["_listen"] = key
+    return set(key)
+
+
+def emit(state: State, ev: Event, events: list[Event], timing: str = "reaction") -> None:
+    """A triggering condition occurred (L91): delayed effects (L108), forced abilities in first
+    player order (L99-L100), then the window."""
+    ev = dict(ev)
+    _delayed_on(state, ev, events)
+    kind = "forced_" + timing
+    for seat in T.player_order(state):
+        for u in list(state["players"][seat]["play"]) + ([state["players"][seat]["plot"]]
+                                                          if state["players"][seat]["plot"] else []):
+            if u not in state["inplay"] and u != state["players"][seat]["plot"]:
+                continue
+            for i, a in enumerate(live_specs(state, u)):
+                if a["kind"] == kind and _on(a, ev):
+                    ctx = {"src": u, "cid": T.cid(state, u), "i": i, "seat": seat, "ev": ev, "targets": []}
+                    if conds_hold(state, ctx, a.get("if", ())):
+                        events.append({"type": "forced", "seat": seat, "card": T.cid(state, u)})
+                        run_ops(state, ctx, a["effect"], events)
+    open_window(state, timing, ev)
+
+
+def open_window(state: State, timing: str, ev: Event) -> None:
+    if state["options"]["every_window"]:
+        if f"{timing}:{ev['t']}" not in _listen(state):
+            return
+    elif not any(options(state, s, timing, ev, first_only=True) for s in state["seats"]):
+        return
+    state["queue"].append({"f": "window", "id": new_id(state), "timing": timing, "ev": ev,
+                           "turn": state["first_player"], "passes": 0})
+
+
+def busy(state: State) -> bool:
+    return bool(state.get("stack") or state.get("queue"))
+
+
+def step(state: State, events: list[Event]) -> None:
+    """Run the top frame one step (called by flow.run while `busy`)."""
+    if state["queue"]:
+        state["stack"].extend(reversed(state["queue"]))
+        state["queue"] = []
+        return
+    fr = state["stack"][-1]
+    f = fr["f"]
+    if f == "window":
+        seat = fr["turn"]
+        if state["options"]["every_window"] or options(state, seat, fr["timing"], fr["ev"], first_only=True):
+            state["decision"] = {"kind": fr["timing"], "seats": [seat]}
+            return
+        window_pass(state, seat)
+    elif f == "leave":
+        _leave_step(state, fr, events)
+    elif f == "resolve":
+        _resolve_step(state, fr, events)
+    elif f == "choose":
+        _ask_choice(state, fr, events)
+    else:
+        raise RuntimeError(f"unknown frame {f}")
+
+
+def top_window(state: State) -> dict[str, Any] | None:
+    if state["stack"] and state["stack"][-1]["f"] == "window":
+        return state["stack"][-1]
+    return None
+
+
+def window_pass(state: State, seat: str) -> None:
+    fr = state["stack"][-1]
+    fr["passes"] += 1
+    if fr["passes"] >= len(state["seats"]):
+        state["stack"].pop()
+    else:
+        fr["turn"] = T.next_seat(state, seat)
+
+
+def window_acted(state: State, seat: str) -> None:
+    fr = state["stack"][-1]
+    fr["passes"] = 0
+    fr["turn"] = T.next_seat(state, seat)
+
+
+# ================================================================== leaving play
+
+
+def request_leave(state: State, uids: list[str], dest: str, reason: str, events: list[Event], *,
+                  savable: bool = True) -> None:
+    """Cards would leave play (killed: dest dead; discarded: discard): the save interrupts first
+    (L91, L218, L220), then the move and the reaction window."""
+    uids = [u for u in uids if u in state["inplay"]]
+    if not uids:
+        return
+    state["queue"].append({"f": "leave", "id": new_id(state), "uids": list(uids), "dest": dest, "reason": reason,
+                           "savable": savable, "stage": 0})
+
+
+def _leave_step(state: State, fr: dict[str, Any], events: list[Event]) -> None:
+    fr["uids"] = [u for u in fr["uids"] if u in state["inplay"]]
+    if fr["stage"] == 0:
+        fr["stage"] = 1
+        if fr["uids"] and fr["savable"]:
+            ev = {"t": "would_leave", "leave": fr["id"], "uids": list(fr["uids"]), "dest": fr["dest"],
+                  "reason": fr["reason"], "savable": True}
+            open_window(state, "interrupt", ev)
+        return
+    state["stack"].remove(fr)
+    leave_now(state, fr["uids"], fr["dest"], fr["reason"], events)
+
+
+def leave_now(state: State, uids: list[str], dest: str, reason: str, events: list[Event]) -> None:
+    """The move itself (L213), then the reaction window (killed / left_play)."""
+    uids = [u for u in uids if u in state["inplay"]]
+    if not uids:
+        return
+    cards = [{"uid": u, "controller": T.controller(state, u)} for u in uids]
+    T.leave_play(state, uids, dest, events, reason)
+    if dest == "dead":
+        emit(state, {"t": "killed", "uids": list(uids), "cards": cards}, events)
+    elif reason == "sacrifice":
+        emit(state, {"t": "sacrificed", "uids": list(uids), "cards": cards}, events)
+
+
+def on_leave(state: State, uids: list[str]) -> None:
+    """L213, L162: lasting effects on the cards end; their limits start afresh."""
+    gone = set(uids)
+    state["lasting"] = [e for e in state["lasting"] if e.get("target") not in gone]
+    state["delayed"] = [e for e in state["delayed"] if e.get("uid") not in gone or e.get("keep")]
+    for per in PERIODS:
+        lim = state["limits"][per]
+        for k in [k for k in lim if k.split(":")[0] in gone]:
+            del lim[k]
+
+
+def save(state: State, uid: str, events: list[Event]) -> bool:
+    """L218: the card stays in play; the would-leave event no longer includes it."""
+    for fr in state["stack"]:
+        if fr["f"] == "leave" and uid in fr["uids"]:
+            fr["uids"].remove(uid)
+            events.append({"type": "saved", "seat": T.controller(state, uid), "card": T.cid(state, uid)})
+            return True
+    return False
+
+
+# ================================================================== options and initiation
+
+
+def _catelyn_blocks(state: State, seat: str) -> bool:
+    for src, s in rule_sources(state, "catelyn"):
+        if s != seat and state["inplay"][src]["participating"]:
+            return True
+    return False
+
+
+def _window_ok(state: State, a: dict[str, Any], timing: str, ev: Event | None) -> bool:
+    if timing == "action":
+        if a["kind"] != "action":
+            return False
+        ph = a.get("phase")
+        return ph is None or ph == state["phase"]
+    return a["kind"] == timing and ev is not None and _on(a, ev)
+
+
+def _on(a: dict[str, Any], ev: Event) -> bool:
+    on = a.get("on")
+    return ev["t"] in on if isinstance(on, list) else ev["t"] == on
+
+
+def _limit_key(ctx: Ctx, a: dict[str, Any]) -> tuple[str, str, int] | None:
+    if "limit" in a:
+        return a["limit"][0], f"{ctx['src']}:{ctx['i']}", a["limit"][1]
+    if "max" in a:
+        return a["max"][0], f"max:{ctx['seat']}:{ctx['cid']}:{ctx['i']}", a["max"][1]
+    return None
+
+
+def _under_limit(state: State, ctx: Ctx, a: dict[str, Any]) -> bool:
+    lk = _limit_key(ctx, a)
+    return lk is None or state["limits"][lk[0]].get(lk[1], 0) < lk[2]
+
+
+def _costs_ok(state: State, ctx: Ctx, a: dict[str, Any]) -> bool:
+    src, seat = ctx["src"], ctx["seat"]
+    for c in a.get("cost", ()):
+        if c == "kneel_self":
+            if state["inplay"][src]["kneeling"]:
+                return False
+        elif c == "kneel_faction":
+            if state["players"][seat]["faction_kneeling"]:
+                return False
+        elif c.startswith("gold:"):
+            n = ctx.get("x", 0) if c == "gold:X" else int(c[5:])
+            if state["players"][seat]["gold"] < n:
+                return False
+        elif c.startswith("kneel:"):
+            if not candidates(state, ctx, c[6:]):
+                return False
+    if ctx.get("event"):
+        if state["players"][seat]["gold"] < event_cost(state, seat, src, ctx.get("x", 0)):
+            return False
+    return True
+
+
+def _name(state: State, uid: str, seat: str) -> Any:
+    """How an act names a card: in play by copy name (with the seat when not the actor's), else
+    {card, zone}."""
+    c = T.controller(state, uid)
+    if c is not None:
+        n = T.copy_names(state, c)[uid]
+        return n if c == seat else {"card": n, "seat": c}
+    o = T.owner(state, uid)
+    p = state["players"][o]
+    for z in ("hand", "discard", "dead", "deck"):
+        if uid in p[z]:
+            out = {"card": T.cid(state, uid), "zone": z}
+            if o != seat:
+                out["seat"] = o
+            return out
+    return T.cid(state, uid)
+
+
+def _sources(state: State, seat: str, timing: str) -> list[tuple[str, bool]]:
+    """(uid, is an event in hand) of every card whose abilities the seat might use."""
+    p = state["players"][seat]
+    out = [(u, False) for u in p["play"] if ABILITIES.get(T.cid(state, u))]
+    seen = set()
+    for u in p["hand"]:
+        c = T.card(state, u)
+        if c["type"] == "event" and c["id"] not in seen and ABILITIES.get(c["id"]):
+            seen.add(c["id"])
+            out.append((u, True))
+    # the duplicates' save (L220)
+    return out
+
+
+def options(state: State, seat: str, timing: str, ev: Event | None, first_only: bool = False) -> list[dict[str, Any]]:
+    """The seat's legal `trigger` / `play` acts in a window of `timing` (action, interrupt, reaction)."""
+    out: list[dict[str, Any]] = []
+    if _catelyn_blocks(state, seat):
+        return out
+    if timing == "interrupt" and ev and ev["t"] == "would_leave":
+        for u in _open_uids(state, ev):
+            if T.controller(state, u) == seat and state["inplay"][u]["duplicates"]:
+                out.append({"trigger": {"card": _name(state, u, seat), "duplicate": True}})
+                if first_only:
+                    return out
+    for u, is_event in _sources(state, seat, timing):
+        sp = live_specs(state, u)
+        trig = [a for a in sp if a["kind"] in TRIGGERED]
+        for i, a in enumerate(sp):
+            if a["kind"] not in TRIGGERED or not _window_ok(state, a, timing, ev):
+                continue
+            ctx = {"src": u, "cid": T.cid(state, u), "i": i, "seat": seat, "ev": ev, "targets": [], "event": is_event}
+            for act in _initiations(state, ctx, a, is_event, len(trig) > 1, trig.index(a) + 1):
+                out.append(act)
+                if first_only:
+                    return out
+    return out
+
+
+def _initiations(state: State, ctx: Ctx, a: dict[str, Any], is_event: bool, several: bool, number: int):
+    if not _under_limit(state, ctx, a) or not conds_hold(state, ctx, a.get("if", ())):
+        return
+    if is_event and "X" == T.card(state, ctx["src"]).get("cost") and ctx.get("ev") and ctx["ev"].get("cid"):
+        ctx["x"] = _printed_cid(state, ctx["ev"]["cid"])
+    key = "play" if is_event else "trigger"
+    base: dict[str, Any] = {"card": T.cid(state, ctx["src"]) if is_event else _name(state, ctx["src"], ctx["seat"])}
+    if isinstance(base["card"], dict):
+        return
+    if several:
+        base["ability"] = number
+    tsel = a.get("target")
+    if tsel is None:
+        if _costs_ok(state, ctx, a):
+            yield {key: base}
+        return
+    cands = candidates(state, ctx, tsel)
+    lo, hi = a.get("count", [1, 1])
+    for u in cands:
+        if tsel == "opponent_character_cost_x":
+            ctx["x"] = _printed(state, u, "cost")
+        if not _costs_ok(state, ctx, a):
+            continue
+        act = dict(base, targets=[_name(state, u, ctx["seat"])])
+        if tsel == "opponent_character_cost_x":
+            act["x"] = ctx["x"]
+        yield {key: act}
+    if hi > 1 and len(cands) > 1 and _costs_ok(state, ctx, a):
+        yield {key: dict(base, targets=[_name(state, u, ctx["seat"]) for u in cands[:hi]])}
+
+
+def _printed_cid(state: State, cid: str) -> int:
+    from games.engine.lcg import data
+
+    v = data.card(state, cid).get("cost")
+    return v if isinstance(v, int) else 0
+
+
+def resolve_name(state: State, seat: str, name: Any) -> str:
+    """A card named in an act: in play (copy name, optionally {card, seat}), or {card, zone, seat?}."""
+    if isinstance(name, dict) and "zone" in name:
+        if set(name) - {"card", "zone", "seat"}:
+            raise EngineError("bad_action", "a card is {card, zone, seat?}")
+        s = name.get("seat", seat)
+        if s not in state["seats"] or name["zone"] not in ("hand", "discard", "dead", "deck"):
+            refuse(f"no such place: {name}")
+        for u in state["players"][s][name["zone"]]:
+            if T.cid(state, u) == name["card"]:
+                return u
+        refuse(f"{name['card']} is not in that {name['zone']}")
+    return T.find_in_play(state, name, [seat] + T.others(state, seat))
+
+
+def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]) -> None:
+    """`trigger` or `play`: the 7 steps of L128 in one act (targets chosen in the act)."""
+    d = state["decision"]
+    timing = d["kind"]
+    win = top_window(state) if timing in ("interrupt", "reaction") else None
+    ev = win["ev"] if win else None
+    if isinstance(value, str):
+        value = {"card": value}
+    if not isinstance(value, dict) or not isinstance(value.get("card"), (str, dict)) \
+            or set(value) - {"card", "ability", "targets", "x", "duplicate"}:
+        raise EngineError("bad_action", f"{kind}: a card id or {{card, ability?, targets?, x?}}")
+    if _catelyn_blocks(state, seat):
+        refuse("Catelyn Stark is participating: you cannot trigger card abilities")
+    if kind == "play":
+        src = T.find_in_hand(state, seat, value["card"]) if isinstance(value["card"], str) else None
+        if src is None:
+            raise EngineError("bad_action", "play: an event id from your hand")
+        c = T.card(state, src)
+        if c["type"] != "event":
+            refuse(f"{c['name']} is not an event: characters, locations and attachments are marshaled")
+        if not ABILITIES.get(c["id"]):
+            refuse(f"{c['name']} has no ability: it could not change the game state (L124)")
+        is_event = True
+    else:
+        src = T.find_in_play(state, value["card"], [seat])
+        is_event = False
+        if value.get("duplicate"):
+            _duplicate_save(state, seat, src, ev, events)
+            _after_act(state, seat, timing)
+            return
+    sp = live_specs(state, src)
+    trig = [(i, a) for i, a in enumerate(sp) if a["kind"] in TRIGGERED]
+    n = value.get("ability", 1)
+    if not isinstance(n, int) or not 1 <= n <= len(trig):
+        refuse(f"{T.card(state, src)['name']} has no such triggered ability")
+    i, a = trig[n - 1]
+    if not _window_ok(state, a, timing, ev):
+        refuse(f"{T.card(state, src)['name']}: that ability cannot be used in this window (L87, L88, L91)")
+    ctx = {"src": src, "cid": T.cid(state, src), "i": i, "seat": seat, "ev": ev, "targets": [], "event": is_event}
+    if not _under_limit(state, ctx, a):
+        refuse(f"{T.card(state, src)['name']}: its limit is reached (L162)")
+    if not conds_hold(state, ctx, a.get("if", ())):
+        refuse(f"{T.card(state, src)['name']}: its condition is not met")
+    if is_event and T.card(state, src).get("cost") == "X":
+        if ev and ev.get("cid"):
+            ctx["x"] = _printed_cid(state, ev["cid"])
+        else:
+            x = value.get("x")
+            if not isinstance(x, int) or isinstance(x, bool) or x < 0:
+                refuse("name X (x: a number)")
+            ctx["x"] = x
+    tsel = a.get("target")
+    targets: list[str] = []
+    if tsel:
+        names = value.get("targets")
+        if not isinstance(names, list) or not names:
+            refuse(f"{T.card(state, src)['name']}: name its target (L135)")
+        lo, hi = a.get("count", [1, 1])
+        if not lo <= len(names) <= hi:
+            refuse(f"{T.card(state, src)['name']}: {lo} to {hi} targets")
+        cands = candidates(state, ctx, tsel)
+        for nm in names:
+            u = resolve_name(state, seat, nm)
+            if u not in cands or u in targets:
+                refuse(f"{nm} is not a valid target (L136-L141)")
+            targets.append(u)
+        if tsel == "opponent_character_cost_x" and _printed(state, targets[0], "cost") > ctx.get("x", 0):
+            refuse("the character's printed cost is above X")
+    elif value.get("targets"):
+        refuse(f"{T.card(state, src)['name']} takes no target")
+    if not _costs_ok(state, ctx, a):
+        refuse(f"{T.card(state, src)['name']}: its cost cannot be paid (L125)")
+    ctx["targets"] = targets
+    _pay(state, ctx, a, events)
+    lk = _limit_key(ctx, a)
+    if lk:
+        state["limits"][lk[0]][lk[1]] = state["limits"][lk[0]].get(lk[1], 0) + 1
+    events.append({"type": "played" if is_event else "triggered", "seat": seat, "card": ctx["cid"],
+                   "targets": [T.cid(state, u) for u in targets]})
+    _after_act(state, seat, timing)
+    fid = new_id(state)
+    state["queue"].append({"f": "resolve", "id": fid, "ctx": ctx, "ops": a["effect"], "stage": 0,
+                           "cancelled": False})
+
+
+def _after_act(state: State, seat: str, timing: str) -> None:
+    state["decision"] = None
+    if timing == "action":
+        from games.engine.lcg import flow
+
+        flow.window_acted(state, seat)
+    else:
+        window_acted(state, seat)
+
+
+def _pay(state: State, ctx: Ctx, a: dict[str, Any], events: list[Event]) -> None:
+    """L132: every cost at once."""
+    src, seat = ctx["src"], ctx["seat"]
+    p = state["players"][seat]
+    if ctx.get("event"):
+        cost = event_cost(state, seat, src, ctx.get("x", 0))
+        p["gold"] -= cost
+        key = f"events:{seat}"
+        state["limits"]["round"][key] = state["limits"]["round"].get(key, 0) + 1
+        p["hand"].remove(src)
+        p["discard"].insert(0, src)  # L103: a played event goes to the discard pile
+    for c in a.get("cost", ()):
+        if c == "kneel_self":
+            state["inplay"][src]["kneeling"] = True
+        elif c == "kneel_faction":
+            p["faction_kneeling"] = True
+        elif c.startswith("gold:"):
+            p["gold"] -= ctx.get("x", 0) if c == "gold:X" else int(c[5:])
+        elif c.startswith("kneel:"):
+            u = candidates(state, ctx, c[6:])[0]
+            state["inplay"][u]["kneeling"] = True
+            events.append({"type": "kneel", "seat": seat, "card": T.cid(state, u), "reason": "cost"})
+        elif c == "sacrifice_self":
+            leave_now(state, [src], "discard", "sacrifice", events)
+        elif c == "remove_self":
+            T.leave_play(state, [src], "removed", events, "removed")
+
+
+def _duplicate_save(state: State, seat: str, uid: str, ev: Event | None, events: list[Event]) -> None:
+    """L220: discard a duplicate to save the card it covers."""
+    if not ev or ev["t"] != "would_leave" or uid not in _open_uids(state, ev):
+        refuse("a duplicate saves only its card when it would leave play (L220)")
+    rec = state["inplay"][uid]
+    if not rec["duplicates"]:
+        refuse(f"{T.card(state, uid)['name']} has no duplicate")
+    d = rec["duplicates"].pop(0)
+    state["players"][T.owner(state, d)]["discard"].insert(0, d)
+    events.append({"type": "duplicate_discarded", "seat": seat, "card": T.cid(state, d)})
+    save(state, uid, events)
+
+
+def _resolve_step(state: State, fr: dict[str, Any], events: list[Event]) -> None:
+    ctx = fr["ctx"]
+    if fr["stage"] == 0:
+        fr["stage"] = 1
+        c = T.card(state, ctx["src"])
+        ev = {"t": "initiating", "frame": fr["id"], "seat": ctx["seat"], "event": bool(ctx.get("event")),
+              "cid": ctx["cid"], "ctype": c["type"]}
+        if not ctx.get("no_cancel"):
+            open_window(state, "interrupt", ev)
+        return
+    state["stack"].remove(fr)
+    if fr["cancelled"]:
+        events.append({"type": "cancelled", "seat": ctx["seat"], "card": ctx["cid"]})
+        return
+    run_ops(state, ctx, fr["ops"], events)
+
+
+# ================================================================== effects (ops)
+
+
+def run_ops(state: State, ctx: Ctx, ops: list[list[Any]], events: list[Event]) -> None:
+    """A "then" chain (L145): each op must resolve before the next; a failed op ends it."""
+    for i, op in enumerate(ops):
+        r = OPS[op[0]](state, ctx, op[1:], events, ops[i + 1:])
+        if r == "wait" or r is False:
+            return
+
+
+def _stand(state: State, uid: str, events: list[Event]) -> bool:
+    rec = state["inplay"].get(uid)
+    if rec is None or not rec["kneeling"]:
+        return False
+    rec["kneeling"] = False
+    events.append({"type": "stand", "seat": rec["controller"], "card": T.cid(state, uid)})
+    emit(state, {"t": "stood", "uid": uid}, events)
+    return True
+
+
+def _put_into_play(state: State, seat: str, uid: str, events: list[Event]) -> None:
+    """L222: no cost, not marshaled; a second copy of a unique card becomes a duplicate."""
+    o = T.owner(state, uid)
+    for z in ("hand", "discard", "dead", "deck"):
+        if uid in state["players"][o][z]:
+            state["players"][o][z].remove(uid)
+            break
+    c = T.card(state, uid)
+    original = next((u for u in state["players"][seat]["play"] if T.cid(state, u) == c["id"]), None) \
+        if c["unique"] else None
+    if original:
+        T.add_duplicate(state, original, uid)
+        events.append({"type": "put_into_play", "seat": seat, "card": c["id"], "duplicate": True})
+        return
+    T.enter_play(state, seat, uid, kneeling=enters_kneeling(state, uid))
+    events.append({"type": "put_into_play", "seat": seat, "card": c["id"], "duplicate": False})
+    emit(state, {"t": "entered", "uid": uid, "how": "put"}, events)
+
+
+def _lasting(state: State, entry: dict[str, Any], events: list[Event]) -> None:
+    state["lasting"].append(entry)
+    if entry.get("strength", 0) > 0 and entry.get("target"):
+        emit(state, {"t": "str_increased", "uid": entry["target"]}, events)
+
+
+def op_draw(state, ctx, args, events, rest):
+    return T.draw(state, ctx["seat"], args[0], events) > 0
+
+
+def op_gold(state, ctx, args, events, rest):
+    state["players"][ctx["seat"]]["gold"] += args[0]
+    events.append({"type": "gold", "seat": ctx["seat"], "gold": args[0], "card": ctx["cid"]})
+    return True
+
+
+def op_power_self(state, ctx, args, events, rest):
+    if ctx["src"] not in state["inplay"]:
+        return False
+    state["inplay"][ctx["src"]]["power"] += args[0]
+    events.append({"type": "power", "seat": ctx["seat"], "card": ctx["cid"], "amount": args[0], "reason": ctx["cid"]})
+    return True
+
+
+def op_faction_power(state, ctx, args, events, rest):
+    state["players"][ctx["seat"]]["faction_power"] += args[0]
+    events.append({"type": "power", "seat": ctx["seat"], "card": "faction", "amount": args[0], "reason": ctx["cid"]})
+    return True
+
+
+def op_stand_self(state, ctx, args, events, rest):
+    return _stand(state, ctx["src"], events)
+
+
+def op_stand_target(state, ctx, args, events, rest):
+    return any([_stand(state, u, events) for u in ctx["targets"]])
+
+
+def op_stand_host(state, ctx, args, events, rest):
+    h = _host(state, ctx["src"])
+    return h is not None and _stand(state, h, events)
+
+
+def op_stand_all_yours(state, ctx, args, events, rest):
+    done = False
+    for u in T.in_play(state, ctx["seat"], "character"):
+        done = _stand(state, u, events) or done
+    return done
+
+
+def op_kneel_target(state, ctx, args, events, rest):
+    for u in ctx["targets"]:
+        if u in state["inplay"] and not state["inplay"][u]["kneeling"]:
+            state["inplay"][u]["kneeling"] = True
+            events.append({"type": "kneel", "seat": T.controller(state, u), "card": T.cid(state, u), "reason": ctx["cid"]})
+            return True
+    return False
+
+
+def op_kill_target(state, ctx, args, events, rest):
+    alive = [u for u in ctx["targets"] if u in state["inplay"]]
+    request_leave(state, alive, "dead", ctx["cid"], events)
+    return bool(alive)
+
+
+def op_discard_target(state, ctx, args, events, rest):
+    alive = [u for u in ctx["targets"] if u in state["inplay"]]
+    request_leave(state, alive, "discard", ctx["cid"], events)
+    return bool(alive)
+
+
+def op_discard_self_unsavable(state, ctx, args, events, rest):
+    leave_now(state, [ctx["src"]], "discard", ctx["cid"], events)
+    return True
+
+
+def op_put_target_into_play(state, ctx, args, events, rest):
+    for u in ctx["targets"]:
+        if u not in state["inplay"] and _can_put(state, ctx["seat"], u, from_dead=True):
+            _put_into_play(state, ctx["seat"], u, events)
+            ctx["put"] = u
+            return True
+    return False
+
+
+def op_return_target_to_hand(state, ctx, args, events, rest):
+    for u in ctx["targets"]:
+        o = T.owner(state, u)
+        if u in state["inplay"]:
+            T.leave_play(state, [u], "hand", events, "returned")
+            return True
+        for z in ("discard", "dead"):
+            if u in state["players"][o][z]:
+                state["players"][o][z].remove(u)
+                state["players"][o]["hand"].append(u)
+                events.append({"type": "returned_to_hand", "seat": o, "card": T.cid(state, u), "from": z})
+                return True
+    return False
+
+
+def op_strength_target(state, ctx, args, events, rest):
+    n = args[0]
+    if n == "scout":
+        n = 2 if state["first_player"] == ctx["seat"] else 1
+    done = False
+    for u in ctx["targets"]:
+        if u in state["inplay"]:
+            _lasting(state, {"target": u, "strength": n, "until": args[1], "source": ctx["cid"]}, events)
+            done = True
+    return done
+
+
+def op_strength_host(state, ctx, args, events, rest):
+    h = _host(state, ctx["src"])
+    if h is None:
+        return False
+    _lasting(state, {"target": h, "strength": args[0], "until": args[1], "source": ctx["cid"]}, events)
+    return True
+
+
+def op_no_strength_target(state, ctx, args, events, rest):
+    for u in ctx["targets"]:
+        state["lasting"].append({"target": u, "no_str": True, "until": "challenge", "source": ctx["cid"]})
+    return True
+
+
+def op_remove_target_from_challenge(state, ctx, args, events, rest):
+    for u in ctx["targets"]:
+        if u in state["inplay"] and state["inplay"][u]["participating"]:
+            state["inplay"][u]["participating"] = None
+            events.append({"type": "removed_from_challenge", "card": T.cid(state, u)})
+            return True
+    return False
+
+
+def op_reduce(state, ctx, args, events, rest):
+    state["reductions"].append({"seat": ctx["seat"], "faction": args[0], "type": args[1], "amount": args[2]})
+    return True
+
+
+def op_claim(state, ctx, args, events, rest):
+    state["lasting"].append({"seat": ctx["seat"], "claim": args[0], "until": "challenge", "source": ctx["cid"]})
+    return True
+
+
+def op_draw_if_win(state, ctx, args, events, rest):
+    state["delayed"].append({"at": "challenge_won", "seat": ctx["seat"], "draw": args[0], "until": "challenge"})
+    return True
+
+
+def op_poison_target(state, ctx, args, events, rest):
+    for u in ctx["targets"]:
+        tok = state["inplay"][u]["tokens"]
+        tok["poison"] = tok.get("poison", 0) + 1
+        state["delayed"].append({"at": "phase_ended", "uid": u, "poison": True})
+        events.append({"type": "token", "card": T.cid(state, u), "token": "poison"})
+    return True
+
+
+def op_discard_at_phase_end(state, ctx, args, events, rest):
+    u = ctx.get("put")
+    if u:
+        state["delayed"].append({"at": "phase_ended", "uid": u, "discard": True})
+    return True
+
+
+def op_save_host(state, ctx, args, events, rest):
+    h = ctx.get("host") or _host(state, ctx["src"])
+    return h is not None and save(state, h, events)
+
+
+def op_save_target(state, ctx, args, events, rest):
+    return any([save(state, u, events) for u in ctx["targets"]])
+
+
+def op_attach_self_to_target(state, ctx, args, events, rest):
+    """Risen from the Sea becomes a Terminal Condition attachment giving +1 STR."""
+    src, seat = ctx["src"], ctx["seat"]
+    u = ctx["targets"][0]
+    if u not in state["inplay"] or src not in state["players"][seat]["discard"]:
+        return False
+    state["players"][seat]["discard"].remove(src)
+    T.enter_play(state, T.controller(state, u), src, host=u)
+    events.append({"type": "attached", "seat": seat, "card": ctx["cid"], "on": T.cid(state, u)})
+    return True
+
+
+def op_cancel(state, ctx, args, events, rest):
+    ev = ctx["ev"]
+    fr = _frame(state, ev["frame"])
+    if fr is None or fr["cancelled"]:
+        return False
+    fr["cancelled"] = True
+    return True
+
+
+def op_discard_all_characters(state, ctx, args, events, rest):
+    request_leave(state, _chars(state), "discard", ctx["cid"], events)
+    return True
+
+
+def op_random_discard_loser(state, ctx, args, events, rest):
+    loser = ctx["ev"]["loser"]
+    p = state["players"][loser]
+    if not p["hand"]:
+        return False
+    u = p["hand"].pop(rng.randbelow(state, len(p["hand"])))
+    p["discard"].insert(0, u)
+    events.append({"type": "discard", "seat": loser, "card": T.cid(state, u), "reason": ctx["cid"]})
+    return True
+
+
+def op_gold_per_opponent_character(state, ctx, args, events, rest):
+    n = len(T.in_play(state, T.opponent(state, ctx["seat"]), "character"))
+    return op_gold(state, ctx, [n], events, rest)
+
+
+def op_top_card_as_duplicate(state, ctx, args, events, rest):
+    p = state["players"][ctx["seat"]]
+    if not p["deck"] or ctx["src"] not in state["inplay"]:
+        return False
+    u = p["deck"].pop(0)
+    p["pinned"] = max(0, p["pinned"] - 1)
+    T.add_duplicate(state, ctx["src"], u)
+    events.append({"type": "duplicate_placed", "seat": ctx["seat"], "card": T.cid(state, u), "on": ctx["cid"]})
+    return True
+
+
+def op_opponent_kills(state, ctx, args, events, rest):
+    opp = T.opponent(state, ctx["seat"])
+    chars = T.in_play(state, opp, "character")
+    if not chars:
+        return False
+    if len(chars) == 1:
+        request_leave(state, chars, "dead", ctx["cid"], events)
+        return True
+    return _push_choice(state, opp, "kill", ctx, rest, count=1, options="own_characters_of_chooser")
+
+
+def op_name_type(state, ctx, args, events, rest):
+    return _push_choice(state, ctx["seat"], "challenge_type", ctx, rest, purpose=args[0])
+
+
+def op_pick(state, ctx, args, events, rest):
+    cands = candidates(state, ctx, args[0])
+    if not cands and not state["options"]["every_window"]:
+        return False
+    return _push_choice(state, ctx["seat"], "card", ctx, rest, selector=args[0], then=args[1], optional=False)
+
+
+def op_pick_many(state, ctx, args, events, rest):
+    cands = candidates(state, ctx, args[0])
+    if not cands and not state["options"]["every_window"]:
+        return False
+    return _push_choice(state, ctx["seat"], "cards", ctx, rest, selector=args[0], lo=args[1], hi=args[2], then=args[3])
+
+
+def op_script(state, ctx, args, events, rest):
+    return SCRIPTS[args[0]](state, ctx, events, rest)
+
+
+OPS = {name[3:]: fn for name, fn in list(globals().items()) if name.startswith("op_")}
+
+
+# ================================================================== scripts (the escape hatch)
+
+
+def sc_heads_on_spikes(state, ctx, events, rest):
+    opp = T.opponent(state, ctx["seat"])
+    p = state["players"][opp]
+    if not p["hand"]:
+        return False
+    u = p["hand"].pop(rng.randbelow(state, len(p["hand"])))
+    if T.card(state, u)["type"] == "character":
+        p["dead"].insert(0, u)
+        events.append({"type": "discard", "seat": opp, "card": T.cid(state, u), "reason": "heads_on_spikes", "to": "dead"})
+        op_faction_power(state, ctx, [2], events, rest)
+    else:
+        p["discard"].insert(0, u)
+        events.append({"type": "discard", "seat": opp, "card": T.cid(state, u), "reason": "heads_on_spikes"})
+    return True
+
+
+def sc_summons(state, ctx, events, rest):
+    return _push_choice(state, ctx["seat"], "card", ctx, rest, selector="deck_top10_character", then="to_hand_shuffle",
+                        optional=True)
+
+
+def sc_return_all_gold(state, ctx, events, rest):
+    for s in state["seats"]:
+        state["players"][s]["gold"] = 0
+    events.append({"type": "gold_returned", "card": ctx["cid"]})
+    return True
+
+
+def sc_wildfire_assault(state, ctx, events, rest):
+    ctx["keep"] = {}
+    return _wildfire_next(state, ctx, events, rest)
+
+
+def _wildfire_next(state, ctx, events, rest):
+    for s in T.player_order(state):
+        if s in ctx["keep"]:
+            continue
+        chars = T.in_play(state, s, "character")
+        if len(chars) <= 3 and not state["options"]["every_window"]:
+            ctx["keep"][s] = list(chars)
+            continue
+        return _push_choice(state, s, "cards", ctx, rest, selector="own_characters", lo=0, hi=3, then="wildfire")
+    doomed = [u for s in state["seats"] for u in T.in_play(state, s, "character") if u not in ctx["keep"][s]]
+    request_leave(state, doomed, "dead", "wildfire_assault", events, savable=False)
+    return True
+
+
+def sc_tickler(state, ctx, events, rest):
+    opp = T.opponent(state, ctx["seat"])
+    p = state["players"][opp]
+    if not p["deck"]:
+        return False
+    u = p["deck"].pop(0)
+    p["pinned"] = max(0, p["pinned"] - 1)
+    p["discard"].insert(0, u)
+    events.append({"type": "discard", "seat": opp, "card": T.cid(state, u), "reason": "the_tickler"})
+    ctx["title"] = T.cid(state, u)
+    if not any(T.cid(state, x) == ctx["title"] for s in state["seats"] for x in state["players"][s]["play"]):
+        return True
+    return _push_choice(state, ctx["seat"], "card", ctx, rest, selector="same_title_in_play", then="discard",
+                        optional=True)
+
+
+def sc_great_kraken(state, ctx, events, rest):
+    return _push_choice(state, ctx["seat"], "mode", ctx, rest, modes=2, then="great_kraken")
+
+
+def sc_gates_of_winterfell(state, ctx, events, rest):
+    p = state["players"][ctx["seat"]]
+    if not p["deck"]:
+        return False
+    u = p["deck"][0]
+    events.append({"type": "revealed", "seat": ctx["seat"], "card": T.cid(state, u), "reason": "gates_of_winterfell"})
+    if T.card(state, u)["faction"] == "stark":
+        T.draw(state, ctx["seat"], 1, events)
+    return True
+
+
+def sc_olennas_cunning(state, ctx, events, rest):
+    loser = ctx["ev"]["loser"]
+    return _push_choice(state, loser, "card_type", ctx, rest)
+
+
+def sc_bear_and_maiden(state, ctx, events, rest):
+    return _push_choice(state, ctx["seat"], "seat", ctx, rest, then="bear")
+
+
+SCRIPTS = {name[3:]: fn for name, fn in list(globals().items()) if name.startswith("sc_")}
+
+
+# ================================================================== choices while resolving
+
+
+def _push_choice(state, seat, what, ctx, rest, **kw):
+    state["queue"].append({"f": "choose", "id": new_id(state), "seat": seat, "what": what, "ctx": ctx,
+                           "rest": rest, **kw})
+    return "wait"
+
+
+def choice_options(state: State, fr: dict[str, Any]) -> list[str]:
+    """The cards a `card`/`cards`/`kill` choice may name (computed now, never stored: some are
+    in hidden zones)."""
+    ctx = fr["ctx"]
+    seat = fr["seat"]
+    sel = fr.get("selector") or fr.get("options")
+    if sel == "deck_top10_character":
+        return [u for u in state["players"][seat]["deck"][:10] if T.card(state, u)["type"] == "character"]
+    if sel == "same_title_in_play":
+        return [u for s in state["seats"] for u in state["players"][s]["play"] if T.cid(state, u) == ctx["title"]]
+    if sel == "own_characters_of_chooser" or (fr["what"] == "cards" and fr.get("then") == "wildfire"):
+        return T.in_play(state, seat, "character")
+    if sel == "deck_not_type":
+        return [u for u in state["players"][seat]["deck"] if T.card(state, u)["type"] != ctx["named_type"]]
+    if sel == "bear_top5":
+        return list(state["players"][ctx["bear_seat"]]["deck"][:5])
+    return candidates(state, dict(ctx, seat=seat), sel)
+
+
+def _ask_choice(state: State, fr: dict[str, Any], events: list[Event]) -> None:
+    if not fr.get("asked"):
+        fr["asked"] = True
+        if fr.get("then") == "bear" and fr["what"] == "cards":
+            top = choice_options(state, fr)
+            events.append({"type": "look", "seat": fr["seat"], "count": len(top),
+                           "private": {fr["seat"]: [T.cid(state, u) for u in top]}})
+    d: dict[str, Any] = {"kind": "kill" if fr["what"] == "kill" else "choose", "seats": [fr["seat"]],
+                         "what": fr["what"], "card": fr["ctx"]["cid"]}
+    if fr["what"] == "kill":
+        d["count"] = fr["count"]
+    if fr["what"] == "cards":
+        d["min"], d["max"] = fr["lo"], fr["hi"]
+    if fr.get("optional"):
+        d["optional"] = True
+    state["decision"] = d
+
+
+def choice_legal(state: State, seat: str) -> list[Any] | None:
+    """The legal `choose` values of the pending choice (None: too many to list)."""
+    import itertools
+
+    fr = state["stack"][-1]
+    w = fr["what"]
+    if w in ("challenge_type",):
+        return ["military", "intrigue", "power"]
+    if w == "card_type":
+        return ["character", "location", "attachment", "event"]
+    if w == "mode":
+        return list(range(fr["modes"]))
+    if w == "seat":
+        return list(state["seats"])
+    opts = [_name(state, u, seat) for u in choice_options(state, fr)]
+    if w == "card":
+        return ([None] if fr.get("optional") or not opts else []) + opts
+    if w == "kill":
+        return [[o] for o in opts]
+    if len(opts) > 8:
+        return None
+    hi = min(fr["hi"], len(opts))
+    return [list(c) for r in range(fr["lo"], hi + 1) for c in itertools.combinations(opts, r)]
+
+
+def choice_default(state: State, seat: str) -> Any:
+    """§5.3: a "may" declines; a mandatory pick takes the lowest printed cost, then id order."""
+    fr = state["stack"][-1]
+    w = fr["what"]
+    if w == "challenge_type":
+        return "military"
+    if w == "card_type":
+        return "character"
+    if w in ("mode",):
+        return 0
+    if w == "seat":
+        return seat
+    opts = sorted(choice_options(state, fr), key=lambda u: (_printed(state, u, "cost"), T.cid(state, u),
+                                                             int(u[1:])))
+    if w == "card":
+        return None if fr.get("optional") or not opts else _name(state, opts[0], seat)
+    if w == "kill":
+        return [_name(state, opts[0], seat)]
+    if fr.get("then") == "wildfire":
+        strongest = sorted(opts, key=lambda u: (-_printed(state, u, "cost"), int(u[1:])))[:fr["hi"]]
+        return [_name(state, u, seat) for u in choice_options(state, fr) if u in strongest]
+    return []
+
+
+def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
+    """A `choose` (or `kill`) act answering the choice on top of the stack."""
+    fr = state["stack"][-1]
+    ctx, w = fr["ctx"], fr["what"]
+    if w == "challenge_type":
+        if value not in ("military", "intrigue", "power"):
+            refuse("name a challenge type: military, intrigue or power")
+        _done_choice(state, fr)
+        if fr.get("purpose") == "calm":
+            state["lasting"].append({"seat": ctx["seat"], "calm": value, "until": "plot", "source": ctx["cid"]})
+        else:
+            state["lasting"].append({"seat": ctx["seat"], "extra_challenge": value, "until": "phase",
+                                     "source": ctx["cid"]})
+        events.append({"type": "named", "seat": seat, "card": ctx["cid"], "challenge": value})
+        run_ops(state, ctx, fr["rest"], events)
+        return
+    if w == "card_type":
+        if value not in ("character", "location", "attachment", "event"):
+            refuse("name a card type: character, location, attachment or event")
+        _done_choice(state, fr)
+        events.append({"type": "named", "seat": seat, "card": ctx["cid"], "card_type": value})
+        ctx["named_type"] = value
+        _push_choice(state, ctx["seat"], "card", ctx, fr["rest"], selector="deck_not_type", then="to_hand_shuffle",
+                     optional=True)
+        return
+    if w == "mode":
+        if value not in range(fr["modes"]):
+            refuse(f"choose a mode, 0 to {fr['modes'] - 1}")
+        _done_choice(state, fr)
+        if value == 0:
+            T.draw(state, ctx["seat"], 1, events)
+        else:
+            op_faction_power(state, ctx, [1], events, [])
+        run_ops(state, ctx, fr["rest"], events)
+        return
+    if w == "seat":
+        if value not in state["seats"]:
+            refuse("choose a seat")
+        _done_choice(state, fr)
+        ctx["bear_seat"] = value
+        _push_choice(state, ctx["seat"], "cards", ctx, fr["rest"], selector="bear_top5", lo=0, hi=3, then="bear")
+        return
+    opts = choice_options(state, fr)
+    if w == "card":
+        if value is None:
+            if not fr.get("optional") and opts:
+                refuse("this choice is not optional")
+            _done_choice(state, fr)
+            _finish_card_choice(state, fr, None, events)
+            return
+        u = resolve_name(state, seat, value)
+        if u not in opts:
+            refuse(f"{value} is not a valid choice")
+        _done_choice(state, fr)
+        _finish_card_choice(state, fr, u, events)
+        return
+    if w in ("cards", "kill"):
+        if not isinstance(value, list):
+            raise EngineError("bad_action", "a list of cards")
+        uids = [resolve_name(state, seat, v) for v in value]
+        if len(set(uids)) != len(uids) or any(u not in opts for u in uids):
+            refuse("not valid choices")
+        lo, hi = (fr["count"], fr["count"]) if w == "kill" else (fr["lo"], fr["hi"])
+        if not lo <= len(uids) <= hi:
+            refuse(f"choose {lo} to {hi} cards")
+        _done_choice(state, fr)
+        if w == "kill":
+            request_leave(state, uids, "dead", ctx["cid"], events)
+            run_ops(state, ctx, fr["rest"], events)
+            return
+        then = fr["then"]
+        if then == "wildfire":
+            ctx["keep"][seat] = uids
+            _wildfire_next(state, ctx, events, fr["rest"])
+            return
+        if then == "shuffle_into_deck":
+            p = state["players"][seat]
+            for u in uids:
+                p["discard"].remove(u)
+                p["deck"].append(u)
+            rng.shuffle(state, p["deck"], p["pinned"])
+            events.append({"type": "shuffled_into_deck", "seat": seat, "cards": [T.cid(state, u) for u in uids]})
+        elif then == "bear":
+            p = state["players"][ctx["bear_seat"]]
+            for u in uids:
+                p["deck"].remove(u)
+                p["deck"].append(u)
+            p["pinned"] = 0
+            events.append({"type": "to_bottom", "seat": ctx["bear_seat"], "count": len(uids), "by": seat})
+        run_ops(state, ctx, fr["rest"], events)
+        return
+    refuse("nothing to choose")
+
+
+def _done_choice(state: State, fr: dict[str, Any]) -> None:
+    state["stack"].remove(fr)
+    state["decision"] = None
+
+
+def _finish_card_choice(state: State, fr: dict[str, Any], u: str | None, events: list[Event]) -> None:
+    ctx, then, seat = fr["ctx"], fr["then"], fr["seat"]
+    if then == "to_hand_shuffle":
+        p = state["players"][seat]
+        if u is not None:
+            p["deck"].remove(u)
+            p["hand"].append(u)
+            events.append({"type": "revealed", "seat": seat, "card": T.cid(state, u), "reason": ctx["cid"]})
+        rng.shuffle(state, p["deck"], 0)
+        p["pinned"] = 0
+    elif u is None:
+        return
+    elif then == "discard":
+        request_leave(state, [u], "discard", ctx["cid"], events)
+    elif then == "put_into_play":
+        _put_into_play(state, seat, u, events)
+    run_ops(state, ctx, fr["rest"], events)
+
+
+# ================================================================== timing points
+
+
+def _delayed_on(state: State, ev: Event, events: list[Event]) -> None:
+    """L108: delayed effects resolve as their condition occurs, before reactions."""
+    keep = []
+    fired = []
+    for d in state["delayed"]:
+        if d["at"] == ev["t"] and (ev["t"] != "phase_ended" or True):
+            fired.append(d)
+        else:
+            keep.append(d)
+    if not fired:
+        return
+    state["delayed"] = keep
+    for d in fired:
+        if ev["t"] == "challenge_won":
+            if ev.get("winner") == d["seat"]:
+                T.draw(state, d["seat"], d["draw"], events)
+        elif d.get("poison"):
+            u = d["uid"]
+            if u in state["inplay"] and state["inplay"][u]["tokens"].get("poison"):
+                state["inplay"][u]["tokens"]["poison"] -= 1
+                if not state["inplay"][u]["tokens"]["poison"]:
+                    del state["inplay"][u]["tokens"]["poison"]
+                request_leave(state, [u], "dead", "tears_of_lys", events)
+        elif d.get("discard"):
+            if d["uid"] in state["inplay"]:
+                leave_now(state, [d["uid"]], "discard", "hear_me_roar", events)
+
+
+def phase_began(state: State, phase: str, events: list[Event]) -> None:
+    emit(state, {"t": "phase_began", "phase": phase}, events)
+
+
+def phase_ended(state: State, phase: str, events: list[Event]) -> None:
+    """L85, L149: "when the phase ends" (delayed effects, forced interrupts, the interrupt window);
+    lasting effects until the end of the phase expire; phase limits start afresh."""
+    emit(state, {"t": "phase_ended", "phase": phase}, events, timing="interrupt")
+    expire(state, "phase")
+
+
+def expire(state: State, period: str) -> None:
+    periods = {"challenge": ("challenge",), "phase": ("challenge", "phase"),
+               "round": ("challenge", "phase", "round")}[period]
+    state["lasting"] = [e for e in state["lasting"] if e["until"] not in periods]
+    state["delayed"] = [d for d in state["delayed"] if d.get("until") not in periods]
+    for p in periods:
+        state["limits"][p] = {}
+    if period in ("phase", "round"):
+        state["reductions"] = []
+
+
+def plot_revealed(state: State, seats: list[str]) -> None:
+    """Calm over Westeros lasts until its seat reveals another plot."""
+    state["lasting"] = [e for e in state["lasting"] if not (e["until"] == "plot" and e.get("seat") in seats)]
+
+
+def when_revealed(state: State, events: list[Event]) -> None:
+    """L58 III: the new plots' when-revealed abilities, in player order (the first player's first;
+    the timeout order of §5.3), each resolving completely before the next."""
+    for seat in T.player_order(state):
+        pu = state["players"][seat]["plot"]
+        if pu is None:
+            continue
+        for i, a in enumerate(ABILITIES.get(T.cid(state, pu), ())):
+            if a["kind"] == "when_revealed":
+                ctx = {"src": pu, "cid": T.cid(state, pu), "i": i, "seat": seat, "ev": None, "targets": [],
+                       "no_cancel": True}
+                state["queue"].append({"f": "resolve", "id": new_id(state), "ctx": ctx, "ops": a["effect"],
+                                       "stage": 1, "cancelled": False})
