@@ -80,7 +80,10 @@
   function tokenName(token) {
     if (!token || token === "hidden") return "face-down order";
     const special = token.endsWith("*") ? " (special)" : "";
-    return token.replace("*", "").replace(/([a-z]+)/, (m) => cap(m) + " ") + special;
+    const base = token.replace("*", "");
+    if (base === "consolidate") return "Consolidate Power" + special;
+    if (base === "support+0") return "Support" + special;
+    return base.replace(/([a-z]+)/, (m) => cap(m) + " ") + special;
   }
 
   /* Face-down orders of other houses are not in a view (they live in the other house's secret);

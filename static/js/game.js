@@ -909,6 +909,30 @@
     });
   }
 
+  /* What each order does, for a player who has not read the rules: March R146-R153, Defense R196,
+     Support R199, Raid R134-R141, Consolidate Power R179-R182, special orders R116-R117. */
+  const ORDER_HELP = {
+    march: "Move this area's units into adjacent areas. Moving into an area another house holds starts a battle, and the number is added to your strength there.",
+    defense: "If this area is attacked, the number is added to your strength.",
+    support: "Your units here add their strength to a battle in an adjacent area, on the side you choose.",
+    raid: "Removes an adjacent enemy Support, Raid or Consolidate Power order; raiding a Consolidate Power order takes a Power token from that house.",
+    consolidate: "Gain one Power token, plus one for each crown printed in this area.",
+  };
+  const SPECIAL_HELP = {
+    support: "The special Support also adds 1 to the strength it gives.",
+    raid: "The special Raid can also remove a Defense order.",
+    consolidate: "The special Consolidate Power may instead muster units in this area if it has a castle or stronghold.",
+  };
+  function orderHelp(token) {
+    const kind = KINDS.find((k) => token.startsWith(k));
+    return [ORDER_HELP[kind], token.endsWith("*") ? (SPECIAL_HELP[kind] || "") : ""].filter(Boolean).join(" ");
+  }
+  function orderGuide() {
+    return h("details", { class: "order-guide" }, h("summary", {}, "What do the orders do?"),
+      h("dl", {}, KINDS.flatMap((k) => [h("dt", {}, cap(k === "consolidate" ? "consolidate power" : k)), h("dd", {}, ORDER_HELP[k], SPECIAL_HELP[k] ? " " + SPECIAL_HELP[k] : "")])),
+      h("p", {}, "★ marks a special order: you may place as many as the stars beside your place on the King's Court track."));
+  }
+
   function placeOrdersPanel() {
     draft = draft || { orders: {} };
     draft.orders = draft.orders || {};
@@ -921,15 +945,24 @@
     const palette = h("div", { class: "tokens", role: "group", "aria-label": `Order for ${nameOf(draft.area)}` },
       tokenChoices(draft.area).map((c) => h("button", {
         type: "button", class: "token" + (draft.orders[draft.area] === c.token ? " chosen" : ""), disabled: !c.ok,
-        "data-token": c.token, title: c.reason || W.tokenName(c.token), "aria-label": W.tokenName(c.token) + (c.reason ? ": " + c.reason : ""),
-        onclick: () => { draft.orders[draft.area] = c.token; draft.area = areas.find((a) => !draft.orders[a]) || draft.area; render(); },
-      }, W.tokenText(c.token), c.reason ? h("small", {}, c.reason) : null)));
+        "data-token": c.token, title: c.reason || `${W.tokenName(c.token)}: ${orderHelp(c.token)}`, "aria-label": W.tokenName(c.token) + (c.reason ? ": " + c.reason : ""),
+        onclick: () => { draft.orders[draft.area] = c.token; draft.last = draft.area; draft.area = areas.find((a) => !draft.orders[a]) || draft.area; render(); },
+      }, W.tokenText(c.token), h("span", { class: "token-name" }, W.tokenName(c.token).replace(" (special)", " ★")),
+      c.reason ? h("small", {}, c.reason) : null)));
     const left = areas.filter((a) => !draft.orders[a]).length;
+    // what the order chosen here (or the one just placed) does; each button's tooltip says it too
+    const helpFor = draft.orders[draft.area] ? draft.area : draft.last && draft.orders[draft.last] ? draft.last : null;
+    const help = h("p", { class: "order-help", id: "order-help", "aria-live": "polite" }, helpFor
+      ? [h("strong", {}, `${W.tokenName(draft.orders[helpFor])} in ${nameOf(helpFor)}: `), orderHelp(draft.orders[helpFor])]
+      : "Pick an order for this area.");
     return h("div", {},
       h("p", {}, "Click one of your areas on the board (or in the list), then pick its order."),
       h("ul", { class: "order-list" }, rows),
       h("p", {}, h("strong", {}, nameOf(draft.area))), palette,
-      h("p", {}, h("button", { type: "button", id: "submit-orders", onclick: () => send({ place_orders: draft.orders }) }, left ? `Place orders (${left} area(s) empty)` : "Place orders"),
+      help,
+      orderGuide(),
+      h("p", {}, h("button", { type: "button", id: "submit-orders", onclick: () => send({ place_orders: draft.orders }) },
+        left ? `Place orders (${left} ${left === 1 ? "area" : "areas"} still without one)` : "Place orders"),
         " ", h("button", { type: "button", class: "secondary", onclick: () => { draft = { orders: {} }; render(); } }, "Clear")));
   }
 

@@ -89,14 +89,15 @@
     const [newest, ...older] = shown;
     const changed = areasOf(shown).length;
     box.hidden = false;
-    box.replaceChildren(
+    box.replaceChildren(...[   // replaceChildren would write a null as the text "null"
       h("div", { class: "ps-head" },
         h("h2", { role: "status" }, title(newest)),
         h("button", { type: "button", class: "ps-close", onclick: dismiss, "aria-label": "Dismiss the summary" }, "Dismiss")),
       ...phaseBody(newest),
       ...older.map((g) => h("details", { class: "ps-older" }, h("summary", {}, title(g)), ...phaseBody(g))),
       changed ? h("p", { class: "ps-note" }, h("span", { class: "ps-swatch", "aria-hidden": "true" }),
-        ` ${changed === 1 ? "The area" : `The ${changed} areas`} that changed ${changed === 1 ? "is" : "are"} outlined in yellow on the board.`) : null);
+        ` ${changed === 1 ? "The area" : `The ${changed} areas`} that changed ${changed === 1 ? "is" : "are"} outlined in yellow on the board.`) : null,
+    ].filter(Boolean));
     decorate();
   }
 
@@ -136,17 +137,17 @@
     return a && a.home_of && (view.seats || []).includes(a.home_of) ? a.home_of : null;
   }
 
-  /* What a reader sees of each area: units, order, power token, garrison, controller. */
+  /* What a reader sees of each area: units, power token, garrison, controller. Orders are left out:
+     placing and revealing them touches every area at once, which would outline the whole board;
+     an order removed by a raid or a battle is in the phase's lines (and their areas) instead. */
   function looks(view) {
     const W = window.Westeros, B = W.board();
     if (!B || !view) return {};
-    const orders = W.ordersOf(view, SEAT || null);
     const out = {};
     for (const a of Object.keys(B.areas)) {
       const units = Object.entries((view.units || {})[a] || {}).filter(([, us]) => us.length)
         .map(([k, us]) => k + ":" + [...us].sort().join(",")).sort().join(";");
-      const o = orders[a];
-      out[a] = [units, o ? `${o.house}:${o.token}` : "", (view.power_tokens || {})[a] || "",
+      out[a] = [units, (view.power_tokens || {})[a] || "",
         (view.garrisons || {})[a] ?? "", controller(view, a, B) || ""].join("|");
     }
     return out;

@@ -4,8 +4,8 @@ and two bots: the orders are revealed, Stark attacks White Harbor and wins, roun
 draws its cards. The panel above the board says "What happened in the ... phase of round N" with the
 phase's key sentences, the earlier phases folded below it; the areas the battle changed are outlined
 on the board (class phase-changed on their SVG paths) while the panel is open; an area that changes
-while the reader watches is marked for a while (recently-changed). Dismissed, it stays dismissed after
-a reload. Screenshots at 1440 and 390 px in test-artifacts/. Server and browser: conftest.py."""
+while the reader watches (units, power tokens, control; not orders) is marked for a while
+(recently-changed). Dismissed, it stays dismissed after a reload. Screenshots at 1440 and 390 px in test-artifacts/. Server and browser: conftest.py."""
 from __future__ import annotations
 
 import json
@@ -63,8 +63,9 @@ def test_phase_summary(live_asgi_server, demo_game, new_page, request, artifacts
     page.wait_for_selector("#phase-summary h2:has-text('What happened in the Planning phase of round 1')")
     lines = panel_lines(page)
     assert lines and lines[0].startswith("The orders are revealed. Stark: special March +1 order in Winterfell."), lines
-    # the orders turned face up while the reader watched: those areas are marked for a while
-    assert {"winterfell", "white_harbor", "lannisport"} <= outlined(page, "recently-changed")
+    # orders turning face up change no area (the summary says it): the board is not outlined all over
+    assert not outlined(page, "recently-changed") and not outlined(page)
+    assert not RAW.search(page.locator("#phase-summary").inner_text()), page.locator("#phase-summary").inner_text()
 
     # the Action phase: Stark attacks White Harbor with Eddard Stark and wins; then round 2's Westeros
     # phase (no decision) and the bots' orders of round 2: Stark places orders again

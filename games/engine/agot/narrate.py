@@ -147,7 +147,9 @@ def token(t: Any) -> str:
         kind, bonus, special = token_kind(t), token_bonus(t), token_special(t)
     except (KeyError, ValueError, StopIteration):
         return words(t)
-    name = kind.capitalize() + (f" {bonus:+d}" if kind in ("march", "defense", "support") else "")
+    name = {"consolidate": "Consolidate Power"}.get(kind, kind.capitalize())
+    if kind in ("march", "defense") or (kind == "support" and bonus):
+        name += f" {bonus:+d}"
     return ("a special " if special else "a ") + name + " order"
 
 
