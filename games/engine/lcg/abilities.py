@@ -953,6 +953,7 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     if not _costs_ok(state, ctx, a):
         refuse(f"{T.card(state, src)['name']}: its cost cannot be paid (L125)")
     ctx["targets"] = targets
+    ctx["host"] = _host(state, src)
     _pay(state, ctx, a, events)
     lk = _limit_key(ctx, a)
     if lk:
