@@ -30,7 +30,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.engine import EngineError, get_ruleset, ruleset_ids
+from games import rulesets
+from games.engine import EngineError, get_ruleset
 from games.errors import GameError, conflict, forbidden, not_found
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, GameAction, GameSeat
 from games.services import play
@@ -91,8 +92,8 @@ def validate_settings(s: TournamentSettings) -> None:
         raise invalid("name", "A name is required.")
     if s.format not in Tournament.Format.values:
         raise invalid("format", f"Choose one of: {', '.join(Tournament.Format.values)}.")
-    if s.ruleset not in ruleset_ids():
-        raise invalid("ruleset", f"Unknown ruleset; choose one of: {', '.join(ruleset_ids())}.")
+    if why := rulesets.refusal(s.ruleset):
+        raise invalid("ruleset", why)
     ruleset = get_ruleset(s.ruleset)
     if not ruleset.min_seats <= s.seats_per_table <= ruleset.max_seats:
         raise invalid("seats_per_table", f"{s.ruleset} is played by {ruleset.min_seats} to {ruleset.max_seats} players.")

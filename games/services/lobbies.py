@@ -9,7 +9,8 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User
-from games.engine import EngineError, get_ruleset, ruleset_ids
+from games import rulesets
+from games.engine import EngineError, get_ruleset
 from games.errors import GameError, conflict, forbidden, not_found
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, Lobby, LobbyMember
 from ratings.services import meets_requirements
@@ -39,8 +40,8 @@ def invalid(field: str, message: str) -> GameError:
 
 
 def validate_settings(s: LobbySettings) -> None:
-    if s.ruleset not in ruleset_ids():
-        raise invalid("ruleset", f"Unknown ruleset; choose one of: {', '.join(ruleset_ids())}.")
+    if why := rulesets.refusal(s.ruleset):
+        raise invalid("ruleset", why)
     ruleset = get_ruleset(s.ruleset)
     if not ruleset.min_seats <= s.seat_count <= ruleset.max_seats:
         raise invalid("seats", f"{s.ruleset} is played by {ruleset.min_seats} to {ruleset.max_seats} players.")

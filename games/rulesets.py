@@ -1,0 +1,24 @@
+"""Which of the registered rulesets are open for play on the site.
+
+An engine can be registered (scenarios, simulations, replays) before the site has a table page for
+it: the card game (lcg) and the miniatures game (minis) are in that state. Lobbies and tournaments
+accept only the open ones, so nobody is seated at a game whose page cannot show it."""
+from __future__ import annotations
+
+from games.engine import ruleset_ids
+
+OPEN_ON_SITE = ("agot", "btwixt")
+
+
+def open_ruleset_ids() -> list[str]:
+    return [r for r in ruleset_ids() if r in OPEN_ON_SITE]
+
+
+def refusal(ruleset: str) -> str | None:
+    """Why a lobby or tournament may not use `ruleset`, or None when it may."""
+    if ruleset in open_ruleset_ids():
+        return None
+    choices = ", ".join(open_ruleset_ids())
+    if ruleset in ruleset_ids():
+        return f"The {ruleset} ruleset is not open for play on the site yet; choose one of: {choices}."
+    return f"Unknown ruleset; choose one of: {choices}."
