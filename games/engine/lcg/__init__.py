@@ -161,8 +161,10 @@ class LcgRuleset:
         raise EngineError("illegal_action", f"no default for {kind}")
 
     def bot_action(self, state: State, seat: str) -> Action:
-        """No smarter player yet: the timeout default."""
-        return self.default_action(state, seat)
+        """The engine's own player (bot.smart_action, docs/engine-lcg.md)."""
+        from games.engine.lcg import bot
+
+        return bot.smart_action(state, seat)
 
     def random_action(self, state: State, seat: str, rnd: random.Random) -> Action:
         from games.engine.lcg import bot

@@ -827,8 +827,14 @@ def options(state: State, seat: str, timing: str, ev: Event | None, first_only: 
     return out
 
 
+def _used_here(state: State, ctx: Ctx) -> bool:
+    """L93-L94: each copy of an interrupt or reaction once per triggering condition."""
+    w = top_window(state)
+    return bool(w and ctx.get("ev") is w["ev"] and f"{ctx['src']}:{ctx['i']}" in w.get("used", ()))
+
+
 def _initiations(state: State, ctx: Ctx, a: dict[str, Any], is_event: bool, several: bool, number: int):
-    if not _under_limit(state, ctx, a) or not conds_hold(state, ctx, a.get("if", ())):
+    if _used_here(state, ctx) or not _under_limit(state, ctx, a) or not conds_hold(state, ctx, a.get("if", ())):
         return
     if is_event and "X" == T.card(state, ctx["src"]).get("cost") and ctx.get("ev") and ctx["ev"].get("cid"):
         ctx["x"] = _printed_cid(state, ctx["ev"]["cid"])
@@ -921,6 +927,8 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     ctx = {"src": src, "cid": T.cid(state, src), "i": i, "seat": seat, "ev": ev, "targets": [], "event": is_event}
     if not _under_limit(state, ctx, a):
         refuse(f"{T.card(state, src)['name']}: its limit is reached (L162)")
+    if _used_here(state, ctx):
+        refuse(f"{T.card(state, src)['name']}: already used for this (L93)")
     if not conds_hold(state, ctx, a.get("if", ())):
         refuse(f"{T.card(state, src)['name']}: its condition is not met")
     if is_event and T.card(state, src).get("cost") == "X":
@@ -954,6 +962,8 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
         refuse(f"{T.card(state, src)['name']}: its cost cannot be paid (L125)")
     ctx["targets"] = targets
     ctx["host"] = _host(state, src)
+    if win is not None:
+        win.setdefault("used", []).append(f"{src}:{i}")
     _pay(state, ctx, a, events)
     lk = _limit_key(ctx, a)
     if lk:

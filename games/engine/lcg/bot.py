@@ -154,3 +154,124 @@ def check_limits(state: State) -> None:
                 spec = ABILITIES[T.cid(state, parts[0])][int(parts[1])]
                 bound = spec["limit"]
             assert bound[0] == period and n <= bound[1], ("over its limit", key, n, bound)
+
+
+# ------------------------------------------------------------------ the engine's own player
+
+
+def smart_action(state: State, seat: str) -> Action:
+    """bot_action: keep the hand, place the dearest setup characters, take the plot with the most
+    gold, marshal the dearest card it can afford, use every reaction and save offered, attack with
+    every able character when its total beats the defender's, defend when it can win."""
+    from games.engine.lcg import RULESET
+
+    d = state["decision"]
+    kind = d["kind"]
+    p = state["players"][seat]
+    if kind == "setup":
+        return {"setup": _greedy_setup(state, seat)}
+    if kind == "plot":
+        plots = sorted(p["plots"], key=lambda u: (-T.card(state, u)["plot"]["income"], -T.card(state, u)["plot"]["claim"],
+                                                 T.cid(state, u)))
+        return {"plot": T.cid(state, plots[0])}
+    if kind == "first_player":
+        return {"first_player": seat}
+    if kind in ("interrupt", "reaction"):
+        opts = A.options(state, seat, kind, A.top_window(state)["ev"])
+        return opts[0] if opts else {"pass": True}
+    if kind == "action":
+        opts = actions.window_actions(state, seat)
+        marshal = [o for o in opts if "marshal" in o]
+        if marshal:
+            def value(o: Action) -> tuple[int, int]:
+                name = o["marshal"] if isinstance(o["marshal"], str) else o["marshal"]["card"]
+                u = T.find_in_hand(state, seat, name)
+                c = T.card(state, u)
+                return (c["type"] == "character", actions.cost_of(state, u))
+            return max(marshal, key=value)
+        ambush = [o for o in opts if "ambush" in o]
+        if ambush and state["active"] == seat:
+            return ambush[0]
+        return {"pass": True}
+    if kind == "challenge":
+        return _attack(state, seat)
+    if kind == "defenders":
+        return {"defenders": _defend(state, seat)}
+    if kind in ("renown", "insight", "pillage"):
+        return {kind: [_name(state, u) for u in flow.keyword_options(state, kind)]}
+    if kind == "intimidate":
+        opts = flow.keyword_options(state, "intimidate")
+        return {"intimidate": _name(state, max(opts, key=lambda u: T.strength(state, u))) if opts else None}
+    return RULESET.default_action(state, seat)
+
+
+def _greedy_setup(state: State, seat: str) -> list[Any]:
+    hand = sorted(state["players"][seat]["hand"], key=lambda u: (-actions.cost_of(state, u), T.cid(state, u)))
+    chosen: list[Any] = []
+    for u in hand:
+        c = T.card(state, u)
+        if c["type"] not in ("character", "location"):
+            continue
+        try:
+            actions.check_setup(state, seat, chosen + [c["id"]])
+        except Exception:
+            continue
+        chosen.append(c["id"])
+    return chosen
+
+
+def _attack(state: State, seat: str) -> Action:
+    opp = T.opponent(state, seat)
+    best = None
+    for ctype in ("military", "power", "intrigue"):
+        if ctype not in flow.can_challenge(state, seat):
+            continue
+        able = [u for u in T.in_play(state, seat, "character")
+                if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)]
+        mine = sum(T.strength(state, u) for u in able)
+        theirs = sum(T.strength(state, u) for u in T.in_play(state, opp, "character")
+                     if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype))
+        if able and mine >= 1 and mine > theirs and (best is None or mine - theirs > best[0]):
+            best = (mine - theirs, ctype, able)
+    if best is None:
+        return {"pass": True}
+    return {"challenge": {"type": best[1], "attackers": [_name(state, u) for u in best[2]]}}
+
+
+def _defend(state: State, seat: str) -> list[str]:
+    ch = state["challenge"]
+    attack = sum(T.strength(state, u) for u in ch["attackers"] if u in state["inplay"])
+    able = sorted(flow.eligible_defenders(state), key=lambda u: -T.strength(state, u))
+    most = A.max_defenders(state)
+    if most is not None:
+        able = able[:most]
+    chosen, total = [], 0
+    for u in able:
+        if total > attack:
+            break
+        chosen.append(u)
+        total += T.strength(state, u)
+    return [_name(state, u) for u in chosen] if total > attack else []
+
+
+def play_game(seed: int, decks: tuple[str, str], players: dict[str, str], *, check: bool = True,
+              every_window: bool = False) -> dict[str, Any]:
+    """A whole game; `players` maps a seat to "random" or "smart". Invariants after every action."""
+    from games.engine.lcg import RULESET as R
+
+    state = R.new_game(["p1", "p2"], {"decks": list(decks), "every_window": every_window}, seed)
+    rnd = random.Random(seed)
+    n = 0
+    while not state["over"]:
+        seat = sorted(R.pending(state))[0]
+        if players[seat] == "smart":
+            act = smart_action(state, seat)
+        else:
+            act = random_action(state, seat, rnd)
+        state, _ = R.apply(state, seat, act)
+        if check:
+            check_invariants(state)
+        n += 1
+        if n > 20000:
+            raise RuntimeError("the game does not end")
+    return {"state": state, "actions": n}

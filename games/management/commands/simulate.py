@@ -46,6 +46,39 @@ def run(players: int, games: int, seed: int, check: bool, tides: bool, smart: bo
             "actions": actions, "failures": failures, "winners": winners}
 
 
+def run_lcg(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
+    """The card game: `games` games for each pairing of the two decks (random players, or the
+    engine's player against the random one with --bot smart), invariants after every action."""
+    from games.engine.lcg import bot
+
+    decks = ("the_old_ways", "secrets_and_schemes")
+    failures: list[tuple[int, str]] = []
+    winners: dict[str, int] = {}
+    actions = 0
+    total = 0
+    t0 = time.perf_counter()
+    for a in decks:
+        for b in decks:
+            for i in range(games):
+                s = seed + i
+                total += 1
+                players = {"p1": "random", "p2": "random"}
+                if smart:
+                    players["p1" if i % 2 == 0 else "p2"] = "smart"
+                try:
+                    res = bot.play_game(s, (a, b), players, check=check, every_window=bool(i % 2))
+                except Exception as e:
+                    failures.append((s, f"{a} v {b}: {type(e).__name__}: {e}"))
+                    continue
+                actions += res["actions"]
+                w = res["state"]["winner"]
+                label = players[w] if smart else f"{w} ({(a, b)[0 if w == 'p1' else 1]})"
+                winners[label] = winners.get(label, 0) + 1
+    dt = time.perf_counter() - t0
+    return {"games": total, "seconds": dt, "games_per_second": total / dt if dt else 0.0,
+            "actions": actions, "failures": failures, "winners": winners}
+
+
 BTWIXT_OPTIONS = ("advanced", "draft", "succession", "allies_in_sight", "short")
 
 
@@ -69,7 +102,14 @@ def usage_problem(options: dict[str, Any]) -> str | None:
 
     game = options["game"]
     wrong = []
-    if game == "btwixt":
+    if game == "lcg":
+        if options["tides"]:
+            wrong.append("--tides does not apply to --game lcg (Tides of Battle is an agot option)")
+        if options["options"] is not None:
+            wrong.append(f"--options {options['options']!r} does not apply to --game lcg")
+        if options["players"] == 6:  # the agot default: the card game is a joust
+            options["players"] = 2
+    elif game == "btwixt":
         if options["tides"]:
             wrong.append("--tides does not apply to --game btwixt (Tides of Battle is an agot option)")
         if options["bot"] != "random":
@@ -97,7 +137,7 @@ class Command(BaseCommand):
     help = "Play bot games with invariant checks and report speed and failures (seed per game)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", default="agot", choices=["agot", "btwixt"])
+        parser.add_argument("--game", default="agot", choices=["agot", "btwixt", "lcg"])
         parser.add_argument("--players", type=int, default=6)
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=1, help="first seed; game i uses seed + i")
@@ -112,6 +152,12 @@ class Command(BaseCommand):
         problem = usage_problem(options)
         if problem:
             raise CommandError(problem, returncode=2)
+        if options["game"] == "lcg":
+            res = run_lcg(options["games"], options["seed"], not options["no_check"], options["bot"] == "smart")
+            extra = " per pairing of decks" + (", the engine's player against the random one" if options["bot"] == "smart"
+                                               else "")
+            self._report("lcg", res, options, extra, "winners")
+            return
         if options["game"] == "btwixt":
             opts = parse_btwixt_options(options["options"] or "")
             res = run_btwixt(options["players"], options["games"], options["seed"], not options["no_check"], opts)
