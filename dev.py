@@ -93,7 +93,7 @@ def test(args: list[str]) -> None:
 
 
 def bench(args: list[str]) -> None:
-    """The speed goals of DEVELOPERS.md: engine, API latency, websocket fan-out, deadlines."""
+    """The speed goals (README, "Performance"): engine, API latency, websocket fan-out, deadlines."""
     ensure_installed("bench")
     env = dict(os.environ)
     run(PYTHON, "benchmarks/agot_engine.py", env=env)

@@ -8,7 +8,7 @@ each hold an API token, then drives every game concurrently from its own client 
 client submits the pending seats' actions (the engine's default action, read from the database)
 through `POST /api/v1/games/<id>/actions`, and between actions calls the bare endpoint
 `GET /api/v1/me` (token auth, one query). It prints the median and p99 of both, and their ratio.
-Goal (DEVELOPERS.md): action p99 <= 3x the bare endpoint's p99 at 50 concurrent games.
+Goal (README, "Performance"): action p99 <= 3x the bare endpoint's p99 at 50 concurrent games.
 """
 from __future__ import annotations
 
