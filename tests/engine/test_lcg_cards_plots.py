@@ -24,6 +24,9 @@ def reveal(p1_plot, p2_plot, p1=None, p2=None):
     s = act(s, "p2", {"plot": p2_plot})
     seat = s["decision"]["seats"][0]
     s, events = R.apply(s, seat, {"first_player": "p1"})
+    if R.pending(s) == {"p1": "order"}:  # two when-revealed abilities (L111): the canonical order
+        s, more = R.apply(s, "p1", R.default_action(s, "p1"))
+        events += more
     LAST[:] = events
     return s
 

@@ -83,7 +83,7 @@ class LcgRuleset:
             values = A.choice_legal(state, seat)
             return None if values is None else [{kind: v} for v in values]
         if kind == "order":
-            return [{"order": list(p)} for p in itertools.permutations(d["options"])]
+            return [{"order": list(p)} for p in dict.fromkeys(itertools.permutations(d["options"]))]
         if kind == "winner":
             return [{"winner": s} for s in d["options"]]
         if kind == "intimidate":
@@ -152,6 +152,8 @@ class LcgRuleset:
             return {kind: []}
         if kind == "intimidate":
             return {"intimidate": None}
+        if kind == "order" and d.get("abilities"):
+            return {"order": list(d["options"])}  # the canonical order (§5.3), as offered
         if kind == "order":
             return {"order": [k for k in flow.RESOLUTION_KEYWORDS if k in d["options"]]}
         if kind == "winner":

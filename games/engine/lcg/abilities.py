@@ -577,6 +577,7 @@ def emit(state: State, ev: Event, events: list[Event], timing: str = "reaction")
     ev = dict(ev)
     _delayed_on(state, ev, events)
     kind = "forced_" + timing
+    items = []
     for seat in T.player_order(state):
         for u in list(state["players"][seat]["play"]) + ([state["players"][seat]["plot"]]
                                                           if state["players"][seat]["plot"] else []):
@@ -584,11 +585,44 @@ def emit(state: State, ev: Event, events: list[Event], timing: str = "reaction")
                 continue
             for i, a in enumerate(live_specs(state, u)):
                 if a["kind"] == kind and _on(a, ev):
-                    ctx = {"src": u, "cid": T.cid(state, u), "i": i, "seat": seat, "ev": ev, "targets": []}
+                    ctx = {"src": u, "cid": T.cid(state, u), "i": i, "seat": seat, "ev": ev, "targets": [],
+                           "no_cancel": True, "forced": True}
                     if conds_hold(state, ctx, a.get("if", ())):
-                        events.append({"type": "forced", "seat": seat, "card": T.cid(state, u)})
-                        run_ops(state, ctx, a["effect"], events)
+                        items.append((ctx, a["effect"]))
+    queue_ordered(state, items)
     open_window(state, timing, ev)
+
+
+def canonical(state: State, items: list[tuple[Ctx, list]]) -> list[tuple[Ctx, list]]:
+    """rules/lcg.md §5.3: the first player's own abilities first, then player order, then card code."""
+    order = T.player_order(state)
+    return sorted(items, key=lambda it: (order.index(it[0]["seat"]), str(T.card(state, it[0]["src"]).get("code", "")),
+                                         it[0]["cid"]))
+
+
+def queue_ordered(state: State, items: list[tuple[Ctx, list]]) -> None:
+    """L100, L111: forced or when-revealed abilities that resolve at once are ordered by the first
+    player (decision `order`, by card id), each resolving completely before the next (L98). One
+    ability, or copies of one card only, need no order: they resolve in the canonical order."""
+    frames = [{"f": "resolve", "id": new_id(state), "ctx": ctx, "ops": ops, "stage": 1, "cancelled": False}
+              for ctx, ops in canonical(state, items)]
+    if len({f["ctx"]["cid"] for f in frames}) >= 2:
+        state["queue"].append({"f": "order", "id": new_id(state), "frames": frames})
+    else:
+        state["queue"].extend(frames)
+
+
+def order_answer(state: State, value: list[str]) -> None:
+    """The first player's order (card ids; copies of one id keep the canonical order among them)."""
+    fr = state["stack"].pop()
+    rest = list(fr["frames"])
+    ordered = []
+    for cid in value:
+        f = next(f for f in rest if f["ctx"]["cid"] == cid)
+        rest.remove(f)
+        ordered.append(f)
+    state["stack"].extend(reversed(ordered))
+    state["decision"] = None
 
 
 def open_window(state: State, timing: str, ev: Event) -> None:
@@ -625,6 +659,9 @@ def step(state: State, events: list[Event]) -> None:
         _resolve_step(state, fr, events)
     elif f == "choose":
         _ask_choice(state, fr, events)
+    elif f == "order":
+        state["decision"] = {"kind": "order", "seats": [state["first_player"]],
+                             "options": [g["ctx"]["cid"] for g in fr["frames"]], "abilities": True}
     else:
         raise RuntimeError(f"unknown frame {f}")
 
@@ -1041,6 +1078,8 @@ def _resolve_step(state: State, fr: dict[str, Any], events: list[Event]) -> None
     if fr["cancelled"]:
         events.append({"type": "cancelled", "seat": ctx["seat"], "card": ctx["cid"]})
         return
+    if ctx.get("forced"):
+        events.append({"type": "forced", "seat": ctx["seat"], "card": ctx["cid"]})
     run_ops(state, ctx, fr["ops"], events)
 
 
@@ -1715,6 +1754,7 @@ def plot_revealed(state: State, seats: list[str]) -> None:
 def when_revealed(state: State, events: list[Event]) -> None:
     """L58 III: the new plots' when-revealed abilities, in player order (the first player's first;
     the timeout order of §5.3), each resolving completely before the next."""
+    items = []
     for seat in T.player_order(state):
         pu = state["players"][seat]["plot"]
         if pu is None:
@@ -1723,5 +1763,5 @@ def when_revealed(state: State, events: list[Event]) -> None:
             if a["kind"] == "when_revealed":
                 ctx = {"src": pu, "cid": T.cid(state, pu), "i": i, "seat": seat, "ev": None, "targets": [],
                        "no_cancel": True}
-                state["queue"].append({"f": "resolve", "id": new_id(state), "ctx": ctx, "ops": a["effect"],
-                                       "stage": 1, "cancelled": False})
+                items.append((ctx, a["effect"]))
+    queue_ordered(state, items)

@@ -524,6 +524,9 @@ def _order(state: State, seat: str, value: Any, events: list[Event]) -> None:
     options = state["decision"]["options"]
     if not isinstance(value, list) or Counter(map(str, value)) != Counter(options):
         refuse(f"order: every one of {', '.join(options)}, once")
+    if state["decision"].get("abilities"):
+        A.order_answer(state, [str(v) for v in value])
+        return
     state["challenge"]["keywords"] = list(value)
     state["decision"] = None
 
