@@ -71,7 +71,14 @@ def in_play(state: State, seat: str, ctype: str | None = None) -> list[str]:
     out = state["players"][seat]["play"]
     if ctype is None:
         return list(out)
-    return [u for u in out if card(state, u)["type"] == ctype]
+    return [u for u in out if type_in_play(state, u) == ctype]
+
+
+def type_in_play(state: State, uid: str) -> str:
+    """The card's type in play: a card attached to a host is an attachment (Risen from the Sea, an
+    event, becomes a Condition attachment), else its printed type."""
+    rec = state["inplay"].get(uid)
+    return "attachment" if rec is not None and rec.get("on") else card(state, uid)["type"]
 
 
 def controller(state: State, uid: str) -> str | None:
