@@ -70,3 +70,36 @@ def test_a_view_hides_hands_decks_dice_and_the_generator():
         assert s["dice_left"] == HIDDEN
         assert text.count(HIDDEN) >= 2
     assert R.summary(state)["decks"]["stark"] == state["players"]["stark"]["deck"]  # the referee sees it
+
+
+def _prompt_leaks(prompts: str, seeds) -> int:
+    """Count the moments where answering `pass` to a pending decision leaves a different pending
+    decision depending on the other seat's hidden hand."""
+    leaks = 0
+    for seed in seeds:
+        rnd = random.Random(seed)
+        state = R.new_game(SEATS, {"reaction_prompts": prompts}, seed)
+        steps = 0
+        while not R.is_over(state) and steps < 400:
+            seat = rnd.choice(sorted(R.pending(state)))
+            if state["decision"]["kind"] == "react":
+                for viewer in SEATS:
+                    other = scramble_for(state, viewer, rnd)
+                    other["rng"] = state["rng"]  # the same dice: only the hands differ
+                    a, _ = R.apply(state, seat, {"pass": True})
+                    b, _ = R.apply(other, seat, {"pass": True})
+                    if R.pending(a) != R.pending(b) or (a["decision"] or {}).get("window") != (
+                            b["decision"] or {}).get("window"):
+                        leaks += 1
+            state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
+            steps += 1
+    return leaks
+
+
+def test_reaction_prompts_all_never_reveal_whether_a_seat_holds_a_playable_card():
+    """Issue 18, rules/minis.md §5: with `reaction_prompts: all` (the default of new games) a window
+    asks every seat whose public content could answer it, so who is asked next never depends on a
+    hand the viewer cannot see; with `playable` (scenarios) it does."""
+    assert R.new_game(SEATS, {}, 1)["options"]["reaction_prompts"] == "all"
+    assert _prompt_leaks("all", range(3)) == 0
+    assert _prompt_leaks("playable", range(3)) > 0

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from games.engine.base import REFEREE, EngineError, register
-from games.engine.minis import data, flow, setup, summary
+from games.engine.minis import cards, data, flow, setup, summary
 from games.engine.minis import table as T
 
 State = dict[str, Any]
@@ -33,8 +33,9 @@ ANSWERS = {
     "choose": ("choose",),
     "deploy": ("deploy",),
     "redeploy": ("redeploy",),
+    "react": ("play", "order", "pass", "auto_pass"),
 }
-ALL_ANSWERS = frozenset(a for v in ANSWERS.values() for a in v) | {"order", "play"}
+ALL_ANSWERS = frozenset(a for v in ANSWERS.values() for a in v)
 
 
 def copy_state(state: State) -> State:
@@ -54,8 +55,10 @@ class MinisRuleset:
         "armies": "{stark: list, lannister: list}: a fixed list id (" + ", ".join(data.list_ids())
                   + ") or {commander, units: [{unit, attachment?}], ncus}; default the fixed 30-point lists",
         "game_size": "army points (default 30); the victory threshold follows (M126)",
-        "reaction_prompts": "playable (default) or all; no reaction window is implemented yet, so no "
-                            "prompt reveals a hand either way",
+        "reaction_prompts": "all (default for new games): every trigger window asks each seat whose deck "
+                            "list or Orders could answer it, with pass and auto_pass (for this turn) answers, "
+                            "so no prompt reveals a hand; playable (scenarios): only a seat holding a "
+                            "playable card or Order is asked",
     }
 
     # -------------------------------------------------------------- creation
@@ -90,6 +93,10 @@ class MinisRuleset:
             return [{"activate": n} for n in flow.activations_left(state, seat)]
         if kind == "choose" and d.get("what") == "first_player":
             return [{"choose": s} for s in state["seats"]]
+        if kind == "choose" and d.get("what") == "influence":
+            return [{"choose": c} for c in flow.influence_choices(state)]
+        if kind == "react":
+            return cards.choices(state, seat)
         if kind == "choose":
             opts = [{"choose": c} for c in flow.zone_choices(state, d["zone"], seat)
                     if "maneuver" not in c]
@@ -134,9 +141,6 @@ class MinisRuleset:
         if not d or seat not in d["seats"]:
             raise EngineError("not_your_turn", f"{seat} has no decision to make now")
         if kind not in ANSWERS[d["kind"]]:
-            if kind in ("order", "play"):
-                raise EngineError("illegal_action", "Orders and Tactics cards are not playable yet "
-                                                    "(docs/engine-minis.md)")
             raise EngineError("not_your_turn", f"{kind} does not answer the pending {d['kind']}")
         new = copy_state(state)
         events: list[Event] = []
@@ -164,8 +168,14 @@ class MinisRuleset:
             "pivot": flow.answer_pivot, "surge": flow.answer_surge, "discard": flow.answer_discard,
             "deploy": flow.answer_deploy, "redeploy": flow.answer_redeploy,
         }
+        if dkind == "react":
+            cards.answer(state, seat, kind, value, events)
+            return
         if dkind == "choose":
             d = state["decision"]
+            if d.get("what") == "influence":
+                flow.answer_influence(state, seat, value, events)
+                return
             if d.get("what") == "first_player":
                 if value not in state["seats"]:
                     raise EngineError("bad_action", "choose: a seat")
@@ -191,6 +201,8 @@ class MinisRuleset:
             return {"retreat_move": best or {"distance": 0}}
         if kind == "reroll":
             return {"reroll": []}
+        if kind == "react":
+            return {"pass": True}
         if kind in ("spend", "surge", "redeploy"):
             return {kind: None}
         if kind == "pivot":
@@ -203,6 +215,8 @@ class MinisRuleset:
         if kind == "choose":
             if d.get("what") == "first_player":
                 return {"choose": seat}
+            if d.get("what") == "influence":
+                return {"choose": flow.influence_choices(state)[0]}
             if d["zone"] in flow.MAY_ZONES:
                 return {"choose": None}
             return {"choose": flow.zone_choices(state, d["zone"], seat)[0]}

@@ -134,6 +134,12 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
         return {"pivot": {}}
     if kind == "surge":
         return {"surge": None}
+    if kind == "react":
+        legal = RULESET.legal_actions(state, seat) or [{"pass": True}]
+        plays = legal[2:]
+        if plays and rnd.random() < 0.5:
+            return rnd.choice(plays)
+        return legal[1] if rnd.random() < 0.2 else legal[0]
     if kind == "discard":
         hand = state["players"][seat]["hand"]
         if d.get("count"):

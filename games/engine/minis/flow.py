@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.base import EngineError
-from games.engine.minis import data
+from games.engine.minis import cards, data
 from games.engine.minis import geometry as G
 from games.engine.minis import table as T
 
@@ -46,6 +46,11 @@ def done(state: State, task: dict[str, Any]) -> None:
     state["work"].remove(task)
 
 
+def next_id(state: State) -> int:
+    state["ids"] = state.get("ids", 0) + 1
+    return state["ids"]
+
+
 # ====================================================================== the loop
 
 
@@ -78,16 +83,20 @@ def activations_left(state: State, seat: str) -> list[str]:
 
 def _next_turn(state: State, events: Events) -> None:
     seat = state["turn"]
-    if activations_left(state, seat):
-        ask(state, "activate", [seat])
-        return
-    other = T.opponent(state, seat)
-    if activations_left(state, other):
+    if not activations_left(state, seat):
+        other = T.opponent(state, seat)
+        if not activations_left(state, other):
+            start_cleanup(state, events)
+            return
         # M29: a seat with nothing to activate takes its turn empty; the other seat plays on
-        state["turn"] = other
-        ask(state, "activate", [other])
+        state["turn"] = seat = other
+    if not state.get("turn_open"):
+        # M27 (1): the start of the turn, a trigger window ("start of any turn")
+        state["turn_open"] = True
+        state["turn_no"] = state.get("turn_no", 0) + 1
+        cards.open_window(state, "turn_start", {"seat": seat})
         return
-    start_cleanup(state, events)
+    ask(state, "activate", [seat])
 
 
 def start_cleanup(state: State, events: Events) -> None:
@@ -112,7 +121,8 @@ def activate(state: State, seat: str, name: str, events: Events) -> None:
         state["active_unit"] = name
         state["act"] = {"unit": name, "ncu": False, "pre_maneuver": False}
         events.append({"type": "activate", "seat": seat, "unit": name})
-        ask(state, "action", [seat])
+        push(state, {"t": "ask_action", "seat": seat})
+        cards.open_window(state, "unit_activates", {"unit": name})
         return
     if name in state["ncus"]:
         n = state["ncus"][name]
@@ -126,7 +136,8 @@ def activate(state: State, seat: str, name: str, events: Events) -> None:
         if all(state["board"][z] for z in data.ZONES) and state["mode"] != "here_we_stand":
             end_activation(state, events)  # M37: no empty zone, the activation ends at once
             return
-        ask(state, "action", [seat])
+        push(state, {"t": "ask_action", "seat": seat})
+        cards.open_window(state, "ncu_activates", {"ncu": name})
         return
     raise illegal(f"no unit or NCU named {name}")
 
@@ -141,9 +152,19 @@ def end_activation(state: State, events: Events) -> None:
     state["active_unit"] = None
     state["act"] = None
     state["decision"] = None
+    state["turn_open"] = False
     if seat:
         state["turn"] = T.opponent(state, seat)
     events.append({"type": "activation_end", "unit": name})
+
+
+def _h_ask_action(state: State, task: dict[str, Any], events: Events) -> None:
+    done(state, task)
+    name = state["active_unit"]
+    if name in state["units"] and name not in T.live(state):
+        end_activation(state, events)  # destroyed by a card at its activation
+        return
+    ask(state, "action", [task["seat"]])
 
 
 def _h_end_activation(state: State, task: dict[str, Any], events: Events) -> None:
@@ -575,6 +596,8 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
     state["last_charge"] = {"unit": name, "target": target, "roll": r, "distance": dist, "moved": moved,
                             "result": result, "disorderly": disorderly, "arc": arc}
     events.append({"type": "charge", **state["last_charge"]})
+    if disorderly:
+        state["no_cards"] = [seat, state.get("turn_no")]  # M69: no Tactics cards for the rest of the turn
     if result == "failed":
         # M68: a Panic test, and the activation ends
         push(state, {"t": "end_activation"})
@@ -668,9 +691,13 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
     if ends_activation:
         push(state, {"t": "end_activation"})
     push(state, {"t": "attack", "stage": "roll", "seat": seat, "rerolled_by": {}})
+    if melee:
+        cards.open_window(state, "melee_before", {"unit": name, "target": target})
 
 
 def _can_reroll_attack(state: State, la: dict[str, Any]) -> bool:
+    if la.get("reroll_any"):
+        return True
     if la["charge"] and not la["disorderly"] and la["kind"] == "melee":
         return True  # M94 Charge bonus
     name = la["attacker"]
@@ -685,7 +712,7 @@ def _hits(la: dict[str, Any]) -> tuple[int, int]:
         if f == 6:
             sixes += 1
             hits += 1
-        elif f != 1 and f >= la["to_hit"]:
+        elif la.get("auto_hit") or (f != 1 and f >= la["to_hit"]):
             hits += 1
     if "critical_blow" in la["keywords"]:
         hits += sixes
@@ -745,6 +772,8 @@ def _h_attack(state: State, task: dict[str, Any], events: Events) -> None:
         if wounds and la["kind"] == "melee" and abil & {"The Mountain's Strength", "Unstoppable Wrath"}:
             wounds += 2  # "inflict 2 extra wounds" (read: on an attack that wounds at all)
         la["wounds"] = wounds
+        # M71: friendly units engaged with the defender, and only with it, may pivot if it falls
+        task["lonely"] = [f for f in T.engaged_with(state, dfd) if f != att and T.engaged_with(state, f) == [dfd]]
         before = T.ranks_left(state, dfd)
         destroyed = wound(state, dfd, wounds, events, source_seat=aseat)
         _go_down_fighting(state, dfd, before, events)
@@ -754,19 +783,26 @@ def _h_attack(state: State, task: dict[str, Any], events: Events) -> None:
             return
         mod = {"flank": -1, "rear": -2}.get(la["arc"], 0) + (-2 if "vicious" in la["keywords"] else 0)
         push(state, {"t": "test", "unit": dfd, "kind": "panic", "modifier": mod, "stage": "roll",
-                     "attack": True, "automatic": wounds == 0, "by": aseat})
+                     "attack": True, "automatic": wounds == 0, "by": aseat, "tid": next_id(state),
+                     "fail_extra": la.get("panic_fail_extra", 0)})
         return
     if st == "after_panic":
         done(state, task)
+        if la.get("price_of_failure") and not state["units"][dfd]["destroyed"] and att in T.live(state):
+            for c in ("panicked", "vulnerable"):
+                cards.add_condition(state, att, c, events)
         if state["units"][dfd]["destroyed"]:
             la["destroyed"] = True
             if la["kind"] == "melee" and att in T.live(state):
-                push(state, {"t": "surge", "unit": att, "seat": aseat, "enemy": dfd, "stage": "surge"})
+                push(state, {"t": "surge", "unit": att, "seat": aseat, "enemy": dfd, "stage": "surge",
+                             "friends": task.get("lonely", [])})
         elif la["kind"] == "ranged":
             # M56: friendly units engaged with the target take a Panic test
             for f in T.engaged_with(state, dfd):
                 push(state, {"t": "test", "unit": f, "kind": "panic", "modifier": 0, "stage": "roll",
                              "attack": False})
+        # M90: "after a unit is attacked / completes an attack" before the Surge
+        cards.open_window(state, "after_attack", {"unit": att, "target": dfd, "kind": la["kind"]})
         return
 
 
@@ -777,8 +813,10 @@ def _h_surge(state: State, task: dict[str, Any], events: Events) -> None:
             ask(state, "surge", [task["seat"]], unit=task["unit"])
         return
     done(state, task)
-    # friendly units that were engaged with the destroyed enemy only: pivots are not offered (the
-    # destroyed enemy's contacts are not kept); see docs/engine-minis.md
+    # M71: friendly units that were engaged with the destroyed enemy only may pivot for free
+    friends = [f for f in task.get("friends", []) if f in T.live(state) and not T.engaged_with(state, f)]
+    if friends:
+        push(state, {"t": "pivot", "seat": task["seat"], "units": friends})
 
 
 def answer_surge(state: State, seat: str, value: Any, events: Events) -> None:
@@ -920,6 +958,12 @@ def _h_test(state: State, task: dict[str, Any], events: Events) -> None:
             _record_test(state, task, res)
             done(state, task)
             return
+        if not task.get("windowed"):
+            # "when a unit is about to roll a Morale test" (Hear Me Roar!)
+            task["windowed"] = True
+            task.setdefault("tid", next_id(state))
+            cards.open_window(state, "morale_before", {"unit": name, "tid": task["tid"]})
+            return
         task["dice"] = [T.roll(state, 6), T.roll(state, 6)]
         task["d3"] = T.roll(state, 3) if task["kind"] == "panic" else None
         task["stage"] = "resolve"
@@ -932,9 +976,11 @@ def _h_test(state: State, task: dict[str, Any], events: Events) -> None:
     passed = result >= morale
     extra = 0
     if not passed and task["kind"] == "panic":
-        extra = task["d3"]
+        extra = task["d3"] + task.get("fail_extra", 0)
         if any("Intimidating Presence" in T.abilities(state, e) for e in T.engaged_with(state, name)):
             extra += 1
+    elif not passed:
+        extra = task.get("fail_extra", 0)
     res = {"unit": name, "kind": task["kind"], "dice": list(task["dice"]), "d3": task["d3"], "modifier": mod,
            "result": result, "passed": passed, "wounds": extra, "automatic": False}
     _record_test(state, task, res)
@@ -948,6 +994,13 @@ def _h_test(state: State, task: dict[str, Any], events: Events) -> None:
         before = T.ranks_left(state, name)
         wound(state, name, extra, events, source_seat=task.get("by"))
         _go_down_fighting(state, name, before, events)
+    if not passed and name in T.live(state):
+        if task.get("silence_on_fail"):
+            u["silenced"] = state.get("turn_no")  # Subjugation of Power: no abilities this turn
+        if task.get("weaken_on_fail"):
+            cards.add_condition(state, name, "weakened", events)
+    if not passed and task["kind"] == "panic" and state["turn"]:
+        cards.open_window(state, "panic_failed", {"unit": name, "wounds": extra})
 
 
 def _record_test(state: State, task: dict[str, Any], res: dict[str, Any]) -> None:
@@ -977,10 +1030,10 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         end_activation(state, events)
         return
     if kind == "claim":
-        zone, target = value, None
+        zone, target, influence = value, None, None
         if isinstance(value, dict):
-            v = _keys(value, {"zone", "target"}, "claim")
-            zone, target = v.get("zone"), v.get("target")
+            v = _keys(value, {"zone", "target", "influence"}, "claim")
+            zone, target, influence = v.get("zone"), v.get("target"), v.get("influence")
         if zone not in data.ZONES:
             raise EngineError("bad_action", f"zone is one of {', '.join(data.ZONES)}")
         if state["board"][zone]:
@@ -994,6 +1047,7 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         events.append({"type": "claim", "ncu": nid, "zone": zone, "seat": seat})
         push(state, {"t": "end_activation"})
         push(state, {"t": "zone", "zone": zone, "seat": seat, "stage": "start", "target": target})
+        push(state, {"t": "influence", "ncu": nid, "seat": seat, "target": influence})
         return
     if kind == "place":
         if state["mode"] != "here_we_stand":
@@ -1408,6 +1462,61 @@ def _start_game(state: State, events: Events) -> None:
     events.append({"type": "round", "round": 1})
 
 
+def _h_influence(state: State, task: dict[str, Any], events: Events) -> None:
+    """M38: an Influence NCU's card attaches, as it claims a zone, to one combat unit (friendly or
+    enemy) until Cleanup; Catelyn's removes 1 condition token from it."""
+    nid = task["ncu"]
+    done(state, task)
+    card = data.card(nid)
+    if not any(a.get("kind") == "influence" for a in card.get("abilities", [])):
+        return
+    if state["ncus"][nid].get("silenced") == state["round"] or not T.live(state):
+        return
+    if task.get("target") is not None:
+        answer_influence(state, task["seat"], {"unit": task["target"]}, events, nid)
+        return
+    push(state, {"t": "influence_ask", "ncu": nid, "seat": task["seat"]})
+
+
+def _h_influence_ask(state: State, task: dict[str, Any], events: Events) -> None:
+    ask(state, "choose", [task["seat"]], what="influence", ncu=task["ncu"])
+
+
+def influence_choices(state: State) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for n in T.live(state):
+        if not state["units"][n].get("influence"):
+            out.append({"unit": n})
+            out += [{"unit": n, "condition": c} for c in state["units"][n]["conditions"]]
+    return out
+
+
+def answer_influence(state: State, seat: str, value: Any, events: Events, nid: str | None = None) -> None:
+    task = None
+    if nid is None:
+        task = state["work"][0]
+        nid = task["ncu"]
+    v = _keys(value, {"unit", "condition"}, "choose")
+    name = v.get("unit")
+    if name not in T.live(state):
+        raise illegal(f"{name} is not a combat unit on the table (M38)")
+    u = state["units"][name]
+    if u.get("influence"):
+        raise illegal(f"{name} is already under an Influence (M38)")
+    cond = v.get("condition")
+    if cond is None and u["conditions"]:
+        cond = u["conditions"][0]
+    if cond is not None:
+        if cond not in u["conditions"]:
+            raise illegal(f"{name} has no {cond} token")
+        u["conditions"].remove(cond)
+    u["influence"] = nid
+    events.append({"type": "influence", "ncu": nid, "unit": name, "removed": cond})
+    if task is not None:
+        state["decision"] = None
+        done(state, task)
+
+
 HANDLERS = {
     "end_activation": _h_end_activation,
     "retreat": _h_retreat,
@@ -1418,4 +1527,9 @@ HANDLERS = {
     "hand_limit": _h_hand_limit,
     "zone": _h_zone,
     "cleanup": _h_cleanup,
+    "ask_action": _h_ask_action,
+    "react": cards.h_react,
+    "resolve": cards.h_resolve,
+    "influence": _h_influence,
+    "influence_ask": _h_influence_ask,
 }

@@ -27,7 +27,7 @@ def _check_seats(seats: list[str]) -> None:
         raise EngineError("illegal_action", "the seats are stark and lannister, one each")
 
 
-def _options(options: dict[str, Any]) -> dict[str, Any]:
+def _options(options: dict[str, Any], prompts: str = "all") -> dict[str, Any]:
     options = dict(options or {})
     extra = set(options) - OPTION_KEYS
     if extra:
@@ -35,7 +35,7 @@ def _options(options: dict[str, Any]) -> dict[str, Any]:
     mode = options.get("mode", "here_we_stand")
     if mode not in MODES:
         raise EngineError("illegal_action", f"mode {mode!r}: only here_we_stand is implemented")
-    rp = options.get("reaction_prompts", "playable")
+    rp = options.get("reaction_prompts", prompts)
     if rp not in ("playable", "all"):
         raise EngineError("illegal_action", "reaction_prompts is playable or all")
     gs = options.get("game_size", 30)
@@ -143,7 +143,7 @@ def _synthetic(cards: Any) -> dict[str, Any]:
 def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: dict[str, Any],
                   start: str | None, cards: Any = None) -> State:
     _check_seats(seats)
-    opts = _options(options)
+    opts = _options(options, "playable")  # SCENARIOS.md "minis": a react only for a seat that can answer
     setup = setup or {}
     extra = set(setup) - SETUP_KEYS
     if extra:

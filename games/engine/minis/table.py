@@ -31,6 +31,9 @@ def acard(state: State, name: str) -> dict[str, Any] | None:
 
 def abilities(state: State, name: str) -> set[str]:
     """Ability names of the unit and its attachment (M10); an Influence adds its own (M38)."""
+    u = state["units"][name]
+    if u.get("silenced") is not None and u["silenced"] == state.get("turn_no"):
+        return set()  # Subjugation of Power: no abilities until the end of the turn
     names = data.ability_names(ucard(state, name)) | data.ability_names(acard(state, name))
     return names
 

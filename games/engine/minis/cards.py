@@ -1,0 +1,639 @@
+"""Orders (M103) and Tactics cards (M104-M105, M110-M113) on their triggers, with reaction windows.
+
+A trigger opens a window (a `react` task on the work queue). Its seats are asked one after the
+other, the active seat first (M105); each may answer once (M104): `play` a Tactics card, use an
+`order`, `pass`, or `auto_pass` (pass every window until the end of this turn). A played card goes
+face up to the discard pile (M112); the opponent may answer it at once (the `card_played` window:
+Counterplot), then it resolves.
+
+Who is asked (option `reaction_prompts`):
+- `all` (the default of new games): every seat whose *public* content could answer this window
+  (a card of its deck list, whatever is in the hand, or an Order of one of its units on the table)
+  is asked, so a prompt never tells whether the seat holds a playable card;
+- `playable` (scenarios, SCENARIOS.md "minis"): only a seat holding a card or an unspent Order
+  that is legal now.
+
+Windows and their context (`unit`: the unit that triggers, M111):
+turn_start {seat}; unit_activates {unit}; ncu_activates {ncu}; melee_before {unit, target};
+morale_before {unit, tid}; panic_failed {unit, wounds}; after_attack {unit, target, kind};
+card_played {seat, card}.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.engine.base import EngineError
+from games.engine.minis import data
+from games.engine.minis import geometry as G
+from games.engine.minis import table as T
+
+State = dict[str, Any]
+Events = list[dict[str, Any]]
+Ctx = dict[str, Any]
+
+
+def _flow():
+    from games.engine.minis import flow
+
+    return flow
+
+
+def illegal(msg: str) -> EngineError:
+    return EngineError("illegal_action", msg)
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def trigger_seat(state: State, ctx: Ctx) -> str:
+    if "unit" in ctx:
+        return state["units"][ctx["unit"]]["seat"]
+    if "ncu" in ctx:
+        return state["ncus"][ctx["ncu"]]["seat"]
+    return ctx["seat"]
+
+
+def controls(state: State, seat: str, zone: str) -> bool:
+    nid = state["board"].get(zone)
+    return bool(nid) and state["ncus"][nid]["seat"] == seat
+
+
+def commander_unit(state: State, seat: str, commander: str) -> str | None:
+    for n in T.live(state, seat):
+        if state["units"][n]["attachment"] == commander:
+            return n
+    return None
+
+
+def within(state: State, origin: str, target: str, reach: float) -> bool:
+    """M109: range from `origin`'s front centre to any part of `target`'s tray; a unit is always in
+    range of itself."""
+    if origin == target:
+        return True
+    return G.le(G.point_distance(state["units"][origin]["at"], T.poly(state, target)), reach)
+
+
+def highest_dice(state: State, name: str) -> None:
+    la = state["last_attack"]
+    prof = next(a for a in T.ucard(state, name).get("attacks", []) if a["name"] == la["attack"])
+    la["dice_count"] = max(la["dice_count"], int(prof["dice"][0]))
+
+
+def add_condition(state: State, name: str, cond: str, events: Events) -> None:
+    u = state["units"][name]
+    if u["destroyed"] or cond in u["conditions"]:
+        return
+    if cond == "weakened" and "Indomitable" in T.abilities(state, name):
+        return
+    u["conditions"].append(cond)
+    events.append({"type": "condition", "unit": name, "condition": cond})
+
+
+def _test(state: State, name: str, modifier: int, by: str, fail_extra: int = 0) -> dict[str, Any]:
+    flow = _flow()
+    task = {"t": "test", "unit": name, "kind": "panic", "modifier": modifier, "stage": "roll", "attack": False,
+            "by": by, "fail_extra": fail_extra, "tid": flow.next_id(state)}
+    return task
+
+
+def suffer_hits(state: State, name: str, n: int, by: str, events: Events) -> None:
+    """Hits that are not an attack: the unit rolls Defense for each (M88), no Panic test."""
+    flow = _flow()
+    if name not in T.live(state) or n <= 0:
+        return
+    save = int(T.ucard(state, name)["defense_save"])
+    dice = [T.roll(state, 6) for _ in range(n)]
+    blocked = sum(1 for f in dice if f == 6 or (f != 1 and f >= save))
+    events.append({"type": "hits", "unit": name, "hits": n, "defense_dice": dice, "blocked": blocked})
+    flow.wound(state, name, n - blocked, events, source_seat=by)
+
+
+def start_retreat(state: State, seat: str, name: str, events: Events) -> None:
+    flow = _flow()
+    r = T.roll(state, 6)
+    mx = T.speed(state, name) + r
+    state["last_retreat"] = {"unit": name, "roll": r, "max": mx}
+    events.append({"type": "retreat", "unit": name, "roll": r, "max": mx})
+    flow.push(state, {"t": "retreat", "unit": name, "max": mx, "seat": seat, "free": True})
+
+
+def _shift(state: State, seat: str, p: dict[str, Any], limit: float, near: str | None, reach: float,
+           maneuver: bool = False) -> tuple[str, list[float], float]:
+    flow = _flow()
+    name = p.get("unit")
+    if name not in T.live(state, seat):
+        raise illegal("choose one of your units on the table")
+    if near is not None and not within(state, near, name, reach):
+        raise illegal(f"{name} is not within {reach:g} in of {near}")
+    mv = p.get("move") or {}
+    if maneuver:
+        at, facing = flow.check_maneuver(state, name, mv, budget=limit)
+        return name, at, facing
+    mv = flow._keys(mv, {"direction", "distance"}, "move")
+    direction = mv.get("direction", "forward")
+    if direction not in ("forward", "back", "left", "right"):
+        raise EngineError("bad_action", "direction is forward, back, left or right")
+    at, facing, _ = flow.resolve_moves(state, name, [("move", direction, flow._num(mv.get("distance"), "distance",
+                                                                                    0.0))], limit, "shift")
+    return name, at, facing
+
+
+def _move(state: State, name: str, at: list[float], facing: float, kind: str, events: Events) -> None:
+    _flow().set_pose(state, name, at, facing)
+    events.append({"type": "move", "unit": name, "kind": kind, "at": at, "facing": facing})
+
+
+# ---------------------------------------------------------------------- the effects
+# An effect: (window, side, can(state, seat, ctx, owner) -> bool, check(state, seat, ctx, params, owner) ->
+# params, resolve(state, seat, ctx, params, owner, events)); side: "own" = the triggering seat's, "enemy" =
+# the other's, "any". `owner`: the unit holding the Order (None for a card).
+
+
+def _true(*_a: Any) -> bool:
+    return True
+
+
+def _same(_s: State, _seat: str, _ctx: Ctx, p: dict[str, Any], _o: Any) -> dict[str, Any]:
+    return p
+
+
+def _draw1(state, seat, ctx, p, o, events):
+    _flow().draw(state, seat, 1, events)
+
+
+# turn_start
+def _swift_can(state, seat, ctx, o):
+    return bool(T.live(state, seat))
+
+
+def _swift_check(state, seat, ctx, p, o):
+    horse = controls(state, seat, "horse")
+    _shift(state, seat, p, 3.0 if horse else 2.0, None, 0, maneuver=horse)
+    return p
+
+
+def _swift_res(state, seat, ctx, p, o, events):
+    horse = controls(state, seat, "horse")
+    try:
+        name, at, f = _shift(state, seat, p, 3.0 if horse else 2.0, None, 0, maneuver=horse)
+    except EngineError:
+        return  # no longer legal when it resolves: no effect
+    _move(state, name, at, f, "shift", events)
+
+
+def _tacrep_can(state, seat, ctx, o):
+    return o in T.live(state)
+
+
+def _tacrep_check(state, seat, ctx, p, o):
+    _shift(state, seat, p, 3.0, o, 6.0)
+    return p
+
+
+def _tacrep_res(state, seat, ctx, p, o, events):
+    try:
+        name, at, f = _shift(state, seat, p, 3.0, o, 6.0)
+    except EngineError:
+        return
+    _move(state, name, at, f, "shift", events)
+
+
+# unit_activates
+def _subj_res(state, seat, ctx, p, o, events):
+    flow = _flow()
+    mod = -sum(1 for z in ("crown", "money") if controls(state, seat, z))
+    test = _test(state, ctx["unit"], mod, seat)
+    test["silence_on_fail"] = True
+    flow.push(state, test)
+
+
+def _infamy_can(state, seat, ctx, o):
+    j = commander_unit(state, seat, "20115")
+    return j is not None and within(state, j, ctx["unit"], 12.0)
+
+
+def _infamy_res(state, seat, ctx, p, o, events):
+    add_condition(state, ctx["unit"], "panicked", events)
+    test = _test(state, ctx["unit"], 0, seat)
+    test["weaken_on_fail"] = True
+    _flow().push(state, test)
+
+
+def _hold_can(state, seat, ctx, o):
+    return ctx["unit"] == o and bool(T.engaged_with(state, o))
+
+
+def _hold_check(state, seat, ctx, p, o):
+    if p.get("target") not in T.engaged_with(state, o):
+        raise illegal("Hold the Line!: choose an enemy engaged with the unit")
+    return p
+
+
+def _hold_res(state, seat, ctx, p, o, events):
+    if o in T.live(state) and p["target"] in T.engaged_with(state, o):
+        suffer_hits(state, p["target"], 2 + T.ranks_left(state, o), seat, events)
+
+
+# ncu_activates
+def _intrigue_check(state, seat, ctx, p, o):
+    if controls(state, seat, "money") and T.live(state, T.opponent(state, seat)):
+        if p.get("unit") not in T.live(state, T.opponent(state, seat)):
+            raise illegal("choose an enemy combat unit to gain Weakened")
+    return p
+
+
+def _intrigue_res(state, seat, ctx, p, o, events):
+    state["ncus"][ctx["ncu"]]["silenced"] = state["round"]
+    if controls(state, seat, "money") and p.get("unit") in T.live(state):
+        add_condition(state, p["unit"], "weakened", events)
+
+
+# melee_before
+def _winters_might(state, seat, ctx, p, o, events):
+    la = state["last_attack"]
+    la["keywords"] = sorted(set(la["keywords"]) | {"sundering"})
+    if T.ranks_left(state, la["attacker"]) == 1:
+        la["reroll_any"] = True
+    if controls(state, seat, "swords"):
+        highest_dice(state, la["attacker"])
+
+
+def _ferocity(state, seat, ctx, p, o, events):
+    la = state["last_attack"]
+    la["keywords"] = sorted(set(la["keywords"]) | {"vicious"})
+    if T.ranks_left(state, la["attacker"]) == 1:
+        la["panic_fail_extra"] = la.get("panic_fail_extra", 0) + 2
+    if controls(state, seat, "swords"):
+        add_condition(state, la["defender"], "panicked", events)
+
+
+def _prowess_can(state, seat, ctx, o):
+    return state["units"][ctx["unit"]]["attachment"] == "20115"
+
+
+def _prowess(state, seat, ctx, p, o, events):
+    la = state["last_attack"]
+    highest_dice(state, la["attacker"])
+    la["reroll_any"] = True
+    add_condition(state, la["defender"], "vulnerable", events)
+
+
+def _price(state, seat, ctx, p, o, events):
+    state["last_attack"]["auto_hit"] = True
+    state["last_attack"]["price_of_failure"] = True
+
+
+def _own_unit(state, seat, ctx, o):
+    return ctx["unit"] == o
+
+
+def _martial(state, seat, ctx, p, o, events):
+    la = state["last_attack"]
+    la["reroll_any"] = True
+    add_condition(state, la["defender"], "vulnerable", events)
+
+
+def _incite(state, seat, ctx, p, o, events):
+    la = state["last_attack"]
+    la["keywords"] = sorted(set(la["keywords"]) | {"vicious"})
+    highest_dice(state, la["attacker"])
+
+
+# morale_before
+def _roar(state, seat, ctx, p, o, events):
+    for t in state["work"]:
+        if t.get("t") == "test" and t.get("tid") == ctx["tid"]:
+            t["modifier"] -= 1 + T.ranks_lost(state, ctx["unit"])
+            t["fail_extra"] = t.get("fail_extra", 0) + 1
+            return
+
+
+# panic_failed
+def _fealty_check(state, seat, ctx, p, o):
+    if p.get("unit") not in T.live(state, seat):
+        raise illegal("choose a friendly unit")
+    if ctx["unit"] in T.live(state) and not within(state, ctx["unit"], p["unit"], 12.0):
+        raise illegal(f"{p['unit']} is not within Long range")
+    return p
+
+
+def _fealty_res(state, seat, ctx, p, o, events):
+    flow = _flow()
+    crown = controls(state, seat, "crown")
+    n = min(ctx["wounds"] + (1 if crown else 0), 4 if crown else 3)
+    if crown and ctx["unit"] in T.live(state):
+        flow.wound(state, ctx["unit"], 1, events, source_seat=seat)
+    if p.get("unit") in T.live(state):
+        flow.heal(state, p["unit"], n, events)
+
+
+# after_attack (ctx unit: the attacker, target: the defender)
+def _supremacy_can(state, seat, ctx, o):
+    return ctx["target"] == o and o in T.live(state) and ctx["unit"] in T.live(state)
+
+
+def _supremacy_res(state, seat, ctx, p, o, events):
+    if ctx["unit"] not in T.live(state):
+        return
+    r = T.ranks_left(state, o) if o in T.live(state) else 0
+    _flow().push(state, _test(state, ctx["unit"], -r, seat, fail_extra=r))
+
+
+def _defender_retreat_can(state, seat, ctx, o):
+    d = ctx["target"]
+    return ctx["kind"] == "melee" and d in T.live(state) and (o is None or o == d) and bool(
+        T.engaged_with(state, d))
+
+
+def _defender_retreat(state, seat, ctx, p, o, events):
+    d = ctx["target"]
+    if d in T.live(state) and T.engaged_with(state, d):
+        start_retreat(state, seat, d, events)
+
+
+def _lash_can(state, seat, ctx, o):
+    return ctx["kind"] == "melee" and ctx["target"] in T.live(state) and ctx["unit"] in T.live(state)
+
+
+def _lash_res(state, seat, ctx, p, o, events):
+    d, a = ctx["target"], ctx["unit"]
+    if a not in T.live(state) or d not in T.live(state):
+        return
+    _flow().wound(state, a, 2 * T.ranks_lost(state, d), events, source_seat=seat)
+    abil = T.abilities(state, d)
+    if state["units"][d]["card"] == "10203" or "Affiliation: House Umber" in abil:
+        add_condition(state, a, "panicked", events)
+
+
+def _hitrun_can(state, seat, ctx, o):
+    a = ctx["unit"]
+    return ctx["kind"] == "melee" and a in T.live(state) and bool(T.engaged_with(state, a))
+
+
+def _hitrun_res(state, seat, ctx, p, o, events):
+    a = ctx["unit"]
+    if a in T.live(state) and T.engaged_with(state, a):
+        start_retreat(state, seat, a, events)
+
+
+# card_played
+def _counter_res(state, seat, ctx, p, o, events):
+    crown, money = controls(state, seat, "crown"), controls(state, seat, "money")
+    if crown and money:
+        cancelled, roll = True, None
+    else:
+        roll = T.roll(state, 6)
+        cancelled = roll >= (2 if crown or money else 3)
+    events.append({"type": "counterplot", "seat": seat, "roll": roll, "cancelled": cancelled})
+    if cancelled:
+        for t in state["work"]:
+            if t.get("t") == "resolve" and t.get("rid") == ctx["rid"]:
+                t["cancelled"] = True
+
+
+Effect = tuple[str, str, Callable, Callable, Callable]
+
+# (card id, mode index) -> effect
+CARD_EFFECTS: dict[tuple[str, int], Effect] = {
+    ("40101", 0): ("ncu_activates", "enemy", _true, _intrigue_check, _intrigue_res),
+    ("40103", 0): ("morale_before", "enemy", _true, _same, _roar),
+    ("40105", 0): ("card_played", "enemy", _true, _same, _counter_res),
+    ("40106", 0): ("panic_failed", "enemy", _true, _fealty_check, _fealty_res),
+    ("40107", 0): ("unit_activates", "enemy", _true, _same, _subj_res),
+    ("40108", 1): ("turn_start", "any", _true, _same, _draw1),
+    ("40109", 0): ("melee_before", "own", _prowess_can, _same, _prowess),
+    ("40109", 1): ("turn_start", "any", _true, _same, _draw1),
+    ("40110", 0): ("unit_activates", "enemy", _infamy_can, _same, _infamy_res),
+    ("40110", 1): ("turn_start", "any", _true, _same, _draw1),
+    ("40113", 0): ("melee_before", "own", _true, _same, _price),
+    ("40201", 0): ("melee_before", "own", _true, _same, _winters_might),
+    ("40202", 0): ("melee_before", "own", _true, _same, _ferocity),
+    ("40206", 0): ("turn_start", "any", _swift_can, _swift_check, _swift_res),
+    ("40208", 0): ("after_attack", "enemy", _defender_retreat_can, _same, _defender_retreat),
+    ("40210", 0): ("after_attack", "own", _hitrun_can, _same, _hitrun_res),
+    ("40212", 0): ("after_attack", "enemy", _lash_can, _same, _lash_res),
+}
+
+# Order name -> effect (side relative to the triggering seat; `can` also gets the unit holding it)
+ORDER_EFFECTS: dict[str, Effect] = {
+    "Order: Tactical Reposition": ("turn_start", "enemy", _tacrep_can, _tacrep_check, _tacrep_res),
+    "Order: Hold the Line!": ("unit_activates", "own", _hold_can, _hold_check, _hold_res),
+    "Order: Martial Training": ("melee_before", "own", _own_unit, _same, _martial),
+    "Order: Incite": ("melee_before", "own", _own_unit, _same, _incite),
+    "Order: Lannister Supremacy": ("after_attack", "enemy", _supremacy_can, _same, _supremacy_res),
+    "Order: Swift Retreat": ("after_attack", "enemy", _defender_retreat_can, _same, _defender_retreat),
+}
+
+
+def _side_ok(state: State, seat: str, ctx: Ctx, side: str) -> bool:
+    if side == "any":
+        return True
+    own = trigger_seat(state, ctx) == seat
+    return own if side == "own" else not own
+
+
+def card_modes(state: State, seat: str, window: str, ctx: Ctx, card: str) -> list[int]:
+    """The modes of `card` that `seat` may play now (M110-M111)."""
+    out = []
+    for (cid, i), (w, side, can, _c, _r) in CARD_EFFECTS.items():
+        if cid == card and w == window and _side_ok(state, seat, ctx, side) and can(state, seat, ctx, None):
+            out.append(i)
+    return out
+
+
+def orders_now(state: State, seat: str, window: str, ctx: Ctx) -> list[tuple[str, str]]:
+    """(unit, order) pairs usable now: the unit's Order unspent this round (M103)."""
+    out = []
+    for n in T.live(state, seat):
+        u = state["units"][n]
+        if u["order_used"]:
+            continue
+        for ab in sorted(T.abilities(state, n)):
+            eff = ORDER_EFFECTS.get(ab)
+            if eff and eff[0] == window and _side_ok(state, seat, ctx, eff[1]) and eff[2](state, seat, ctx, n):
+                out.append((n, ab))
+    return out
+
+
+def cards_blocked(state: State, seat: str) -> bool:
+    nc = state.get("no_cards")
+    return bool(nc) and nc[0] == seat and nc[1] == state.get("turn_no")
+
+
+def playable(state: State, seat: str, window: str, ctx: Ctx) -> bool:
+    if orders_now(state, seat, window, ctx):
+        return True
+    if cards_blocked(state, seat):
+        return False
+    return any(card_modes(state, seat, window, ctx, c) for c in set(state["players"][seat]["hand"]))
+
+
+def could_answer(state: State, seat: str, window: str, ctx: Ctx) -> bool:
+    """Public: the seat's deck list or the Orders of its units on the table hold an answer to this
+    kind of window from this side; the hand is not looked at."""
+    deck = set(data.deck_for(seat, state["players"][seat]["list"]["commander"]))
+    for (cid, _i), (w, side, _can, _c, _r) in CARD_EFFECTS.items():
+        if w == window and cid in deck and _side_ok(state, seat, ctx, side):
+            return True
+    for n in T.live(state, seat):
+        for ab in T.abilities(state, n):
+            eff = ORDER_EFFECTS.get(ab)
+            if eff and eff[0] == window and _side_ok(state, seat, ctx, eff[1]):
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------- the window
+
+
+def open_window(state: State, window: str, ctx: Ctx, seats: list[str] | None = None) -> None:
+    """Push a reaction window (runs before whatever is queued after it)."""
+    flow = _flow()
+    if seats is None:
+        act = state.get("turn") or state["first_player"]
+        seats = [act, T.opponent(state, act)]
+    flow.push(state, {"t": "react", "window": window, "ctx": ctx, "seats": list(seats), "i": 0})
+
+
+def _asks(state: State, seat: str, window: str, ctx: Ctx) -> bool:
+    ap = state.get("auto_pass", {}).get(seat)
+    if ap is not None and ap == state.get("turn_no"):
+        return False
+    if state["options"].get("reaction_prompts") == "all":
+        return could_answer(state, seat, window, ctx)
+    return playable(state, seat, window, ctx)
+
+
+def h_react(state: State, task: dict[str, Any], events: Events) -> None:
+    flow = _flow()
+    while task["i"] < len(task["seats"]):
+        seat = task["seats"][task["i"]]
+        if _asks(state, seat, task["window"], task["ctx"]):
+            flow.ask(state, "react", [seat], window=task["window"], ctx=dict(task["ctx"]))
+            return
+        task["i"] += 1
+    flow.done(state, task)
+
+
+def choices(state: State, seat: str) -> list[dict[str, Any]]:
+    """The discrete answers of the pending react (a move's distance: the listed ones only)."""
+    task = state["work"][0]
+    w, ctx = task["window"], task["ctx"]
+    out: list[dict[str, Any]] = [{"pass": True}, {"auto_pass": True}]
+    cands: list[dict[str, Any]] = []
+    if not cards_blocked(state, seat):
+        for c in sorted(set(state["players"][seat]["hand"])):
+            for i in card_modes(state, seat, w, ctx, c):
+                cands += [{"play": dict(p, card=c, mode=i)} for p in _param_options(state, seat, w, ctx, (c, i), None)]
+    for n, ab in orders_now(state, seat, w, ctx):
+        cands += [{"order": dict(p, unit=n, ability=ab)} for p in _param_options(state, seat, w, ctx, ab, n)]
+    for a in cands:
+        try:
+            _validate(state, seat, a)
+        except EngineError:
+            continue
+        out.append(a)
+    return out
+
+
+def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: str | None) -> list[dict[str, Any]]:
+    opp = T.opponent(state, seat)
+    if key in (("40206", 0), "Order: Tactical Reposition"):
+        horse = key == ("40206", 0) and controls(state, seat, "horse")
+        out = []
+        for n in T.live(state, seat):
+            k = "unit" if owner is None else "target"
+            if horse:
+                out.append({k: n, "move": {"forward": 3}})
+            else:
+                out += [{k: n, "move": {"direction": d, "distance": 2 if key == ("40206", 0) else 3}}
+                        for d in ("forward", "back", "left", "right")]
+        return out
+    if key == "Order: Hold the Line!":
+        return [{"target": e} for e in T.engaged_with(state, owner)]
+    if key == ("40101", 0) and controls(state, seat, "money"):
+        return [{"unit": n} for n in T.live(state, opp)]
+    if key == ("40106", 0):
+        return [{"unit": n} for n in T.live(state, seat)]
+    return [{}]
+
+
+def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, dict[str, Any], str | None, Any]:
+    flow = _flow()
+    task = state["work"][0]
+    w, ctx = task["window"], task["ctx"]
+    kind, value = next(iter(action.items()))
+    if kind == "play":
+        v = flow._keys(value, {"card", "mode", "unit", "target", "move"}, "play")
+        card = v.get("card")
+        if card not in state["players"][seat]["hand"]:
+            raise illegal(f"{card} is not in your hand")
+        if cards_blocked(state, seat):
+            raise illegal("no Tactics cards for the rest of this turn after a Disorderly Charge (M69)")
+        modes = card_modes(state, seat, w, ctx, card)
+        if not modes:
+            raise illegal(f"{data.card(card)['name']} has no trigger in this window (M110-M111)")
+        mode = v.get("mode", modes[0])
+        if mode not in modes:
+            raise illegal(f"mode {mode} of {data.card(card)['name']} does not apply now")
+        eff = CARD_EFFECTS[(card, mode)]
+        params = {k: v[k] for k in ("unit", "target", "move") if k in v}
+        return eff, eff[3](state, seat, ctx, params, None), None, (card, mode)
+    v = flow._keys(value, {"unit", "ability", "target", "move"}, "order")
+    unit = v.get("unit")
+    usable = orders_now(state, seat, w, ctx)
+    mine = [ab for n, ab in usable if n == unit]
+    if not mine:
+        raise illegal(f"{unit} has no unspent Order for this trigger (M103)")
+    ab = v.get("ability", mine[0])
+    if ab not in mine:
+        raise illegal(f"{ab} does not apply now")
+    eff = ORDER_EFFECTS[ab]
+    params = {k: v[k] for k in ("target", "move") if k in v}
+    if ab == "Order: Tactical Reposition":
+        params["unit"] = v.get("target")
+    return eff, eff[3](state, seat, ctx, params, unit), unit, ab
+
+
+def answer(state: State, seat: str, kind: str, value: Any, events: Events) -> None:
+    flow = _flow()
+    task = state["work"][0]
+    if kind in ("pass", "auto_pass"):
+        if value is not True:
+            raise EngineError("bad_action", f"{kind}: true")
+        if kind == "auto_pass":
+            state.setdefault("auto_pass", {})[seat] = state.get("turn_no")
+        state["decision"] = None
+        task["i"] += 1
+        events.append({"type": "react_pass", "seat": seat, "window": task["window"]})
+        return
+    eff, params, unit, key = _validate(state, seat, {kind: value})
+    state["decision"] = None
+    task["i"] += 1
+    rid = flow.next_id(state)
+    res = {"t": "resolve", "rid": rid, "seat": seat, "ctx": dict(task["ctx"]), "params": params, "owner": unit,
+           "key": list(key) if isinstance(key, tuple) else key, "cancelled": False}
+    if kind == "order":
+        state["units"][unit]["order_used"] = True
+        events.append({"type": "order", "seat": seat, "unit": unit, "ability": key})
+        flow.push(state, res)
+        return
+    card = key[0]
+    state["players"][seat]["hand"].remove(card)
+    state["players"][seat]["discards"].insert(0, card)
+    events.append({"type": "play", "seat": seat, "card": card, "mode": key[1], "window": task["window"]})
+    flow.push(state, res)
+    if task["window"] != "card_played":
+        open_window(state, "card_played", {"seat": seat, "card": card, "rid": rid}, [T.opponent(state, seat)])
+
+
+def h_resolve(state: State, task: dict[str, Any], events: Events) -> None:
+    flow = _flow()
+    flow.done(state, task)
+    if task["cancelled"]:
+        events.append({"type": "cancelled", "seat": task["seat"]})
+        return
+    key = task["key"]
+    eff = ORDER_EFFECTS[key] if isinstance(key, str) else CARD_EFFECTS[(key[0], key[1])]
+    eff[4](state, task["seat"], task["ctx"], task["params"], task["owner"], events)
