@@ -105,6 +105,9 @@
     const body = await r.json();
     const entries = Array.isArray(body) ? body : (body.entries || []);
     document.dispatchEvent(new CustomEvent("westeros:log", { detail: { entries } }));  // phase_summary.js
+    const before = JSON.stringify(wildlingOutcome);
+    wildlingOutcome = lastWildlingOutcome(entries);
+    if (JSON.stringify(wildlingOutcome) !== before && myKind() === "choose") renderDecision();   // who bid lowest, now known
     renderDigest(entries);
     const groups = [];
     for (const x of logLines(entries)) {
@@ -313,7 +316,8 @@
     if (!c) return;
     const show = cur || c;
     const rows = [h("p", {}, cur ? "In progress: " : "Last combat: ", houseTag(show.attacker), " attacks ",
-      show.defender ? houseTag(show.defender) : "a neutral force", " in ", nameOf(show.area))];
+      show.defender ? houseTag(show.defender) : "a neutral force", " in ", nameOf(show.area),
+      !cur && c.winner && c.breakdown ? [" · Winner: ", houseTag(c.winner)] : null)];
     if (cur) {
       const sup = Object.entries(cur.supports || {}).map(([h2, side]) => `${cap(h2)} supports ${side ? cap(cur[side] || side) : "no one"}`);
       rows.push(h("p", {}, `Now: ${COMBAT_STEPS[cur.step] || String(cur.step || "").replace(/_/g, " ")}`, sup.length ? " · " + sup.join(", ") : ""));
@@ -520,15 +524,59 @@
       h("p", {}, h("button", { type: "button", id: "tie-submit", onclick: () => send({ break_tie: order.slice() }) }, "Confirm this order")));
   }
 
+  /* The last wildling attack's outcome as the log tells it (R104-R108): the card, whether the
+     Night's Watch held, who counts as the highest or lowest bidder, the bids and a tie broken by the
+     Iron Throne. Public events only. */
+  let wildlingOutcome = null;
+  function lastWildlingOutcome(entries) {
+    let bids = null, tie = null, out = null;
+    for (const e of entries) {
+      for (const ev of e.events || []) {
+        if (ev.type === "bids_revealed" && ev.for === "wildlings") { bids = ev.bids || null; tie = null; }
+        else if (ev.type === "tie_broken" && (ev.for === "lowest" || ev.for === "highest")) tie = { order: ev.order || [], by: ev.by };
+        else if (ev.type === "wildling_card") {
+          out = { card: ev.card, nw: !!ev.nights_watch, bidder: ev.nights_watch ? ev.highest : ev.lowest, bids, tie, version: e.version };
+        }
+      }
+    }
+    return out;
+  }
+  /* Which of the card's lines applies to this seat, and why in words: [index, sentence], or null. */
+  function wildlingRole(id) {
+    const o = wildlingOutcome;
+    if (!SEAT || !o || o.card !== id || !o.bidder) return null;
+    const word = o.nw ? "highest" : "lowest";
+    const mine = o.bids && typeof o.bids[SEAT] === "number" ? ` (${o.bids[SEAT]} power)` : "";
+    let why;
+    if (o.bidder === SEAT) {
+      why = `You bid ${word}${mine}`;
+      if (o.tie && o.tie.order.includes(SEAT)) {
+        const others = o.tie.order.filter((x) => x !== SEAT).map(cap);
+        why = `You bid ${word}${mine}, tied with ${wordList(others)}; ` + (o.tie.by === SEAT ? "as holder of the Iron Throne you broke the tie" : `${cap(o.tie.by)}, holder of the Iron Throne, broke the tie`)
+          + ` and ${o.tie.by === SEAT ? "counted yourself" : "counted you"} as the ${word} bidder`;
+      }
+      return [o.nw ? 0 : 1, why + "."];
+    }
+    if (o.nw) return [null, `${cap(o.bidder)} bid highest and alone takes the reward: no line applies to you.`];
+    return [2, `${cap(o.bidder)} bid lowest${o.bids && typeof o.bids[o.bidder] === "number" ? ` (${o.bids[o.bidder]} power)` : ""}; you bid${mine} more${o.tie && o.tie.order.includes(SEAT) ? " or were placed above in the tie" : ""}, so you are among everyone else.`];
+  }
+
   /* A wildling card (the board data, web/board.py from wildling_cards.yaml): its name and what it
-     does to the highest bidder, the lowest bidder and everyone else; `which` picks those lines. */
+     does to the highest bidder, the lowest bidder and everyone else; `which` picks those lines. The
+     line that applies to this seat, once the log says who bid lowest or highest, is marked, with why. */
   function wildlingCardView(id, which) {
     const c = (W.board().wildling_cards || {})[id];
     if (!c) return h("p", {}, "A wildling card.");
     const lines = [["Night's Watch wins, highest bidder", c.highest_bidder], ["Wildlings win, lowest bidder", c.lowest_bidder],
       ["Wildlings win, everyone else", c.everyone_else]];
+    const role = wildlingRole(id);
     return h("div", { class: "card-context wildling-card", "data-card": id }, h("strong", { class: "card-name" }, c.name),
-      h("ul", {}, lines.filter((l, i) => !which || which.includes(i)).map(([when, what]) => h("li", {}, h("em", {}, when + ": "), what))));
+      h("ul", {}, lines.map((l, i) => [l, i]).filter(([, i]) => !which || which.includes(i)).map(([[when, what], i]) => {
+        const applies = role && role[0] === i;
+        return h("li", { class: applies ? "applies" : null, "data-line": ["highest", "lowest", "others"][i] },
+          h("em", {}, when + ": "), what, applies ? h("span", { class: "applies-tag" }, " ← this applies to you") : null);
+      })),
+      role ? h("p", { class: "wildling-role", id: "wildling-role" }, role[1]) : null);
   }
   function westerosCardView(id) {
     const c = (W.board().westeros_cards || {})[id];
@@ -1022,6 +1070,68 @@
       : W.isCombatArea(game.view, SEAT, a) ? " (battle against the garrison)" : "");
   }
   function unitWord(u) { return u.replace(/^routed_/, "routed ").replace(/_/g, " "); }
+  function wordList(items) { return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]; }
+
+  /* Supply (R64-R66, R161): an army is 2 or more units of one house in one area (ports included);
+     the supply track's level gives how many armies and how large (board data supply_limits, the
+     table of agot_board.md 3.3). A march that would break it is refused here, in words, before it is
+     sent. `extra`: {area: [units]} about to be added to the draft's moves. */
+  function marchSupplyProblem(extra) {
+    const v = game.view, counts = {};
+    for (const [a, by] of Object.entries(v.units || {})) { const n = ((by || {})[SEAT] || []).length; if (n) counts[a] = n; }
+    const moves = marchMoves();
+    for (const [a, us] of Object.entries(extra)) moves[a] = (moves[a] || []).concat(us);
+    let moving = 0;
+    for (const [a, us] of Object.entries(moves)) { counts[a] = (counts[a] || 0) + us.length; moving += us.length; }
+    counts[draft.from] = (counts[draft.from] || 0) - moving;
+    const armies = Object.entries(counts).filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1] || nameOf(x[0]).localeCompare(nameOf(y[0])));
+    const level = (v.supply || {})[SEAT];
+    const slots = ((W.board().supply_limits || {})[level] || []).slice().sort((x, y) => y - x);
+    if (level === undefined || !slots.length) return null;
+    const fits = armies.length <= slots.length && armies.every(([, n], i) => n <= slots[i]);
+    if (fits) return null;
+    const allowed = `at supply level ${level} (the supply track) you may have ${slots.length} ${slots.length === 1 ? "army" : "armies"}, of at most ${wordList(slots.map(String))} units`;
+    const after = wordList(armies.map(([a, n]) => `${n} in ${nameOf(a)}`));
+    return `it would break your supply limit: ${allowed}, and after this move your armies would be ${after} (an army is two or more units in one area)`;
+  }
+
+  /* A neutral force (R280-R281): the units marching in with the March order's bonus must at least
+     equal its strength; Support orders next to it may add more (R214), the Valyrian Steel Blade and
+     house cards never count. {text, short, refuse}: `refuse` when even every adjacent Support order
+     cannot make up the difference (the server refuses that march, A14). */
+  function unitStrength(u, castle) {
+    if (u.startsWith("routed_")) return 0;
+    return u === "knight" ? 2 : u === "siege_engine" ? (castle ? 4 : 0) : 1;
+  }
+  function orderBonus(token) { const m = /([+-]\d)/.exec(token || ""); return m ? parseInt(m[1], 10) : 0; }
+  function neutralCheck(area, list) {
+    const v = game.view, nf = (v.neutral_forces || {})[area];
+    if (typeof nf !== "number" || Object.entries((v.units || {})[area] || {}).some(([h2, us]) => h2 !== SEAT && us.length)) return null;
+    const B = W.board().areas, castle = (B[area].structure || "none") !== "none";
+    const units = list.reduce((n, u) => n + unitStrength(u, castle), 0);
+    const token = (v.orders[draft.from] || {}).token, bonus = orderBonus(token);
+    const bring = units + bonus;
+    const supporters = [];
+    let support = 0;
+    for (const s of B[area].adjacent) {
+      const o = v.orders[s];
+      if (!o || !o.token.startsWith("support")) continue;
+      if (B[s].type === "port" && B[area].type !== "sea") continue;
+      let us = ((v.units[s] || {})[o.house]) || [];
+      if (B[area].type === "sea") us = us.filter((u) => u.replace(/^routed_/, "") === "ship");
+      const n = us.reduce((k, u) => k + unitStrength(u, castle), 0) + orderBonus(o.token);
+      if (n > 0) { support += n; supporters.push(`${nameOf(s)} (${cap(o.house)}, +${n})`); }
+    }
+    const what = wordList(list.map(unitWord));
+    const sum = `Your ${what} ${list.length === 1 ? "brings" : "bring"} ${bring} (units ${units}, March order ${bonus >= 0 ? "+" : ""}${bonus})`;
+    const head = `The neutral force in ${nameOf(area)} has strength ${nf}; to take the area you need at least ${nf}. ${sum}`;
+    if (bring >= nf) return { text: `${head}: enough.`, short: 0, refuse: false };
+    const short = nf - bring;
+    if (bring + support >= nf) {
+      return { text: `${head}: ${short} short. Support may add more: the Support orders next to it, ${wordList(supporters)}, can add up to ${support} if their houses support you once you march.`, short, refuse: false };
+    }
+    return { text: `${head}: ${short} short, and ${support ? `even every Support order next to it (${wordList(supporters)}) adds only ${support}` : "no Support order next to it can add more"}.`, short, refuse: true };
+  }
 
   function marchPanel() {
     const v = game.view;
@@ -1036,11 +1146,24 @@
     const assigned = Object.keys(draft.assign).length;
     const select = h("select", { id: "march-dest", "aria-label": "Destination" });
     const pickedNote = h("span", { class: "hint", id: "march-picked" });
+    // what the picked units bring against a neutral force in the chosen destination, before moving
+    const strengthNote = h("p", { class: "hint march-strength", id: "march-strength", "aria-live": "polite", hidden: true });
+    const preview = () => {
+      const { units: us, chosen } = marchPool();
+      const check = select.value && chosen.length ? neutralCheck(select.value, (marchMoves()[select.value] || []).concat(chosen.map((i) => us[i]))) : null;
+      strengthNote.hidden = !check;
+      strengthNote.className = "march-strength " + (check && check.refuse ? "warning" : "hint");
+      strengthNote.textContent = check ? check.text : "";
+    };
+    select.onchange = preview;
     const fillDest = () => {
       const adj = Object.keys(marchTargets()).sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
       const n = marchPool().chosen.length;
+      const keep = select.value;
       select.replaceChildren(h("option", { value: "" }, adj.length ? "— destination —" : "— no destination —"), ...adj.map((a) => h("option", { value: a }, destLabel(a))));
+      if (adj.includes(keep)) select.value = keep;
       pickedNote.textContent = n ? `${n} unit${n === 1 ? "" : "s"} picked.` : "No unit picked: the list shows where any of them may go.";
+      preview();
     };
     fillDest();
     const boxes = units.map((u, i) => {
@@ -1065,7 +1188,11 @@
       h("p", {}, `March from ${nameOf(draft.from)} (${W.tokenName(v.orders[draft.from].token)}). Pick units (tick them, or click them on the board), then click a destination on the board or choose it here.`),
       h("div", { class: "march-units" }, boxes.length ? boxes : h("em", {}, "every unit has a destination"), " ", free.length ? pickedNote : null),
       free.length ? h("p", {}, select, " ", h("button", { type: "button", id: "march-assign", onclick: () => { if (select.value) assignPicked(select.value); } }, "Move the picked units there")) : null,
-      h("ul", { class: "march-moves" }, Object.entries(moves).map(([a, us]) => h("li", {}, `${us.map(unitWord).join(", ")} → ${destLabel(a)}`))),
+      free.length ? strengthNote : null,
+      h("ul", { class: "march-moves" }, Object.entries(moves).map(([a, us]) => {
+        const check = neutralCheck(a, us);
+        return h("li", {}, `${us.map(unitWord).join(", ")} → ${destLabel(a)}`, check ? h("small", { class: "march-neutral" }, h("br"), check.text) : null);
+      })),
       assigned ? h("p", {}, h("button", { type: "button", class: "link", id: "march-undo", onclick: () => { draft.assign = {}; draft.picked = []; draft.leave = false; render(); } }, "Undo the moves")) : null,
       leaveOk ? h("p", {}, h("label", {}, leave, ` leave a power token in ${nameOf(draft.from)} to keep control of it (${v.power[SEAT]} available)`)) : null,
       warn,
@@ -1090,6 +1217,18 @@
             : ships ? `ships go only to an adjacent sea or one of your ports, and ${nameOf(area)} is not one next to ${nameOf(draft.from)}`
               : `${nameOf(area)} is not next to ${nameOf(draft.from)} and no chain of seas holding your ships reaches it`;
       showError(`Your ${what} cannot march from ${nameOf(draft.from)} to ${nameOf(area)}: ${why}.`);
+      return;
+    }
+    // R280-R281 (A14): a neutral force out of reach even with every possible support
+    const neutral = neutralCheck(area, (marchMoves()[area] || []).concat(list));
+    if (neutral && neutral.refuse) {
+      showError(`Your ${list.map(unitWord).join(", ")} cannot march from ${nameOf(draft.from)} to ${nameOf(area)}: ${neutral.text}`);
+      return;
+    }
+    // R161, R66(d): never past the supply limit
+    const supplyWhy = marchSupplyProblem({ [area]: list });
+    if (supplyWhy) {
+      showError(`Your ${list.map(unitWord).join(", ")} cannot march from ${nameOf(draft.from)} to ${nameOf(area)}: ${supplyWhy}.`);
       return;
     }
     showError("");
