@@ -11,7 +11,12 @@
    the areas its phases changed carry the class `phase-changed` on their path in the board's SVG;
    an area whose units, orders, power token, garrison or control change while the page is open gets
    `recently-changed` for a while. board.js redraws the SVG on every render: a MutationObserver puts
-   the classes (and an outline drawn above the pieces) back. */
+   the classes (and an outline drawn above the pieces) back.
+
+   On a phone (600 px wide or less) the panel starts compact: the newest phase's first three lines and
+   a "Show all" button, so the board stays on the first screen. Lines that only mark time ("Round 2
+   begins.", "The Action phase begins: ...") stay in the log but not in the panel. "Show on the
+   board" brings the changed areas into view (game.js's view.reveal). */
 (function () {
   "use strict";
   const root = document.getElementById("game");
@@ -20,7 +25,11 @@
   const { h } = window.WesterosClient;
   const SEAT = root.dataset.seat || "";
   const STORE = `westeros:phase-summary:${root.dataset.game}:${SEAT || "spectator"}`;
-  const MAX_LINES = 8, MAX_PHASES = 3, RECENT_MS = 20000;
+  const MAX_LINES = 8, MAX_PHASES = 3, RECENT_MS = 20000, PHONE_LINES = 3;
+  const PHONE = window.matchMedia ? window.matchMedia("(max-width: 600px)") : null;
+  // sentences that only say a round or phase begins: the panel's title says that already
+  const FILLER = [/^Round \d+ begins\.$/, /^The (Planning|Action|Westeros) phase begins\b/];
+  const filler = (l) => FILLER.some((re) => re.test((l.text || "").trim()));
   const PHASE = { planning: "Planning phase", action: "Action phase", westeros: "Westeros phase" };
   const NS = "http://www.w3.org/2000/svg";
 
@@ -28,6 +37,7 @@
   let shown = [];               // the groups in the panel, newest first
   const recent = new Map();     // area -> when its "recently changed" highlight ends
   let focused = null;           // the areas of the summary line under the pointer or focus
+  let expanded = false;         // on a phone: the reader asked for every line
 
   function remembered() { try { return localStorage.getItem(STORE); } catch (e) { return null; } }
   function remember(id) { try { localStorage.setItem(STORE, id); } catch (e) { /* private mode */ } }
@@ -47,7 +57,7 @@
 
   /* At most MAX_LINES sentences: the headlines in the order they happened, then other key lines. */
   function pick(lines) {
-    const open = lines.filter((l) => !l.private);
+    const open = lines.filter((l) => !l.private && !filler(l));
     const heads = open.filter((l) => l.headline).slice(0, MAX_LINES);
     return heads.concat(open.filter((l) => l.key && !l.headline).slice(0, MAX_LINES - heads.length));
   }
@@ -58,15 +68,16 @@
     return (line.parts || [{ text: line.text }]).map((p) => (p.house ? h("span", { class: "house-name house-" + p.house }, p.text) : p.text));
   }
 
-  function phaseBody(g) {
+  function phaseBody(g, compact) {
     const lines = pick(g.lines);
-    const more = g.lines.length - lines.length;
+    const more = g.lines.filter((l) => !filler(l)).length - lines.length;
     return [
-      h("ul", { class: "ps-lines" }, lines.map((l) => {
+      h("ul", { class: "ps-lines" }, lines.map((l, i) => {
         const areas = l.areas || [];
         const on = () => { focused = areas.length ? new Set(areas) : null; decorate(); };
         const off = () => { focused = null; decorate(); };
         return h("li", { "data-areas": areas.join(" ") || null, tabindex: areas.length ? "0" : null,
+          class: compact && i >= PHONE_LINES ? "ps-extra" : null,
           onmouseenter: on, onmouseleave: off, onfocus: on, onblur: off }, sentence(l));
       })),
       more > 0 ? h("p", { class: "ps-more" }, "and ", h("a", { href: "#log" }, `${more} more in the log`), ".") : null,
@@ -88,16 +99,40 @@
     if (!shown.length) { box.hidden = true; box.replaceChildren(); decorate(); return; }
     const [newest, ...older] = shown;
     const changed = areasOf(shown).length;
+    const phone = !!(PHONE && PHONE.matches);
+    const hiddenLines = phone ? Math.max(0, pick(newest.lines).length - PHONE_LINES) : 0;
+    const compact = phone && !expanded && hiddenLines > 0;
     box.hidden = false;
+    box.classList.toggle("ps-compact", compact);
+    const toggle = phone && (hiddenLines > 0 || expanded)
+      ? h("button", { type: "button", class: "link ps-toggle", "aria-expanded": expanded ? "true" : "false",
+        onclick: () => { expanded = !expanded; render(); } },
+        expanded ? "Show less" : `Show all (${hiddenLines} more ${hiddenLines === 1 ? "line" : "lines"})`)
+      : null;
     box.replaceChildren(...[   // replaceChildren would write a null as the text "null"
       h("div", { class: "ps-head" },
         h("h2", { role: "status" }, title(newest)),
         h("button", { type: "button", class: "ps-close", onclick: dismiss, "aria-label": "Dismiss the summary" }, "Dismiss")),
-      ...phaseBody(newest),
+      ...phaseBody(newest, compact),
+      toggle,
       ...older.map((g) => h("details", { class: "ps-older" }, h("summary", {}, title(g)), ...phaseBody(g))),
       changed ? h("p", { class: "ps-note" }, h("span", { class: "ps-swatch", "aria-hidden": "true" }),
-        ` ${changed === 1 ? "The area" : `The ${changed} areas`} that changed ${changed === 1 ? "is" : "are"} outlined in yellow on the board.`) : null,
+        ` ${changed === 1 ? "The area" : `The ${changed} areas`} that changed ${changed === 1 ? "is" : "are"} outlined in yellow on the board. `,
+        h("button", { type: "button", class: "link ps-show", onclick: showOnBoard }, "Show on the board")) : null,
     ].filter(Boolean));
+    decorate();
+  }
+
+  /* Brings the areas the shown phases changed into view (the board's view.reveal, as a battle is). */
+  function showOnBoard() {
+    const B = window.Westeros && window.Westeros.board();
+    const game = window.__westerosGame;
+    const view = game && game.view && game.view();
+    if (!B || !view) return;
+    const points = areasOf(shown).filter((a) => B.areas[a]).map((a) => B.areas[a].center);
+    view.reveal(points);
+    const wrap = svg.getBoundingClientRect();
+    if (wrap.top < 0 || wrap.bottom > window.innerHeight) svg.scrollIntoView({ block: "start", behavior: "auto" });
     decorate();
   }
 
@@ -204,8 +239,12 @@
     observer.observe(svg, { childList: true });
   }
 
+  if (PHONE) {
+    const again = () => render();
+    if (PHONE.addEventListener) PHONE.addEventListener("change", again); else if (PHONE.addListener) PHONE.addListener(again);
+  }
   document.addEventListener("westeros:log", (e) => onLog((e.detail && e.detail.entries) || []));
   document.addEventListener("westeros:state", (e) => onState(e.detail && e.detail.previous, e.detail && e.detail.current));
   observe();
-  window.__westerosPhaseSummary = { shown: () => shown.map((g) => g.id), dismiss };
+  window.__westerosPhaseSummary = { shown: () => shown.map((g) => g.id), dismiss, showOnBoard };
 })();

@@ -173,3 +173,66 @@ def test_wildling_card_marks_the_line_that_applies(live_asgi_server, demo_game, 
             assert role.endswith("so you are among everyone else."), role
         assert f"Choose {count} units to destroy" in page.locator("#decision h2").inner_text()
         shoot(page, artifacts, f"table-polish-wildling-{line}-{width}")
+
+
+def test_phase_summary_compact_on_a_phone_without_filler_and_shown_on_the_board(live_asgi_server, demo_game, new_page, artifacts, request):
+    from tests.browser.test_phase_summary import MARCH, default_action, panel_lines, send, wait_pending
+
+    base = live_asgi_server.url
+    live_asgi_server.manage("shell", "-c", f"from tests.browser.stage_phase_summary import stage_battle_round; stage_battle_round({demo_game})")
+    page = open_game(new_page, base, request.node.demo_user, demo_game, 1440, 900)
+    wait_pending(page, "place_orders", 1)
+    # round 1 played on: Stark attacks White Harbor, round 2's Westeros phase draws its cards
+    send(page, {"place_orders": {"winterfell": "march+1*"}})
+    wait_pending(page, "march", 1)
+    send(page, MARCH)
+    wait_pending(page, "house_card", 1)
+    send(page, {"house_card": "eddard_stark"})
+    for _ in range(10):
+        g = game_state(page)
+        if g["view"]["round"] == 2 and g["pending"].get("stark") == "place_orders":
+            break
+        if g["pending"].get("stark"):
+            send(page, default_action(live_asgi_server, demo_game, "stark"))
+        else:
+            page.wait_for_function(f"window.__westerosGame.state().version > {g['version']}", timeout=30000)
+    wait_pending(page, "place_orders", 2)
+    page.wait_for_selector("#phase-summary h2:has-text('What happened in the Westeros phase of round 2')")
+    page.wait_for_selector("#log .log-line")
+
+    # "Round 2 begins." is in the log, not in the panel
+    lines = panel_lines(page)
+    assert lines and not any(t.startswith("Round 2 begins") for t in lines), lines
+    assert "Round 2 begins." in page.locator("#log").inner_text()
+    # on a wide screen: every line shown, no "Show all"
+    assert page.locator("#phase-summary > .ps-lines li:visible").count() == len(lines)
+    assert page.locator("#phase-summary .ps-toggle").count() == 0
+    # "Show on the board" brings the battle's areas (Winterfell, White Harbor) into view
+    page.evaluate("window.__westerosGame.view().focus(1200, 3600, 600)")   # far away, in the south
+    center = page.evaluate("window.Westeros.board().areas.white_harbor.center")
+    page.click("#phase-summary .ps-show")
+    x, y, w, h = page.evaluate("window.__westerosGame.view().box()")
+    assert x <= center[0] <= x + w and y <= center[1] <= y + h, ((x, y, w, h), center)
+    page.locator("#phase-summary").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "table-polish-phase-summary-1440.png"))
+
+    # a phone (a first visit: the latest phase): the first three lines, then "Show all"
+    phone = new_page(390, 844)
+    log_in(phone, base, request.node.demo_user)
+    phone.goto(f"{base}/games/{demo_game}/")
+    phone.wait_for_selector("#phase-summary h2:has-text('What happened in the Westeros phase of round 2')")
+    every = panel_lines(phone)
+    assert len(every) > 3 and not any(t.startswith("Round 2 begins") for t in every), every
+    assert phone.locator("#phase-summary > .ps-lines li:visible").count() == 3
+    toggle = phone.locator("#phase-summary .ps-toggle")
+    assert toggle.inner_text() == f"Show all ({len(every) - 3} more {'line' if len(every) == 4 else 'lines'})"
+    phone.evaluate("window.scrollTo(0, 0)")
+    box = phone.locator("#phase-summary").bounding_box()
+    board_top = phone.evaluate("document.getElementById('board').getBoundingClientRect().top")
+    assert box["height"] < 844 * 0.45 and board_top < 844 - 150, (box, board_top)
+    phone.screenshot(path=str(artifacts / "table-polish-phase-summary-390.png"))
+    toggle.click()
+    assert phone.locator("#phase-summary > .ps-lines li:visible").count() == len(every)
+    assert phone.locator("#phase-summary .ps-toggle").inner_text() == "Show less"
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    phone.screenshot(path=str(artifacts / "table-polish-phase-summary-open-390.png"))
