@@ -528,11 +528,18 @@ def choices(state: State, seat: str) -> list[dict[str, Any]]:
                 cands += [{"play": dict(p, card=c, mode=i)} for p in _param_options(state, seat, w, ctx, (c, i), None)]
     for n, ab in orders_now(state, seat, w, ctx):
         cands += [{"order": dict(p, unit=n, ability=ab)} for p in _param_options(state, seat, w, ctx, ab, n)]
+    moved: set[tuple[str, str]] = set()
     for a in cands:
+        v = a.get("play") or a.get("order")
+        key = (str(v.get("card") or v.get("ability")), str(v.get("unit") if "card" in v else v.get("target")))
+        if "move" in v and key in moved:
+            continue  # one listed move per unit (any other legal move is accepted too)
         try:
             _validate(state, seat, a)
         except EngineError:
             continue
+        if "move" in v:
+            moved.add(key)
         out.append(a)
     return out
 

@@ -1,5 +1,6 @@
 """`python manage.py simulate --game agot --players 6 --games 1000 --seed 1 [--tides] [--bot smart]`
-or `python manage.py simulate --game btwixt --players 4 --games 100 --seed 1 [--options advanced,draft]`:
+or `python manage.py simulate --game btwixt --players 4 --games 100 --seed 1 [--options advanced,draft]`
+or `python manage.py simulate --game minis --games 1000 [--bot smart]` (the miniatures game, two seats):
 bots play whole games, invariants checked after every action; prints games/second and every failure
 with its seed and action index. `--tides` plays with the Tides of Battle option; `--bot smart` seats
 the smart bot (games/engine/agot/smart_bot.py) everywhere instead of the random one. The work is done
@@ -79,6 +80,37 @@ def run_lcg(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
             "actions": actions, "failures": failures, "winners": winners}
 
 
+def run_minis(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
+    """The miniatures game: seeded games of random players (or the engine's player, alternating
+    seats, against the random one with --bot smart), invariants after every action (trays never
+    overlap nor leave the table, no move ends within 1 in of an enemy unless engaged, wounds and
+    ranks consistent, VP only from their sources)."""
+    from games.engine.minis import bot
+
+    failures: list[tuple[int, str]] = []
+    winners: dict[str, int] = {}
+    actions = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        s = seed + i
+        players = {}
+        if smart:
+            players = {("stark", "lannister")[i % 2]: "bot"}
+        try:
+            res = bot.play_game(s, players, check=check)
+        except Exception as e:
+            failures.append((s, f"{type(e).__name__}: {e}"))
+            continue
+        actions += res["actions"]
+        w = res["state"]["winner"]
+        label = "draw" if w is None else ("engine's player" if players.get(w) == "bot" else "random player") \
+            if smart else w
+        winners[label] = winners.get(label, 0) + 1
+    dt = time.perf_counter() - t0
+    return {"games": games, "seconds": dt, "games_per_second": games / dt if dt else 0.0,
+            "actions": actions, "failures": failures, "winners": winners}
+
+
 BTWIXT_OPTIONS = ("advanced", "draft", "succession", "allies_in_sight", "short")
 
 
@@ -102,7 +134,14 @@ def usage_problem(options: dict[str, Any]) -> str | None:
 
     game = options["game"]
     wrong = []
-    if game == "lcg":
+    if game == "minis":
+        if options["tides"]:
+            wrong.append("--tides does not apply to --game minis (Tides of Battle is an agot option)")
+        if options["options"] is not None:
+            wrong.append(f"--options {options['options']!r} does not apply to --game minis")
+        if options["players"] == 6:  # the agot default: the miniatures game seats two
+            options["players"] = 2
+    elif game == "lcg":
         if options["tides"]:
             wrong.append("--tides does not apply to --game lcg (Tides of Battle is an agot option)")
         if options["options"] is not None:
@@ -137,7 +176,7 @@ class Command(BaseCommand):
     help = "Play bot games with invariant checks and report speed and failures (seed per game)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", default="agot", choices=["agot", "btwixt", "lcg"])
+        parser.add_argument("--game", default="agot", choices=["agot", "btwixt", "lcg", "minis"])
         parser.add_argument("--players", type=int, default=6)
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=1, help="first seed; game i uses seed + i")
@@ -152,6 +191,11 @@ class Command(BaseCommand):
         problem = usage_problem(options)
         if problem:
             raise CommandError(problem, returncode=2)
+        if options["game"] == "minis":
+            res = run_minis(options["games"], options["seed"], not options["no_check"], options["bot"] == "smart")
+            extra = ", the engine's player against the random one" if options["bot"] == "smart" else ""
+            self._report("minis", res, options, extra, "winners")
+            return
         if options["game"] == "lcg":
             res = run_lcg(options["games"], options["seed"], not options["no_check"], options["bot"] == "smart")
             extra = " per pairing of decks" + (", the engine's player against the random one" if options["bot"] == "smart"
