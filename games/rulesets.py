@@ -1,17 +1,18 @@
-"""Which of the registered rulesets are open for play on the site.
+"""Which registered rulesets are open for play on the site.
 
 An engine can be registered (scenarios, simulations, replays) before the site has a table page for
-it: the card game (lcg) and the miniatures game (minis) are in that state. Lobbies and tournaments
-accept only the open ones, so nobody is seated at a game whose page cannot show it."""
+it: the card game (lcg) and the miniatures game (minis) are in that state until their platform
+issues are done. Lobbies and tournaments refuse them, so nobody is seated at a game whose page
+cannot show it. Any other registered ruleset is open (docs/adding-a-ruleset.md registers one)."""
 from __future__ import annotations
 
 from games.engine import ruleset_ids
 
-OPEN_ON_SITE = ("agot", "btwixt")
+NOT_YET_ON_SITE = {"lcg": "The card game", "minis": "The miniatures game"}
 
 
 def open_ruleset_ids() -> list[str]:
-    return [r for r in ruleset_ids() if r in OPEN_ON_SITE]
+    return [r for r in ruleset_ids() if r not in NOT_YET_ON_SITE]
 
 
 def refusal(ruleset: str) -> str | None:
@@ -19,6 +20,6 @@ def refusal(ruleset: str) -> str | None:
     if ruleset in open_ruleset_ids():
         return None
     choices = ", ".join(open_ruleset_ids())
-    if ruleset in ruleset_ids():
-        return f"The {ruleset} ruleset is not open for play on the site yet; choose one of: {choices}."
+    if ruleset in NOT_YET_ON_SITE:
+        return f"{NOT_YET_ON_SITE[ruleset]} ({ruleset}) is not open for play on the site yet; choose one of: {choices}."
     return f"Unknown ruleset; choose one of: {choices}."

@@ -24,7 +24,8 @@ def test_a_registered_engine_without_a_page_is_refused_for_lobbies_and_tournamen
     assert response.status_code == 400
     body = response.json()
     assert body["error"] == "invalid"
-    assert body["fields"]["ruleset"] == [f"The {ruleset} ruleset is not open for play on the site yet; choose one of: agot, btwixt."]
+    name = {"lcg": "The card game", "minis": "The miniatures game"}[ruleset]
+    assert body["fields"]["ruleset"][0].startswith(f"{name} ({ruleset}) is not open for play on the site yet; choose one of: agot, btwixt")
     response = client.post("/api/v1/tournaments", {**TOURNAMENT, "ruleset": ruleset}, format="json")
     assert response.status_code == 400 and "not open for play on the site yet" in response.json()["fields"]["ruleset"][0]
     assert not Lobby.objects.exists() and not Tournament.objects.exists()
@@ -33,7 +34,9 @@ def test_a_registered_engine_without_a_page_is_refused_for_lobbies_and_tournamen
 def test_an_unknown_ruleset_names_only_the_open_games():
     response = api_client_for(make_user()).post(reverse("api-lobbies"), {**LOBBY, "ruleset": "chess"}, format="json")
     assert response.status_code == 400
-    assert response.json()["fields"]["ruleset"] == ["Unknown ruleset; choose one of: agot, btwixt."]
+    # (a test may have registered an example ruleset of its own on this worker: it would be listed too)
+    said = response.json()["fields"]["ruleset"][0]
+    assert said.startswith("Unknown ruleset; choose one of: agot, btwixt") and "lcg" not in said and "minis" not in said
 
 
 @pytest.mark.parametrize("ruleset,seats", [("agot", 3), ("btwixt", 3)])

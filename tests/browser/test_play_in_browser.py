@@ -161,8 +161,10 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
                 page.locator("#decision [data-action]").first.click()
 
     # Stark, who only watched, saw the combat live (no reload since the staging)
-    stark.wait_for_selector("#combat-panel:not([hidden]) >> text=Winner")
+    stark.wait_for_selector("#combat-panel:not([hidden]) #last-combat-breakdown .tie-rule >> text=won:")
     combat = game_state(stark)["view"]["combat"]
+    said = " ".join(stark.locator("#last-combat-breakdown .tie-rule").inner_text().split())
+    assert said.startswith(f"{combat['winner'].capitalize()} won:"), said
     assert combat["attacker"] == "lannister" and combat["defender"] == "baratheon" and combat["area"] == "blackwater"
     assert set(combat["cards"]) == {"lannister", "baratheon"}
     assert stark.locator("#combat .card").count() == 2
