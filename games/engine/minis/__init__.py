@@ -54,6 +54,8 @@ class MinisRuleset:
         "mode": "the game mode: here_we_stand (the only one implemented, default)",
         "armies": "{stark: list, lannister: list}: a fixed list id (" + ", ".join(data.list_ids())
                   + ") or {commander, units: [{unit, attachment?}], ncus}; default the fixed 30-point lists",
+        "terrain": "none (default) or random: 1D3 + 2 pieces drawn on the M22 table and placed by the "
+                   "game's generator outside the deployment zones, 6 in from the edges and each other",
         "game_size": "army points (default 30); the victory threshold follows (M126)",
         "reaction_prompts": "all (default for new games): every trigger window asks each seat whose deck "
                             "list or Orders could answer it, with pass and auto_pass (for this turn) answers, "

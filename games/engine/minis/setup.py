@@ -15,7 +15,12 @@ from games.engine.minis import table as T
 State = dict[str, Any]
 
 MODES = ("here_we_stand",)
-OPTION_KEYS = {"mode", "armies", "game_size", "reaction_prompts"}
+OPTION_KEYS = {"mode", "armies", "game_size", "reaction_prompts", "terrain"}
+# M22: the 2D6 result -> the piece (7: the player's choice, read as a Forest); footprints (the rules
+# give none): round pieces 5 in across, linear ones 6 x 1 in
+RANDOM_TERRAIN = {2: "corpse_pile", 3: "corpse_pile", 4: "bog", 5: "palisade", 6: "hedge", 7: "forest",
+                  8: "wall", 9: "stakes", 10: "forest", 11: "weirwood", 12: "weirwood"}
+ROUND_PIECES = ("forest", "corpse_pile", "bog", "weirwood")
 SETUP_KEYS = {"table", "mode", "game_size", "round", "first_player", "turn", "vp", "armies", "units", "destroyed",
               "ncus", "terrain", "objectives", "hands", "decks", "deck_size", "discards", "card_tokens",
               "once_used", "dice"}
@@ -41,7 +46,11 @@ def _options(options: dict[str, Any], prompts: str = "all") -> dict[str, Any]:
     gs = options.get("game_size", 30)
     if not isinstance(gs, int) or isinstance(gs, bool) or gs < 1:
         raise EngineError("illegal_action", "game_size is a number of points")
-    return {"mode": mode, "reaction_prompts": rp, "game_size": gs, "armies": options.get("armies") or {}}
+    terrain = options.get("terrain", "none")
+    if terrain not in ("none", "random"):
+        raise EngineError("illegal_action", "terrain is none or random")
+    return {"mode": mode, "reaction_prompts": rp, "game_size": gs, "armies": options.get("armies") or {},
+            "terrain": terrain}
 
 
 def _base(seats: list[str], opts: dict[str, Any], seed: int) -> State:
@@ -86,6 +95,8 @@ def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
         deck = data.deck_for(s, lst["commander"])
         rng.shuffle(state, deck)
         state["players"][s]["deck"] = deck
+    if opts["terrain"] == "random":
+        place_random_terrain(state)
     # M23: roll-off (rerolled ties); the winner picks the zone (the zones are the seats' table edges
     # here: with no terrain both are alike) and deploys first; the other decides who is First Player
     while True:
@@ -101,6 +112,35 @@ def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
                        "next": picker}
     flow.run(state, [])
     return state
+
+
+def place_random_terrain(state: State) -> None:
+    """M22 (random assortment): 1D3 + 2 pieces, each drawn on 2D6; placed as M21 and Here We Stand
+    say (outside the deployment zones, at least 6 in from the table edges and from other terrain),
+    at a point drawn by the game's generator on the players' behalf; a piece with no room is left
+    out."""
+    W, H = state["table"]
+    depth = state["deploy_depth"]
+    count = T.roll(state, 3) + 2
+    for k in range(count):
+        kind = RANDOM_TERRAIN[T.roll(state, 6) + T.roll(state, 6)]
+        for _try in range(40):
+            x = 6 + rng.randint(state, 0, int((W - 12) * 4)) / 4
+            y = depth + rng.randint(state, 0, int((H - 2 * depth) * 4)) / 4
+            if kind in ROUND_PIECES:
+                piece = {"id": f"t{k + 1}", "type": kind, "circle": {"center": [x, y], "radius": 2.5}}
+            else:
+                rot = rng.randint(state, 0, 3) * 45
+                piece = {"id": f"t{k + 1}", "type": kind, "rect": {"center": [x, y], "size": [6, 1], "rotation": rot}}
+            p = T.terrain_poly(piece)
+            minx, miny, maxx, maxy = p.bounds
+            if minx < 6 or miny < max(6, depth) or maxx > W - 6 or maxy > min(H - 6, H - depth):
+                continue
+            if any(G.distance(p, T.terrain_poly(o)) < 6 for o in state["terrain"]):
+                continue
+            piece["keywords"] = list(data.TERRAIN_TYPES[kind])
+            state["terrain"].append(piece)
+            break
 
 
 # ---------------------------------------------------------------------- scenarios
