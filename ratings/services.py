@@ -295,10 +295,16 @@ def ratings_of(user: User) -> list[Rating]:
     return list(Rating.objects.filter(user=user).order_by("ruleset", "format"))
 
 
+# A player's rating changes in the order they were applied (RatedGame.sequence), which is the order
+# each `before` follows the previous `after`; games ending at one instant share a played_at.
+APPLIED_NEWEST_FIRST = (F("game__rated__sequence").desc(nulls_last=True), "-played_at", "-id")
+APPLIED_OLDEST_FIRST = (F("game__rated__sequence").asc(nulls_first=True), "played_at", "id")
+
+
 def history(user: User, limit: int | None = None) -> list[RatingChange]:
     limit = limit or int(conf.get("RATINGS_HISTORY_LENGTH"))
     rows = (RatingChange.objects.filter(user=user).annotate(game_private=F("game__private"))
-            .order_by("-played_at", "-id")[:limit])
+            .order_by(*APPLIED_NEWEST_FIRST)[:limit])
     return list(rows)
 
 

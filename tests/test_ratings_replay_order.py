@@ -289,3 +289,27 @@ def test_the_admin_lists_the_rating_order_read_only(admin_client):
     page = admin_client.get("/admin/ratings/ratedgame/")
     assert page.status_code == 200
     assert admin_client.get("/admin/ratings/ratedgame/add/").status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_players_history_and_chart_follow_the_order_games_were_rated():
+    """Two games sharing a player: the one rated second finished first (its transaction committed
+    later, as two games ending together in two processes can). The history and the chart list the
+    changes in the order they were applied, so each `before` is the previous `after`."""
+    from ratings.templatetags.ratings_tags import rating_history
+
+    users = [make_user() for _ in range(4)]
+    first, second = (make_game(3, users=users[n:n + 3], ranked=True, seed=n) for n in range(2))
+    end_by_leaving(first)
+    end_by_leaving(second)
+    player = users[1]  # in both games
+    applied = list(RatedGame.objects.values_list("game_id", flat=True))
+    assert applied == [first.pk, second.pk]
+    # the second game's result carries the earlier end
+    RatingChange.objects.filter(game=second).update(played_at=timezone.now() - timedelta(hours=2))
+    newest_first = services.history(player)
+    assert [c.game_id for c in newest_first] == [second.pk, first.pk]
+    assert newest_first[0].before == newest_first[1].after
+    chart = rating_history(player)["charts"][0]
+    old, new = newest_first[1], newest_first[0]
+    assert (chart["first"], chart["last"], chart["games"]) == (old.before, new.after, 2)

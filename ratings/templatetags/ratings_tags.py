@@ -67,7 +67,8 @@ def chart(values: list[float]) -> dict:
 
 @register.inclusion_tag("ratings/_history.html")
 def rating_history(user) -> dict:
-    changes = RatingChange.objects.filter(user=user).order_by("played_at", "id").values_list("ruleset", "before", "after")
+    changes = (RatingChange.objects.filter(user=user).order_by(*services.APPLIED_OLDEST_FIRST)
+               .values_list("ruleset", "before", "after"))
     series: dict[str, list[float]] = {}
     for ruleset, before, after in changes:
         series.setdefault(ruleset, [before]).append(after)
