@@ -99,3 +99,19 @@ def test_the_game_page_names_the_game(client):
     game = make_game()
     content = client.get(reverse("web-game", args=[game.pk])).content.decode()
     assert "A Game of Thrones: The Board Game · spectating" in content
+
+
+def test_seats_are_named_as_players_say_them(logged_in, user, client):
+    """A B'Twixt seat is its leader's name, an AGoT seat its house: on the home page, My games and
+    the profile, never an id; the home page names both games open on the site."""
+    from ratings.templatetags.site_words import seat_name
+
+    assert seat_name("cersei", "btwixt") == "Cersei Lannister" and seat_name("baratheon") == "Baratheon"
+    make_game(ruleset="btwixt", users=[user, make_user(), make_user()], time_limit=7200)
+    for url in (reverse("home"), reverse("web-my-games"), reverse("public-profile", args=[user.username])):
+        content = logged_in.get(url).content.decode()
+        seat = user.game_seats.get().seat
+        assert seat_name(seat, "btwixt") in content, url
+        assert f">{seat.title()}<" not in content or seat_name(seat, "btwixt") == seat.title(), url
+    home = client.get(reverse("home")).content.decode()
+    assert "A Game of Thrones: The Board Game</em> and <em>B'Twixt" in home

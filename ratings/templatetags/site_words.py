@@ -1,6 +1,7 @@
 """Words for the pages instead of codes and numbers of seconds: {% load site_words %}, then
 `{{ game.ruleset|ruleset_name }}` ("A Game of Thrones: The Board Game", "B'Twixt") and
-`{{ lobby.time_limit|duration_words }}` ("2 hours", "1 day and 12 hours", "90 seconds").
+`{{ lobby.time_limit|duration_words }}` ("2 hours", "1 day and 12 hours", "90 seconds"),
+`{{ row.seat|seat_name:row.game.ruleset }}` ("Baratheon", "Cersei Lannister").
 
 It lives in the ratings app because `web` is not an installed app (its templates are found by
 folder), and a template library must belong to one."""
@@ -17,6 +18,20 @@ UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
 @register.filter
 def ruleset_name(ruleset: str) -> str:
     return RULESET_NAMES.get(ruleset, str(ruleset).replace("_", " ").capitalize())
+
+
+@register.filter
+def seat_name(seat, ruleset: str = "agot") -> str:
+    """A seat as players say it: `{{ row.seat|seat_name:row.game.ruleset }}` ("Baratheon",
+    "Cersei Lannister" for a B'Twixt leader), never an id."""
+    seat = str(seat or "")
+    if ruleset == "btwixt":
+        from games.engine.btwixt import data as btwixt_data
+
+        leaders = btwixt_data.catalogue().get("leaders", {})
+        if seat in leaders:
+            return leaders[seat]
+    return " ".join(w.capitalize() for w in seat.split("_"))
 
 
 @register.filter
