@@ -18,6 +18,9 @@ from games.engine.base import HIDDEN
 
 R = get_ruleset("lcg")
 
+PAIRINGS = [["the_old_ways", "secrets_and_schemes"], ["secrets_and_schemes", "the_old_ways"],
+            ["the_old_ways", "the_old_ways"], ["secrets_and_schemes", "secrets_and_schemes"]]
+
 
 def _permute_ids(state: dict[str, Any], uids: list[str], rnd: random.Random) -> None:
     """Give the cards `uids` each other's identities (which card is where changes, nothing else)."""
@@ -68,11 +71,10 @@ def _play_checking(seed: int, decks: list[str], check_every: int) -> int:
     return steps
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_no_view_depends_on_what_the_viewer_may_not_see(seed):
-    decks = [["the_old_ways", "secrets_and_schemes"], ["secrets_and_schemes", "the_old_ways"],
-             ["the_old_ways", "the_old_ways"]][seed % 3]
-    assert _play_checking(500 + seed, decks, check_every=3) > 50
+    """Four games (one per pairing of decks) checked densely: every third decision."""
+    assert _play_checking(500 + seed, PAIRINGS[seed], check_every=3) > 50
 
 
 def test_views_mask_hands_decks_plots_and_the_generator():
@@ -99,3 +101,44 @@ def test_views_mask_hands_decks_plots_and_the_generator():
     own = R.summary(state, "p1")
     assert own["chosen_plot"]["p1"] not in (None, HIDDEN)
     assert own["hand"]["p1"] == R.summary(state)["hand"]["p1"]
+
+
+def _check_views(state, rnd, where):
+    for viewer in ["p1", "p2", None]:
+        other = scramble_for(state, viewer, rnd)
+        assert R.view(state, viewer) == R.view(other, viewer), (where, viewer)
+        assert R.summary(state, viewer) == R.summary(other, viewer), (where, viewer)
+        assert R.pending(state) == R.pending(other), where
+
+
+def _play_sampled(seed: int, decks: list[str], rate: float) -> int:
+    """A whole random game with every event checked and the views checked at a random sample of
+    the decision points (each with probability `rate`, and always at the end)."""
+    rnd = random.Random(seed)
+    state = R.new_game(["p1", "p2"], {"decks": decks}, seed)
+    steps = 0
+    while not R.is_over(state):
+        if rnd.random() < rate:
+            _check_views(state, rnd, (seed, steps))
+        seat = rnd.choice(sorted(R.pending(state)))
+        state, events = R.apply(state, seat, R.random_action(state, seat, rnd))
+        for e in events:
+            for viewer in ["p1", "p2", None]:
+                ev = R.event_view(e, viewer)
+                assert ev is None or "private" not in ev, (seed, steps, e["type"])
+                if ev and e["type"] == "draw":
+                    assert ("cards" in ev) == (viewer == e["seat"])
+                if ev and e["type"] in ("plot_chosen", "setup_chosen"):
+                    assert set(ev) == {"type", "seat"}
+        steps += 1
+    _check_views(state, rnd, (seed, "end"))
+    return steps
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_200_random_games_show_nothing_hidden(chunk):
+    """Issue 16's property over 200 random games (4 chunks of 50, every pairing of decks): every
+    event of every game, and the views at about 1 decision in 60 (sampled) and at the end."""
+    for i in range(50):
+        seed = 1000 + 50 * chunk + i
+        assert _play_sampled(seed, PAIRINGS[seed % 4], rate=1 / 60) > 20

@@ -465,6 +465,9 @@ def initiate_challenge(state: State, seat: str, ctype: str, attackers: list[str]
         "type": ctype, "attacker": seat, "defender": defender, "attackers": list(attackers), "defenders": [],
         "stealth": dict(stealth), "strength": {}, "winner": None, "loser": None, "unopposed": False,
         "claim": None, "live": True, "margin": 0, "keywords": [],
+        # the public record of who took part (a card may later go to a hidden zone; the summary
+        # names it as it was declared)
+        "names": {u: T.cid(state, u) for u in [*attackers, *stealth.values()]},
     }
     events.append({"type": "challenge", "seat": seat, "challenge": ctype, "defender": defender,
                    "attackers": [T.cid(state, u) for u in attackers],
@@ -499,6 +502,7 @@ def declare_defenders(state: State, seat: str, defenders: list[str], events: lis
             rec["kneeling"] = True
         rec["participating"] = "defending"
     ch["defenders"] = list(defenders)
+    ch.setdefault("names", {}).update({u: T.cid(state, u) for u in defenders})
     events.append({"type": "defenders", "seat": seat, "defenders": [T.cid(state, u) for u in defenders]})
     state["decision"] = None
     open_window(state, "after_defenders", "challenge_strength")

@@ -101,10 +101,18 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
     else:
         a_names = T.copy_names(state, ch["attacker"])
         d_names = T.copy_names(state, ch["defender"])
+        rec = ch.get("names", {})
+
+        def declared(uids):
+            return [rec.get(u) or T.cid(state, u) for u in uids]
+
+        def bare(names, u):
+            return _bare(names.get(u), state, u) if u in state["inplay"] or u not in rec else rec[u]
+
         out["challenge"] = {
             "type": ch["type"], "attacker": ch["attacker"], "defender": ch["defender"],
-            "attackers": _ids(state, ch["attackers"]), "defenders": _ids(state, ch["defenders"]),
-            "stealth": {_bare(a_names.get(a), state, a): _bare(d_names.get(t), state, t) for a, t in ch["stealth"].items()},
+            "attackers": declared(ch["attackers"]), "defenders": declared(ch["defenders"]),
+            "stealth": {bare(a_names, a): bare(d_names, t) for a, t in ch["stealth"].items()},
             "strength": dict(ch["strength"]), "winner": ch["winner"], "loser": ch["loser"],
             "unopposed": ch["unopposed"], "claim": ch["claim"],
         }
