@@ -262,3 +262,42 @@ def test_grey_wind_refuses_a_target_with_more_than_1_str_L136():
     s = game({"characters": ["grey_wind"]}, {"characters": ["tywin_lannister"]})
     with pytest.raises(EngineError):
         act(s, "p1", {"trigger": {"card": "grey_wind", "targets": ["tywin_lannister"]}})
+
+
+# ---------------------------------------------------------------- second abilities of cards tested for their first
+
+
+def test_sansa_stark_gains_a_faction_power_when_she_stands_L80():
+    s = game({"characters": [{"card": "sansa_stark", "kneeling": True}]}, {}, start="standing")
+    s = until(s, lambda s: R.pending(s) == {"p1": "reaction"})
+    s, ev = act(s, "p1", {"trigger": "sansa_stark"})
+    assert s["players"]["p1"]["faction_power"] == 1
+
+
+def test_summer_returns_a_stark_character_with_str_2_or_less_from_the_discard_pile_L91():
+    s = game({"hand": ["summer"], "gold": 3, "discard": ["arya_stark", "eddard_stark"]}, {}, start="marshaling")
+    s, _ = act(s, "p1", {"marshal": "summer"})
+    assert {"trigger": {"card": "summer#1", "targets": [{"card": "eddard_stark", "zone": "discard"}]}} \
+        not in R.legal_actions(s, "p1")
+    s, _ = act(s, "p1", {"trigger": {"card": "summer", "targets": [{"card": "arya_stark", "zone": "discard"}]}})
+    assert "arya_stark" in R.summary(s)["hand"]["p1"] and R.summary(s)["discard"]["p1"] == ["eddard_stark"]
+
+
+def test_great_kraken_draws_or_gains_power_after_an_unopposed_win_L91():
+    s = game({"faction": "greyjoy", "characters": ["theon_greyjoy"], "locations": ["great_kraken"]}, {})
+    s, _ = attack(s, "p1", "military", ["theon_greyjoy"])
+    s = until(s, lambda s: R.pending(s) == {"p1": "reaction"})
+    s, _ = act(s, "p1", {"trigger": "great_kraken"})
+    assert R.pending(s) == {"p1": "choose"}
+    before = s["players"]["p1"]["faction_power"]
+    s, _ = act(s, "p1", {"choose": 1})
+    assert s["players"]["p1"]["faction_power"] == before + 1
+
+
+def test_ice_is_sacrificed_to_kill_a_character_of_the_loser_after_a_military_win_L217():
+    s = game({"characters": [{"card": "eddard_stark", "attachments": ["ice"]}]},
+             {"characters": ["burned_men", "the_tickler"]})
+    s, _ = attack(s, "p1", "military", ["eddard_stark"], ["burned_men"])
+    s = until(s, lambda s: R.pending(s) == {"p1": "reaction"})
+    s, _ = act(s, "p1", {"trigger": {"card": "ice", "targets": [{"card": "the_tickler", "seat": "p2"}]}})
+    assert "the_tickler" in R.summary(s)["dead"]["p2"] and R.summary(s)["discard"]["p1"] == ["ice"]
