@@ -77,7 +77,7 @@ def run_lcg(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
                 winners[label] = winners.get(label, 0) + 1
     dt = time.perf_counter() - t0
     return {"games": total, "seconds": dt, "games_per_second": total / dt if dt else 0.0,
-            "actions": actions, "failures": failures, "winners": winners}
+            "actions": actions, "failures": failures, "winners": winners, "seeds": games}
 
 
 def run_minis(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
@@ -217,7 +217,7 @@ class Command(BaseCommand):
         ok = res["games"] - len(res["failures"])
         self.stdout.write(
             f"{game}: {res['games']} games of {options['players']} players{extra}, seeds {options['seed']}.."
-            f"{options['seed'] + res['games'] - 1}: {ok} ok, {len(res['failures'])} failed, "
+            f"{options['seed'] + res.get('seeds', res['games']) - 1}: {ok} ok, {len(res['failures'])} failed, "
             f"{res['actions']} actions in {res['seconds']:.2f} s = {res['games_per_second']:.1f} games/second"
         )
         wins = ", ".join(f"{h} {n}" for h, n in sorted(res["winners"].items(), key=lambda kv: -kv[1]))
