@@ -160,7 +160,7 @@
       ? `Game ${game.status}. ${v.ranking ? "Ranking: " + v.ranking.map(cap).join(", ") : ""}`
       : `Round ${v.round} · ${phaseWords(v)}${waitingWords()}`;
     revealDecision(renderBoard());
-    renderSeats(); renderTracks(); renderHouses(); renderCombat(); renderDecision();
+    renderSeats(); renderTracks(); renderHouses(); renderCombat(); renderDecision(); renderLegend();
   }
 
   /* The board with the decision's areas highlighted, the draft orders and the picked units. */
@@ -282,6 +282,17 @@
         h("td", {}, game.pending[s.seat] ? h("span", { class: "pending-what" }, cap(TODO[game.pending[s.seat]] || game.pending[s.seat].replace(/_/g, " ")), " ",
           s.deadline_at ? h("span", { class: "deadline", "data-deadline": s.deadline_at }, "") : "") : ""))))));
     window.tickDeadlines();
+  }
+
+  /* The legend's house key (templates/web/game.html): this game's houses, each with its crest and
+     colour as in the Players table and the initial the board prints on its units and order tokens. */
+  function renderLegend() {
+    const box = $("legend-houses");
+    if (!box || box.dataset.seats === game.view.seats.join(",")) return;
+    box.dataset.seats = game.view.seats.join(",");
+    const items = game.view.seats.map((x, i) => h("span", { class: "legend-house", "data-house": x }, i ? " · " : "", houseTag(x), " ",
+      h("span", { class: "legend-letter unit-letter-" + x }, W.LETTER[x])));
+    box.replaceChildren("its colour and crest (as in the Players table; the crest marks its power tokens and home areas), then the initial on its units and order tokens: ", ...items, ".");
   }
 
   function renderTracks() {
@@ -869,10 +880,19 @@
       h("p", { class: "hint" }, "Bids are secret until every house has bid; all power bid is spent, whatever the result."));
   }
 
+  /* A decision this page cannot build (a new kind, or the server lists no choices for it): never an
+     action notation box. A sentence saying what is waited for; the server's listed choices, if any,
+     as buttons in words; and a button that loads the game again. */
   function rawPanel(kind) {
-    const area = h("textarea", { rows: 3, "aria-label": "Action (JSON)" }, JSON.stringify({ [kind]: null }));
-    return h("form", { onsubmit: (e) => { e.preventDefault(); let a; try { a = JSON.parse(area.value); } catch (err) { showError("Not valid JSON."); return; } send(a); } },
-      h("p", {}, "The server does not list the choices for this decision; write it in the action notation:"), area, h("button", { type: "submit" }, "Send"));
+    const what = TODO[kind] || String(kind).replace(/_/g, " ");
+    const acts = legal();
+    const me = game.seats.find((s2) => s2.seat === SEAT);
+    return h("div", { class: "decision-context fallback", id: "decision-fallback" },
+      h("p", {}, `You are to ${what}, but this page cannot show the choices for it right now.`,
+        acts.length ? " Choose one of the server's choices:" : " Reloading the game usually brings them back."),
+      acts.length ? listPanel(acts) : null,
+      h("p", {}, h("button", { type: "button", id: "reload-game", onclick: () => { showError(""); load(); } }, "Reload the game"),
+        me && me.deadline_at ? h("small", { class: "hint" }, " If nothing is chosen, the default choice is played when the time runs out.") : null));
   }
 
   /* Mustering (R68-R81): per castle/stronghold area of the decision, its points and the items it

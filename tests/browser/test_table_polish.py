@@ -236,3 +236,57 @@ def test_phase_summary_compact_on_a_phone_without_filler_and_shown_on_the_board(
     assert phone.locator("#phase-summary .ps-toggle").inner_text() == "Show less"
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     phone.screenshot(path=str(artifacts / "table-polish-phase-summary-open-390.png"))
+
+
+def test_legend_matches_what_the_board_draws(live_asgi_server, demo_game, new_page, artifacts, request):
+    for width, height in WIDTHS:
+        page = open_game(new_page, live_asgi_server.url, request.node.demo_user, demo_game, width, height)
+        page.wait_for_selector("#legend-houses .legend-house")
+        seats = game_state(page)["view"]["seats"]
+        legend = {h: page.locator(f"#legend-houses .legend-house[data-house={h}]") for h in seats}
+        for house, item in legend.items():
+            # the crest and the colour as in the Players table, then the initial
+            assert item.locator("svg.crest-icon").count() == 1
+            assert page.locator(f"#seats .house-tag.house-{house} svg.crest-icon").count() == 1
+            assert item.inner_text().strip().endswith(house[0].upper()), item.inner_text()
+        # every unit on the board carries the initial the legend gives its house
+        drawn = page.eval_on_selector_all("#board path.unit", "us => us.map(u => [u.dataset.house, u.nextElementSibling.textContent])")
+        assert drawn
+        for house, letter in drawn:
+            assert letter == house[0].upper() and legend[house].locator(".legend-letter").inner_text() == letter
+        # what the legend explains is drawn: garrisons, neutral forces (and impassable areas), home shields
+        text = " ".join(page.locator("#legend").inner_text().split())
+        assert page.locator("#board .garrison").count() and "numbered square: a garrison" in text
+        assert page.locator("#board .neutral").count() and "numbered hexagon: a neutral force" in text
+        assert page.locator("#board .area.impassable").count() and "impassable" in text
+        assert page.locator("#board .shield").count() and "shield with a crest: a house's home area" in text
+        assert "power token" in text and "purple dashes" in text and "with the house letter" not in text
+        page.locator("#legend").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"table-polish-legend-{width}.png"))
+
+
+def test_a_decision_the_page_cannot_build_gets_words_not_json(live_asgi_server, demo_game, new_page, artifacts, request):
+    for width, height in WIDTHS:
+        page = new_page(width, height)
+        log_in(page, live_asgi_server.url, request.node.demo_user)
+
+        def unknown_decision(route):
+            response = route.fetch()
+            data = response.json()
+            data["pending"]["stark"] = "retreat"   # a retreat with no choice listed: nothing to build it from
+            data["legal_actions"] = []
+            route.fulfill(response=response, json=data)
+
+        pattern = re.compile(rf"/api/v1/games/{demo_game}$")
+        page.route(pattern, unknown_decision)
+        page.goto(f"{live_asgi_server.url}/games/{demo_game}/")
+        page.wait_for_selector("#decision-fallback")
+        text = page.locator("#decision").inner_text()
+        assert "You are to choose where to retreat, but this page cannot show the choices for it right now." in text, text
+        assert page.locator("#decision textarea").count() == 0 and "JSON" not in text and "{" not in text
+        shoot(page, artifacts, f"table-polish-fallback-{width}")
+        # the game loaded again, as the server has it: the real decision comes back
+        page.unroute(pattern)
+        page.click("#reload-game")
+        page.wait_for_selector("#submit-orders")
+        assert page.locator("#decision-fallback").count() == 0
