@@ -109,6 +109,8 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
             if _ok(state, seat, act):
                 return act
         return RULESET.default_action(state, seat)
+    if kind == "reroll" and d.get("dice") == "charge":
+        return {"reroll": rnd.choice([[], [0]])}
     if kind == "reroll":
         n = state["last_attack"]["dice_count"]
         return {"reroll": sorted(rnd.sample(range(n), rnd.randint(0, n)))}
@@ -262,6 +264,8 @@ def bot_action(state: State, seat: str) -> Action:
         if ch:
             return ch
         return _hold(state, seat, name)
+    if kind == "reroll" and d.get("dice") == "charge":
+        return {"reroll": [0] if state["charging"]["roll"] <= 3 else []}
     if kind == "reroll":
         la = state["last_attack"]
         return {"reroll": [i for i, f in enumerate(la["attack_dice"]) if f != 6 and (f == 1 or f < la["to_hit"])]}

@@ -15,8 +15,9 @@ Who is asked (option `reaction_prompts`):
 
 Windows and their context (`unit`: the unit that triggers, M111):
 turn_start {seat}; unit_activates {unit}; ncu_activates {ncu}; melee_before {unit, target};
-morale_before {unit, tid}; panic_failed {unit, wounds}; after_attack {unit, target, kind};
-card_played {seat, card}.
+morale_before {unit, tid}; morale_rolled {unit, tid}; panic_failed {unit, wounds}; after_attack
+{unit, target, kind}; card_played {seat, card}; zone_claimed {ncu, zone}; charge_declared {unit,
+target}; charge_rolled {unit, target}; charge_success {unit, target, arc}; surge {unit}.
 """
 from __future__ import annotations
 
@@ -377,6 +378,223 @@ def _hitrun_res(state, seat, ctx, p, o, events):
         start_retreat(state, seat, a, events)
 
 
+# card attached for the rest of the game (40102, 40204)
+def _attach_check(state, seat, ctx, p, o):
+    if p.get("unit") not in T.live(state, seat):
+        raise illegal("choose a friendly combat unit to attach the card to")
+    return p
+
+
+def _attach_res(state, seat, ctx, p, o, events):
+    card = p.get("_card")
+    if p.get("unit") not in T.live(state, seat):
+        return
+    disc = state["players"][seat]["discards"]
+    if card in disc:
+        disc.remove(card)  # attached, not discarded
+    state.setdefault("attached", []).append({"card": card, "seat": seat, "unit": p["unit"], "tokens": 0})
+    events.append({"type": "attach", "seat": seat, "card": card, "unit": p["unit"]})
+
+
+# zone_claimed (instead of the zone's effect)
+def _instead_of_zone(state, ctx):
+    for t in state["work"]:
+        if t.get("t") == "zone" and t.get("zone") == ctx["zone"] and not t.get("replaced"):
+            t["replaced"] = True
+            return
+
+
+def _bribery_check(state, seat, ctx, p, o):
+    if p.get("unit") not in T.live(state, T.opponent(state, seat)):
+        raise illegal("Bribery: choose an enemy combat unit")
+    return p
+
+
+def _bribery_res(state, seat, ctx, p, o, events):
+    _instead_of_zone(state, ctx)
+    if p.get("unit") in T.live(state):
+        state["units"][p["unit"]]["bribed"] = True
+        events.append({"type": "attach", "seat": seat, "card": "40104", "unit": p["unit"]})
+
+
+def _assault_may_charge(state, seat, ctx, p, card):
+    if card == "40207":
+        return ctx["zone"] == "swords"
+    return "Affiliation: House Clegane" in T.abilities(state, p.get("unit"))
+
+
+def _assault_check(state, seat, ctx, p, o):
+    flow = _flow()
+    card = p.get("_card")
+    name = p.get("unit")
+    if name not in T.live(state, seat):
+        raise illegal("Assault Orders: choose a friendly combat unit")
+    if p.get("charge") is not None:
+        if not _assault_may_charge(state, seat, ctx, p, card):
+            raise illegal("Assault Orders: a Charge only " + ("from the swords zone" if card == "40207" else
+                                                               "for a House Clegane unit"))
+        ch = flow._keys(p["charge"], {"target", "face", "align", "arc"}, "charge")
+        flow.charge_checks(state, name, ch.get("target"), None if ch.get("face") is None else flow._num(
+            ch["face"], "face"))
+        return p
+    if p.get("target") not in T.engaged_with(state, name):
+        raise illegal(f"Assault Orders: {name} is not engaged with {p.get('target')} (M57)")
+    return p
+
+
+def _assault_res(state, seat, ctx, p, o, events):
+    flow = _flow()
+    _instead_of_zone(state, ctx)
+    name = p["unit"]
+    try:
+        _assault_check(state, seat, ctx, p, o)
+    except EngineError:
+        return
+    if p.get("charge") is not None:
+        flow.declare_charge(state, seat, name, p["charge"], events, free=True, dice_mode="lowest")
+    else:
+        flow.declare_attack(state, seat, name, {"target": p["target"]}, events, charge=False,
+                            ends_activation=False, dice_mode="lowest")
+
+
+# charge_declared / charge_rolled / charge_success
+def _charger(state, seat, ctx, o):
+    return ctx["unit"] == o
+
+
+def _reckless_res(state, seat, ctx, p, o, events):
+    flow = _flow()
+    if o not in T.live(state):
+        return
+    d3 = T.roll(state, 3)
+    events.append({"type": "reckless_heroism", "unit": o, "d3": d3})
+    flow.wound(state, o, d3, events, source_seat=None)
+    if o in T.live(state):
+        state["charging"]["as_six"] = True
+
+
+def _superior_res(state, seat, ctx, p, o, events):
+    t = ctx["target"]
+    state["charging"]["superior"] = 5 if state["units"][t]["attachment"] == "20201" else 3
+
+
+def _devastating_res(state, seat, ctx, p, o, events):
+    c = state["charging"]
+    c["devastating"] = True
+    if controls(state, seat, "horse"):
+        c["may_reroll"] = True
+
+
+def _winter_check(state, seat, ctx, p, o):
+    pick = p.get("pick", "b")
+    if pick not in ("a", "b", "both"):
+        raise EngineError("bad_action", "pick: a, b or both")
+    if pick == "both" and not controls(state, seat, "horse"):
+        raise illegal("Winter Is Coming: both only while you control the horse zone")
+    return dict(p, pick=pick)
+
+
+def _winter_res(state, seat, ctx, p, o, events):
+    if p["pick"] in ("a", "both") and ctx["target"] in T.live(state):
+        state["units"][ctx["target"]]["shielded"] = state.get("turn_no")
+    if p["pick"] in ("b", "both"):
+        state["charging"]["dice_mode"] = "highest"
+
+
+def _set_can(state, seat, ctx, o):
+    return ctx["target"] == o and ctx.get("arc") in ("front", "flank") and T.engaged_with(state, o) == [ctx["unit"]]
+
+
+def _set_res(state, seat, ctx, p, o, events):
+    if o in T.live(state) and ctx["unit"] in T.engaged_with(state, o):
+        _flow().declare_attack(state, seat, o, {"target": ctx["unit"]}, events, charge=False, ends_activation=False)
+
+
+# surge: Overrun (a Charge or a March instead of the Surge)
+def _overrun_can(state, seat, ctx, o):
+    return (o is None or ctx["unit"] == o) and ctx["unit"] in T.live(state)
+
+
+def _overrun_check(state, seat, ctx, p, o):
+    flow = _flow()
+    name = ctx["unit"]
+    if p.get("charge") is not None:
+        ch = flow._keys(p["charge"], {"target", "face", "align", "arc"}, "charge")
+        flow.charge_checks(state, name, ch.get("target"), None if ch.get("face") is None else flow._num(
+            ch["face"], "face"))
+    elif p.get("march") is not None:
+        flow.check_march(state, name, p["march"])
+    else:
+        raise EngineError("bad_action", "Overrun: charge {target} or march {...}")
+    return p
+
+
+def _overrun_res(state, seat, ctx, p, o, events):
+    flow = _flow()
+    name = ctx["unit"]
+    try:
+        _overrun_check(state, seat, ctx, p, o)
+    except EngineError:
+        return
+    for t in state["work"]:
+        if t.get("t") == "surge" and t.get("unit") == name:
+            t["replaced"] = True
+    if p.get("march") is not None:
+        at, facing = flow.check_march(state, name, p["march"])
+        _move(state, name, at, facing, "march", events)
+        return
+    clegane = o is None and "Affiliation: House Clegane" in T.abilities(state, name)
+    flow.declare_charge(state, seat, name, p["charge"], events, free=True, may_reroll=clegane)
+
+
+# morale_rolled: Kingslayer's Renown (40108)
+def _renown_can(state, seat, ctx, o):
+    j = commander_unit(state, seat, "20115")
+    return j is not None and within(state, j, ctx["unit"], 12.0)
+
+
+def _renown_res(state, seat, ctx, p, o, events):
+    for t in state["work"]:
+        if t.get("t") == "test" and t.get("tid") == ctx["tid"]:
+            t["force_pass"] = True
+    if commander_unit(state, seat, "20115") == ctx["unit"]:
+        _flow().heal(state, ctx["unit"], 2, events)
+
+
+# melee_before: Berserker Tactics (40211)
+PICKS = ("critical_blow", "sundering", "highest", "reroll")
+
+
+def _berserker_check(state, seat, ctx, p, o):
+    picks = p.get("picks", ["highest"])
+    wounds = p.get("wounds", 0)
+    if not isinstance(wounds, int) or isinstance(wounds, bool) or not 0 <= wounds <= 3:
+        raise EngineError("bad_action", "wounds: 0 to 3")
+    if not isinstance(picks, list) or len(set(picks)) != len(picks) or any(x not in PICKS for x in picks):
+        raise EngineError("bad_action", "picks: distinct of " + ", ".join(PICKS))
+    if len(picks) != 1 + wounds:
+        raise illegal("Berserker Tactics: one pick, and one more per wound taken")
+    if wounds >= state["units"][ctx["unit"]]["wounds"]:
+        raise illegal("Berserker Tactics: the unit cannot take that many wounds")
+    return dict(p, picks=picks, wounds=wounds)
+
+
+def _berserker_res(state, seat, ctx, p, o, events):
+    la = state["last_attack"]
+    a = la["attacker"]
+    if p["wounds"]:
+        _flow().wound(state, a, p["wounds"], events, source_seat=None)
+    kw = set(la["keywords"])
+    for x in p["picks"]:
+        if x in ("critical_blow", "sundering"):
+            kw.add(x)
+        elif x == "highest":
+            highest_dice(state, a)
+        else:
+            la["reroll_any"] = True
+    la["keywords"] = sorted(kw)
+
+
 # card_played
 def _counter_res(state, seat, ctx, p, o, events):
     crown, money = controls(state, seat, "crown"), controls(state, seat, "money")
@@ -393,10 +611,16 @@ def _counter_res(state, seat, ctx, p, o, events):
 
 
 Effect = tuple[str, str, Callable, Callable, Callable]
+PARAMS = ("unit", "target", "move", "pick", "picks", "wounds", "charge", "march")
 
 # (card id, mode index) -> effect
 CARD_EFFECTS: dict[tuple[str, int], Effect] = {
     ("40101", 0): ("ncu_activates", "enemy", _true, _intrigue_check, _intrigue_res),
+    ("40102", 0): ("turn_start", "any", _swift_can, _attach_check, _attach_res),
+    ("40104", 0): ("zone_claimed", "own", _true, _bribery_check, _bribery_res),
+    ("40108", 0): ("morale_rolled", "own", _renown_can, _same, _renown_res),
+    ("40111", 0): ("surge", "own", _overrun_can, _overrun_check, _overrun_res),
+    ("40112", 0): ("zone_claimed", "own", _swift_can, _assault_check, _assault_res),
     ("40103", 0): ("morale_before", "enemy", _true, _same, _roar),
     ("40105", 0): ("card_played", "enemy", _true, _same, _counter_res),
     ("40106", 0): ("panic_failed", "enemy", _true, _fealty_check, _fealty_res),
@@ -409,9 +633,15 @@ CARD_EFFECTS: dict[tuple[str, int], Effect] = {
     ("40113", 0): ("melee_before", "own", _true, _same, _price),
     ("40201", 0): ("melee_before", "own", _true, _same, _winters_might),
     ("40202", 0): ("melee_before", "own", _true, _same, _ferocity),
+    ("40203", 0): ("charge_rolled", "own", _true, _same, _devastating_res),
+    ("40204", 0): ("turn_start", "any", _swift_can, _attach_check, _attach_res),
+    ("40205", 0): ("charge_success", "own", _true, _winter_check, _winter_res),
+    ("40207", 0): ("zone_claimed", "own", _swift_can, _assault_check, _assault_res),
+    ("40209", 0): ("charge_declared", "enemy", _true, _same, _superior_res),
     ("40206", 0): ("turn_start", "any", _swift_can, _swift_check, _swift_res),
     ("40208", 0): ("after_attack", "enemy", _defender_retreat_can, _same, _defender_retreat),
     ("40210", 0): ("after_attack", "own", _hitrun_can, _same, _hitrun_res),
+    ("40211", 0): ("melee_before", "own", _true, _berserker_check, _berserker_res),
     ("40212", 0): ("after_attack", "enemy", _lash_can, _same, _lash_res),
 }
 
@@ -423,6 +653,9 @@ ORDER_EFFECTS: dict[str, Effect] = {
     "Order: Incite": ("melee_before", "own", _own_unit, _same, _incite),
     "Order: Lannister Supremacy": ("after_attack", "enemy", _supremacy_can, _same, _supremacy_res),
     "Order: Swift Retreat": ("after_attack", "enemy", _defender_retreat_can, _same, _defender_retreat),
+    "Order: Set for Charge": ("charge_success", "enemy", _set_can, _same, _set_res),
+    "Order: Reckless Heroism": ("charge_declared", "own", _charger, _same, _reckless_res),
+    "Order: Overrun": ("surge", "own", _overrun_can, _overrun_check, _overrun_res),
 }
 
 
@@ -436,6 +669,8 @@ def _side_ok(state: State, seat: str, ctx: Ctx, side: str) -> bool:
 def card_modes(state: State, seat: str, window: str, ctx: Ctx, card: str) -> list[int]:
     """The modes of `card` that `seat` may play now (M110-M111)."""
     out = []
+    if shielded(state, seat, ctx.get("unit")) and _side_ok(state, seat, ctx, "own"):
+        return out
     for (cid, i), (w, side, can, _c, _r) in CARD_EFFECTS.items():
         if cid == card and w == window and _side_ok(state, seat, ctx, side) and can(state, seat, ctx, None):
             out.append(i)
@@ -447,13 +682,20 @@ def orders_now(state: State, seat: str, window: str, ctx: Ctx) -> list[tuple[str
     out = []
     for n in T.live(state, seat):
         u = state["units"][n]
-        if u["order_used"]:
+        if u["order_used"] or shielded(state, seat, n):
             continue
         for ab in sorted(T.abilities(state, n)):
             eff = ORDER_EFFECTS.get(ab)
             if eff and eff[0] == window and _side_ok(state, seat, ctx, eff[1]) and eff[2](state, seat, ctx, n):
                 out.append((n, ab))
     return out
+
+
+def shielded(state: State, seat: str, name: Any) -> bool:
+    """Winter Is Coming (a): the charged unit cannot be the target of its own side's Orders or Tactics
+    cards this turn."""
+    u = state["units"].get(name) if isinstance(name, str) else None
+    return bool(u) and u["seat"] == seat and u.get("shielded") is not None and u["shielded"] == state.get("turn_no")
 
 
 def cards_blocked(state: State, seat: str) -> bool:
@@ -561,8 +803,22 @@ def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: s
         return [{"target": e} for e in T.engaged_with(state, owner)]
     if key == ("40101", 0) and controls(state, seat, "money"):
         return [{"unit": n} for n in T.live(state, opp)]
-    if key == ("40106", 0):
+    if key in (("40106", 0), ("40102", 0), ("40204", 0)):
         return [{"unit": n} for n in T.live(state, seat)]
+    if key == ("40104", 0):
+        return [{"unit": n} for n in T.live(state, opp)]
+    if key in (("40112", 0), ("40207", 0)):
+        out = []
+        for n in T.live(state, seat):
+            out += [{"unit": n, "target": e} for e in T.engaged_with(state, n)]
+            out += [{"unit": n, "charge": {"target": e}} for e in T.live(state, opp)]
+        return out
+    if key in (("40111", 0), "Order: Overrun"):
+        return [{"charge": {"target": e}} for e in T.live(state, opp)]
+    if key == ("40205", 0):
+        return [{"pick": x} for x in ("a", "b", "both")]
+    if key == ("40211", 0):
+        return [{"picks": [x]} for x in PICKS]
     return [{}]
 
 
@@ -572,7 +828,8 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
     w, ctx = task["window"], task["ctx"]
     kind, value = next(iter(action.items()))
     if kind == "play":
-        v = flow._keys(value, {"card", "mode", "unit", "target", "move"}, "play")
+        v = flow._keys(value, {"card", "mode", "unit", "target", "move", "pick", "picks", "wounds", "charge",
+                                "march"}, "play")
         card = v.get("card")
         if card not in state["players"][seat]["hand"]:
             raise illegal(f"{card} is not in your hand")
@@ -585,9 +842,13 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
         if mode not in modes:
             raise illegal(f"mode {mode} of {data.card(card)['name']} does not apply now")
         eff = CARD_EFFECTS[(card, mode)]
-        params = {k: v[k] for k in ("unit", "target", "move") if k in v}
+        params = {k: v[k] for k in PARAMS if k in v}
+        params["_card"] = card
+        if shielded(state, seat, params.get("unit")) or shielded(state, seat, params.get("target")):
+            raise illegal(f"{params.get('unit') or params.get('target')} cannot be the target of your cards "
+                          "this turn (Winter Is Coming)")
         return eff, eff[3](state, seat, ctx, params, None), None, (card, mode)
-    v = flow._keys(value, {"unit", "ability", "target", "move"}, "order")
+    v = flow._keys(value, {"unit", "ability", "target", "move", "charge", "march"}, "order")
     unit = v.get("unit")
     usable = orders_now(state, seat, w, ctx)
     mine = [ab for n, ab in usable if n == unit]
@@ -597,7 +858,7 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
     if ab not in mine:
         raise illegal(f"{ab} does not apply now")
     eff = ORDER_EFFECTS[ab]
-    params = {k: v[k] for k in ("target", "move") if k in v}
+    params = {k: v[k] for k in ("target", "move", "charge", "march") if k in v}
     if ab == "Order: Tactical Reposition":
         params["unit"] = v.get("target")
     return eff, eff[3](state, seat, ctx, params, unit), unit, ab

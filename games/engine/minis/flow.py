@@ -526,7 +526,12 @@ def charge_checks(state: State, name: str, target: str, face: float | None) -> d
     return {"arc": arc, "tied": tied}
 
 
-def declare_charge(state: State, seat: str, name: str, value: Any, events: Events) -> None:
+def declare_charge(state: State, seat: str, name: str, value: Any, events: Events, free: bool = False,
+                   dice_mode: str | None = None, may_reroll: bool = False) -> None:
+    """M61-M64: the declaration (checks, the pre-charge pivot); then the `charge` task rolls the charge
+    die (windows: `charge_declared` before it, `charge_rolled` after it) and moves (M65-M69).
+    `free`: a charge made outside the unit's own action (Assault Orders, Overrun): it does not end an
+    activation."""
     v = _keys(value, {"target", "face", "align", "arc"}, "charge")
     target = v.get("target")
     if not isinstance(target, str):
@@ -542,10 +547,54 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
             raise illegal(f"the attacker is in {target}'s {arc} arc; no exact split to choose (M63)")
         arc = v["arc"]
     u = state["units"][name]
-    w, d = T.size(state, name)
+    d = T.size(state, name)[1]
     if face is not None:
         set_pose(state, name, list(G.pivot(u["at"], u["facing"], face, d)), face)
-    r = T.roll(state, 6)
+    state["charging"] = {"unit": name, "target": target, "arc": arc, "align": align, "seat": seat,
+                         "dice_mode": dice_mode, "may_reroll": may_reroll, "as_six": False, "superior": None,
+                         "devastating": False}
+    if not free:
+        push(state, {"t": "end_activation"})
+    push(state, {"t": "charge", "stage": "roll"})
+    # "when a unit declares a Charge action, before it is resolved" (Reckless Heroism, Superior Positioning)
+    cards.open_window(state, "charge_declared", {"unit": name, "target": target})
+
+
+def _h_charge(state: State, task: dict[str, Any], events: Events) -> None:
+    c = state["charging"]
+    name, target, seat = c["unit"], c["target"], c["seat"]
+    if name not in T.live(state) or target not in T.live(state):
+        done(state, task)
+        return
+    if task["stage"] == "roll":
+        r = T.roll(state, 6)
+        c["natural"] = r
+        c["roll"] = 6 if c["as_six"] else r  # Reckless Heroism: every charge die counts as a 6
+        task["stage"] = "rolled"
+        # "after the charge distance dice are rolled" (Devastating Impact)
+        cards.open_window(state, "charge_rolled", {"unit": name, "target": target})
+        return
+    if task["stage"] == "rolled":
+        task["stage"] = "move"
+        if c["may_reroll"] and not c["as_six"]:
+            ask(state, "reroll", [seat], dice="charge", unit=name)
+        return
+    if task["stage"] == "attack":
+        done(state, task)
+        if target in T.engaged_with(state, name):
+            declare_attack(state, seat, name, {"target": target}, events, charge=True, ends_activation=False,
+                           disorderly=state["last_charge"]["disorderly"], arc=c["arc"],
+                           dice_mode=c.get("dice_mode"))
+        return
+    _charge_move(state, task, events)
+
+
+def _charge_move(state: State, task: dict[str, Any], events: Events) -> None:
+    c = state["charging"]
+    name, target, seat, arc, align = c["unit"], c["target"], c["seat"], c["arc"], c["align"]
+    u = state["units"][name]
+    w, d = T.size(state, name)
+    r = c["roll"]
     dist = T.speed(state, name) + r
     # M65: straight forward; the first contact decides (friendly trays block a charge: §7.3 reading)
     me = T.poly(state, name)
@@ -553,14 +602,14 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
     hits: list[tuple[float, str]] = []
     for n in T.live(state):
         if n != name:
-            c = G.contact_distance(me, dx, dy, dist, T.poly(state, n))
-            if c is not None:
-                hits.append((c, n))
+            cd = G.contact_distance(me, dx, dy, dist, T.poly(state, n))
+            if cd is not None:
+                hits.append((cd, n))
     for t in state["terrain"]:
         if "impassable" in t["keywords"]:
-            c = G.contact_distance(me, dx, dy, dist, T.terrain_poly(t))
-            if c is not None:
-                hits.append((c, "#terrain"))
+            cd = G.contact_distance(me, dx, dy, dist, T.terrain_poly(t))
+            if cd is not None:
+                hits.append((cd, "#terrain"))
     # the table edge stops the tray where it would leave the table
     lo, hi = 0.0, float(dist)
     if not G.on_table(G.tray(G.translate(u["at"], u["facing"], "forward", dist), u["facing"], w, d), state["table"]):
@@ -576,7 +625,9 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
         edge = float(dist)
     hits.sort()
     start_at = list(u["at"])
-    disorderly = r == 1
+    disorderly = c["natural"] == 1 and not c["as_six"]
+    if c["superior"] is not None and arc == "front" and r <= c["superior"]:
+        disorderly = True  # Superior Positioning (40209)
     if hits and hits[0][1] == target and hits[0][0] <= edge + G.TOL:
         result = "success"
         poses = _align_poses(state, name, target, arc)
@@ -598,14 +649,50 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
     events.append({"type": "charge", **state["last_charge"]})
     if disorderly:
         state["no_cards"] = [seat, state.get("turn_no")]  # M69: no Tactics cards for the rest of the turn
+        if c["superior"] is not None:
+            cards.add_condition(state, name, "vulnerable", events)
     if result == "failed":
-        # M68: a Panic test, and the activation ends
-        push(state, {"t": "end_activation"})
+        # M68: a Panic test (the activation ends after it, when the charge was the unit's action)
+        done(state, task)
         push(state, {"t": "test", "unit": name, "kind": "panic", "modifier": 0, "stage": "roll",
                      "attack": False})
         return
-    declare_attack(state, seat, name, {"target": target}, events, charge=True, ends_activation=True,
-                   disorderly=disorderly, arc=arc)
+    push_back(state, name, target, events)
+    if c["devastating"]:
+        for cond in ("panicked", "vulnerable"):
+            cards.add_condition(state, target, cond, events)
+    task["stage"] = "attack"
+    # "when a unit Successfully Charges" (Winter Is Coming; Set for Charge of the charged unit)
+    cards.open_window(state, "charge_success", {"unit": name, "target": target, "arc": arc})
+
+
+def push_back(state: State, name: str, target: str, events: Events) -> None:
+    """M70: other enemies the charger ends in contact with are moved away from it, straight along the
+    line between the tray centres, to 1 in (or the least distance possible) so they are not engaged.
+    Reading: the 50 % alignment M70 offers to those in the defender's arc is not offered; the move is
+    made for their owner (deterministic)."""
+    me = T.poly(state, name)
+    mc = me.centroid
+    for e in [x for x in T.engaged_with(state, name) if x != target]:
+        eu = state["units"][e]
+        ec = T.poly(state, e).centroid
+        vx, vy = ec.x - mc.x, ec.y - mc.y
+        n = (vx * vx + vy * vy) ** 0.5 or 1.0
+        vx, vy = vx / n, vy / n
+        w, d = T.size(state, e)
+        best = None
+        k = 1
+        while k <= 160:  # up to 8 in, 0.05 in steps
+            at = [round(eu["at"][0] + vx * 0.05 * k, 4), round(eu["at"][1] + vy * 0.05 * k, 4)]
+            p = G.tray(at, eu["facing"], w, d)
+            if _pose_free(state, e, at, eu["facing"], set()) and G.distance(p, me) > G.TOL:
+                best = at
+                if G.distance(p, me) >= 1.0 - G.TOL:
+                    break
+            k += 1
+        if best is not None:
+            set_pose(state, e, best, eu["facing"])
+            events.append({"type": "move", "unit": e, "kind": "push_back", "at": best, "facing": eu["facing"]})
 
 
 # ---------------------------------------------------------------------- attacks (M50-M60, M83-M95)
@@ -624,8 +711,38 @@ def _attack_profile(state: State, name: str, attack_name: Any, kind: str | None)
     raise illegal(f"{name} has no {kind or ''} attack")
 
 
+def refacing(state: State, name: str, target: str, face: bool, align: str | None) -> tuple[list[float], float]:
+    """M58-M59, before a melee attack: re-face (`face`) to front the one enemy engaged in the unit's
+    Flank or Rear, and/or slide to be 100 % (`center`) or 50 % (`left`, `right`) aligned with it. The
+    new pose is on the edge of the target's arc the unit is in (as a charge's alignment, M66), must
+    not overlap a tray and must stay in contact with the target."""
+    engaged = T.engaged_with(state, name)
+    if face:
+        if engaged != [target]:
+            raise illegal(f"{name} is engaged with several enemies: no re-facing (M58)")
+        if T.arc_seen_by(state, name, target)[0] == "front":
+            raise illegal(f"{target} is already in {name}'s Front: no re-facing (M58)")
+    elif T.arc_seen_by(state, name, target)[0] != "front":
+        raise illegal(f"{target} is not in {name}'s Front: align after re-facing (M59)")
+    arc = T.arc_seen_by(state, target, name)[0]
+    poses = _align_poses(state, name, target, arc)
+    want = align or "center"
+    u = state["units"][name]
+    for _label, at, f in [p for p in poses if p[0] == want] + ([p for p in poses if p[0] == "closest"] if face else []):
+        if not _pose_free(state, name, at, f, set()):
+            continue
+        saved = dict(u)
+        set_pose(state, name, at, f)
+        ok = target in T.engaged_with(state, name) and set(T.engaged_with(state, name)) <= set(engaged)
+        state["units"][name] = saved
+        if ok:
+            return [round(at[0], 4), round(at[1], 4)], G.norm_angle(f)
+    raise illegal(f"no room to {'re-face' if face else 'align'} against {target} (M58-M59)")
+
+
 def declare_attack(state: State, seat: str, name: str, value: Any, events: Events, charge: bool,
-                   ends_activation: bool, disorderly: bool = False, arc: str | None = None) -> None:
+                   ends_activation: bool, disorderly: bool = False, arc: str | None = None,
+                   dice_mode: str | None = None) -> None:
     v = _keys(value, {"target", "attack", "face", "align", "shift"}, "attack")
     target = v.get("target")
     if not isinstance(target, str):
@@ -635,11 +752,18 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
     profile = _attack_profile(state, name, v.get("attack"), None if v.get("attack") else (
         "melee" if T.engaged_with(state, name) or charge else "ranged"))
     melee = profile["range"] == "melee"
-    if v.get("face") is not None or v.get("align") is not None:
-        raise illegal("re-facing and alignment before a melee attack (M58-M59) are not implemented")
     if melee:
         if target not in T.engaged_with(state, name):
             raise illegal(f"{name} is not engaged with {target}: no melee attack (M57, M60)")
+        if (v.get("face") or v.get("align") is not None) and not charge:
+            if v.get("align") not in (None, "center", "left", "right"):
+                raise EngineError("bad_action", "align is center, left or right")
+            at, facing = refacing(state, name, target, bool(v.get("face")), v.get("align"))
+            set_pose(state, name, at, facing)
+            events.append({"type": "move", "unit": name, "kind": "reface" if v.get("face") else "align",
+                           "at": at, "facing": facing})
+    elif v.get("face") is not None or v.get("align") is not None:
+        raise illegal("re-facing and alignment are for melee attacks (M58-M59)")
     else:
         if T.engaged_with(state, name):
             raise illegal(f"{name} is engaged: no ranged attack (M51)")
@@ -670,13 +794,30 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
     count = int(dice[min(lost, len(dice) - 1)])
     if state["units"][name].get("influence") == "30201":
         count = int(dice[0])  # Catelyn: highest attack-dice value (as at full ranks)
+    to_hit_bonus = 0
+    extra_kw: set[str] = set()
+    for att in state.get("attached", []):
+        # A Lannister Pays His Debts (40102), The North Remembers (40204): with a token on the card
+        if att["unit"] != name or att["tokens"] < 1 or not melee:
+            continue
+        if att["card"] == "40102":
+            extra_kw.add("vicious")
+            to_hit_bonus += 1 if cards.controls(state, seat, "crown") else 0
+        else:
+            count = int(dice[0])
+            to_hit_bonus += 1 if cards.controls(state, seat, "swords") else 0
+    if dice_mode == "highest":
+        count = int(dice[0])
+    elif dice_mode == "lowest" or state["units"][name].get("bribed"):
+        count = int(dice[-1])  # Assault Orders; Bribery (40104): the lowest attack-dice value
     abil = T.abilities(state, name)
     keywords: set[str] = set(KEYWORD_ABILITIES.get(profile["name"], [])) if profile["name"] in abil else set()
     if melee and "Precision" in abil:
         keywords.add("precision")
     if melee and "The Mountain's Strength" in abil:
         keywords.add("sundering")
-    to_hit = int(profile["hit"])
+    keywords |= extra_kw
+    to_hit = int(profile["hit"]) - to_hit_bonus
     if profile["name"] == "Winter's Bite" and "Winter's Bite" in abil and lost >= 1:
         to_hit -= 1
     if any("Disrupt" in T.abilities(state, e) for e in T.engaged_with(state, name)):
@@ -808,8 +949,14 @@ def _h_attack(state: State, task: dict[str, Any], events: Events) -> None:
 
 def _h_surge(state: State, task: dict[str, Any], events: Events) -> None:
     if task["stage"] == "surge":
+        free = task["unit"] in T.live(state) and not T.engaged_with(state, task["unit"])
+        if free and not task.get("windowed"):
+            # "when a unit would Surge Forth" (Overrun): a Charge or March instead
+            task["windowed"] = True
+            cards.open_window(state, "surge", {"unit": task["unit"]})
+            return
         task["stage"] = "pivot"
-        if task["unit"] in T.live(state) and not T.engaged_with(state, task["unit"]):
+        if free and not task.get("replaced"):
             ask(state, "surge", [task["seat"]], unit=task["unit"])
         return
     done(state, task)
@@ -831,6 +978,16 @@ def answer_surge(state: State, seat: str, value: Any, events: Events) -> None:
 
 def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
     task = state["work"][0]
+    if state["decision"].get("dice") == "charge":
+        # Devastating Impact with the horse zone, Overrun for a House Clegane unit: the charge die
+        if value not in ([], [0]):
+            raise EngineError("bad_action", "reroll: [] or [0] (the charge die)")
+        state["decision"] = None
+        if value == [0]:
+            c = state["charging"]
+            c["natural"] = c["roll"] = T.roll(state, 6)
+            events.append({"type": "reroll", "seat": seat, "positions": [0], "dice": [c["roll"]]})
+        return
     la = state["last_attack"]
     if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
         raise EngineError("bad_action", "reroll: a list of die positions")
@@ -916,6 +1073,10 @@ def destroy(state: State, name: str, events: Events, source_seat: str | None) ->
     u["destroyed"] = True
     seat = u["seat"]
     state["players"][seat]["destroyed"].append(name)
+    if T.ucard(state, name).get("type") in ("infantry", "cavalry"):
+        for att in state.get("attached", []):
+            if att["seat"] == seat:
+                att["tokens"] += 1  # 40102, 40204: an Order token on the card
     # M129: +1 VP to the opponent for every destroyed enemy combat unit (whoever destroyed it)
     opp = T.opponent(state, seat)
     add_vp(state, opp, 1, "destroyed:" + name)
@@ -970,10 +1131,18 @@ def _h_test(state: State, task: dict[str, Any], events: Events) -> None:
         if "panicked" in u["conditions"]:
             ask(state, "spend", [T.opponent(state, u["seat"])], token="panicked", unit=name, dice="morale")
         return
+    if not task.get("rolled_window"):
+        # "when a unit has rolled a Morale Test" (Kingslayer's Renown, 40108)
+        task["rolled_window"] = True
+        cards.open_window(state, "morale_rolled", {"unit": name, "tid": task["tid"]})
+        return
     mod = task["modifier"] + morale_modifier(state, name)
     result = max(0, sum(task["dice"]) + mod)
     morale = int(T.ucard(state, name)["morale"])
-    passed = result >= morale
+    passed = result >= morale or bool(task.get("force_pass"))
+    if passed and u.get("bribed"):
+        u["bribed"] = False  # Bribery ends when the unit passes a Morale test
+        events.append({"type": "detached", "unit": name, "card": "40104"})
     extra = 0
     if not passed and task["kind"] == "panic":
         extra = task["d3"] + task.get("fail_extra", 0)
@@ -1017,6 +1186,8 @@ def morale_modifier(state: State, name: str) -> int:
         mod += T.ranks_lost(state, name)
     if "Stalwart" in abil:
         mod += 2
+    if state["units"][name].get("bribed"):
+        mod -= 1
     if any("Intimidating Presence" in T.abilities(state, e) for e in T.engaged_with(state, name)):
         mod -= 1
     return mod
@@ -1047,6 +1218,8 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         events.append({"type": "claim", "ncu": nid, "zone": zone, "seat": seat})
         push(state, {"t": "end_activation"})
         push(state, {"t": "zone", "zone": zone, "seat": seat, "stage": "start", "target": target})
+        # "when a friendly NCU claims a zone" (Bribery, Assault Orders: instead of the zone's effect)
+        cards.open_window(state, "zone_claimed", {"ncu": nid, "zone": zone})
         push(state, {"t": "influence", "ncu": nid, "seat": seat, "target": influence})
         return
     if kind == "place":
@@ -1146,6 +1319,9 @@ MAY_ZONES = ("swords", "horse")
 
 def _h_zone(state: State, task: dict[str, Any], events: Events) -> None:
     zone, seat = task["zone"], task["seat"]
+    if task.get("replaced"):
+        done(state, task)
+        return
     if task["stage"] == "start":
         task["stage"] = "choose"
         if zone == "letter":
@@ -1190,6 +1366,9 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         if cond is not None and cond not in state["units"][name]["conditions"]:
             raise illegal(f"{name} has no {cond} token")
         heal(state, name, 3, events)
+        if state["units"][name].get("bribed"):
+            state["units"][name]["bribed"] = False  # Bribery ends when the money zone targets the unit
+            events.append({"type": "detached", "unit": name, "card": "40104"})
         if cond:
             state["units"][name]["conditions"].remove(cond)
     elif zone == "letter":
@@ -1524,6 +1703,7 @@ HANDLERS = {
     "attack": _h_attack,
     "surge": _h_surge,
     "test": _h_test,
+    "charge": _h_charge,
     "hand_limit": _h_hand_limit,
     "zone": _h_zone,
     "cleanup": _h_cleanup,
