@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
-from games.services.deadlines import sweep
+from games.services.deadlines import sweep, sweep_parallel, sweep_workers
 from notifications.services import deliver_pending, warn_deadlines
 
 log = logging.getLogger(__name__)
@@ -29,21 +29,42 @@ class Tick:
 
 
 def tick() -> Tick:
-    """One pass: resolve what is overdue, decide deadline warnings, send the notification outbox."""
-    timeouts = sweep().timeouts
+    """One pass: resolve what is overdue (DEADLINE_SWEEP_WORKERS sweeps side by side on PostgreSQL),
+    decide deadline warnings, send the notification outbox."""
+    timeouts = sweep_parallel().timeouts
+    return Tick(timeouts, after_sweep())
+
+
+def after_sweep() -> int:
+    """The rest of a tick: deadline warnings, then the notification outbox (no broker, so no task
+    sends them). Returns how many notifications were sent."""
     warn_deadlines()
-    sent = deliver_pending()  # no broker, so no task sends them
-    return Tick(timeouts, sent)
+    return deliver_pending()
+
+
+def _between_connections(step):
+    close_old_connections()
+    try:
+        return step()
+    finally:
+        close_old_connections()
+
+
+async def tick_on_loop() -> Tick:
+    """A tick from the server's event loop: the sweeps run in worker threads started from this loop
+    (sync_to_async), side by side, so that the websocket messages each sends after its commits are
+    scheduled back onto this loop, where the in-memory channel layer's queues live."""
+    workers = await sync_to_async(_between_connections, thread_sensitive=False)(sweep_workers)
+    results = await asyncio.gather(*(sync_to_async(_between_connections, thread_sensitive=False)(sweep)
+                                     for _ in range(workers)))
+    sent = await sync_to_async(_between_connections, thread_sensitive=False)(after_sweep)
+    return Tick(sum(r.timeouts for r in results), sent)
 
 
 def tick_between_connections() -> Tick:
     """A tick in a long-running loop is treated like a request: connections that broke (database
     restarted) or aged out are dropped before and after."""
-    close_old_connections()
-    try:
-        return tick()
-    finally:
-        close_old_connections()
+    return _between_connections(tick)
 
 
 async def run_forever(interval: float = INTERVAL_SECONDS) -> None:
@@ -54,7 +75,7 @@ async def run_forever(interval: float = INTERVAL_SECONDS) -> None:
     log.info("deadline runner started in the web server (every %.1f s)", interval)
     while True:
         try:
-            done = await sync_to_async(tick_between_connections, thread_sensitive=False)()
+            done = await tick_on_loop()
             if done.timeouts:
                 log.info("applied %s timeout default(s)", done.timeouts)
         except asyncio.CancelledError:

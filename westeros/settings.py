@@ -176,6 +176,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 # longer than a few periods (workers down) is dropped unrun: a newer one does the same work.
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 1)
 DEADLINE_SWEEP_BUDGET_SECONDS = env_int("DEADLINE_SWEEP_BUDGET_SECONDS", 10)
+# Sweeps run side by side in each tick on PostgreSQL (threads sharing the overdue games through SKIP
+# LOCKED; SQLite always uses one), each claiming DEADLINE_SWEEP_BATCH games per transaction, so a
+# burst of deadlines falling due together is resolved several games at a time (README, "Performance").
+DEADLINE_SWEEP_WORKERS = env_int("DEADLINE_SWEEP_WORKERS", 4)
+DEADLINE_SWEEP_BATCH = env_int("DEADLINE_SWEEP_BATCH", 8)  # games claimed (and committed) together
 DEADLINE_QUEUE = env_str("DEADLINE_QUEUE", "deadlines")
 # Workers started without -Q consume both queues, one message from each in turn, so a sweep never
 # waits behind a burst of notifications (hundreds when many games start or time out at once).

@@ -4,10 +4,11 @@ the earliest, which the sweep queries), and nothing else holds it: no task waits
 a worker's memory for a particular deadline.
 
 The sweep wakes every second (Celery beat's `sweep_deadlines`, or the embedded runner inside the
-web server) and resolves every overdue game, one at a time, each claimed with a row lock taken with
-SKIP LOCKED: several sweeps running at once (two workers, or a sweep still busy when the next one
-starts) share the overdue games between them instead of queueing on the same row. Resolution
-re-checks everything under that lock, so a sweep delivered twice, or one racing a player's action,
+web server) and resolves every overdue game, a small batch per transaction, each game claimed with
+a row lock taken with SKIP LOCKED: several sweeps running at once (the DEADLINE_SWEEP_WORKERS
+threads of one tick, two workers, or a sweep still busy when the next one starts) share the overdue
+games between them instead of queueing on the same row. Resolution re-checks everything under that
+lock, so a sweep delivered twice, or one racing a player's action,
 applies each default once; a worker killed mid-way rolls its transaction back and the next sweep
 redoes it. A lost or expired sweep costs one second, nothing more: the next one finds the same
 games, because the database still says they are overdue.
@@ -25,21 +26,25 @@ from django.utils import timezone
 
 from games.engine import get_ruleset
 from games.errors import GameError, conflict
-from games.models import Game, GameAction
+from games.models import Game, GameAction, GameSeat
 
 log = logging.getLogger(__name__)
 
 
-def renew(game: Game, pending_before: set[str], records: list[GameAction], now: datetime | None = None) -> None:
+def renew(game: Game, pending_before: set[str], records: list[GameAction], now: datetime | None = None,
+          seats: list[GameSeat] | None = None, timed_out: list[GameSeat] = ()) -> None:
     """Give each seat that has just become pending (or acted and is pending again) a fresh
     deadline counted from `now` (the moment of the change); clear the deadline of seats that no
-    longer have to act; keep the others."""
+    longer have to act; keep the others. The changed seats are written in one UPDATE, with the
+    `timed_out` seats' new consecutive_timeouts. `seats`: the game's seats as read under its lock
+    (read here otherwise)."""
     now = now or timezone.now()
     engine = get_ruleset(game.ruleset)
     pending = set(engine.pending(game.state)) if game.is_active() else set()
     acted = {record.seat for record in records}
     earliest: datetime | None = None
-    for seat in game.seats.all():
+    changed = []
+    for seat in (list(game.seats.all()) if seats is None else seats):
         deadline = seat.deadline_at
         if seat.seat not in pending or seat.is_bot:
             deadline = None
@@ -47,9 +52,13 @@ def renew(game: Game, pending_before: set[str], records: list[GameAction], now: 
             deadline = now + timedelta(seconds=game.time_limit)
         if deadline != seat.deadline_at:
             seat.deadline_at = deadline
-            seat.save(update_fields=["deadline_at"])
+            changed.append(seat)
         if deadline is not None and (earliest is None or deadline < earliest):
             earliest = deadline
+    if timed_out:
+        changed += [seat for seat in timed_out if seat not in changed]
+    if changed:
+        GameSeat.objects.bulk_update(changed, ["deadline_at", "consecutive_timeouts"] if timed_out else ["deadline_at"])
     game.deadline_at = earliest
 
 
@@ -77,17 +86,22 @@ def _resolve_locked(game: Game, now: datetime) -> list[GameAction]:
     before = set(engine.pending(game.state))
     records: list[GameAction] = []
     seats_changed = False
-    for seat in game.seats.filter(deadline_at__lte=now, is_bot=False).order_by("position"):
+    seats = sorted(game.seats.all(), key=lambda s: s.position)  # read once, reused by settle
+    counted = []
+    for seat in seats:
+        if seat.is_bot or seat.deadline_at is None or seat.deadline_at > now:
+            continue
         if seat.seat not in engine.pending(game.state):
             continue
         records.append(apply_default(game, seat.seat, GameAction.Source.TIMEOUT))
         seat.consecutive_timeouts += 1
-        seat.save(update_fields=["consecutive_timeouts"])
         limit = game.max_consecutive_timeouts
         if limit and seat.consecutive_timeouts >= limit:
-            hand_to_bot(seat, abandoned=True)
+            hand_to_bot(seat, abandoned=True)  # saves the seat, its count included
             seats_changed = True
-    settle(game, before, records, seats_changed=seats_changed, now=now)
+        else:
+            counted.append(seat)
+    settle(game, before, records, seats_changed=seats_changed, now=now, seats=seats, timed_out=counted)
     return records
 
 
@@ -108,39 +122,117 @@ class SweepResult:
     handled: list[int] = field(default_factory=list)  # games claimed, each once per sweep
     failed: list[int] = field(default_factory=list)  # games whose resolution raised (logged)
 
+    def merge(self, other: SweepResult) -> SweepResult:
+        return SweepResult(self.games + other.games, self.timeouts + other.timeouts,
+                           self.handled + other.handled, self.failed + other.failed)
 
-def sweep(now: datetime | None = None, budget_seconds: float | None = None) -> SweepResult:
+
+def sweep_workers() -> int:
+    """How many sweeps run side by side per tick: DEADLINE_SWEEP_WORKERS on PostgreSQL (SKIP LOCKED
+    shares the games between them, and a resolution mostly waits on the database, so threads
+    overlap well); always 1 on SQLite, which has one writer at a time, and inside a transaction
+    (other threads' connections would not see what it has not committed)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return 1
+    return max(1, int(getattr(settings, "DEADLINE_SWEEP_WORKERS", 1)))
+
+
+def sweep_in_thread(now: datetime | None = None, budget_seconds: float | None = None) -> SweepResult:
+    """`sweep` in a thread of its own: its database connection is closed when it ends."""
+    from django.db import connection
+
+    try:
+        return sweep(now, budget_seconds)
+    finally:
+        connection.close()
+
+
+def sweep_parallel(workers: int | None = None, now: datetime | None = None,
+                   budget_seconds: float | None = None) -> SweepResult:
+    """`workers` sweeps at once in threads (default: `sweep_workers()`), sharing the overdue games
+    through SKIP LOCKED; one worker is a plain `sweep` in the calling thread. For a Celery worker or
+    `manage.py run_deadlines`; the runner inside Daphne starts its sweeps on the server's loop
+    instead (games/runner.py), so that their websocket messages reach its in-memory channel layer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    workers = sweep_workers() if workers is None else workers
+    if workers <= 1:
+        return sweep(now, budget_seconds)
+    with ThreadPoolExecutor(workers, thread_name_prefix="deadline-sweep") as pool:
+        futures = [pool.submit(sweep_in_thread, now, budget_seconds) for _ in range(workers)]
+        results = [f.result() for f in futures]  # a failed claim (database down) raises, as in sweep
+    total = SweepResult()
+    for result in results:
+        total = total.merge(result)
+    return total
+
+
+def sweep(now: datetime | None = None, budget_seconds: float | None = None,
+          batch: int | None = None) -> SweepResult:
     """Resolve overdue games until none is left that no other sweep holds, or `budget_seconds` have
-    passed (the next sweep carries on). Each game is claimed and resolved in its own transaction:
-    `SELECT ... FOR UPDATE SKIP LOCKED` on PostgreSQL, so sweeps running side by side never wait
-    for each other; SQLite has one writer at a time anyway. `now` fixes the clock (tests);
-    otherwise each claim reads it afresh, so a long sweep also takes deadlines that fall due while
-    it runs."""
+    passed (the next sweep carries on). Games are claimed `batch` at a time (DEADLINE_SWEEP_BATCH)
+    with `SELECT ... FOR UPDATE SKIP LOCKED` on PostgreSQL, so sweeps running side by side never
+    wait for each other (SQLite has one writer at a time anyway), their seats read in the same
+    trip, and resolved in one transaction: one claim and one commit for the batch instead of one
+    per game. If any game of a batch fails, the whole batch rolls back and its games are redone one
+    per transaction, so one broken game stops nobody else. `now` fixes the clock (tests); otherwise
+    each claim reads it afresh, so a long sweep also takes deadlines that fall due while it runs."""
     budget = settings.DEADLINE_SWEEP_BUDGET_SECONDS if budget_seconds is None else budget_seconds
+    size = max(1, int(getattr(settings, "DEADLINE_SWEEP_BATCH", 1) if batch is None else batch))
     stop_at = time.monotonic() + budget
     result = SweepResult()
     while time.monotonic() < stop_at:
-        game_id = None
+        claimed: list[int] = []
+        done: list[list[GameAction]] = []
         try:
             with transaction.atomic():
-                game = (overdue_games(now or timezone.now()).exclude(pk__in=result.handled)
-                        .select_for_update(skip_locked=True).first())
-                if game is None:
-                    break
-                game_id = game.pk
-                result.handled.append(game_id)
-                records = _resolve_locked(game, now or timezone.now())
+                clock = now or timezone.now()
+                games = list(overdue_games(clock).exclude(pk__in=result.handled)
+                             .select_for_update(skip_locked=True).prefetch_related("seats")[:size])
+                claimed = [game.pk for game in games]
+                result.handled.extend(claimed)
+                for game in games:
+                    done.append(_resolve_locked(game, clock))
         except Exception:
-            if game_id is None:
+            if not claimed:
                 raise  # the claim itself failed (database unavailable): the next sweep tries again
-            # One broken game must not stop the others; it is tried again by the next sweep.
-            log.exception("could not resolve the deadline of game %s", game_id)
-            result.failed.append(game_id)
+            if len(claimed) == 1:
+                _failed(result, claimed[0])
+            else:
+                for game_id in claimed:  # everything rolled back: one game at a time, to isolate it
+                    _sweep_one(game_id, now, result)
             continue
-        if records:
-            result.games += 1
-            result.timeouts += len(records)
+        if not claimed:
+            break
+        for records in done:
+            _tally(result, records)
     return result
+
+
+def _sweep_one(game_id: int, now: datetime | None, result: SweepResult) -> None:
+    try:
+        with transaction.atomic():
+            clock = now or timezone.now()
+            game = overdue_games(clock).filter(pk=game_id).select_for_update(skip_locked=True).first()
+            records = _resolve_locked(game, clock) if game is not None else []
+    except Exception:
+        _failed(result, game_id)
+        return
+    _tally(result, records)
+
+
+def _failed(result: SweepResult, game_id: int) -> None:
+    # One broken game must not stop the others; it is tried again by the next sweep.
+    log.exception("could not resolve the deadline of game %s", game_id)
+    result.failed.append(game_id)
+
+
+def _tally(result: SweepResult, records: list[GameAction]) -> None:
+    if records:
+        result.games += 1
+        result.timeouts += len(records)
 
 
 def do_extend(game_id: int, user) -> Game:

@@ -43,13 +43,14 @@ def events_for(ruleset: str, records: Iterable[GameAction], viewer: str | None) 
     return visible
 
 
-def after_commit(game: Game, records: list[GameAction], *, seats_changed: bool = False) -> None:
+def after_commit(game: Game, records: list[GameAction], *, seats_changed: bool = False,
+                 seat_names: list[str] | None = None) -> None:
     """Send the change to every connection once the transaction commits. `records` are all the
     actions appended in it (contiguous versions), so the message spans from_version -> version;
     from_version == version when only the seats or the status changed. Commits of different requests
     send concurrently, so messages can cross: the consumer puts them back in version order."""
     game_id, ruleset, version, status = game.pk, game.ruleset, game.version, game.status
-    seats = game.seat_names()
+    seats = game.seat_names() if seat_names is None else list(seat_names)
     records = list(records)
     from_version = records[0].version - 1 if records else version
 

@@ -110,7 +110,8 @@ def do_submit_action(
         raise GameError("invalid", "Some fields are not valid.", fields={"action": ["An object is required."]})
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = game.seat_for(user)
+        seats = list(game.seats.all())  # read once: settle reuses them
+        seat = next((s for s in seats if s.user_id == user.pk), None) if user.is_authenticated else None
         if seat is None:
             raise GameError("forbidden", "You do not play in this game.", status_code=403)
         fingerprint = request_fingerprint(action, version) if idempotency_key else ""
@@ -155,7 +156,7 @@ def do_submit_action(
         if seat.consecutive_timeouts:
             seat.consecutive_timeouts = 0
             seat.save(update_fields=["consecutive_timeouts"])
-        settle(game, before, [record])
+        settle(game, before, [record], seats=seats)
     return Submitted(game, record, repeated=False)
 
 
@@ -176,10 +177,10 @@ def do_concede(game_id: int, user: User) -> Game:
     return game
 
 
-def abandonment_ranking(game: Game) -> list[str]:
+def abandonment_ranking(game: Game, seats: list[GameSeat] | None = None) -> list[str]:
     """Every player left: the one who stayed longest ranks first, the first to leave last (so a
     ranked game cannot be escaped by everyone leaving after you); seats without a player follow."""
-    seats = list(game.seats.all())
+    seats = list(game.seats.all()) if seats is None else seats
     players = sorted((s for s in seats if s.user_id is not None), key=lambda s: (s.left_at, s.position), reverse=True)
     return [s.seat for s in players] + [s.seat for s in seats if s.user_id is None]
 
@@ -190,28 +191,35 @@ def hand_to_bot(seat: GameSeat, *, abandoned: bool) -> None:
     seat.is_bot = True
     seat.abandoned = abandoned
     seat.deadline_at = None
-    seat.save(update_fields=["left_at", "is_bot", "abandoned", "deadline_at"])
+    seat.save(update_fields=["left_at", "is_bot", "abandoned", "deadline_at", "consecutive_timeouts"])
 
 
 def settle(
     game: Game, pending_before: set[str], records: list[GameAction], *, seats_changed: bool = False,
-    now: datetime | None = None, started: bool = False,
+    now: datetime | None = None, started: bool = False, seats: list[GameSeat] | None = None,
+    timed_out: list[GameSeat] = (),
 ) -> None:
     """After a change on a locked game: bots play their seats, the game ends if it is over (or is
-    abandoned when no player is left), deadlines are renewed, the row is saved, and the table is
-    notified once the transaction commits."""
+    abandoned when no player is left), the new action rows are inserted (one query), deadlines are
+    renewed, the row is saved, and the table is notified once the transaction commits. `seats`: the
+    game's seats as the caller read them under the lock (read once here otherwise), so that the
+    seats are read once per change rather than by every step; `timed_out`: seats among them whose
+    consecutive_timeouts changed, written with the deadlines."""
     from games.services import deadlines
 
+    seats = list(game.seats.all()) if seats is None else seats
     was_active = game.is_active()
-    if game.is_active() and not game.seats.filter(is_bot=False).exists() and game.seats.filter(user__isnull=False).exists():
+    if (game.is_active() and not any(not s.is_bot for s in seats)
+            and any(s.user_id is not None for s in seats)):
         game.status = Game.Status.ABANDONED
         game.finished_at = timezone.now()
-        game.ranking = abandonment_ranking(game)
-    records = [*records, *_run_bots(game)]
+        game.ranking = abandonment_ranking(game, seats)
+    records = [*records, *_run_bots(game, seats)]
     _finish_if_over(game)
-    deadlines.renew(game, pending_before, records, now)
+    _insert_actions(game)
+    deadlines.renew(game, pending_before, records, now, seats=seats, timed_out=timed_out)
     game.save()
-    notify.after_commit(game, records, seats_changed=seats_changed)
+    notify.after_commit(game, records, seats_changed=seats_changed, seat_names=[s.seat for s in seats])
     game_changed.send(sender=Game, game=game, pending_before=pending_before, records=records, started=started)
     if was_active and not game.is_active():
         game_finished.send(sender=Game, game=game)
@@ -237,9 +245,11 @@ def request_fingerprint(action: Any, version: int) -> str:
 
 
 def _append(game, seat, action, events, state, source, user, idempotency_key, request_hash="") -> GameAction:
+    """The action's row, inserted by `settle` together with the others of the same change (one
+    INSERT for a player's action and the bots' replies, or for a sweep's three timeouts)."""
     game.state = state
     game.version += 1
-    return GameAction.objects.create(
+    record = GameAction(
         game=game,
         version=game.version,
         seat=seat,
@@ -250,14 +260,23 @@ def _append(game, seat, action, events, state, source, user, idempotency_key, re
         idempotency_key=idempotency_key,
         request_hash=request_hash,
     )
+    game.__dict__.setdefault("_unsaved_actions", []).append(record)
+    return record
 
 
-def _run_bots(game: Game) -> list[GameAction]:
+def _insert_actions(game: Game) -> None:
+    """Insert the rows `_append` prepared (bulk_create sets their ids and created_at)."""
+    unsaved = game.__dict__.pop("_unsaved_actions", [])
+    if unsaved:
+        GameAction.objects.bulk_create(unsaved)
+
+
+def _run_bots(game: Game, seats: list[GameSeat]) -> list[GameAction]:
     """Let the engine's default player act for every bot seat that is pending, until none is."""
     if not game.is_active():
         return []
     engine = get_ruleset(game.ruleset)
-    bots = set(game.seats.filter(is_bot=True).values_list("seat", flat=True))
+    bots = {s.seat for s in seats if s.is_bot}
     records = []
     while bots and not engine.is_over(game.state):
         waiting = sorted(bots & set(engine.pending(game.state)))

@@ -1,0 +1,115 @@
+"""The server path at load (issue 20): a sweep resolves overdue games in batches with few queries
+per game, sweeps run side by side without taking a game twice, and an action costs a bounded
+number of queries."""
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.engine import get_ruleset
+from games.models import Game, GameAction
+from games.services import deadlines
+from games.services.play import do_submit_action
+from tests.factories import make_game
+
+pytestmark = pytest.mark.django_db
+AGOT = get_ruleset("agot")
+HOUR = 3600
+POSTGRES = os.environ.get("DATABASE_URL", "").startswith("postgres")
+
+
+def later(seconds: float):
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+def test_a_sweep_costs_few_queries_per_game(settings):
+    """Three timeouts per game used to cost about 26 queries (seats re-read by every step, one
+    INSERT per action, one UPDATE per seat, one claim and commit per game); now the batch is
+    claimed with its seats in two queries, a game's actions are one INSERT and its seats one
+    UPDATE. What is left is mostly the notification decisions (notifications.services)."""
+    settings.DEADLINE_SWEEP_BATCH = 8
+    games = [make_game(time_limit=HOUR, seed=n) for n in range(8)]
+    with CaptureQueriesContext(connection) as queries:
+        result = deadlines.sweep(now=later(HOUR + 1))
+    assert result.games == 8 and result.timeouts == 24 and not result.failed
+    per_game = len(queries.captured_queries) / len(games)
+    assert per_game <= 13, f"{per_game:.1f} queries per game"
+    inserts = [q for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "games_gameaction"')]
+    assert len(inserts) == 8  # one per game, its three timeouts together
+    for game in games:
+        game.refresh_from_db()
+        assert game.version == 3
+        assert list(GameAction.objects.filter(game=game).values_list("version", flat=True).order_by("version")) == [1, 2, 3]
+
+
+def test_a_broken_game_in_a_batch_rolls_back_only_itself(monkeypatch, settings):
+    settings.DEADLINE_SWEEP_BATCH = 8
+    games = [make_game(time_limit=HOUR, seed=n) for n in range(5)]
+    broken = games[2]
+    real = deadlines._resolve_locked
+
+    def fail_for_broken(game, now):
+        if game.pk == broken.pk:
+            raise RuntimeError("engine bug")
+        return real(game, now)
+
+    monkeypatch.setattr(deadlines, "_resolve_locked", fail_for_broken)
+    result = deadlines.sweep(now=later(HOUR + 1))
+    assert result.failed == [broken.pk] and result.games == 4 and result.timeouts == 12
+    assert Game.objects.get(pk=broken.pk).version == 0
+    assert not GameAction.objects.filter(game=broken).exists()
+    for game in games:
+        if game.pk != broken.pk:
+            assert Game.objects.get(pk=game.pk).version == 3
+            assert GameAction.objects.filter(game=game, source="timeout").count() == 3
+
+
+def test_a_second_sweep_finds_nothing_to_do():
+    make_game(time_limit=HOUR)
+    assert deadlines.sweep(now=later(HOUR + 1)).timeouts == 3
+    assert deadlines.sweep(now=later(HOUR + 1)).timeouts == 0
+
+
+def test_the_fourth_timeout_in_a_row_still_hands_the_seat_to_the_bot():
+    game = make_game(time_limit=HOUR, max_consecutive_timeouts=1)
+    deadlines.sweep(now=later(HOUR + 1))
+    seats = {s.seat: s for s in game.seats.all()}
+    assert all(s.is_bot and s.abandoned and s.consecutive_timeouts == 1 for s in seats.values())
+
+
+def test_inside_a_transaction_the_sweep_stays_on_its_connection(settings):
+    settings.DEADLINE_SWEEP_WORKERS = 4
+    assert deadlines.sweep_workers() == 1  # the test's transaction: other threads would not see its rows
+
+
+@pytest.mark.skipif(not POSTGRES, reason="parallel sweeps need PostgreSQL (SKIP LOCKED, several connections)")
+@pytest.mark.django_db(transaction=True)
+def test_parallel_sweeps_resolve_every_game_once(settings):
+    settings.DEADLINE_SWEEP_WORKERS = 4
+    settings.DEADLINE_SWEEP_BATCH = 3
+    games = [make_game(time_limit=HOUR, seed=n) for n in range(30)]
+    assert deadlines.sweep_workers() == 4
+    result = deadlines.sweep_parallel(now=later(HOUR + 1))
+    assert result.games == 30 and result.timeouts == 90 and not result.failed
+    assert sorted(result.handled) == sorted(g.pk for g in games)  # no game claimed twice
+    assert GameAction.objects.filter(source="timeout").count() == 90
+    assert deadlines.sweep_parallel(now=later(HOUR + 1)).timeouts == 0
+
+
+def test_an_action_costs_a_bounded_number_of_queries(django_assert_max_num_queries):
+    """Submitting an action: lock the game, read its seats once, one INSERT for the action (and any
+    bot replies), one UPDATE for the seats whose deadlines changed, the game row, and the
+    notification decisions: 11 here, four of them the savepoints of the action's and the
+    notifications' transactions nested in the test's. It cost 15 (and 16 here) before the seats
+    were read once and the rows written together."""
+    game = make_game(time_limit=HOUR)
+    user = game.seats.select_related("user").get(seat="stark").user
+    with django_assert_max_num_queries(11):
+        do_submit_action(game.id, user, action=AGOT.default_action(game.state, "stark"), version=0)
+    assert Game.objects.get(pk=game.pk).version == 1
+    assert GameAction.objects.get(game=game).seat == "stark"
