@@ -103,3 +103,29 @@ def test_reaction_prompts_all_never_reveal_whether_a_seat_holds_a_playable_card(
     assert R.new_game(SEATS, {}, 1)["options"]["reaction_prompts"] == "all"
     assert _prompt_leaks("all", range(3)) == 0
     assert _prompt_leaks("playable", range(3)) > 0
+
+
+def test_views_hide_the_secrets_over_200_short_random_games():
+    """The property above over 200 seeded random games (issue 18), bounded to keep the suite quick:
+    the first 60 actions of each game (deployment and the first activations with their reaction
+    windows), views and summaries compared every 6th action, every event's view checked."""
+    for seed in range(200):
+        rnd = random.Random(1000 + seed)
+        state = R.new_game(SEATS, {}, 1000 + seed)
+        for steps in range(60):
+            if R.is_over(state):
+                break
+            if steps % 6 == 5:
+                viewer = [*SEATS, None][steps // 6 % 3]
+                other = scramble_for(state, viewer, rnd)
+                assert R.view(state, viewer) == R.view(other, viewer), (seed, steps, viewer)
+                assert R.summary(state, viewer) == R.summary(other, viewer), (seed, steps, viewer)
+                assert R.pending(state) == R.pending(other), (seed, steps)
+            seat = rnd.choice(sorted(R.pending(state)))
+            state, events = R.apply(state, seat, R.random_action(state, seat, rnd))
+            for e in events:
+                if e["type"] == "draw":
+                    for viewer in [*SEATS, None]:
+                        if e["seat"] != viewer:
+                            shown = R.event_view(e, viewer)
+                            assert shown["cards"] == HIDDEN and shown["count"] == e["count"]
