@@ -161,7 +161,7 @@ def test_skip_link_and_the_phone_header(live_asgi_server, site, new_page, artifa
         page.keyboard.press("Enter")
         page.wait_for_function("location.hash === '#decision'")
         box = page.locator("#decision").bounding_box()
-        assert 0 <= box["y"] < height
+        assert -1 <= box["y"] < height  # scrolled to its top (less than a pixel off after zoomed layouts)
         header = page.locator(".site-header").bounding_box()
         if label == "phone":
             assert header["height"] <= 56, header  # one compact row
