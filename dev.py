@@ -98,6 +98,8 @@ def bench(args: list[str]) -> None:
     env = dict(os.environ)
     run(PYTHON, "benchmarks/agot_engine.py", env=env)
     run(PYTHON, "benchmarks/agot_bot.py", env=env)
+    run(PYTHON, "benchmarks/lcg.py", env=env)
+    run(PYTHON, "benchmarks/minis.py", env=env)
     run(PYTHON, "benchmarks/server_api.py", env=env)
     run(PYTHON, "benchmarks/server_live.py", env=env)
 
