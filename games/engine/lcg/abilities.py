@@ -502,7 +502,8 @@ def candidates(state: State, ctx: Ctx, name: str) -> list[str]:
         return [u for u in _open_uids(state, ev) if T.card(state, u)["faction"] == "greyjoy"
                 and T.controller(state, u) == seat and T.card(state, u)["type"] == "character"]
     if name == "opponent_character_cost_x":
-        return T.in_play(state, opp, "character")
+        chars = T.in_play(state, opp, "character")
+        return chars if "x" not in ctx else [u for u in chars if _printed(state, u, "cost") <= ctx["x"]]
     if name == "own_tyrell":
         return [u for u in _chars(state, [seat]) if T.card(state, u)["faction"] == "tyrell"]
     if name == "any_attachment":
@@ -886,19 +887,38 @@ def _initiations(state: State, ctx: Ctx, a: dict[str, Any], is_event: bool, seve
         if _costs_ok(state, ctx, a):
             yield {key: base}
         return
+    if tsel == "opponent_character_cost_x":
+        # The Things I Do for Love: X is chosen in a decision of its own once the card is played
+        if x_range(state, ctx, a):
+            yield {key: base}
+        return
     cands = candidates(state, ctx, tsel)
     lo, hi = a.get("count", [1, 1])
     for u in cands:
-        if tsel == "opponent_character_cost_x":
-            ctx["x"] = _printed(state, u, "cost")
         if not _costs_ok(state, ctx, a):
             continue
-        act = dict(base, targets=[_name(state, u, ctx["seat"])])
-        if tsel == "opponent_character_cost_x":
-            act["x"] = ctx["x"]
-        yield {key: act}
+        yield {key: dict(base, targets=[_name(state, u, ctx["seat"])])}
     if hi > 1 and len(cands) > 1 and _costs_ok(state, ctx, a):
         yield {key: dict(base, targets=[_name(state, u, ctx["seat"]) for u in cands[:hi]])}
+
+
+def x_range(state: State, ctx: Ctx, a: dict[str, Any]) -> list[int]:
+    """The legal values of a chosen X (The Things I Do for Love, L134, L136): at least the lowest
+    printed cost among the targets (one must exist), at most what the gold pool can pay, with
+    every other cost payable."""
+    ctx = dict(ctx)
+    ctx.pop("x", None)
+    cands = candidates(state, ctx, a["target"])
+    if not cands:
+        return []
+    lo = min(_printed(state, u, "cost") for u in cands)
+    out = []
+    x = lo
+    while event_cost(state, ctx["seat"], ctx["src"], x) <= state["players"][ctx["seat"]]["gold"]:
+        if _costs_ok(state, dict(ctx, x=x), a):
+            out.append(x)
+        x += 1
+    return out
 
 
 def _printed_cid(state: State, cid: str) -> int:
@@ -971,11 +991,23 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     if is_event and T.card(state, src).get("cost") == "X":
         if ev and ev.get("cid"):
             ctx["x"] = _printed_cid(state, ev["cid"])
-        else:
+        elif "x" in value:
+            # SCENARIOS.md's shorthand: X and the target named in the act answer both decisions
             x = value.get("x")
             if not isinstance(x, int) or isinstance(x, bool) or x < 0:
                 refuse("name X (x: a number)")
+            if x not in x_range(state, ctx, a):
+                refuse(f"{T.card(state, src)['name']}: X cannot be {x} (L134, L136)")
             ctx["x"] = x
+        else:
+            if value.get("targets"):
+                refuse(f"{T.card(state, src)['name']}: X is chosen first, then the target (L128, L134)")
+            xs = x_range(state, ctx, a)
+            if not xs:
+                refuse(f"{T.card(state, src)['name']}: no X can be paid with a target left (L125, L136)")
+            state["decision"] = None
+            _push_choice(state, seat, "x", ctx, [], values=xs, timing=timing)
+            return
     tsel = a.get("target")
     targets: list[str] = []
     if tsel:
@@ -998,6 +1030,29 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     if not _costs_ok(state, ctx, a):
         refuse(f"{T.card(state, src)['name']}: its cost cannot be paid (L125)")
     ctx["targets"] = targets
+    state["decision"] = None
+    _proceed(state, ctx, timing, events)
+
+
+def _proceed(state: State, ctx: Ctx, timing: str, events: list[Event]) -> None:
+    """An initiation after its X and targets: the card kneeled by a `kneel:<selector>` cost is
+    chosen when more than one is eligible (Like Warm Rain, L128 step 5), then everything is paid."""
+    a = live_specs(state, ctx["src"])[ctx["i"]]
+    chosen = ctx.setdefault("cost_cards", {})
+    for c in a.get("cost", ()):
+        if c.startswith("kneel:") and c not in chosen:
+            cands = candidates(state, ctx, c[6:])
+            if len(cands) > 1:
+                _push_choice(state, ctx["seat"], "kneel_cost", ctx, [], selector=c[6:], cost=c, timing=timing)
+                return
+            chosen[c] = cands[0]
+    _finish_initiate(state, ctx, a, timing, events)
+
+
+def _finish_initiate(state: State, ctx: Ctx, a: dict[str, Any], timing: str, events: list[Event]) -> None:
+    src, i, seat, is_event = ctx["src"], ctx["i"], ctx["seat"], ctx.get("event")
+    targets = ctx["targets"]
+    win = top_window(state) if timing in ("interrupt", "reaction") else None
     ctx["host"] = _host(state, src)
     if win is not None:
         win.setdefault("used", []).append(f"{src}:{i}")
@@ -1042,7 +1097,7 @@ def _pay(state: State, ctx: Ctx, a: dict[str, Any], events: list[Event]) -> None
         elif c.startswith("gold:"):
             p["gold"] -= ctx.get("x", 0) if c == "gold:X" else int(c[5:])
         elif c.startswith("kneel:"):
-            u = candidates(state, ctx, c[6:])[0]
+            u = ctx.get("cost_cards", {}).get(c) or candidates(state, ctx, c[6:])[0]
             state["inplay"][u]["kneeling"] = True
             events.append({"type": "kneel", "seat": seat, "card": T.cid(state, u), "reason": "cost"})
         elif c == "sacrifice_self":
@@ -1505,6 +1560,8 @@ def choice_options(state: State, fr: dict[str, Any]) -> list[str]:
         return [u for u in state["players"][seat]["deck"] if T.card(state, u)["type"] != ctx["named_type"]]
     if sel == "bear_top5":
         return list(state["players"][ctx["bear_seat"]]["deck"][:5])
+    if sel == "bear_rest":
+        return list(state["players"][ctx["bear_seat"]]["deck"][:ctx["bear_rest"]])
     return candidates(state, dict(ctx, seat=seat), sel)
 
 
@@ -1521,6 +1578,10 @@ def _ask_choice(state: State, fr: dict[str, Any], events: list[Event]) -> None:
         d["count"] = fr["count"]
     if fr["what"] == "cards":
         d["min"], d["max"] = fr["lo"], fr["hi"]
+    if fr["what"] == "x":
+        d["min"], d["max"] = fr["values"][0], fr["values"][-1]
+    if fr["what"] == "order":
+        d["count"] = fr["count"]  # how many cards, never which (§5.2)
     if fr.get("optional"):
         d["optional"] = True
     state["decision"] = d
@@ -1540,7 +1601,14 @@ def choice_legal(state: State, seat: str) -> list[Any] | None:
         return list(range(fr["modes"]))
     if w == "seat":
         return list(state["seats"])
+    if w == "x":
+        return list(fr["values"])
+    if w == "order":
+        ids = [T.cid(state, u) for u in choice_options(state, fr)]
+        return [list(p) for p in dict.fromkeys(itertools.permutations(ids))]
     opts = [_name(state, u, seat) for u in choice_options(state, fr)]
+    if w in ("target", "kneel_cost"):
+        return opts
     if w == "card":
         return ([None] if fr.get("optional") or not opts else []) + opts
     if w == "kill":
@@ -1563,8 +1631,14 @@ def choice_default(state: State, seat: str) -> Any:
         return 0
     if w == "seat":
         return seat
+    if w == "x":
+        return fr["values"][0]  # the lowest legal X
+    if w == "order":
+        return [T.cid(state, u) for u in choice_options(state, fr)]  # the order they were in
     opts = sorted(choice_options(state, fr), key=lambda u: (_printed(state, u, "cost"), T.cid(state, u),
                                                              int(u[1:])))
+    if w in ("target", "kneel_cost"):
+        return _name(state, opts[0], seat)
     if w == "card":
         return None if fr.get("optional") or not opts else _name(state, opts[0], seat)
     if w == "kill":
@@ -1617,7 +1691,32 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
         ctx["bear_seat"] = value
         _push_choice(state, ctx["seat"], "cards", ctx, fr["rest"], selector="bear_top5", lo=0, hi=3, then="bear")
         return
+    if w == "x":
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise EngineError("bad_action", "choose: a number (X)")
+        if value not in fr["values"]:
+            refuse(f"X: {fr['values'][0]} to {fr['values'][-1]} (L134, L136)")
+        _done_choice(state, fr)
+        ctx["x"] = value
+        events.append({"type": "named", "seat": seat, "card": ctx["cid"], "x": value})
+        a = live_specs(state, ctx["src"])[ctx["i"]]
+        _push_choice(state, seat, "target", ctx, [], selector=a["target"], timing=fr["timing"])
+        return
+    if w == "order":
+        _answer_order(state, fr, seat, value, events)
+        return
     opts = choice_options(state, fr)
+    if w in ("target", "kneel_cost"):
+        u = resolve_name(state, seat, value)
+        if u not in opts:
+            refuse(f"{value} is not a valid choice (L136-L141)")
+        _done_choice(state, fr)
+        if w == "target":
+            ctx["targets"] = [u]
+        else:
+            ctx.setdefault("cost_cards", {})[fr["cost"]] = u
+        _proceed(state, ctx, fr["timing"], events)
+        return
     if w == "card":
         if value is None:
             if not fr.get("optional") and opts:
@@ -1634,7 +1733,13 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if w in ("cards", "kill"):
         if not isinstance(value, list):
             raise EngineError("bad_action", "a list of cards")
-        uids = [resolve_name(state, seat, v) for v in value]
+        uids = []
+        for v in value:
+            u = resolve_name(state, seat, v)
+            if isinstance(v, dict) and "zone" in v and (u in uids or u not in opts):
+                # two copies of one card in a hidden zone are named alike: take the next one offered
+                u = next((x for x in opts if x not in uids and T.cid(state, x) == T.cid(state, u)), u)
+            uids.append(u)
         if len(set(uids)) != len(uids) or any(u not in opts for u in uids):
             refuse("not valid choices")
         lo, hi = (fr["count"], fr["count"]) if w == "kill" else (fr["lo"], fr["hi"])
@@ -1659,14 +1764,45 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
             events.append({"type": "shuffled_into_deck", "seat": seat, "cards": [T.cid(state, u) for u in uids]})
         elif then == "bear":
             p = state["players"][ctx["bear_seat"]]
+            rest = len(choice_options(state, fr)) - len(uids)
             for u in uids:
                 p["deck"].remove(u)
                 p["deck"].append(u)
             p["pinned"] = 0
             events.append({"type": "to_bottom", "seat": ctx["bear_seat"], "count": len(uids), "by": seat})
+            if rest > 1:
+                # "the rest on top, in whatever order you choose"
+                ctx["bear_rest"] = rest
+                _push_choice(state, seat, "order", ctx, fr["rest"], selector="bear_rest", count=rest, then="bear")
+                return
         run_ops(state, ctx, fr["rest"], events)
         return
     refuse("nothing to choose")
+
+
+def _answer_order(state: State, fr: dict[str, Any], seat: str, value: Any, events: list[Event]) -> None:
+    """The Bear and the Maiden Fair: the cards left on top, in the order chosen (top first). The
+    order is never shown to the other seat nor logged (§5.2)."""
+    ctx = fr["ctx"]
+    top = choice_options(state, fr)
+    if not isinstance(value, list):
+        raise EngineError("bad_action", "choose: the cards in their new order, top first")
+    ids = [v.get("card") if isinstance(v, dict) else v for v in value]
+    pool = list(top)
+    order = []
+    for cid in ids:
+        u = next((x for x in pool if T.cid(state, x) == cid), None)
+        if u is None:
+            refuse("name each card left on top once, top first")
+        pool.remove(u)
+        order.append(u)
+    if pool:
+        refuse("name each card left on top once, top first")
+    _done_choice(state, fr)
+    p = state["players"][ctx["bear_seat"]]
+    p["deck"][:len(order)] = order
+    events.append({"type": "reordered", "seat": ctx["bear_seat"], "count": len(order), "by": seat})
+    run_ops(state, ctx, fr["rest"], events)
 
 
 def _done_choice(state: State, fr: dict[str, Any]) -> None:
