@@ -1,9 +1,10 @@
 """A Game of Thrones: The Card Game (2nd ed.), two players (joust), registered as `lcg`.
 
 Rules: ../shared/rules/lcg.md (L1-L233, §5 decisions); cards are data (data/core_learn_to_play.yaml,
-the two Core learn-to-play decks). This is the framework: setup, the seven phases, challenges,
-claim and keywords; card abilities are not implemented yet. State layout, options and what is
-missing: docs/engine-lcg.md.
+the two Core learn-to-play decks). The framework (setup, the seven phases, challenges, claim,
+keywords) and every card's abilities, written as data for the ability model of abilities.py.
+State layout, the ability vocabulary, options and what is left out (melee, deck building):
+docs/engine-lcg.md.
 """
 from __future__ import annotations
 
