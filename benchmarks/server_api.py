@@ -27,7 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SERVER_LOG = Path(tempfile.gettempdir()) / "westeros-bench-daphne.log"  # the server's errors, if any
+RUN_DIR = Path(tempfile.mkdtemp(prefix="westeros-bench-"))  # this run's logs (and SQLite file)
+SERVER_LOG = RUN_DIR / "daphne.log"  # the server's errors, if any
 
 
 def free_port() -> int:
@@ -57,17 +58,22 @@ def request(url: str, token: str, body: dict | None = None) -> tuple[int, float]
     return status, time.perf_counter() - start
 
 
-def setup_environment() -> dict[str, str]:
+def setup_environment(database: str | None = None) -> dict[str, str]:
+    """The benchmark's environment: a fresh database of its own (PostgreSQL when DATABASE_URL is set:
+    `database`, default westeros_bench_<pid>, so two runs never share one; else a SQLite file in
+    this run's directory)."""
     env = dict(os.environ)
     if env.get("DATABASE_URL"):
+        name = database or f"westeros_bench_{os.getpid()}"
         base = env["DATABASE_URL"].rsplit("/", 1)[0]
-        env["DATABASE_URL"] = f"{base}/westeros_bench"
-        subprocess.run(["dropdb", "--if-exists", "-h", "127.0.0.1", "-U", "postgres", "westeros_bench"], check=False)
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", "westeros_bench"], check=True)
+        env["DATABASE_URL"] = f"{base}/{name}"
+        subprocess.run(["dropdb", "--if-exists", "-h", "127.0.0.1", "-U", "postgres", name], check=False)
+        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
     else:
-        env["DATABASE_URL"] = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
+        env["DATABASE_URL"] = f"sqlite:///{RUN_DIR}/bench.sqlite3"
     env.update(SECRET_KEY="bench", DEBUG="false", ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="false",
-               DJANGO_SETTINGS_MODULE="westeros.settings", LOG_LEVEL="WARNING")
+               DJANGO_SETTINGS_MODULE="westeros.settings", LOG_LEVEL="WARNING",
+               EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")  # mail "sent" in memory
     return env
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import threading
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
-from games.services.deadlines import sweep, sweep_parallel, sweep_workers
+from games.services.deadlines import seconds_to_next_deadline, sweep, sweep_parallel, sweep_until, sweep_workers
 from notifications.services import deliver_pending, warn_deadlines
 
 log = logging.getLogger(__name__)
@@ -30,14 +31,14 @@ class Tick:
 
 def tick() -> Tick:
     """One pass: resolve what is overdue (DEADLINE_SWEEP_WORKERS sweeps side by side on PostgreSQL),
-    decide deadline warnings, send the notification outbox."""
+    decide deadline warnings, send the notification outbox (`run_deadlines --once`)."""
     timeouts = sweep_parallel().timeouts
     return Tick(timeouts, after_sweep())
 
 
 def after_sweep() -> int:
-    """The rest of a tick: deadline warnings, then the notification outbox (no broker, so no task
-    sends them). Returns how many notifications were sent."""
+    """The notification half of a tick: deadline warnings, then the notification outbox (no broker,
+    so no task sends them). Returns how many notifications were sent."""
     warn_deadlines()
     return deliver_pending()
 
@@ -50,39 +51,94 @@ def _between_connections(step):
         close_old_connections()
 
 
-async def tick_on_loop() -> Tick:
-    """A tick from the server's event loop: the sweeps run in worker threads started from this loop
+class _Notifier:
+    """The notification half in a thread of its own, for the long-running loops: hundreds of warnings
+    or messages to send (a burst of games starting, or timing out) must not hold up the next sweep.
+    One pass at a time; each loop turn starts one if none is running."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._sent = 0
+
+    def poke(self) -> int:
+        """Start a pass unless one is running; returns what the passes finished since the last call
+        sent."""
+        with self._lock:
+            sent, self._sent = self._sent, 0
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="deadline-notifier", daemon=True)
+                self._thread.start()
+        return sent
+
+    def _run(self) -> None:
+        from django.db import connection
+
+        try:
+            sent = _between_connections(after_sweep)
+        except Exception:
+            log.exception("deadline runner: the notification pass failed; trying again")
+            sent = 0
+        finally:
+            connection.close()  # this thread ends: its connection goes with it
+        with self._lock:
+            self._sent += sent
+
+
+_notifier = _Notifier()
+
+
+def tick_between_connections() -> Tick:
+    """A turn of the `run_deadlines` loop, treated like a request: connections that broke (database
+    restarted) or aged out are dropped before and after. The sweeps run here; the notification half
+    runs beside them in its own thread (`_Notifier`). Deadlines falling due before the next turn are
+    swept when they do (`sweep_until`)."""
+    sent = _notifier.poke()
+    return Tick(_between_connections(lambda: sweep_until(INTERVAL_SECONDS).timeouts), sent)
+
+
+async def _sweep_on_loop() -> int:
+    """The sweeps from the server's event loop: they run in worker threads started from this loop
     (sync_to_async), side by side, so that the websocket messages each sends after its commits are
     scheduled back onto this loop, where the in-memory channel layer's queues live."""
     workers = await sync_to_async(_between_connections, thread_sensitive=False)(sweep_workers)
     results = await asyncio.gather(*(sync_to_async(_between_connections, thread_sensitive=False)(sweep)
                                      for _ in range(workers)))
-    sent = await sync_to_async(_between_connections, thread_sensitive=False)(after_sweep)
-    return Tick(sum(r.timeouts for r in results), sent)
+    return sum(r.timeouts for r in results)
 
 
-def tick_between_connections() -> Tick:
-    """A tick in a long-running loop is treated like a request: connections that broke (database
-    restarted) or aged out are dropped before and after."""
-    return _between_connections(tick)
-
-
-async def run_forever(interval: float = INTERVAL_SECONDS) -> None:
-    """Tick every `interval` seconds on the server's event loop. The database work runs in a worker
-    thread; the websocket messages it sends after each commit are scheduled back onto this loop
-    (asgiref's async_to_sync does that from a sync_to_async thread), where the in-memory channel
-    layer's queues live. A failing tick (database restarting) is logged and the loop goes on."""
-    log.info("deadline runner started in the web server (every %.1f s)", interval)
+async def _every(interval: float, step, what: str, next_wait=None) -> None:
+    """Run `step` every `interval` seconds, or sooner when `next_wait` says (the next deadline)."""
     while True:
+        wait = interval
         try:
-            done = await tick_on_loop()
-            if done.timeouts:
-                log.info("applied %s timeout default(s)", done.timeouts)
+            done = await step()
+            if done and what == "sweep":
+                log.info("applied %s timeout default(s)", done)
+            if next_wait is not None:
+                soon = await next_wait()
+                if soon is not None:
+                    wait = min(interval, soon + 0.01)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("deadline runner tick failed; trying again")
-        await asyncio.sleep(interval)
+            log.exception("deadline runner: the %s failed; trying again", what)
+        await asyncio.sleep(wait)
+
+
+async def run_forever(interval: float = INTERVAL_SECONDS) -> None:
+    """Sweep every `interval` seconds on the server's event loop (or as soon as the next deadline
+    falls due, when that is sooner), and, in a loop of its own so that a
+    burst of messages never delays a sweep, decide warnings and send the outbox. The database work
+    runs in worker threads; the websocket messages sent after each commit are scheduled back onto
+    this loop (asgiref's async_to_sync does that from a sync_to_async thread), where the in-memory
+    channel layer's queues live. A failing pass (database restarting) is logged and the loop goes
+    on."""
+    log.info("deadline runner started in the web server (every %.1f s)", interval)
+    notifications = sync_to_async(_between_connections, thread_sensitive=False)
+    next_deadline = sync_to_async(_between_connections, thread_sensitive=False)
+    await asyncio.gather(_every(interval, _sweep_on_loop, "sweep", lambda: next_deadline(seconds_to_next_deadline)),
+                         _every(interval, lambda: notifications(after_sweep), "notification pass"))
 
 
 def start_in_server() -> bool:

@@ -13,4 +13,6 @@ def sweep_deadlines() -> int:
     """Returns how many timeout defaults were applied. DEADLINE_SWEEP_WORKERS sweeps run side by side
     in this task's threads (on PostgreSQL), so one worker process keeps up with a burst of
     deadlines falling due together."""
-    return deadlines.sweep_parallel().timeouts
+    from django.conf import settings
+
+    return deadlines.sweep_until(settings.DEADLINE_SWEEP_SECONDS).timeouts

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.engine import get_ruleset
-from games.models import Game, GameAction
+from games.models import Game, GameAction, GameSeat
 from games.services import deadlines
 from games.services.play import do_submit_action
 from tests.factories import make_game
@@ -113,3 +113,25 @@ def test_an_action_costs_a_bounded_number_of_queries(django_assert_max_num_queri
         do_submit_action(game.id, user, action=AGOT.default_action(game.state, "stark"), version=0)
     assert Game.objects.get(pk=game.pk).version == 1
     assert GameAction.objects.get(game=game).seat == "stark"
+
+
+def test_a_deadline_falling_due_before_the_next_tick_is_swept_when_it_does():
+    """The loops used to sleep a whole interval between sweeps, so a deadline waited up to a second
+    after falling due; now a sweep waits for a deadline due within its horizon and takes it then."""
+    game = make_game(time_limit=HOUR)
+    soon = timezone.now() + timedelta(seconds=0.3)
+    GameSeat.objects.filter(game=game).update(deadline_at=soon)
+    Game.objects.filter(pk=game.pk).update(deadline_at=soon)
+    assert 0 < deadlines.seconds_to_next_deadline() <= 0.3
+    result = deadlines.sweep_until(1.0)
+    assert result.timeouts == 3
+    first = GameAction.objects.filter(game=game).order_by("version").first()
+    assert soon <= first.created_at < soon + timedelta(seconds=0.5)
+
+
+def test_a_deadline_beyond_the_horizon_is_left_to_the_next_tick():
+    game = make_game(time_limit=HOUR)
+    started = timezone.now()
+    assert deadlines.sweep_until(0.2).timeouts == 0
+    assert timezone.now() - started < timedelta(seconds=0.5)
+    assert Game.objects.get(pk=game.pk).version == 0

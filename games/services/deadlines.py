@@ -111,6 +111,33 @@ def overdue_games(now: datetime):
     return Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=now).order_by("deadline_at")
 
 
+def seconds_to_next_deadline(now: datetime | None = None) -> float | None:
+    """Seconds until the earliest deadline still in the future among active games (one query on
+    the partial index), or None when there is none. The loops use it to wake when a deadline falls
+    due rather than up to a whole interval later; deadlines already past (a game another sweep holds,
+    or one that fails) are left to the regular interval, so they never make a loop spin."""
+    from django.db.models import Min
+
+    now = now or timezone.now()
+    earliest = (Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__gt=now)
+                .aggregate(earliest=Min("deadline_at"))["earliest"])
+    return None if earliest is None else (earliest - now).total_seconds()
+
+
+def sweep_until(horizon: float, workers: int | None = None) -> SweepResult:
+    """Sweep now, then again at each deadline that falls due within `horizon` seconds (the time to
+    the next tick), so that a deadline is resolved when it falls due instead of up to a tick later.
+    For the long-running loops (`run_deadlines`, the Celery task); returns the total."""
+    stop_at = time.monotonic() + horizon
+    total = sweep_parallel(workers)
+    while True:
+        wait = seconds_to_next_deadline()
+        if wait is None or time.monotonic() + wait >= stop_at:
+            return total
+        time.sleep(wait + 0.01)
+        total = total.merge(sweep_parallel(workers))
+
+
 def overdue_game_ids(now: datetime | None = None, limit: int = 500) -> list[int]:
     return list(overdue_games(now or timezone.now()).values_list("pk", flat=True)[:limit])
 
