@@ -25,7 +25,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.db import database_sync_to_async
+from channels.db import aclose_old_connections, database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from chat import services as chat
@@ -76,11 +77,24 @@ class GameConsumer(SafeJsonFrames, AsyncJsonWebsocketConsumer):
             if getattr(self, "channel_name", None):
                 await database_sync_to_async(Presence.objects.filter(channel_name=self.channel_name).delete)()
 
+    async def websocket_disconnect(self, message) -> None:
+        """Channels' own version leaves the groups first and, when the layer refuses (Redis'
+        MaxConnectionsError as a thousand sockets close at once), never reaches disconnect(): the
+        presence would stay announced. disconnect() below leaves them itself, one failure at a
+        time."""
+        await self.disconnect(message["code"])
+        await aclose_old_connections()
+        raise StopConsumer()
+
     async def disconnect(self, code) -> None:
         if getattr(self, "waiting", None) is not None:
             self.waiting.cancel()
         for group in getattr(self, "groups", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception as error:  # e.g. MaxConnectionsError when a thousand sockets close at once:
+                # the membership expires with the layer's group_expiry; the presence must go now
+                log.warning("could not leave group %s on disconnect (%s)", group, error)
         if getattr(self, "groups", None):
             await self._set_presence(self.scope.get("user"), present=False)
             await self._broadcast_presence()

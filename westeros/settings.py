@@ -144,7 +144,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            # One Daphne process receives for all its sockets through one channel: channels-redis'
+            # default capacity of 100 waiting messages dropped updates from about 20 actions/s. A
+            # message that waited `expiry` seconds is dropped (the client re-fetches by version).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                       "capacity": env_int("CHANNEL_LAYER_CAPACITY", 5000),
+                       "expiry": env_int("CHANNEL_LAYER_EXPIRY", 30)},
         }
     }
 else:
