@@ -1,8 +1,9 @@
-"""AGoT engine benchmark (not a test): `.venv/bin/python benchmarks/agot_engine.py [games]`.
+"""AGoT engine benchmark (not a test): `.venv/bin/python benchmarks/agot_engine.py [games] [--tides]`.
 
 Reports the median time of a full random 6-player game (random bots, no invariant checks), the
 replay speed in actions per second (re-applying a recorded game's actions from the seed), and the
-snapshot size (JSON of the state, largest seen during the games)."""
+snapshot size (JSON of the state, largest seen during the games). The games use the default
+options: Tides of Battle is off unless `--tides` is given (the output says which)."""
 from __future__ import annotations
 
 import json
@@ -17,31 +18,34 @@ from games.engine import get_ruleset
 from games.engine.agot import bot
 
 
-def main(games: int = 50) -> None:
+def main(games: int = 50, tides: bool = False) -> None:
     r = get_ruleset("agot")
+    options = {"tides_of_battle": tides}
     times, logs = [], []
     for seed in range(1, games + 1):
-        res = bot.play_random_game(6, seed, check=False, log=True)
+        res = bot.play_random_game(6, seed, check=False, log=True, options=options)
         times.append(res["seconds"])
         logs.append((seed, res["log"]))
     actions = sum(len(log) for _, log in logs)
     t0 = time.perf_counter()
     biggest = 0
     for seed, log in logs:
-        state = r.new_game(r.seat_names(6), {}, seed)
+        state = r.new_game(r.seat_names(6), options, seed)
         for seat, action in log:
             state, _ = r.apply(state, seat, action)
     replay = time.perf_counter() - t0
     for seed, log in logs[:10]:
-        state = r.new_game(r.seat_names(6), {}, seed)
+        state = r.new_game(r.seat_names(6), options, seed)
         for seat, action in log:
             state, _ = r.apply(state, seat, action)
             biggest = max(biggest, len(json.dumps(state, separators=(",", ":"))))
-    print(f"agot 6 players, {games} random games, {actions} actions ({actions / games:.0f} per game)")
+    print(f"agot 6 players, Tides of Battle {'on' if tides else 'off'}, {games} random games, {actions} actions "
+          f"({actions / games:.0f} per game)")
     print(f"median full game: {statistics.median(times) * 1000:.1f} ms (max {max(times) * 1000:.1f} ms)")
     print(f"replay: {actions / replay:,.0f} actions/s")
     print(f"largest snapshot: {biggest / 1024:.1f} KB (compact JSON)")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 50)
+    numbers = [a for a in sys.argv[1:] if a.isdigit()]
+    main(int(numbers[0]) if numbers else 50, tides="--tides" in sys.argv)
