@@ -1,20 +1,24 @@
 """Server benchmark (not a test): action latency through the API against a bare DRF endpoint.
 
-    python benchmarks/server_api.py [--games 50] [--rounds 3]
+    python benchmarks/server_api.py [--games 50] [--rate 15] [--rounds 3] [--database NAME]
 
 Starts Daphne on a free 127.0.0.1 port against a fresh benchmark database (PostgreSQL when
 DATABASE_URL is set, else a temporary SQLite file), creates `--games` 3-player games whose players
 each hold an API token, then drives every game concurrently from its own client thread: each
 client submits the pending seats' actions (the engine's default action, read from the database)
 through `POST /api/v1/games/<id>/actions`, and between actions calls the bare endpoint
-`GET /api/v1/me` (token auth, one query). It prints the median and p99 of both, and their ratio.
-Goal (README, "Performance"): action p99 <= 3x the bare endpoint's p99 at 50 concurrent games.
+`GET /api/v1/me` (token auth, one query). Three runs: unloaded (one client), paced (`--games`
+clients sending about `--rate` actions/s together) and saturated (the same clients without pause).
+Each prints its load, sample counts, the median and p99 of both, their ratio, and every crashed
+client thread and failed request. Goal (README, "Performance"): action p99 <= 3x the bare
+endpoint's p99, unloaded, at 15 actions/s and at 50 games.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -78,7 +82,10 @@ def setup_environment(database: str | None = None) -> dict[str, str]:
 
 
 def prepare_django(env: dict[str, str]) -> None:
+    """Django in this process, for the client threads' reads: without a connection pool (its 20
+    connections ran out with 50 client threads, which then crashed), a connection per thread."""
     os.environ.update(env)
+    os.environ["DB_POOL_SIZE"] = "0"
     import django
 
     django.setup()
@@ -118,34 +125,35 @@ def start_daphne(env: dict[str, str]) -> tuple[subprocess.Popen, int]:
     return server, port
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--rounds", type=int, default=3, help="AGoT rounds to play in every game")
-    args = parser.parse_args()
-
-    env = setup_environment()
-    prepare_django(env)
+def drive(base: str, tables: list[tuple[int, dict[str, str]]], rounds: int, rate: float | None,
+          sequential: bool = False) -> dict:
+    """Every game played from its own client thread: the pending seat's action, then the bare
+    endpoint, until `rounds` AGoT rounds are played. With `rate`, each client waits between its
+    actions so that all of them together send about `rate` actions/s (None: as fast as they can).
+    A client thread that crashes is counted and its error kept, never silently lost."""
     from games.engine import get_ruleset
     from games.models import Game
 
     engine = get_ruleset("agot")
-    tables = make_tables(args.games, "bench")
-    server, port = start_daphne(env)
-    base = f"http://127.0.0.1:{port}"
-
     action_times: list[float] = []
     bare_times: list[float] = []
     errors: list[str] = []
+    crashed: list[str] = []
+    conflicts: list[int] = []
     lock = threading.Lock()
+    pause = len(tables) / rate if rate else 0.0
 
     def play(game_id: int, tokens: dict[str, str]) -> None:
         from django.db import connection
 
+        next_at = time.perf_counter() + random.uniform(0, pause)  # staggered: no synchronised bursts
         try:
             while True:
+                if pause:
+                    time.sleep(max(0.0, next_at - time.perf_counter()))
+                    next_at += pause
                 game = Game.objects.get(pk=game_id)
-                if game.state["round"] > args.rounds or not game.is_active():
+                if game.state["round"] > rounds or not game.is_active():
                     return
                 pending = engine.pending(game.state)
                 for seat in pending:
@@ -156,31 +164,78 @@ def main() -> None:
                     with lock:
                         if status == 200:
                             action_times.append(took)
-                        elif status != 409:  # a simultaneous seat may have moved the version on
-                            errors.append(f"game {game_id}: HTTP {status}")
-                        bare_times.append(bare_took)
+                        elif status == 409:  # a simultaneous seat may have moved the version on
+                            conflicts.append(game_id)
+                        else:
+                            errors.append(f"game {game_id}: action HTTP {status}")
+                        if bare_status == 200:
+                            bare_times.append(bare_took)
+                        else:
+                            errors.append(f"game {game_id}: GET /me HTTP {bare_status}")
                     break
+        except Exception as error:  # counted and reported below
+            with lock:
+                crashed.append(f"game {game_id}: {type(error).__name__}: {error}")
         finally:
             connection.close()
 
+    def one_after_another() -> None:
+        for table in tables:
+            play(*table)
+
     started = time.perf_counter()
-    threads = [threading.Thread(target=play, args=table) for table in tables]
+    threads = ([threading.Thread(target=one_after_another)] if sequential
+               else [threading.Thread(target=play, args=table) for table in tables])
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    elapsed = time.perf_counter() - started
-    server.terminate()
-    server.wait(timeout=10)
+    return {"actions": action_times, "bare": bare_times, "errors": errors, "crashed": crashed, "conflicts": conflicts,
+            "elapsed": time.perf_counter() - started, "clients": len(threads)}
 
+
+def print_run(label: str, run: dict) -> None:
+    actions, bare = run["actions"], run["bare"]
+    achieved = len(actions) / run["elapsed"] if run["elapsed"] else 0
+    print(f"{label}: {run['clients']} client thread(s), {len(actions)} actions + {len(bare)} bare requests in "
+          f"{run['elapsed']:.1f} s ({achieved:.1f} actions/s achieved); load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if actions and bare:
+        for name, values in (("action POST", actions), ("bare GET /me", bare)):
+            print(f"{name:>15}: median {statistics.median(values) * 1000:6.1f} ms   p99 "
+                  f"{percentile(values, .99) * 1000:6.1f} ms   ({len(values)} samples)")
+        print(f"  p99 ratio action/bare: {percentile(actions, .99) / percentile(bare, .99):.2f} (goal <= 3)")
+    print(f"  {len(run['crashed'])} client thread(s) crashed, {len(run['errors'])} failed request(s), "
+          f"{len(run['conflicts'])} action(s) refused as stale (409)")
+    for line in (run["crashed"] + run["errors"])[:5]:
+        print(f"    {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=50, help="games (client threads) of the saturated run")
+    parser.add_argument("--rate", type=float, default=15.0, help="actions/s of the paced run")
+    parser.add_argument("--rounds", type=int, default=3, help="AGoT rounds to play in every game")
+    parser.add_argument("--database", help="PostgreSQL database to (re)create for this run")
+    args = parser.parse_args()
+
+    env = setup_environment(args.database)
+    prepare_django(env)
+    unloaded, paced, saturated = (make_tables(8, "solo"), make_tables(args.games, "paced"),
+                                  make_tables(args.games, "bench"))
+    server, port = start_daphne(env)
+    base = f"http://127.0.0.1:{port}"
     backend = "PostgreSQL" if "postgres" in env["DATABASE_URL"] else "SQLite"
-    print(f"{args.games} concurrent games on {backend}, {len(action_times)} actions in {elapsed:.1f} s")
-    for name, values in (("action POST", action_times), ("bare GET /me", bare_times)):
-        print(f"{name:>13}: median {statistics.median(values) * 1000:6.1f} ms   p99 {percentile(values, .99) * 1000:6.1f} ms")
-    ratio = percentile(action_times, .99) / percentile(bare_times, .99)
-    print(f"p99 ratio action/bare: {ratio:.2f} (goal <= 3)")
-    if errors:
-        print(f"{len(errors)} errors, first: {errors[0]} (server log: {SERVER_LOG})")
+    print(f"server: one Daphne process on {backend}, port {port} (errors: {SERVER_LOG})")
+    try:
+        drive(base, unloaded[:1], 1, None)  # warm-up (imports, first connections): not reported
+        print_run("unloaded (one client, one request at a time)",
+                  drive(base, unloaded[1:], args.rounds, None, sequential=True))
+        print_run(f"paced ({args.games} games, about {args.rate:g} actions/s)", drive(base, paced, args.rounds, args.rate))
+        print_run(f"saturated ({args.games} games, no pause)", drive(base, saturated, args.rounds, None))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 if __name__ == "__main__":
