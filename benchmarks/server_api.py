@@ -94,17 +94,20 @@ def prepare_django(env: dict[str, str]) -> None:
     call_command("migrate", verbosity=0)
 
 
-def make_tables(count: int, prefix: str) -> list[tuple[int, dict[str, str]]]:
-    """`count` started 3-player AGoT games; each seat's user holds an API token."""
+def make_tables(count: int, prefix: str, players: int = 3) -> list[tuple[int, dict[str, str]]]:
+    """`count` started AGoT games of `players`; each seat's user holds an API token."""
+    from django.contrib.auth.hashers import make_password
+
     from accounts.models import ApiToken, User
     from games.engine import get_ruleset
     from games.services.play import do_create_game
 
-    seats = get_ruleset("agot").seat_names(3)
+    seats = get_ruleset("agot").seat_names(players)
+    password = make_password("pw-bench-123")  # hashed once: the users are not what is measured
     tables = []
     for n in range(count):
-        users = [User.objects.create_user(f"{prefix}{n}_{i}", f"{prefix}{n}_{i}@x.org", "pw-bench-123")
-                 for i in range(3)]
+        users = User.objects.bulk_create(User(username=f"{prefix}{n}_{i}", email=f"{prefix}{n}_{i}@x.org",
+                                              password=password) for i in range(players))
         game = do_create_game(ruleset="agot", seating=dict(zip(seats, users, strict=True)), seed=n)
         tables.append((game.pk, {seat: ApiToken.issue(user, "bench")[1] for seat, user in zip(seats, users, strict=True)}))
     return tables

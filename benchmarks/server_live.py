@@ -1,12 +1,15 @@
 """Live benchmark (not a test): websocket fan-out and deadline resolution.
 
-    python benchmarks/server_live.py [--games 200] [--samples 200] [--deadline-games 300] [--celery] [--only-deadlines]
+    python benchmarks/server_live.py [--games 200] [--players 6] [--samples 500] [--rate 25]
+                                     [--deadline-games 300] [--celery] [--only-deadlines] [--database NAME]
 
-1. Fan-out: Daphne on a free 127.0.0.1 port, `--games` live 3-player games with every seat's
-   websocket connected (600 sockets for 200 games). For `--samples` actions, one seat POSTs its
-   action and we time until *every* socket of that table has received the update: reported as
-   "POST sent -> last socket" (includes the action itself) and "first -> last socket" (the spread).
-   Goal: all sockets of a table updated within 100 ms p99 with 200 live games.
+1. Fan-out: Daphne on a free 127.0.0.1 port, `--games` live games of `--players` with every seat's
+   websocket connected (1,200 sockets for 200 six-player games). `--samples` actions are sent at
+   about `--rate` actions/s, round robin over the games, each POST in its own thread so they
+   overlap; for each, we time until *every* socket of that table has received an update covering
+   its version: "POST sent -> last socket" (includes the action itself) and "first -> last socket"
+   (the spread), and count every update a socket never received (LOST) and every "gap" notice.
+   Goal: 0 lost and all sockets of a table updated within 100 ms p99 at 25 actions/s.
 2. Deadlines: `--deadline-games` games whose deadlines all fall due at the same instant, resolved by
    the deadline runner (`manage.py run_deadlines`, the loop the server runs inside itself), or by Celery beat and a worker when
    REDIS_URL is set and --celery is given: we report how long after the deadline each game's first
@@ -36,23 +39,31 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from server_api import make_tables, percentile, prepare_django, setup_environment, start_daphne  # noqa: E402
 
 
-def post(url: str, token: str, body: dict) -> int:
+def post(url: str, token: str, body: dict) -> tuple[int, dict]:
     req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
     req.add_header("Authorization", f"Token {token}")
     req.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(req, timeout=30) as response:
-            response.read()
-            return response.status
+            return response.status, json.loads(response.read() or b"{}")
     except urllib.error.HTTPError as error:
         error.read()
-        return error.code
+        return error.code, {}
+    except OSError as error:
+        return 0, {"error": str(error)}
+
 
 def report(name: str, values: list[float]) -> None:
     print(f"{name:>28}: median {statistics.median(values) * 1000:7.1f} ms   p99 {percentile(values, .99) * 1000:7.1f} ms"
           f"   min {min(values) * 1000:.1f} ms   max {max(values) * 1000:.1f} ms   ({len(values)} samples)")
 
-async def fan_out(base: str, ws_base: str, tables: list[tuple[int, dict[str, str]]], samples: int) -> None:
+async def fan_out(base: str, ws_base: str, tables: list[tuple[int, dict[str, str]]], samples: int,
+                  rate: float) -> None:
+    """Every seat's socket connected; `samples` actions sent at about `rate` actions/s spread over the
+    games (round robin, each POST in its own thread, so they overlap). For each applied action,
+    every socket of its table must receive an update covering its version: the time from the POST
+    being sent to the last socket, the spread first -> last socket, and every update never received
+    (lost) or replaced by a "gap" notice are reported."""
     import websockets
     from asgiref.sync import sync_to_async
 
@@ -60,56 +71,90 @@ async def fan_out(base: str, ws_base: str, tables: list[tuple[int, dict[str, str
     from games.models import Game
 
     engine = get_ruleset("agot")
+    received: dict[tuple[int, int], list[tuple[int, int, float]]] = {}  # (game, socket) -> updates
+    gaps: list[tuple[int, int]] = []
     sockets: dict[int, list] = {}
+    refused = 0
     for game_id, tokens in tables:
         sockets[game_id] = []
         for token in tokens.values():
-            ws = await websockets.connect(f"{ws_base}/ws/games/{game_id}/?token={token}",
-                                          origin="http://127.0.0.1", max_queue=None)
-            await ws.recv()  # hello
+            try:
+                ws = await websockets.connect(f"{ws_base}/ws/games/{game_id}/?token={token}",
+                                              origin="http://127.0.0.1", max_queue=None)
+                await ws.recv()  # hello
+            except Exception:
+                refused += 1
+                continue
             sockets[game_id].append(ws)
+
+    async def listen(game_id: int, index: int, ws) -> None:
+        log = received.setdefault((game_id, index), [])
+        try:
+            async for raw in ws:
+                message = json.loads(raw)
+                if message["type"] == "update":
+                    log.append((message["from_version"], message["version"], time.perf_counter()))
+                elif message["type"] == "gap":
+                    gaps.append((game_id, index))
+        except Exception:
+            pass
+
+    listeners = [asyncio.create_task(listen(g, i, ws)) for g, wss in sockets.items() for i, ws in enumerate(wss)]
     await asyncio.sleep(1)
-    for wss in sockets.values():  # drop the presence messages of the connection burst
-        for ws in wss:
-            while True:
-                try:
-                    await asyncio.wait_for(ws.recv(), 0.01)
-                except TimeoutError:
-                    break
+    sent: list[tuple[int, int, float]] = []  # (game, version applied, time sent)
+    failures: list[str] = []
 
-    async def updated(ws) -> float:
-        while True:
-            message = json.loads(await ws.recv())
-            if message["type"] == "update":
-                return time.perf_counter()
-
-    end_to_end, spread = [], []
-    for n in range(samples):
-        game_id, tokens = tables[n % len(tables)]
+    async def act(game_id: int, tokens: dict[str, str]) -> None:
         game = await sync_to_async(Game.objects.get)(pk=game_id)
         pending = engine.pending(game.state)
         if not pending:
-            continue
+            return
         seat = sorted(pending)[0]
         action = engine.default_action(game.state, seat)
-        waiters = [asyncio.create_task(updated(ws)) for ws in sockets[game_id]]
-        sent = time.perf_counter()
-        status = await asyncio.to_thread(post, f"{base}/api/v1/games/{game_id}/actions", tokens[seat],
-                                         {"version": game.version, "action": action})
-        if status != 200:
-            for waiter in waiters:
-                waiter.cancel()
-            continue
-        times = await asyncio.wait_for(asyncio.gather(*waiters), 10)
-        end_to_end.append(max(times) - sent)
-        spread.append(max(times) - min(times))
+        started = time.perf_counter()
+        status, body = await asyncio.to_thread(post, f"{base}/api/v1/games/{game_id}/actions", tokens[seat],
+                                               {"version": game.version, "action": action})
+        if status == 200:
+            sent.append((game_id, body.get("version", game.version + 1), started))
+        elif status != 409:
+            failures.append(f"game {game_id}: HTTP {status} {body.get('error', '')}")
+
+    tasks = []
+    begin = time.perf_counter()
+    for n in range(samples):
+        await asyncio.sleep(max(0.0, begin + n / rate - time.perf_counter()))
+        tasks.append(asyncio.create_task(act(*tables[n % len(tables)])))
+    await asyncio.gather(*tasks)
+    achieved = samples / (time.perf_counter() - begin)
+    await asyncio.sleep(5)  # stragglers
+    end_to_end, spread, lost = [], [], 0
+    for game_id, version, started in sent:
+        times = []
+        for index in range(len(sockets[game_id])):
+            covering = [t for lo, hi, t in received.get((game_id, index), []) if lo < version <= hi]
+            if covering:
+                times.append(min(covering))
+            else:
+                lost += 1
+        if times:
+            end_to_end.append(max(times) - started)
+            spread.append(max(times) - min(times))
+    for listener in listeners:
+        listener.cancel()
     for wss in sockets.values():
         for ws in wss:
             await ws.close()
     connected = sum(len(w) for w in sockets.values())
-    print(f"fan-out: {len(tables)} live games, {connected} sockets")
-    report("POST sent -> last socket", end_to_end)
-    report("first -> last socket", spread)
+    expected = sum(len(sockets[g]) for g, _, _ in sent)
+    print(f"fan-out: {len(tables)} live {len(tables[0][1])}-player games, {connected} sockets ({refused} refused); "
+          f"{len(sent)} actions applied at {achieved:.1f} actions/s (asked {rate:g}); load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"  updates: {expected - lost} of {expected} received, {lost} LOST, {len(gaps)} gap notice(s); "
+          f"{len(failures)} failed action(s)" + (f", first: {failures[0]}" if failures else ""))
+    if end_to_end:
+        report("POST sent -> last socket", end_to_end)
+        report("first -> last socket", spread)
+
 
 def deadlines(env: dict[str, str], count: int, celery: bool) -> None:
     """`count` games whose deadlines all fall due at the same instant (set in one UPDATE), resolved by
@@ -183,7 +228,9 @@ def deadlines(env: dict[str, str], count: int, celery: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--samples", type=int, default=500)
+    parser.add_argument("--rate", type=float, default=25.0, help="actions/s sent across the games")
+    parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--deadline-games", type=int, default=300)
     parser.add_argument("--celery", action="store_true", help="resolve deadlines with a Celery worker (REDIS_URL)")
     parser.add_argument("--only-deadlines", action="store_true", help="skip the fan-out part")
@@ -193,16 +240,16 @@ def main() -> None:
     env = setup_environment(args.database)
     prepare_django(env)
     if not args.only_deadlines:
-        fan_out_part(env, args.games, args.samples)
+        fan_out_part(env, args.games, args.samples, args.rate, args.players)
     deadlines(env, args.deadline_games, args.celery)
 
 
-def fan_out_part(env: dict[str, str], games: int, samples: int) -> None:
-    tables = make_tables(games, "live")
+def fan_out_part(env: dict[str, str], games: int, samples: int, rate: float, players: int) -> None:
+    tables = make_tables(games, "live", players)
     server, port = start_daphne(env)
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     try:
-        asyncio.run(fan_out(base, ws_base, tables, samples))
+        asyncio.run(fan_out(base, ws_base, tables, samples, rate))
     finally:
         server.terminate()
         server.wait(timeout=10)
