@@ -4,26 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import EngineError, get_ruleset
+from games.engine import EngineError
 from games.engine.lcg import abilities as A
-
-R = get_ruleset("lcg")
-
-
-def game(p1, p2, start="challenges", first="p1"):
-    players = {"p1": {"decklist": None, "faction": "stark", "plot": "the_winds_of_winter", **p1},
-               "p2": {"decklist": None, "faction": "lannister", "plot": "the_winds_of_winter", **p2}}
-    return R.scenario_game(["p1", "p2"], {}, 3, {"first_player": first, "players": players}, start, None)
-
-
-def act(state, seat, a):
-    return R.apply(state, seat, a)
-
-
-def uid(s, seat, name):
-    from games.engine.lcg import table as T
-
-    return T.find_in_play(s, name, [seat])
+from tests.engine.lcg_helpers import R, act, game, uid
 
 
 def str_of(s, seat, name):

@@ -7,38 +7,13 @@ import json
 
 import pytest
 
-from games.engine import EngineError, get_ruleset
+from games.engine import EngineError
 from games.engine.lcg import table as T
-
-R = get_ruleset("lcg")
-
-
-def game(p1, p2, start="challenges", first="p1"):
-    players = {"p1": {"decklist": None, "faction": "stark", "plot": "the_winds_of_winter", **p1},
-               "p2": {"decklist": None, "faction": "lannister", "plot": "the_winds_of_winter", **p2}}
-    return R.scenario_game(["p1", "p2"], {}, 3, {"first_player": first, "players": players}, start, None)
-
-
-def act(state, seat, a):
-    return R.apply(state, seat, a)
-
-
-def uid(s, seat, name):
-    return T.find_in_play(s, name, [seat])
+from tests.engine.lcg_helpers import R, act, game, uid, until
 
 
 def kneeling(s, seat, name):
     return s["inplay"][uid(s, seat, name)]["kneeling"]
-
-
-def until(s, pred, limit=200):
-    """Play the timeout defaults until `pred(s)` holds."""
-    for _ in range(limit):
-        if pred(s):
-            return s
-        seat = sorted(R.pending(s))[0]
-        s, _ = act(s, seat, R.default_action(s, seat))
-    raise AssertionError("never reached")
 
 
 def deck_ids(s, seat):
