@@ -156,6 +156,9 @@ def test_wildling_card_marks_the_line_that_applies(live_asgi_server, demo_game, 
             page.click(f"[data-down={last}]")
         page.click("#tie-submit")
         page.wait_for_function("(() => { const g = window.__westerosGame.state(); return g.pending.stark === 'choose'; })()")
+        # the mark comes from the log, fetched after the game: until it arrives the page may still show
+        # the first pass's outcome of this same card (this test stages the game twice)
+        page.wait_for_selector(f"#decision .wildling-card li.applies[data-line={line}]")
         page.wait_for_selector("#wildling-role")
         card = page.locator("#decision .wildling-card")
         # all three lines shown, the one for this seat marked
