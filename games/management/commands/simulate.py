@@ -15,9 +15,33 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+
+def tally(plays: Iterable[tuple[int, str, Callable[[], dict[str, Any]], Callable[[Any], Any]]]) -> dict[str, Any]:
+    """Play each (seed, what, play, label) in turn: `play()` returns a game's {"state", "actions"};
+    a failure is collected with its seed and `what` instead of stopping; each winner is counted
+    under `label(winner)`."""
+    failures: list[tuple[int, str]] = []
+    winners: dict[str, int] = {}
+    actions = games = 0
+    t0 = time.perf_counter()
+    for seed, what, play, label in plays:
+        games += 1
+        try:
+            res = play()
+        except Exception as e:
+            failures.append((seed, f"{what}{type(e).__name__}: {e}"))
+            continue
+        actions += res["actions"]
+        name = label(res["state"]["winner"])
+        winners[name] = winners.get(name, 0) + 1
+    dt = time.perf_counter() - t0
+    return {"games": games, "seconds": dt, "games_per_second": games / dt if dt else 0.0,
+            "actions": actions, "failures": failures, "winners": winners}
 
 
 def run(players: int, games: int, seed: int, check: bool, tides: bool, smart: bool) -> dict[str, Any]:
@@ -25,26 +49,13 @@ def run(players: int, games: int, seed: int, check: bool, tides: bool, smart: bo
     from games.engine.agot import bot, smart_bot
 
     options = {"tides_of_battle": tides}
-    failures: list[tuple[int, str]] = []
-    winners: dict[str, int] = {}
-    actions = 0
-    t0 = time.perf_counter()
-    for i in range(games):
-        s = seed + i
-        try:
-            if smart:
-                res = smart_bot.play_game(players, s, options, check=check)
-            else:
-                res = bot.play_random_game(players, s, check=check, options=options)
-        except Exception as e:
-            failures.append((s, f"{type(e).__name__}: {e}"))
-            continue
-        actions += res["actions"]
-        w = res["state"]["winner"]
-        winners[w] = winners.get(w, 0) + 1
-    dt = time.perf_counter() - t0
-    return {"games": games, "seconds": dt, "games_per_second": games / dt if dt else 0.0,
-            "actions": actions, "failures": failures, "winners": winners}
+
+    def play(s: int) -> dict[str, Any]:
+        if smart:
+            return smart_bot.play_game(players, s, options, check=check)
+        return bot.play_random_game(players, s, check=check, options=options)
+
+    return tally((s, "", lambda s=s: play(s), lambda w: w) for s in range(seed, seed + games))
 
 
 def run_lcg(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
@@ -53,31 +64,24 @@ def run_lcg(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
     from games.engine.lcg import bot
 
     decks = ("the_old_ways", "secrets_and_schemes")
-    failures: list[tuple[int, str]] = []
-    winners: dict[str, int] = {}
-    actions = 0
-    total = 0
-    t0 = time.perf_counter()
-    for a in decks:
-        for b in decks:
-            for i in range(games):
-                s = seed + i
-                total += 1
-                players = {"p1": "random", "p2": "random"}
-                if smart:
-                    players["p1" if i % 2 == 0 else "p2"] = "smart"
-                try:
-                    res = bot.play_game(s, (a, b), players, check=check, every_window=bool(i % 2))
-                except Exception as e:
-                    failures.append((s, f"{a} v {b}: {type(e).__name__}: {e}"))
-                    continue
-                actions += res["actions"]
-                w = res["state"]["winner"]
-                label = players[w] if smart else f"{w} ({(a, b)[0 if w == 'p1' else 1]})"
-                winners[label] = winners.get(label, 0) + 1
-    dt = time.perf_counter() - t0
-    return {"games": total, "seconds": dt, "games_per_second": total / dt if dt else 0.0,
-            "actions": actions, "failures": failures, "winners": winners, "seeds": games}
+
+    def plays():
+        for a in decks:
+            for b in decks:
+                for i in range(games):
+                    players = {"p1": "random", "p2": "random"}
+                    if smart:
+                        players["p1" if i % 2 == 0 else "p2"] = "smart"
+
+                    def label(w, players=players, a=a, b=b):
+                        return players[w] if smart else f"{w} ({(a, b)[0 if w == 'p1' else 1]})"
+
+                    yield (seed + i, f"{a} v {b}: ",
+                           lambda s=seed + i, pair=(a, b), players=players, i=i:
+                               bot.play_game(s, pair, players, check=check, every_window=bool(i % 2)),
+                           label)
+
+    return {**tally(plays()), "seeds": games}
 
 
 def run_minis(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
@@ -87,28 +91,18 @@ def run_minis(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]
     ranks consistent, VP only from their sources)."""
     from games.engine.minis import bot
 
-    failures: list[tuple[int, str]] = []
-    winners: dict[str, int] = {}
-    actions = 0
-    t0 = time.perf_counter()
-    for i in range(games):
-        s = seed + i
-        players = {}
-        if smart:
-            players = {("stark", "lannister")[i % 2]: "bot"}
-        try:
-            res = bot.play_game(s, players, check=check)
-        except Exception as e:
-            failures.append((s, f"{type(e).__name__}: {e}"))
-            continue
-        actions += res["actions"]
-        w = res["state"]["winner"]
-        label = "draw" if w is None else ("engine's player" if players.get(w) == "bot" else "random player") \
-            if smart else w
-        winners[label] = winners.get(label, 0) + 1
-    dt = time.perf_counter() - t0
-    return {"games": games, "seconds": dt, "games_per_second": games / dt if dt else 0.0,
-            "actions": actions, "failures": failures, "winners": winners}
+    def plays():
+        for i in range(games):
+            players = {("stark", "lannister")[i % 2]: "bot"} if smart else {}
+
+            def label(w, players=players):
+                if not smart:
+                    return w
+                return "draw" if w is None else ("engine's player" if players.get(w) == "bot" else "random player")
+
+            yield seed + i, "", lambda s=seed + i, players=players: bot.play_game(s, players, check=check), label
+
+    return tally(plays())
 
 
 BTWIXT_OPTIONS = ("advanced", "draft", "succession", "allies_in_sight", "short")
