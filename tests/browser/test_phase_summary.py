@@ -36,6 +36,23 @@ def wait_pending(page, kind: str, round_: int | None = None) -> None:
     page.wait_for_function(f"(() => {{ const g = window.__westerosGame.state(); return {cond}; }})()", timeout=30000)
 
 
+def attack_and_play_to_round_two(page, server, game_id: int) -> None:
+    """From Stark's March in round 1 (stage_phase_summary.py): Stark attacks White Harbor with Eddard
+    Stark, its other decisions take their defaults, until Stark places orders in round 2."""
+    send(page, MARCH)
+    wait_pending(page, "house_card", 1)
+    send(page, {"house_card": "eddard_stark"})
+    for _ in range(10):
+        g = game_state(page)
+        if g["view"]["round"] == 2 and g["pending"].get("stark") == "place_orders":
+            break
+        if g["pending"].get("stark"):
+            send(page, default_action(server, game_id, "stark"))
+        else:
+            page.wait_for_function(f"window.__westerosGame.state().version > {g['version']}", timeout=30000)
+    wait_pending(page, "place_orders", 2)
+
+
 def panel_lines(page, scope="#phase-summary > .ps-lines li"):
     return [t.strip() for t in page.locator(scope).all_inner_texts()]
 
@@ -69,18 +86,7 @@ def test_phase_summary(live_asgi_server, demo_game, new_page, request, artifacts
 
     # the Action phase: Stark attacks White Harbor with Eddard Stark and wins; then round 2's Westeros
     # phase (no decision) and the bots' orders of round 2: Stark places orders again
-    send(page, MARCH)
-    wait_pending(page, "house_card", 1)
-    send(page, {"house_card": "eddard_stark"})
-    for _ in range(10):
-        g = game_state(page)
-        if g["view"]["round"] == 2 and g["pending"].get("stark") == "place_orders":
-            break
-        if g["pending"].get("stark"):
-            send(page, default_action(live_asgi_server, demo_game, "stark"))
-        else:
-            page.wait_for_function(f"window.__westerosGame.state().version > {g['version']}", timeout=30000)
-    wait_pending(page, "place_orders", 2)
+    attack_and_play_to_round_two(page, live_asgi_server, demo_game)
     page.wait_for_selector("#phase-summary h2:has-text('What happened in the Westeros phase of round 2')")
     page.wait_for_selector("#phase-summary .ps-older")
 

@@ -179,7 +179,7 @@ def test_wildling_card_marks_the_line_that_applies(live_asgi_server, demo_game, 
 
 
 def test_phase_summary_compact_on_a_phone_without_filler_and_shown_on_the_board(live_asgi_server, demo_game, new_page, artifacts, request):
-    from tests.browser.test_phase_summary import MARCH, default_action, panel_lines, send, wait_pending
+    from tests.browser.test_phase_summary import attack_and_play_to_round_two, panel_lines, send, wait_pending
 
     base = live_asgi_server.url
     live_asgi_server.manage("shell", "-c", f"from tests.browser.stage_phase_summary import stage_battle_round; stage_battle_round({demo_game})")
@@ -188,18 +188,7 @@ def test_phase_summary_compact_on_a_phone_without_filler_and_shown_on_the_board(
     # round 1 played on: Stark attacks White Harbor, round 2's Westeros phase draws its cards
     send(page, {"place_orders": {"winterfell": "march+1*"}})
     wait_pending(page, "march", 1)
-    send(page, MARCH)
-    wait_pending(page, "house_card", 1)
-    send(page, {"house_card": "eddard_stark"})
-    for _ in range(10):
-        g = game_state(page)
-        if g["view"]["round"] == 2 and g["pending"].get("stark") == "place_orders":
-            break
-        if g["pending"].get("stark"):
-            send(page, default_action(live_asgi_server, demo_game, "stark"))
-        else:
-            page.wait_for_function(f"window.__westerosGame.state().version > {g['version']}", timeout=30000)
-    wait_pending(page, "place_orders", 2)
+    attack_and_play_to_round_two(page, live_asgi_server, demo_game)
     page.wait_for_selector("#phase-summary h2:has-text('What happened in the Westeros phase of round 2')")
     page.wait_for_selector("#log .log-line")
 
