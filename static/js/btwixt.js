@@ -302,8 +302,6 @@
   const $ = (id) => document.getElementById(id);
   let game = null;
   let version = -1;
-  let loading = null;
-  let again = false;
   let deadOrder = null;   // the dead pile as this player is reordering it (null: not reordering)
 
   function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
@@ -311,24 +309,15 @@
 
   // ------------------------------------------------------------------ loading and sending
 
-  async function load() {
-    if (loading) { again = true; return loading; }
-    loading = (async () => {
-      try {
-        const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
-        if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
-        game = await r.json();
-        version = game.version;
-        render();
-        if (window.WesterosTurn) window.WesterosTurn.update(game);  // tab title, favicon, sound (turn.js)
-        loadLog();
-      } finally {
-        loading = null;
-        if (again) { again = false; load(); }
-      }
-    })();
-    return loading;
-  }
+  const load = window.WesterosClient.coalesced(async () => {   // one fetch at a time (gameclient.js)
+    const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
+    game = await r.json();
+    version = game.version;
+    render();
+    if (window.WesterosTurn) window.WesterosTurn.update(game);  // tab title, favicon, sound (turn.js)
+    loadLog();
+  });
 
   async function send(action) {
     showError("");

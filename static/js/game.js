@@ -15,7 +15,6 @@
   let game = null;      // the last GET /api/v1/games/<id>
   let version = -1;
   let draft = null;     // what the player is composing (orders, a march, a muster...)
-  let loading = null;
 
   const ORDER_TOKENS = { "march-1": 1, "march+0": 1, "march+1*": 1, "defense+1": 2, "defense+2*": 1, "support+0": 2,
     "support+1*": 1, "raid": 2, "raid*": 1, "consolidate": 2, "consolidate*": 1 };
@@ -31,32 +30,22 @@
     box.textContent = text || ""; box.hidden = !text;
   }
 
-  let again = false;     // an update arrived while a fetch was in flight: fetch once more after it
-  async function load() {
-    if (loading) { again = true; return loading; }
-    loading = (async () => {
-      try {
-        const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
-        if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
-        const data = await r.json();
-        // another seat's move must not wipe what this player is composing: keep the draft while the
-        // same decision is still pending for this seat
-        const before = game && SEAT ? game.pending[SEAT] : null;
-        const previous = game;
-        game = data; version = data.version;
-        const now = SEAT ? data.pending[SEAT] : null;
-        if (!now || now !== before || (now === "march" && draft && draft.from && !(data.view.orders[draft.from]))) draft = null;
-        render();
-        document.dispatchEvent(new CustomEvent("westeros:state", { detail: { previous, current: game } }));  // phase_summary.js
-        if (window.WesterosTurn) window.WesterosTurn.update(game);  // tab title, favicon, sound (turn.js)
-        loadLog();
-      } finally {
-        loading = null;
-        if (again) { again = false; load(); }
-      }
-    })();
-    return loading;
-  }
+  const load = window.WesterosClient.coalesced(async () => {   // one fetch at a time (gameclient.js)
+    const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
+    const data = await r.json();
+    // another seat's move must not wipe what this player is composing: keep the draft while the
+    // same decision is still pending for this seat
+    const before = game && SEAT ? game.pending[SEAT] : null;
+    const previous = game;
+    game = data; version = data.version;
+    const now = SEAT ? data.pending[SEAT] : null;
+    if (!now || now !== before || (now === "march" && draft && draft.from && !(data.view.orders[draft.from]))) draft = null;
+    render();
+    document.dispatchEvent(new CustomEvent("westeros:state", { detail: { previous, current: game } }));  // phase_summary.js
+    if (window.WesterosTurn) window.WesterosTurn.update(game);  // tab title, favicon, sound (turn.js)
+    loadLog();
+  });
 
   /* The log in words (issue 15): the server narrates each event it lets this seat see
      (GET /log: entries with `lines`, each a sentence in pieces, with its round and phase). Shown

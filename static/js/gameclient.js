@@ -15,6 +15,23 @@
     return node;
   }
 
+  /* One fetch of the game at a time: a call while one is in flight (an update arrived meanwhile)
+     returns that fetch and runs `task` once more after it, so the page ends on the newest state. */
+  function coalesced(task) {
+    let running = null, again = false;
+    function run() {
+      if (running) { again = true; return running; }
+      running = (async () => {
+        try { await task(); } finally {
+          running = null;
+          if (again) { again = false; run(); }
+        }
+      })();
+      return running;
+    }
+    return run;
+  }
+
   function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; }
 
   /* Whether an update changes what the page shows at version `known`: a newer version (the next one,
@@ -59,5 +76,5 @@
     connect();
   }
 
-  window.WesterosClient = { h, csrf, connectLive };
+  window.WesterosClient = { h, csrf, connectLive, coalesced };
 })();
