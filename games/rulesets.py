@@ -1,14 +1,13 @@
 """Which registered rulesets are open for play on the site.
 
 An engine can be registered (scenarios, simulations, replays) before the site has a table page for
-it: the card game (lcg) and the miniatures game (minis) are in that state until their platform
-issues are done. Lobbies and tournaments refuse them, so nobody is seated at a game whose page
+it: the miniatures game (minis) is in that state until its platform issue (19) is done. Lobbies and tournaments refuse them, so nobody is seated at a game whose page
 cannot show it. Any other registered ruleset is open (docs/adding-a-ruleset.md registers one)."""
 from __future__ import annotations
 
 from games.engine import ruleset_ids
 
-NOT_YET_ON_SITE = {"lcg": "The card game", "minis": "The miniatures game"}
+NOT_YET_ON_SITE = {"minis": "The miniatures game"}
 
 
 def open_ruleset_ids() -> list[str]:
