@@ -152,9 +152,9 @@ class LobbyListView(APIView):
     @extend_schema(request=LobbyCreateSerializer, responses={201: LobbySerializer}, summary="Create a lobby")
     def post(self, request: Request) -> Response:
         data = _valid(LobbyCreateSerializer, request)
-        join, seat = data.pop("join"), data.pop("seat")
+        join, seat, deck = data.pop("join"), data.pop("seat"), data.pop("deck")
         data["seat_count"] = data.pop("seats")
-        lobby = lobbies.do_create_lobby(request.user, lobbies.LobbySettings(**data), join=join, seat=seat)
+        lobby = lobbies.do_create_lobby(request.user, lobbies.LobbySettings(**data), join=join, seat=seat, deck=deck)
         response = _lobby_response(lobby, status.HTTP_201_CREATED)
         if lobby.private:
             response.data["invite_token"] = lobby.invite_token

@@ -41,6 +41,9 @@ class Lobby(models.Model):
     time_limit = models.PositiveIntegerField(help_text="seconds per phase decision")
     house_choice = models.CharField(max_length=8, choices=HouseChoice.choices, default=HouseChoice.RANDOM)
     options = models.JSONField(default=dict, blank=True)
+    decks = models.JSONField(default=list, blank=True, help_text=(
+        "for a game played with decks (the card game): the decks the creator assigned, in join order "
+        "(the creator's first); empty: each player picks a deck when joining"))
     auto_start = models.BooleanField(default=True)
     max_consecutive_timeouts = models.PositiveSmallIntegerField(
         default=3, help_text="a seat timing out this many times in a row is handed to the bot (0: never)"
@@ -85,6 +88,8 @@ class LobbyMember(models.Model):
     lobby = models.ForeignKey(Lobby, on_delete=models.CASCADE, related_name="members")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lobby_memberships")
     seat = models.CharField(max_length=32, blank=True, help_text="the seat (house) chosen or assigned, if any")
+    deck = models.CharField(max_length=40, blank=True,
+                            help_text="the deck this player brings, for games played with decks (empty: drawn at random)")
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -29,11 +29,19 @@ class LobbyCreateSerializer(serializers.Serializer):
     join = serializers.BooleanField(default=True, help_text="take a seat yourself (default)")
     seat = serializers.CharField(max_length=32, required=False, default="", allow_blank=True,
                                  help_text="your seat, when players pick theirs")
+    decks = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, default=list, max_length=16,
+        help_text="games played with decks (lcg): the creator assigns one deck per player, in join order "
+                  "(yours first); leave empty to let each player pick with `deck`")
+    deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                 help_text="games played with decks (lcg): the deck you bring, when players pick "
+                                           "(empty: drawn at random when the game starts)")
 
 
 class LobbyMemberSerializer(serializers.Serializer):
     user = serializers.CharField(source="user.username")
     seat = serializers.CharField()
+    deck = serializers.CharField(help_text="the deck this player brings (lcg; empty: none yet, drawn at random at the start)")
     joined_at = serializers.DateTimeField()
 
 
@@ -48,7 +56,7 @@ class LobbySerializer(serializers.ModelSerializer):
     class Meta:
         model = Lobby
         fields = ("id", "name", "ruleset", "creator", "seats", "seats_free", "members", "ranked", "private",
-                  "has_password", "time_limit", "house_choice", "options", "auto_start", "max_consecutive_timeouts", "min_rating",
+                  "has_password", "time_limit", "house_choice", "options", "decks", "auto_start", "max_consecutive_timeouts", "min_rating",
                   "min_reliability", "private_chat", "spectator_chat", "status", "created_at", "game")
 
     def get_seats_free(self, lobby: Lobby) -> int:
@@ -64,6 +72,8 @@ class LobbySerializer(serializers.ModelSerializer):
 
 class JoinSerializer(serializers.Serializer):
     seat = serializers.CharField(max_length=32, required=False, default="", allow_blank=True)
+    deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                 help_text="games played with decks (lcg): the deck you bring, when players pick")
     password = serializers.CharField(max_length=128, required=False, allow_null=True, default=None, trim_whitespace=False)
     invite = serializers.CharField(max_length=64, required=False, allow_null=True, default=None)
 

@@ -101,6 +101,12 @@ class Ruleset(Protocol):
         None (this default) when the ruleset has no narrator."""
         return None
 
+    def deck_choices(self) -> dict[str, str]:
+        """Optional, for games each player brings a deck to (the card game): {deck id: its name in
+        words}. A lobby lets each player pick one (or its creator assign them) and starts the game
+        with the option `decks` {seat: deck id}. {} (this default): the game has no decks."""
+        return {}
+
     def is_over(self, state: State) -> bool: ...
 
     def ranking(self, state: State) -> list[str] | None:

@@ -33,6 +33,9 @@ class LobbySettings:
     min_reliability: float | None = None
     private_chat: bool = True
     spectator_chat: bool = True
+    # games played with decks (the card game): the decks the creator assigns, in join order (the
+    # creator's first); empty: each player picks one when joining (or gets one drawn at random)
+    decks: tuple[str, ...] | list[str] = ()
 
 
 def invalid(field: str, message: str) -> GameError:
@@ -51,11 +54,59 @@ def validate_settings(s: LobbySettings) -> None:
         raise invalid("house_choice", f"Choose one of: {', '.join(Lobby.HouseChoice.values)}.")
     if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
         raise invalid("min_reliability", "A reliability is a share between 0 and 1.")
+    _validate_decks(s)
     # The engine is the judge of its options: it must accept them for a table of this size.
     try:
         ruleset.new_game(ruleset.seat_names(s.seat_count), s.options or {}, 0)
     except EngineError as error:
         raise invalid("options", error.reason) from None
+
+
+def deck_choices(ruleset: str) -> dict[str, str]:
+    """{deck id: name} when players of `ruleset` bring decks (games/engine/base.py), else {}."""
+    hook = getattr(get_ruleset(ruleset), "deck_choices", None)
+    return hook() if hook else {}
+
+
+def _deck_names(ruleset: str) -> str:
+    return ", ".join(f"{key} ({name})" for key, name in deck_choices(ruleset).items())
+
+
+def _validate_decks(s: LobbySettings) -> None:
+    choices = deck_choices(s.ruleset)
+    if not choices:
+        if s.decks:
+            raise invalid("decks", f"{s.ruleset} is not played with decks.")
+        return
+    if "decks" in (s.options or {}):
+        raise invalid("options", "Decks are not an option here: assign them with `decks` (in join order, yours "
+                                 "first) or let each player pick one with `deck` when joining.")
+    if s.decks and len(s.decks) != s.seat_count:
+        raise invalid("decks", f"Assign one deck per player ({s.seat_count}), in join order, or none to let each player pick.")
+    for deck in s.decks:
+        if deck not in choices:
+            raise invalid("decks", f"Unknown deck {deck!r}; choose among: {_deck_names(s.ruleset)}.")
+
+
+def check_deck(lobby: Lobby, deck: str) -> str:
+    """The deck a joining player brings: their pick, or the next one the creator assigned."""
+    choices = deck_choices(lobby.ruleset)
+    if not choices:
+        if deck:
+            raise invalid("deck", f"{lobby.ruleset} is not played with decks.")
+        return ""
+    if lobby.decks:
+        if deck:
+            raise invalid("deck", "In this lobby the creator assigns the decks.")
+        held = list(lobby.members.values_list("deck", flat=True))
+        remaining = list(lobby.decks)
+        for d in held:
+            if d in remaining:
+                remaining.remove(d)
+        return remaining[0] if remaining else ""
+    if deck and deck not in choices:
+        raise invalid("deck", f"Unknown deck {deck!r}; choose among: {_deck_names(lobby.ruleset)}.")
+    return deck
 
 
 def lock_lobby(lobby_id: int) -> Lobby:
@@ -83,7 +134,8 @@ def free_seats(lobby: Lobby) -> list[str]:
 
 
 @transaction.atomic
-def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True, seat: str = "") -> Lobby:
+def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True, seat: str = "",
+                    deck: str = "") -> Lobby:
     validate_settings(settings)
     lobby = Lobby(
         ruleset=settings.ruleset,
@@ -101,15 +153,17 @@ def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True
         min_reliability=settings.min_reliability,
         private_chat=settings.private_chat,
         spectator_chat=settings.spectator_chat,
+        decks=list(settings.decks),
     )
     lobby.set_password(settings.password)
     lobby.save()
     if join:
-        _add_member(lobby, creator, seat)
+        _add_member(lobby, creator, seat, deck)
     return lobby
 
 
-def _add_member(lobby: Lobby, user: User, seat: str) -> LobbyMember:
+def _add_member(lobby: Lobby, user: User, seat: str, deck: str = "") -> LobbyMember:
+    deck = check_deck(lobby, deck)
     if seat:
         if lobby.house_choice != Lobby.HouseChoice.PICK:
             raise invalid("seat", "In this lobby seats are not picked by the players.")
@@ -119,11 +173,12 @@ def _add_member(lobby: Lobby, user: User, seat: str) -> LobbyMember:
             raise conflict("seat_taken", f"{seat} is already taken.")
     elif lobby.house_choice == Lobby.HouseChoice.PICK:
         raise invalid("seat", f"Pick a seat: {', '.join(free_seats(lobby))}.")
-    return LobbyMember.objects.create(lobby=lobby, user=user, seat=seat)
+    return LobbyMember.objects.create(lobby=lobby, user=user, seat=seat, deck=deck)
 
 
 def do_join_lobby(
-    lobby_id: int, user: User, *, seat: str = "", password: str | None = None, invite: str | None = None
+    lobby_id: int, user: User, *, seat: str = "", password: str | None = None, invite: str | None = None,
+    deck: str = "",
 ) -> Lobby:
     with transaction.atomic():
         lobby = lock_lobby(lobby_id)
@@ -139,7 +194,7 @@ def do_join_lobby(
             raise forbidden("Wrong lobby password.")
         if lobby.creator_id != user.pk and (reason := meets_requirements(user, lobby)) is not None:
             raise GameError("requirements_not_met", reason, status_code=403)
-        _add_member(lobby, user, seat)
+        _add_member(lobby, user, seat, deck)
         if lobby.auto_start and lobby.is_full():
             return _start(lobby)
         return lobby
@@ -220,13 +275,17 @@ def _start(lobby: Lobby) -> Lobby:
     members = list(lobby.members.select_related("user"))
     open_seats = free_seats(lobby)
     secrets.SystemRandom().shuffle(open_seats)
-    seating = {}
+    seating, decks = {}, {}
+    choices = sorted(deck_choices(lobby.ruleset))
     for member in members:
-        seating[member.seat or open_seats.pop()] = member.user
+        seat = member.seat or open_seats.pop()
+        seating[seat] = member.user
+        if choices:  # each player's deck: picked or assigned, else drawn at random
+            decks[seat] = member.deck or secrets.choice(choices)
     game = do_create_game(
         ruleset=lobby.ruleset,
         seating=seating,
-        options=lobby.options,
+        options={**lobby.options, "decks": decks} if decks else lobby.options,
         lobby=lobby,
         ranked=lobby.ranked,
         private=lobby.private,

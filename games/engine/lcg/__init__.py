@@ -52,6 +52,12 @@ class LcgRuleset:
     def seat_choices(self, count: int) -> list[str]:
         return self.seat_names(count)
 
+    def deck_choices(self) -> dict[str, str]:
+        """Each deck in words: "The Old Ways (Stark, with Banner of the Kraken)"."""
+        cards = data.cards()
+        return {d["id"]: f"{d['name']} ({d['faction'].title()}, with {cards[d['agenda']]['name']})" if d["agenda"]
+                else f"{d['name']} ({d['faction'].title()})" for d in data.decks().values()}
+
     def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
         return setup.new_game(seats, options, seed)
 

@@ -1,0 +1,92 @@
+"""Card-game lobbies (issue 17): two seats, and the deck each player brings — picked by each player
+when joining (or drawn at random when they leave it empty), or assigned by the creator when the lobby
+is made, in join order. The game starts when both seats are taken, with those decks (the engine's
+option `decks`, games/engine/lcg/setup.py). Bad deck choices are a 400 in the API's error shape that
+changes nothing."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game, Lobby, LobbyMember
+from tests.factories import api_client_for, make_user
+
+pytestmark = pytest.mark.django_db
+
+LCG = {"ruleset": "lcg", "seats": 2, "time_limit": 3600}
+
+
+def create(user, **fields):
+    return api_client_for(user).post(reverse("api-lobbies"), {**LCG, **fields}, format="json")
+
+
+def join(user, lobby_id, **fields):
+    return api_client_for(user).post(reverse("api-lobby-join", args=[lobby_id]), fields, format="json")
+
+
+def decks_by_user(game: Game) -> dict[str, str]:
+    decks = game.state["options"]["decks"]
+    return {s.user.username: decks[game.state["seats"].index(s.seat)] for s in game.seats.select_related("user")}
+
+
+def test_each_player_picks_a_deck_and_the_game_starts_with_them():
+    alys, bran = make_user(), make_user()
+    response = create(alys, deck="secrets_and_schemes", ranked=True)
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["decks"] == [] and body["members"][0]["deck"] == "secrets_and_schemes"
+    response = join(bran, body["id"], deck="secrets_and_schemes")  # the same deck twice is allowed
+    assert response.status_code == 200, response.json()
+    game = Game.objects.get(pk=response.json()["game"])
+    assert game.ruleset == "lcg" and game.ranked
+    assert decks_by_user(game) == {alys.username: "secrets_and_schemes", bran.username: "secrets_and_schemes"}
+    # the engine built each seat's cards from that deck: both factions are Lannister
+    assert {p["faction"] for p in game.state["players"].values()} == {"lannister"}
+
+
+def test_the_creator_assigns_the_decks_in_join_order():
+    alys, bran = make_user(), make_user()
+    body = create(alys, decks=["the_old_ways", "secrets_and_schemes"]).json()
+    assert body["decks"] == ["the_old_ways", "secrets_and_schemes"]
+    assert body["members"][0]["deck"] == "the_old_ways"
+    # a joining player may not pick in such a lobby
+    refused = join(bran, body["id"], deck="the_old_ways")
+    assert refused.status_code == 400 and refused.json()["fields"]["deck"] == ["In this lobby the creator assigns the decks."]
+    assert LobbyMember.objects.filter(lobby_id=body["id"]).count() == 1
+    game = Game.objects.get(pk=join(bran, body["id"]).json()["game"])
+    assert decks_by_user(game) == {alys.username: "the_old_ways", bran.username: "secrets_and_schemes"}
+
+
+def test_a_player_who_leaves_the_deck_empty_gets_one_at_random():
+    alys, bran = make_user(), make_user()
+    lobby_id = create(alys).json()["id"]
+    game = Game.objects.get(pk=join(bran, lobby_id).json()["game"])
+    assert set(decks_by_user(game).values()) <= {"the_old_ways", "secrets_and_schemes"}
+    assert all(game.state["options"]["decks"])
+
+
+@pytest.mark.parametrize(("fields", "field", "said"), [
+    ({"deck": "robb_stark"}, "deck", "Unknown deck 'robb_stark'; choose among: the_old_ways (The Old Ways (Stark, "
+                                     "with Banner of the Kraken)), secrets_and_schemes"),
+    ({"decks": ["the_old_ways"]}, "decks", "Assign one deck per player (2)"),
+    ({"decks": ["the_old_ways", "nope"]}, "decks", "Unknown deck 'nope'"),
+    ({"options": {"decks": ["the_old_ways", "the_old_ways"]}}, "options", "Decks are not an option here"),
+    ({"ruleset": "agot", "seats": 3, "deck": "the_old_ways"}, "deck", "agot is not played with decks."),
+    ({"ruleset": "agot", "seats": 3, "decks": ["a", "b", "c"]}, "decks", "agot is not played with decks."),
+    ({"seats": 3}, "seats", "lcg is played by 2 to 2 players."),
+    ({"decks": "the_old_ways"}, "decks", "Expected a list"),
+])
+def test_bad_deck_choices_are_refused_and_nothing_is_made(fields, field, said):
+    response = create(make_user(), **fields)
+    assert response.status_code == 400, response.json()
+    body = response.json()
+    assert body["error"] == "invalid" and body["fields"][field][0].startswith(said), body
+    assert not Lobby.objects.exists()
+
+
+def test_a_bad_deck_when_joining_is_refused_and_the_seat_stays_free():
+    lobby_id = create(make_user()).json()["id"]
+    response = join(make_user(), lobby_id, deck="winterfell")
+    assert response.status_code == 400 and response.json()["fields"]["deck"][0].startswith("Unknown deck 'winterfell'")
+    lobby = Lobby.objects.get(pk=lobby_id)
+    assert lobby.members.count() == 1 and lobby.is_open() and not Game.objects.exists()
