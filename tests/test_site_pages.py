@@ -26,6 +26,14 @@ def test_durations_in_words(seconds, words):
 def test_ruleset_names():
     assert ruleset_name("agot") == "A Game of Thrones: The Board Game"
     assert ruleset_name("btwixt") == "B'Twixt"
+    assert ruleset_name("lcg") == "A Game of Thrones: The Card Game"
+    assert ruleset_name("minis") == "A Song of Ice and Fire: Tabletop Miniatures"
+
+
+def test_card_game_seats_in_words():
+    from ratings.templatetags.site_words import seat_name
+
+    assert seat_name("p1", "lcg") == "Player 1" and seat_name("p2", "lcg") == "Player 2"
 
 
 def test_lobby_list_names_the_game_and_the_time_in_words(client):

@@ -11,7 +11,8 @@ from django import template
 
 register = template.Library()
 
-RULESET_NAMES = {"agot": "A Game of Thrones: The Board Game", "btwixt": "B'Twixt"}
+RULESET_NAMES = {"agot": "A Game of Thrones: The Board Game", "btwixt": "B'Twixt",
+                 "lcg": "A Game of Thrones: The Card Game", "minis": "A Song of Ice and Fire: Tabletop Miniatures"}
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
 
 
@@ -23,8 +24,10 @@ def ruleset_name(ruleset: str) -> str:
 @register.filter
 def seat_name(seat, ruleset: str = "agot") -> str:
     """A seat as players say it: `{{ row.seat|seat_name:row.game.ruleset }}` ("Baratheon",
-    "Cersei Lannister" for a B'Twixt leader), never an id."""
+    "Cersei Lannister" for a B'Twixt leader, "Player 1" in the card game), never an id."""
     seat = str(seat or "")
+    if ruleset == "lcg" and seat[1:].isdigit():
+        return f"Player {seat[1:]}"
     if ruleset == "btwixt":
         from games.engine.btwixt import data as btwixt_data
 
