@@ -5,6 +5,7 @@ options only for A Game of Thrones; a bad value is a form error in words, never 
 nothing is created (the form comes back with the errors, as Django forms do)."""
 from __future__ import annotations
 
+import html as html_lib
 import re
 
 import pytest
@@ -27,7 +28,7 @@ def post(client, **fields):
 def errors(response) -> str:
     html = response.content.decode()
     match = re.search(r'<div class="errors" role="alert">(.*?)</div>', html, re.S)
-    return re.sub(r"<[^>]+>", " ", match.group(1)) if match else ""
+    return html_lib.unescape(re.sub(r"<[^>]+>", " ", match.group(1))) if match else ""
 
 
 def test_the_form_offers_btwixt_modes_in_words_and_the_card_set(logged_in):
@@ -92,7 +93,7 @@ def test_agot_options_only_for_agot(logged_in):
     ({"btwixt_draft": "maybe"}, "Draft the hands: tick the box or leave it empty."),
     ({"btwixt_short": "2"}, "Short game: tick the box or leave it empty."),
     ({"seats": "seven"}, "Players: a whole number from 3 to 6."),
-    ({"seats": "9"}, "Both games are played by 3 to 6 players."),
+    ({"seats": "9"}, "B'Twixt is played by 3 to 6 players."),
     ({"seats": ""}, "Players: say how many (3 to 6)."),
     ({"time_limit": "5"}, "Time per decision: choose one of the times in the list."),
     ({"ruleset": "chess"}, "Choose one of the games in the list."),

@@ -90,3 +90,81 @@ def test_a_bad_deck_when_joining_is_refused_and_the_seat_stays_free():
     assert response.status_code == 400 and response.json()["fields"]["deck"][0].startswith("Unknown deck 'winterfell'")
     lobby = Lobby.objects.get(pk=lobby_id)
     assert lobby.members.count() == 1 and lobby.is_open() and not Game.objects.exists()
+
+
+# ----------------------------------------------------------------- the pages (web/forms.py, lobby.html)
+
+def _form_errors(response) -> str:
+    import html as html_lib
+    import re
+
+    match = re.search(r'<div class="errors" role="alert">(.*?)</div>', response.content.decode(), re.S)
+    return html_lib.unescape(re.sub(r"<[^>]+>", " ", match.group(1))) if match else ""
+
+
+FORM = {"ruleset": "lcg", "name": "Joust", "time_limit": "3600"}
+
+
+def test_the_new_lobby_form_makes_a_two_player_card_game_lobby(logged_in, user):
+    page = logged_in.get(reverse("web-lobby-new")).content.decode()
+    section = page[page.index('data-ruleset="lcg"><legend>'):]
+    section = section[:section.index("</fieldset>")]
+    assert "The Old Ways (Stark, with Banner of the Kraken)" in section and "drawn at random" in section
+    response = logged_in.post(reverse("web-lobby-new"), {**FORM, "deck_choice": "pick", "my_deck": "the_old_ways",
+                                                         "ranked": "on", "seats": "5", "seat": "nope"})
+    assert response.status_code == 302, _form_errors(response)  # the other games' fields are not read
+    lobby = Lobby.objects.get()
+    assert (lobby.ruleset, lobby.seat_count, lobby.ranked, lobby.decks) == ("lcg", 2, True, [])
+    assert lobby.members.get().deck == "the_old_ways"
+    page = logged_in.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
+    assert "A Game of Thrones: The Card Game" in page and "decks: each player picks" in page
+    assert "brings <span class=\"deck-name\">The Old Ways (Stark, with Banner of the Kraken)</span>" in page
+    assert "the_old_ways" not in page.split("<select", 1)[0]  # no id in the words (only as option values)
+
+
+def test_the_creator_assigns_both_decks_in_the_form_and_a_joiner_brings_the_second(logged_in, user, client):
+    response = logged_in.post(reverse("web-lobby-new"), {**FORM, "deck_choice": "assign", "my_deck": "secrets_and_schemes",
+                                                         "their_deck": "the_old_ways"})
+    assert response.status_code == 302, _form_errors(response)
+    lobby = Lobby.objects.get()
+    assert lobby.decks == ["secrets_and_schemes", "the_old_ways"]
+    other = make_user()
+    client.force_login(other)
+    page = client.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
+    assert "decks: assigned by the creator" in page and "You bring the deck the creator assigned." in page
+    response = client.post(reverse("web-lobby-action", args=[lobby.pk, "join"]))
+    game = Game.objects.get(lobby=lobby)
+    assert response.status_code == 302 and response["Location"] == reverse("web-game", args=[game.pk])
+    assert decks_by_user(game) == {user.username: "secrets_and_schemes", other.username: "the_old_ways"}
+
+
+def test_a_joiner_picks_a_deck_on_the_lobby_page(logged_in, user, client):
+    lobby_id = create(user).json()["id"]
+    other = make_user()
+    client.force_login(other)
+    page = client.get(reverse("web-lobby", args=[lobby_id])).content.decode()
+    assert '<select name="deck">' in page and ">Secrets and Schemes (Lannister, with Banner of the Rose)</option>" in page
+    client.post(reverse("web-lobby-action", args=[lobby_id, "join"]), {"deck": "secrets_and_schemes"})
+    game = Game.objects.get(lobby_id=lobby_id)
+    assert decks_by_user(game)[other.username] == "secrets_and_schemes"
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"deck_choice": "assign", "my_deck": "the_old_ways"}, "Assigning the decks: choose your deck and your opponent's."),
+    ({"deck_choice": "assign"}, "Assigning the decks: choose your deck and your opponent's."),
+    ({"deck_choice": "auction"}, "Decks: choose “each player picks” or “I assign both”."),
+    ({"my_deck": "house_stark"}, "Your deck: choose one of the decks in the list."),
+])
+def test_a_bad_deck_choice_in_the_form_is_an_error_in_words(logged_in, fields, words):
+    response = logged_in.post(reverse("web-lobby-new"), {**FORM, **fields})
+    assert response.status_code == 200
+    said = _form_errors(response)
+    assert words in said, said
+    assert not Lobby.objects.exists()
+
+
+def test_a_bad_deck_when_joining_on_the_page_is_said_in_words(logged_in, user, client):
+    lobby_id = create(user).json()["id"]
+    client.force_login(make_user())
+    response = client.post(reverse("web-lobby-action", args=[lobby_id, "join"]), {"deck": "winterfell"}, follow=True)
+    assert "Unknown deck" in response.content.decode() and not Game.objects.exists()

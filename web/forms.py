@@ -9,12 +9,16 @@ from typing import Any
 
 from django import forms
 
+from games.engine import get_ruleset
 from games.errors import GameError
 from games.models import Lobby
 from games.services import lobbies
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
-RULESETS = [("agot", "A Game of Thrones (board game)"), ("btwixt", "B'Twixt (card game, 3-6 leaders)")]
+RULESETS = [("agot", "A Game of Thrones (board game)"), ("btwixt", "B'Twixt (card game, 3-6 leaders)"),
+            ("lcg", "A Game of Thrones: The Card Game (2 players)")]
+GAME_NAMES = {"agot": "A Game of Thrones", "btwixt": "B'Twixt", "lcg": "The card game"}
+DECK_CHOICES = [("pick", "each player picks their own"), ("assign", "I assign both")]
 TIME_LIMITS = [(120, "2 minutes"), (600, "10 minutes"), (3600, "1 hour"), (86400, "1 day"), (259200, "3 days")]
 HOUSE_CHOICES = [(Lobby.HouseChoice.RANDOM, "drawn at random"), (Lobby.HouseChoice.PICK, "each player picks"),
                  (Lobby.HouseChoice.ASSIGN, "the creator assigns them")]
@@ -61,6 +65,11 @@ def _leaders() -> list[tuple[str, str]]:
     return list(btwixt_data.catalogue()["leaders"].items())
 
 
+def deck_list() -> list[tuple[str, str]]:
+    """The card game's decks, each in words ("The Old Ways (Stark, with Banner of the Kraken)")."""
+    return list(lobbies.deck_choices("lcg").items())
+
+
 def cardset_name() -> str:
     from games.engine.btwixt import data as btwixt_data
 
@@ -71,9 +80,8 @@ class LobbyForm(forms.Form):
     ruleset = forms.ChoiceField(label="Game", choices=RULESETS, required=False,  # none posted: A Game of Thrones
                                 error_messages={"invalid_choice": "Choose one of the games in the list."})
     name = forms.CharField(label="Name", max_length=80, required=False)
-    seats = forms.IntegerField(label="Players", min_value=3, max_value=6, error_messages={
-        "invalid": "Players: a whole number from 3 to 6.", "required": "Players: say how many (3 to 6).",
-        "min_value": "Both games are played by 3 to 6 players.", "max_value": "Both games are played by 3 to 6 players."})
+    seats = forms.IntegerField(label="Players", required=False, error_messages={  # the game's range: clean()
+        "invalid": "Players: a whole number from 3 to 6."})
     time_limit = forms.TypedChoiceField(label="Time per decision", choices=TIME_LIMITS, coerce=int, error_messages={
         "invalid_choice": "Time per decision: choose one of the times in the list."})
     house_choice = forms.ChoiceField(label="Seats", choices=HOUSE_CHOICES, required=False, error_messages={
@@ -85,12 +93,20 @@ class LobbyForm(forms.Form):
     # B'Twixt
     leader = forms.ChoiceField(label="Your leader", required=False, error_messages={
         "invalid_choice": "Your leader: choose one of the leaders in the list."})
+    # The card game: the decks (games/services/lobbies.py)
+    deck_choice = forms.ChoiceField(label="Decks", choices=DECK_CHOICES, required=False, error_messages={
+        "invalid_choice": "Decks: choose “each player picks” or “I assign both”."})
+    my_deck = forms.ChoiceField(label="Your deck", required=False, error_messages={
+        "invalid_choice": "Your deck: choose one of the decks in the list."})
+    their_deck = forms.ChoiceField(label="Your opponent's deck", required=False, error_messages={
+        "invalid_choice": "Your opponent's deck: choose one of the decks in the list."})
     no_private_chat = Tick("No private chat")
     ranked = Tick("Ranked")
     private = Tick("Private")
     password = forms.CharField(label="Password", required=False, max_length=128)
 
     AGOT_FIELDS = ("seat", "tides_of_battle")
+    LCG_FIELDS = ("deck_choice", "my_deck", "their_deck")
 
     def clean_ruleset(self) -> str:
         return self.cleaned_data["ruleset"] or "agot"
@@ -98,16 +114,37 @@ class LobbyForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["leader"].choices = [("", "—")] + _leaders()
+        self.fields["my_deck"].choices = [("", "drawn at random")] + deck_list()
+        self.fields["their_deck"].choices = [("", "—")] + deck_list()
         for key, (label, _) in BTWIXT_OPTIONS.items():
             self.fields[f"btwixt_{key}"] = Tick(label)
         # only the chosen game's own fields are read (and checked)
         chosen = (self.data.get("ruleset") or "agot") if self.is_bound else None
-        if chosen == "btwixt":
-            for name in self.AGOT_FIELDS:
-                del self.fields[name]
-        elif chosen == "agot":
-            for name in ["leader", *(f"btwixt_{k}" for k in BTWIXT_OPTIONS)]:
-                del self.fields[name]
+        btwixt_fields = ["leader", *(f"btwixt_{k}" for k in BTWIXT_OPTIONS)]
+        unread = {"agot": [*btwixt_fields, *self.LCG_FIELDS], "btwixt": [*self.AGOT_FIELDS, *self.LCG_FIELDS],
+                  "lcg": [*self.AGOT_FIELDS, *btwixt_fields, "house_choice"]}.get(chosen, [])
+        for name in unread:
+            del self.fields[name]
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        ruleset = d.get("ruleset")
+        if ruleset not in GAME_NAMES:
+            return d
+        engine = get_ruleset(ruleset)
+        low, high = engine.min_seats, engine.max_seats
+        if low == high:  # the card game: always two (the hidden Players field is not read)
+            self.errors.pop("seats", None)
+            d["seats"] = low
+        elif d.get("seats") is None and "seats" not in self.errors:
+            self.add_error("seats", f"Players: say how many ({low} to {high}).")
+        elif d.get("seats") is not None and not low <= d["seats"] <= high:
+            said = f"{low} to {high} players" if low != high else f"{low} players"
+            self.add_error("seats", f"{GAME_NAMES[ruleset]} is played by {said}.")
+        if ruleset == "lcg" and d.get("deck_choice") == "assign" and not (d.get("my_deck") and d.get("their_deck")):
+            self.add_error("their_deck" if d.get("my_deck") else "my_deck",
+                           "Assigning the decks: choose your deck and your opponent's.")
+        return d
 
     def btwixt_fields(self) -> list[tuple[forms.BoundField, str]]:
         return [(self[f"btwixt_{k}"], help) for k, (_, help) in BTWIXT_OPTIONS.items() if f"btwixt_{k}" in self.fields]
@@ -116,6 +153,8 @@ class LobbyForm(forms.Form):
         d = self.cleaned_data
         if d["ruleset"] == "btwixt":
             return {k: True for k in BTWIXT_OPTIONS if d.get(f"btwixt_{k}")}
+        if d["ruleset"] == "lcg":
+            return {}
         return {"tides_of_battle": True} if d.get("tides_of_battle") else {}
 
     def settings(self) -> lobbies.LobbySettings:
@@ -123,8 +162,16 @@ class LobbyForm(forms.Form):
         return lobbies.LobbySettings(
             ruleset=d["ruleset"], name=d["name"], seat_count=d["seats"], time_limit=d["time_limit"],
             ranked=d["ranked"], private=d["private"], password=d["password"],
-            house_choice=d["house_choice"] or Lobby.HouseChoice.RANDOM, options=self.options(),
-            private_chat=not d["no_private_chat"])
+            house_choice=d.get("house_choice") or Lobby.HouseChoice.RANDOM, options=self.options(),
+            private_chat=not d["no_private_chat"], decks=self.assigned_decks())
+
+    def assigned_decks(self) -> list[str]:
+        d = self.cleaned_data
+        return [d["my_deck"], d["their_deck"]] if d["ruleset"] == "lcg" and d.get("deck_choice") == "assign" else []
+
+    def creator_deck(self) -> str:
+        d = self.cleaned_data
+        return d.get("my_deck") or "" if d["ruleset"] == "lcg" and d.get("deck_choice") != "assign" else ""
 
     def creator_seat(self) -> str:
         d = self.cleaned_data
@@ -143,6 +190,8 @@ class LobbyForm(forms.Form):
                 self.add_error(None, f"These options cannot be played together: {text}.")
             elif name == "seat" and seat_field in self.fields:
                 self.add_error(seat_field, _seat_words(text, seat_field))
+            elif name in ("deck", "decks") and "my_deck" in self.fields:
+                self.add_error("my_deck", text)
             elif name in self.fields:
                 self.add_error(name, text)
             else:

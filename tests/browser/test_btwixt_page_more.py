@@ -268,7 +268,7 @@ def test_the_lobby_form_names_btwixt_modes_and_says_what_is_wrong(live_asgi_serv
         page.fill("input[name=seats]", "8")
         page.click("main form button[type=submit]")
         page.wait_for_selector(".errors[role=alert]")
-        assert "Both games are played by 3 to 6 players." in page.locator(".errors").inner_text()
+        assert "B'Twixt is played by 3 to 6 players." in page.locator(".errors").inner_text()
         # what was chosen is still chosen, B'Twixt's section still the one shown
         assert form.get_by_label("Short game").is_checked() and form.get_by_label("Allies in Sight").is_checked()
         assert not form.get_by_label("Advanced game").is_checked()
