@@ -16,6 +16,7 @@ from games.engine import get_ruleset
 from games.errors import GameError
 from games.models import Game, Lobby
 from games.services import lobbies
+from ratings.templatetags import site_words
 from web import forms as lobby_form
 from web.board import agot_board_json
 
@@ -120,7 +121,8 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
     form = lobby_form.LobbyForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         try:
-            lobby = lobbies.do_create_lobby(request.user, form.settings(), join=True, seat=form.creator_seat())
+            lobby = lobbies.do_create_lobby(request.user, form.settings(), join=True, seat=form.creator_seat(),
+                                            deck=form.creator_deck())
         except GameError as exc:
             form.add_service_error(exc)
         else:
@@ -157,7 +159,9 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
     seats = get_ruleset(lobby.ruleset).seat_choices(lobby.seat_count)
     names = dict(_btwixt_leaders()) if lobby.ruleset == "btwixt" else {}
     def seat_name(seat: str) -> str:  # a leader's or house's name, never its id
-        return names.get(seat) or seat.replace("_", " ").title()
+        return names.get(seat) or site_words.seat_name(seat, lobby.ruleset)
+    decks = lobbies.deck_choices(lobby.ruleset)  # the card game: each player's deck, in words
+        "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
     for m in members:
         m.seat_name = seat_name(m.seat) if m.seat else ""
     return render(request, "web/lobby.html", {
@@ -174,7 +178,7 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
 def lobby_action(request: HttpRequest, lobby_id: int, verb: str) -> HttpResponse:
     try:
         if verb == "join":
-            lobbies.do_join_lobby(lobby_id, request.user, seat=request.POST.get("seat", ""),
+            lobbies.do_join_lobby(lobby_id, request.user, seat=request.POST.get("seat", ""), deck=request.POST.get("deck", ""),
                                   password=request.POST.get("password") or None,
                                   invite=request.POST.get("invite") or None)
         elif verb == "leave":
@@ -188,12 +192,14 @@ def lobby_action(request: HttpRequest, lobby_id: int, verb: str) -> HttpResponse
         elif verb == "assign":
             lobbies.do_assign_seat(lobby_id, request.user, request.POST.get("user", ""), request.POST.get("seat", ""))
         else:
+        m.deck_name = decks.get(m.deck, "")
             raise Http404("No such action.")
     except GameError as exc:
         messages.error(request, _error_text(exc))
     game = Game.objects.filter(lobby_id=lobby_id).only("pk").first()
     if game is not None and verb in ("join", "start", "assign"):
         return redirect("web-game", game_id=game.pk)
+        "decks": list(decks.items()), "pick_deck": bool(decks) and not lobby.decks,
     return redirect("web-lobby", lobby_id=lobby_id)
 
 
