@@ -83,13 +83,7 @@ def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
         lst = data.read_list(s, opts["armies"].get(s)) if s in opts["armies"] else data.default_list(s)
         data.check_list(s, lst, opts["game_size"])
         state["players"][s]["list"] = lst
-        names: Counter[str] = Counter()
-        for u in lst["units"]:
-            c = data.card(u["unit"])
-            base = data.slug(c["name"])
-            names[base] += 1
-            name = base if names[base] == 1 else f"{base}_{names[base]}"
-            state["units"][name] = _unit_record(s, u["unit"], u.get("attachment"), T.max_wounds(c))
+        _list_units(state, s, lst)
         for n in lst["ncus"]:
             state["ncus"][n] = {"seat": s, "zone": None, "quadrant": None, "activated": False}
         deck = data.deck_for(s, lst["commander"])
@@ -97,8 +91,27 @@ def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
         state["players"][s]["deck"] = deck
     if opts["terrain"] == "random":
         place_random_terrain(state)
-    # M23: roll-off (rerolled ties); the winner picks the zone (the zones are the seats' table edges
-    # here: with no terrain both are alike) and deploys first; the other decides who is First Player
+    _roll_off_and_deploy(state)
+    flow.run(state, [])
+    return state
+
+
+def _list_units(state: State, seat: str, lst: dict[str, Any]) -> None:
+    """The list's combat units, off the table, named after their cards (`stark_sworn_swords`, `_2`...)."""
+    names: Counter[str] = Counter()
+    for u in lst["units"]:
+        c = data.card(u["unit"])
+        base = data.slug(c["name"])
+        names[base] += 1
+        name = base if names[base] == 1 else f"{base}_{names[base]}"
+        state["units"][name] = _unit_record(seat, u["unit"], u.get("attachment"), T.max_wounds(c))
+
+
+def _roll_off_and_deploy(state: State) -> None:
+    """M23: roll-off (rerolled ties, the first seat's die first); the winner picks the zone (the zones
+    are the seats' table edges here: with no terrain both are alike) and deploys first; the other
+    decides who is First Player (M24 follows as `deploy` decisions)."""
+    seats = state["seats"]
     while True:
         a, b = T.roll(state, 6), T.roll(state, 6)
         if a != b:
@@ -110,8 +123,6 @@ def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
     state["round"] = 0
     state["deploy"] = {"roll": [a, b], "picker": picker, "first_player_chooser": T.opponent(state, picker),
                        "next": picker}
-    flow.run(state, [])
-    return state
 
 
 def place_random_terrain(state: State) -> None:
@@ -227,7 +238,7 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
     _units(state, setup.get("units"), start)
     _destroyed(state, setup.get("destroyed"))
     _ncus(state, setup.get("ncus"))
-    _cards(state, setup)
+    _cards(state, setup, deployment=start == "deployment")
     for s, ids in (setup.get("once_used") or {}).items():
         state["once_used"][s] = [str(i) for i in ids]
     state["card_tokens"] = {str(k): int(v) for k, v in (setup.get("card_tokens") or {}).items()}
@@ -241,9 +252,14 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
         state["turn"] = None
         flow.push(state, {"t": "cleanup", "stage": "score"}, front=False)
     elif start == "deployment":
-        raise ScenarioSetupError("start: deployment is not in this scope's scenarios")
+        # project key (docs/engine-minis.md): the roll-off (M23) from `dice`, then the First Player's
+        # choice and alternating deployment (M24); hands are drawn when the game starts (M25)
+        for k in ("round", "first_player", "turn", "vp", "destroyed"):
+            if k in setup:
+                raise ScenarioSetupError(f"{k}: not with start: deployment (the roll-off decides)")
+        _roll_off_and_deploy(state)
     else:
-        raise ScenarioSetupError(f"start: {start!r} is activation or cleanup")
+        raise ScenarioSetupError(f"start: {start!r} is activation, cleanup or deployment")
     flow.run(state, [])
     return state
 
@@ -273,6 +289,8 @@ def _terrain(state: State, terrain: Any) -> None:
 def _units(state: State, units: Any, start: str | None) -> None:
     if units is None:
         if start == "deployment":
+            for s in state["seats"]:
+                _list_units(state, s, state["players"][s]["list"])
             return
         raise ScenarioSetupError("setup.units is required")
     if not isinstance(units, dict):
@@ -309,6 +327,11 @@ def _units(state: State, units: Any, start: str | None) -> None:
                 raise EngineError("illegal_action", f"units.{name}: {ac['name']} cannot join {c['name']} (M9)")
         rec = _unit_record(seat, cid, att, wounds)
         at = spec.get("at")
+        if start == "deployment":
+            if at is not None or "facing" in spec:
+                raise ScenarioSetupError(f"units.{name}: no pose before deployment (the `deploy` acts place it)")
+            state["units"][name] = rec
+            continue
         if not (isinstance(at, list) and len(at) == 2):
             raise ScenarioSetupError(f"units.{name}.at: [x, y]")
         rec["at"] = [_num(at[0], "at"), _num(at[1], "at")]
@@ -323,12 +346,12 @@ def _units(state: State, units: Any, start: str | None) -> None:
         rec["order_used"] = bool(spec.get("order_used", False))
         rec["on_table"] = True
         state["units"][name] = rec
-    for name in state["units"]:
+    for name in [n for n, u in state["units"].items() if u["on_table"]]:
         p = T.poly(state, name)
         if not G.on_table(p, state["table"]):
             raise EngineError("illegal_action", f"{name} is partly off the table")
         for other in state["units"]:
-            if other < name and G.overlaps(p, T.poly(state, other)):
+            if other < name and state["units"][other]["on_table"] and G.overlaps(p, T.poly(state, other)):
                 raise EngineError("illegal_action", f"{name} overlaps {other}")
         for t in state["terrain"]:
             if "impassable" in t["keywords"] and G.overlaps(p, T.terrain_poly(t)):
@@ -374,7 +397,7 @@ def _ncus(state: State, ncus: Any) -> None:
             state["board"][zone] = nid
 
 
-def _cards(state: State, setup: dict[str, Any]) -> None:
+def _cards(state: State, setup: dict[str, Any], deployment: bool = False) -> None:
     hands = setup.get("hands") or {}
     decks = setup.get("decks") or {}
     sizes = setup.get("deck_size") or {}
@@ -399,6 +422,8 @@ def _cards(state: State, setup: dict[str, Any]) -> None:
         seq = top + rest
         if s in hands:
             p["hand"] = [str(c) for c in hands[s] or []]
+        elif deployment:
+            p["hand"] = []  # drawn when the game starts (M25)
         else:
             need = T.hand_limit(state, s)
             p["hand"], seq = seq[:need], seq[need:]
