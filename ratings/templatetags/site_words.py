@@ -1,7 +1,9 @@
 """Words for the pages instead of codes and numbers of seconds: {% load site_words %}, then
-`{{ game.ruleset|ruleset_name }}` ("A Game of Thrones: The Board Game", "B'Twixt") and
+`{{ game.ruleset|ruleset_name }}` ("A Game of Thrones: The Board Game", "B'Twixt", "A Game of Thrones:
+The Card Game"), `{% open_rulesets ruleset as others %}` (the games open on the site but `ruleset`, each with its
+name) and
 `{{ lobby.time_limit|duration_words }}` ("2 hours", "1 day and 12 hours", "90 seconds"),
-`{{ row.seat|seat_name:row.game.ruleset }}` ("Baratheon", "Cersei Lannister").
+`{{ row.seat|seat_name:row.game.ruleset }}` ("Baratheon", "Cersei Lannister", "Player 1").
 
 It lives in the ratings app because `web` is not an installed app (its templates are found by
 folder), and a template library must belong to one."""
@@ -19,6 +21,14 @@ UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
 @register.filter
 def ruleset_name(ruleset: str) -> str:
     return RULESET_NAMES.get(ruleset, str(ruleset).replace("_", " ").capitalize())
+
+
+@register.simple_tag
+def open_rulesets(exclude: str = "") -> list[dict[str, str]]:
+    """The rulesets open for play on the site (games/rulesets.py) but `exclude`, each `{"id", "name"}`."""
+    from games.rulesets import open_ruleset_ids
+
+    return [{"id": ruleset, "name": ruleset_name(ruleset)} for ruleset in open_ruleset_ids() if ruleset != exclude]
 
 
 @register.filter
