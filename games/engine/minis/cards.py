@@ -17,7 +17,7 @@ Windows and their context (`unit`: the unit that triggers, M111):
 turn_start {seat}; unit_activates {unit}; ncu_activates {ncu}; melee_before {unit, target};
 morale_before {unit, tid}; morale_rolled {unit, tid}; panic_failed {unit, wounds}; after_attack
 {unit, target, kind}; card_played {seat, card}; zone_claimed {ncu, zone}; charge_declared {unit,
-target}; charge_rolled {unit, target}; charge_success {unit, target, arc}; surge {unit}.
+target}; charge_rolled {unit, target}; charge_success {unit, target, arc}; surge {unit}; unit_destroyed {unit} (before it is removed).
 """
 from __future__ import annotations
 
@@ -77,8 +77,10 @@ def within(state: State, origin: str, target: str, reach: float) -> bool:
 
 def highest_dice(state: State, name: str) -> None:
     la = state["last_attack"]
+    if la.get("lowest"):
+        return  # M100: the lowest value wins over the highest
     prof = next(a for a in T.ucard(state, name).get("attacks", []) if a["name"] == la["attack"])
-    la["dice_count"] = max(la["dice_count"], int(prof["dice"][0]))
+    la["dice_count"] = max(la["dice_count"], max(int(x) for x in prof["dice"]))  # the largest printed value
 
 
 def add_condition(state: State, name: str, cond: str, events: Events) -> None:
@@ -595,6 +597,53 @@ def _berserker_res(state, seat, ctx, p, o, events):
     la["keywords"] = sorted(kw)
 
 
+# unit_destroyed: Last Stand (40213)
+def standing_engaged(state: State, name: str) -> list[str]:
+    """The enemies a destroyed unit would be engaged with, were it still on the table."""
+    u = state["units"][name]
+    if not u["destroyed"] or not u["on_table"] or u.get("standing"):
+        return []
+    u["standing"] = True
+    try:
+        return T.engaged_with(state, name)
+    finally:
+        u["standing"] = False
+
+
+def _laststand_can(state, seat, ctx, o):
+    name = ctx["unit"]
+    melee = any(a["range"] == "melee" for a in T.ucard(state, name).get("attacks", []))
+    return melee and bool(standing_engaged(state, name))
+
+
+def _laststand_check(state, seat, ctx, p, o):
+    engaged = standing_engaged(state, ctx["unit"])
+    if p.get("target") is None and len(engaged) == 1:
+        p = dict(p, target=engaged[0])
+    if p.get("target") not in engaged:
+        raise illegal(f"Last Stand: choose an enemy engaged with {ctx['unit']} (M57)")
+    return p
+
+
+def _laststand_res(state, seat, ctx, p, o, events):
+    """Before it is removed the destroyed unit makes one melee attack with its highest attack-dice
+    value; a House Umber unit may re-roll any of its attack dice."""
+    flow = _flow()
+    name = ctx["unit"]
+    if p["target"] not in standing_engaged(state, name):
+        return
+    u = state["units"][name]
+    removal = next(t for t in state["work"] if t.get("t") == "removal" and t["unit"] == name)
+    if any(t.get("t") == "attack" for t in state["work"]):
+        removal["saved"] = state["last_attack"]  # the attack this one interrupts
+    u["standing"] = True
+    events.append({"type": "last_stand", "unit": name, "target": p["target"]})
+    flow.declare_attack(state, seat, name, {"target": p["target"]}, events, charge=False, ends_activation=False,
+                        dice_mode="highest")
+    if u["card"] == "10203" or "Affiliation: House Umber" in T.abilities(state, name):
+        state["last_attack"]["reroll_any"] = True
+
+
 # card_played
 def _counter_res(state, seat, ctx, p, o, events):
     crown, money = controls(state, seat, "crown"), controls(state, seat, "money")
@@ -643,6 +692,7 @@ CARD_EFFECTS: dict[tuple[str, int], Effect] = {
     ("40210", 0): ("after_attack", "own", _hitrun_can, _same, _hitrun_res),
     ("40211", 0): ("melee_before", "own", _true, _berserker_check, _berserker_res),
     ("40212", 0): ("after_attack", "enemy", _lash_can, _same, _lash_res),
+    ("40213", 0): ("unit_destroyed", "own", _laststand_can, _laststand_check, _laststand_res),
 }
 
 # Order name -> effect (side relative to the triggering seat; `can` also gets the unit holding it)
@@ -815,6 +865,8 @@ def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: s
         return out
     if key in (("40111", 0), "Order: Overrun"):
         return [{"charge": {"target": e}} for e in T.live(state, opp)]
+    if key == ("40213", 0):
+        return [{"target": e} for e in standing_engaged(state, ctx["unit"])]
     if key == ("40205", 0):
         return [{"pick": x} for x in ("a", "b", "both")]
     if key == ("40211", 0):

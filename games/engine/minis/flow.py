@@ -793,7 +793,7 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
     dice = profile["dice"]
     count = int(dice[min(lost, len(dice) - 1)])
     if state["units"][name].get("influence") == "30201":
-        count = int(dice[0])  # Catelyn: highest attack-dice value (as at full ranks)
+        count = max(int(x) for x in dice)  # Catelyn: highest attack-dice value (M100: the largest printed)
     to_hit_bonus = 0
     extra_kw: set[str] = set()
     for att in state.get("attached", []):
@@ -804,12 +804,13 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
             extra_kw.add("vicious")
             to_hit_bonus += 1 if cards.controls(state, seat, "crown") else 0
         else:
-            count = int(dice[0])
+            count = max(int(x) for x in dice)
             to_hit_bonus += 1 if cards.controls(state, seat, "swords") else 0
-    if dice_mode == "highest":
-        count = int(dice[0])
-    elif dice_mode == "lowest" or state["units"][name].get("bribed"):
-        count = int(dice[-1])  # Assault Orders; Bribery (40104): the lowest attack-dice value
+    lowest = dice_mode == "lowest" or bool(state["units"][name].get("bribed"))
+    if lowest:
+        count = min(int(x) for x in dice)  # Assault Orders; Bribery (40104): the lowest value (M100: wins)
+    elif dice_mode == "highest":
+        count = max(int(x) for x in dice)
     abil = T.abilities(state, name)
     keywords: set[str] = set(KEYWORD_ABILITIES.get(profile["name"], [])) if profile["name"] in abil else set()
     if melee and "Precision" in abil:
@@ -827,6 +828,7 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
         "arc": arc, "charge": charge, "disorderly": disorderly, "to_hit": to_hit, "dice_count": count,
         "keywords": sorted(keywords), "rolled": [], "rerolled": [], "attack_dice": [], "hits": 0,
         "defense_dice": [], "defense_save": None, "blocked": 0, "wounds": 0, "panic": None, "destroyed": False,
+        "lowest": lowest,
     }
     events.append({"type": "attack", "attacker": name, "defender": target, "attack": profile["name"]})
     if ends_activation:
@@ -929,6 +931,10 @@ def _h_attack(state: State, task: dict[str, Any], events: Events) -> None:
         return
     if st == "after_panic":
         done(state, task)
+        if state["units"][att].get("standing"):
+            # Last Stand (40213): the unit is removed once its attack has wounded and tested
+            state["units"][att]["standing"] = False
+            events.append({"type": "removed", "unit": att})
         if la.get("price_of_failure") and not state["units"][dfd]["destroyed"] and att in T.live(state):
             for c in ("panicked", "vulnerable"):
                 cards.add_condition(state, att, c, events)
@@ -1081,9 +1087,27 @@ def destroy(state: State, name: str, events: Events, source_seat: str | None) ->
     opp = T.opponent(state, seat)
     add_vp(state, opp, 1, "destroyed:" + name)
     events.append({"type": "destroyed", "unit": name, "seat": seat})
-    if not T.live(state, seat):
-        # M128: no combat unit left, the opponent wins at once
-        finish(state, opp, "elimination", events)
+    # "when a friendly unit is destroyed", before it is removed (Last Stand, 40213): a window, then
+    # the removal, which checks M128 (no combat unit left: the opponent wins at once)
+    push(state, {"t": "removal", "unit": name, "saved": None})
+    cards.open_window(state, "unit_destroyed", {"unit": name})
+
+
+def _h_removal(state: State, task: dict[str, Any], events: Events) -> None:
+    """After the `unit_destroyed` window: the unit is off the table (Last Stand's attack has already
+    taken it off), the attack a Last Stand interrupted is the last attack again, and a seat left with
+    no combat unit loses (M128)."""
+    done(state, task)
+    u = state["units"][task["unit"]]
+    if u.get("standing"):
+        u["standing"] = False
+        events.append({"type": "removed", "unit": task["unit"]})
+    if task.get("saved") is not None:
+        state["last_attack"] = task["saved"]
+    gone = [s for s in state["seats"] if not T.live(state, s)]
+    if gone and not state["over"]:
+        # both sides wiped out at once (a Last Stand taking the last enemy with it): a draw
+        finish(state, T.opponent(state, gone[0]) if len(gone) == 1 else None, "elimination", events)
 
 
 def add_vp(state: State, seat: str, n: int, source: str) -> None:
@@ -1712,4 +1736,5 @@ HANDLERS = {
     "resolve": cards.h_resolve,
     "influence": _h_influence,
     "influence_ask": _h_influence_ask,
+    "removal": _h_removal,
 }

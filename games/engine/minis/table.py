@@ -73,8 +73,9 @@ def poly(state: State, name: str, at: Any = None, facing: float | None = None):
 
 
 def live(state: State, seat: str | None = None) -> list[str]:
-    """Combat units on the table, in setup order."""
-    return [n for n, u in state["units"].items() if u["on_table"] and not u["destroyed"]
+    """Combat units on the table, in setup order; a destroyed unit making its Last Stand (40213,
+    `standing`) is on the table until its attack is done."""
+    return [n for n, u in state["units"].items() if u["on_table"] and (not u["destroyed"] or u.get("standing"))
             and (seat is None or u["seat"] == seat)]
 
 
