@@ -191,6 +191,12 @@ class LcgRuleset:
     def event_view(self, event: Event, seat: str | None) -> Event | None:
         return summary.event_view(event, seat)
 
+    def describe_event(self, event: Event) -> dict[str, Any] | None:
+        """The event in words (narrate.py); narrate only what event_view let through."""
+        from games.engine.lcg import narrate
+
+        return narrate.describe(event)
+
     def summary_path_error(self, path: str) -> str | None:
         return summary.summary_path_error(path)
 

@@ -1114,6 +1114,7 @@ def _duplicate_save(state: State, seat: str, uid: str, ev: Event | None, events:
     if not rec["duplicates"]:
         refuse(f"{T.card(state, uid)['name']} has no duplicate")
     d = rec["duplicates"].pop(0)
+    T.face_up(state, d)
     state["players"][T.owner(state, d)]["discard"].insert(0, d)
     events.append({"type": "duplicate_discarded", "seat": seat, "card": T.cid(state, d)})
     save(state, uid, events)
@@ -1402,7 +1403,10 @@ def op_top_card_as_duplicate(state, ctx, args, events, rest):
     u = p["deck"].pop(0)
     p["pinned"] = max(0, p["pinned"] - 1)
     T.add_duplicate(state, ctx["src"], u)
-    events.append({"type": "duplicate_placed", "seat": ctx["seat"], "card": T.cid(state, u), "on": ctx["cid"]})
+    # facedown (Arya Stark): its controller may look at it (L55), nobody else; the event names it privately
+    state.setdefault("facedown", []).append(u)
+    events.append({"type": "duplicate_placed", "seat": ctx["seat"], "on": ctx["cid"], "facedown": True,
+                   "private": {ctx["seat"]: [T.cid(state, u)]}})
     return True
 
 
@@ -1570,7 +1574,7 @@ def _ask_choice(state: State, fr: dict[str, Any], events: list[Event]) -> None:
         fr["asked"] = True
         if fr.get("then") == "bear" and fr["what"] == "cards":
             top = choice_options(state, fr)
-            events.append({"type": "look", "seat": fr["seat"], "count": len(top),
+            events.append({"type": "look", "seat": fr["seat"], "deck": fr["ctx"]["bear_seat"], "count": len(top),
                            "private": {fr["seat"]: [T.cid(state, u) for u in top]}})
     d: dict[str, Any] = {"kind": "kill" if fr["what"] == "kill" else "choose", "seats": [fr["seat"]],
                          "what": fr["what"], "card": fr["ctx"]["cid"]}

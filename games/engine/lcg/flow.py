@@ -241,9 +241,9 @@ def setup_draw(state: State, events: list[Event]) -> None:
 
 
 def plot_begin(state: State, events: list[Event]) -> None:
+    events.append({"type": "round", "round": state["round"]})  # before the plot phase's own event (the log)
     set_step(state, "plot", "1.1", events)
     state["active"] = None
-    events.append({"type": "round", "round": state["round"]})
     goto(state, "plot_choose")
 
 

@@ -154,8 +154,10 @@ def view(state: State, seat: str | None) -> State:
     the deck to the hand)."""
     P = state["players"]
     visible: set[str] = set(state["inplay"])
+    facedown = set(state.get("facedown", ()))
     for rec in state["inplay"].values():
-        visible.update(rec["duplicates"])
+        # a facedown duplicate (Arya Stark's) is seen by its controller only (L55)
+        visible.update(d for d in rec["duplicates"] if d not in facedown or rec["controller"] == seat)
     players: dict[str, Any] = {}
     for s in state["seats"]:
         p = P[s]
@@ -180,7 +182,7 @@ def view(state: State, seat: str | None) -> State:
             pv["setup_cards"] = [HIDDEN] * len(sc)
         players[s] = pv
     v: dict[str, Any] = {k: copy.deepcopy(val) for k, val in state.items()
-                         if k not in ("rng", "players", "uids", "decision")}
+                         if k not in ("rng", "players", "uids", "decision", "facedown")}
     v["players"] = players
     v["stack"] = [{"f": f["f"], "timing": f.get("timing"), "what": f.get("what")} for f in state.get("stack", ())]
     v.pop("queue", None)

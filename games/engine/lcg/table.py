@@ -178,6 +178,13 @@ def add_duplicate(state: State, original: str, uid: str) -> None:
     state["inplay"][original]["duplicates"].append(uid)
 
 
+def face_up(state: State, uid: str) -> None:
+    """A facedown duplicate (Arya Stark's) leaves its pile face up: forget that it was facedown."""
+    facedown = state.get("facedown")
+    if facedown and uid in facedown:
+        facedown.remove(uid)
+
+
 def leave_play(state: State, uids: list[str], dest: str, events: list[Event], reason: str) -> None:
     """Cards leave play simultaneously (L213): to their owners' `dest` pile (dead for a kill, L214;
     discard, L215); tokens, power and bestowed gold return to the treasury; duplicates are
@@ -192,6 +199,7 @@ def leave_play(state: State, uids: list[str], dest: str, events: list[Event], re
         rec = state["inplay"].pop(u)
         state["players"][rec["controller"]]["play"].remove(u)
         for d in rec["duplicates"]:
+            face_up(state, d)
             state["players"][owner(state, d)]["discard"].insert(0, d)
         if u in uids:
             pile = dest

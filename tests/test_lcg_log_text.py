@@ -1,0 +1,70 @@
+"""The card game's log API in words (games/queries.log_payload with LcgRuleset.describe_event, issue 17):
+every entry of an lcg game carries sentences (`text`, `lines` with seat pieces) and the round and
+phase; the cards a seat draws are named in its own log only (rules/lcg.md §5.2)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.engine import get_ruleset
+from games.engine.lcg import narrate
+from tests.factories import api_client_for, make_game, make_user
+
+pytestmark = pytest.mark.django_db
+LCG = get_ruleset("lcg")
+RAW = re.compile(r"[_\[\]\"]|\bc\d+\b|\bNone\b|\bTrue\b|\bFalse\b|\bhidden\b")
+
+
+def seat_client(game, seat):
+    return api_client_for(game.seats.get(seat=seat).user)
+
+
+def submit(game, seat, action):
+    game.refresh_from_db()
+    r = seat_client(game, seat).post(reverse("api-game-actions", args=[game.id]),
+                                     {"version": game.version, "action": action}, format="json")
+    assert r.status_code == 200, r.json()
+
+
+def log(game, client):
+    r = client.get(reverse("api-game-log", args=[game.id]))
+    assert r.status_code == 200
+    return r.json()["entries"]
+
+
+def texts(entries):
+    return [line["text"] for e in entries for line in e["lines"]]
+
+
+def test_lcg_log_entries_carry_sentences_and_a_draw_is_named_to_the_drawer_only():
+    game = make_game(2, ruleset="lcg", seed=12)
+    # p1 takes a mulligan (a new hand of 7, drawn in the log), p2 keeps; no setup cards: the plot phase
+    for seat, action in (("p1", {"mulligan": True}), ("p2", {"mulligan": False}), ("p1", {"setup": []}),
+                         ("p2", {"setup": []})):
+        game.refresh_from_db()
+        assert LCG.pending(game.state).get(seat) == next(iter(action))
+        submit(game, seat, action)
+    game.refresh_from_db()
+    own = log(game, seat_client(game, "p1"))
+    assert own and all(e["lines"] and e["text"] and e["round"] == 1 for e in own)
+    for line in (ln for e in own for ln in e["lines"]):
+        assert not RAW.search(line["text"]) and "".join(p["text"] for p in line["parts"]) == line["text"]
+        assert all(p["text"] == "{" + p["seat"] + "}" for p in line["parts"] if "seat" in p)
+    said = " ".join(texts(own))
+    assert "{p2} keeps their opening hand." in said and "{p2} chooses their setup cards face down." in said
+    # the mulligan's draw: p1 reads the names of the cards p1 drew, p2 and a spectator the count only
+    drawn = next(line for e in own for line in e["lines"] if line["text"].startswith("{p1} draws"))
+    assert drawn["private"] and ": " in drawn["text"]
+    names = drawn["text"].split(": ", 1)[1].rstrip(".").replace(" and ", ", ").split(", ")
+    hand = [narrate.card(c) for c in LCG.view(game.state, "p1")["players"]["p1"]["hand"]]
+    assert names and set(names) <= set(hand)
+    for client in (seat_client(game, "p2"), api_client_for(make_user())):
+        entries = log(game, client)
+        other = " ".join(texts(entries))
+        assert re.search(r"\{p1\} draws \w+ cards\.", other)
+        assert not any(n in other for n in names)
+        assert [e["phase"] for e in entries] == [e["phase"] for e in own]
+    # the round and phase of the lines follow the phase events: the game has reached the plot phase
+    assert any(line.get("phase") == "plot" for e in own for line in e["lines"])
