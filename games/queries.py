@@ -1,6 +1,7 @@
 """Read-side helpers: what a user may see of a game, in the shape the API returns."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import QuerySet
@@ -101,6 +102,7 @@ def log_payload(game: Game, user) -> list[dict[str, Any]]:
     engine = get_ruleset(game.ruleset)
     describe = getattr(engine, "describe_event", None)
     moment = _log_start(engine, game) if describe else {}
+    names = seat_player_names(game) if describe else {}
     entries = []
     for record in game.actions.all():
         events = events_for(game.ruleset, [record], seat)
@@ -116,11 +118,32 @@ def log_payload(game: Game, user) -> list[dict[str, Any]]:
                 if not said:
                     continue
                 moment.update({k: said[k] for k in ("round", "phase") if said.get(k) is not None})
-                lines.append({**said, **{k: v for k, v in moment.items() if v is not None}})
+                lines.append({**with_player_names(said, names), **{k: v for k, v in moment.items() if v is not None}})
             entry["lines"] = lines
             entry["text"] = " ".join(line["text"] for line in lines)
         entries.append(entry)
     return entries
+
+
+def seat_player_names(game: Game) -> dict[str, str]:
+    """{seat: the name the table knows its player by}: the username, or "the bot" for a seat the
+    engine's player holds from the start."""
+    return {s.seat: (s.user.username if s.user_id else "the bot") for s in game.seats.select_related("user")}
+
+
+def with_player_names(line: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """A narrated line whose seats are placeholders ("{p1} marshals Robb Stark.", the card game's
+    narrator: a seat is not a house there) with the players' names put in; a part naming a seat
+    keeps its `seat` so a page can still mark it. Lines without placeholders are returned as they are."""
+    if "{" not in line.get("text", ""):
+        return line
+    def fill(text: str) -> str:
+        return PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(0)), text)
+    return {**line, "text": fill(line["text"]),
+            "parts": [{**part, "text": fill(part.get("text", ""))} for part in line.get("parts") or []]}
+
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def _log_start(engine, game: Game) -> dict[str, Any]:
