@@ -51,7 +51,26 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         cards = btwixt_data.catalogue()
         context.update(cards=cards, leader=cards["leaders"].get(context["seat"] or "", ""))
         return render(request, "web/btwixt_game.html", context)
+    if game.ruleset == "lcg":
+        # its own page (static/js/lcg.js); the catalogue is the printed cards (public data, the same for
+        # every viewer): hands, decks and piles come from the API as this seat may see them
+        from web import lcg
+
+        context.update(cards=lcg.catalogue(), deck=_lcg_deck_name(game, context["seat"]))
+        return render(request, "web/lcg_game.html", context)
     return render(request, "web/game.html", context)
+
+
+def _lcg_deck_name(game: Game, seat: str | None) -> str:
+    """The viewer's deck in words ("The Old Ways (Stark)"): public, both decks are shown at the table."""
+    from web import lcg
+
+    player = (game.state.get("players") or {}).get(seat or "")
+    if not player:
+        return ""
+    deck = lcg.catalogue()["decks"].get(player.get("deck_id"))
+    faction = lcg.FACTION_NAMES.get(player.get("faction"), "")
+    return f"{deck['name']} ({faction})" if deck else faction
 
 
 def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -65,6 +84,15 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         context["cards"] = btwixt_data.catalogue()
         names = context["cards"]["leaders"]
         context["seats"] = [(seat, names.get(seat, seat.replace("_", " ").title())) for seat in game.seat_names()]
+    elif game.ruleset == "lcg":
+        # drawn by static/js/lcg.js (LcgTable) from each step's view and summary; seats by their players
+        from web import lcg
+
+        context["cards"] = lcg.catalogue()
+        users = {s.seat: (s.user.username if s.user else None) for s in game.seats.all()}
+        factions = {s: lcg.FACTION_NAMES.get(p.get("faction"), s) for s, p in (game.state.get("players") or {}).items()}
+        context["seats"] = [(seat, users.get(seat) or factions.get(seat, seat)) for seat in game.seat_names()]
+        context["seat_names"] = dict(context["seats"])
     else:
         context["seats"] = [(seat, seat.replace("_", " ").title()) for seat in game.seat_names()]
     return render(request, "web/replay.html", context)

@@ -1,0 +1,45 @@
+"""The card game's public catalogue for its pages (templates/web/lcg_game.html, the replay): per
+card id what is printed on the card (name, type, faction, cost, strength, icons, traits, keywords,
+the ability text in the project's own words, unique, loyal, plot values and modifiers), the
+factions' names and the decks' names. Public data of games/engine/lcg/data.py, the same for every
+viewer: no hand, deck or pile of any game is in it."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+FACTION_NAMES = {
+    "baratheon": "Baratheon", "greyjoy": "Greyjoy", "lannister": "Lannister", "martell": "Martell",
+    "thenightswatch": "The Night's Watch", "stark": "Stark", "targaryen": "Targaryen", "tyrell": "Tyrell",
+    "neutral": "Neutral",
+}
+
+
+def card_entry(card: dict[str, Any]) -> dict[str, Any]:
+    """One card as a page draws it (also used for a scenario's synthetic cards)."""
+    entry: dict[str, Any] = {
+        "name": card.get("name") or card["id"].replace("_", " ").title(),
+        "type": card["type"], "faction": card.get("faction", "neutral"),
+        "unique": bool(card.get("unique")), "loyal": bool(card.get("loyal")),
+        "traits": list(card.get("traits") or []), "keywords": dict(card.get("keywords") or {}),
+        "text": card.get("ability") or "",
+    }
+    if card["type"] not in ("plot", "agenda"):
+        entry["cost"] = card.get("cost", 0)
+    if card["type"] == "character":
+        entry["strength"] = card.get("strength", 0)
+        entry["icons"] = list(card.get("icons") or [])
+    if card["type"] == "plot":
+        entry["plot"] = dict(card.get("plot") or {})
+    if card.get("plot_modifiers"):
+        entry["plot_modifiers"] = dict(card["plot_modifiers"])
+    return entry
+
+
+@lru_cache(maxsize=1)
+def catalogue() -> dict[str, Any]:
+    from games.engine.lcg import data
+
+    decks = {d["id"]: {"name": d["name"], "faction": d["faction"], "agenda": d["agenda"]} for d in data.decks().values()}
+    return {"cards": {cid: card_entry(c) for cid, c in data.cards().items()}, "factions": dict(FACTION_NAMES),
+            "decks": decks}
