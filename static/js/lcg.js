@@ -1,0 +1,1121 @@
+/* The card game (lcg) in the browser, in two parts.
+
+   The drawing (window.LcgTable, also used by the replay, static/js/replay.js): both play areas as
+   the viewer may see them, from the API's `view` (zones, cards in play by instance, the decision) and
+   `summary` (strength, plot values and power after modifiers, the challenge's record), with the
+   printed cards of the public catalogue (web/lcg.py). Cards are drawn with name, cost, strength,
+   icons, traits, keywords, power, gold and attachments; a kneeling card is turned sideways. The
+   other seat's hand is a count; piles open on click. `renderTable(view, summary, catalogue, opts)`
+   gives the whole table; `describeEvent(event)` says one event in words (the fallback while the
+   server gives no `lines` for an entry).
+
+   The game page (#game.lcg): the decision asked of this seat, built from `legal_actions` (click a
+   card of the hand or of the table to marshal, play, use or choose it; a card with several
+   possibilities asks which), or, where the server lists no actions (too many combinations:
+   setup, challenges, defenders, claim kills, discards), a composer: select cards on the table or
+   in the hand, then confirm. A pass button wherever passing is legal. POSTs {version, action} to
+   /actions and shows the server's reason in words when it refuses. Live over the game websocket
+   (gameclient.js), chat (chat.js), turn signal (turn.js), countdown (countdown.js).
+   Names, never ids: cards by their printed name, seats by their player's name (or faction). */
+(function () {
+  "use strict";
+  const { h } = window.WesterosClient;
+
+  // ------------------------------------------------------------------ what the drawing reads
+
+  let C = { cards: {}, factions: {}, decks: {} };   // the catalogue, with a scenario's own cards
+  let V = {}, S = {};                                 // view and summary
+  let ME = null, ROWS = [], OPEN = new Set();         // viewer seat, the API's seat rows, opened piles
+  let INTERACT = null;                                // the page's hooks (null in the replay)
+
+  function use(view, summary, catalogue, opts) {
+    opts = opts || {};
+    V = view || {}; S = summary || {}; ME = opts.seat || null; ROWS = opts.rows || [];
+    INTERACT = opts.interact || null;
+    if (opts.open) OPEN = opts.open;
+    const extra = V.extra_cards || {};
+    C = catalogue;
+    if (Object.keys(extra).length) {
+      C = Object.assign({}, catalogue, { cards: Object.assign({}, catalogue.cards) });
+      for (const [id, c] of Object.entries(extra)) C.cards[id] = fromRaw(id, c);
+    }
+  }
+  /* A scenario's synthetic card (the engine's format) as the catalogue has it. */
+  function fromRaw(id, c) {
+    return { name: c.name || cap(id), type: c.type, faction: c.faction || "neutral", unique: !!c.unique,
+      traits: c.traits || [], keywords: c.keywords || {}, text: c.ability || "", cost: c.cost, strength: c.strength,
+      icons: c.icons || [], plot: c.plot, plot_modifiers: c.plot_modifiers };
+  }
+
+  const cap = (s) => String(s ?? "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const base = (name) => String(name).split("#")[0];
+  const card = (id) => C.cards[base(id)] || { name: cap(base(id)), type: "?", faction: "neutral", traits: [], keywords: {}, text: "" };
+  const cardName = (id) => (id === "faction" ? "the faction card" : card(id).name);
+  const factionName = (f) => (C.factions || {})[f] || cap(f);
+  const seats = () => V.seats || S.seats || [];
+  const other = (seat) => seats().find((s) => s !== seat);
+  const player = (seat) => (V.players || {})[seat] || {};
+  function seatRow(seat) { return ROWS.find((r) => r.seat === seat) || {}; }
+  /* A seat by its player's name; a bot's (or a replay's unknown) seat by its faction. */
+  function seatName(seat) {
+    if (!seat) return "nobody";
+    const row = seatRow(seat);
+    if (row.user) return row.user;
+    const f = player(seat).faction;
+    return f ? factionName(f) : (seat === "p1" ? "Player 1" : seat === "p2" ? "Player 2" : cap(seat));
+  }
+  const possessive = (seat) => (seat === ME ? "your" : seatName(seat) + "'s");
+  const plural = (n, word, many) => `${n} ${n === 1 ? word : (many || word + "s")}`;
+
+  const ICONS = { military: ["M", "Military"], intrigue: ["I", "Intrigue"], power: ["P", "Power"] };
+  const PHASES = { setup: "Setup", plot: "Plot phase", draw: "Draw phase", marshaling: "Marshaling phase",
+    challenges: "Challenges phase", dominance: "Dominance phase", standing: "Standing phase", taxation: "Taxation phase" };
+  const STEPS = { mulligan: "mulligans", setup: "choosing setup cards", "1.1": "the round begins", "1.2": "each player chooses a plot",
+    "1.3": "plots are revealed", "1.5": "the plot phase ends", "2.1": "drawing", "2.2": "each player draws 2 cards", "2.3": "the draw phase ends",
+    "3.1": "the marshaling phase begins", "3.2": "marshaling cards", "3.3": "the next player marshals", "3.4": "the marshaling phase ends",
+    "4.1": "the challenges phase begins", "4.2": "declaring a challenge", "4.2.1": "declaring defenders", "4.2.2": "comparing strength",
+    "4.2.3": "challenge bonuses", "4.2.4": "claim", "4.2.5": "keywords", "4.2.6": "the challenge ends", "4.3": "the next player's challenges",
+    "4.4": "the challenges phase ends", "5.1": "dominance", "5.2": "counting dominance", "5.3": "the dominance phase ends",
+    "6.1": "standing", "6.2": "every card stands", "6.3": "the standing phase ends", "7.1": "taxation",
+    "7.2": "unspent gold returns", "7.3": "checking hands against reserve", "7.5": "the round ends" };
+  const WINDOWS = { plot: "after the plots are revealed", draw: "after cards are drawn", marshaling: "marshaling",
+    before_challenge: "before a challenge", after_attackers: "after attackers are declared", after_defenders: "after defenders are declared",
+    dominance: "after dominance", standing: "after cards stand", taxation: "after the reserve check" };
+  const DECISIONS = { mulligan: "to keep or mulligan", setup: "to place setup cards", plot: "to choose a plot",
+    first_player: "to choose the first player", action: "to act or pass", interrupt: "to interrupt or pass", reaction: "to react or pass",
+    challenge: "to declare a challenge or pass", defenders: "to declare defenders", kill: "to choose characters to kill",
+    discard: "to choose cards to discard", renown: "renown", insight: "insight", pillage: "pillage", intimidate: "intimidate",
+    order: "to choose an order", winner: "to name the winner", choose: "to make a choice" };
+
+  /* Card instances in play: uid -> {id, seat, name ("id#n", the engine's copy name)}. */
+  function inPlay() {
+    const out = {};
+    for (const seat of seats()) {
+      const seen = {};
+      for (const uid of player(seat).play || []) {
+        const id = (V.cards || {})[uid];
+        seen[id] = (seen[id] || 0) + 1;
+        out[uid] = { id, seat, name: `${id}#${seen[id]}`, n: seen[id] };
+      }
+    }
+    return out;
+  }
+  /* The uid of an in-play card named "id", "id#n" or {card, seat}, searching `order` seats. */
+  function findUid(ref, order) {
+    let name = ref, where = order || [ME, other(ME)].filter(Boolean);
+    if (ref && typeof ref === "object") { name = ref.card; if (ref.seat) where = [ref.seat]; }
+    if (typeof name !== "string") return null;
+    const full = name.includes("#") ? name : name + "#1";
+    const all = inPlay();
+    for (const seat of where) for (const [uid, x] of Object.entries(all)) if (x.seat === seat && x.name === full) return uid;
+    return null;
+  }
+  function strengthOf(uid) {
+    const x = inPlay()[uid];
+    const entry = x && ((S.cards || {})[x.seat] || {})[x.name];
+    return entry && entry.strength !== undefined ? entry.strength : card(x ? x.id : "").strength;
+  }
+  /* A card reference of an action in words: "Winterfell Steward (2nd copy, Bob's)". */
+  function refLabel(ref) {
+    if (ref === null || ref === undefined) return "none";
+    if (typeof ref === "string") {
+      if (ref === "faction") return "your faction card";
+      const [id, n] = ref.split("#");
+      const uid = findUid(ref);
+      const seat = uid ? inPlay()[uid].seat : null;
+      const bits = [];
+      if (n && n !== "1") bits.push(`copy ${n}`);
+      if (seat && seat !== ME) bits.push(`${seatName(seat)}'s`);
+      return cardName(id) + (bits.length ? ` (${bits.join(", ")})` : "");
+    }
+    if (typeof ref === "object" && ref.card) {
+      const zone = { hand: "hand", discard: "discard pile", dead: "dead pile", deck: "deck", plots: "plot deck" }[ref.zone];
+      if (zone) return `${cardName(ref.card)} (${ref.seat && ref.seat !== ME ? seatName(ref.seat) + "'s" : "your"} ${zone})`;
+      const [, n] = ref.card.split("#");
+      return cardName(ref.card) + ((n && n !== "1") || (ref.seat && ref.seat !== ME)
+        ? ` (${[n && n !== "1" ? `copy ${n}` : null, ref.seat && ref.seat !== ME ? seatName(ref.seat) + "'s" : null].filter(Boolean).join(", ")})` : "");
+    }
+    return describeValue(ref);
+  }
+  /* Any value in words (the fallback): a card or seat by its name, a list joined; never JSON. */
+  function describeValue(v) {
+    if (v === true) return "yes";
+    if (v === false) return "no";
+    if (v === null || v === undefined || v === "") return "none";
+    if (typeof v === "number") return String(v);
+    if (typeof v === "string") {
+      if (seats().includes(v)) return seatName(v);
+      if (C.cards[base(v)]) return refLabel(v);
+      return v.replace(/_/g, " ");
+    }
+    if (Array.isArray(v)) return v.length ? v.map(describeValue).join(", ") : "none";
+    if (typeof v === "object") {
+      if (v.card) return refLabel(v);
+      return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${describeValue(x)}`).join(", ");
+    }
+    return String(v);
+  }
+  /* A server's sentence with card ids, copy names and seats replaced by their names. */
+  function namesIn(text) {
+    return String(text || "").replace(/\b[a-z][a-z0-9_]*(#\d+)?\b/g, (w) => {
+      if (seats().includes(w)) return seatName(w);
+      const id = base(w);
+      if (C.cards[id] && (id.includes("_") || w.includes("#") || id.length > 3)) return refLabel(w);
+      return w;
+    });
+  }
+
+  // ------------------------------------------------------------------ cards
+
+  /* The ability text, with [military] and faction marks in words. */
+  function textNodes(text) {
+    return String(text || "").split(/(\[[a-z]+\])/).filter(Boolean).map((part) => {
+      const m = part.match(/^\[([a-z]+)\]$/);
+      if (!m) return part;
+      if (ICONS[m[1]]) return h("span", { class: `icon icon-${m[1]}`, title: ICONS[m[1]][1] }, ICONS[m[1]][1]);
+      return h("span", { class: `fmark faction-${m[1]}` }, factionName(m[1]));
+    });
+  }
+  function keywordWords(kw) {
+    return Object.entries(kw || {}).filter(([, v]) => v).map(([k, v]) => cap(k.replace("no_attachments", "no attachments")) + (v === true ? "" : ` (${v})`));
+  }
+  function iconsNode(icons) {
+    return h("span", { class: "icons", "aria-label": "icons: " + (icons.length ? icons.join(", ") : "none") },
+      ["military", "intrigue", "power"].map((i) => h("span", { class: `icon icon-${i}` + (icons.includes(i) ? "" : " off"), title: ICONS[i][1] + (icons.includes(i) ? "" : " (none)") }, ICONS[i][0])));
+  }
+  function plotValues(id, live) {
+    const p = card(id).plot || {};
+    const val = (k) => (live && live[k] !== undefined ? live[k] : p[k]);
+    return h("span", { class: "plot-values" },
+      h("span", { title: "income (gold)" }, "Gold ", h("b", {}, val("income") ?? "–")),
+      h("span", { title: "initiative" }, "Init ", h("b", {}, val("initiative") ?? "–")),
+      h("span", { title: "claim" }, "Claim ", h("b", {}, val("claim") ?? "–")),
+      h("span", { title: "reserve" }, "Res ", h("b", {}, val("reserve") ?? "–")));
+  }
+
+  /* One card. `state` (in play): {kneeling, power, gold, duplicates, tokens, strength, participating};
+     `key` is how the page knows it ("play:c12", "hand:3", "faction:p1", "plotdeck:summons", "pile:...");
+     `extra` adds classes and children. */
+  function cardView(id, state, key, extra) {
+    const c = card(id);
+    state = state || {};
+    extra = extra || {};
+    const kw = keywordWords(c.keywords);
+    const classes = ["lcg-card", `type-${c.type}`, `faction-${c.faction}`];
+    if (state.participating) classes.push(state.participating);
+    const role = INTERACT && key ? INTERACT(key, id) : null;
+    if (role && role.cls) classes.push(role.cls);
+    const status = [];
+    if (state.power) status.push(h("span", { class: "power", title: `${state.power} power` }, `★ ${state.power}`));
+    if (state.gold) status.push(h("span", { class: "gold-on", title: `${state.gold} gold on it` }, `◉ ${state.gold}`));
+    if (state.duplicates) status.push(h("span", { class: "dupes", title: "duplicates" }, `+${state.duplicates} dup.`));
+    for (const [t, n] of Object.entries(state.tokens || {})) if (n) status.push(h("span", { class: "token" }, `${n} ${t}`));
+    if (state.participating) status.push(h("span", { class: "part" }, state.participating));
+    const str = state.strength !== undefined ? state.strength : c.strength;
+    const label = `${c.name}${c.type !== "?" ? ", " + c.type : ""}${state.kneeling ? ", kneeling" : ""}${state.power ? `, ${state.power} power` : ""}`;
+    const node = h("div", {
+      class: classes.join(" "), "data-card": base(id), "data-key": key || null, "data-uid": state.uid || null,
+      tabindex: role && role.click ? "0" : null, role: role && role.click ? "button" : null,
+      "aria-pressed": role && role.pressed !== undefined ? String(role.pressed) : null, "aria-label": label,
+      onclick: role && role.click ? (e) => { e.stopPropagation(); role.click(); } : null,
+      onkeydown: role && role.click ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); role.click(); } } : null,
+    },
+    h("div", { class: "c-head" },
+      c.cost !== undefined ? h("span", { class: "cost", title: "cost" }, c.cost) : null,
+      h("strong", { class: "c-name" }, c.unique ? "◆ " : "", c.name)),
+    c.type === "plot" ? plotValues(id, state.plotLive) : null,
+    c.type === "character" ? h("div", { class: "c-str" }, iconsNode(c.icons || []), h("span", { class: "str", title: "strength" }, str ?? "")) : null,
+    h("div", { class: "c-type" }, [cap(c.type === "?" ? "card" : c.type), ...(c.traits || [])].join(" · ")),
+    kw.length ? h("div", { class: "c-kw" }, kw.join(". ") + ".") : null,
+    c.text ? h("div", { class: "c-text" }, textNodes(c.text)) : null,
+    status.length ? h("div", { class: "c-status" }, status) : null,
+    extra.children || null,
+    h("button", { type: "button", class: "c-info", "aria-label": `Read ${c.name}`, onclick: (e) => { e.stopPropagation(); showDetail(id, e.currentTarget); } }, "i"));
+    // the whole card after a short hover (a mouse passing over does not flash it)
+    node.addEventListener("mouseenter", () => { clearTimeout(hoverTimer); hoverTimer = setTimeout(() => { if (node.isConnected) showDetail(id, node, true); }, 450); });
+    node.addEventListener("mouseleave", () => { clearTimeout(hoverTimer); hideDetail(true); });
+    const slot = h("div", { class: "lcg-slot" + (state.kneeling ? " kneeling" : "") + (extra.slotClass ? " " + extra.slotClass : "") }, node);
+    return slot;
+  }
+
+  /* The whole card on hover (desktop) or on the "i" button (touch): every printed value and its text. */
+  function detailNode(id) {
+    const c = card(id);
+    const kw = keywordWords(c.keywords);
+    return [h("h3", {}, c.unique ? "◆ " : "", c.name),
+      h("p", { class: "d-type" }, [cap(c.type), factionName(c.faction), c.loyal ? "loyal" : null].filter(Boolean).join(" · ")),
+      c.cost !== undefined ? h("p", {}, `Cost ${c.cost}` + (c.type === "character" ? ` · Strength ${c.strength}` : "")) : null,
+      c.type === "character" ? h("p", {}, "Icons: ", (c.icons || []).length ? c.icons.map((i) => ICONS[i][1]).join(", ") : "none") : null,
+      c.plot ? h("p", {}, `Gold ${c.plot.income} · Initiative ${c.plot.initiative} · Claim ${c.plot.claim} · Reserve ${c.plot.reserve}`) : null,
+      (c.traits || []).length ? h("p", { class: "d-traits" }, c.traits.join(". ") + ".") : null,
+      kw.length ? h("p", {}, h("b", {}, kw.join(". ") + ".")) : null,
+      c.plot_modifiers ? h("p", {}, Object.entries(c.plot_modifiers).map(([k, n]) => `${n > 0 ? "+" : ""}${n} ${k === "income" ? "gold" : k}`).join(", ")) : null,
+      c.text ? h("p", { class: "d-text" }, textNodes(c.text)) : h("p", { class: "d-text empty" }, "No ability text.")];
+  }
+  let detailPinned = false;
+  let hoverTimer = null;
+  function showDetail(id, near, hover) {
+    const box = document.getElementById("card-detail");
+    if (!box || (hover && detailPinned)) return;
+    if (!hover) detailPinned = true;
+    box.replaceChildren(...detailNode(id).filter(Boolean),
+      ...(hover ? [] : [h("button", { type: "button", class: "secondary d-close", onclick: () => { detailPinned = false; box.hidden = true; } }, "Close")]));
+    box.hidden = false;
+    const r = near.getBoundingClientRect();
+    const w = Math.min(320, window.innerWidth - 16);
+    let left = r.right + 8;
+    if (left + w > window.innerWidth - 8) left = Math.max(8, r.left - w - 8);
+    if (window.innerWidth < 600) left = 8;
+    box.style.width = w + "px";
+    box.style.left = (left + window.scrollX) + "px";
+    box.style.top = (Math.max(8, r.top) + window.scrollY) + "px";
+  }
+  function hideDetail(hover) {
+    const box = document.getElementById("card-detail");
+    if (!box || (hover && detailPinned)) return;
+    box.hidden = true;
+  }
+
+  // ------------------------------------------------------------------ the table
+
+  function phaseText(status) {
+    if ((status && status !== "active") || V.over) {
+      return V.winner ? `Game over: ${seatName(V.winner)} wins.` : "Game over.";
+    }
+    const parts = [`Round ${V.round}`, PHASES[V.phase] || cap(V.phase)];
+    const d = V.decision;
+    if (d && d.kind === "action" && V.window) parts.push(`action window ${WINDOWS[V.window.name] || cap(V.window.name)}`);
+    else if (STEPS[V.step]) parts.push(STEPS[V.step]);
+    if (V.active && (V.phase === "marshaling" || V.phase === "challenges")) parts.push(`${seatName(V.active)} is active`);
+    const pend = S.pending || {};
+    const waiting = Object.entries(pend).map(([seat, k]) => `${seatName(seat)} (${DECISIONS[k] || cap(k)})`).join(", ");
+    if (waiting) parts.push("waiting for " + waiting);
+    return parts.join(" · ");
+  }
+
+  function cardsInPlay(seat, type) {
+    const all = inPlay();
+    return (player(seat).play || []).filter((u) => card(all[u].id).type === type && !(V.inplay[u] || {}).on);
+  }
+  function stateOf(uid) {
+    const rec = (V.inplay || {})[uid] || {};
+    const x = inPlay()[uid];
+    const entry = x ? ((S.cards || {})[x.seat] || {})[x.name] : null;
+    return { uid, kneeling: rec.kneeling, power: rec.power, gold: rec.gold, tokens: rec.tokens, duplicates: (rec.duplicates || []).length,
+      participating: rec.participating, strength: entry ? entry.strength : undefined };
+  }
+  /* A card in play with its attachments under it. */
+  function group(uid) {
+    const attached = Object.entries(V.inplay || {}).filter(([, r]) => r.on === uid).sort((a, b) => a[1].entered - b[1].entered).map(([u]) => u);
+    return h("div", { class: "lcg-group" + (attached.length ? " has-attachments" : "") },
+      cardView(V.cards[uid], stateOf(uid), "play:" + uid),
+      attached.length ? h("div", { class: "lcg-attachments" }, attached.map((a) => cardView(V.cards[a], stateOf(a), "play:" + a, { slotClass: "attachment" }))) : null);
+  }
+
+  function pile(seat, zone, title, ids, opts) {
+    const k = `${seat}:${zone}`;
+    const open = OPEN.has(k);
+    return h("div", { class: "lcg-pile-wrap" },
+      h("button", { type: "button", class: "pile" + (open ? " open" : ""), id: `pile-${seat}-${zone}`, "aria-expanded": String(open),
+        disabled: !ids.length, onclick: () => { if (OPEN.has(k)) OPEN.delete(k); else OPEN.add(k); if (opts && opts.redraw) opts.redraw(); } },
+      `${title} `, h("b", {}, ids.length)));
+  }
+  function openPiles(seat, piles, redraw) {
+    const shown = piles.filter(([zone, , ids]) => OPEN.has(`${seat}:${zone}`) && ids.length);
+    return shown.map(([zone, title, ids]) => h("div", { class: "lcg-pile-open", id: `open-${seat}-${zone}` },
+      h("h4", {}, `${title} (${possessive(seat)}${zone === "used_plots" ? "" : ", top first"})`,
+        h("button", { type: "button", class: "secondary small-button", onclick: () => { OPEN.delete(`${seat}:${zone}`); if (redraw) redraw(); } }, "Close")),
+      h("div", { class: "lcg-row" }, ids.map((id, i) => cardView(id, {}, `pile:${seat}:${zone}:${i}`)))));
+  }
+
+  function factionCard(seat) {
+    const p = player(seat);
+    const f = p.faction;
+    const key = "faction:" + seat;
+    const role = INTERACT ? INTERACT(key, null) : null;
+    return h("div", { class: "lcg-slot faction-slot" + (p.faction_kneeling ? " kneeling" : "") },
+      h("div", { class: `lcg-card type-faction faction-${f}` + (role && role.cls ? " " + role.cls : ""), "data-key": key,
+        tabindex: role && role.click ? "0" : null, role: role && role.click ? "button" : null,
+        "aria-label": `${factionName(f)} faction card, ${p.faction_power || 0} power${p.faction_kneeling ? ", kneeling" : ""}`,
+        onclick: role && role.click ? () => role.click() : null,
+        onkeydown: role && role.click ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); role.click(); } } : null },
+      h("div", { class: "c-head" }, h("strong", { class: "c-name" }, factionName(f))),
+      h("div", { class: "c-type" }, "Faction"),
+      h("div", { class: "c-status" }, h("span", { class: "power", title: "power on the faction card" }, `★ ${p.faction_power || 0}`))));
+  }
+
+  function stat(label, value, title) { return h("span", { class: "stat", title: title || label }, label + " ", h("b", {}, value ?? "–")); }
+
+  /* One seat's play area: the bar (faction, agenda, plot, counters, piles), characters, locations. */
+  function area(seat, opts) {
+    const p = player(seat);
+    const mine = seat === ME;
+    const row = seatRow(seat);
+    const plotId = p.plot ? V.cards[p.plot] : null;
+    const live = {};
+    for (const k of ["income", "initiative", "claim", "reserve"]) if ((S[k] || {})[seat] !== undefined) live[k] = S[k][seat];
+    const used = (p.used_plots || []).map((u) => V.cards[u]);
+    const discard = (p.discard || []).map((u) => V.cards[u]);
+    const dead = (p.dead || []).map((u) => V.cards[u]);
+    const piles = [["used_plots", "Used plots", used], ["discard", "Discard", discard], ["dead", "Dead", dead]];
+    const chars = cardsInPlay(seat, "character");
+    const locs = [...cardsInPlay(seat, "location"), ...cardsInPlay(seat, "attachment")];
+    const handCount = (p.hand || []).length;
+    const badges = [];
+    if (V.first_player === seat) badges.push(h("span", { class: "badge first", title: "first player" }, "★ first player"));
+    if (V.active === seat && (V.phase === "marshaling" || V.phase === "challenges")) badges.push(h("span", { class: "badge turn" }, "active"));
+    if ((S.pending || {})[seat]) badges.push(h("span", { class: "badge pending" }, "deciding", row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null));
+    if (V.winner === seat) badges.push(h("span", { class: "badge won" }, "winner"));
+    const who = h("span", { class: "who" }, h("strong", { class: "seat-name" }, seatName(seat)),
+      row.user !== undefined ? h("span", { class: "presence " + (row.connected ? "on" : "off"), title: row.connected ? "connected" : "not connected" }, row.is_bot ? " bot" : (row.connected ? " ●" : " ○")) : null,
+      h("span", { class: "faction-word" }, " · " + factionName(p.faction)));
+    const power = (S.power || {})[seat] ?? 0;
+    const summaryLine = h("span", { class: "area-summary" }, stat("Power", power, "total power"), stat("Gold", p.gold), stat("Hand", handCount),
+      stat("Characters", chars.length + (chars.some((u) => V.inplay[u].kneeling) ? ` (${chars.filter((u) => V.inplay[u].kneeling).length} kneeling)` : "")));
+    const bar = h("div", { class: "lcg-bar" },
+      factionCard(seat),
+      p.agenda ? h("div", { class: "agenda" }, cardView(p.agenda, {}, `agenda:${seat}`, { slotClass: "small" })) : null,
+      plotId ? h("div", { class: "revealed-plot" }, cardView(plotId, { plotLive: live }, `plot:${seat}`, { slotClass: "plot" }))
+        : h("div", { class: "revealed-plot none" }, p.chosen_plot ? "Plot chosen (face down)" : "No plot revealed"),
+      h("div", { class: "counters" },
+        h("div", { class: "stats" }, stat("Power", power, "total power (faction card and cards in play)"), stat("Gold", p.gold, "gold in the gold pool"),
+          stat("Reserve", live.reserve, "reserve: the hand is discarded down to it at taxation"),
+          stat("Hand", handCount, mine ? "cards in your hand" : "cards in hand (hidden)"), stat("Deck", p.deck, "cards in the draw deck"),
+          stat("Plot deck", (p.plots || []).length, "plots left to choose from")),
+        h("div", { class: "piles" }, piles.map(([zone, title, ids]) => pile(seat, zone, title, ids, opts)))));
+    const body = [bar, ...openPiles(seat, piles, opts.redraw),
+      h("div", { class: "lcg-row chars", "aria-label": `${possessive(seat)} characters` },
+        chars.length ? chars.map(group) : h("p", { class: "empty" }, "No characters.")),
+      h("div", { class: "lcg-row locs", "aria-label": `${possessive(seat)} locations` },
+        locs.length ? locs.map(group) : h("p", { class: "empty" }, "No locations."))];
+    if (mine) body.push(handView(seat));
+    else body.push(h("p", { class: "opp-hand" }, `${seatName(seat)}'s hand: ${plural(handCount, "card")} (hidden)`));
+    const head = h("div", { class: "area-head" }, who, " ", h("span", { class: "badges" }, badges));
+    if (mine) return h("section", { class: "lcg-area me", id: `area-${seat}`, "data-seat": seat }, head, body);
+    // the other seat: on a phone it folds to one summary line (the reader may open it)
+    const det = h("details", { class: "lcg-area opp", id: `area-${seat}`, "data-seat": seat, open: opts.oppOpen !== false },
+      h("summary", {}, head, summaryLine), body);
+    det.addEventListener("toggle", () => { if (opts.onOppToggle) opts.onOppToggle(det.open); });
+    return det;
+  }
+
+  function handView(seat) {
+    const hand = player(seat).hand || [];
+    const extra = INTERACT && INTERACT.handNote ? INTERACT.handNote() : null;
+    return h("section", { class: "lcg-hand-wrap", id: "hand-panel", "aria-label": "Your hand" },
+      h("h3", {}, `Your hand (${hand.length})`, extra ? h("span", { class: "hand-hint" }, " · ", extra) : null),
+      hand.length ? h("div", { class: "lcg-hand", id: "hand" }, hand.map((id, i) => cardView(id, {}, `hand:${i}`)))
+        : h("p", { class: "empty", id: "hand" }, "No cards in hand."));
+  }
+
+  /* The challenge in progress (or the last one, small): type, sides, attackers and defenders, strength. */
+  function challengeView() {
+    const ch = V.challenge;
+    if (!ch) return null;
+    const all = inPlay();
+    const side = (uids) => uids.map((u) => all[u] ? `${card(all[u].id).name} (${strengthOf(u)})` : ((S.challenge || {}).names || {})[u] ? cardName(S.challenge.names[u]) : "a character gone");
+    const total = (uids) => uids.filter((u) => all[u]).reduce((n, u) => n + (strengthOf(u) || 0), 0);
+    const str = ch.strength && Object.keys(ch.strength).length ? ch.strength : null;
+    const a = str ? str[ch.attacker] : total(ch.attackers), d = str ? str[ch.defender] : total(ch.defenders);
+    const title = `${cap(ch.type)} challenge: ${seatName(ch.attacker)} attacks ${seatName(ch.defender)}`;
+    if (!ch.live) {
+      if (V.phase !== "challenges") return null;
+      return h("div", { class: "lcg-challenge last" }, h("p", {}, `Last challenge: ${cap(ch.type)}, ${seatName(ch.attacker)} against ${seatName(ch.defender)} — `,
+        ch.winner ? `${seatName(ch.winner)} won${ch.unopposed ? " (unopposed)" : ""}.` : "nobody won."));
+    }
+    return h("div", { class: `lcg-challenge live type-${ch.type}`, id: "challenge", role: "status" },
+      h("h3", {}, title),
+      h("div", { class: "sides" },
+        h("div", { class: "side-a" }, h("b", {}, "Attackers: "), ch.attackers.length ? side(ch.attackers).join(", ") : "none", h("span", { class: "total" }, ` · strength ${a}`)),
+        h("div", { class: "side-d" }, h("b", {}, "Defenders: "), ch.defenders.length ? side(ch.defenders).join(", ") : (V.step === "4.2" || V.step === "4.2.1" ? "not declared yet" : "none"), h("span", { class: "total" }, ` · strength ${d}`))),
+      ch.winner ? h("p", {}, `${seatName(ch.winner)} wins${ch.unopposed ? " unopposed" : ""}${ch.claim !== undefined && ch.winner === ch.attacker ? ` · claim ${ch.claim}` : ""}.`) : null);
+  }
+
+  /* The whole table for a viewer: opts {seat, rows, interact, open, oppOpen, onOppToggle, redraw}. */
+  function renderTable(view, summary, catalogue, opts) {
+    opts = opts || {};
+    use(view, summary, catalogue, opts);
+    const me = ME && seats().includes(ME) ? ME : seats()[0];
+    const them = seats().filter((s) => s !== me);
+    const middle = h("div", { class: "lcg-middle" }, h("p", { class: "lcg-phase" }, phaseText(opts.status)), challengeView());
+    if (!ME || !seats().includes(ME)) {   // a spectator: both areas alike, neither hand shown
+      return h("div", { class: "lcg-whole" }, ...them.map((s) => area(s, opts)), middle, area(me, Object.assign({}, opts, { spectate: true })));
+    }
+    return h("div", { class: "lcg-whole" }, ...them.map((s) => area(s, opts)), middle, area(me, opts));
+  }
+
+  // ------------------------------------------------------------------ events in words
+
+  /* A line of the server's narrator (games/engine/lcg/narrate.py) with each seat by its player's name:
+     a piece {text, seat} becomes the name, a "{p1}" in plain text too. */
+  function lineNodes(line) {
+    const fill = (t) => String(t ?? "").replace(/\{(\w+)\}/g, (m, s) => (seats().includes(s) ? seatName(s) : m));
+    if (line.parts) return line.parts.map((p) => (p.seat ? h("span", { class: "seat-name" }, seatName(p.seat)) : fill(p.text)));
+    return fill(line.text);
+  }
+
+  const REASONS = { claim: "claim", reserve: "reserve", unopposed: "an unopposed challenge", dominance: "dominance", renown: "renown",
+    intimidate: "intimidate", pillage: "pillage", insight: "insight" };
+  function reason(r) { return r ? ` (${REASONS[r] || cardName(r)})` : ""; }
+  function describeEvent(e, view, summary, catalogue, opts) {
+    if (view) use(view, summary, catalogue || C, opts || { seat: ME, rows: ROWS });
+    const t = e.type, who = seatName(e.seat);
+    const list = (ids) => (ids || []).map(cardName).join(", ") || "nothing";
+    switch (t) {
+      case "mulligan": return `${who} ${e.mulligan ? "takes a mulligan" : "keeps the opening hand"}.`;
+      case "setup_chosen": return `${who} has chosen setup cards.`;
+      case "setup_revealed": return "Setup cards revealed: " + Object.entries(e.cards || {}).map(([s, ids]) => `${seatName(s)}: ${list(ids)}`).join("; ") + ".";
+      case "draw": return `${who} draws ${plural(e.count, "card")}${e.cards ? ": " + list(e.cards) : ""}.`;
+      case "phase": return `Round ${e.round}: the ${(PHASES[e.phase] || e.phase).toLowerCase()} begins.`;
+      case "round": return `Round ${e.round} begins.`;
+      case "plot_chosen": return `${who} has chosen a plot.`;
+      case "plots_revealed": return "Plots revealed: " + Object.entries(e.plots || {}).map(([s, id]) => `${seatName(s)} ${cardName(id)}`).join(", ") + ".";
+      case "initiative": return `${seatName(e.winner)} wins initiative (` + Object.entries(e.initiative || {}).map(([s, n]) => `${seatName(s)} ${n}`).join(", ") + ").";
+      case "first_player": return `${seatName(e.by)} names ${e.seat === e.by ? "themself" : seatName(e.seat)} first player.`;
+      case "income": return `${who} collects ${e.gold} gold.`;
+      case "marshal": return `${who} marshals ${cardName(e.card)}${e.duplicate ? " as a duplicate" : ""}${e.on ? " on " + cardName(e.on) : ""}.`;
+      case "ambush": return `${who} ambushes with ${cardName(e.card)}${e.on ? " on " + cardName(e.on) : ""}.`;
+      case "put_into_play": return `${cardName(e.card)} comes into play under ${possessive(e.seat)} control${e.duplicate ? " as a duplicate" : ""}.`;
+      case "triggered": return `${who} uses ${cardName(e.card)}${(e.targets || []).length ? " on " + e.targets.map(describeValue).join(", ") : ""}.`;
+      case "played": return `${who} plays ${cardName(e.card)}${(e.targets || []).length ? " on " + e.targets.map(describeValue).join(", ") : ""}.`;
+      case "forced": return `${cardName(e.card)}: forced ability (${seatName(e.seat)}).`;
+      case "cancelled": return `${cardName(e.card)} is cancelled.`;
+      case "challenge": return `${who} declares a ${e.challenge} challenge against ${seatName(e.defender)} with ${list(e.attackers)}`
+        + (Object.keys(e.stealth || {}).length ? ` (stealth: ${Object.entries(e.stealth).map(([a, d]) => `${cardName(a)} bypasses ${cardName(d)}`).join(", ")})` : "") + ".";
+      case "no_challenge": return `${who} declares no more challenges.`;
+      case "defenders": return `${who} defends with ${(e.defenders || []).length ? list(e.defenders) : "nobody"}.`;
+      case "challenge_result": return `${cap(e.challenge)} challenge: ` + Object.entries(e.strength || {}).map(([s, n]) => `${seatName(s)} ${n}`).join(" against ")
+        + (e.winner ? `; ${seatName(e.winner)} wins${e.unopposed ? " unopposed" : ""}.` : "; nobody wins.");
+      case "claim": return `${who} applies ${e.challenge} claim ${e.claim}.`;
+      case "power": return `${e.card === "faction" ? `${who}'s faction card` : cardName(e.card)} ${e.amount >= 0 ? "gains" : "loses"} ${plural(Math.abs(e.amount), "power", "power")}${reason(e.reason)}.`;
+      case "power_moved": return `${plural(e.amount, "power", "power")} moves from ${possessive(e.from)} faction card to ${possessive(e.to)}.`;
+      case "discard": return `${who} discards ${e.cards ? list(e.cards) : cardName(e.card)}${e.to === "dead" ? " (to the dead pile)" : ""}${reason(e.reason)}.`;
+      case "leaves_play": return `${cardName(e.card)} leaves play to ${possessive(e.seat)} ${e.to === "dead" ? "dead pile (killed)" : e.to === "hand" ? "hand" : e.to + " pile"}${reason(e.reason)}.`;
+      case "kneel": return `${cardName(e.card)} kneels${reason(e.reason)}.`;
+      case "stand": return e.card ? `${cardName(e.card)} stands.` : "Every card stands.";
+      case "dominance": return e.winner ? `${seatName(e.winner)} wins dominance (` + Object.entries(e.total || {}).map(([s, n]) => `${seatName(s)} ${n}`).join(", ") + ")."
+        : "Nobody wins dominance (" + Object.entries(e.total || {}).map(([s, n]) => `${seatName(s)} ${n}`).join(", ") + ").";
+      case "gold": return `${who} ${e.gold >= 0 ? "gains" : "loses"} ${plural(Math.abs(e.gold), "gold", "gold")}${e.card ? ` (${cardName(e.card)})` : ""}.`;
+      case "gold_returned": return `Gold returns to the treasury${e.card ? ` (${cardName(e.card)})` : ""}.`;
+      case "named": return `${who} names ${e.challenge ? `a ${e.challenge} challenge` : e.card_type ? `the type ${e.card_type}` : e.x !== undefined ? `X = ${e.x}` : "a choice"} for ${cardName(e.card)}.`;
+      case "plots_recycled": return `${who} takes the used plots back as a plot deck.`;
+      case "revealed": return `${who} reveals ${cardName(e.card)}${reason(e.reason)}.`;
+      case "returned_to_hand": return `${cardName(e.card)} returns to ${possessive(e.seat)} hand${e.from ? " from the " + e.from : ""}.`;
+      case "duplicate_placed": return `${who} places a duplicate of ${cardName(e.card)}.`;
+      case "duplicate_discarded": return `${who} discards a duplicate of ${cardName(e.card)} to save it.`;
+      case "saved": return `${cardName(e.card)} is saved.`;
+      case "attached": return `${cardName(e.card)} is attached to ${cardName(e.on)}.`;
+      case "token": return `${cardName(e.card)} gets a ${e.token} token.`;
+      case "removed_from_challenge": return `${cardName(e.card)} is removed from the challenge.`;
+      case "shuffled_into_deck": return `${who} shuffles ${(e.cards || []).length ? list(e.cards) + " into the deck" : "the deck"}.`;
+      case "look": return `${who} looks at ${plural(e.count, "card")}${e.cards ? ": " + list(e.cards) : ""}.`;
+      case "to_bottom": return `${plural(e.count, "card")} go to the bottom of ${possessive(e.seat)} deck.`;
+      case "reordered": return `${plural(e.count, "card")} on top of ${possessive(e.seat)} deck are put back in a chosen order.`;
+      case "bestow": return `${who} bestows ${plural(e.gold ?? e.amount ?? 0, "gold", "gold")} on ${cardName(e.card)}.`;
+      case "eliminated": return `${who} is eliminated.`;
+      case "game_over": return `Game over: ${seatName(e.winner)} wins${e.reason === "power" ? " with 15 power" : e.reason ? ` (${String(e.reason).replace(/_/g, " ")})` : ""}.`;
+      default: {
+        const parts = Object.entries(e).filter(([k]) => k !== "type" && k !== "version").map(([k, v]) => `${k.replace(/_/g, " ")} ${describeValue(v)}`);
+        return cap(t) + (parts.length ? ": " + parts.join("; ") : "") + ".";
+      }
+    }
+  }
+
+  /* An action in words: "Marshal Robb Stark", "Use Littlefinger's ability", "Pass". */
+  function describeAction(a, ctx) {
+    const [k, v] = Object.entries(a)[0];
+    const targets = (x) => (x && (x.targets || []).length ? " → " + x.targets.map(refLabel).join(", ") : "");
+    const cardOf = (x) => (typeof x === "string" ? x : x && x.card);
+    switch (k) {
+      case "pass": return (ctx && ctx.passLabel) || "Pass";
+      case "mulligan": return v ? "Mulligan: shuffle this hand back and draw 7 new cards" : "Keep this hand";
+      case "plot": return `Choose ${cardName(v)}`;
+      case "first_player": return v === ME ? "I go first" : `${seatName(v)} goes first`;
+      case "marshal": return `Marshal ${cardName(cardOf(v))}` + (v && v.on ? ` on ${refLabel(v.on)}` : "");
+      case "ambush": return `Ambush: ${cardName(cardOf(v))}` + (v && v.on ? ` on ${refLabel(v.on)}` : "") + (v && v.x !== undefined ? ` (X = ${v.x})` : "");
+      case "play": return `Play ${cardName(cardOf(v))}` + targets(v) + (v && v.x !== undefined ? ` (X = ${v.x})` : "");
+      case "trigger": {
+        const c = cardOf(v);
+        if (v && v.duplicate) return `Discard a duplicate to save ${refLabel(c)}`;
+        return `Use ${c === "faction" ? "your faction card" : refLabel(c)}` + (v && v.ability ? ` (ability ${v.ability})` : "") + targets(v);
+      }
+      case "renown": case "insight": case "pillage":
+        return v.length ? `${cap(k)}: ${v.map(refLabel).join(", ")}` : `No ${k}`;
+      case "intimidate": return v ? `Kneel ${refLabel(v)} (intimidate)` : "Do not intimidate";
+      case "order": return v.map((x) => (C.cards[x] ? cardName(x) : cap(x))).join(", then ");
+      case "winner": return `${seatName(v)} wins`;
+      case "kill": return `Kill ${v.map(refLabel).join(", ")}`;
+      case "discard": return `Discard ${v.map(cardName).join(", ")}`;
+      case "choose": return describeChoice(v, ctx);
+      default: return cap(k) + ": " + describeValue(v);
+    }
+  }
+  function describeChoice(v, ctx) {
+    const d = (ctx && ctx.decision) || V.decision || {};
+    if (d.what === "mode") return `Option ${v + 1}`;
+    if (d.what === "x") return `X = ${v}`;
+    if (d.what === "seat") return v === ME ? "Me" : seatName(v);
+    if (d.what === "challenge_type" || d.what === "card_type") return cap(v);
+    if (d.what === "order") return v.map(cardName).join(", then ") + " (top first)";
+    if (!d.what && typeof v === "number") return `${plural(v, "gold", "gold")}`;   // bestow
+    if (v === null) return "None (decline)";
+    if (v === true) return "Yes";
+    if (v === false) return "No";
+    if (Array.isArray(v)) return v.length ? v.map(refLabel).join(", ") : "None";
+    return refLabel(v);
+  }
+
+  /* The replay (templates/web/replay.html, static/js/replay.js): the table after `step` actions as the
+     chosen viewer saw it, the step in words (the server's lines, or this page's sentences). */
+  const REPLAY_OPEN = new Set();
+  let replayData = null;
+  function showReplayStep(data, step, steps) {
+    replayData = data;
+    const catalogue = JSON.parse(document.getElementById("lcg-cards").textContent);
+    const names = JSON.parse((document.getElementById("lcg-seat-names") || { textContent: "{}" }).textContent);
+    const rows = Object.entries(names).map(([seat, user]) => ({ seat, user }));
+    const redraw = () => showReplayStep(replayData, step, steps);
+    const table = renderTable(data.view, data.summary, catalogue, { seat: data.seat, rows, open: REPLAY_OPEN, redraw, status: data.view.over ? "finished" : "active" });
+    document.getElementById("replay-table").replaceChildren(table);
+    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · ${phaseText(data.view.over ? "finished" : "active")}`;
+    const box = document.getElementById("replay-entry");
+    if (!data.entry) { box.replaceChildren(h("p", {}, "The game as it started: hands dealt, before the mulligans.")); return; }
+    const SOURCE = { bot: " (played by the bot)", timeout: " (time ran out: the default was played)" };
+    const lines = data.entry.lines && data.entry.lines.length ? data.entry.lines : data.entry.events.map((ev) => ({ text: describeEvent(ev) }));
+    box.replaceChildren(h("p", {}, h("strong", {}, seatName(data.entry.seat)), SOURCE[data.entry.source] || ""),
+      lines.length ? h("ul", { class: "replay-lines" }, lines.map((l) => h("li", { class: "log-event" + (l.private ? " private" : "") }, lineNodes(l))))
+        : h("p", {}, "Nothing you could see happened at this step."));
+  }
+
+  window.LcgTable = { showReplayStep,  renderTable, describeEvent, describeAction, phaseText, cardView, lineNodes, seatName: (s) => seatName(s), namesIn: (t) => namesIn(t) };
+
+  // ================================================================== the game page
+
+  const root = document.getElementById("game");
+  if (!root || !root.classList.contains("lcg")) return;
+  const { csrf } = window.WesterosClient;
+  const SEAT = root.dataset.seat || null;
+  const INVITE = root.dataset.invite || "";
+  const API = root.dataset.api;
+  const CATALOGUE = JSON.parse(document.getElementById("lcg-cards").textContent);
+  const $ = (id) => document.getElementById(id);
+  const phone = window.matchMedia("(max-width: 700px)");
+  let game = null;
+  let version = -1;
+  let oppOpen = null;         // the reader's own choice for the other seat's area (null: by screen width)
+  const openedPiles = new Set();
+  let sel = null;             // the composer's selection for the decision pending (see composerFor)
+  let menu = null;            // {key, actions}: a card with several possible actions, asking which
+
+  function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
+  function showError(text) { const box = $("error"); box.textContent = text || ""; box.hidden = !text; }
+  function tick() { if (window.tickDeadlines) window.tickDeadlines(); }
+
+  const load = window.WesterosClient.coalesced(async () => {
+    const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
+    game = await r.json();
+    version = game.version;
+    render();
+    if (window.WesterosTurn) window.WesterosTurn.update(game);
+    loadLog();
+  });
+
+  async function send(action) {
+    showError("");
+    const r = await fetch(q("/actions"), {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
+      body: JSON.stringify({ version: version, action: action }),
+    });
+    if (r.ok) { menu = null; await load(); return true; }
+    let body = {};
+    try { body = await r.json(); } catch (e) { /* not JSON */ }
+    useGame();
+    showError(`Refused: ${namesIn(body.detail || r.statusText || "the server did not accept this (" + r.status + ")")}`);
+    if (r.status === 409) await load();
+    return false;
+  }
+
+  async function postSimple(path, what) {
+    showError("");
+    const r = await fetch(q(path), { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf(), Accept: "application/json" } });
+    if (!r.ok) { const b = await r.json().catch(() => ({})); showError(`${what} refused: ${namesIn(b.detail || r.status)}`); }
+    await load();
+  }
+
+  function useGame() { use(game.view, game.summary, CATALOGUE, { seat: SEAT, rows: game.seats || [], interact: interact, open: openedPiles }); }
+  function myKind() { return SEAT && game && game.status === "active" ? (game.pending || {})[SEAT] : null; }
+  function decision() { return (game.view && game.view.decision) || {}; }
+
+  // ------------------------------------------------------------------ what a click on a card does
+
+  /* The element key ("hand:<index>", "play:<uid>", "faction:<seat>") each legal action is made from. */
+  function keysOf(a) {
+    const [k, v] = Object.entries(a)[0];
+    const hand = (id) => (player(SEAT).hand || []).map((c, i) => (c === id ? "hand:" + i : null)).filter(Boolean);
+    const play = (ref, order) => { const u = findUid(ref, order); return u ? ["play:" + u] : []; };
+    const cardOf = (x) => (typeof x === "string" ? x : x && x.card);
+    if (k === "marshal" || k === "play" || k === "ambush") return hand(cardOf(v));
+    if (k === "trigger") return cardOf(v) === "faction" ? ["faction:" + SEAT] : play(cardOf(v));
+    if (k === "intimidate") return v ? play(v, [other(SEAT)]) : [];
+    if (k === "choose" || k === "kill") {
+      const x = Array.isArray(v) && v.length === 1 && k === "kill" ? v[0] : v;
+      if (x && typeof x === "object" && !Array.isArray(x) && x.zone === "hand" && (!x.seat || x.seat === SEAT)) return hand(x.card);
+      if (x && typeof x === "object" && !Array.isArray(x) && x.zone) return [];
+      if (typeof x === "string" || (x && typeof x === "object" && !Array.isArray(x) && x.card)) {
+        if (typeof x === "string" && (seats().includes(x) || !C.cards[base(x)])) return [];
+        return play(x);
+      }
+    }
+    return [];
+  }
+  /* Legal actions that one click on a card can make, by element key. */
+  function clickable() {
+    const legal = game.legal_actions || [];
+    const byKey = new Map();
+    if (sel) return byKey;
+    for (const a of legal) for (const key of keysOf(a)) { if (!byKey.has(key)) byKey.set(key, []); byKey.get(key).push(a); }
+    return byKey;
+  }
+  let clickMap = new Map();
+
+  /* The drawing asks, for each card, how it reacts: selectable in a composer, actionable, or plain. */
+  function interact(key) {
+    if (!game || !myKind()) return null;
+    if (sel && sel.eligible) {
+      const ok = sel.eligible(key);
+      if (!ok) return null;
+      const on = sel.isSelected(key);
+      return { cls: "selectable" + (on ? " selected" : ""), pressed: on, click: () => { sel.toggle(key); renderAfterPick(); } };
+    }
+    const acts = clickMap.get(key);
+    if (!acts) return null;
+    return { cls: "actionable" + (menu && menu.key === key ? " selected" : ""),
+      click: () => {
+        if (acts.length === 1) { send(acts[0]); return; }
+        menu = { key, actions: acts };
+        renderDecision();
+        const first = $("decision").querySelector(".card-menu button");
+        if (first) first.focus();
+      } };
+  }
+  interact.handNote = () => {
+    const kind = myKind();
+    if (!kind) return null;
+    if (sel && sel.handNote) return sel.handNote();
+    for (const key of clickMap.keys()) if (key.startsWith("hand:")) return "the highlighted cards can be played now: click one";
+    return null;
+  };
+
+  // ------------------------------------------------------------------ composers (no list from the server)
+
+  const decisionKey = () => { const d = Object.assign({}, decision()); delete d.seats; return `${myKind()}|${game.view.round}|${game.view.step}|${JSON.stringify(d)}`; };
+  function nameOf(uid) { return inPlay()[uid].name; }
+  const mineInPlay = (type) => (player(SEAT).play || []).filter((u) => card(V.cards[u]).type === type);
+
+  /* A selection over element keys, with at most `max` picks. */
+  function picker(eligible, max) {
+    const picked = [];
+    return {
+      picked, eligible,
+      isSelected: (key) => picked.includes(key),
+      toggle: (key) => {
+        const i = picked.indexOf(key);
+        if (i >= 0) picked.splice(i, 1);
+        else { if (max && picked.length >= max) picked.shift(); picked.push(key); }
+      },
+    };
+  }
+  function composerFor(kind) {
+    const d = decision();
+    const legal = game.legal_actions;
+    const hand = player(SEAT).hand || [];
+    if (kind === "setup") {
+      const p = picker((key) => key.startsWith("hand:") && ["character", "location", "attachment"].includes(card(hand[+key.slice(5)]).type));
+      p.hosts = {};
+      p.handNote = () => "click the cards to place (at most 8 gold in cost)";
+      return p;
+    }
+    if (kind === "discard" && !legal) {
+      const p = picker((key) => key.startsWith("hand:"), d.count);
+      p.handNote = () => `choose ${plural(d.count, "card")} to discard`;
+      return p;
+    }
+    if (kind === "kill" && !legal) return picker((key) => key.startsWith("play:") && mineInPlay("character").includes(key.slice(5)), d.count);
+    if (kind === "challenge") {
+      const p = picker((key) => key.startsWith("play:") && mineInPlay("character").includes(key.slice(5)) && !V.inplay[key.slice(5)].kneeling);
+      p.type = null; p.stealth = {};
+      return p;
+    }
+    if (kind === "defenders") {
+      return picker((key) => key.startsWith("play:") && mineInPlay("character").includes(key.slice(5)) && !V.inplay[key.slice(5)].kneeling);
+    }
+    if (kind === "plot") {
+      const p = picker((key) => key.startsWith("plotdeck:"), 1);
+      return p;
+    }
+    if (["renown", "insight", "pillage"].includes(kind)) {
+      const opts = legal ? [...new Set(legal.flatMap((a) => a[kind]))] : null;
+      const p = picker((key) => key.startsWith("play:") && (opts ? opts.includes(nameOf(key.slice(5))) : mineInPlay("character").includes(key.slice(5))));
+      p.options = opts;
+      return p;
+    }
+    if (kind === "choose" && (d.what === "cards" || (legal === null && d.what !== "x"))) {
+      // several cards at once: the union of what the server lists, or (too many to list) any card you can see
+      const p = { picked: [], eligible: (key) => p.refs.has(key), isSelected: (key) => p.picked.includes(key),
+        toggle: (key) => { const i = p.picked.indexOf(key); if (i >= 0) p.picked.splice(i, 1); else { if (d.max && p.picked.length >= d.max) p.picked.shift(); p.picked.push(key); } } };
+      p.refs = new Map();
+      if (legal) {
+        for (const a of legal) for (const ref of a.choose || []) p.refs.set(refKey(ref), ref);
+      } else {
+        (player(SEAT).hand || []).forEach((id, i) => p.refs.set("hand:" + i, { card: id, zone: "hand" }));
+        for (const [uid, x] of Object.entries(inPlay())) p.refs.set("play:" + uid, { card: x.name, seat: x.seat });
+        for (const zone of ["discard", "dead"]) (player(SEAT)[zone] || []).forEach((u, i) => p.refs.set(`pile:${SEAT}:${zone}:${i}`, { card: V.cards[u], zone }));
+      }
+      return p;
+    }
+    return null;
+  }
+  /* The element key of a `choose` reference (cards in piles or decks get a key of their own). */
+  function refKey(ref) {
+    if (ref && typeof ref === "object" && ref.zone === "hand") {
+      const i = (player(SEAT).hand || []).indexOf(ref.card);
+      return i >= 0 ? "hand:" + i : "ref:" + JSON.stringify(ref);
+    }
+    if (ref && typeof ref === "object" && ref.zone) return "ref:" + JSON.stringify(ref);
+    const u = findUid(ref);
+    return u ? "play:" + u : "ref:" + JSON.stringify(ref);
+  }
+
+  function renderAfterPick() { drawTable(); renderDecision(); }
+
+  // ------------------------------------------------------------------ rendering
+
+  function render() {
+    useGame();
+    const kind = myKind();
+    const key = kind ? decisionKey() : null;
+    if (!sel || sel.key !== key) {
+      sel = kind ? composerFor(kind) : null;
+      if (sel) sel.key = key;
+      menu = null;
+    }
+    if (menu && !(game.legal_actions || []).some((a) => menu.actions.some((m) => JSON.stringify(m) === JSON.stringify(a)))) menu = null;
+    clickMap = clickable();
+    $("jump").hidden = !kind;
+    $("phase").textContent = phaseText(game.status);
+    drawTable();
+    renderDecision();
+  }
+
+  function drawTable() {
+    useGame();
+    const keep = $("table").querySelector(".lcg-hand");
+    const scroll = keep ? keep.scrollLeft : 0;
+    const open = oppOpen === null ? !phone.matches : oppOpen;
+    $("table").replaceChildren(renderTable(game.view, game.summary, CATALOGUE, {
+      seat: SEAT, rows: game.seats || [], interact, open: openedPiles, status: game.status, oppOpen: open,
+      onOppToggle: (isOpen) => { oppOpen = isOpen; }, redraw: drawTable }));
+    const hand = $("table").querySelector(".lcg-hand");
+    if (hand) hand.scrollLeft = scroll;
+    tick();
+  }
+
+  function button(act, label, cls) {
+    return h("button", { type: "button", class: "choice" + (cls ? " " + cls : ""), "data-action": JSON.stringify(act), onclick: () => send(act) },
+      label || describeAction(act, { decision: decision(), passLabel: passLabel() }));
+  }
+  function passLabel() {
+    const kind = myKind();
+    if (kind === "action" && V.window && V.window.name === "marshaling" && V.active === SEAT) return "Done marshaling";
+    if (kind === "action") return "Pass (no action)";
+    if (kind === "challenge") return "No more challenges";
+    if (kind === "interrupt" || kind === "reaction") return "Pass (no ability)";
+    return "Pass";
+  }
+  const TITLES = { mulligan: "keep this hand or mulligan", setup: "place your setup cards", plot: "choose your plot",
+    first_player: "choose the first player", action: "act, or pass", interrupt: "an interrupt, or pass", reaction: "a reaction, or pass",
+    challenge: "declare a challenge", defenders: "declare defenders", kill: "choose characters to kill", discard: "discard cards",
+    renown: "renown", insight: "insight", pillage: "pillage", intimidate: "intimidate", order: "choose the order",
+    winner: "name the winner", choose: "a choice" };
+
+  function renderDecision() {
+    const box = $("decision");
+    useGame();
+    const kind = myKind();
+    if (!SEAT) { box.replaceChildren(h("h2", {}, "Spectating"), h("p", {}, "You see what any spectator may see: no hand, no plot deck.")); return; }
+    if (game.status !== "active") {
+      box.replaceChildren(h("h2", {}, "Game over"), h("p", {}, V.winner ? `${seatName(V.winner)} wins.` : ""), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, "Replay it step by step")));
+      return;
+    }
+    if (!kind) {
+      const waiting = Object.entries(game.pending || {}).map(([s, k]) => `${seatName(s)} (${DECISIONS[k] || cap(k)})`).join(", ");
+      box.replaceChildren(h("h2", {}, "Nothing to decide"), h("p", {}, waiting ? `Waiting for ${waiting}.` : "Waiting."));
+      return;
+    }
+    const me = seatRow(SEAT);
+    const d = decision();
+    const title = d.card && kind === "choose" ? `a choice for ${cardName(d.card)}` : (TITLES[kind] || cap(kind));
+    const head = h("h2", {}, "Your decision: ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
+    let body;
+    try { body = decisionBody(kind); } catch (e) { body = genericBody(); }
+    const extra = h("p", { class: "seat-actions" },
+      !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: () => postSimple("/extend", "Extension") }, "Extend my deadline (once per game)") : null, " ",
+      h("button", { type: "button", class: "secondary", id: "concede", onclick: () => { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); } }, "Concede"));
+    box.replaceChildren(head, body, extra);
+    tick();
+  }
+
+  function cardOfDecision() {
+    const d = decision();
+    if (!d.card) return null;
+    return h("div", { class: "d-card" }, h("p", { class: "about" }, h("strong", {}, cardName(d.card)), card(d.card).text ? ": " : "", textNodes(card(d.card).text)));
+  }
+
+  function genericBody() {
+    const legal = game.legal_actions || [];
+    return h("div", {}, cardOfDecision(), h("div", { class: "choices" }, legal.map((a) => button(a, null, a.pass ? "pass" : ""))));
+  }
+
+  function cardMenu() {
+    if (!menu) return null;
+    const [, what] = menu.key.split(":");
+    const id = menu.key.startsWith("hand:") ? player(SEAT).hand[+what] : menu.key.startsWith("play:") ? V.cards[what] : null;
+    return h("div", { class: "card-menu", role: "group", "aria-label": "What to do with this card" },
+      h("p", {}, id ? h("strong", {}, cardName(id)) : "This card", ": choose one"),
+      h("div", { class: "choices" }, menu.actions.map((a) => button(a))),
+      h("button", { type: "button", class: "secondary small-button", onclick: () => { menu = null; renderAfterPick(); } }, "Cancel"));
+  }
+
+  function decisionBody(kind) {
+    const legal = game.legal_actions;
+    const d = decision();
+    const pass = (legal || []).find((a) => a.pass);
+    if (kind === "mulligan") return h("div", {}, h("p", {}, "Your opening hand is below. Keep it, or shuffle it back and draw 7 new cards (once)."),
+      h("div", { class: "choices" }, (legal || []).map((a) => button(a, null, a.mulligan ? "secondary" : "keep"))));
+    if (kind === "setup") return setupBody();
+    if (kind === "plot") return plotBody(legal || []);
+    if (kind === "challenge") return challengeBody();
+    if (kind === "defenders") return defendersBody();
+    if (kind === "kill" && sel && sel.picked) return killBody();
+    if (kind === "discard" && sel && sel.picked) return discardBody();
+    if (["renown", "insight", "pillage"].includes(kind)) return keywordBody(kind);
+    if (kind === "first_player" || kind === "winner") return h("div", {}, h("div", { class: "choices" }, (legal || []).map((a) => button(a))));
+    if (kind === "choose" && sel && sel.refs) return cardsBody();
+    if (kind === "action" || kind === "interrupt" || kind === "reaction") {
+      const acts = (legal || []).filter((a) => !a.pass);
+      const marshal = V.window && V.window.name === "marshaling" && V.active === SEAT;
+      const intro = kind === "action"
+        ? (marshal ? `Marshal cards from your hand (you have ${plural(player(SEAT).gold || 0, "gold", "gold")}), use an action, or say you are done.`
+          : acts.length ? "You may use an action now, or pass." : "You have no action to take now: pass.")
+        : (acts.length ? `You may ${kind === "interrupt" ? "interrupt" : "react"} with:` : "Nothing to use now: pass.");
+      return h("div", {}, cardMenu(), h("p", {}, intro),
+        acts.length ? h("p", { class: "small" }, "Click a highlighted card, or a button:") : null,
+        acts.length ? h("div", { class: "choices acts" }, acts.map((a) => button(a))) : null,
+        pass ? h("p", {}, button(pass, passLabel(), "pass")) : null);
+    }
+    return h("div", {}, cardMenu(), cardOfDecision(), kind === "order" ? h("p", {}, "Resolve them in this order:") : null,
+      h("div", { class: "choices" }, (legal || []).map((a) => button(a, null, a.pass || a.choose === null || a.intimidate === null ? "pass" : ""))));
+  }
+
+  const confirmBar = (label, act, disabled, id) => h("p", {}, h("button", { type: "button", id: id || "confirm", class: "confirm", disabled: !!disabled,
+    "data-action": act ? JSON.stringify(act) : null, onclick: () => { if (act) send(act); } }, label));
+
+  function setupBody() {
+    const hand = player(SEAT).hand || [];
+    const picked = sel.picked.map((k) => +k.slice(5));
+    const chars = picked.filter((i) => card(hand[i]).type === "character");
+    // duplicates: a second copy of a unique card placed with it costs 0
+    const seen = new Set(); let cost = 0; let limited = 0;
+    const entries = [];
+    for (const i of picked) {
+      const id = hand[i], c = card(id);
+      const dup = c.unique && seen.has(id);
+      seen.add(id);
+      if (!dup) { cost += c.cost || 0; if (c.keywords && c.keywords.limited) limited += 1; }
+      entries.push({ i, id, dup, type: c.type });
+    }
+    const hostName = (hi) => {   // "id#n": n among the non-duplicate placed characters of that id
+      const id = hand[hi]; let n = 0;
+      for (const e of entries) { if (e.type === "character" && !e.dup && e.id === id) n += 1; if (e.i === hi) break; }
+      return `${id}#${n}`;
+    };
+    const ordered = [...entries.filter((e) => e.type !== "attachment"), ...entries.filter((e) => e.type === "attachment")];
+    let missingHost = false;
+    const act = ordered.map((e) => {
+      if (e.type !== "attachment" || e.dup) return e.id;
+      const host = sel.hosts[e.i];
+      if (host === undefined || !chars.includes(host)) { missingHost = true; return e.id; }
+      return { card: e.id, on: hostName(host) };
+    });
+    const attachments = entries.filter((e) => e.type === "attachment" && !e.dup);
+    return h("div", {},
+      h("p", {}, "Choose the cards you put into play face down: characters, locations and attachments from your hand, at most 8 gold in printed cost, at most one Limited card. Click them in your hand."),
+      h("p", { class: "tally" }, `Chosen: ${entries.length ? entries.map((e) => cardName(e.id) + (e.dup ? " (duplicate)" : "")).join(", ") : "nothing"} · cost ${cost} of 8`
+        + (limited > 1 ? " · more than one Limited card" : "")),
+      attachments.map((e) => h("label", { class: "host" }, `${cardName(e.id)} goes on `,
+        h("select", { "data-for": e.i, onchange: (ev) => { sel.hosts[e.i] = ev.target.value === "" ? undefined : +ev.target.value; renderAfterPick(); } },
+          h("option", { value: "" }, "choose a character"),
+          chars.map((ci) => h("option", { value: ci, selected: sel.hosts[e.i] === ci }, cardName(hand[ci])))))),
+      confirmBar(entries.length ? `Place these ${plural(entries.length, "card")}` : "Place nothing", { setup: act }, missingHost || cost > 8, "confirm-setup"));
+  }
+
+  function plotBody(legal) {
+    const plots = [...new Set(legal.map((a) => a.plot))];
+    const chosen = sel.picked[0] ? sel.picked[0].slice(9) : null;
+    const role = (id) => ({ cls: "selectable" + (chosen === id ? " selected" : ""), pressed: chosen === id, click: () => { sel.picked.splice(0, 1, "plotdeck:" + id); renderDecision(); } });
+    const saved = INTERACT;
+    INTERACT = (key) => (key.startsWith("plotdeck:") ? role(key.slice(9)) : null);
+    const cards = plots.map((id) => cardView(id, {}, "plotdeck:" + id, { slotClass: "plot" }));
+    INTERACT = saved;
+    return h("div", {},
+      h("p", {}, "Choose the plot you reveal this round (both players reveal at the same time). Gold is your income, Init your initiative, Claim what a won challenge takes, Res your reserve."),
+      h("div", { class: "lcg-row plot-choice" }, cards),
+      confirmBar(chosen ? `Reveal ${cardName(chosen)}` : "Click a plot first", chosen ? { plot: chosen } : null, !chosen, "confirm-plot"));
+  }
+
+  function challengeBody() {
+    const used = player(SEAT).challenges || [];
+    const types = ["military", "intrigue", "power"];
+    const picked = sel.picked.map((k) => k.slice(5));
+    const opp = other(SEAT);
+    const theirs = (player(opp).play || []).filter((u) => card(V.cards[u]).type === "character");
+    const stealthy = picked.filter((u) => (card(V.cards[u]).keywords || {}).stealth);
+    for (const u of Object.keys(sel.stealth)) if (!stealthy.includes(u)) delete sel.stealth[u];
+    const stealth = {};
+    for (const [a, t] of Object.entries(sel.stealth)) if (t) stealth[nameOf(a)] = nameOf(t);
+    const act = sel.type ? { challenge: { type: sel.type, attackers: picked.map(nameOf), stealth } } : null;
+    const str = picked.reduce((n, u) => n + (strengthOf(u) || 0), 0);
+    const lacking = sel.type ? picked.filter((u) => !(card(V.cards[u]).icons || []).includes(sel.type)) : [];
+    return h("div", {},
+      h("p", {}, "Choose the challenge type, then click your standing characters to attack with (they kneel), then declare."),
+      h("div", { class: "choices types", role: "radiogroup", "aria-label": "Challenge type" }, types.map((t) => h("button", { type: "button",
+        class: `ctype icon-${t}` + (sel.type === t ? " selected" : ""), role: "radio", "aria-checked": String(sel.type === t), "data-type": t,
+        onclick: () => { sel.type = t; renderAfterPick(); } }, cap(t), used.includes(t) ? " (declared already)" : ""))),
+      h("p", { class: "tally" }, `Attackers: ${picked.length ? picked.map((u) => `${cardName(V.cards[u])} (${strengthOf(u)})`).join(", ") : "none yet"} · strength ${str}`),
+      lacking.length ? h("p", { class: "warn" }, `${lacking.map((u) => cardName(V.cards[u])).join(", ")} ${lacking.length === 1 ? "has" : "have"} no ${sel.type} icon.`) : null,
+      stealthy.map((u) => h("label", { class: "host" }, `${cardName(V.cards[u])} (stealth) bypasses `,
+        h("select", { "data-for": u, onchange: (ev) => { sel.stealth[u] = ev.target.value || null; renderAfterPick(); } },
+          h("option", { value: "" }, "nobody"),
+          theirs.map((t) => h("option", { value: t, selected: sel.stealth[u] === t }, refLabel(nameOf(t))))))),
+      confirmBar(act ? (picked.length ? `Declare a ${sel.type} challenge with ${plural(picked.length, "attacker")}` : "Choose attackers first") : "Choose a challenge type first",
+        act, !act || !picked.length, "confirm-challenge"),
+      h("p", {}, button({ pass: true }, passLabel(), "pass")));
+  }
+
+  function defendersBody() {
+    const ch = V.challenge || {};
+    const picked = sel.picked.map((k) => k.slice(5));
+    const str = picked.reduce((n, u) => n + (strengthOf(u) || 0), 0);
+    const att = (ch.strength && ch.strength[ch.attacker] !== undefined) ? ch.strength[ch.attacker] : (ch.attackers || []).reduce((n, u) => n + (strengthOf(u) || 0), 0);
+    return h("div", {},
+      h("p", {}, `${seatName(ch.attacker)} attacks you in a ${ch.type} challenge with strength ${att}. Click your standing characters with a ${ch.type} icon to defend, then confirm.`),
+      h("p", { class: "tally" }, `Defenders: ${picked.length ? picked.map((u) => `${cardName(V.cards[u])} (${strengthOf(u)})`).join(", ") : "none"} · strength ${str}`),
+      confirmBar(picked.length ? `Defend with ${plural(picked.length, "character")}` : "Do not defend", { defenders: picked.map(nameOf) }, false, "confirm-defenders"));
+  }
+
+  function killBody() {
+    const d = decision();
+    const picked = sel.picked.map((k) => k.slice(5));
+    return h("div", {},
+      h("p", {}, `Claim: choose ${plural(d.count, "character")} of yours to kill (they go to your dead pile). Click them on the table.`),
+      h("p", { class: "tally" }, `Chosen: ${picked.map((u) => cardName(V.cards[u])).join(", ") || "none"}`),
+      confirmBar(`Kill ${picked.length ? picked.map((u) => cardName(V.cards[u])).join(", ") : "…"}`, { kill: picked.map(nameOf) }, picked.length !== d.count, "confirm-kill"));
+  }
+
+  function discardBody() {
+    const d = decision();
+    const hand = player(SEAT).hand || [];
+    const picked = sel.picked.map((k) => hand[+k.slice(5)]);
+    return h("div", {},
+      h("p", {}, `Choose ${plural(d.count, "card")} of your hand to discard${V.phase === "taxation" ? ` (your hand is larger than your reserve of ${(S.reserve || {})[SEAT]})` : ""}. Click them in your hand.`),
+      h("p", { class: "tally" }, `Chosen: ${picked.map(cardName).join(", ") || "none"}`),
+      confirmBar(`Discard ${picked.length ? picked.map(cardName).join(", ") : "…"}`, { discard: picked }, picked.length !== d.count, "confirm-discard"));
+  }
+
+  function keywordBody(kind) {
+    const picked = sel.picked.map((k) => nameOf(k.slice(5)));
+    const words = { renown: "gains 1 power", insight: "draws you 1 card", pillage: "discards the top card of the loser's deck" };
+    const names = sel.options || [];
+    return h("div", {},
+      h("p", {}, `${cap(kind)}: each chosen character ${words[kind]}. Click them on the table (or below), then confirm.`),
+      names.length ? h("div", { class: "choices" }, names.map((n) => h("button", { type: "button", class: "toggle" + (picked.includes(n) ? " selected" : ""), "aria-pressed": String(picked.includes(n)),
+        onclick: () => { sel.toggle("play:" + findUid(n, [SEAT])); renderAfterPick(); } }, refLabel(n)))) : null,
+      confirmBar(picked.length ? `${cap(kind)}: ${picked.map(refLabel).join(", ")}` : `No ${kind}`, { [kind]: picked }, false, "confirm-keyword"));
+  }
+
+  function cardsBody() {
+    const d = decision();
+    const keys = [...sel.refs.keys()];
+    const chosen = sel.picked.map((k) => sel.refs.get(k));
+    const lo = d.min ?? 0, hi = d.max ?? keys.length;
+    return h("div", {}, cardOfDecision(),
+      h("p", {}, `Choose ${lo === hi ? hi : `${lo} to ${hi}`} card${hi === 1 ? "" : "s"}: click them on the table, or here.`),
+      h("div", { class: "choices" }, keys.map((k) => h("button", { type: "button", class: "toggle" + (sel.picked.includes(k) ? " selected" : ""), "aria-pressed": String(sel.picked.includes(k)),
+        onclick: () => { sel.toggle(k); renderAfterPick(); } }, refLabel(sel.refs.get(k))))),
+      confirmBar(chosen.length ? `Choose ${chosen.map(refLabel).join(", ")}` : "Choose none", { choose: chosen }, chosen.length < lo || chosen.length > hi, "confirm-cards"));
+  }
+
+  // ------------------------------------------------------------------ log
+
+  /* The log in words: the server's `lines` where it narrates the card game, otherwise this page's
+     own sentence per event. Grouped by round and phase, newest first. */
+  async function loadLog() {
+    const r = await fetch(q("/log"), { credentials: "same-origin" });
+    if (!r.ok) return;
+    const body = await r.json();
+    const entries = Array.isArray(body) ? body : (body.entries || []);
+    useGame();
+    const groups = [];
+    let round = null, phase = null;
+    for (const e of entries) {
+      const lines = e.lines && e.lines.length ? e.lines : null;
+      const items = lines ? lines.map((l) => ({ text: l.text, parts: l.parts, private: l.private, round: l.round, phase: l.phase }))
+        : e.events.map((ev) => {
+          if (ev.type === "phase") { round = ev.round; phase = ev.phase; }
+          if (ev.type === "round") round = ev.round;
+          return { text: describeEvent(ev), private: !!ev.cards && ev.type === "draw", round, phase };
+        });
+      for (const it of items) {
+        if (it.round !== undefined && it.round !== null) round = it.round;
+        if (it.phase) phase = it.phase;
+        const id = `${round ?? ""}:${phase ?? ""}`;
+        if (!groups.length || groups[groups.length - 1].id !== id) groups.push({ id, round, phase, items: [] });
+        groups[groups.length - 1].items.push({ it, e });
+      }
+    }
+    const SOURCE = { bot: "played by the bot", timeout: "time ran out: the default was played" };
+    $("log").classList.add("log-grouped");
+    $("log").replaceChildren(...groups.reverse().slice(0, 40).map((g, i) => h("li", { class: "log-group" },
+      h("details", { open: i < 3 },
+        h("summary", {}, [g.round ? `Round ${g.round}` : null, PHASES[g.phase] || (g.phase === "over" ? "End of the game" : null)].filter(Boolean).join(" · ") || "Start",
+          h("span", { class: "log-count" }, ` (${g.items.length})`)),
+        h("ol", { class: "log-lines" }, g.items.map(({ it, e }) => h("li", { class: "log-line" + (it.private ? " private" : ""), "data-version": e.version },
+          lineNodes(it),
+          e.source && SOURCE[e.source] ? h("span", { class: "log-note" }, ` (${SOURCE[e.source]})`) : null)))))));
+  }
+
+  // ------------------------------------------------------------------ chat and live updates
+
+  const chat = window.WesterosChat.setup({ q, seat: SEAT, seatName: (s) => (game ? (useGame(), seatName(s)) : s), showError });
+
+  window.addEventListener("click", (e) => {   // a tap elsewhere closes the card text
+    const box = $("card-detail");
+    if (box && !box.hidden && !box.contains(e.target) && !e.target.closest(".c-info")) { detailPinned = false; box.hidden = true; }
+  });
+
+  load().then(() => {
+    window.WesterosClient.connectLive({
+      path: root.dataset.ws, invite: INVITE, status: $("conn"), version: () => version, load, onOpen: load,
+      onChat: chat.addMessage,
+      onPresence: (connected) => {
+        if (!game) return;
+        for (const s of game.seats) s.connected = !!s.user && connected.includes(s.user);
+        drawTable();
+      },
+    });
+    chat.load();
+  });
+  window.__westerosGame = { load, send, state: () => game };
+})();
