@@ -14,7 +14,9 @@ Formats
   house repeats (a player given a house they already played in the event), repeat meetings
   (each earlier meeting of two players at the same table), then distance from the player's
   place in the standings (Swiss: players of similar standing meet). Round 1 seats by seed in a
-  snake, so the strongest seeds are spread over the tables.
+  snake, so the strongest seeds are spread over the tables. Tables of two (`pair_off`): from round
+  2 the top player still unpaired meets the nearest in standing not met yet, with backtracking, so
+  no pair meets twice while a pairing without a repeat exists; the local search only when none is found.
 - **Houses** (`assign_houses`): per table, an assignment problem (exact, dynamic programming over
   subsets of houses) giving each player a house they have played least in this event.
 - **League** (`league_schedule`): a division of `division_size` players plays games of `size`,
@@ -268,14 +270,20 @@ def swiss_round(
         out = set(candidates[:bye_count])
         byes = [players[i] for i in sorted(out)]
         players = [p for i, p in enumerate(players) if i not in out]
-    if first_round:
-        groups = snake(players, sizes)
+    pairs = None
+    if not first_round and sizes and set(sizes) == {2}:
+        pairs = pair_off(players, history, houses_for)
+    if pairs is not None:
+        groups = pairs
     else:
-        groups, start = [], 0
-        for s in sizes:
-            groups.append(players[start:start + s])
-            start += s
-    groups = _improve(groups, players, sizes, history, houses_for, rng, first_round, effort)
+        if first_round:
+            groups = snake(players, sizes)
+        else:
+            groups, start = [], 0
+            for s in sizes:
+                groups.append(players[start:start + s])
+                start += s
+        groups = _improve(groups, players, sizes, history, houses_for, rng, first_round, effort)
     tables = []
     for group in groups:
         if houses_for is not None:
@@ -284,6 +292,55 @@ def swiss_round(
         else:
             tables.append(Table(tuple(group), None))
     return RoundPairing(tuple(tables), tuple(byes))
+
+
+# Tables of two (`pair_off`): a partner whose seat history clashes (one of the two would play a seat
+# again that the other pairing avoids) counts as this many standing places further away.
+SEAT_SLACK = 2
+PAIR_SEARCH_BUDGET = 20_000  # partners tried before giving up and leaving it to the local search
+
+
+def pair_off(players: Sequence[Player], history: History, houses_for: HousesFor | None = None,
+             budget: int = PAIR_SEARCH_BUDGET) -> list[list[Player]] | None:
+    """Tables of two after round 1, as a Swiss event pairs them: the highest-standing player still
+    unpaired meets the nearest in the standings they have not met yet (a partner whose seat history
+    clashes counts SEAT_SLACK places further), backtracking when the others cannot all be paired then.
+    Returns the pairs best first, or None when no pairing without a repeat meeting turns up within
+    `budget` partners tried; the local search then trades repeats against standing as for bigger
+    tables. (A pairing without a repeat always exists while fewer than half the players have been met:
+    the graph of pairs not yet met then has a perfect matching, by Dirac's theorem.)"""
+    n = len(players)
+    if n % 2:
+        return None
+    seats = list(houses_for(2)) if houses_for is not None and history.houses else []
+    played = [[history.houses[p][h] if p in history.houses else 0 for h in seats] for p in players]
+
+    def clash(i: int, j: int) -> int:
+        if not seats:
+            return 0
+        best = min(played[i][a] + played[j][b] for a in range(len(seats)) for b in range(len(seats)) if a != b)
+        return best - min(played[i]) - min(played[j])
+
+    tried = 0
+
+    def solve(rest: list[int]) -> list[tuple[int, int]] | None:
+        nonlocal tried
+        if not rest:
+            return []
+        top, others = rest[0], rest[1:]
+        for partner in sorted(others, key=lambda j: j - top + SEAT_SLACK * clash(top, j)):
+            if history.met(players[top], players[partner]):
+                continue
+            tried += 1
+            if tried > budget:
+                return None
+            tail = solve([k for k in others if k != partner])
+            if tail is not None:
+                return [(top, partner), *tail]
+        return None
+
+    found = solve(list(range(n)))
+    return None if found is None else [[players[i], players[j]] for i, j in found]
 
 
 def _improve(

@@ -1,14 +1,18 @@
 """Simulate a whole tournament played by bots and print the final standings:
 
     python manage.py simulate_tournament --players 24 --format swiss --rounds 3 --seed 1
+    python manage.py simulate_tournament --ruleset lcg --players 9 --rounds 4   # tables of two
 """
 from __future__ import annotations
 
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.engine import get_ruleset
+from games.errors import GameError
+from games.rulesets import refusal
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -21,7 +25,8 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=Tournament.Format.values, default=Tournament.Format.SWISS)
         parser.add_argument("--rounds", type=int, default=3)
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--seats", type=int, default=6, help="seats per table")
+        parser.add_argument("--seats", type=int, default=None,
+                            help="seats per table (default: the most the ruleset seats, 6 for agot, 2 for lcg)")
         parser.add_argument("--ruleset", default="agot")
         parser.add_argument("--scoring", choices=Tournament.Scoring.values, default=Tournament.Scoring.PLACEMENT)
         parser.add_argument("--tiebreakers", default="wins,castles",
@@ -29,11 +34,18 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
-        result = services.simulate(
-            options["players"], fmt=options["format"], rounds=options["rounds"], seed=options["seed"],
-            seats_per_table=options["seats"], ruleset=options["ruleset"], scoring=options["scoring"],
-            tiebreakers=[x for x in options["tiebreakers"].split(",") if x],
-        )
+        if why := refusal(options["ruleset"]):
+            raise CommandError(why)
+        seats = options["seats"] or get_ruleset(options["ruleset"]).max_seats
+        try:
+            result = services.simulate(
+                options["players"], fmt=options["format"], rounds=options["rounds"], seed=options["seed"],
+                seats_per_table=seats, ruleset=options["ruleset"], scoring=options["scoring"],
+                tiebreakers=[x for x in options["tiebreakers"].split(",") if x],
+            )
+        except GameError as error:  # settings the event refuses: say which, as the API would
+            fields = "; ".join(f"{name}: {' '.join(messages)}" for name, messages in (error.fields or {}).items())
+            raise CommandError(fields or error.detail) from None
         t = result.tournament
         rounds = t.round_set.count()
         tables = sum(r.tables.count() for r in t.round_set.all())
