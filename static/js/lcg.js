@@ -367,7 +367,7 @@
     if ((S.pending || {})[seat]) badges.push(h("span", { class: "badge pending" }, "deciding", row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null));
     if (V.winner === seat) badges.push(h("span", { class: "badge won" }, "winner"));
     const who = h("span", { class: "who" }, h("strong", { class: "seat-name" }, seatName(seat)),
-      row.user !== undefined ? h("span", { class: "presence " + (row.connected ? "on" : "off"), title: row.connected ? "connected" : "not connected" }, row.is_bot ? " bot" : (row.connected ? " ●" : " ○")) : null,
+      row.connected !== undefined ? h("span", { class: "presence " + (row.connected ? "on" : "off"), title: row.connected ? "connected" : "not connected" }, row.is_bot ? " bot" : (row.connected ? " ●" : " ○")) : null,
       h("span", { class: "faction-word" }, " · " + factionName(p.faction)));
     const power = (S.power || {})[seat] ?? 0;
     const summaryLine = h("span", { class: "area-summary" }, stat("Power", power, "total power"), stat("Gold", p.gold), stat("Hand", handCount),
@@ -428,7 +428,7 @@
       h("div", { class: "sides" },
         h("div", { class: "side-a" }, h("b", {}, "Attackers: "), ch.attackers.length ? side(ch.attackers).join(", ") : "none", h("span", { class: "total" }, ` · strength ${a}`)),
         h("div", { class: "side-d" }, h("b", {}, "Defenders: "), ch.defenders.length ? side(ch.defenders).join(", ") : (V.step === "4.2" || V.step === "4.2.1" ? "not declared yet" : "none"), h("span", { class: "total" }, ` · strength ${d}`))),
-      ch.winner ? h("p", {}, `${seatName(ch.winner)} wins${ch.unopposed ? " unopposed" : ""}${ch.claim !== undefined && ch.winner === ch.attacker ? ` · claim ${ch.claim}` : ""}.`) : null);
+      ch.winner ? h("p", {}, `${seatName(ch.winner)} wins${ch.unopposed ? " unopposed" : ""}${typeof ch.claim === "number" && ch.winner === ch.attacker ? ` · claim ${ch.claim}` : ""}.`) : null);
   }
 
   /* The whole table for a viewer: opts {seat, rows, interact, open, oppOpen, onOppToggle, redraw}. */
