@@ -19,7 +19,7 @@ from games.services.deadlines import resolve_overdue
 from ratings.models import RatingChange
 from tests.factories import api_client_for, make_user
 from tournaments import pairing as P
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Round, Table, TableSeat, Tournament
 
 LCG = get_ruleset("lcg")
 
@@ -221,3 +221,23 @@ def test_simulate_tournament_runs_an_lcg_event_of_pairs():
         call_command("simulate_tournament", "--ruleset", "lcg", "--seats", "3", stdout=StringIO())
     with pytest.raises(CommandError, match="not open for play on the site yet"):
         call_command("simulate_tournament", "--ruleset", "minis", stdout=StringIO())
+
+
+@pytest.mark.django_db
+def test_ending_the_event_adjudicates_an_lcg_table_by_power():
+    organizer = make_user()
+    org = api_client_for(organizer)
+    tid = org.post("/api/v1/tournaments", {"name": "Short cup", "ruleset": "lcg", "rounds": 1, "seats_per_table": 2,
+                                           "time_limit": 600}, format="json").json()["id"]
+    for user in (make_user(), make_user()):
+        api_client_for(user).post(f"/api/v1/tournaments/{tid}/register")
+    org.post(f"/api/v1/tournaments/{tid}/start")
+    (table,) = round_tables(tid, 1)
+    game = table.game
+    game.state["players"]["p2"]["faction_power"] = 4  # p2 leads on power (seat order would favour p1)
+    game.save(update_fields=["state"])
+    assert LCG.summary(game.state)["power"] == {"p1": 0, "p2": 4}
+    assert org.post(f"/api/v1/tournaments/{tid}/end").json()["status"] == "finished"
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.ranking == ["p2", "p1"]
+    assert {s.seat: (s.place, s.points) for s in TableSeat.objects.filter(table=table)} == {"p2": (1, 1.0), "p1": (2, 0.0)}

@@ -539,15 +539,25 @@ def on_game_finished(game: Game) -> None:
             t.refresh_from_db()
 
 
+# What a position is measured by, from the ruleset's summary, in order: castles and strongholds
+# (the board game), power (the card game), supply; a ruleset's summary has the ones that apply.
+POSITION_KEYS = ("victory", "power", "supply")
+
+
 def _ranking_of(game: Game) -> list[str]:
     """The engine's ranking; for an abandoned game, the position at that moment: most castles
-    and strongholds, then supply, then seat order."""
+    and strongholds (or power, in the card game), then supply, then seat order."""
     if game.ranking:
         return list(game.ranking)
     seats = list(GameSeat.objects.filter(game=game).order_by("position").values_list("seat", flat=True))
     summary = _summary(game)
-    victory, supply = summary.get("victory", {}), summary.get("supply", {})
-    return sorted(seats, key=lambda s: (-int(victory.get(s, 0)), -int(supply.get(s, 0)), seats.index(s)))
+    measures = [summary[key] for key in POSITION_KEYS if isinstance(summary.get(key), dict)]
+
+    def amount(measure: dict, seat: str) -> int:
+        value = measure.get(seat, 0)
+        return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+    return sorted(seats, key=lambda s: (*(-amount(m, s) for m in measures), seats.index(s)))
 
 
 def _summary(game: Game) -> dict[str, Any]:
@@ -773,7 +783,8 @@ def do_drop_player(tournament_id: int, user: User, player: User) -> Registration
 @transaction.atomic
 def do_end(tournament_id: int, user: User) -> Tournament:
     """End the event now. Tables still playing are adjudicated by their current position (most
-    castles and strongholds, then supply); before the start, the event is cancelled."""
+    castles and strongholds, or power, then supply: `_ranking_of`); before the start, the event is
+    cancelled."""
     from games.signals import game_finished
 
     t = Tournament.objects.filter(pk=tournament_id).first()
