@@ -278,11 +278,13 @@
 
   // ------------------------------------------------------------------ the table
 
+  /* The round being played: at 7.5 the engine has already counted the next one. */
+  function shownRound() { return V.phase === "taxation" && V.step === "7.5" ? V.round - 1 : V.round; }
   function phaseText(status) {
     if ((status && status !== "active") || V.over) {
       return V.winner ? `Game over: ${seatName(V.winner)} wins.` : "Game over.";
     }
-    const parts = [`Round ${V.round}`, PHASES[V.phase] || cap(V.phase)];
+    const parts = [`Round ${shownRound()}`, PHASES[V.phase] || cap(V.phase)];
     const d = V.decision;
     if (d && d.kind === "action" && V.window) parts.push(`action window ${WINDOWS[V.window.name] || cap(V.window.name)}`);
     else if (STEPS[V.step]) parts.push(STEPS[V.step]);

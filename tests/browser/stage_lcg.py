@@ -73,3 +73,43 @@ def finished_lcg(names: list[str], password: str) -> None:
         do_submit_action(game.pk, user, action=engine.bot_action(game.state, seat), version=game.version)
     game.refresh_from_db()
     print(f"game {game.pk} {game.status}")
+
+
+def decision_states(seed: int = 11, every_window: bool = False) -> list[dict]:
+    """The states of a game the engine's player plays against the random player, one at each new kind
+    of decision (kind, what, whether the server lists the actions, which seat): every kind of
+    question the page must ask in words."""
+    import random
+
+    engine = get_ruleset("lcg")
+    state = engine.new_game(["p1", "p2"], {"every_window": every_window}, seed)
+    rnd = random.Random(seed)
+    seen, out = set(), []
+    while not state["over"]:
+        pending = engine.pending(state)
+        seat = sorted(pending)[0]
+        d = state["decision"]
+        key = (d["kind"], d.get("what"), engine.legal_actions(state, seat) is None, seat)
+        if key not in seen:
+            seen.add(key)
+            out.append(state)
+        act = engine.bot_action(state, seat) if seat == "p1" else engine.random_action(state, seat, rnd)
+        state, _ = engine.apply(state, seat, act)
+    return out
+
+
+def decision_games(names: list[str], password: str, seed: int = 11) -> None:
+    """One game between `names` per state of decision_states(seed); prints `games <id>:<seats>,...`
+    (the seats asked in each)."""
+    from games.services.play import do_create_game
+
+    a, b = users(names, password)
+    engine = get_ruleset("lcg")
+    out = []
+    for state in decision_states(seed):
+        game = do_create_game(ruleset="lcg", seating={"p1": a, "p2": b}, options={"every_window": False})
+        game.state = state
+        game.version += 1
+        game.save(update_fields=["state", "version"])
+        out.append(f"{game.pk}:{'+'.join(sorted(engine.pending(state)))}")
+    print("games " + ",".join(out))

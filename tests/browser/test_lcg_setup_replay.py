@@ -4,6 +4,7 @@ drawn step by step with the table's own renderer (static/js/lcg.js). The live se
 and Chromium are set up in conftest.py."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -106,3 +107,43 @@ def test_lcg_replay(live_asgi_server, new_page, artifacts):
     page.select_option("#replay-as", "spectator")
     page.wait_for_function("!document.querySelector('#replay-table #hand')")
     assert "hidden" in page.inner_text("#replay-table")
+
+
+COMPOSERS = {"setup": "#confirm-setup", "challenge": "#confirm-challenge", "defenders": "#confirm-defenders",
+             "kill": "#confirm-kill", "discard": "#confirm-discard", "plot": "#confirm-plot",
+             "renown": "#confirm-keyword", "insight": "#confirm-keyword", "pillage": "#confirm-keyword"}
+
+
+def test_lcg_every_decision(live_asgi_server, new_page):
+    """Every kind of decision a game asks (from one game of the engine's player against the random
+    player) is asked in words: each action the server lists is a button or a highlighted card, a
+    decision it cannot list has its composer, and neither the panel nor the table shows an id."""
+    out = live_asgi_server.manage("shell", "-c", "from tests.browser.stage_lcg import decision_games; "
+                                  f"decision_games(['Gwyn', 'Hal'], {PASSWORD!r})")
+    games = [g.split(":") for g in re.search(r"games (\S+)", out).group(1).split(",")]
+    assert len(games) > 15
+    pages = {}
+    for seat, name in (("p1", "Gwyn"), ("p2", "Hal")):
+        pages[seat] = new_page(1440, 1000)
+        log_in(pages[seat], live_asgi_server.url, name)
+    kinds = set()
+    for game_id, asked in games:
+        page = pages[asked.split("+")[0]]
+        page.goto(f"{live_asgi_server.url}/games/{game_id}/")
+        page.wait_for_selector("#decision h2:has-text('Your decision')")
+        state = game_state(page)
+        kind = state["pending"][state["your_seat"]]
+        kinds.add(kind)
+        legal = state["legal_actions"]
+        panel = page.inner_text("#decision")
+        _no_ids(panel)
+        _no_ids(page.inner_text("#table"))
+        if kind in COMPOSERS:
+            assert page.locator(COMPOSERS[kind]).count() == 1, f"{kind}: no composer in {panel}"
+        elif legal is None or state["view"]["decision"].get("what") == "cards":   # several cards at once
+            assert page.locator("#confirm-cards").count() == 1, f"{kind}: no composer in {panel}"
+        else:
+            offered = set(page.eval_on_selector_all("#decision button[data-action]", "bs => bs.map(b => b.dataset.action)"))
+            missing = [a for a in legal if json.dumps(a, separators=(",", ":")) not in offered]
+            assert not missing, f"{kind}: {missing} not offered in {panel}"
+    assert {"mulligan", "setup", "plot", "action", "challenge", "defenders", "kill", "discard", "choose"} <= kinds
