@@ -208,6 +208,7 @@ def test_lcg_phone(live_asgi_server, new_page, artifacts):
     phone = _open(new_page, live_asgi_server, names[1], game_id, 390, 844)
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 392, f"the page is {width}px wide on a 390px screen"
+    _no_ids(phone.inner_text("#table"))
     opp = phone.locator("#area-p1")
     assert opp.get_attribute("open") is None
     summary = phone.inner_text("#area-p1 > summary")
@@ -230,3 +231,18 @@ def test_lcg_phone(live_asgi_server, new_page, artifacts):
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 392, f"the open area is {width}px wide on a 390px screen"
     phone.screenshot(path=str(artifacts / "lcg-table-open-390.png"), full_page=True)
+
+
+def test_lcg_spectator(live_asgi_server, new_page):
+    """A visitor sees both areas as any spectator may: no hand face up, each hand as a count."""
+    game_id = _stage(live_asgi_server, ["Alys", "Bram"])
+    page = new_page(1440, 1000)
+    page.goto(f"{live_asgi_server.url}/games/{game_id}/")
+    page.wait_for_selector("#conn.on")
+    page.wait_for_selector("#area-p1 .lcg-row.chars .lcg-card")
+    assert "Spectating" in page.inner_text("#decision")
+    assert page.locator("#hand").count() == 0
+    text = page.inner_text("#table")
+    assert "Alys's hand: 4 cards (hidden)" in text and "Bram's hand: 8 cards (hidden)" in text
+    assert "Tumblestone Knight" not in text and "Grand Maester Pycelle" not in text
+    _no_ids(text)
