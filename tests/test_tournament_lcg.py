@@ -11,6 +11,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import get_ruleset
@@ -19,6 +20,7 @@ from games.services.deadlines import resolve_overdue
 from ratings.models import RatingChange
 from tests.factories import api_client_for, make_user
 from tournaments import pairing as P
+from tournaments import services
 from tournaments.models import Round, Table, TableSeat, Tournament
 
 LCG = get_ruleset("lcg")
@@ -241,3 +243,26 @@ def test_ending_the_event_adjudicates_an_lcg_table_by_power():
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.ranking == ["p2", "p1"]
     assert {s.seat: (s.place, s.points) for s in TableSeat.objects.filter(table=table)} == {"p2": (1, 1.0), "p1": (2, 0.0)}
+
+
+@pytest.mark.django_db
+def test_the_organize_page_offers_the_card_game_and_the_event_page_shows_its_tables(client):
+    organizer = make_user()
+    client.force_login(organizer)
+    form = client.get(reverse("tournament-new")).content.decode()
+    assert '<option value="lcg">A Game of Thrones: The Card Game</option>' in form
+    data = {"name": "Joust night", "ruleset": "lcg", "format": "swiss", "rounds": 3, "seats_per_table": 2,
+            "advance_per_table": 1, "division_size": 10, "scoring": "placement", "win_bonus": 10,
+            "tiebreakers": "wins, head_to_head", "time_limit": 3600, "auto_advance": "on"}
+    assert client.post(reverse("tournament-new"), data).status_code == 302
+    t = Tournament.objects.get(name="Joust night")
+    assert (t.ruleset, t.seats_per_table, t.min_seats_per_table) == ("lcg", 2, 2)
+    refused = client.post(reverse("tournament-new"), {**data, "name": "Crowded", "seats_per_table": 3})
+    assert refused.status_code == 200 and "lcg is played by 2 players." in refused.content.decode()
+    for user in (make_user(), make_user(), make_user()):
+        services.do_register(t.pk, user)
+    services.do_start(t.pk, organizer)
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    (table,) = round_tables(t.pk, 1)
+    assert "A Game of Thrones: The Card Game" in page and f'href="/games/{table.game_id}/"' in page
+    assert "<td>Player 1</td>" in page and "<td>Player 2</td>" in page and "Byes:" in page
