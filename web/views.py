@@ -160,6 +160,7 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
         "form": form, "data": form.data, "houses": lf.HOUSES, "rulesets": lf.RULESETS, "time_limits": lf.TIME_LIMITS,
         "house_choices": lf.HOUSE_CHOICES, "leaders": _btwixt_leaders(), "cardset_name": lf.cardset_name(),
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
+        "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
         "chosen": form.data.get("ruleset", "agot"),
         "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
     })
@@ -189,15 +190,16 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
     def seat_name(seat: str) -> str:  # a leader's or house's name, never its id
         return names.get(seat) or site_words.seat_name(seat, lobby.ruleset)
     decks = lobbies.deck_choices(lobby.ruleset)  # the card game: each player's deck, in words
-        "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
     for m in members:
         m.seat_name = seat_name(m.seat) if m.seat else ""
+        m.deck_name = decks.get(m.deck, "")
     return render(request, "web/lobby.html", {
         "lobby": lobby, "members": members, "me": me, "game": game, "free": lobby.seat_count - len(members),
         "is_creator": request.user.pk == lobby.creator_id,
         "open_seats": [(s, seat_name(s)) for s in seats if s not in taken], "all_seats": [(s, seat_name(s)) for s in seats],
         "seat_word": "Leader" if lobby.ruleset == "btwixt" else "House", "invite": request.GET.get("invite", ""),
         "option_words": lobby_form.option_words(lobby.ruleset, lobby.options or {}),
+        "decks": list(decks.items()), "pick_deck": bool(decks) and not lobby.decks,
     })
 
 
@@ -220,14 +222,12 @@ def lobby_action(request: HttpRequest, lobby_id: int, verb: str) -> HttpResponse
         elif verb == "assign":
             lobbies.do_assign_seat(lobby_id, request.user, request.POST.get("user", ""), request.POST.get("seat", ""))
         else:
-        m.deck_name = decks.get(m.deck, "")
             raise Http404("No such action.")
     except GameError as exc:
         messages.error(request, _error_text(exc))
     game = Game.objects.filter(lobby_id=lobby_id).only("pk").first()
     if game is not None and verb in ("join", "start", "assign"):
         return redirect("web-game", game_id=game.pk)
-        "decks": list(decks.items()), "pick_deck": bool(decks) and not lobby.decks,
     return redirect("web-lobby", lobby_id=lobby_id)
 
 
@@ -264,7 +264,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def leaderboard(request: HttpRequest, ruleset: str = "agot") -> HttpResponse:
+    from games.engine import ruleset_ids
     from ratings import services as ratings
+
+    if ruleset not in ruleset_ids():
+        raise Http404("No such game.")
 
     rows = [{"rank": i + 1, "user": r.user.username, "rating": round(r.rating), "games": r.games,
              "provisional": ratings.is_provisional(r)} for i, r in enumerate(ratings.leaderboard(ruleset)[:100])]
