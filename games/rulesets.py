@@ -8,6 +8,18 @@ from __future__ import annotations
 from games.engine import ruleset_ids
 
 NOT_YET_ON_SITE = {"minis": "The miniatures game"}
+# Each game by the name players know it by (pages, messages); an unlisted ruleset by its id, capitalised
+NAMES = {"agot": "A Game of Thrones: The Board Game", "btwixt": "B'Twixt",
+         "lcg": "A Game of Thrones: The Card Game", "minis": "A Song of Ice and Fire: Tabletop Miniatures"}
+
+
+def name(ruleset: str) -> str:
+    return NAMES.get(ruleset, str(ruleset).replace("_", " ").capitalize())
+
+
+def players_words(ruleset: str, low: int, high: int) -> str:
+    """"A Game of Thrones: The Card Game is played by 2 players." (or "by 3 to 6 players")."""
+    return f"{name(ruleset)} is played by {low if low == high else f'{low} to {high}'} players."
 
 
 def open_ruleset_ids() -> list[str]:

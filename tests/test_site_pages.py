@@ -30,6 +30,11 @@ def test_ruleset_names():
     assert ruleset_name("minis") == "A Song of Ice and Fire: Tabletop Miniatures"
 
 
+def test_a_leaderboard_of_no_game_is_not_found(client):
+    assert client.get("/leaderboards/chess/").status_code == 404
+    assert client.get("/leaderboards/lcg/").status_code == 200
+
+
 def test_card_game_seats_in_words():
     from ratings.templatetags.site_words import seat_name
 

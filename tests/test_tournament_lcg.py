@@ -219,7 +219,7 @@ def test_simulate_tournament_runs_an_lcg_event_of_pairs():
     assert f"Tournament #{t.pk}" in text and "finished, 3 rounds, 6 games" in text
     lines = [line for line in text.splitlines() if line.strip().split(" ")[0].isdigit()]
     assert len(lines) == 5 and sum(int(line.split()[-1]) for line in lines) == 3  # one bye a round
-    with pytest.raises(CommandError, match="seats_per_table: lcg is played by 2 players"):
+    with pytest.raises(CommandError, match="seats_per_table: A Game of Thrones: The Card Game is played by 2 players"):
         call_command("simulate_tournament", "--ruleset", "lcg", "--seats", "3", stdout=StringIO())
     with pytest.raises(CommandError, match="not open for play on the site yet"):
         call_command("simulate_tournament", "--ruleset", "minis", stdout=StringIO())
@@ -258,7 +258,7 @@ def test_the_organize_page_offers_the_card_game_and_the_event_page_shows_its_tab
     t = Tournament.objects.get(name="Joust night")
     assert (t.ruleset, t.seats_per_table, t.min_seats_per_table) == ("lcg", 2, 2)
     refused = client.post(reverse("tournament-new"), {**data, "name": "Crowded", "seats_per_table": 3})
-    assert refused.status_code == 200 and "lcg is played by 2 players." in refused.content.decode()
+    assert refused.status_code == 200 and "A Game of Thrones: The Card Game is played by 2 players." in refused.content.decode()
     for user in (make_user(), make_user(), make_user()):
         services.do_register(t.pk, user)
     services.do_start(t.pk, organizer)
@@ -266,3 +266,4 @@ def test_the_organize_page_offers_the_card_game_and_the_event_page_shows_its_tab
     (table,) = round_tables(t.pk, 1)
     assert "A Game of Thrones: The Card Game" in page and f'href="/games/{table.game_id}/"' in page
     assert "<td>Player 1</td>" in page and "<td>Player 2</td>" in page and "Byes:" in page
+    assert "Castles" not in page and "Supply" not in page  # the board game's measures only

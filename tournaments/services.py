@@ -96,9 +96,7 @@ def validate_settings(s: TournamentSettings) -> None:
         raise invalid("ruleset", why)
     ruleset = get_ruleset(s.ruleset)
     if not ruleset.min_seats <= s.seats_per_table <= ruleset.max_seats:
-        count = (f"{ruleset.min_seats}" if ruleset.min_seats == ruleset.max_seats
-                 else f"{ruleset.min_seats} to {ruleset.max_seats}")
-        raise invalid("seats_per_table", f"{s.ruleset} is played by {count} players.")
+        raise invalid("seats_per_table", rulesets.players_words(s.ruleset, ruleset.min_seats, ruleset.max_seats))
     low = s.min_seats_per_table if s.min_seats_per_table is not None else ruleset.min_seats
     if not ruleset.min_seats <= low <= s.seats_per_table:
         raise invalid("min_seats_per_table", f"From {ruleset.min_seats} to seats_per_table ({s.seats_per_table}).")

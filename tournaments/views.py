@@ -62,6 +62,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "rounds": rounds_of(t),
         "standings": services.standings(t) if t.status != Tournament.Status.REGISTRATION else [],
         "registration_open": t.registration_open(),
+        # castles and supply are the board game's measures; other games' tables have neither
+        "board_game": t.ruleset == "agot",
     })
 
 

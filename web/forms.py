@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 
+from games import rulesets
 from games.engine import get_ruleset
 from games.errors import GameError
 from games.models import Lobby
@@ -17,7 +18,6 @@ from games.services import lobbies
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
 RULESETS = [("agot", "A Game of Thrones (board game)"), ("btwixt", "B'Twixt (card game, 3-6 leaders)"),
             ("lcg", "A Game of Thrones: The Card Game (2 players)")]
-GAME_NAMES = {"agot": "A Game of Thrones", "btwixt": "B'Twixt", "lcg": "The card game"}
 DECK_CHOICES = [("pick", "each player picks their own"), ("assign", "I assign both")]
 TIME_LIMITS = [(120, "2 minutes"), (600, "10 minutes"), (3600, "1 hour"), (86400, "1 day"), (259200, "3 days")]
 HOUSE_CHOICES = [(Lobby.HouseChoice.RANDOM, "drawn at random"), (Lobby.HouseChoice.PICK, "each player picks"),
@@ -129,7 +129,7 @@ class LobbyForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         d = super().clean()
         ruleset = d.get("ruleset")
-        if ruleset not in GAME_NAMES:
+        if ruleset not in dict(RULESETS):
             return d
         engine = get_ruleset(ruleset)
         low, high = engine.min_seats, engine.max_seats
@@ -139,8 +139,7 @@ class LobbyForm(forms.Form):
         elif d.get("seats") is None and "seats" not in self.errors:
             self.add_error("seats", f"Players: say how many ({low} to {high}).")
         elif d.get("seats") is not None and not low <= d["seats"] <= high:
-            said = f"{low} to {high} players" if low != high else f"{low} players"
-            self.add_error("seats", f"{GAME_NAMES[ruleset]} is played by {said}.")
+            self.add_error("seats", rulesets.players_words(ruleset, low, high))
         if ruleset == "lcg" and d.get("deck_choice") == "assign" and not (d.get("my_deck") and d.get("their_deck")):
             self.add_error("their_deck" if d.get("my_deck") else "my_deck",
                            "Assigning the decks: choose your deck and your opponent's.")

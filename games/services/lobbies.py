@@ -47,7 +47,7 @@ def validate_settings(s: LobbySettings) -> None:
         raise invalid("ruleset", why)
     ruleset = get_ruleset(s.ruleset)
     if not ruleset.min_seats <= s.seat_count <= ruleset.max_seats:
-        raise invalid("seats", f"{s.ruleset} is played by {ruleset.min_seats} to {ruleset.max_seats} players.")
+        raise invalid("seats", rulesets.players_words(s.ruleset, ruleset.min_seats, ruleset.max_seats))
     if not MIN_TIME_LIMIT <= s.time_limit <= MAX_TIME_LIMIT:
         raise invalid("time_limit", f"The time limit is from {MIN_TIME_LIMIT} seconds to {MAX_TIME_LIMIT} (7 days).")
     if s.house_choice not in Lobby.HouseChoice.values:

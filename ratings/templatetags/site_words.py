@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from django import template
 
+from games import rulesets
+
 register = template.Library()
 
-RULESET_NAMES = {"agot": "A Game of Thrones: The Board Game", "btwixt": "B'Twixt",
-                 "lcg": "A Game of Thrones: The Card Game", "minis": "A Song of Ice and Fire: Tabletop Miniatures"}
+RULESET_NAMES = rulesets.NAMES
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
 
 
 @register.filter
 def ruleset_name(ruleset: str) -> str:
-    return RULESET_NAMES.get(ruleset, str(ruleset).replace("_", " ").capitalize())
+    return rulesets.name(ruleset)
 
 
 @register.simple_tag
