@@ -249,6 +249,10 @@ def test_replays_fairness_verify_replay_and_check_game(finished, tmp_path):
     # The last step is the end of the game.
     last = client.get(reverse("web-replay-step", args=[game.pk, steps])).json()
     assert last["view"]["over"] and last["view"]["winner"] == game.ranking[0]
+    # its step in words, the winner by name (the narrator's "{p1}" placeholders filled in)
+    winner = GameSeat.objects.get(game=game, seat=game.ranking[0]).user.username
+    said = " ".join(line["text"] for line in last["entry"]["lines"])
+    assert f"The game is over: {winner} wins" in said and "{" not in said
     assert client.get(reverse("web-replay-step", args=[game.pk, steps + 1])).status_code == 404
     ongoing, _, _ = lobby_game()
     assert Client().get(reverse("web-replay-step", args=[ongoing.pk, 0])).status_code == 409

@@ -126,7 +126,8 @@ def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
                  "events": [e for e in (engine.event_view(ev, seat) for ev in record.events) if e is not None]}
         describe = getattr(engine, "describe_event", None)
         if describe:  # the step in words, narrated after filtering (as the game's log)
-            entry["lines"] = [said for said in map(describe, entry["events"]) if said]
+            names = queries.seat_player_names(game)  # the card game's "{p1}" placeholders in names
+            entry["lines"] = [queries.with_player_names(said, names) for said in map(describe, entry["events"]) if said]
     return JsonResponse({"step": step, "steps": len(actions), "seat": seat, "view": engine.view(state, seat),
                          "summary": engine.summary(state, seat), "entry": entry})
 
