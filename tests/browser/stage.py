@@ -236,3 +236,21 @@ def stage_stark_attack_with_tides(game_id: int) -> None:
     setup = {**STARK_ATTACK_SETUP, "decks": {"tides": ["three", "skull"]}}
     march = {"march": {"from": "winterfell", "moves": {"white_harbor": ["footman", "knight"]}, "leave_power_token": False}}
     stage(game_id, setup, "action", lambda engine, state: engine.apply(state, "stark", march)[0])
+
+
+def play_out(game_id: int, limit: int = 5000) -> None:
+    """Play a started game to its end through the service layer, each pending seat answering as its
+    own user with the engine's player (the choice a person would click; the path, version checks,
+    ratings and live updates are the site's own). Prints the ranking."""
+    from games.services.play import do_submit_action
+
+    for _ in range(limit):
+        game = Game.objects.get(pk=game_id)
+        if not game.is_active():
+            break
+        engine = get_ruleset(game.ruleset)
+        seat = sorted(engine.pending(game.state))[0]
+        user = game.seats.get(seat=seat).user
+        do_submit_action(game_id, user, action=engine.bot_action(game.state, seat), version=game.version)
+    game = Game.objects.get(pk=game_id)
+    print("ranking", game.ranking, "status", game.status)
