@@ -211,7 +211,9 @@ def _warn_deadlines(now: datetime) -> int:
         due += GameSeat.objects.filter(
             game__status=Game.Status.ACTIVE, game__time_limit=limit, game__deadline_at__lte=horizon,
             deadline_at__gt=now, deadline_at__lte=horizon, is_bot=False, user__isnull=False, user__is_active=True,
-        ).select_related("game", "game__lobby")
+        ).select_related("game", "game__lobby").defer("game__state", "game__options", "game__ranking")
+        # (this runs every second over every seat near its deadline: the snapshots, the bulk of
+        # each row, are never read by a warning)
     keys = {_deadline_key(seat): seat for seat in due}
     known = set(Notification.objects.filter(key__in=list(keys)).values_list("key", flat=True))
     fresh = [(key, seat) for key, seat in keys.items() if key not in known]

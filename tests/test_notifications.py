@@ -299,6 +299,22 @@ def test_deadline_warnings_go_out_once_inside_the_window(django_capture_on_commi
     assert Notification.objects.filter(kind=Kind.DEADLINE_NEAR).count() == warned
 
 
+def test_the_warning_pass_never_loads_a_game_snapshot():
+    """It runs every second over every seat near its deadline (issue 20): the game's state, the
+    bulk of each row, is not read for a warning."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = make_game(time_limit=3600)
+    deadline = min(s.deadline_at for s in game.seats.filter(deadline_at__isnull=False))
+    with CaptureQueriesContext(connection) as queries:  # deciding only (the delivery is a task of its own)
+        decided = services.warn_deadlines(deadline - timedelta(seconds=300))
+    assert decided >= 1  # the warnings were decided, each naming its game
+    assert Notification.objects.filter(kind=Kind.DEADLINE_NEAR, game=game).count() == decided
+    loaded = [q["sql"] for q in queries.captured_queries if '"games_game"."state"' in q["sql"]]
+    assert not loaded, loaded
+
+
 def test_a_new_deadline_gets_its_own_warning_and_short_limits_warn_a_minute_ahead(django_capture_on_commit_callbacks):
     game = make_game(time_limit=120)  # window: max(60 s, 12 s) = 60 s
     seat = game.seats.filter(deadline_at__isnull=False).first()
