@@ -26,7 +26,9 @@ pg_total_relation_size, with pg_stat_user_tables' live and dead tuples (and the 
   5. after as many games again, played after that VACUUM (the space it freed is reused);
   6. after a VACUUM again.
 It prints bytes per finished game and per action, which table holds what, its load and every
-failure.
+failure. A run takes 3-4 minutes with the defaults (plus `--autovacuum-wait`), so `dev.py bench`
+does not run it; the README's figures come from `--games 30 --autovacuum-wait 90` on a PostgreSQL
+with autovacuum on, and `--stored 20000` with and without `--reloptions none`.
 """
 from __future__ import annotations
 

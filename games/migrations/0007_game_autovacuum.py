@@ -1,7 +1,7 @@
 """games_game: autovacuum by a fixed number of dead row versions, not by a share of the table (issue 20).
 
 Every action rewrites the game's row, and its state (a few KB of JSON, compressed and kept in the
-TOAST table in two chunks) leaves its old version behind until VACUUM: about 3.6 KB per action. By
+TOAST table in two chunks) leaves its old version behind until VACUUM: 3.6-4 KB per action. By
 default autovacuum cleans a table once its dead versions pass 50 + 20% of its rows, so the dead
 space it lets pile up grows with the number of games stored (20,000 finished games: about 4,000
 dead versions, 8,000 dead TOAST chunks, some 15 MB). With the scale factor at 0, autovacuum takes
