@@ -1,13 +1,20 @@
-"""Which registered rulesets are open for play on the site.
+"""Which registered rulesets are open for play on the site, and with which options.
 
 An engine can be registered (scenarios, simulations, replays) before the site has a table page for
-it: the miniatures game (minis) is in that state until its platform issue (19) is done. Lobbies and tournaments refuse them, so nobody is seated at a game whose page
-cannot show it. Any other registered ruleset is open (docs/adding-a-ruleset.md registers one)."""
+it: such a ruleset is listed in NOT_YET_ON_SITE ({id: its name}) until its page exists. Lobbies and
+tournaments refuse them, so nobody is seated at a game whose page cannot show it. Every registered
+ruleset is open today (the miniatures game since issue 19; docs/adding-a-ruleset.md registers one).
+
+`options_refusal` says which engine options a table on the site may not use, beyond what the engine
+itself refuses: for the miniatures game, the reaction prompts that would tell the opponent what a
+hand holds, and army lists other than the fixed starter lists."""
 from __future__ import annotations
+
+from typing import Any
 
 from games.engine import ruleset_ids
 
-NOT_YET_ON_SITE = {"minis": "The miniatures game"}
+NOT_YET_ON_SITE: dict[str, str] = {}
 # Each game by the name players know it by (pages, messages); an unlisted ruleset by its id, capitalised
 NAMES = {"agot": "A Game of Thrones: The Board Game", "btwixt": "B'Twixt",
          "lcg": "A Game of Thrones: The Card Game", "minis": "A Song of Ice and Fire: Tabletop Miniatures"}
@@ -34,3 +41,48 @@ def refusal(ruleset: str) -> str | None:
     if ruleset in NOT_YET_ON_SITE:
         return f"{NOT_YET_ON_SITE[ruleset]} ({ruleset}) is not open for play on the site yet; choose one of: {choices}."
     return f"Unknown ruleset; choose one of: {choices}."
+
+
+# The miniatures game's modes (rules/minis.md M115-M124): only Here We Stand is implemented.
+MINIS_MODES = {"here_we_stand": "Here We Stand", "a_game_of_thrones": "A Game of Thrones",
+               "a_clash_of_kings": "A Clash of Kings", "a_storm_of_swords": "A Storm of Swords",
+               "a_feast_for_crows": "A Feast for Crows", "a_dance_with_dragons": "A Dance with Dragons",
+               "the_winds_of_winter": "The Winds of Winter", "honed_and_ready": "Honed and Ready",
+               "fire_and_blood": "Fire and Blood", "dark_wings_dark_words": "Dark Wings, Dark Words"}
+MINIS_PLAYABLE_MODES = ("here_we_stand",)
+MINIS_GAME_SIZE = 30  # the fixed starter lists are 30-point armies
+
+
+def minis_lists() -> dict[str, dict[str, Any]]:
+    """The fixed army lists by id ({id: {faction, ...}}), from the engine's data."""
+    from games.engine.minis import data
+
+    return data.content()["lists"]
+
+
+def options_refusal(ruleset: str, options: Any) -> str | None:
+    """Why a table on the site may not be played with `options` (which the engine may accept), or
+    None. The engine stays the judge of everything else (lobbies and tournaments ask it next)."""
+    if not isinstance(options, dict):
+        return "The options are an object of option names and values."
+    if ruleset != "minis":
+        return None
+    mode = options.get("mode", "here_we_stand")
+    if mode not in MINIS_PLAYABLE_MODES:
+        known = MINIS_MODES.get(mode) if isinstance(mode, str) else None
+        said = f"{known} is not available yet" if known else f"Unknown mode {str(mode)[:40]!r}"
+        return f"{said}: the mode is here_we_stand (Here We Stand), the only one played on the site."
+    if options.get("reaction_prompts", "all") != "all":
+        return ("reaction_prompts is all on the site: every trigger window asks each player who could "
+                "answer it by their deck list, so no prompt shows the opponent what a hand holds.")
+    if options.get("game_size", MINIS_GAME_SIZE) != MINIS_GAME_SIZE:
+        return f"game_size is {MINIS_GAME_SIZE}: the armies are the fixed {MINIS_GAME_SIZE}-point starter lists."
+    armies = options.get("armies", {})
+    if not isinstance(armies, dict) or set(armies) - {"stark", "lannister"}:
+        return "armies is {stark: list id, lannister: list id}, each a fixed starter list."
+    lists = minis_lists()
+    for seat, spec in armies.items():
+        own = [key for key, lst in lists.items() if lst["faction"] == seat]
+        if spec not in own:
+            return f"The {seat.title()} army is a fixed starter list: {', '.join(own)}."
+    return None

@@ -195,14 +195,14 @@ def test_the_finished_ranked_game_rates_both_players_and_shows_on_the_leaderboar
     assert "A Game of Thrones: The Card Game" in page and winner.username in page
     assert ">lcg<" not in page and "Lcg" not in page
     # Every open game's leaderboard can be reached from each leaderboard, named in words.
-    names = {"agot": "A Game of Thrones: The Board Game", "btwixt": "B'Twixt", "lcg": "A Game of Thrones: The Card Game"}
+    names = {"agot": "A Game of Thrones: The Board Game", "btwixt": "B'Twixt", "lcg": "A Game of Thrones: The Card Game",
+             "minis": "A Song of Ice and Fire: Tabletop Miniatures"}
     for ruleset, name in names.items():
         other = Client().get(f"/leaderboards/{ruleset}/").content.decode()
         for target, target_name in names.items():
             if target != ruleset:
                 assert f'href="/leaderboards/{target}/">{escape(target_name)}</a>' in other, (ruleset, target)
         assert f"<h1>Leaderboard: {escape(name)}</h1>" in other
-    assert "/leaderboards/minis/" not in page  # not open on the site
     profile = Client().get(reverse("public-profile", args=[winner.username])).content.decode()
     assert profile.count("A Game of Thrones: The Card Game") >= 2  # the rating and its history
     assert "Lcg" not in profile and ">p1<" not in profile and ">p2<" not in profile

@@ -221,8 +221,8 @@ def test_simulate_tournament_runs_an_lcg_event_of_pairs():
     assert len(lines) == 5 and sum(int(line.split()[-1]) for line in lines) == 3  # one bye a round
     with pytest.raises(CommandError, match="seats_per_table: A Game of Thrones: The Card Game is played by 2 players"):
         call_command("simulate_tournament", "--ruleset", "lcg", "--seats", "3", stdout=StringIO())
-    with pytest.raises(CommandError, match="not open for play on the site yet"):
-        call_command("simulate_tournament", "--ruleset", "minis", stdout=StringIO())
+    with pytest.raises(CommandError, match="Unknown ruleset"):
+        call_command("simulate_tournament", "--ruleset", "chess", stdout=StringIO())
 
 
 @pytest.mark.django_db

@@ -32,6 +32,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import rulesets
 from games.engine import EngineError, get_ruleset
+from games.engine.base import ScenarioSetupError
 from games.errors import GameError, conflict, forbidden, not_found
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, GameAction, GameSeat
 from games.services import play
@@ -121,10 +122,12 @@ def validate_settings(s: TournamentSettings) -> None:
         raise invalid("capacity", f"At least {low} players.")
     if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
         raise invalid("min_reliability", "A reliability is a share between 0 and 1.")
+    if why := rulesets.options_refusal(s.ruleset, s.options or {}):
+        raise invalid("options", why)
     try:
         ruleset.new_game(ruleset.seat_names(s.seats_per_table), s.options or {}, 0)
-    except EngineError as error:
-        raise invalid("options", error.reason) from None
+    except (EngineError, ScenarioSetupError) as error:
+        raise invalid("options", getattr(error, "reason", None) or str(error)) from None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -538,13 +541,15 @@ def on_game_finished(game: Game) -> None:
 
 
 # What a position is measured by, from the ruleset's summary, in order: castles and strongholds
-# (the board game), power (the card game), supply; a ruleset's summary has the ones that apply.
-POSITION_KEYS = ("victory", "power", "supply")
+# (the board game), power (the card game), victory points (the miniatures game), supply; a
+# ruleset's summary has the ones that apply.
+POSITION_KEYS = ("victory", "power", "vp", "supply")
 
 
 def _ranking_of(game: Game) -> list[str]:
     """The engine's ranking; for an abandoned game, the position at that moment: most castles
-    and strongholds (or power, in the card game), then supply, then seat order."""
+    and strongholds (or power in the card game, victory points in the miniatures game), then supply,
+    then seat order."""
     if game.ranking:
         return list(game.ranking)
     seats = list(GameSeat.objects.filter(game=game).order_by("position").values_list("seat", flat=True))

@@ -1,8 +1,9 @@
 """The new-lobby form (templates/web/lobby_new.html): every field checked here, so a bad value is a
 form error in words (listed above the form, its field marked), never a 500; the settings then go to the lobby service,
 whose own refusals (the engine judges its options for the table's size) come back as form errors
-too. Only the chosen game's options are read: A Game of Thrones' house and Tides of Battle, or
-B'Twixt's leader and modes (docs/engine-btwixt.md, rules B13-B14 and B75-B82)."""
+too. Only the chosen game's options are read: A Game of Thrones' house and Tides of Battle,
+B'Twixt's leader and modes (docs/engine-btwixt.md, rules B13-B14 and B75-B82), the card game's decks,
+or the miniatures game's army, mode and terrain (docs/engine-minis.md "Options")."""
 from __future__ import annotations
 
 from typing import Any
@@ -17,7 +18,9 @@ from games.services import lobbies
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
 RULESETS = [("agot", "A Game of Thrones (board game)"), ("btwixt", "B'Twixt (card game, 3-6 leaders)"),
-            ("lcg", "A Game of Thrones: The Card Game (2 players)")]
+            ("lcg", "A Game of Thrones: The Card Game (2 players)"),
+            ("minis", "A Song of Ice and Fire: Tabletop Miniatures (2 players)")]
+ARMIES = [("stark", "Stark"), ("lannister", "Lannister")]
 DECK_CHOICES = [("pick", "each player picks their own"), ("assign", "I assign both")]
 TIME_LIMITS = [(120, "2 minutes"), (600, "10 minutes"), (3600, "1 hour"), (86400, "1 day"), (259200, "3 days")]
 HOUSE_CHOICES = [(Lobby.HouseChoice.RANDOM, "drawn at random"), (Lobby.HouseChoice.PICK, "each player picks"),
@@ -70,6 +73,25 @@ def deck_list() -> list[tuple[str, str]]:
     return list(lobbies.deck_choices("lcg").items())
 
 
+def army_lists() -> list[tuple[str, str]]:
+    """The miniatures game's fixed starter lists in words: [("Stark", "Stark Sworn Swords with Robb
+    Stark, The Wolf Lord (commander), ...; Catelyn Stark, Lady of Winterfell")]."""
+    from games.engine.minis import data as minis_data
+
+    out = []
+    for lst in rulesets.minis_lists().values():
+        units = []
+        for u in lst["combat_units"]:
+            name = minis_data.card(u["unit"])["name"]
+            if u.get("attachment"):
+                attached = minis_data.card(u["attachment"])["name"]
+                name += f" with {attached}" + (" (commander)" if u["attachment"] == lst["commander_id"] else "")
+            units.append(name)
+        ncus = [minis_data.card(n)["name"] for n in lst["ncus"]]
+        out.append((lst["faction"].title(), f"{', '.join(units)}; {', '.join(ncus)} ({lst['total_points']} points)"))
+    return out
+
+
 def cardset_name() -> str:
     from games.engine.btwixt import data as btwixt_data
 
@@ -100,6 +122,13 @@ class LobbyForm(forms.Form):
         "invalid_choice": "Your deck: choose one of the decks in the list."})
     their_deck = forms.ChoiceField(label="Your opponent's deck", required=False, error_messages={
         "invalid_choice": "Your opponent's deck: choose one of the decks in the list."})
+    # The miniatures game: the army (seat) when each player picks, the mode, random terrain; the
+    # armies are the fixed 30-point starter lists (games/rulesets.py options_refusal)
+    army = forms.ChoiceField(label="Your army", required=False, choices=[("", "—")] + ARMIES, error_messages={
+        "invalid_choice": "Your army: choose Stark or Lannister."})
+    minis_mode = forms.ChoiceField(label="Mode", required=False, choices=list(rulesets.MINIS_MODES.items()),
+                                   error_messages={"invalid_choice": "Mode: choose one of the modes in the list."})
+    random_terrain = Tick("Random terrain")
     no_private_chat = Tick("No private chat")
     ranked = Tick("Ranked")
     private = Tick("Private")
@@ -107,9 +136,17 @@ class LobbyForm(forms.Form):
 
     AGOT_FIELDS = ("seat", "tides_of_battle")
     LCG_FIELDS = ("deck_choice", "my_deck", "their_deck")
+    MINIS_FIELDS = ("army", "minis_mode", "random_terrain")
 
     def clean_ruleset(self) -> str:
         return self.cleaned_data["ruleset"] or "agot"
+
+    def clean_minis_mode(self) -> str:
+        mode = self.cleaned_data["minis_mode"] or "here_we_stand"
+        if mode not in rulesets.MINIS_PLAYABLE_MODES:
+            raise forms.ValidationError(f"Mode: {rulesets.MINIS_MODES[mode]} is not available yet; "
+                                        "Here We Stand is the mode played on the site.", code="invalid")
+        return mode
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -121,8 +158,10 @@ class LobbyForm(forms.Form):
         # only the chosen game's own fields are read (and checked)
         chosen = (self.data.get("ruleset") or "agot") if self.is_bound else None
         btwixt_fields = ["leader", *(f"btwixt_{k}" for k in BTWIXT_OPTIONS)]
-        unread = {"agot": [*btwixt_fields, *self.LCG_FIELDS], "btwixt": [*self.AGOT_FIELDS, *self.LCG_FIELDS],
-                  "lcg": [*self.AGOT_FIELDS, *btwixt_fields, "house_choice"]}.get(chosen, [])
+        unread = {"agot": [*btwixt_fields, *self.LCG_FIELDS, *self.MINIS_FIELDS],
+                  "btwixt": [*self.AGOT_FIELDS, *self.LCG_FIELDS, *self.MINIS_FIELDS],
+                  "lcg": [*self.AGOT_FIELDS, *btwixt_fields, *self.MINIS_FIELDS, "house_choice"],
+                  "minis": [*self.AGOT_FIELDS, *btwixt_fields, *self.LCG_FIELDS]}.get(chosen, [])
         for name in unread:
             del self.fields[name]
 
@@ -154,6 +193,8 @@ class LobbyForm(forms.Form):
             return {k: True for k in BTWIXT_OPTIONS if d.get(f"btwixt_{k}")}
         if d["ruleset"] == "lcg":
             return {}
+        if d["ruleset"] == "minis":
+            return {"mode": d["minis_mode"], **({"terrain": "random"} if d.get("random_terrain") else {})}
         return {"tides_of_battle": True} if d.get("tides_of_battle") else {}
 
     def settings(self) -> lobbies.LobbySettings:
@@ -174,7 +215,7 @@ class LobbyForm(forms.Form):
 
     def creator_seat(self) -> str:
         d = self.cleaned_data
-        return (d.get("seat") if d["ruleset"] == "agot" else d.get("leader")) or ""
+        return d.get({"agot": "seat", "btwixt": "leader", "minis": "army"}.get(d["ruleset"], "")) or ""
 
     def add_service_error(self, error: GameError) -> None:
         """The lobby service refused: its message beside the field it names, in words."""
@@ -182,7 +223,7 @@ class LobbyForm(forms.Form):
         if not fields:
             self.add_error(None, error.detail)
             return
-        seat_field = "leader" if self.cleaned_data.get("ruleset") == "btwixt" else "seat"
+        seat_field = {"btwixt": "leader", "minis": "army"}.get(self.cleaned_data.get("ruleset"), "seat")
         for name, messages in fields.items():
             text = " ".join(map(str, messages))
             if name == "options":
@@ -197,14 +238,18 @@ class LobbyForm(forms.Form):
                 self.add_error(None, text)
 
 
+# field -> (the seat's word, "players pick their ...", "each player picks" for the ...)
+SEAT_WORDS = {"leader": ("leader", "seats", "seats"), "army": ("army", "armies", "armies"),
+              "seat": ("house", "houses", "seats")}
+
+
 def _seat_words(text: str, field: str) -> str:
     """The service names seats by id ("Pick a seat: stark, lannister"); say it with names."""
+    word, words, choice = SEAT_WORDS.get(field, SEAT_WORDS["seat"])
     if "Pick a seat" in text:
-        return ("Your leader: pick the leader you play (players pick their seats in this lobby)." if field == "leader"
-                else "Your house: pick the house you play (players pick their houses in this lobby).")
+        return f"Your {word}: pick the {word} you play (players pick their {words} in this lobby)."
     if "not picked by the players" in text:
-        return ("Your leader: leave it empty, or choose “each player picks” for the seats." if field == "leader"
-                else "Your house: leave it empty, or choose “each player picks” for the seats.")
+        return f"Your {word}: leave it empty, or choose “each player picks” for the {choice}."
     return text
 
 
@@ -212,4 +257,8 @@ def option_words(ruleset: str, options: dict[str, Any]) -> list[str]:
     """A lobby's or game's options as the form names them ("Tides of Battle", "Short game")."""
     if ruleset == "btwixt":
         return [label for key, (label, _) in BTWIXT_OPTIONS.items() if options.get(key)]
+    if ruleset == "minis":
+        mode = options.get("mode", "here_we_stand")
+        return [rulesets.MINIS_MODES.get(mode, str(mode)), "the starter armies (30 points each)",
+                "random terrain" if options.get("terrain") == "random" else "no terrain"]
     return ["Tides of Battle"] if options.get("tides_of_battle") else []

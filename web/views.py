@@ -11,7 +11,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
-from games import queries
+from games import queries, rulesets
 from games.engine import get_ruleset
 from games.errors import GameError
 from games.models import Game, Lobby
@@ -162,6 +162,8 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
         "house_choices": lf.HOUSE_CHOICES, "leaders": _btwixt_leaders(), "cardset_name": lf.cardset_name(),
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
         "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
+        "armies": lf.ARMIES, "army_lists": lf.army_lists(),
+        "minis_modes": [(key, name, key in rulesets.MINIS_PLAYABLE_MODES) for key, name in rulesets.MINIS_MODES.items()],
         "chosen": form.data.get("ruleset", "agot"),
         "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
     })
@@ -171,6 +173,11 @@ def _btwixt_leaders() -> list[tuple[str, str]]:
     from games.engine.btwixt import data as btwixt_data
 
     return list(btwixt_data.catalogue()["leaders"].items())
+
+
+# what a lobby's seats are called: "Your army: Stark" (the miniatures game), "Leader", "House"
+SEAT_WORDS = {"btwixt": "Leader", "minis": "Army"}
+SEAT_WORDS_PLURAL = {"btwixt": "leaders", "minis": "armies"}
 
 
 def _lobby_or_404(request: HttpRequest, lobby_id: int) -> Lobby:
@@ -198,7 +205,8 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
         "lobby": lobby, "members": members, "me": me, "game": game, "free": lobby.seat_count - len(members),
         "is_creator": request.user.pk == lobby.creator_id,
         "open_seats": [(s, seat_name(s)) for s in seats if s not in taken], "all_seats": [(s, seat_name(s)) for s in seats],
-        "seat_word": "Leader" if lobby.ruleset == "btwixt" else "House", "invite": request.GET.get("invite", ""),
+        "seat_word": SEAT_WORDS.get(lobby.ruleset, "House"),
+        "seat_words": SEAT_WORDS_PLURAL.get(lobby.ruleset, "houses"), "invite": request.GET.get("invite", ""),
         "option_words": lobby_form.option_words(lobby.ruleset, lobby.options or {}),
         "decks": list(decks.items()), "pick_deck": bool(decks) and not lobby.decks,
     })

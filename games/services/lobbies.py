@@ -11,6 +11,7 @@ from django.db import transaction
 from accounts.models import User
 from games import rulesets
 from games.engine import EngineError, get_ruleset
+from games.engine.base import ScenarioSetupError
 from games.errors import GameError, conflict, forbidden, not_found
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, Lobby, LobbyMember
 from ratings.services import meets_requirements
@@ -55,11 +56,13 @@ def validate_settings(s: LobbySettings) -> None:
     if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
         raise invalid("min_reliability", "A reliability is a share between 0 and 1.")
     _validate_decks(s)
+    if why := rulesets.options_refusal(s.ruleset, s.options or {}):
+        raise invalid("options", why)
     # The engine is the judge of its options: it must accept them for a table of this size.
     try:
         ruleset.new_game(ruleset.seat_names(s.seat_count), s.options or {}, 0)
-    except EngineError as error:
-        raise invalid("options", error.reason) from None
+    except (EngineError, ScenarioSetupError) as error:
+        raise invalid("options", getattr(error, "reason", None) or str(error)) from None
 
 
 def deck_choices(ruleset: str) -> dict[str, str]:

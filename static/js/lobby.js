@@ -8,8 +8,8 @@
   if (ruleset) {
     const follow = () => {
       for (const box of document.querySelectorAll(".ruleset-options, .ruleset-word")) box.hidden = box.dataset.ruleset !== ruleset.value;
-      // fields another game has no use for (the card game: always two players, no houses)
-      for (const field of document.querySelectorAll(".not-for")) field.hidden = field.dataset.hide === ruleset.value;
+      // fields another game has no use for (two-player games: no Players field; the card game: no houses)
+      for (const field of document.querySelectorAll(".not-for")) field.hidden = field.dataset.hide.split(" ").includes(ruleset.value);
       for (const sep of document.querySelectorAll(".ruleset-sep")) sep.hidden = true;
       // "Houses" or "Leaders": the word of the chosen game, with a capital
       for (const word of document.querySelectorAll(".ruleset-word:not([hidden])")) word.textContent = word.textContent.replace(/^./, (c) => c.toUpperCase());
