@@ -14,12 +14,12 @@ log = logging.getLogger(__name__)
 
 
 def on_game_changed(sender: Any, *, game, pending_before: set[str], records: list[GameAction],
-                    started: bool = False, **kwargs: Any) -> None:
+                    started: bool = False, seats=None, **kwargs: Any) -> None:
     from notifications.services import game_changed as decide
 
     try:
         with transaction.atomic():
-            decide(game, set(pending_before), list(records), started=started)
+            decide(game, set(pending_before), list(records), started=started, seats=seats)
     except Exception:
         log.exception("could not decide the notifications of game %s", game.pk)
 

@@ -140,47 +140,64 @@ def do_update_settings(user: User, **values: Any) -> NotificationSettings:
 # --- deciding -------------------------------------------------------------------------------------
 
 def game_changed(
-    game: Game, pending_before: set[str], records: list[GameAction], *, started: bool | None = None
+    game: Game, pending_before: set[str], records: list[GameAction], *, started: bool | None = None,
+    seats: list[GameSeat] | None = None,
 ) -> list[Notification]:
     """Called inside the game's transaction after every change (games.signals.game_changed, sent by
     games.services.play.settle after the bots played, the game ended if over and the deadlines were
-    renewed; `records` are all the actions of this change, bots included). Notifies: game started
-    (`started`, or when not given: no seat was pending before and the version was 0), game ended
-    (the game is no longer active), and your turn for each player's seat that has just become
-    pending (or timed out and is pending again). Returns the notifications decided (sent after
-    commit)."""
-    seats = [s for s in GameSeat.objects.filter(game=game).select_related("user")
-             if s.user_id is not None and s.user.is_active]
+    renewed; `records` are all the actions of this change, bots included; `seats` the game's seats
+    as settle read them, so they are not read again). Notifies: game started (`started`, or when not
+    given: no seat was pending before and the version was 0), game ended (the game is no longer
+    active), and your turn for each player's seat that has just become pending (or timed out and is
+    pending again). Returns the notifications decided (sent after commit). Every decision of the
+    change is made together: one query for the players and their settings, one for the keys already
+    decided, one INSERT (issue 20: this runs for every timed-out game of a deadline sweep)."""
+    if seats is None:
+        seats = list(GameSeat.objects.filter(game=game))
+    prefs = active_players_settings(s.user_id for s in seats if s.user_id is not None)
+    seats = [s for s in seats if s.user_id in prefs]
     if not seats:
         return []
-    prefs = settings_by_user(s.user_id for s in seats)
-    decided: list[Notification] = []
+    wanted: list[Wanted] = []
     label = game_label(game)
     if started is None:
         started = not pending_before and game.version - len(records) == 0
     if not game.is_active():
         for seat in seats:
-            decided += _decide(prefs[seat.user_id], game, Kind.GAME_ENDED, f"game_ended:{game.pk}:{seat.user_id}",
-                               {"seat": seat.seat, "status": game.status, "label": label})
-        return decided
+            wanted.append((prefs[seat.user_id], game, Kind.GAME_ENDED, f"game_ended:{game.pk}:{seat.user_id}",
+                           {"seat": seat.seat, "status": game.status, "label": label}))
+        return _decide_many(wanted)
     pending = get_ruleset(game.ruleset).pending(game.state)
     timed_out = {r.seat for r in records if r.source == GameAction.Source.TIMEOUT}
     for seat in seats:
-        if started:
-            told = _decide(prefs[seat.user_id], game, Kind.GAME_STARTED, f"game_started:{game.pk}:{seat.user_id}",
-                           {"seat": seat.seat, "pending": pending.get(seat.seat), "label": label})
-            decided += told
-            if told:
-                continue  # the start message says whether it is their turn
+        if started and prefs[seat.user_id].wants(Kind.GAME_STARTED):
+            wanted.append((prefs[seat.user_id], game, Kind.GAME_STARTED, f"game_started:{game.pk}:{seat.user_id}",
+                           {"seat": seat.seat, "pending": pending.get(seat.seat), "label": label}))
+            continue  # the start message says whether it is their turn
         if seat.is_bot or seat.seat not in pending:
             continue
         if seat.seat in pending_before and seat.seat not in timed_out:
             continue  # still deciding (or just acted and has the next decision): they are at the table
-        decided += _decide(prefs[seat.user_id], game, Kind.YOUR_TURN,
-                           f"your_turn:{game.pk}:{seat.seat}:{game.version}",
-                           {"seat": seat.seat, "decision": pending[seat.seat], "version": game.version,
-                            "deadline_at": _iso(seat.deadline_at), "label": label})
-    return decided
+        wanted.append((prefs[seat.user_id], game, Kind.YOUR_TURN, f"your_turn:{game.pk}:{seat.seat}:{game.version}",
+                       {"seat": seat.seat, "decision": pending[seat.seat], "version": game.version,
+                        "deadline_at": _iso(seat.deadline_at), "label": label}))
+    return _decide_many(wanted)
+
+
+def active_players_settings(user_ids: Iterable[int]) -> dict[int, NotificationSettings]:
+    """{user id: settings} for the active users among `user_ids`, in one query (defaults for a user
+    without a settings row)."""
+    ids = set(user_ids)
+    if not ids:
+        return {}
+    users = User.objects.filter(pk__in=ids, is_active=True).select_related("notification_settings")
+    found = {}
+    for user in users:
+        try:
+            found[user.pk] = user.notification_settings
+        except NotificationSettings.DoesNotExist:
+            found[user.pk] = NotificationSettings(user_id=user.pk)
+    return found
 
 
 def warning_window(time_limit: int) -> timedelta:
@@ -233,16 +250,31 @@ def _deadline_key(seat: GameSeat) -> str:
     return f"deadline_near:{seat.game_id}:{seat.seat}:{_iso(seat.deadline_at)}"
 
 
+Wanted = tuple  # (settings, game, kind, key, data)
+
+
 def _decide(prefs: NotificationSettings, game: Game, kind: str, key: str, data: dict[str, Any]) -> list[Notification]:
     """Record the notification (once per key) and send it after commit; [] when the user wants none
     of this kind or it was already decided."""
-    if not prefs.wants(kind):
+    return _decide_many([(prefs, game, kind, key, data)])
+
+
+def _decide_many(wanted: list[Wanted]) -> list[Notification]:
+    """Record each wanted notification (once per key: the keys already decided are skipped, in one
+    query) in one INSERT, and send them after commit. Two transactions deciding one key at once is
+    refused by the key's unique index (the caller's savepoint rolls back, never the move): keys
+    name a game's version or a seat's deadline, and a game's changes are serialized by its lock."""
+    wanted = [w for w in wanted if w[0].wants(w[2])]
+    if not wanted:
         return []
-    notification, created = Notification.objects.get_or_create(
-        key=key, defaults={"user_id": prefs.user_id, "game": game, "kind": kind, "data": data})
-    if not created:
+    known = set(Notification.objects.filter(key__in=[w[3] for w in wanted]).values_list("key", flat=True))
+    fresh = {w[3]: w for w in wanted if w[3] not in known}  # a key once, even if asked twice
+    if not fresh:
         return []
-    notification_id = notification.pk
+    created = Notification.objects.bulk_create([
+        Notification(user_id=prefs.user_id, game=game, kind=kind, key=key, data=data)
+        for prefs, game, kind, key, data in fresh.values()])
+    ids = [n.pk for n in created]
 
     def enqueue() -> None:
         from notifications.tasks import deliver_notification
@@ -251,13 +283,14 @@ def _decide(prefs: NotificationSettings, game: Game, kind: str, key: str, data: 
             # No broker (embedded mode): an eager task would send inside the request. The row is
             # the outbox; the embedded deadline runner delivers it (games/runner.py, deliver_pending).
             return
-        try:
-            deliver_notification.apply_async((notification_id,), queue=conf.get("NOTIFY_QUEUE"))
-        except Exception:
-            log.exception("could not enqueue notification %s", notification_id)
+        for notification_id in ids:
+            try:
+                deliver_notification.apply_async((notification_id,), queue=conf.get("NOTIFY_QUEUE"))
+            except Exception:
+                log.exception("could not enqueue notification %s", notification_id)
 
     transaction.on_commit(enqueue, robust=True)
-    return [notification]
+    return created
 
 
 # --- sending --------------------------------------------------------------------------------------

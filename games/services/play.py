@@ -220,7 +220,8 @@ def settle(
     deadlines.renew(game, pending_before, records, now, seats=seats, timed_out=timed_out)
     game.save()
     notify.after_commit(game, records, seats_changed=seats_changed, seat_names=[s.seat for s in seats])
-    game_changed.send(sender=Game, game=game, pending_before=pending_before, records=records, started=started)
+    game_changed.send(sender=Game, game=game, pending_before=pending_before, records=records, started=started,
+                      seats=seats)
     if was_active and not game.is_active():
         game_finished.send(sender=Game, game=game)
 
