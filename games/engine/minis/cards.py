@@ -633,7 +633,9 @@ def _laststand_res(state, seat, ctx, p, o, events):
     if p["target"] not in standing_engaged(state, name):
         return
     u = state["units"][name]
-    removal = next(t for t in state["work"] if t.get("t") == "removal" and t["unit"] == name)
+    removal = next((t for t in state["work"] if t.get("t") == "removal" and t["unit"] == name), None)
+    if removal is None:
+        return  # already removed
     if any(t.get("t") == "attack" for t in state["work"]):
         removal["saved"] = state["last_attack"]  # the attack this one interrupts
     u["standing"] = True
