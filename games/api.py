@@ -23,10 +23,11 @@ from games.serializers import (
     JoinSerializer,
     LobbyCreateSerializer,
     LobbySerializer,
+    MoveCheckSerializer,
     PauseSerializer,
     UserRefSerializer,
 )
-from games.services import deadlines, lobbies, pause, play
+from games.services import check, deadlines, lobbies, pause, play
 from westeros.fields import INTEGER_MAX
 from westeros.outages import DATABASE_ERRORS
 
@@ -238,6 +239,25 @@ class GameActionView(APIView):
                                        idempotency_key=key)
         return _game_response(result.game, request.user, applied_version=result.record.version,
                               repeated=result.repeated)
+
+
+class GameCheckView(APIView):
+    @extend_schema(
+        request=ActionSerializer,
+        responses={200: MoveCheckSerializer},
+        summary="Check a proposed move for your seat without applying it (rulesets with a move check)",
+        description=(
+            "The miniatures game (minis): a `maneuver`, `march`, `retreat_move` or `surge` answers the resolved "
+            "pose `{\"ok\": true, \"at\": [x, y], \"facing\": degrees}` or `{\"ok\": false, \"error\", "
+            "\"reason\"}`; any other action says whether it would be accepted. Nothing is applied, stored or "
+            "sent (the version, the log and the deadlines stay as they are). The refusals of an action come "
+            "first: 403 if you do not play in the game, 409 `stale_version` / `game_over` / `game_paused`; a "
+            "ruleset without a move check is 400 `no_move_check`."
+        ),
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _valid(ActionSerializer, request)
+        return Response(check.do_check_action(game_id, request.user, action=data["action"], version=data["version"]))
 
 
 class GameExtendView(APIView):

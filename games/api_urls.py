@@ -15,6 +15,7 @@ urlpatterns = [
     path("lobbies/<int:lobby_id>/start", api.LobbyStartView.as_view(), name="api-lobby-start"),
     path("games/<int:game_id>", api.GameDetailView.as_view(), name="api-game"),
     path("games/<int:game_id>/actions", api.GameActionView.as_view(), name="api-game-actions"),
+    path("games/<int:game_id>/check", api.GameCheckView.as_view(), name="api-game-check"),
     path("games/<int:game_id>/log", api.GameLogView.as_view(), name="api-game-log"),
     path("games/<int:game_id>/extend", api.GameExtendView.as_view(), name="api-game-extend"),
     path("games/<int:game_id>/pause", api.GamePauseView.as_view(), name="api-game-pause"),

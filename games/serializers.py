@@ -96,5 +96,16 @@ class ActionSerializer(serializers.Serializer):
         return value
 
 
+class MoveCheckSerializer(serializers.Serializer):
+    """The answer of POST /api/v1/games/{id}/check: the engine's verdict, nothing of the state."""
+    ok = serializers.BooleanField(help_text="whether the action would be accepted at this version")
+    at = serializers.ListField(child=serializers.FloatField(), required=False, min_length=2, max_length=2,
+                               help_text="a move's resolved position [x, y] in inches (when ok)")
+    facing = serializers.FloatField(required=False, help_text="a move's resolved facing in degrees (when ok)")
+    error = serializers.CharField(required=False, help_text="bad_action, illegal_action or not_your_turn (when not ok)")
+    reason = serializers.CharField(required=False, help_text="why the engine refuses it, in words (when not ok)")
+    version = serializers.IntegerField(help_text="the game version the action was checked at")
+
+
 class PauseSerializer(serializers.Serializer):
     pause = serializers.BooleanField(help_text="true: vote to pause; false: resume (or withdraw your vote)")

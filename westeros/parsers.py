@@ -8,10 +8,13 @@ and the websockets (SafeJsonFrames) share them.
   NUL (0x00) characters"), so a NUL in any string or key of a body is refused with a field error
   naming the top-level field, before it can reach the database. So is an unpaired surrogate
   ("\\ud800"), which is valid JSON but no valid UTF-8.
+- Numbers: NaN and Infinity are refused by the strict parser, and so is a number too large for a
+  double (1e999, which Python's json reads as inf): no engine or database column takes them.
 """
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from rest_framework import parsers
@@ -20,6 +23,7 @@ from rest_framework.exceptions import ParseError, ValidationError
 MAX_JSON_DEPTH = 64
 NUL_MESSAGE = "NUL characters (\\u0000) are not allowed."
 SURROGATE_MESSAGE = "Unpaired surrogates (\\ud800 to \\udfff) are not allowed."
+NOT_FINITE_MESSAGE = "Numbers must be finite (no NaN or Infinity, nor one too large for a double such as 1e999)."
 
 
 class JsonRefused(ValueError):
@@ -39,6 +43,8 @@ def check_json(value: Any, max_depth: int = MAX_JSON_DEPTH) -> None:
         if isinstance(node, str):
             _check_text(node, top)
             continue
+        if isinstance(node, float) and not math.isfinite(node):  # 1e999 parses to inf
+            raise JsonRefused(NOT_FINITE_MESSAGE, top)
         if not isinstance(node, dict | list):
             continue
         if depth > max_depth:

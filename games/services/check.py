@@ -1,0 +1,71 @@
+"""The move check: a proposed action tried for the requesting player's seat without applying it
+(POST /api/v1/games/{id}/check). For rulesets with a `check(state, seat, action)` method (the
+miniatures game: a maneuver, march, retreat move or surge answers the resolved pose or the reason it
+is refused, docs/engine-minis.md "Decisions"); any other ruleset has no move check.
+
+Nothing is applied, stored or sent: the game is read without a lock, no action row, no version, no
+event, no deadline changes. The same refusals as an action come first (not your game, left, over,
+paused, a stale version), so a check that says ok is an action the server would take at that
+version. The answer is the engine's verdict only (`ok`, and `at`/`facing` or `error`/`reason`),
+never a view of the state: nothing the seat may not see."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from accounts.models import User
+from games import rulesets
+from games.engine import EngineError, get_ruleset
+from games.errors import GameError, conflict, forbidden, not_found
+from games.models import Game
+
+log = logging.getLogger(__name__)
+VERDICT_KEYS = ("ok", "at", "facing", "error", "reason")
+
+
+def has_check(ruleset: str) -> bool:
+    return callable(getattr(get_ruleset(ruleset), "check", None))
+
+
+def do_check_action(game_id: int, user: User, *, action: Any, version: Any) -> dict[str, Any]:
+    """{"ok": true, "at", "facing", "version"} or {"ok": false, "error", "reason", "version"}."""
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise GameError("invalid", "Some fields are not valid.", fields={"version": ["A whole number is required."]})
+    if not isinstance(action, dict) or not action:
+        raise GameError("invalid", "Some fields are not valid.", fields={"action": ["A non-empty object is required."]})
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise not_found()
+    seat = game.seats.filter(user_id=user.pk).first() if user.is_authenticated else None
+    if seat is None:
+        raise forbidden("You do not play in this game.")
+    if not has_check(game.ruleset):
+        raise GameError("no_move_check", f"{rulesets.name(game.ruleset)} has no move check: send the action itself.",
+                        status_code=400)
+    if not game.is_active():
+        raise conflict("game_over", f"This game is {game.status}.", version=game.version)
+    if seat.has_left():
+        raise conflict("not_your_turn", "You left this game; the bot plays your seat.", version=game.version)
+    if game.is_paused():
+        raise conflict("game_paused", "The game is paused; any player may resume it.", version=game.version)
+    if version > game.version:
+        raise GameError("invalid", f"Version {version} does not exist yet; the game is at {game.version}.",
+                        fields={"version": [f"At most {game.version}."]}, version=game.version)
+    engine = get_ruleset(game.ruleset)
+    if version < game.version and (
+        seat.seat not in engine.pending(game.state)
+        or game.actions.filter(version__gt=version, seat=seat.seat).exists()
+    ):  # the rule of actions (games/services/play.py do_submit_action)
+        raise conflict("stale_version",
+                       f"The game moved on since version {version}: re-fetch it (now at version {game.version}).",
+                       version=game.version)
+    try:
+        verdict = engine.check(game.state, seat.seat, action)
+    except EngineError as error:
+        verdict = {"ok": False, "error": error.code, "reason": error.reason}
+    except Exception:  # an engine that cannot read the action: a bad action, not a 500
+        log.exception("move check of game %s could not read %.200r", game.pk, action)
+        verdict = {"ok": False, "error": "bad_action", "reason": "The action could not be read."}
+    if not isinstance(verdict, dict):
+        verdict = {"ok": bool(verdict)}
+    return {**{k: verdict[k] for k in VERDICT_KEYS if k in verdict}, "version": game.version}
