@@ -58,7 +58,20 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
         context.update(cards=lcg.catalogue(), deck=_lcg_deck_name(game, context["seat"]))
         return render(request, "web/lcg_game.html", context)
+    if game.ruleset == "minis":
+        # the battlefield page (static/js/minis.js); the catalogue is the printed cards and the table's
+        # public data (web/minis.py), the same for every viewer: hands come from the API as this seat may see them
+        from web import minis
+
+        context.update(cards=minis.catalogue(), seat_names=_seat_names(game))
+        return render(request, "web/minis_game.html", context)
     return render(request, "web/game.html", context)
+
+
+def _seat_names(game: Game) -> dict[str, str]:
+    """Each seat by its player's name (a seat without a player by its faction)."""
+    users = {s.seat: (s.user.username if s.user else None) for s in game.seats.all()}
+    return {seat: users.get(seat) or seat.replace("_", " ").title() for seat in game.seat_names()}
 
 
 def _lcg_deck_name(game: Game, seat: str | None) -> str:
@@ -93,6 +106,13 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         factions = {s: lcg.FACTION_NAMES.get(p.get("faction"), s) for s, p in (game.state.get("players") or {}).items()}
         context["seats"] = [(seat, users.get(seat) or factions.get(seat, seat)) for seat in game.seat_names()]
         context["seat_names"] = dict(context["seats"])
+    elif game.ruleset == "minis":
+        # drawn by static/js/minis.js (MinisTable) from each step's view and summary; seats by their players
+        from web import minis
+
+        context["cards"] = minis.catalogue()
+        context["seat_names"] = _seat_names(game)
+        context["seats"] = list(context["seat_names"].items())
     else:
         context["seats"] = [(seat, seat.replace("_", " ").title()) for seat in game.seat_names()]
     return render(request, "web/replay.html", context)

@@ -9,7 +9,8 @@
   const BT = root.dataset.ruleset === "btwixt" ? window.BtwixtTable : null;
   const CARDS = BT ? JSON.parse(document.getElementById("btwixt-cards").textContent) : null;
   const LCG = root.dataset.ruleset === "lcg" ? window.LcgTable : null;
-  const W = BT || LCG ? null : window.Westeros;
+  const MN = root.dataset.ruleset === "minis" ? window.MinisTable : null;
+  const W = BT || LCG || MN ? null : window.Westeros;
   const svg = document.getElementById("board");
   const SOURCE = { player: "", bot: " (bot)", timeout: " (time ran out: the default was applied)" };
   let step = 0;
@@ -23,7 +24,7 @@
     const r = await fetch(`/games/${root.dataset.game}/replay/${step}.json?as=${encodeURIComponent(as)}`, { credentials: "same-origin" });
     const data = await r.json();
     if (asked !== showing) return;
-    if (LCG) LCG.showReplayStep(data, step, steps); else if (BT) showTable(data); else showBoard(data);
+    if (MN) MN.showReplayStep(data, step, steps); else if (LCG) LCG.showReplayStep(data, step, steps); else if (BT) showTable(data); else showBoard(data);
   }
 
   function showBoard(data) {
@@ -85,6 +86,6 @@
   range.addEventListener("change", () => show(parseInt(range.value, 10)));
   document.getElementById("replay-as").addEventListener("change", () => show(step));
   document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight" && e.target === document.body) show(step + 1); if (e.key === "ArrowLeft" && e.target === document.body) show(step - 1); });
-  if (BT || LCG) { show(0); return; }
+  if (BT || LCG || MN) { show(0); return; }
   W.loadBoard(root.dataset.boardUrl).then(() => { W.enablePanZoom(svg, root.querySelector(".zoom-bar")); show(0); });
 })();
