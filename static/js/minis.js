@@ -1,0 +1,1391 @@
+/* The miniatures game (minis) in the browser, in two parts.
+
+   The drawing (window.MinisTable, also used by the replay, static/js/replay.js): a top-down SVG of
+   the table at true scale (1 SVG unit = 1 inch), from the API's `view` and `summary` and the public
+   catalogue (web/minis.py): terrain with its type, the deployment zones, the Here We Stand
+   quadrants (control and points), objective tokens, every tray at its size and facing (ranks and
+   figures left, wounds, conditions, Activation and Order tokens, Influence), the active unit
+   highlighted. The viewer's own table edge is at the bottom. `describeEvent` says an event in words.
+
+   The game page (#game.minis): select a unit (click its tray), drag a ghost tray to move it (drag the
+   body, turn it with the round handle, nudge it with the arrows); the server's move check
+   (POST /check, nothing applied) answers live with the resolved pose or the reason it is refused;
+   Confirm sends the action built from the ghost in the engine's notation (a Maneuver is "pivot to
+   the bearing of the move, straight forward, pivot to the ghost's facing" about the tray centre).
+   Every decision the engine asks is answered from the panel (deploy, activate, actions, charges and
+   attacks with their targets, retreats, re-rolls and condition tokens, reaction windows with pass
+   and auto-pass, zone choices, discards, redeployment). Tools: measuring tape, range rings, arcs.
+   Zoom and pan with the wheel, the buttons, and one or two fingers. Names, never ids. */
+(function () {
+  "use strict";
+  const { h } = window.WesterosClient;
+  const SVGNS = "http://www.w3.org/2000/svg";
+
+  function s(tag, attrs, ...children) {
+    const node = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : document.createTextNode(String(c)));
+    return node;
+  }
+
+  // ------------------------------------------------------------------ what the drawing reads
+
+  let C = { cards: {}, trays: {}, terrain: {}, zones: {}, conditions: {}, keywords: {}, quadrants: {} };
+  let V = {}, S = {}, ME = null, NAMES = {};
+
+  function use(view, summary, catalogue, opts) {
+    opts = opts || {};
+    V = view || {}; S = summary || {}; ME = opts.seat || null; NAMES = opts.names || NAMES;
+    C = catalogue;
+    const extra = V.cards || {};
+    if (extra && typeof extra === "object" && Object.keys(extra).length) {
+      C = Object.assign({}, catalogue, { cards: Object.assign({}, catalogue.cards) });
+      for (const [id, c] of Object.entries(extra)) C.cards[id] = fromRaw(id, c);
+    }
+  }
+  /* A scenario's synthetic unit card (the engine's format) as the catalogue has it. */
+  function fromRaw(id, c) {
+    const t = C.trays[c.tray] || { width: 5.5, depth: 4.8, files: 4 };
+    return { kind: "unit", name: c.name || "Unit", faction: c.faction, type: c.type, tray: c.tray, width: t.width, depth: t.depth,
+      files: t.files, speed: c.speed, defense: c.defense_save, morale: c.morale, attacks: (c.attacks || []).map((a) => ({ name: a.name, range: a.range, hit: a.hit, dice: a.dice })),
+      figures: c.figures, wounds_per_figure: c.wounds_per_figure || 1, ranks: c.ranks, wounds: (c.figures || 1) * (c.wounds_per_figure || 1), abilities: [] };
+  }
+
+  const cap = (x) => String(x ?? "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const card = (id) => C.cards[id] || { name: "a card", kind: "?", abilities: [], attacks: [] };
+  const seats = () => V.seats || S.seats || [];
+  const other = (seat) => seats().find((x) => x !== seat);
+  const factionName = (f) => (C.factions || {})[f] || cap(f);
+  function seatName(seat) { return NAMES[seat] || factionName(seat); }
+  function seatLabel(seat) { return NAMES[seat] && NAMES[seat] !== factionName(seat) ? `${NAMES[seat]} (${factionName(seat)})` : factionName(seat); }
+  const units = () => V.units || {};
+  const unitCard = (name) => card((units()[name] || {}).card);
+  /* A unit by its card's name; two units of one card are numbered in setup order. */
+  function unitName(name) {
+    const u = units()[name];
+    if (!u) {
+      if ((V.ncus || {})[name]) return card(name).name;
+      return cap(name);
+    }
+    const same = Object.keys(units()).filter((n) => units()[n].card === u.card && units()[n].seat === u.seat);
+    const base = unitCard(name).name;
+    return same.length > 1 ? `${base} ${same.indexOf(name) + 1}` : base;
+  }
+  function shortName(name) {
+    return unitName(name).replace(/^(Stark|Lannister|House) /, "").replace(/, .*$/, "");
+  }
+  const zoneName = (z) => ((C.zones || {})[z] || {}).name || cap(z);
+  const condName = (c) => ((C.conditions || {})[c] || {}).name || cap(c);
+  const quadName = (q) => (C.quadrants || {})[q] || q;
+  function size(name) { const c = unitCard(name); return [c.width || 5.5, c.depth || 4.8]; }
+  function live(name) { const u = units()[name]; return u && u.on_table && !u.destroyed && u.at; }
+  function liveUnits(seat) { return Object.keys(units()).filter((n) => live(n) && (!seat || units()[n].seat === seat)); }
+
+  /* Ids in a server message (unit keys, card ids, zones, seats) replaced by names. */
+  function namesIn(text) {
+    let t = String(text ?? "");
+    const keys = Object.keys(units()).sort((a, b) => b.length - a.length);
+    for (const k of keys) t = t.replace(new RegExp(`\\b${k}\\b`, "g"), unitName(k));
+    t = t.replace(/\b[1-4]0\d{3}\b/g, (id) => (C.cards[id] ? C.cards[id].name : id));
+    for (const z of Object.keys(C.zones || {})) t = t.replace(new RegExp(`\\bthe ${z} zone\\b`, "g"), `the ${zoneName(z)} zone`);
+    for (const seat of seats()) t = t.replace(new RegExp(`\\b${seat}\\b`, "g"), factionName(seat));
+    return t.replace(/\b(\w+)_(\w+)\b/g, "$1 $2");
+  }
+
+  // ------------------------------------------------------------------ geometry (the engine's conventions)
+
+  const rad = (d) => (d * Math.PI) / 180;
+  const norm = (a) => { a = a % 360; if (a < 0) a += 360; return a >= 359.995 ? 0 : a; };
+  const dir = (f) => [Math.sin(rad(f)), Math.cos(rad(f))];
+  const rightOf = (f) => [Math.cos(rad(f)), -Math.sin(rad(f))];
+  function centre(at, f, d) { const [dx, dy] = dir(f); return [at[0] - dx * d / 2, at[1] - dy * d / 2]; }
+  function atFromCentre(c, f, d) { const [dx, dy] = dir(f); return [c[0] + dx * d / 2, c[1] + dy * d / 2]; }
+  function corners(at, f, w, d) {
+    const [dx, dy] = dir(f), [rx, ry] = rightOf(f), hw = w / 2;
+    const fl = [at[0] - rx * hw, at[1] - ry * hw], fr = [at[0] + rx * hw, at[1] + ry * hw];
+    return [fl, fr, [fr[0] - dx * d, fr[1] - dy * d], [fl[0] - dx * d, fl[1] - dy * d]];
+  }
+  const bearing = (from, to) => norm((Math.atan2(to[0] - from[0], to[1] - from[1]) * 180) / Math.PI);
+  const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  const round2 = (x) => Math.round(x * 100) / 100;
+  function segDist(p, a, b) {
+    const vx = b[0] - a[0], vy = b[1] - a[1];
+    const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * vx + (p[1] - a[1]) * vy) / (vx * vx + vy * vy || 1)));
+    return dist(p, [a[0] + t * vx, a[1] + t * vy]);
+  }
+  function inPoly(p, poly) {
+    let inside = false;
+    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+      const [xi, yi] = poly[i], [xj, yj] = poly[j];
+      if ((yi > p[1]) !== (yj > p[1]) && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+    return inside;
+  }
+  /* The shortest distance between two trays (0 when they touch or overlap). */
+  function polyDist(a, b) {
+    if (a.some((p) => inPoly(p, b)) || b.some((p) => inPoly(p, a))) return 0;
+    let m = Infinity;
+    for (const [P, Q] of [[a, b], [b, a]]) for (const p of P) for (let i = 0; i < Q.length; i++) m = Math.min(m, segDist(p, Q[i], Q[(i + 1) % Q.length]));
+    return m;
+  }
+  function trayOf(name, pose) {
+    const u = pose || units()[name];
+    const [w, d] = size(name);
+    return corners(u.at, u.facing, w, d);
+  }
+  function compass(f) {
+    const names = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"];
+    return names[Math.round(norm(f) / 45) % 8];
+  }
+
+  // ------------------------------------------------------------------ the table in SVG
+
+  const tableSize = () => V.table || S.table || [48, 48];
+  let FLIP = false;   // the second seat sees its own edge at the bottom
+  function P(x, y) { const [W, H] = tableSize(); return FLIP ? [W - x, y] : [x, H - y]; }
+  function fromScreen(x, y) { const [W, H] = tableSize(); return FLIP ? [W - x, y] : [x, H - y]; }
+  const rot = (f) => norm(f + (FLIP ? 180 : 0));
+  const pts = (poly) => poly.map((p) => P(p[0], p[1]).map((v) => v.toFixed(3)).join(",")).join(" ");
+
+  function terrainNode(t) {
+    const info = (C.terrain || {})[t.type] || { name: cap(t.type) };
+    const kws = (t.keywords || []).map((k) => (C.keywords || {})[k] || cap(k));
+    const cls = `mn-terrain t-${t.type}`;
+    const title = s("title", {}, `${info.name}: ${kws.join(", ") || "no keywords"}`);
+    let shape, label;
+    if (t.circle) {
+      const [cx, cy] = P(...t.circle.center);
+      shape = s("circle", { cx, cy, r: t.circle.radius, class: cls }, title);
+      label = [cx, cy];
+    } else if (t.rect) {
+      const [cx, cy] = P(...t.rect.center), [sx, sy] = t.rect.size;
+      shape = s("rect", { x: cx - sx / 2, y: cy - sy / 2, width: sx, height: sy, class: cls, transform: `rotate(${rot(t.rect.rotation || 0) - (FLIP ? 180 : 0)} ${cx} ${cy})` }, title);
+      label = [cx, cy];
+    } else {
+      shape = s("polygon", { points: pts(t.polygon), class: cls }, title);
+      const n = t.polygon.length;
+      label = P(t.polygon.reduce((a, p) => a + p[0], 0) / n, t.polygon.reduce((a, p) => a + p[1], 0) / n);
+    }
+    return s("g", { class: "mn-terrain-g", "data-terrain": t.type }, shape,
+      s("text", { x: label[0], y: label[1] + 0.25, class: "mn-terrain-label" }, info.name));
+  }
+
+  function zonesNode(deployment) {
+    const [W, H] = tableSize();
+    const depth = V.deploy_depth || 18;
+    const g = s("g", { class: "mn-zones" });
+    seats().forEach((seat, i) => {
+      const y0 = i === 0 ? 0 : H - depth;
+      const [x1, y1] = P(0, y0 + depth), [x2, y2] = P(W, y0);
+      const rect = [Math.min(x1, x2), Math.min(y1, y2), Math.abs(x2 - x1), Math.abs(y2 - y1)];
+      g.append(s("rect", { x: rect[0], y: rect[1], width: rect[2], height: rect[3], class: `mn-deploy seat-${seat}${deployment ? " on" : ""}` }));
+      const [lx, ly] = P(W / 2, i === 0 ? depth - 1 : H - depth + 1);
+      g.append(s("text", { x: lx, y: ly + 0.3, class: "mn-zone-label" }, `${factionName(seat)} deployment zone (${depth} in)`));
+    });
+    return g;
+  }
+
+  function quadrantsNode() {
+    const [W, H] = tableSize();
+    const g = s("g", { class: "mn-quadrants" });
+    const [ax, ay] = P(W / 2, 0), [bx, by] = P(W / 2, H), [cx, cy] = P(0, H / 2), [dx, dy] = P(W, H / 2);
+    g.append(s("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "mn-quad-line" }), s("line", { x1: cx, y1: cy, x2: dx, y2: dy, class: "mn-quad-line" }));
+    const spots = { sw: [3, 1.5], se: [W - 3, 1.5], nw: [3, H - 1.5], ne: [W - 3, H - 1.5] };
+    const ctl = S.quadrants || {}, qp = S.quadrant_points || {};
+    for (const [q, at] of Object.entries(spots)) {
+      const [x, y] = P(at[0], at[1]);
+      const owner = ctl[q];
+      const pts_ = qp[q] || {};
+      const ncus = Object.entries(V.ncus || {}).filter(([, n]) => n.quadrant === q).map(([id]) => card(id).name.split(",")[0]);
+      const words = `${cap(quadName(q))}: ${owner ? `held by ${factionName(owner)}` : "nobody holds it"}`
+        + (Object.keys(pts_).length ? ` (${seats().map((x) => `${factionName(x)} ${pts_[x] || 0}`).join(", ")} points)` : "");
+      g.append(s("g", { class: `mn-quad-tag${owner ? " seat-" + owner : ""}`, "data-quadrant": q },
+        s("title", {}, words + (ncus.length ? `; ${ncus.join(", ")} placed here` : "")),
+        s("text", { x, y: y + 0.3, class: "mn-quad-label" }, `${q.toUpperCase()}${owner ? " · " + factionName(owner) : ""}${ncus.length ? " · " + ncus.join(", ") : ""}`)));
+    }
+    return g;
+  }
+
+  /* One tray: its ranks and figures, the front arrow, and its tokens. */
+  function trayNode(name, opts) {
+    const u = units()[name];
+    const c = unitCard(name);
+    const [w, d] = size(name);
+    const su = (S.units || {})[name] || {};
+    const ranks = c.ranks || 1, files = c.files || 1;
+    const figuresLeft = su.figures ?? c.figures ?? 1;
+    const [x, y] = P(u.at[0], u.at[1]);
+    const cls = ["mn-tray", `seat-${u.seat}`];
+    if (S.active_unit === name || V.active_unit === name) cls.push("active");
+    if (opts.selected === name) cls.push("selected");
+    if (u.activated) cls.push("done");
+    if (opts.clickable && opts.clickable.has(name)) cls.push("clickable");
+    const body = s("g", { transform: `translate(${x.toFixed(3)} ${y.toFixed(3)}) rotate(${rot(u.facing).toFixed(2)})` },
+      s("rect", { x: -w / 2, y: 0, width: w, height: d, class: "mn-tray-body" }));
+    const rankD = d / ranks;
+    for (let r = 0; r < ranks; r++) {
+      if (r) body.append(s("line", { x1: -w / 2, y1: r * rankD, x2: w / 2, y2: r * rankD, class: "mn-rank-line" }));
+      for (let f = 0; f < files; f++) {
+        const idx = r * files + f;
+        const alive = idx < figuresLeft;
+        body.append(s("circle", { cx: -w / 2 + (f + 0.5) * (w / files), cy: (r + 0.5) * rankD, r: Math.min(w / files, rankD) * 0.22, class: alive ? "mn-fig" : "mn-fig lost" }));
+      }
+    }
+    body.append(s("path", { d: `M ${-0.6} 0.05 L 0 -0.7 L 0.6 0.05 Z`, class: "mn-front" }));
+    const tokens = [];
+    if (u.activated) tokens.push(["A", "mn-tok-act", "Activation token: it has activated this round"]);
+    if (u.order_used) tokens.push(["O", "mn-tok-order", "Order token: its Order is spent this round"]);
+    for (const cond of u.conditions || []) tokens.push([condName(cond)[0], `mn-tok-cond c-${cond}`, `${condName(cond)}: ${((C.conditions || {})[cond] || {}).text || ""}`]);
+    if (u.influence) tokens.push(["I", "mn-tok-inf", `Influenced by ${card(u.influence).name}`]);
+    const cen = P(...centre(u.at, u.facing, d));
+    const label = s("g", { class: "mn-tray-label" },
+      s("text", { x: cen[0], y: cen[1] - 0.15, class: "mn-name" }, shortName(name)),
+      s("text", { x: cen[0], y: cen[1] + 0.75, class: "mn-stats" }, `${su.wounds ?? u.wounds} wounds · ${su.ranks ?? ranks} ${(su.ranks ?? ranks) === 1 ? "rank" : "ranks"}`));
+    const tokG = s("g", { class: "mn-tokens" });
+    tokens.forEach(([letter, tcls, title], i) => {
+      const tx = cen[0] - ((tokens.length - 1) * 0.75) / 2 + i * 0.75, ty = cen[1] + 1.55;
+      tokG.append(s("g", { class: "mn-tok " + tcls }, s("title", {}, title), s("circle", { cx: tx, cy: ty, r: 0.33 }), s("text", { x: tx, y: ty + 0.15 }, letter)));
+    });
+    const title = `${unitName(name)} (${factionName(u.seat)}): ${su.wounds ?? u.wounds} wounds, ${su.figures ?? "?"} figures, ${su.ranks ?? "?"} ranks`
+      + (u.conditions && u.conditions.length ? `; ${u.conditions.map(condName).join(", ")}` : "") + (u.activated ? "; activated" : "")
+      + (S.active_unit === name ? "; activating now" : "");
+    return s("g", { class: cls.join(" "), "data-unit": name, "aria-label": title }, s("title", {}, title), body, label, tokG);
+  }
+
+  function objectivesNode() {
+    const g = s("g", { class: "mn-objectives" });
+    for (const o of V.objectives || []) {
+      const [x, y] = P(o.at[0], o.at[1]);
+      g.append(s("circle", { cx: x, cy: y, r: 0.75, class: "mn-objective" }, s("title", {}, "Objective token")));
+    }
+    return g;
+  }
+
+  /* The whole table into `svg` (its viewBox is the caller's). */
+  function drawField(svg, view, summary, catalogue, opts) {
+    opts = opts || {};
+    use(view, summary, catalogue, opts);
+    FLIP = !!ME && seats()[1] === ME;
+    const [W, H] = tableSize();
+    const defs = s("defs", {}, s("clipPath", { id: "mn-table-clip" }, s("rect", { x: 0, y: 0, width: W, height: H })),
+      s("pattern", { id: "mn-grid", width: 6, height: 6, patternUnits: "userSpaceOnUse" }, s("path", { d: "M 6 0 L 0 0 0 6", class: "mn-grid-line" })));
+    const edge = (seat, i) => {
+      const [x, y] = P(W / 2, i === 0 ? -0.55 : H + 0.55);
+      return s("text", { x, y: y + 0.3, class: "mn-edge-label" }, `${seatLabel(seat)}'s table edge`);
+    };
+    const layers = [defs,
+      s("rect", { x: -2, y: -2, width: W + 4, height: H + 4, class: "mn-margin" }),
+      s("rect", { x: 0, y: 0, width: W, height: H, class: "mn-table" }),
+      s("rect", { x: 0, y: 0, width: W, height: H, fill: "url(#mn-grid)", class: "mn-grid" }),
+      zonesNode(V.phase === "deployment" || (opts.showZones === true)),
+      V.mode === "here_we_stand" ? quadrantsNode() : null,
+      s("g", { class: "mn-terrain-layer" }, (V.terrain || []).map(terrainNode)),
+      objectivesNode(),
+      seats().map(edge),
+      s("g", { class: "mn-units" }, Object.keys(units()).filter(live).map((n) => trayNode(n, opts))),
+      s("g", { id: "mn-overlay", class: "mn-overlay" })];
+    svg.replaceChildren(...layers.filter(Boolean).flat());
+  }
+
+  // ------------------------------------------------------------------ side panels shared with the replay
+
+  function dieFace(v, cls, title) {
+    const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
+      5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[v] || [];
+    const svg = s("svg", { viewBox: "0 0 4 4", class: "mn-die " + (cls || ""), role: "img", "aria-label": `${title ? title + ": " : ""}${v}` },
+      s("rect", { x: 0.15, y: 0.15, width: 3.7, height: 3.7, rx: 0.6 }),
+      pips.map(([x, y]) => s("circle", { cx: x, cy: y, r: 0.38 })));
+    if (!pips.length) svg.append(s("text", { x: 2, y: 2.7 }, String(v ?? "?")));
+    return svg;
+  }
+
+  function diceRow(values, opts) {
+    opts = opts || {};
+    return h("span", { class: "mn-dice" }, (values || []).map((v, i) => {
+      const hit = opts.need ? v >= opts.need || v === 6 : null;
+      const cls = (hit === null ? "" : hit && v !== 1 ? "hit" : "miss") + ((opts.rerolled || []).includes(i) ? " rerolled" : "") + ((opts.picked || new Set()).has(i) ? " picked" : "");
+      const face = dieFace(v, cls, opts.label ? `${opts.label} ${i + 1}` : `die ${i + 1}`);
+      if (!opts.onpick) return face;
+      return h("button", { type: "button", class: "mn-die-btn" + ((opts.picked || new Set()).has(i) ? " on" : ""), "aria-pressed": (opts.picked || new Set()).has(i) ? "true" : "false",
+        "data-die": i, title: `Die ${i + 1}: ${v}`, onclick: () => opts.onpick(i) }, face);
+    }));
+  }
+
+  const ARCS = { front: "Front", flank: "Flank", rear: "Rear" };
+  function attackBox(la, opts) {
+    if (!la) return null;
+    opts = opts || {};
+    const rows = [h("p", {}, h("strong", {}, unitName(la.attacker)), ` attacks ${unitName(la.defender)} with ${la.attack}`,
+      ` (${la.kind === "melee" ? "melee" : "ranged"}, ${ARCS[la.arc] || la.arc}${la.charge ? ", charging" : ""}${la.disorderly ? ", disorderly" : ""}): `,
+      `${la.dice_count} dice, hitting on ${la.to_hit}+.`)];
+    if ((la.attack_dice || []).length) rows.push(h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, "Attack"),
+      opts.pickAttack ? diceRow(la.attack_dice, Object.assign({ need: la.to_hit, rerolled: la.rerolled }, opts.pickAttack)) : diceRow(la.attack_dice, { need: la.to_hit, rerolled: la.rerolled, label: "attack die" }),
+      h("span", {}, ` ${la.hits} ${la.hits === 1 ? "hit" : "hits"}`)));
+    if ((la.defense_dice || []).length) rows.push(h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, "Defense"),
+      opts.pickDefense ? diceRow(la.defense_dice, Object.assign({ need: la.defense_save }, opts.pickDefense)) : diceRow(la.defense_dice, { need: la.defense_save, label: "defense die" }),
+      h("span", {}, ` ${la.blocked} blocked (${la.defense_save}+)`)));
+    if (la.attack_dice && la.attack_dice.length) rows.push(h("p", {}, `${la.wounds} ${la.wounds === 1 ? "wound" : "wounds"}${la.destroyed ? ": destroyed" : ""}.`));
+    if (la.panic) rows.push(testLine(Object.assign({ unit: la.defender, kind: "panic" }, la.panic)));
+    return h("div", { class: "mn-attack" }, rows);
+  }
+  function testLine(t, pick) {
+    if (!t) return null;
+    const kind = t.kind === "panic" ? "Panic Test" : "Morale Test";
+    if (t.automatic) return h("p", {}, `${unitName(t.unit)} passes its ${kind} automatically.`);
+    const dice = (t.dice || []).concat(t.d3 ? [t.d3] : []);
+    return h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, `${unitName(t.unit)}: ${kind}`),
+      pick ? diceRow(dice, pick) : diceRow(dice, { label: kind }),
+      t.result !== null && t.result !== undefined ? h("span", {}, ` ${t.modifier ? `modifier ${t.modifier > 0 ? "+" : ""}${t.modifier}, ` : ""}total ${t.result}: ${t.passed ? "passed" : `failed${t.wounds ? `, ${t.wounds} ${t.wounds === 1 ? "wound" : "wounds"}` : ""}`}`) : null);
+  }
+  function chargeLine(c) {
+    if (!c) return null;
+    return h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, `${unitName(c.unit)} charges ${unitName(c.target)}`),
+      diceRow([c.roll], { label: "charge die" }),
+      h("span", {}, ` ${c.distance} in allowed, moved ${c.moved} in: ${c.result === "success" ? (c.disorderly ? "a disorderly charge" : "contact") : "failed"}${c.arc ? ` (${ARCS[c.arc] || c.arc})` : ""}`));
+  }
+
+  /* The Tactics Board, the NCUs, victory points by round. */
+  function boardNode() {
+    const board = V.board || {};
+    const zones = Object.keys(C.zones || {}).map((z) => {
+      const nid = board[z];
+      const n = nid ? (V.ncus || {})[nid] : null;
+      return h("li", { class: "mn-zone" + (n ? " seat-" + n.seat : ""), "data-zone": z, title: C.zones[z].text },
+        h("strong", {}, zoneName(z)), h("span", { class: "mn-zone-text" }, C.zones[z].text),
+        h("span", { class: "mn-zone-claim" }, n ? `${card(nid).name.split(",")[0]} (${factionName(n.seat)})` : "empty"));
+    });
+    const ncus = Object.entries(V.ncus || {}).map(([id, n]) => h("li", {},
+      h("strong", {}, card(id).name), ` (${factionName(n.seat)}): `, n.zone ? `on ${zoneName(n.zone)}` : n.quadrant ? `in the ${quadName(n.quadrant)} quadrant` : "beside the board",
+      n.activated ? ", activated" : ""));
+    const vp = V.vp || S.vp || {};
+    const byRound = {};
+    for (const x of V.vp_log || []) {
+      const r = x.round || V.round;
+      byRound[r] = byRound[r] || {};
+      byRound[r][x.seat] = (byRound[r][x.seat] || 0) + (x.vp || 1);
+    }
+    const rounds = Object.keys(byRound).map(Number).sort((a, b) => a - b);
+    const vpTable = h("table", { class: "small mn-vp" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Round"), seats().map((x) => h("th", {}, factionName(x))))),
+      h("tbody", {}, rounds.map((r) => h("tr", {}, h("td", {}, r), seats().map((x) => h("td", {}, byRound[r][x] || 0)))),
+        h("tr", { class: "total" }, h("td", {}, "Total"), seats().map((x) => h("td", {}, vp[x] || 0)))));
+    return h("div", {}, h("h2", {}, "Tactics Board"), h("ul", { class: "mn-zones" }, zones),
+      ncus.length ? h("ul", { class: "mn-ncus small" }, ncus) : null,
+      h("h2", {}, "Victory points"), h("p", { class: "small" }, `First to ${V.threshold || S.threshold || 8} with more than the other at the end of a round wins; after round 6 the most.`), vpTable);
+  }
+
+  function tacticsText(id) {
+    return (card(id).modes || []).map((m) => `${cap(m.trigger)}: ${m.text}`).join(" Or: ");
+  }
+  function handNode(onPick) {
+    const out = [h("h2", {}, "Tactics cards")];
+    for (const seat of seats()) {
+      const p = (V.players || {})[seat] || {};
+      const hand = Array.isArray(p.hand) ? p.hand : null;
+      const disc = p.discards || [];
+      if (hand && seat === ME) {
+        out.push(h("p", { class: "small" }, `Your hand (${hand.length}), deck ${p.deck_size ?? "?"}:`),
+          hand.length ? h("ul", { class: "mn-hand" }, hand.map((id, i) => h("li", { class: "mn-tcard" + (onPick && onPick.picked.has(i) ? " picked" : ""), "data-card": id },
+            onPick ? h("label", {}, h("input", { type: "checkbox", checked: onPick.picked.has(i), onchange: () => onPick.toggle(i) }), " ", h("strong", {}, card(id).name)) : h("strong", {}, card(id).name),
+            h("span", { class: "mn-tcard-text" }, tacticsText(id))))) : h("p", { class: "empty" }, "No cards in hand."));
+      } else {
+        out.push(h("p", { class: "small" }, `${seatLabel(seat)}: ${p.hand_size ?? (hand ? hand.length : "?")} cards in hand, deck ${p.deck_size ?? "?"}.`));
+      }
+      if (disc.length) out.push(h("details", { class: "small" }, h("summary", {}, `${factionName(seat)}'s discard pile (${disc.length})`),
+        h("ul", {}, disc.map((id) => h("li", {}, h("strong", {}, card(id).name), ": ", tacticsText(id))))));
+    }
+    for (const a of V.attached || []) out.push(h("p", { class: "small" }, `${card(a.card).name} is attached to ${unitName(a.unit)}${a.tokens ? ` (${a.tokens} tokens)` : ""}.`));
+    return out;
+  }
+
+  /* A unit's card in words (the selected unit). */
+  function unitCardNode(name) {
+    const u = units()[name];
+    if (!u) return null;
+    const c = unitCard(name), su = (S.units || {})[name] || {};
+    const att = u.attachment ? card(u.attachment) : null;
+    const abil = (c.abilities || []).concat(att ? att.abilities || [] : []);
+    return h("div", { class: "mn-card seat-" + u.seat },
+      h("h3", {}, unitName(name), " ", h("small", {}, `${factionName(u.seat)} ${c.type || ""}`)),
+      att ? h("p", { class: "small" }, "With ", h("strong", {}, att.name), att.commander ? " (commander)" : "") : null,
+      h("p", { class: "mn-statline" }, `Speed ${c.speed} · Defense ${c.defense}+ · Morale ${c.morale}+ · ${su.wounds ?? u.wounds} of ${c.wounds} wounds · ${su.figures ?? "?"} figures in ${su.ranks ?? "?"} ranks`),
+      h("ul", { class: "small" }, (c.attacks || []).map((a) => h("li", {}, h("strong", {}, a.name), ` (${a.range === "melee" ? "melee" : a.range + " range"}): hits on ${a.hit}+, ${a.dice.join(" / ")} dice by ranks left`))),
+      abil.length ? h("ul", { class: "small mn-abilities" }, abil.map((a) => h("li", {}, h("strong", {}, a.name), a.trigger ? ` (${a.trigger})` : "", ": ", a.text))) : null,
+      (su.engaged || []).length ? h("p", { class: "small" }, `Engaged with ${su.engaged.map(unitName).join(", ")}.`) : null,
+      u.conditions && u.conditions.length ? h("p", { class: "small" }, `Conditions: ${u.conditions.map(condName).join(", ")}.`) : null);
+  }
+
+  // ------------------------------------------------------------------ events in words
+
+  const KIND_WORDS = { maneuver: "maneuvers", march: "marches", retreat: "retreats", pivot: "pivots", push_back: "is pushed back", reface: "re-faces",
+    align: "aligns", shift: "shifts", surge: "surges forward" };
+  const WINDOW_WORDS = { turn_start: "the start of the turn", unit_activates: "a unit's activation", ncu_activates: "an NCU's activation",
+    melee_before: "a melee attack", morale_before: "a test", morale_rolled: "a test's roll", panic_failed: "a failed Panic Test",
+    after_attack: "the end of an attack", card_played: "a card played", zone_claimed: "a zone claimed", charge_declared: "a charge",
+    charge_rolled: "the charge roll", charge_success: "a successful charge", surge: "a Surge Forward", unit_destroyed: "a unit destroyed" };
+  function ability(k) { return String(k).replace(/^Order: /, ""); }
+  function describeEvent(e) {
+    const U = unitName, F = (x) => seatName(x);
+    switch (e.type) {
+      case "first_player": return `${F(e.seat)} is the First Player.`;
+      case "deploy": return `${U(e.unit)} is deployed.`;
+      case "redeploy": return `${U(e.unit)} is redeployed.`;
+      case "draw": return Array.isArray(e.cards) ? `${F(e.seat)} draws ${e.cards.map((c) => card(c).name).join(", ") || "nothing"}.` : `${F(e.seat)} draws ${e.count} ${e.count === 1 ? "card" : "cards"}.`;
+      case "round": return `Round ${e.round} begins.`;
+      case "cleanup": return `Round ${e.round} ends: the Cleanup phase.`;
+      case "react_pass": return `${F(e.seat)} passes at ${WINDOW_WORDS[e.window] || "this moment"}.`;
+      case "play": return `${F(e.seat)} plays ${card(e.card).name}.`;
+      case "order": return `${F(e.seat)} gives ${U(e.unit)} its Order: ${ability(e.ability)}.`;
+      case "activate": return `${F(e.seat)} activates ${U(e.unit)}.`;
+      case "activation_end": return `${U(e.unit)}'s activation ends.`;
+      case "no_action": return `${U(e.unit)} takes no action.`;
+      case "move": return `${U(e.unit)} ${KIND_WORDS[e.kind] || "moves"}, now facing ${compass(e.facing)}.`;
+      case "retreat": return `${U(e.unit)} retreats: rolled ${e.roll}, up to ${e.max} in.`;
+      case "claim": return `${card(e.ncu).name} claims the ${zoneName(e.zone)} zone.`;
+      case "place": return `${card(e.ncu).name} is placed in the ${quadName(e.quadrant)} quadrant.`;
+      case "influence": return `${card(e.ncu).name} influences ${U(e.unit)}${e.removed ? ` (${condName(e.removed)} removed)` : ""}.`;
+      case "test": return `${U(e.unit)} ${e.automatic ? "passes" : e.passed ? "passes" : "fails"} a ${e.kind === "panic" ? "Panic" : "Morale"} Test${e.automatic ? " automatically" : ` (${(e.dice || []).join(" + ")}${e.d3 ? ` and ${e.d3}` : ""}, total ${e.result})`}.`;
+      case "wounds": return `${U(e.unit)} loses ${e.wounds} ${e.wounds === 1 ? "wound" : "wounds"} (${e.left} left).`;
+      case "heal": return `${U(e.unit)} restores ${e.wounds} ${e.wounds === 1 ? "wound" : "wounds"}.`;
+      case "condition": return `${U(e.unit)} gains ${condName(e.condition)}.`;
+      case "attach": return `${F(e.seat)} attaches ${card(e.card).name} to ${U(e.unit)}.`;
+      case "detached": return `${card(e.card).name} leaves ${U(e.unit)}.`;
+      case "charge": return `${U(e.unit)} charges ${U(e.target)}: rolled ${e.roll}, ${e.result === "success" ? (e.disorderly ? "a disorderly charge" : "contact") : "the charge fails"}.`;
+      case "attack": return `${U(e.attacker)} attacks ${U(e.defender)} with ${e.attack}.`;
+      case "attack_dice": return `Attack dice: ${(e.dice || []).join(", ")}.`;
+      case "defense_dice": return `Defense dice: ${(e.dice || []).join(", ")}.`;
+      case "reroll": return `${F(e.seat)} re-rolls ${e.positions.length} ${e.positions.length === 1 ? "die" : "dice"}: now ${(e.dice || []).join(", ")}.`;
+      case "spend": return `${F(e.seat)} spends ${U(e.unit)}'s ${condName(e.token)} token to re-roll ${e.positions.length} ${e.positions.length === 1 ? "die" : "dice"}.`;
+      case "hits": return `${U(e.unit)} suffers ${e.hits} ${e.hits === 1 ? "hit" : "hits"}, ${e.blocked} blocked.`;
+      case "destroyed": return `${U(e.unit)} is destroyed.`;
+      case "removed": return `${U(e.unit)} is removed from the table.`;
+      case "discard": return `${F(e.seat)} discards ${(e.cards || []).map((c) => card(c).name).join(", ") || "nothing"}.`;
+      case "counterplot": return `Counterplot: rolled ${e.roll}, ${e.cancelled ? "the card is cancelled" : "the card resolves"}.`;
+      case "cancelled": return `${F(e.seat)}'s card is cancelled.`;
+      case "last_stand": return `${U(e.unit)} makes its Last Stand against ${U(e.target)}.`;
+      case "reckless_heroism": return `Reckless Heroism: ${U(e.unit)} suffers ${e.d3} ${e.d3 === 1 ? "wound" : "wounds"}.`;
+      case "game_over": return e.winner ? `${F(e.winner)} wins the battle.` : "The battle ends in a draw.";
+      default: return `${cap(e.type)}.`;
+    }
+  }
+
+  function phaseText(status) {
+    if (status === "finished" || V.over) return V.winner ? `The battle is over: ${seatName(V.winner)} wins (${({ vp: "victory points", points: "army points", elimination: "elimination", draw: "a draw" })[V.result] || V.result}).` : "The battle is over: a draw.";
+    const vp = seats().map((x) => `${factionName(x)} ${(V.vp || {})[x] || 0}`).join(" – ");
+    if (V.phase === "deployment") return `Deployment · ${vp} VP`;
+    const who = V.turn ? ` · ${seatName(V.turn)}'s turn` : "";
+    const active = V.active_unit ? ` · ${unitName(V.active_unit)} is activating` : "";
+    return `Round ${V.round} of 6 · ${V.phase === "cleanup" ? "Cleanup" : "Activations"}${who}${active} · ${vp} VP (${V.threshold} to win)`;
+  }
+
+  /* The replay: the table after `step` actions, this step in words. */
+  const replay = { svg: null, zoom: null };
+  function showReplayStep(data, step, steps) {
+    const catalogue = JSON.parse(document.getElementById("minis-cards").textContent);
+    const names = JSON.parse((document.getElementById("minis-seat-names") || { textContent: "{}" }).textContent);
+    const wrap = document.getElementById("replay-table");
+    if (!replay.svg) {
+      replay.svg = s("svg", { class: "mn-field", role: "img", "aria-label": "The battlefield at this step", viewBox: "-2.5 -2.5 53 53" });
+      wrap.replaceChildren(replay.svg, h("div", { id: "replay-panels", class: "mn-replay-panels" }));
+    }
+    drawField(replay.svg, data.view, data.summary, catalogue, { seat: data.seat, names });
+    const panels = document.getElementById("replay-panels");
+    panels.replaceChildren(h("section", { class: "panel" }, h("h2", {}, "Dice"), attackBox(V.last_attack) || h("p", { class: "empty" }, "No attack yet."), chargeLine(V.last_charge)), h("section", { class: "panel" }, boardNode()),
+      h("section", { class: "panel" }, handNode(null)));
+    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · ${phaseText(data.view.over ? "finished" : "active")}`;
+    const box = document.getElementById("replay-entry");
+    if (!data.entry) { box.replaceChildren(h("p", {}, "The game as it started: the roll-off for deployment.")); return; }
+    const SOURCE = { bot: " (played by the bot)", timeout: " (time ran out: the default was played)" };
+    const lines = data.entry.lines && data.entry.lines.length ? data.entry.lines.map((l) => l.text) : data.entry.events.map(describeEvent);
+    box.replaceChildren(h("p", {}, h("strong", {}, seatName(data.entry.seat)), SOURCE[data.entry.source] || ""),
+      lines.length ? h("ul", { class: "replay-lines" }, lines.map((l) => h("li", { class: "log-event" }, l))) : h("p", {}, "Nothing you could see happened at this step."));
+  }
+
+  window.MinisTable = { drawField, describeEvent, phaseText, showReplayStep, unitName: (n) => unitName(n), namesIn: (t) => namesIn(t), dieFace };
+
+  // ================================================================== the game page
+  const root = document.getElementById("game");
+  if (!root || !root.classList.contains("minis")) return;
+  const { csrf } = window.WesterosClient;
+  const SEAT = root.dataset.seat || null;
+  const INVITE = root.dataset.invite || "";
+  const API = root.dataset.api;
+  const CATALOGUE = JSON.parse(document.getElementById("minis-cards").textContent);
+  const SEATNAMES = JSON.parse(document.getElementById("minis-seat-names").textContent);
+  const $ = (id) => document.getElementById(id);
+  const svg = $("field");
+  const FIT = { x: -2.5, y: -2.5, w: 53, h: 53 };
+  let vb = Object.assign({}, FIT);
+  let game = null, version = -1;
+  let selected = null;     // the unit whose card, rings and arcs are shown
+  let ghost = null;        // {unit, mode, start: {at, facing}, c, f, max}
+  let sub = null;          // the decision's chosen branch: maneuver, march, charge, attack, horse, deploy...
+  let subArg = null;       // its choice (a charge target, a unit to deploy...)
+  let picks = new Set();   // dice or cards picked
+  let pivots = {};         // free pivots chosen: unit -> facing
+  let check = { seq: 0, result: null, pending: false, missing: false };
+  let targets = null;      // {key, results: {name: {ok, reason}}}: charge / attack checks of the active unit
+  const tools = { tape: false, rings: false, arcs: false };
+  let tape = [];           // measuring points (table inches), the second following the pointer until placed
+  let tapeHover = null;
+  let decisionKeySeen = null;
+
+  function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
+  function showError(text) { const box = $("error"); box.textContent = text || ""; box.hidden = !text; }
+  function tick() { if (window.tickDeadlines) window.tickDeadlines(); }
+  function useGame() { use(game.view, game.summary, CATALOGUE, { seat: SEAT, names: SEATNAMES }); FLIP = !!SEAT && seats()[1] === SEAT; }
+  function myKind() { return SEAT && game && game.status === "active" ? (game.pending || {})[SEAT] : null; }
+  function decision() { return (game.view && game.view.decision) || {}; }
+
+  const load = window.WesterosClient.coalesced(async () => {
+    const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
+    game = await r.json();
+    version = game.version;
+    render();
+    if (window.WesterosTurn) window.WesterosTurn.update(game);
+    loadLog();
+  });
+
+  async function send(action) {
+    showError("");
+    const r = await fetch(q("/actions"), {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
+      body: JSON.stringify({ version: version, action: action }),
+    });
+    if (r.ok) { ghost = null; sub = null; subArg = null; picks = new Set(); pivots = {}; targets = null; await load(); return true; }
+    let body = {};
+    try { body = await r.json(); } catch (e) { /* not JSON */ }
+    useGame();
+    showError(`Refused: ${namesIn(body.detail || body.reason || r.statusText || "the server did not accept this (" + r.status + ")")}`);
+    if (r.status === 409) await load();
+    return false;
+  }
+  async function postSimple(path, what) {
+    showError("");
+    const r = await fetch(q(path), { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf(), Accept: "application/json" } });
+    if (!r.ok) { const b = await r.json().catch(() => ({})); showError(`${what} refused: ${namesIn(b.detail || r.status)}`); }
+    await load();
+  }
+  /* The move check (POST /check, nothing applied): {ok, at, facing} or {ok: false, error, reason}. */
+  async function checkAction(action) {
+    const r = await fetch(q("/check"), {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
+      body: JSON.stringify({ version: version, action: action }),
+    });
+    let body = null;
+    try { body = await r.json(); } catch (e) { body = null; }
+    if (body && typeof body.ok === "boolean") return body;
+    if (r.status === 404 || r.status === 405) return { missing: true };
+    return { ok: false, reason: (body && (body.detail || body.reason)) || `the check failed (${r.status})` };
+  }
+
+  // ------------------------------------------------------------------ ghost trays and the actions built from them
+
+  function speedOf(name) {
+    const u = units()[name];
+    let sp = unitCard(name).speed || 0;
+    if (u && u.attachment && (card(u.attachment).abilities || []).some((a) => a.name === "Enhanced Mobility")) sp += 1;
+    return sp;
+  }
+  function newGhost(name, mode, pose, max) {
+    const u = units()[name];
+    const start = pose || { at: u.at, facing: u.facing };
+    const d = size(name)[1];
+    ghost = { unit: name, mode, start, c: centre(start.at, start.facing, d), f: start.facing, max, c0: centre(start.at, start.facing, d), f0: start.facing };
+    check.result = null;
+    scheduleCheck();
+  }
+  function ghostAt() { return atFromCentre(ghost.c, ghost.f, size(ghost.unit)[1]); }
+  const AXES = { forward: (f) => dir(f), back: (f) => dir(f).map((v) => -v), right: (f) => rightOf(f), left: (f) => rightOf(f).map((v) => -v) };
+  /* Where a drag may put the ghost's centre: a March only straight forward, a Retreat along one axis. */
+  function constrain(c) {
+    const m = ghost.mode;
+    const dx = c[0] - ghost.c0[0], dy = c[1] - ghost.c0[1];
+    if (m === "pivot") return ghost.c0.slice();
+    if (m === "march") { const [ux, uy] = dir(ghost.f0); const t = Math.max(0, dx * ux + dy * uy); return [ghost.c0[0] + ux * t, ghost.c0[1] + uy * t]; }
+    if (m === "retreat") {
+      let best = ["back", 0];
+      for (const k of ["back", "left", "right", "forward"]) { const [ux, uy] = AXES[k](ghost.f0); const t = dx * ux + dy * uy; if (t > best[1]) best = [k, t]; }
+      ghost.direction = best[0];
+      const [ux, uy] = AXES[best[0]](ghost.f0);
+      return [ghost.c0[0] + ux * best[1], ghost.c0[1] + uy * best[1]];
+    }
+    return c;
+  }
+  function movedBy() { return dist(ghost.c, ghost.c0); }
+  function ghostMove() {
+    const f = round2(norm(ghost.f));
+    const fwd = round2(movedBy());
+    if (fwd < 0.01) return { end_face: f };
+    return { face: round2(bearing(ghost.c0, ghost.c)), forward: fwd, end_face: f };
+  }
+  /* The action in the engine's notation (SCENARIOS.md "minis") for the ghost as it stands. */
+  function ghostAction() {
+    if (!ghost) return null;
+    const f = round2(norm(ghost.f));
+    const at = ghostAt().map(round2);
+    switch (ghost.mode) {
+      case "maneuver": return { maneuver: ghostMove() };
+      case "surge": return { surge: ghostMove() };
+      case "horse": return { choose: { unit: ghost.unit, maneuver: ghostMove() } };
+      case "march": return { march: { forward: round2(movedBy()), end_face: f } };
+      case "retreat": return { retreat_move: { direction: ghost.direction || "back", distance: round2(movedBy()), end_face: f } };
+      case "deploy": return { deploy: { unit: ghost.unit, at, facing: f } };
+      case "redeploy": return { redeploy: { unit: ghost.unit, at, facing: f } };
+      case "pivot": return { pivot: Object.assign({}, pivots, { [ghost.unit]: f }) };
+      default: return null;
+    }
+  }
+  let checkTimer = null;
+  function scheduleCheck() {
+    clearTimeout(checkTimer);
+    check.pending = true;
+    checkTimer = setTimeout(runCheck, 250);
+  }
+  async function runCheck() {
+    const act = ghostAction();
+    if (!act) return;
+    const seq = ++check.seq;
+    const res = await checkAction(act);
+    if (seq !== check.seq) return;
+    check.pending = false;
+    if (res.missing) { check.missing = true; check.result = null; } else check.result = res;
+    drawOverlay(); renderGhostStatus();
+  }
+
+  /* Charge and attack targets of the active unit, each asked of the server's check. */
+  async function loadTargets(kind) {
+    const name = V.active_unit;
+    const key = `${kind}|${version}|${name}`;
+    if (targets && targets.key === key) return;
+    const enemies = liveUnits(other(SEAT));
+    targets = { key, kind, results: {} };
+    const c = unitCard(name);
+    const engaged = ((S.units || {})[name] || {}).engaged || [];
+    const asks = [];
+    for (const e of enemies) {
+      if (kind === "charge") asks.push([e, null, { charge: { target: e } }]);
+      else for (const a of c.attacks || []) {
+        if ((a.range === "melee") !== (engaged.length > 0)) continue;
+        asks.push([e, a.name, { attack: { target: e, attack: a.name } }]);
+      }
+    }
+    renderDecision(); drawOverlay();
+    await Promise.all(asks.map(async ([e, att, act]) => {
+      const res = await checkAction(act);
+      if (!targets || targets.key !== key) return;
+      targets.results[e + "|" + (att || "")] = res.missing ? { ok: null } : res;
+    }));
+    if (targets && targets.key === key) { renderDecision(); drawOverlay(); }
+  }
+
+  // ------------------------------------------------------------------ the overlay: ghost, tools, targets
+
+  function drawOverlay() {
+    const g = svg.querySelector("#mn-overlay");
+    if (!g || !game) return;
+    useGame();
+    const out = [];
+    const sel = selected && live(selected) ? selected : null;
+    if (sel && tools.arcs) {
+      const u = units()[sel], [w, d] = size(sel);
+      const c = centre(u.at, u.facing, d), cs = corners(u.at, u.facing, w, d);
+      const far = (p) => { const vx = p[0] - c[0], vy = p[1] - c[1], n = Math.hypot(vx, vy); return [c[0] + vx / n * 80, c[1] + vy / n * 80]; };
+      const [fl, fr, br, bl] = cs.map(far);
+      out.push(s("g", { class: "mn-arcs", "clip-path": "url(#mn-table-clip)" },
+        s("polygon", { points: pts([c, fl, fr]), class: "arc-front" }, s("title", {}, "Front arc")),
+        s("polygon", { points: pts([c, fr, br]), class: "arc-flank" }, s("title", {}, "Right flank")),
+        s("polygon", { points: pts([c, bl, fl]), class: "arc-flank" }, s("title", {}, "Left flank")),
+        s("polygon", { points: pts([c, br, bl]), class: "arc-rear" }, s("title", {}, "Rear arc"))));
+    }
+    if (sel && tools.rings) {
+      const u = units()[sel], [w, d] = size(sel);
+      const [x, y] = P(u.at[0], u.at[1]);
+      const rings = s("g", { class: "mn-rings", transform: `translate(${x} ${y}) rotate(${rot(u.facing)})` });
+      for (const r of [1, 6, 12]) {
+        rings.append(s("rect", { x: -w / 2 - r, y: -r, width: w + 2 * r, height: d + 2 * r, rx: r, class: "ring-" + r }),
+          s("text", { x: 0, y: -r + 0.7, class: "mn-ring-label" }, `${r} in`));
+      }
+      out.push(rings);
+    }
+    if (targets && V.active_unit && live(V.active_unit)) {
+      const from = P(...centre(units()[V.active_unit].at, units()[V.active_unit].facing, size(V.active_unit)[1]));
+      const seen = new Set();
+      for (const [k, res] of Object.entries(targets.results)) {
+        const e = k.split("|")[0];
+        if (seen.has(e) && !res.ok) continue;
+        seen.add(e);
+        if (!live(e)) continue;
+        const to = P(...centre(units()[e].at, units()[e].facing, size(e)[1]));
+        out.push(s("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "mn-target-line " + (res.ok ? "ok" : res.ok === null ? "unknown" : "no") },
+          s("title", {}, res.ok ? `${unitName(e)} can be ${targets.kind === "charge" ? "charged" : "attacked"}` : `${unitName(e)}: ${namesIn(res.reason || "not checked")}`)));
+      }
+    }
+    if (ghost && live(ghost.unit) || ghost && ["deploy", "redeploy"].includes(ghost.mode)) out.push(ghostNode());
+    if (tape.length) {
+      const a = tape[0], b = tape[1] || tapeHover;
+      const [ax, ay] = P(...a);
+      out.push(s("circle", { cx: ax, cy: ay, r: 0.25, class: "mn-tape-end" }));
+      if (b) {
+        const [bx, by] = P(...b);
+        out.push(s("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "mn-tape" }), s("circle", { cx: bx, cy: by, r: 0.25, class: "mn-tape-end" }),
+          s("text", { x: (ax + bx) / 2, y: (ay + by) / 2 - 0.5, class: "mn-tape-label" }, `${dist(a, b).toFixed(2)} in`));
+      }
+    }
+    g.replaceChildren(...out);
+  }
+
+  function ghostNode() {
+    const [w, d] = size(ghost.unit);
+    const at = ghostAt();
+    const [x, y] = P(at[0], at[1]);
+    const res = check.result;
+    const state = check.pending ? "checking" : res ? (res.ok ? "ok" : "bad") : "unchecked";
+    const g = s("g", { class: `mn-ghost ${state}` });
+    const body = s("g", { transform: `translate(${x} ${y}) rotate(${rot(ghost.f)})` },
+      s("rect", { x: -w / 2, y: 0, width: w, height: d, class: "mn-ghost-body", "data-ghost": "body" }, s("title", {}, "Drag to move")),
+      s("path", { d: "M -0.6 0.05 L 0 -0.7 L 0.6 0.05 Z", class: "mn-front", "data-ghost": "body" }));
+    const handleY = -(1.9);
+    {
+      body.append(s("line", { x1: 0, y1: 0, x2: 0, y2: handleY, class: "mn-handle-stem" }),
+        s("circle", { cx: 0, cy: handleY, r: 0.55, class: "mn-handle", "data-ghost": "rot" }, s("title", {}, "Drag to turn the tray")));
+    }
+    if (!["pivot"].includes(ghost.mode)) {
+      const arrows = { forward: [0, -0.9 + handleY * 0 - 0.3, 0], back: [0, d + 0.9, 180], left: [-w / 2 - 0.9, d / 2, 270], right: [w / 2 + 0.9, d / 2, 90] };
+      for (const [k, [ax, ay, r]] of Object.entries(arrows)) {
+        if (k === "forward") continue;   // the turning handle sits in front
+        if (ghost.mode === "march" && k !== "back") continue;
+        body.append(s("path", { d: "M -0.45 0.3 L 0 -0.4 L 0.45 0.3 Z", transform: `translate(${ax} ${ay}) rotate(${r})`, class: "mn-shift", "data-ghost": "shift", "data-dir": k },
+          s("title", {}, `Shift half an inch ${k === "back" && ghost.mode === "march" ? "back" : k}`)));
+      }
+    }
+    g.append(body);
+    if (res && res.ok && res.at && dist(res.at, at) > 0.05) {
+      const rp = P(res.at[0], res.at[1]);
+      g.append(s("rect", { x: -w / 2, y: 0, width: w, height: d, class: "mn-resolved", transform: `translate(${rp[0]} ${rp[1]}) rotate(${rot(res.facing)})` }, s("title", {}, "Where the move ends")));
+    }
+    const cen = P(...ghost.c);
+    const moved = movedBy();
+    g.append(s("text", { x: cen[0], y: cen[1] + 0.3, class: "mn-ghost-label" }, ["deploy", "redeploy", "pivot"].includes(ghost.mode) ? `${Math.round(norm(ghost.f))}°` : `${moved.toFixed(1)} in`));
+    return g;
+  }
+
+  function renderGhostStatus() {
+    const box = $("ghost-status");
+    if (!box || !ghost) return;
+    const res = check.result;
+    let text, cls = "";
+    if (check.missing) text = "The move is checked when you confirm it.";
+    else if (check.pending || !res) text = "Checking the move…";
+    else if (res.ok) { cls = "ok"; text = res.at ? `Allowed: the tray ends ${dist(res.at, ghost.start.at) < 0.01 ? "where it stands" : `${dist(centre(res.at, res.facing, size(ghost.unit)[1]), ghost.c0).toFixed(2)} in from where it stood`}, facing ${compass(res.facing)} (${Math.round(res.facing)}°).` : "Allowed."; }
+    else { cls = "bad"; text = `Not allowed: ${namesIn(res.reason || "refused")}`; }
+    box.className = "mn-ghost-status " + cls;
+    box.textContent = text;
+  }
+
+  // ------------------------------------------------------------------ zoom, pan, drag, tools
+
+  function applyView() { svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`); }
+  function toSvg(clientX, clientY) {
+    const m = svg.getScreenCTM();
+    if (!m) return [0, 0];
+    const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+    return [p.x, p.y];
+  }
+  function zoomAt(factor, cx, cy) {
+    const nw = Math.max(6, Math.min(80, vb.w * factor));
+    const k = nw / vb.w;
+    vb = { x: cx - (cx - vb.x) * k, y: cy - (cy - vb.y) * k, w: nw, h: vb.h * k };
+    applyView();
+  }
+  svg.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const [cx, cy] = toSvg(e.clientX, e.clientY);
+    zoomAt(e.deltaY > 0 ? 1.15 : 1 / 1.15, cx, cy);
+  }, { passive: false });
+  document.querySelector(".mn-tools").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (!b) return;
+    if (b.dataset.zoom === "fit") { vb = Object.assign({}, FIT); applyView(); return; }
+    if (b.dataset.zoom) { zoomAt(b.dataset.zoom === "in" ? 1 / 1.4 : 1.4, vb.x + vb.w / 2, vb.y + vb.h / 2); return; }
+    const t = b.dataset.tool;
+    if (!t) return;
+    tools[t] = !tools[t];
+    b.setAttribute("aria-pressed", tools[t] ? "true" : "false");
+    if (t === "tape") { tape = []; tapeHover = null; }
+    toolNote();
+    drawOverlay();
+  });
+  function toolNote() {
+    const notes = [];
+    if (tools.tape) notes.push(tape.length === 2 ? `Measured ${dist(tape[0], tape[1]).toFixed(2)} in; click to measure again.` : tape.length ? "Click the second point." : "Click the first point to measure from.");
+    if ((tools.rings || tools.arcs) && !selected) notes.push("Select a unit to see its ranges and arcs.");
+    $("tool-note").textContent = notes.join(" ");
+  }
+
+  const pointers = new Map();
+  let drag = null;   // {kind: pan|ghost|rot|pinch, ...}
+  svg.addEventListener("pointerdown", (e) => {
+    if (e.button !== undefined && e.button > 0) return;
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    try { svg.setPointerCapture(e.pointerId); } catch (err) { /* synthetic */ }
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      drag = { kind: "pinch", d0: Math.hypot(a[0] - b[0], a[1] - b[1]), vb0: Object.assign({}, vb), mid: toSvg((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) };
+      return;
+    }
+    const p = toSvg(e.clientX, e.clientY);
+    const t = fromScreen(p[0], p[1]);
+    const gEl = e.target.closest("[data-ghost]");
+    if (gEl && ghost) {
+      const kind = gEl.dataset.ghost;
+      if (kind === "shift") { shiftGhost(gEl.dataset.dir); drag = { kind: "none" }; return; }
+      if (kind === "rot") { drag = { kind: "rot" }; return; }
+      drag = { kind: "ghost", off: [ghost.c[0] - t[0], ghost.c[1] - t[1]] };
+      return;
+    }
+    const uEl = e.target.closest("[data-unit]");
+    const name = uEl ? uEl.dataset.unit : null;
+    if (name && !tools.tape && canDragUnit(name)) {
+      startMoveGhost(name);
+      drag = { kind: "ghost", off: [ghost.c[0] - t[0], ghost.c[1] - t[1]], start: [e.clientX, e.clientY], unit: name, fresh: true };
+      return;
+    }
+    drag = { kind: "pan", start: [e.clientX, e.clientY], vb0: Object.assign({}, vb), moved: false, unit: name, at: t };
+  });
+  svg.addEventListener("pointermove", (e) => {
+    if (pointers.has(e.pointerId)) pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    if (tools.tape && tape.length === 1 && (!drag || drag.kind !== "pinch")) {
+      const p = toSvg(e.clientX, e.clientY); tapeHover = fromScreen(p[0], p[1]); drawOverlay();
+    }
+    if (!drag) return;
+    if (drag.kind === "pinch" && pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1]) || 1;
+      vb = Object.assign({}, drag.vb0); applyView();
+      zoomAt(drag.d0 / d, drag.mid[0], drag.mid[1]);
+      return;
+    }
+    const p = toSvg(e.clientX, e.clientY);
+    const t = fromScreen(p[0], p[1]);
+    if (drag.kind === "ghost" && ghost) {
+      if (drag.start && Math.hypot(e.clientX - drag.start[0], e.clientY - drag.start[1]) > 3) drag.moved = true;
+      ghost.c = constrain([t[0] + drag.off[0], t[1] + drag.off[1]]);
+      drawOverlay(); scheduleCheck(); renderGhostStatus();
+    } else if (drag.kind === "rot" && ghost) {
+      let f = bearing(ghost.c, t);
+      f = e.shiftKey ? Math.round(f / 15) * 15 : Math.round(f);
+      ghost.f = norm(f);
+      drawOverlay(); scheduleCheck(); renderGhostStatus(); syncFacingInput();
+    } else if (drag.kind === "pan") {
+      const m = svg.getScreenCTM();
+      if (!m) return;
+      const dx = (e.clientX - drag.start[0]) / m.a, dy = (e.clientY - drag.start[1]) / m.d;
+      if (Math.abs(e.clientX - drag.start[0]) + Math.abs(e.clientY - drag.start[1]) > 4) drag.moved = true;
+      if (drag.moved) { vb = Object.assign({}, drag.vb0, { x: drag.vb0.x - dx, y: drag.vb0.y - dy }); applyView(); }
+    }
+  });
+  function endPointer(e) {
+    pointers.delete(e.pointerId);
+    const d = drag;
+    if (pointers.size === 0) drag = null;
+    if (!d) return;
+    if (d.kind === "pan" && !d.moved) {
+      if (tools.tape) {
+        if (tape.length !== 1) tape = [d.at]; else tape = [tape[0], d.at];
+        tapeHover = null; toolNote(); drawOverlay(); return;
+      }
+      clickUnit(d.unit);
+    }
+    if (d.kind === "ghost" && d.fresh && !d.moved) clickUnit(d.unit);
+    if ((d.kind === "ghost" || d.kind === "rot") && ghost) renderDecision();
+  }
+  svg.addEventListener("pointerup", endPointer);
+  svg.addEventListener("pointercancel", endPointer);
+  svg.addEventListener("keydown", (e) => {
+    if (e.key === "+" || e.key === "=") zoomAt(1 / 1.3, vb.x + vb.w / 2, vb.y + vb.h / 2);
+    else if (e.key === "-") zoomAt(1.3, vb.x + vb.w / 2, vb.y + vb.h / 2);
+    else if (e.key === "0") { vb = Object.assign({}, FIT); applyView(); }
+  });
+
+  function shiftGhost(k) {
+    const [ux, uy] = AXES[k](ghost.f);
+    ghost.c = constrain([ghost.c[0] + ux * 0.5, ghost.c[1] + uy * 0.5]);
+    drawOverlay(); scheduleCheck(); renderGhostStatus(); renderDecision();
+  }
+  function clickUnit(name) {
+    selected = name && selected !== name ? name : name ? name : null;
+    toolNote();
+    renderUnitCard();
+    drawField(svg, game.view, game.summary, CATALOGUE, fieldOpts());
+    drawOverlay();
+    renderDecision();
+  }
+  /* Dragging a tray starts its move when the decision pending is a move of that unit. */
+  function canDragUnit(name) {
+    const kind = myKind();
+    if (!kind) return false;
+    const d = decision();
+    const su = (S.units || {})[name] || {};
+    if (kind === "action" && V.act && !V.act.ncu && V.active_unit === name && !(su.engaged || []).length) return true;
+    if (kind === "retreat_move" && d.unit === name) return true;
+    if (kind === "surge" && d.unit === name) return true;
+    if (kind === "pivot" && (d.units || []).includes(name)) return true;
+    if (ghost && ghost.unit === name) return true;
+    return false;
+  }
+  function startMoveGhost(name) {
+    if (ghost && ghost.unit === name) return;
+    const kind = myKind(), d = decision();
+    if (kind === "action") { sub = sub === "march" ? "march" : "maneuver"; newGhost(name, sub, null, sub === "march" ? 2 * speedOf(name) : speedOf(name)); }
+    else if (kind === "retreat_move") newGhost(name, "retreat", null, d.max);
+    else if (kind === "surge") { sub = "surge"; newGhost(name, "surge", null, speedOf(name)); }
+    else if (kind === "pivot") newGhost(name, "pivot", null, 0);
+    selected = name;
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  function fieldOpts() {
+    const clickable = new Set();
+    const kind = myKind();
+    if (kind === "activate") for (const a of game.legal_actions || []) if (units()[a.activate]) clickable.add(a.activate);
+    if (kind === "action" && V.active_unit) clickable.add(V.active_unit);
+    return { seat: SEAT, names: SEATNAMES, selected, clickable, showZones: kind === "deploy" };
+  }
+  function decisionKey() { const d = Object.assign({}, decision()); delete d.seats; return `${myKind()}|${version}|${JSON.stringify(d)}`; }
+
+  function render() {
+    useGame();
+    const key = myKind() ? decisionKey() : null;
+    const dkey = key ? key.replace(/\|\d+\|/, "|") + (V.active_unit || "") + JSON.stringify(V.act || {}) : null;
+    if (dkey !== decisionKeySeen) {   // a new decision: forget the last one's choices
+      decisionKeySeen = dkey;
+      ghost = null; sub = null; subArg = null; picks = new Set(); pivots = {}; targets = null; check.result = null;
+      autoStart();
+    }
+    if (!selected && V.active_unit && units()[V.active_unit]) selected = V.active_unit;
+    if (selected && !live(selected)) selected = null;
+    $("jump").hidden = !myKind();
+    $("phase").textContent = phaseText(game.status);
+    drawField(svg, game.view, game.summary, CATALOGUE, fieldOpts());
+    applyView();
+    drawOverlay();
+    renderScore();
+    renderUnitCard();
+    renderDice();
+    $("board-panel").replaceChildren(boardNode());
+    renderHand();
+    renderDecision();
+  }
+  /* Decisions that are a move from the start: a retreat's move, a surge. */
+  function autoStart() {
+    const kind = myKind(), d = decision();
+    if (kind === "retreat_move" && live(d.unit)) { newGhost(d.unit, "retreat", null, d.max); selected = d.unit; }
+  }
+
+  function renderScore() {
+    const rows = game.seats || [];
+    $("scoreline").replaceChildren(...seats().map((seat) => {
+      const row = rows.find((r) => r.seat === seat) || {};
+      const waiting = (game.pending || {})[seat];
+      return h("span", { class: `mn-seat seat-${seat}${waiting ? " waiting" : ""}` },
+        h("strong", {}, seatLabel(seat)), ` ${(V.vp || {})[seat] || 0} VP`,
+        waiting ? h("span", { class: "mn-wait" }, " · deciding", row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null) : null,
+        row.connected ? h("span", { class: "mn-online", title: "connected" }, " ●") : null);
+    }));
+    tick();
+  }
+  function renderUnitCard() {
+    const box = $("unit-card");
+    if (!selected || !units()[selected]) { box.replaceChildren(h("p", { class: "small empty" }, "Click a tray to see its unit's card.")); return; }
+    box.replaceChildren(unitCardNode(selected));
+  }
+  function renderDice() {
+    const box = $("dice-panel");
+    const kind = myKind(), d = decision();
+    const la = V.last_attack, lt = V.last_test, lc = V.last_charge;
+    if (!la && !lt && !lc) { box.hidden = true; return; }
+    box.hidden = false;
+    const pick = { picked: picks, onpick: (i) => { if (picks.has(i)) picks.delete(i); else picks.add(i); renderDice(); renderDecision(); } };
+    const pickAttack = (kind === "reroll" && d.dice === "attack") || (kind === "spend" && d.dice === "attack") ? pick : null;
+    const pickDefense = kind === "spend" && d.dice === "defense" ? pick : null;
+    let testNode = null;
+    if (kind === "spend" && d.dice === "morale") {
+      const task = (V.work || [])[0] || {};
+      testNode = testLine({ unit: d.unit, kind: task.kind || "panic", dice: task.dice || [], d3: task.d3, result: null }, pick);
+    } else if (lt && (!la || !la.panic || lt.unit !== la.defender)) testNode = testLine(lt);
+    box.replaceChildren(...[h("h2", {}, "Dice"), attackBox(la, { pickAttack, pickDefense }), chargeLine(lc), testNode,
+      V.last_retreat ? h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, `${unitName(V.last_retreat.unit)} retreats`), diceRow([V.last_retreat.roll], { label: "retreat die" }), ` up to ${V.last_retreat.max} in`) : null].filter(Boolean));
+  }
+  function renderHand() {
+    const kind = myKind(), d = decision();
+    const pick = kind === "discard" ? { picked: picks, toggle: (i) => { if (picks.has(i)) picks.delete(i); else picks.add(i); renderHand(); renderDecision(); } } : null;
+    $("hand-panel").replaceChildren(...handNode(pick));
+  }
+
+  // ------------------------------------------------------------------ decisions
+
+  function describeMove(m) {
+    if (!m) return "";
+    if (m.direction) return `${m.distance} in ${m.direction}`;
+    if (m.forward !== undefined) return `${m.forward} in forward`;
+    return "";
+  }
+  function describeAction(a) {
+    const [k, v] = Object.entries(a)[0];
+    if (k === "activate") return `Activate ${unitName(v)}`;
+    if (k === "pass") return "Pass";
+    if (k === "auto_pass") return "Pass for the rest of this turn";
+    if (k === "play" || k === "order") {
+      const head = k === "play" ? `Play ${card(v.card).name}${(card(v.card).modes || []).length > 1 ? ` (${(card(v.card).modes[v.mode || 0] || {}).trigger || "mode " + (v.mode + 1)})` : ""}` : `${unitName(v.unit)}: ${ability(v.ability)}`;
+      const bits = [];
+      if (k === "play" && v.unit) bits.push(`on ${unitName(v.unit)}`);
+      if (v.target) bits.push(`targeting ${unitName(v.target)}`);
+      if (v.move) bits.push(`a move of ${describeMove(v.move)}`);
+      if (v.charge) bits.push(`charging ${unitName(v.charge.target)}`);
+      if (v.pick) bits.push(v.pick === "both" ? "both effects" : `effect ${v.pick.toUpperCase()}`);
+      if (v.picks) bits.push(v.picks.join(", "));
+      return head + (bits.length ? ` — ${bits.join(", ")}` : "");
+    }
+    if (k === "choose") {
+      if (v === null || v === false) return "Decline";
+      if (typeof v === "string") return seats().includes(v) ? `${seatLabel(v)} is the First Player` : cap(v);
+      const bits = [unitName(v.unit)];
+      if (v.condition) bits.push(d_zone() === "letter" ? `gains ${condName(v.condition)}` : `loses ${condName(v.condition)}`);
+      if (v.target) bits.push(`attacks ${unitName(v.target)}`);
+      if (v.retreat) bits.push("retreats");
+      return bits.join(" ");
+    }
+    return cap(k);
+  }
+  const d_zone = () => decision().zone;
+  function button(act, label, cls) {
+    return h("button", { type: "button", class: "choice" + (cls ? " " + cls : ""), "data-action": JSON.stringify(act), onclick: () => send(act) }, label || describeAction(act));
+  }
+  const TITLES = { activate: "activate a unit", action: "choose the action", retreat_move: "move the retreating unit", reroll: "re-roll dice?",
+    spend: "spend a condition token?", react: "play a card or an Order, or pass", pivot: "free pivots", surge: "Surge Forward?", discard: "discard cards",
+    choose: "a choice", deploy: "deploy a unit", redeploy: "redeploy a destroyed unit" };
+
+  function renderDecision() {
+    const box = $("decision");
+    if (!game) return;
+    useGame();
+    const kind = myKind();
+    if (!SEAT) { box.replaceChildren(h("h2", {}, "Spectating"), h("p", {}, "You see what any spectator may see: no Tactics hand.")); return; }
+    if (game.status !== "active") {
+      box.replaceChildren(h("h2", {}, "The battle is over"), h("p", {}, V.winner ? `${seatLabel(V.winner)} wins.` : "A draw."), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, "Replay it step by step")));
+      return;
+    }
+    if (!kind) {
+      const waiting = Object.entries(game.pending || {}).map(([x, k]) => `${seatLabel(x)} (${TITLES[k] || cap(k)})`).join(", ");
+      box.replaceChildren(h("h2", {}, "Nothing to decide"), h("p", {}, waiting ? `Waiting for ${waiting}.` : "Waiting."));
+      return;
+    }
+    const me = (game.seats || []).find((r) => r.seat === SEAT) || {};
+    const d = decision();
+    let title = TITLES[kind] || cap(kind);
+    if (kind === "choose" && d.what === "first_player") title = "choose the First Player";
+    else if (kind === "choose" && d.what === "influence") title = `${card(d.ncu).name}'s Influence`;
+    else if (kind === "choose" && d.zone) title = `the ${zoneName(d.zone)} zone`;
+    else if (kind === "react") title = `${WINDOW_WORDS[d.window] || "a trigger"}: a card or an Order?`;
+    const head = h("h2", {}, "Your decision: ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
+    let body;
+    try { body = decisionBody(kind, d); } catch (e) { body = h("div", {}, h("div", { class: "choices" }, (game.legal_actions || []).map((a) => button(a)))); }
+    const extra = h("p", { class: "seat-actions" },
+      !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: () => postSimple("/extend", "Extension") }, "Extend my deadline (once per game)") : null, " ",
+      h("button", { type: "button", class: "secondary", id: "concede", onclick: () => { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); } }, "Concede"));
+    box.replaceChildren(head, body, extra);
+    renderGhostStatus();
+    tick();
+  }
+
+  function facingControls() {
+    const turn = (by) => { ghost.f = norm(ghost.f + by); drawOverlay(); scheduleCheck(); renderGhostStatus(); syncFacingInput(); };
+    const enemies = liveUnits(other(ghost && units()[ghost.unit] ? units()[ghost.unit].seat : SEAT));
+    let nearest = null;
+    for (const e of enemies) { const dd = dist(centre(units()[e].at, units()[e].facing, size(e)[1]), ghost.c); if (!nearest || dd < nearest[1]) nearest = [e, dd]; }
+    return h("div", { class: "mn-facing" },
+      h("button", { type: "button", class: "small-button", onclick: () => turn(-15), title: "Turn 15° to the left" }, "⟲ 15°"),
+      h("button", { type: "button", class: "small-button", onclick: () => turn(-1) }, "⟲ 1°"),
+      h("label", {}, "Facing ", h("input", { type: "number", id: "ghost-facing", min: 0, max: 359, step: 1, value: Math.round(ghost.f), onchange: (e) => { ghost.f = norm(+e.target.value || 0); drawOverlay(); scheduleCheck(); renderGhostStatus(); } }), "°"),
+      h("button", { type: "button", class: "small-button", onclick: () => turn(1) }, "⟳ 1°"),
+      h("button", { type: "button", class: "small-button", onclick: () => turn(15), title: "Turn 15° to the right" }, "⟳ 15°"),
+      nearest ? h("button", { type: "button", class: "small-button", onclick: () => { const e = nearest[0]; ghost.f = Math.round(bearing(ghost.c, centre(units()[e].at, units()[e].facing, size(e)[1]))); drawOverlay(); scheduleCheck(); renderGhostStatus(); syncFacingInput(); } }, `Face ${unitName(nearest[0])}`) : null);
+  }
+  function syncFacingInput() { const i = $("ghost-facing"); if (i && ghost) i.value = Math.round(ghost.f); }
+
+  /* The ghost's panel: what to do with it, the check's answer, confirm or cancel. */
+  function ghostPanel(label, extra) {
+    const max = ghost.max ? ` (up to ${ghost.max} in)` : "";
+    const how = ghost.mode === "pivot" ? "Turn the tray with its round handle or the buttons."
+      : ghost.mode === "march" ? `Drag the tray straight forward${max}, turn it with the round handle at the end.`
+      : ghost.mode === "retreat" ? `Drag the tray back or sideways${max} (forward only when engaged in a flank or the rear); turn it with the round handle.`
+      : ["deploy", "redeploy"].includes(ghost.mode) ? "Drag the tray to its place; turn it with the round handle."
+      : `Drag the tray where it should go${max}: it turns to the move's direction, goes straight, then turns to the facing you give it with the round handle. The arrows shift it half an inch.`;
+    return h("div", { class: "mn-ghost-panel" }, h("p", { class: "small" }, how), facingControls(),
+      h("p", { id: "ghost-status", class: "mn-ghost-status", role: "status", "aria-live": "polite" }, ""),
+      h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => { const a = ghostAction(); if (a) send(a); } }, label), " ",
+        h("button", { type: "button", class: "secondary", onclick: () => { ghost = null; if (!["retreat_move"].includes(myKind())) sub = null; else autoStart(); render(); } }, "Cancel"), extra || null));
+  }
+
+  function decisionBody(kind, d) {
+    const legal = game.legal_actions;
+    if (kind === "choose" && d.what === "first_player") return h("div", {}, h("p", {}, "You lost the roll-off for the deployment zone: choose who plays first."), h("div", { class: "choices" }, (legal || []).map((a) => button(a))));
+    if (kind === "deploy" || kind === "redeploy") return deployBody(kind);
+    if (kind === "activate") return activateBody(legal || []);
+    if (kind === "action") return V.act && V.act.ncu ? ncuBody() : actionBody();
+    if (kind === "retreat_move") {
+      if (!ghost) newGhost(d.unit, "retreat", null, d.max);
+      return h("div", {}, h("p", {}, `${unitName(d.unit)} retreats up to ${d.max} in.`), ghostPanel("Confirm the retreat"));
+    }
+    if (kind === "reroll") return rerollBody(d);
+    if (kind === "spend") return spendBody(d);
+    if (kind === "pivot") return pivotBody(d);
+    if (kind === "surge") {
+      return h("div", {}, h("p", {}, `${unitName(d.unit)} destroyed its enemy: it may make a free Maneuver (Surge Forward).`),
+        ghost ? ghostPanel("Confirm the Surge Forward") : h("p", {}, h("button", { type: "button", class: "choice", onclick: () => { sub = "surge"; newGhost(d.unit, "surge", null, speedOf(d.unit)); selected = d.unit; render(); } }, "Move it (drag the ghost tray)")),
+        h("p", {}, button({ surge: null }, "No Surge Forward", "pass")));
+    }
+    if (kind === "discard") return discardBody(d);
+    if (kind === "react") return reactBody(legal || [], d);
+    if (kind === "choose") return chooseBody(legal || [], d);
+    return h("div", {}, h("div", { class: "choices" }, (legal || []).map((a) => button(a))));
+  }
+
+  function waitingUnits(kind) {
+    if (kind === "redeploy") return (((V.players || {})[SEAT] || {}).destroyed || []).slice();
+    return Object.keys(units()).filter((n) => units()[n].seat === SEAT && !units()[n].on_table && !units()[n].destroyed);
+  }
+  function defaultPose(name, kind) {
+    const [W, H] = tableSize();
+    const first = seats()[0] === SEAT;
+    const [w, d] = size(name);
+    const y = kind === "redeploy" ? (first ? 0.5 + d : H - 0.5 - d) : (first ? 9 + d / 2 : H - 9 - d / 2);
+    const facing = first ? 0 : 180;
+    for (const x of [24, 17, 31, 10, 38, 5, 43]) {
+      const at = [x, y];
+      const poly = corners(at, facing, w, d);
+      if (liveUnits().every((n) => polyDist(poly, trayOf(n)) > 0.3)) return { at, facing };
+    }
+    return { at: [24, y], facing };
+  }
+  function deployBody(kind) {
+    const todo = waitingUnits(kind);
+    const verb = kind === "deploy" ? "Deploy" : "Redeploy";
+    const intro = kind === "deploy" ? "Choose a unit and put it wholly inside your deployment zone (the shaded band on your side)."
+      : "You may bring back one destroyed unit, wholly within 6 in of your table edge or a flank edge; it counts as activated this round.";
+    const pick = (n) => { sub = kind; subArg = n; const pose = defaultPose(n, kind); newGhost(n, kind, pose, 0); selected = null; render(); };
+    return h("div", {}, h("p", {}, intro),
+      h("div", { class: "choices" }, todo.map((n) => h("button", { type: "button", class: "choice" + (ghost && ghost.unit === n ? " on" : ""), "data-unit": n, onclick: () => pick(n) }, `${verb} ${unitName(n)}`))),
+      ghost ? ghostPanel(`${verb} ${unitName(ghost.unit)} here`) : null,
+      kind === "redeploy" ? h("p", {}, button({ redeploy: null }, "Do not redeploy", "pass")) : null);
+  }
+  function activateBody(legal) {
+    const sel = legal.find((a) => a.activate === selected);
+    return h("div", {}, h("p", {}, "Choose one of your units that has not activated yet (click its tray, or a button)."),
+      sel ? h("p", {}, button(sel, `Activate ${unitName(selected)}`, "confirm")) : null,
+      h("div", { class: "choices" }, legal.filter((a) => a !== sel).map((a) => button(a))));
+  }
+  function ncuBody() {
+    const n = V.active_unit;
+    const empty = Object.keys(C.zones || {}).filter((z) => !(V.board || {})[z]);
+    const quads = V.mode === "here_we_stand" ? ["nw", "ne", "sw", "se"] : [];
+    return h("div", {}, h("p", {}, `${card(n).name} acts on the Tactics Board: claim an empty zone (its effect follows at once)${quads.length ? ", or stand in a quadrant of the battlefield" : ""}.`),
+      h("div", { class: "choices" }, empty.map((z) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify({ claim: z }), onclick: () => send({ claim: z }) }, h("strong", {}, `Claim ${zoneName(z)}`), ": ", C.zones[z].text))),
+      quads.length ? h("div", { class: "choices-inline" }, quads.map((q) => button({ place: q }, `Place in the ${quadName(q)} quadrant`))) : null,
+      h("p", {}, button({ no_action: true }, "No action", "pass")));
+  }
+  function actionBody() {
+    const name = V.active_unit;
+    const su = (S.units || {})[name] || {};
+    const engaged = su.engaged || [];
+    const c = unitCard(name);
+    const pre = !V.act.pre_maneuver && ["cavalry"].includes(c.type) || (!V.act.pre_maneuver && (c.abilities || []).some((a) => a.name === "Direwolf"));
+    const choose = (what) => {
+      sub = what; targets = null;
+      if (what === "maneuver" || what === "march") newGhost(name, what, null, what === "march" ? 2 * speedOf(name) : speedOf(name));
+      else ghost = null;
+      if (what === "charge" || what === "attack") loadTargets(what);
+      selected = name;
+      render();
+    };
+    const btn = (what, label, disabled, why) => h("button", { type: "button", class: "choice" + (sub === what ? " on" : ""), disabled: !!disabled, title: why || null, "data-sub": what, onclick: () => choose(what) }, label);
+    const parts = [h("p", {}, `${unitName(name)} is activating${engaged.length ? `, engaged with ${engaged.map(unitName).join(", ")}` : ""}.`)];
+    if (pre) parts.push(h("p", { class: "small" }, "Cavalry: it may first make a free Maneuver; its action comes after."));
+    const hasRanged = (c.attacks || []).some((a) => a.range !== "melee");
+    parts.push(h("div", { class: "choices-inline mn-actions" },
+      btn("maneuver", "Maneuver", engaged.length, engaged.length ? "Engaged units cannot maneuver" : null),
+      btn("march", "March", engaged.length, engaged.length ? "Engaged units cannot march" : null),
+      btn("charge", "Charge", engaged.length, engaged.length ? "Engaged units cannot charge" : null),
+      btn("attack", engaged.length ? "Melee attack" : "Ranged attack", !engaged.length && !hasRanged, !engaged.length && !hasRanged ? "No enemy in contact and no ranged attack" : null),
+      engaged.length ? button({ retreat: true }, "Retreat (roll the die)") : null,
+      button({ no_action: true }, "No action", "pass")));
+    if ((sub === "maneuver" || sub === "march") && ghost) parts.push(ghostPanel(sub === "march" ? "Confirm the March" : "Confirm the Maneuver"));
+    else if (sub === "maneuver" || sub === "march") parts.push(h("p", { class: "small" }, "Drag the unit's tray on the battlefield."));
+    if (sub === "charge") parts.push(chargePanel(name));
+    if (sub === "attack") parts.push(attackPanel(name, engaged));
+    return h("div", {}, parts);
+  }
+  function targetState(e, att) {
+    if (!targets) return { ok: null };
+    return targets.results[e + "|" + (att || "")] || { ok: undefined };
+  }
+  function chargePanel(name) {
+    const enemies = liveUnits(other(SEAT));
+    const chosen = subArg && subArg.target;
+    const rows = enemies.map((e) => {
+      const r = targetState(e, null);
+      const note = r.ok === undefined ? " (checking…)" : r.ok === false ? `: ${namesIn(r.reason)}` : "";
+      return h("li", {}, h("button", { type: "button", class: "choice" + (chosen === e ? " on" : ""), disabled: r.ok === false, "data-target": e,
+        onclick: () => { subArg = { target: e, align: "center", face: false }; renderDecision(); } }, `Charge ${unitName(e)}`), h("span", { class: "small" }, note));
+    });
+    const form = chosen ? h("div", { class: "mn-charge-form" },
+      h("label", {}, "Contact ", h("select", { id: "charge-align", onchange: (ev) => { subArg.align = ev.target.value; } },
+        [["center", "centred on its edge (100 %)"], ["left", "to its left (50 %)"], ["right", "to its right (50 %)"]].map(([v, l]) => h("option", { value: v, selected: subArg.align === v }, l)))),
+      h("label", {}, h("input", { type: "checkbox", id: "charge-face", checked: subArg.face, onchange: (ev) => { subArg.face = ev.target.checked; } }), " first pivot to face it"),
+      h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => {
+        const v = { target: chosen };
+        if (subArg.align && subArg.align !== "center") v.align = subArg.align;
+        if (subArg.face) { const u = units()[name], t = units()[chosen]; v.face = round2(bearing(centre(u.at, u.facing, size(name)[1]), centre(t.at, t.facing, size(chosen)[1]))); }
+        send({ charge: v });
+      } }, `Charge ${unitName(chosen)}: roll the die`))) : null;
+    return h("div", {}, h("p", { class: "small" }, `Reach: Speed ${speedOf(name)} + 6 in, with line of sight. Lines on the battlefield: green can be charged, red cannot (hover for why).`),
+      enemies.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, "No enemy on the table."), form);
+  }
+  function attackPanel(name, engaged) {
+    const c = unitCard(name);
+    const attacks = (c.attacks || []).filter((a) => (a.range === "melee") === (engaged.length > 0));
+    const enemies = engaged.length ? engaged : liveUnits(other(SEAT));
+    const chosen = subArg && subArg.target;
+    const rows = [];
+    for (const e of enemies) for (const a of attacks) {
+      const r = targetState(e, a.name);
+      const note = r.ok === undefined ? " (checking…)" : r.ok === false ? `: ${namesIn(r.reason)}` : "";
+      rows.push(h("li", {}, h("button", { type: "button", class: "choice" + (chosen === e && subArg.attack === a.name ? " on" : ""), disabled: r.ok === false, "data-target": e,
+        onclick: () => { subArg = { target: e, attack: a.name, align: "", face: false }; renderDecision(); } }, `${a.name} against ${unitName(e)}`), h("span", { class: "small" }, note)));
+    }
+    const melee = engaged.length > 0;
+    const form = chosen ? h("div", { class: "mn-attack-form" },
+      melee ? h("label", {}, h("input", { type: "checkbox", id: "attack-face", checked: subArg.face, onchange: (ev) => { subArg.face = ev.target.checked; } }), " re-face to front it (when it is in a flank or the rear)") : null,
+      melee ? h("label", {}, "Align ", h("select", { id: "attack-align", onchange: (ev) => { subArg.align = ev.target.value; } },
+        [["", "as it stands"], ["center", "centred (100 %)"], ["left", "to its left (50 %)"], ["right", "to its right (50 %)"]].map(([v, l]) => h("option", { value: v, selected: subArg.align === v }, l)))) : null,
+      h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => {
+        const v = { target: chosen, attack: subArg.attack };
+        if (subArg.face) v.face = true;
+        if (subArg.align) v.align = subArg.align;
+        send({ attack: v });
+      } }, `Attack ${unitName(chosen)}: roll the dice`))) : null;
+    return h("div", {}, rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, "No target."), form);
+  }
+  function rerollBody(d) {
+    if (d.dice === "charge") {
+      const c = V.last_charge || {};
+      return h("div", {}, h("p", {}, `${unitName(d.unit)}'s charge die shows ${(V.charging || {}).roll ?? c.roll ?? "?"}. Re-roll it?`),
+        h("div", { class: "choices-inline" }, button({ reroll: [0] }, "Re-roll the charge die"), button({ reroll: [] }, "Keep it", "pass")));
+    }
+    const la = V.last_attack || {};
+    const pos = [...picks].sort((a, b) => a - b);
+    return h("div", {}, h("p", {}, `You may re-roll attack dice of ${unitName(la.attacker)}: click the dice to re-roll in the Dice panel, or here.`),
+      diceRow(la.attack_dice || [], { need: la.to_hit, picked: picks, onpick: (i) => { if (picks.has(i)) picks.delete(i); else picks.add(i); renderDice(); renderDecision(); } }),
+      h("div", { class: "choices-inline" },
+        h("button", { type: "button", id: "confirm", class: "confirm", disabled: !pos.length, onclick: () => send({ reroll: pos }) }, pos.length ? `Re-roll ${pos.length} ${pos.length === 1 ? "die" : "dice"}` : "Pick dice to re-roll"),
+        h("button", { type: "button", class: "secondary", onclick: () => { const miss = (la.attack_dice || []).map((v, i) => (v < la.to_hit || v === 1) && v !== 6 ? i : -1).filter((i) => i >= 0); picks = new Set(miss); renderDice(); renderDecision(); } }, "Pick the misses"),
+        button({ reroll: [] }, "Keep the dice", "pass")));
+  }
+  function spendBody(d) {
+    const pos = [...picks].sort((a, b) => a - b);
+    let dice = [];
+    if (d.dice === "attack") dice = (V.last_attack || {}).attack_dice || [];
+    else if (d.dice === "defense") dice = (V.last_attack || {}).defense_dice || [];
+    else { const t = (V.work || [])[0] || {}; dice = (t.dice || []).concat(t.d3 ? [t.d3] : []); }
+    const what = { attack: "attack dice", defense: "Defense dice", morale: "test dice" }[d.dice] || "dice";
+    return h("div", {}, h("p", {}, `${unitName(d.unit)} holds ${condName(d.token)}: you may spend it to make it re-roll ${what} of your choice.`),
+      diceRow(dice, { picked: picks, onpick: (i) => { if (picks.has(i)) picks.delete(i); else picks.add(i); renderDice(); renderDecision(); } }),
+      h("div", { class: "choices-inline" },
+        h("button", { type: "button", id: "confirm", class: "confirm", disabled: !pos.length, onclick: () => send({ spend: { token: d.token, dice: pos } }) }, pos.length ? `Spend ${condName(d.token)}: re-roll ${pos.length}` : "Pick dice"),
+        button({ spend: null }, "Do not spend it", "pass")));
+  }
+  function pivotBody(d) {
+    const list = d.units || [];
+    if (ghost && ghost.mode === "pivot") pivots[ghost.unit] = round2(norm(ghost.f));
+    return h("div", {}, h("p", {}, "These units are no longer engaged: each may pivot for free. Drag a tray's round handle (or pick it below), then confirm."),
+      h("div", { class: "choices-inline" }, list.map((n) => h("button", { type: "button", class: "choice" + (ghost && ghost.unit === n ? " on" : ""), onclick: () => { newGhost(n, "pivot", null, 0); selected = n; render(); } }, `Turn ${unitName(n)}${pivots[n] !== undefined ? ` (${Math.round(pivots[n])}°)` : ""}`))),
+      ghost && ghost.mode === "pivot" ? ghostPanel("Confirm the pivots") : Object.keys(pivots).length ? h("p", {}, button({ pivot: pivots }, "Confirm the pivots", "confirm")) : null,
+      h("p", {}, button({ pivot: {} }, "No pivot", "pass")));
+  }
+  function discardBody(d) {
+    const hand = ((V.players || {})[SEAT] || {}).hand || [];
+    const chosen = [...picks].sort((a, b) => a - b).map((i) => hand[i]);
+    const need = d.count;
+    return h("div", {}, h("p", {}, need ? `Your hand is over the limit: discard exactly ${need} ${need === 1 ? "card" : "cards"} (tick them in your hand below).` : "Cleanup: you may discard any Tactics cards before drawing back up (tick them in your hand below)."),
+      h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", disabled: need ? chosen.length !== need : false, onclick: () => send({ discard: chosen }) },
+        chosen.length ? `Discard ${chosen.map((c) => card(c).name).join(", ")}` : need ? `Tick ${need} ${need === 1 ? "card" : "cards"}` : "Keep every card")));
+  }
+  function reactBody(legal, d) {
+    const plays = legal.filter((a) => !a.pass && !a.auto_pass);
+    const ctx = d.ctx || {};
+    const about = [ctx.unit ? unitName(ctx.unit) : null, ctx.target ? `against ${unitName(ctx.target)}` : null, ctx.card ? `(${card(ctx.card).name})` : null, ctx.zone ? `(${zoneName(ctx.zone)})` : null].filter(Boolean).join(" ");
+    return h("div", {}, h("p", {}, `The moment: ${WINDOW_WORDS[d.window] || "a trigger"}${about ? ` — ${about}` : ""}. `, plays.length ? "You may answer with:" : "Nothing of yours answers it now."),
+      plays.length ? h("div", { class: "choices" }, plays.map((a) => button(a))) : null,
+      h("div", { class: "choices-inline" }, legal.filter((a) => a.pass || a.auto_pass).map((a) => button(a, null, "pass"))));
+  }
+  function chooseBody(legal, d) {
+    const parts = [];
+    if (d.zone) parts.push(h("p", {}, `${zoneName(d.zone)}: ${(C.zones[d.zone] || {}).text || ""}`));
+    if (d.what === "influence") parts.push(h("p", {}, `${card(d.ncu).name} attaches to a combat unit until the end of the round.`));
+    const opts = legal.filter((a) => a.choose !== null);
+    parts.push(h("div", { class: "choices" }, opts.map((a) => button(a))));
+    if (d.zone === "horse") {
+      const mine = liveUnits(SEAT).filter((n) => !(((S.units || {})[n] || {}).engaged || []).length);
+      parts.push(h("p", { class: "small" }, "Or a free Maneuver:"), h("div", { class: "choices-inline" }, mine.map((n) => h("button", { type: "button", class: "choice" + (ghost && ghost.unit === n ? " on" : ""), onclick: () => { sub = "horse"; newGhost(n, "horse", null, speedOf(n)); selected = n; render(); } }, `Maneuver ${unitName(n)}`))));
+      if (ghost && ghost.mode === "horse") parts.push(ghostPanel("Confirm the Maneuver"));
+    }
+    const decline = legal.find((a) => a.choose === null);
+    if (decline) parts.push(h("p", {}, button(decline, "Decline", "pass")));
+    return h("div", {}, parts);
+  }
+
+  // ------------------------------------------------------------------ log
+
+  async function loadLog() {
+    const r = await fetch(q("/log"), { credentials: "same-origin" });
+    if (!r.ok) return;
+    const body = await r.json();
+    const entries = Array.isArray(body) ? body : (body.entries || []);
+    useGame();
+    const SOURCE = { bot: " (played by the bot)", timeout: " (time ran out: the default was played)" };
+    const items = [];
+    for (const e of entries) {
+      const lines = e.lines && e.lines.length ? e.lines.map((l) => l.text) : (e.events || []).filter((ev) => !["attack_dice", "defense_dice", "activation_end"].includes(ev.type)).map(describeEvent);
+      lines.forEach((t, i) => items.push(h("li", { class: "log-line", "data-version": e.version }, t, i === lines.length - 1 && SOURCE[e.source] ? h("span", { class: "log-note" }, SOURCE[e.source]) : null)));
+    }
+    $("log").replaceChildren(...items.reverse().slice(0, 300));
+  }
+
+  // ------------------------------------------------------------------ chat and live updates
+
+  const chat = window.WesterosChat.setup({ q, seat: SEAT, seatName: (x) => seatLabel(x), showError });
+  applyView();
+  load().then(() => {
+    window.WesterosClient.connectLive({
+      path: root.dataset.ws, invite: INVITE, status: $("conn"), version: () => version, load, onOpen: load,
+      onChat: chat.addMessage,
+      onPresence: (connected) => {
+        if (!game) return;
+        for (const x of game.seats) x.connected = !!x.user && connected.includes(x.user);
+        renderScore();
+      },
+    });
+    chat.load();
+  });
+  /* For tests and tools: a table point (inches) in the window's pixels. */
+  function toClient(x, y) { const [sx, sy] = P(x, y); const m = svg.getScreenCTM(); return [m.a * sx + m.c * sy + m.e, m.b * sx + m.d * sy + m.f]; }
+  window.__westerosGame = { load, send, state: () => game, ghost: () => ghost, ghostAction: () => ghostAction(), check: () => check, toClient };
+})();
