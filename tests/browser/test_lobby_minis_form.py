@@ -1,0 +1,67 @@
+"""The new-lobby form in Chromium with the miniatures game chosen (issue 19): the Players field
+goes (two seats), the seats are "Armies", the starter armies are named unit by unit, the modes
+other than Here We Stand are listed but cannot be chosen, random terrain; the lobby made says its
+options in words and a second player picks the free army on the lobby page. At 1440 and 390 px,
+screenshots in test-artifacts/."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.util import PASSWORD, log_in
+
+pytestmark = pytest.mark.browser
+WIDTHS = ((1440, 900), (390, 844))
+
+
+def stage_users(names: list[str]) -> None:
+    from accounts.models import User
+
+    for n in names:
+        if not User.objects.filter(username=n).exists():
+            User.objects.create_user(username=n, email=f"{n}@example.com", password=PASSWORD)
+    print("users", *names)
+
+
+def test_minis_lobby_form(live_asgi_server, new_page, artifacts):
+    names = [f"mlf_{w}_{r}" for w, _ in WIDTHS for r in ("a", "b")]
+    live_asgi_server.manage("shell", "-c", f"from tests.browser.test_lobby_minis_form import *; stage_users({names!r})")
+    for width, height in WIDTHS:
+        page = new_page(width, height)
+        log_in(page, live_asgi_server.url, f"mlf_{width}_a")
+        page.goto(live_asgi_server.url + "/lobbies/new/")
+        page.select_option("select[name=ruleset]", "minis")
+        form = page.locator("main form")
+        assert not page.locator("input[name=seats]").is_visible()  # two seats
+        assert page.locator("label:has(select[name=house_choice])").inner_text().startswith("Armies")
+        assert not page.locator("select[name=seat]").is_visible() and not page.locator("select[name=my_deck]").is_visible()
+        text = form.inner_text()
+        assert "Stark Sworn Swords with Robb Stark, The Wolf Lord (commander)" in text
+        assert "Lannister Guardsmen with Jaime Lannister, The Kingslayer (commander)" in text
+        assert not re.search(r"list_|\b\d{5}\b|[{}\[\]]", text), text[:400]
+        mode = page.locator("select[name=minis_mode]")
+        assert mode.input_value() == "here_we_stand"
+        assert mode.locator("option[disabled]").count() == 9
+        assert "A Clash of Kings (not available yet)" in mode.inner_text()
+        page.select_option("select[name=house_choice]", "pick")
+        page.select_option("select[name=army]", "lannister")
+        form.get_by_label(re.compile("Random terrain")).check()
+        width_now = page.evaluate("document.documentElement.scrollWidth")
+        assert width_now <= width + 2, f"the form is {width_now}px wide at {width}px"
+        page.screenshot(path=str(artifacts / f"minis-lobby-form-{width}.png"), full_page=True)
+        page.click("main form button[type=submit]")
+        page.wait_for_url(re.compile(r"/lobbies/\d+/$"))
+        main = page.locator("main").inner_text()
+        assert "A Song of Ice and Fire: Tabletop Miniatures" in main and "Here We Stand" in main
+        assert "random terrain" in main and "armies: players pick in join order" in main
+        assert f"mlf_{width}_a · Lannister" in main
+        lobby_url = page.url
+        other = new_page(width, height)
+        log_in(other, live_asgi_server.url, f"mlf_{width}_b")
+        other.goto(lobby_url)
+        army = other.get_by_label("Army")
+        assert army.locator("option").all_inner_texts() == ["Stark"]
+        other.screenshot(path=str(artifacts / f"minis-lobby-join-{width}.png"), full_page=True)
+        other.click("#join")
+        other.wait_for_url(re.compile(r"/games/\d+/$"))
