@@ -65,6 +65,9 @@ def options_refusal(ruleset: str, options: Any) -> str | None:
     None. The engine stays the judge of everything else (lobbies and tournaments ask it next)."""
     if not isinstance(options, dict):
         return "The options are an object of option names and values."
+    if ruleset == "lcg" and options.get("every_window", True) is not True:
+        return ("every_window is on on the site: every action window asks both players, so no window "
+                "shows the opponent whether a hand holds something to play (rules/lcg.md §5.2).")
     if ruleset != "minis":
         return None
     mode = options.get("mode", "here_we_stand")

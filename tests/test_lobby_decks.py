@@ -168,3 +168,16 @@ def test_a_bad_deck_when_joining_on_the_page_is_said_in_words(logged_in, user, c
     client.force_login(make_user())
     response = client.post(reverse("web-lobby-action", args=[lobby_id, "join"]), {"deck": "winterfell"}, follow=True)
     assert "Unknown deck" in response.content.decode() and not Game.objects.exists()
+
+
+@pytest.mark.parametrize("value", [False, 0, "no"])
+def test_a_live_table_asks_both_players_at_every_window(value):
+    """every_window off would ask only a player holding an answer: the opponent would learn it
+    (rules/lcg.md §5.2). Lobbies and tournaments refuse it."""
+    response = create(make_user(), options={"every_window": value})
+    assert response.status_code == 400 and response.json()["fields"]["options"][0].startswith("every_window is on on the site")
+    response = api_client_for(make_user()).post("/api/v1/tournaments", {
+        "name": "Cup", "ruleset": "lcg", "format": "swiss", "rounds": 2, "seats_per_table": 2,
+        "options": {"every_window": value}}, format="json")
+    assert response.status_code == 400 and "every_window is on on the site" in str(response.json())
+    assert not Lobby.objects.exists()
