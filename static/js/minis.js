@@ -242,8 +242,8 @@
     if (u.influence) tokens.push(["I", "mn-tok-inf", `Influenced by ${card(u.influence).name}`]);
     const cen = P(...centre(u.at, u.facing, d));
     const label = s("g", { class: "mn-tray-label" },
-      s("text", { x: cen[0], y: cen[1] - 0.15, class: "mn-name" }, shortName(name)),
-      s("text", { x: cen[0], y: cen[1] + 0.75, class: "mn-stats" }, `${su.wounds ?? u.wounds} wounds · ${su.ranks ?? ranks} ${(su.ranks ?? ranks) === 1 ? "rank" : "ranks"}`));
+      fitText(s("text", { x: cen[0], y: cen[1] - 0.15, class: "mn-name" }, shortName(name)), shortName(name), 0.72 * 0.56, w - 0.3),
+      fitText(s("text", { x: cen[0], y: cen[1] + 0.75, class: "mn-stats" }, `${su.wounds ?? u.wounds} wounds · ${su.ranks ?? ranks} ${(su.ranks ?? ranks) === 1 ? "rank" : "ranks"}`), "12 wounds · 3 ranks", 0.58 * 0.5, w - 0.3));
     const tokG = s("g", { class: "mn-tokens" });
     tokens.forEach(([letter, tcls, title], i) => {
       const tx = cen[0] - ((tokens.length - 1) * 0.75) / 2 + i * 0.75, ty = cen[1] + 1.55;
@@ -253,6 +253,12 @@
       + (u.conditions && u.conditions.length ? `; ${u.conditions.map(condName).join(", ")}` : "") + (u.activated ? "; activated" : "")
       + (S.active_unit === name ? "; activating now" : "");
     return s("g", { class: cls.join(" "), "data-unit": name, "aria-label": title }, s("title", {}, title), body, label, tokG);
+  }
+
+  /* A label no wider than its tray: squeezed when its estimated width is larger. */
+  function fitText(node, text, perChar, room) {
+    if (text.length * perChar > room) { node.setAttribute("textLength", room.toFixed(2)); node.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+    return node;
   }
 
   function objectivesNode() {

@@ -176,6 +176,22 @@ def test_minis_refused(live_asgi_server, new_page, artifacts):
     _no_ids(status)
     assert carol.locator(".mn-ghost.bad").count() == 1
     carol.screenshot(path=str(artifacts / "minis-refused-1440.png"), full_page=True)
+    # the measuring tape: two clicks on the table, the distance in inches
+    carol.click("[data-tool=tape]")
+    for point in ((10, 10), (10, 22)):
+        carol.mouse.click(*_point(carol, *point))
+    carol.wait_for_selector(".mn-tape-label")
+    assert carol.locator(".mn-tape-label").text_content() == "12.00 in"
+    carol.click("[data-tool=tape]")
+    # ranges and arcs of the selected unit; the wheel zooms in
+    carol.click("[data-tool=rings]")
+    carol.click("[data-tool=arcs]")
+    assert carol.locator(".mn-rings rect").count() == 3 and carol.locator(".mn-arcs polygon").count() == 4
+    width = float(carol.get_attribute("#field", "viewBox").split()[2])
+    carol.mouse.move(*_point(carol, 24, 24))
+    carol.mouse.wheel(0, -300)
+    carol.wait_for_function(f"parseFloat(document.getElementById('field').getAttribute('viewBox').split(' ')[2]) < {width}")
+    carol.screenshot(path=str(artifacts / "minis-tools-1440.png"), full_page=True)
     before = game_state(carol)["version"]
     carol.click("#confirm")
     carol.wait_for_selector("#error:not([hidden])")
