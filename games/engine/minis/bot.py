@@ -402,7 +402,7 @@ def check_invariants(state: State, events: list[dict[str, Any]] | None = None) -
     live = T.live(state)
     for e in events or []:
         if e.get("type") in ("move", "redeploy") and e.get("kind", "redeploy") in MOVE_KINDS + ("redeploy",) \
-                and e["unit"] in live:
+                and e["unit"] in live and not e.get("stays"):
             n = e["unit"]
             seat = state["units"][n]["seat"]
             engaged = set(T.engaged_with(state, n))

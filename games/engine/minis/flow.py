@@ -402,11 +402,16 @@ def answer_retreat_move(state: State, seat: str, value: Any, events: Events) -> 
     task = state["work"][0]
     name = task["unit"]
     before = set(T.engaged_with(state, name))
+    u = state["units"][name]
     at, facing = check_retreat_move(state, name, value, task["max"])
+    stays = list(u["at"]) == list(at) and u["facing"] == facing
     set_pose(state, name, at, facing)
     state["decision"] = None
     task["moved"] = True
-    events.append({"type": "move", "unit": name, "kind": "retreat", "at": at, "facing": facing})
+    move = {"type": "move", "unit": name, "kind": "retreat", "at": at, "facing": facing}
+    if stays:
+        move["stays"] = True  # M49: no legal retreat exists, the unit stays where it is (it did not move)
+    events.append(move)
     if "Regroup" in T.abilities(state, name):
         heal(state, name, 2 + T.ranks_lost(state, name), events)
     # M48: every enemy now unengaged may pivot for free
