@@ -294,7 +294,7 @@
 
   const root = document.getElementById("game");
   if (!root || !root.classList.contains("btwixt")) return;
-  const { csrf } = window.WesterosClient;
+  const { post } = window.WesterosClient;
   const SEAT = root.dataset.seat || null;
   const INVITE = root.dataset.invite || "";
   const API = root.dataset.api;
@@ -321,23 +321,17 @@
 
   async function send(action) {
     showError("");
-    const r = await fetch(q("/actions"), {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
-      body: JSON.stringify({ version: version, action: action }),
-    });
-    if (r.ok) { await load(); return true; }
-    let body = {};
-    try { body = await r.json(); } catch (e) { /* not JSON */ }
-    showError(`Refused: ${body.detail || r.statusText || "the server did not accept this (" + r.status + ")"}`);
-    if (r.status === 409) await load();
+    const res = await post(q("/actions"), { version: version, action: action });
+    if (res.ok) { await load(); return true; }
+    showError(`Refused: ${String(res.reason)}`);
+    if (res.status === 409) await load();
     return false;
   }
 
   async function postSimple(path, what) {
     showError("");
-    const r = await fetch(q(path), { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf(), Accept: "application/json" } });
-    if (!r.ok) { const b = await r.json().catch(() => ({})); showError(`${what} refused: ${b.detail || r.status}`); }
+    const res = await post(q(path));
+    if (!res.ok) showError(`${what} refused: ${String(res.reason)}`);
     await load();
   }
 

@@ -21,7 +21,7 @@
   const KINDS = ["march", "defense", "support", "raid", "consolidate"];
   const cap = W.cap, nameOf = W.nameOf;
 
-  const { h, csrf } = window.WesterosClient;
+  const { h, post } = window.WesterosClient;
   function houseTag(house) { return W.houseBadge(house); }   // the crest and the name, as on the tracks
   function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
 
@@ -127,16 +127,10 @@
 
   async function send(action) {
     showError("");
-    const r = await fetch(q("/actions"), {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
-      body: JSON.stringify({ version: version, action: action }),
-    });
-    if (r.ok) { draft = null; await load(); return true; }
-    let body = {};
-    try { body = await r.json(); } catch (e) { /* not JSON */ }
-    showError(`Refused: ${W.namesIn(body.detail || r.statusText)}`);
-    if (r.status === 409) await load();
+    const res = await post(q("/actions"), { version: version, action: action });
+    if (res.ok) { draft = null; await load(); return true; }
+    showError(`Refused: ${W.namesIn(res.reason)}`);
+    if (res.status === 409) await load();
     return false;
   }
 
@@ -449,8 +443,8 @@
 
   async function postSimple(path, what) {
     showError("");
-    const r = await fetch(q(path), { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf(), Accept: "application/json" } });
-    if (!r.ok) { const b = await r.json().catch(() => ({})); showError(`${what} refused: ${b.detail || r.status}`); }
+    const res = await post(q(path));
+    if (!res.ok) showError(`${what} refused: ${W.namesIn(res.reason)}`);
     await load();
   }
   function extend() { postSimple("/extend", "Extension"); }

@@ -34,6 +34,20 @@
 
   function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; }
 
+  /* POST to the site's API (JSON in when `payload` is given, JSON out): {ok, status, body, reason},
+     `reason` being the server's refusal in its own words, or a sentence with the status when it
+     gave none. Every game page sends its actions, extensions and concessions through this. */
+  async function post(url, payload) {
+    const headers = { "X-CSRFToken": csrf(), Accept: "application/json" };
+    if (payload !== undefined) headers["Content-Type"] = "application/json";
+    const r = await fetch(url, { method: "POST", credentials: "same-origin", headers,
+                                 body: payload === undefined ? undefined : JSON.stringify(payload) });
+    let body = {};
+    try { body = await r.json(); } catch (e) { /* not JSON */ }
+    const reason = r.ok ? "" : String(body.detail || body.reason || r.statusText || `the server did not accept this (${r.status})`);
+    return { ok: r.ok, status: r.status, body, reason };
+  }
+
   /* Whether an update changes what the page shows at version `known`: a newer version (the next one,
      or one past a gap), or a change of seats or status (from_version == version) at the version it
      has. Older updates are ignored. The pages draw from GET /api/v1/games/<id>, so any news re-fetches. */
@@ -76,5 +90,5 @@
     connect();
   }
 
-  window.WesterosClient = { h, csrf, connectLive, coalesced };
+  window.WesterosClient = { h, csrf, post, connectLive, coalesced };
 })();
