@@ -108,6 +108,27 @@ def test_other_actions_say_whether_they_would_be_accepted(at_action):
     assert GameAction.objects.filter(game=game, version__gt=game.version).count() == 0
 
 
+def test_line_of_sight_is_answered_to_either_seat_whatever_is_pending(at_action):
+    """A read-only query (positions are public, M81): the seat with nothing to decide may ask it too,
+    about its own units or the enemy's; a spectator may not (the check is for players)."""
+    game, seat, client = at_action
+    other = next(s for s in ("stark", "lannister") if s != seat)
+    units = game.state["units"]
+    mine = game.state["act"]["unit"]
+    enemy = next(n for n, u in units.items() if u["seat"] == other and u["on_table"])
+    before = frozen(game)
+    for who in (client, api_client_for(user_of(game, other))):
+        for a, b in ((mine, enemy), (enemy, mine)):
+            response = check(who, game, {"line_of_sight": {"from": a, "to": b}})
+            assert response.status_code == 200, response.json()
+            body = response.json()
+            assert body["ok"] is MINIS.check(game.state, seat, {"line_of_sight": {"from": a, "to": b}})["ok"]
+            assert set(body) <= {"ok", "error", "reason", "version"} and body["reason"]
+    assert check(client, game, {"line_of_sight": {"from": mine, "to": "nobody"}}).json()["error"] == "bad_action"
+    assert check(api_client_for(make_user()), game, {"line_of_sight": {"from": mine, "to": enemy}}).status_code == 403
+    assert frozen(game) == before
+
+
 def test_who_may_check(at_action):
     game, seat, client = at_action
     action = {"maneuver": {"forward": 3}}

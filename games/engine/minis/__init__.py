@@ -107,11 +107,15 @@ class MinisRuleset:
 
     def check(self, state: State, seat: str, action: Action) -> dict[str, Any]:
         """A proposed move checked without applying it: {"ok": true, "at", "facing"} (the resolved
-        pose) or {"ok": false, "reason"}. Answers maneuver, march, retreat_move, surge and deploy."""
+        pose) or {"ok": false, "reason"}. Answers maneuver, march, retreat_move, surge and deploy.
+        A read-only query, for any seat whatever is pending (positions are public): {"line_of_sight":
+        {"from": unit, "to": unit, "ranged"?: bool}} -> {"ok", "reason"} (M81, M78)."""
         try:
             if not isinstance(action, dict) or len(action) != 1:
                 raise EngineError("bad_action", "an action is a mapping with one key")
             kind, value = next(iter(action.items()))
+            if kind == "line_of_sight" and seat in state["seats"]:
+                return self._line_of_sight(state, value)
             d = state.get("decision")
             if state["over"] or not d or seat not in d["seats"]:
                 raise EngineError("not_your_turn", "no decision of yours is pending")
@@ -128,6 +132,22 @@ class MinisRuleset:
         except EngineError as exc:
             return {"ok": False, "error": exc.code, "reason": exc.reason}
         return {"ok": True, "at": [round(at[0], 2), round(at[1], 2)], "facing": round(facing, 2)}
+
+    def _line_of_sight(self, state: State, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict) or not set(value) <= {"from", "to", "ranged"} \
+                or not isinstance(value.get("ranged", False), bool):
+            raise EngineError("bad_action", "line_of_sight: {from: unit, to: unit, ranged?: true or false}")
+        on_table = T.live(state)
+        a, b = value.get("from"), value.get("to")
+        for n in (a, b):
+            if not isinstance(n, str) or n not in on_table:
+                raise EngineError("bad_action", "line_of_sight: from and to are units on the table")
+        if a == b:
+            raise EngineError("bad_action", "line_of_sight: two different units")
+        why = T.sight(state, a, b, value.get("ranged", False))
+        if why:
+            return {"ok": False, "error": "no_line_of_sight", "reason": why}
+        return {"ok": True, "reason": f"{a} has line of sight to {b} (M81)"}
 
     def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
         if state["over"]:

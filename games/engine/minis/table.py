@@ -159,6 +159,34 @@ def has_los(state: State, viewer: str, target: str, ranged: bool = False) -> boo
     return G.line_of_sight(u["at"], u["facing"], w, d, poly(state, target), obstacles_for(state, viewer, target, ranged))
 
 
+def sight(state: State, viewer: str, target: str, ranged: bool = False) -> str | None:
+    """None when `viewer` has line of sight to `target` (has_los), else why not in words: the target
+    is outside the Front arc (M81), or what stands between them, trays and terrain (M81, M78)."""
+    from shapely.geometry import LineString
+    from shapely.ops import unary_union
+
+    u = state["units"][viewer]
+    w, d = size(state, viewer)
+    front = G.wedges(u["at"], u["facing"], w, d)["front"].intersection(poly(state, target))
+    if front.is_empty or front.area <= G.TOL * G.TOL:
+        return f"{target} is not in {viewer}'s Front arc (M81)"
+    if has_los(state, viewer, target, ranged):
+        return None
+    fl, fr, _br, _bl = G.corners(u["at"], u["facing"], w, d)
+    between = unary_union([LineString([fl, fr]), front]).convex_hull
+    me = poly(state, viewer)
+    names = [n for n in live(state) if n not in (viewer, target) and poly(state, n).intersection(between).area > 0.01]
+    for t in state["terrain"]:
+        kw = t["keywords"]
+        tp = terrain_poly(t)
+        if ("blocks_los" in kw or (ranged and "cover" in kw)) and not tp.intersects(me) \
+                and tp.intersection(between).area > 0.01:
+            names.append(f"the {t['type'].replace('_', ' ')}" + (" (Cover)" if "cover" in kw else " (Blocks LoS)"))
+    what = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0] if names else "trays or terrain"
+    verb = "stand" if len(names) != 1 else "stands"
+    return f"{viewer} has no line of sight to {target}: {what} {verb} in the way (M81, M78)"
+
+
 def terrain_poly(t: dict[str, Any]):
     from shapely import affinity
     from shapely.geometry import Point, Polygon, box
