@@ -16,8 +16,16 @@ from accounts.serializers import (
     TokenCreateSerializer,
     TokenSerializer,
 )
-from accounts.services import LoginLocked, do_authenticate, do_issue_token, do_revoke_token
+from accounts.services import (
+    BotUpgradeRefused,
+    LoginLocked,
+    do_authenticate,
+    do_issue_token,
+    do_revoke_token,
+    do_upgrade_to_bot,
+)
 from accounts.throttle import ThrottleUnavailable
+from games.errors import GameError
 from westeros.outages import ServiceUnavailable
 
 
@@ -76,3 +84,23 @@ class PasswordTokenView(APIView):
             raise exceptions.AuthenticationFailed("Wrong username or password.")
         token, key = do_issue_token(user, data["name"])
         return _new_token_response(token, key)
+
+
+class BotUpgradeView(APIView):
+    """lichess's POST /api/bot/account/upgrade: the account becomes a bot account, for good."""
+
+    @extend_schema(
+        request=None, responses=MeSerializer,
+        summary="Turn your account into a bot account (irreversible; only without ranked games)",
+        description=(
+            "A bot account plays only through the API with a token (a change made with its browser session is "
+            "refused 403 `bot_api_only`) and is shown as BOT wherever its name appears (`bot: true` in the API). "
+            "Refused with 409 `already_bot`, or `has_rated_games` when the account has played a ranked game. "
+            "See docs/bots.md."),
+    )
+    def post(self, request: Request) -> Response:
+        try:
+            user = do_upgrade_to_bot(request.user)
+        except BotUpgradeRefused as refused:
+            raise GameError(refused.code, str(refused), status_code=409) from None
+        return Response(MeSerializer(user).data)

@@ -15,6 +15,10 @@ class User(AbstractUser):
     """A player. E-mail is required and unique: password resets and notifications go there."""
 
     email = models.EmailField("e-mail address", unique=True)
+    # A bot account (docs/bots.md): a program playing through the API with a token, shown as BOT
+    # wherever its name appears. Set once by accounts.services.do_upgrade_to_bot, never unset.
+    is_bot = models.BooleanField("bot account", default=False)
+    bot_since = models.DateTimeField(null=True, blank=True)
 
     def active_tokens(self) -> models.QuerySet[ApiToken]:
         return self.api_tokens.filter(revoked_at__isnull=True)

@@ -9,8 +9,11 @@ from accounts.models import ApiToken, User
 class MeSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
-        fields = ("id", "username", "email", "date_joined")
+        fields = ("id", "username", "email", "date_joined", "bot")
         read_only_fields = fields
+
+    bot = serializers.BooleanField(source="is_bot", read_only=True,
+                                   help_text="a bot account: plays only through the API with a token")
 
 
 class TokenSerializer(serializers.ModelSerializer):

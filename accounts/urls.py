@@ -11,6 +11,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("tokens/", views.tokens, name="tokens"),
+    path("tokens/bot/", views.upgrade_to_bot, name="bot-upgrade"),
     path("tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke-token"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

@@ -8,9 +8,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from accounts.forms import SignUpForm, ThrottledAuthenticationForm, TokenForm
+from accounts.forms import BotUpgradeForm, SignUpForm, ThrottledAuthenticationForm, TokenForm
 from accounts.models import User
-from accounts.services import do_create_user, do_issue_token, do_revoke_token
+from accounts.services import (
+    BotUpgradeRefused,
+    bot_upgrade_refusal,
+    do_create_user,
+    do_issue_token,
+    do_revoke_token,
+    do_upgrade_to_bot,
+)
 from westeros.outages import RETRY_AFTER_SECONDS
 
 
@@ -63,8 +70,32 @@ def tokens(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         _token, new_key = do_issue_token(request.user, form.cleaned_data["name"])
         form = TokenForm()
-    context = {"form": form, "tokens": request.user.active_tokens(), "new_key": new_key}
+    context = {"form": form, "tokens": request.user.active_tokens(), "new_key": new_key, **_bot_context(request.user)}
     return render(request, "accounts/tokens.html", context)
+
+
+def _bot_context(user, form: BotUpgradeForm | None = None) -> dict:
+    refusal = None if user.is_bot else bot_upgrade_refusal(user)
+    return {"bot_form": form or BotUpgradeForm(user=user), "bot_refusal": str(refusal) if refusal else ""}
+
+
+@login_required
+@require_POST
+def upgrade_to_bot(request: HttpRequest) -> HttpResponse:
+    """The tokens page's "Turn this account into a bot" form: the username typed as confirmation."""
+    form = BotUpgradeForm(request.POST, user=request.user)
+    if form.is_valid():
+        try:
+            do_upgrade_to_bot(request.user)
+        except BotUpgradeRefused as refused:
+            messages.error(request, str(refused))
+        else:
+            messages.success(request, f"{request.user.username} is now a bot account: it plays through the API "
+                                      "with a token, and is shown as BOT.")
+        return redirect("tokens")
+    context = {"form": TokenForm(), "tokens": request.user.active_tokens(), "new_key": None,
+               **_bot_context(request.user, form)}
+    return render(request, "accounts/tokens.html", context, status=400)
 
 
 @login_required

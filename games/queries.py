@@ -47,6 +47,8 @@ def seat_rows(game: Game) -> list[dict[str, Any]]:
         {
             "seat": s.seat,
             "user": s.user.username if s.user else None,
+            # a bot account (a program playing through the API, docs/bots.md); `is_bot` is the engine's player
+            "bot_account": bool(s.user and s.user.is_bot),
             "is_bot": s.is_bot,
             "left": s.has_left(),
             "connected": s.user_id in connected,

@@ -40,6 +40,7 @@ class LobbyCreateSerializer(serializers.Serializer):
 
 class LobbyMemberSerializer(serializers.Serializer):
     user = serializers.CharField(source="user.username")
+    bot = serializers.BooleanField(source="user.is_bot", help_text="a bot account (docs/bots.md)")
     seat = serializers.CharField()
     deck = serializers.CharField(help_text="the deck this player brings (lcg; empty: none yet, drawn at random at the start)")
     joined_at = serializers.DateTimeField()
@@ -47,6 +48,7 @@ class LobbyMemberSerializer(serializers.Serializer):
 
 class LobbySerializer(serializers.ModelSerializer):
     creator = serializers.CharField(source="creator.username")
+    creator_bot = serializers.BooleanField(source="creator.is_bot", help_text="the creator is a bot account")
     seats = serializers.IntegerField(source="seat_count")
     seats_free = serializers.SerializerMethodField()
     members = LobbyMemberSerializer(many=True)
@@ -55,7 +57,7 @@ class LobbySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Lobby
-        fields = ("id", "name", "ruleset", "creator", "seats", "seats_free", "members", "ranked", "private",
+        fields = ("id", "name", "ruleset", "creator", "creator_bot", "seats", "seats_free", "members", "ranked", "private",
                   "has_password", "time_limit", "house_choice", "options", "decks", "auto_start", "max_consecutive_timeouts", "min_rating",
                   "min_reliability", "private_chat", "spectator_chat", "status", "created_at", "game")
 

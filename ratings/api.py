@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
@@ -23,8 +23,10 @@ class LeaderboardPagination(PageNumberPagination):
 
 
 @extend_schema(
-    summary="A ruleset's leaderboard, best first (inactive players hidden, provisional ones marked)",
-    parameters=[OpenApiParameter("ruleset", str, OpenApiParameter.PATH, description="a ruleset id, e.g. agot")],
+    summary="A ruleset's leaderboard, best first (inactive players hidden, provisional ones and bots marked)",
+    parameters=[OpenApiParameter("ruleset", str, OpenApiParameter.PATH, description="a ruleset id, e.g. agot"),
+                OpenApiParameter("bots", bool, description="true: bot accounts only; false: people only; "
+                                                           "absent: everyone (bots marked `bot: true`)")],
 )
 class LeaderboardView(ListAPIView):
     permission_classes = [AllowAny]
@@ -37,7 +39,10 @@ class LeaderboardView(ListAPIView):
         ruleset = self.kwargs["ruleset"]
         if ruleset not in ruleset_ids():
             raise NotFound(f"No ruleset '{ruleset}'; known: {', '.join(ruleset_ids())}.")
-        return services.leaderboard(ruleset)
+        raw = self.request.query_params.get("bots", "")
+        if raw not in ("", "true", "false"):
+            raise ValidationError({"bots": ["Must be true or false."]})
+        return services.leaderboard(ruleset, bots=None if raw == "" else raw == "true")
 
     def paginate_queryset(self, queryset):
         page = super().paginate_queryset(queryset)

@@ -9,6 +9,7 @@ from ratings import services
 class LeaderboardEntrySerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="1 = best, among the players shown")
     username = serializers.CharField(source="user.username")
+    bot = serializers.BooleanField(source="user.is_bot", help_text="a bot account (rated in the same pool, marked)")
     rating = serializers.FloatField()
     games = serializers.IntegerField(help_text="ranked games counted")
     provisional = serializers.BooleanField(help_text="fewer ranked games than RATINGS_PROVISIONAL_GAMES")
@@ -52,6 +53,7 @@ class ReliabilitySerializer(serializers.Serializer):
 
 class ProfileSerializer(serializers.Serializer):
     username = serializers.CharField()
+    bot = serializers.BooleanField(help_text="a bot account: a program playing through the API")
     date_joined = serializers.DateTimeField()
     games_played = serializers.IntegerField()
     reliability = ReliabilitySerializer()

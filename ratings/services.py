@@ -284,11 +284,16 @@ def effective_rating(user: User, ruleset: str) -> float:
     return elo.START_RATING if row is None or is_provisional(row) else row.rating
 
 
-def leaderboard(ruleset: str, fmt: str = STANDARD_FORMAT, *, now: datetime | None = None) -> QuerySet[Rating]:
-    """Ratings of a ruleset, best first; players inactive longer than RATINGS_INACTIVE_DAYS are hidden."""
+def leaderboard(ruleset: str, fmt: str = STANDARD_FORMAT, *, now: datetime | None = None,
+                bots: bool | None = None) -> QuerySet[Rating]:
+    """Ratings of a ruleset, best first; players inactive longer than RATINGS_INACTIVE_DAYS are hidden.
+    Bot accounts are rated in the same pool as people (docs/bots.md) and marked; `bots`: True for the
+    bot accounts alone, False for people alone, None for everyone."""
     since = (now or timezone.now()) - conf.inactive_after()
-    return (Rating.objects.filter(ruleset=ruleset, format=fmt, last_played__gte=since, user__is_active=True)
-            .select_related("user").order_by("-rating", "user__username", "user_id"))
+    ratings = Rating.objects.filter(ruleset=ruleset, format=fmt, last_played__gte=since, user__is_active=True)
+    if bots is not None:
+        ratings = ratings.filter(user__is_bot=bots)
+    return ratings.select_related("user").order_by("-rating", "user__username", "user_id")
 
 
 def ratings_of(user: User) -> list[Rating]:
@@ -395,6 +400,7 @@ class Profile:
     username: str
     date_joined: datetime
     games_played: int
+    bot: bool
     reliability: Reliability
     ratings: list[Rating]
     history: list[RatingChange]
@@ -405,6 +411,7 @@ def public_profile(user: User) -> Profile:
         username=user.username,
         date_joined=user.date_joined,
         games_played=games_played(user),
+        bot=user.is_bot,
         reliability=reliability_report(user),
         ratings=ratings_of(user),
         history=history(user),

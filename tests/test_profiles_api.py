@@ -43,7 +43,7 @@ def test_leaderboard_best_first_for_anyone(api):
     assert body["count"] == 3
     assert [(e["rank"], e["username"], e["rating"]) for e in body["results"]] == [
         (1, "high", 1700.0), (2, "mid", 1550.0), (3, "low", 1400.0)]
-    assert set(body["results"][0]) == {"rank", "username", "rating", "games", "provisional", "last_played"}
+    assert set(body["results"][0]) == {"rank", "username", "bot", "rating", "games", "provisional", "last_played"}
 
 
 def test_leaderboard_is_paginated(api, settings):

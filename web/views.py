@@ -299,6 +299,6 @@ def leaderboard(request: HttpRequest, ruleset: str = "agot") -> HttpResponse:
     if ruleset not in ruleset_ids():
         raise Http404("No such game.")
 
-    rows = [{"rank": i + 1, "user": r.user.username, "rating": round(r.rating), "games": r.games,
-             "provisional": ratings.is_provisional(r)} for i, r in enumerate(ratings.leaderboard(ruleset)[:100])]
+    rows = [{"rank": i + 1, "user": r.user.username, "bot": r.user.is_bot,
+             "rating": round(r.rating), "games": r.games, "provisional": ratings.is_provisional(r)} for i, r in enumerate(ratings.leaderboard(ruleset)[:100])]
     return render(request, "web/leaderboard.html", {"ruleset": ruleset, "rows": rows})

@@ -179,7 +179,7 @@
     if (knelt) badges.push(h("span", { class: "badge knelt" }, "knelt"));
     if (s.bid_winner === seat && s.step !== "bidding") badges.push(h("span", { class: "badge won" }, "won the bid"));
     if ((s.winners || []).includes(seat)) badges.push(h("span", { class: "badge won" }, "winner"));
-    const who = row.seat ? h("span", { class: "presence " + (row.connected ? "on" : "off") }, row.is_bot ? "bot" : (row.user || "—"), row.connected ? " ●" : " ○") : null;
+    const who = row.seat ? h("span", { class: "presence " + (row.connected ? "on" : "off") }, row.is_bot ? "bot" : (row.user || "—"), row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null, row.connected ? " ●" : " ○") : null;
     return h("li", { class: "bt-seat" + (seat === T.seat ? " me" : "") + (knelt ? " is-knelt" : "") + (pend ? " is-pending" : ""), id: `seat-${seat}`, "data-seat": seat },
       h("div", { class: "bt-seat-head" }, h("strong", {}, leader(seat)), " ", who),
       h("div", { class: "badges" }, badges),

@@ -260,7 +260,7 @@
     $("seats").replaceChildren(h("table", { class: "seats" }, h("tbody", {}, game.seats.map((s) =>
       h("tr", { class: s.seat === SEAT ? "me" : "" },
         h("td", {}, houseTag(s.seat)),
-        h("td", {}, s.is_bot ? "bot" : (s.user || "—")),
+        h("td", {}, s.is_bot ? "bot" : (s.user || "—"), s.bot_account && !s.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null),
         h("td", {}, h("span", { class: "presence " + (s.connected ? "on" : "off"), "data-user": s.user || "" }, s.connected ? "● online" : "○ away")),
         h("td", {}, game.pending[s.seat] ? h("span", { class: "pending-what" }, cap(TODO[game.pending[s.seat]] || game.pending[s.seat].replace(/_/g, " ")), " ",
           s.deadline_at ? h("span", { class: "deadline", "data-deadline": s.deadline_at }, "") : "") : ""))))));
