@@ -47,7 +47,7 @@ def test_a_target_outside_the_front_arc_is_not_seen_M81():
               "guards": {"card": "10101", "at": [24, 5], "facing": 0}})   # behind the Sworn Swords
     res = los(s, "swords", "guards")
     assert res["ok"] is False and res["error"] == "no_line_of_sight"
-    assert res["reason"] == "guards is not in swords's Front arc (M81)"
+    assert res["reason"] == "guards is outside the Front arc of swords (M81)"
     assert los(s, "guards", "swords")["ok"] is True   # the Guardsmen face them
 
 

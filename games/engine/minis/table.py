@@ -169,7 +169,7 @@ def sight(state: State, viewer: str, target: str, ranged: bool = False) -> str |
     w, d = size(state, viewer)
     front = G.wedges(u["at"], u["facing"], w, d)["front"].intersection(poly(state, target))
     if front.is_empty or front.area <= G.TOL * G.TOL:
-        return f"{target} is not in {viewer}'s Front arc (M81)"
+        return f"{target} is outside the Front arc of {viewer} (M81)"
     if has_los(state, viewer, target, ranged):
         return None
     fl, fr, _br, _bl = G.corners(u["at"], u["facing"], w, d)
