@@ -13,6 +13,11 @@ from games.replay import commitment
 
 MIN_TIME_LIMIT = 2 * 60
 MAX_TIME_LIMIT = 7 * 24 * 60 * 60
+# Clocks (games/services/clocks.py): a time bank per seat, from one minute to a day, and an
+# increment per decision of up to ten minutes.
+MIN_CLOCK_BANK = 60
+MAX_CLOCK_BANK = 24 * 60 * 60
+MAX_CLOCK_INCREMENT = 10 * 60
 
 
 def new_invite_token() -> str:
@@ -39,6 +44,9 @@ class Lobby(models.Model):
     invite_token = models.CharField(max_length=43, unique=True, default=new_invite_token)
     password_hash = models.CharField(max_length=128, blank=True)
     time_limit = models.PositiveIntegerField(help_text="seconds per phase decision")
+    clock_bank = models.PositiveIntegerField(null=True, blank=True, help_text=(
+        "live play: each seat's time bank in seconds (empty: no clock, only the time per decision)"))
+    clock_increment = models.PositiveIntegerField(default=0, help_text="seconds added to a seat's bank per decision")
     house_choice = models.CharField(max_length=8, choices=HouseChoice.choices, default=HouseChoice.RANDOM)
     options = models.JSONField(default=dict, blank=True)
     decks = models.JSONField(default=list, blank=True, help_text=(
@@ -117,6 +125,9 @@ class Game(models.Model):
     ranked = models.BooleanField(default=False)
     private = models.BooleanField(default=False)
     time_limit = models.PositiveIntegerField(default=24 * 60 * 60)
+    clock_bank = models.PositiveIntegerField(null=True, blank=True, help_text=(
+        "each seat's time bank in seconds at the start (empty: no clock)"))
+    clock_increment = models.PositiveIntegerField(default=0, help_text="seconds added to a seat's bank per decision")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
     # The seed stays secret until the game ends; its commitment is public from the start.
     seed = models.BigIntegerField()
@@ -156,6 +167,9 @@ class Game(models.Model):
     def is_paused(self) -> bool:
         return self.paused_at is not None
 
+    def has_clock(self) -> bool:
+        return self.clock_bank is not None
+
     def seat_for(self, user) -> GameSeat | None:
         if user is None or not user.is_authenticated:
             return None
@@ -179,6 +193,10 @@ class GameSeat(models.Model):
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     paused_remaining = models.FloatField(null=True, blank=True, help_text="seconds left on the deadline when paused")
     extension_used = models.BooleanField(default=False)
+    # The seat's clock, in a game with one: the bank in seconds as of clock_started_at while it runs
+    # (the seat has a decision pending), or as it stopped.
+    clock_remaining = models.FloatField(null=True, blank=True, help_text="seconds left in the time bank")
+    clock_started_at = models.DateTimeField(null=True, blank=True, help_text="when the running clock last started")
 
     class Meta:
         ordering = ["position"]
@@ -215,6 +233,9 @@ class GameAction(models.Model):
     # sha256 of the request a key was first used with (games/services/play.py, request_fingerprint):
     # the same key with another request is refused (422) instead of answered with this action.
     request_hash = models.CharField(max_length=64, blank=True)
+    # A clocked game's clocks right after this action, for replays: {seat: {"remaining": seconds,
+    # "running": bool}}; null in games without a clock.
+    clocks = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

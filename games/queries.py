@@ -5,11 +5,13 @@ import re
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from games.engine import get_ruleset
 from games.errors import not_found
 from games.models import Game, GameSeat, Presence
 from games.replay import state_digest
+from games.services import clocks
 from games.services.notify import events_for
 
 
@@ -43,6 +45,7 @@ def viewer_seat(game: Game, user) -> str | None:
 
 def seat_rows(game: Game) -> list[dict[str, Any]]:
     connected = set(Presence.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True))
+    now = timezone.now()
     return [
         {
             "seat": s.seat,
@@ -56,6 +59,8 @@ def seat_rows(game: Game) -> list[dict[str, Any]]:
             "extension_used": s.extension_used,
             "abandoned": s.abandoned,
             "paused_remaining": s.paused_remaining,
+            # a clocked game: {remaining (seconds), running, runs_out_at}; null without a clock
+            "clock": clocks.seat_clock(game, s, now),
         }
         for s in game.seats.all()
     ]
@@ -83,6 +88,7 @@ def game_payload(game: Game, user) -> dict[str, Any]:
         "ranked": game.ranked,
         "private": game.private,
         "time_limit": game.time_limit,
+        "clock": {"bank": game.clock_bank, "increment": game.clock_increment} if game.has_clock() else None,
         "deadline_at": game.deadline_at,
         "paused_at": game.paused_at,
         "pause_votes": game.pause_votes,

@@ -2,7 +2,15 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, Lobby
+from games.models import (
+    MAX_CLOCK_BANK,
+    MAX_CLOCK_INCREMENT,
+    MAX_TIME_LIMIT,
+    MIN_CLOCK_BANK,
+    MIN_TIME_LIMIT,
+    Game,
+    Lobby,
+)
 from westeros.fields import StrictFloatField, StrictIntegerField
 
 
@@ -15,6 +23,13 @@ class LobbyCreateSerializer(serializers.Serializer):
     password = serializers.CharField(max_length=128, required=False, default="", allow_blank=True, trim_whitespace=False)
     time_limit = StrictIntegerField(min_value=MIN_TIME_LIMIT, max_value=MAX_TIME_LIMIT,
                                           help_text="seconds per decision, 120 (2 minutes) to 604800 (7 days)")
+    clock_bank = StrictIntegerField(
+        required=False, allow_null=True, default=None, min_value=MIN_CLOCK_BANK, max_value=MAX_CLOCK_BANK,
+        help_text="live play: each player's time bank in seconds, 60 to 86400 (null: no clock, only time_limit); "
+                  "a seat's deadline is the earlier of time_limit and its bank running out (docs/clocks.md)")
+    clock_increment = StrictIntegerField(
+        min_value=0, max_value=MAX_CLOCK_INCREMENT, default=0,
+        help_text="seconds added to a player's bank per decision, 0 to 600 (with clock_bank only)")
     house_choice = serializers.ChoiceField(choices=Lobby.HouseChoice.choices, default=Lobby.HouseChoice.RANDOM)
     options = serializers.DictField(required=False, default=dict)
     auto_start = serializers.BooleanField(default=True)
@@ -58,7 +73,7 @@ class LobbySerializer(serializers.ModelSerializer):
     class Meta:
         model = Lobby
         fields = ("id", "name", "ruleset", "creator", "creator_bot", "seats", "seats_free", "members", "ranked", "private",
-                  "has_password", "time_limit", "house_choice", "options", "decks", "auto_start", "max_consecutive_timeouts", "min_rating",
+                  "has_password", "time_limit", "clock_bank", "clock_increment", "house_choice", "options", "decks", "auto_start", "max_consecutive_timeouts", "min_rating",
                   "min_reliability", "private_chat", "spectator_chat", "status", "created_at", "game")
 
     def get_seats_free(self, lobby: Lobby) -> int:

@@ -23,6 +23,9 @@ RULESETS = [("agot", "A Game of Thrones (board game)"), ("btwixt", "B'Twixt (car
 ARMIES = [("stark", "Stark"), ("lannister", "Lannister")]
 DECK_CHOICES = [("pick", "each player picks their own"), ("assign", "I assign both")]
 TIME_LIMITS = [(120, "2 minutes"), (600, "10 minutes"), (3600, "1 hour"), (86400, "1 day"), (259200, "3 days")]
+# Clocks for live play (games/services/clocks.py): "bank+increment" in seconds; none by default
+CLOCKS = [("", "none: only the time per decision"), ("300+5", "5 minutes + 5 seconds a decision"),
+          ("1200+10", "20 minutes + 10 seconds a decision"), ("3600+30", "1 hour + 30 seconds a decision")]
 HOUSE_CHOICES = [(Lobby.HouseChoice.RANDOM, "drawn at random"), (Lobby.HouseChoice.PICK, "each player picks"),
                  (Lobby.HouseChoice.ASSIGN, "the creator assigns them")]
 # B'Twixt's modes (games/engine/btwixt/setup.py OPTION_KEYS), each with its label and what it does
@@ -106,6 +109,8 @@ class LobbyForm(forms.Form):
         "invalid": "Players: a whole number from 3 to 6."})
     time_limit = forms.TypedChoiceField(label="Time per decision", choices=TIME_LIMITS, coerce=int, error_messages={
         "invalid_choice": "Time per decision: choose one of the times in the list."})
+    clock = forms.ChoiceField(label="Clock", choices=CLOCKS, required=False, error_messages={
+        "invalid_choice": "Clock: choose none or one of the clocks in the list."})
     house_choice = forms.ChoiceField(label="Seats", choices=HOUSE_CHOICES, required=False, error_messages={
         "invalid_choice": "Seats: choose random, each player picks, or the creator assigns."})
     # A Game of Thrones
@@ -203,7 +208,15 @@ class LobbyForm(forms.Form):
             ruleset=d["ruleset"], name=d["name"], seat_count=d["seats"], time_limit=d["time_limit"],
             ranked=d["ranked"], private=d["private"], password=d["password"],
             house_choice=d.get("house_choice") or Lobby.HouseChoice.RANDOM, options=self.options(),
-            private_chat=not d["no_private_chat"], decks=self.assigned_decks())
+            private_chat=not d["no_private_chat"], decks=self.assigned_decks(), **self.clock_settings())
+
+    def clock_settings(self) -> dict[str, int | None]:
+        """The chosen clock as the lobby's clock_bank and clock_increment (none: no clock)."""
+        chosen = self.cleaned_data.get("clock") or ""
+        if not chosen:
+            return {"clock_bank": None, "clock_increment": 0}
+        bank, increment = (int(part) for part in chosen.split("+"))
+        return {"clock_bank": bank, "clock_increment": increment}
 
     def assigned_decks(self) -> list[str]:
         d = self.cleaned_data

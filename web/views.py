@@ -149,7 +149,24 @@ def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
             names = queries.seat_player_names(game)  # the card game's "{p1}" placeholders in names
             entry["lines"] = [queries.with_player_names(said, names) for said in map(describe, entry["events"]) if said]
     return JsonResponse({"step": step, "steps": len(actions), "seat": seat, "view": engine.view(state, seat),
-                         "summary": engine.summary(state, seat), "entry": entry})
+                         "summary": engine.summary(state, seat), "entry": entry,
+                         "clocks": _replay_clocks(game, actions, step, engine.pending(state))})
+
+
+def _replay_clocks(game: Game, actions: list, step: int, pending: dict) -> list[dict] | None:
+    """A clocked game's clocks as they were after `step` actions (each action row keeps them; at the
+    start every player has the whole bank, running for those with a decision): a list of {seat,
+    name, remaining, running} in seat order; None in a game without a clock."""
+    if not game.has_clock():
+        return None
+    seats = list(game.seats.all())
+    if step == 0:
+        state = {s.seat: {"remaining": game.clock_bank, "running": s.seat in pending}
+                 for s in seats if s.user_id is not None}
+    else:
+        state = actions[step - 1].clocks or {}
+    names = queries.seat_player_names(game)
+    return [{"seat": s.seat, "name": names.get(s.seat, s.seat), **state[s.seat]} for s in seats if s.seat in state]
 
 
 def lobby_list(request: HttpRequest) -> HttpResponse:
@@ -179,6 +196,7 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
     lf = lobby_form
     return render(request, "web/lobby_new.html", {
         "form": form, "data": form.data, "houses": lf.HOUSES, "rulesets": lf.RULESETS, "time_limits": lf.TIME_LIMITS,
+        "clocks": lf.CLOCKS,
         "house_choices": lf.HOUSE_CHOICES, "leaders": _btwixt_leaders(), "cardset_name": lf.cardset_name(),
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
         "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),

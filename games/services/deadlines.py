@@ -27,6 +27,7 @@ from django.utils import timezone
 from games.engine import get_ruleset
 from games.errors import GameError, conflict
 from games.models import Game, GameAction, GameSeat
+from games.services import clocks
 
 log = logging.getLogger(__name__)
 
@@ -35,22 +36,34 @@ def renew(game: Game, pending_before: set[str], records: list[GameAction], now: 
           seats: list[GameSeat] | None = None, timed_out: list[GameSeat] = ()) -> None:
     """Give each seat that has just become pending (or acted and is pending again) a fresh
     deadline counted from `now` (the moment of the change); clear the deadline of seats that no
-    longer have to act; keep the others. The changed seats are written in one UPDATE, with the
-    `timed_out` seats' new consecutive_timeouts. `seats`: the game's seats as read under its lock
-    (read here otherwise)."""
+    longer have to act; keep the others. In a game with a clock (games/services/clocks.py) a
+    decision that ends charges the seat's bank, a fresh one starts its clock, and its deadline is
+    the earlier of the two; `records` then keep the clocks as they are after the change (for the
+    replay: call this before they are inserted). The changed seats are written in one UPDATE, with
+    the `timed_out` seats' new consecutive_timeouts. `seats`: the game's seats as read under its
+    lock (read here otherwise)."""
     now = now or timezone.now()
     engine = get_ruleset(game.ruleset)
     pending = set(engine.pending(game.state)) if game.is_active() else set()
     acted = {record.seat for record in records}
+    clocked = game.has_clock()
+    seats = list(game.seats.all()) if seats is None else seats
     earliest: datetime | None = None
     changed = []
-    for seat in (list(game.seats.all()) if seats is None else seats):
+    for seat in seats:
         deadline = seat.deadline_at
-        if seat.seat not in pending or seat.is_bot:
+        was = (seat.clock_remaining, seat.clock_started_at)
+        waiting = seat.seat in pending and not seat.is_bot
+        fresh = waiting and (deadline is None or seat.seat not in pending_before or seat.seat in acted)
+        if clocked and seat.clock_started_at is not None and (fresh or not waiting):
+            clocks.stop(game, seat, now, answered=seat.seat in acted)
+        if not waiting:
             deadline = None
-        elif deadline is None or seat.seat not in pending_before or seat.seat in acted:
+        elif fresh:
             deadline = now + timedelta(seconds=game.time_limit)
-        if deadline != seat.deadline_at:
+            if clocked:
+                deadline = clocks.start(game, seat, now, deadline)
+        if deadline != seat.deadline_at or was != (seat.clock_remaining, seat.clock_started_at):
             seat.deadline_at = deadline
             changed.append(seat)
         if deadline is not None and (earliest is None or deadline < earliest):
@@ -58,7 +71,13 @@ def renew(game: Game, pending_before: set[str], records: list[GameAction], now: 
     if timed_out:
         changed += [seat for seat in timed_out if seat not in changed]
     if changed:
-        GameSeat.objects.bulk_update(changed, ["deadline_at", "consecutive_timeouts"] if timed_out else ["deadline_at"])
+        fields = ["deadline_at", *(["clock_remaining", "clock_started_at"] if clocked else []),
+                  *(["consecutive_timeouts"] if timed_out else [])]
+        GameSeat.objects.bulk_update(changed, fields)
+    if clocked and records:
+        state = clocks.snapshot(seats, now)
+        for record in records:
+            record.clocks = state
     game.deadline_at = earliest
 
 
@@ -273,6 +292,9 @@ def do_extend(game_id: int, user) -> Game:
             raise GameError("forbidden", "You do not play in this game.", status_code=403)
         if seat.extension_used:
             raise conflict("extension_used", "You already used your extension in this game.", version=game.version)
+        if game.has_clock():
+            raise conflict("clock_game", "In a game with a clock there is no extension: your time is your clock's.",
+                           version=game.version)
         if seat.deadline_at is None:
             raise conflict("nothing_pending", "You have no decision pending, so no deadline to extend.",
                            version=game.version)

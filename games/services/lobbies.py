@@ -13,7 +13,16 @@ from games import rulesets
 from games.engine import EngineError, get_ruleset
 from games.engine.base import ScenarioSetupError
 from games.errors import GameError, conflict, forbidden, not_found
-from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, Lobby, LobbyMember
+from games.models import (
+    MAX_CLOCK_BANK,
+    MAX_CLOCK_INCREMENT,
+    MAX_TIME_LIMIT,
+    MIN_CLOCK_BANK,
+    MIN_TIME_LIMIT,
+    Game,
+    Lobby,
+    LobbyMember,
+)
 from ratings.services import meets_requirements
 
 
@@ -23,6 +32,9 @@ class LobbySettings:
     seat_count: int
     time_limit: int
     name: str = ""
+    # live play: each seat's time bank and the increment per decision, in seconds (None: no clock)
+    clock_bank: int | None = None
+    clock_increment: int = 0
     ranked: bool = False
     private: bool = False
     password: str = ""
@@ -51,6 +63,12 @@ def validate_settings(s: LobbySettings) -> None:
         raise invalid("seats", rulesets.players_words(s.ruleset, ruleset.min_seats, ruleset.max_seats))
     if not MIN_TIME_LIMIT <= s.time_limit <= MAX_TIME_LIMIT:
         raise invalid("time_limit", f"The time limit is from {MIN_TIME_LIMIT} seconds to {MAX_TIME_LIMIT} (7 days).")
+    if s.clock_bank is not None and not MIN_CLOCK_BANK <= s.clock_bank <= MAX_CLOCK_BANK:
+        raise invalid("clock_bank", f"A time bank is from {MIN_CLOCK_BANK} seconds to {MAX_CLOCK_BANK} (a day).")
+    if not 0 <= s.clock_increment <= MAX_CLOCK_INCREMENT:
+        raise invalid("clock_increment", f"The increment is from 0 to {MAX_CLOCK_INCREMENT} seconds (10 minutes).")
+    if s.clock_bank is None and s.clock_increment:
+        raise invalid("clock_increment", "An increment needs a clock: give a time bank (clock_bank) too.")
     if s.house_choice not in Lobby.HouseChoice.values:
         raise invalid("house_choice", f"Choose one of: {', '.join(Lobby.HouseChoice.values)}.")
     if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
@@ -148,6 +166,8 @@ def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True
         ranked=settings.ranked,
         private=settings.private,
         time_limit=settings.time_limit,
+        clock_bank=settings.clock_bank,
+        clock_increment=settings.clock_increment,
         house_choice=settings.house_choice,
         options=settings.options or {},
         auto_start=settings.auto_start,
@@ -294,6 +314,8 @@ def _start(lobby: Lobby) -> Lobby:
         private=lobby.private,
         time_limit=lobby.time_limit,
         max_consecutive_timeouts=lobby.max_consecutive_timeouts,
+        clock_bank=lobby.clock_bank,
+        clock_increment=lobby.clock_increment,
     )
     Game.objects.filter(pk=game.pk).update(private_chat=lobby.private_chat, spectator_chat=lobby.spectator_chat)
     lobby.status = Lobby.Status.STARTED

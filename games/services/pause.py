@@ -1,7 +1,7 @@
 """Pausing a game by unanimous vote (issue 7).
 
 Every player still at the table (seats not played by the bot) must vote to pause. While paused,
-deadlines are frozen (each seat keeps the time it had left), and actions are refused, so nothing
+deadlines and clocks are frozen (each seat keeps the time it had left), and actions are refused, so nothing
 moves. Any one player resumes the game: the consent that paused it no longer holds. A vote may be
 vetoed through games.signals.vote_check (tournaments lock votes that could spoil results).
 """
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.errors import GameError, conflict
 from games.models import Game
-from games.services import notify
+from games.services import clocks, notify
 from games.services.play import lock_game
 from games.signals import vote_check
 
@@ -55,7 +55,8 @@ def _freeze(game: Game) -> None:
         if seat.deadline_at is not None:
             seat.paused_remaining = max(0.0, (seat.deadline_at - now).total_seconds())
             seat.deadline_at = None
-            seat.save(update_fields=["paused_remaining", "deadline_at"])
+            clocks.freeze(seat, now)  # a running clock stops: the pause costs no time
+            seat.save(update_fields=["paused_remaining", "deadline_at", "clock_remaining", "clock_started_at"])
     game.deadline_at = None
     game.paused_at = now
     game.pause_votes = []
@@ -74,7 +75,9 @@ def _resume_or_withdraw(game: Game, seat: str) -> None:
         if s.paused_remaining is not None:
             s.deadline_at = now + timedelta(seconds=s.paused_remaining)
             s.paused_remaining = None
-            s.save(update_fields=["deadline_at", "paused_remaining"])
+            if game.has_clock() and s.clock_remaining is not None:
+                s.clock_started_at = now  # its clock runs again, with the bank it had
+            s.save(update_fields=["deadline_at", "paused_remaining", "clock_started_at"])
             earliest = s.deadline_at if earliest is None else min(earliest, s.deadline_at)
     game.deadline_at = earliest
     game.paused_at = None

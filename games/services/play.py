@@ -46,9 +46,12 @@ def do_create_game(
     time_limit: int = 24 * 60 * 60,
     max_consecutive_timeouts: int = 3,
     seed: int | None = None,
+    clock_bank: int | None = None,
+    clock_increment: int = 0,
 ) -> Game:
     """A new game with a fresh secret seed; `seating` maps each of the ruleset's seats to its player
-    (None: a bot from the start)."""
+    (None: a bot from the start). `clock_bank`, `clock_increment`: a clock for live play, each
+    player's time bank and what a decision adds to it, in seconds (games/services/clocks.py)."""
     engine = get_ruleset(ruleset)
     choices = engine.seat_choices(len(seating))
     if not set(seating) <= set(choices):
@@ -68,6 +71,8 @@ def do_create_game(
             ranked=ranked,
             private=private,
             time_limit=time_limit,
+            clock_bank=clock_bank,
+            clock_increment=clock_increment if clock_bank is not None else 0,
             max_consecutive_timeouts=max_consecutive_timeouts,
             seed=seed,
             seed_salt=salt,
@@ -75,7 +80,8 @@ def do_create_game(
             state=state,
         )
         GameSeat.objects.bulk_create(
-            GameSeat(game=game, seat=seat, position=i, user=seating[seat], is_bot=seating[seat] is None)
+            GameSeat(game=game, seat=seat, position=i, user=seating[seat], is_bot=seating[seat] is None,
+                     clock_remaining=clock_bank if seating[seat] is not None else None)
             for i, seat in enumerate(seats)
         )
         settle(game, set(), [], started=True)
@@ -216,8 +222,8 @@ def settle(
         game.ranking = abandonment_ranking(game, seats)
     records = [*records, *_run_bots(game, seats)]
     _finish_if_over(game)
+    deadlines.renew(game, pending_before, records, now, seats=seats, timed_out=timed_out)  # sets records' clocks
     _insert_actions(game)
-    deadlines.renew(game, pending_before, records, now, seats=seats, timed_out=timed_out)
     game.save()
     notify.after_commit(game, records, seats_changed=seats_changed, seat_names=[s.seat for s in seats])
     game_changed.send(sender=Game, game=game, pending_before=pending_before, records=records, started=started,
