@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from games.engine.base import REFEREE, EngineError, register
-from games.engine.minis import cards, data, flow, setup, summary
+from games.engine.minis import cards, data, flow, narrate, setup, summary
 from games.engine.minis import table as T
 
 State = dict[str, Any]
@@ -165,10 +165,10 @@ class MinisRuleset:
         if kind not in ANSWERS[d["kind"]]:
             raise EngineError("not_your_turn", f"{kind} does not answer the pending {d['kind']}")
         new = copy_state(state)
-        events: list[Event] = []
+        events = narrate.Recorder(new)  # a list that adds the public facts the log's sentences need
         self._answer(new, seat, d["kind"], kind, value, events)
         flow.run(new, events)
-        return new, events
+        return new, events.close()
 
     def _answer(self, state: State, seat: str, dkind: str, kind: str, value: Any, events: list[Event]) -> None:
         if dkind == "activate":
@@ -266,6 +266,10 @@ class MinisRuleset:
 
     def event_view(self, event: Event, seat: str | None) -> Event | None:
         return summary.event_view(event, seat)
+
+    def describe_event(self, event: Event) -> dict[str, Any] | None:
+        """The event in words (narrate.py); narrate only what event_view let through."""
+        return narrate.describe(event)
 
     def summary_path_error(self, path: str) -> str | None:
         return summary.summary_path_error(path)
