@@ -25,3 +25,69 @@
   tick();
   setInterval(tick, 1000);
 })();
+
+/* The players' clocks of a game with a clock (docs/clocks.md): a line under the page's title shows
+   every player's time bank; the running ones (a decision pending) count down to their
+   `runs_out_at`. turn.js calls WesterosClock.update(game) after each load of the game, with the
+   API's GET /api/v1/games/<id>; a game without a clock shows nothing. */
+(function () {
+  "use strict";
+  const passed = new Set();
+  function words(seconds) {
+    const left = Math.max(0, Math.ceil(seconds));
+    const h = Math.floor(left / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
+    return (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(s).padStart(2, "0");
+  }
+  function line() {
+    let node = document.getElementById("clocks");
+    if (node) return node;
+    const after = document.querySelector("#game .status-line");
+    if (!after) return null;
+    node = document.createElement("p");
+    node.id = "clocks"; node.className = "clocks"; node.setAttribute("aria-label", "The players' clocks");
+    after.after(node);
+    return node;
+  }
+  function tick() {
+    for (const node of document.querySelectorAll("[data-clock-end]")) {
+      const left = Math.max(0, (Date.parse(node.dataset.clockEnd) - Date.now()) / 1000);
+      node.textContent = words(left);
+      node.closest(".clock").classList.toggle("urgent", left < 30);
+      if (!left && !passed.has(node.dataset.clockEnd)) {  // the server applies the default: re-fetch then
+        passed.add(node.dataset.clockEnd);
+        window.dispatchEvent(new CustomEvent("westeros:deadline", { detail: node.dataset.clockEnd }));
+      }
+    }
+  }
+  /* One player's clock: {name, remaining, running, runs_out_at?}; `running` without `runs_out_at`
+     (a replay's step) is shown still. */
+  function clockNode(c) {
+    const span = document.createElement("span");
+    span.className = "clock" + (c.running ? " running" : "") + (c.remaining < 30 ? " urgent" : "");
+    const time = document.createElement("b");
+    time.textContent = words(c.remaining);
+    if (c.running && c.runs_out_at) time.dataset.clockEnd = c.runs_out_at;
+    span.append(c.running ? "▶ " : "", c.name + " ", time);
+    span.title = c.running ? c.name + "'s clock is running: a decision is pending" : c.name + "'s clock is stopped";
+    return span;
+  }
+  function show(node, clocks, label) {
+    if (!node) return;
+    node.hidden = !clocks || !clocks.length;
+    if (node.hidden) { node.replaceChildren(); return; }
+    node.replaceChildren(label, ...clocks.flatMap((c, i) => (i ? [" · ", clockNode(c)] : [clockNode(c)])));
+    tick();
+  }
+  function update(game) {
+    // a clocked game has no one-time extension (the server refuses it): its button is hidden (board.css)
+    const root = document.getElementById("game");
+    if (root) root.classList.toggle("clocked", Boolean(game && game.clock));
+    if (!game || !game.clock) { const node = document.getElementById("clocks"); if (node) node.hidden = true; return; }
+    const rows = (game.seats || []).filter((row) => row.clock);
+    show(line(), rows.map((row) => ({ name: row.user || "the bot", ...row.clock,
+                                      running: row.clock.running && game.status === "active" })),
+         game.paused_at ? "Clocks (paused): " : "Clocks: ");
+  }
+  window.WesterosClock = { update, show, words };
+  setInterval(tick, 1000);
+})();

@@ -25,6 +25,8 @@
     const data = await r.json();
     if (asked !== showing) return;
     if (MN) MN.showReplayStep(data, step, steps); else if (LCG) LCG.showReplayStep(data, step, steps); else if (BT) showTable(data); else showBoard(data);
+    // a clocked game: every player's clock as it was after this step (countdown.js)
+    window.WesterosClock.show(document.getElementById("replay-clocks"), data.clocks, "Clocks at this step: ");
   }
 
   function showBoard(data) {

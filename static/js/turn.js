@@ -74,6 +74,7 @@
     document.documentElement.classList.toggle("your-turn", now);
     if (now && yourTurn === false && soundOn()) chime();
     yourTurn = now;
+    if (window.WesterosClock) window.WesterosClock.update(game);  // the players' clocks (countdown.js)
   }
 
   soundToggle();
