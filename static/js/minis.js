@@ -577,15 +577,22 @@
     if (!r.ok) { const b = await r.json().catch(() => ({})); showError(`${what} refused: ${namesIn(b.detail || r.status)}`); }
     await load();
   }
-  /* The move check (POST /check, nothing applied): {ok, at, facing} or {ok: false, error, reason}. */
-  async function checkAction(action) {
+  /* The move check (POST /check, nothing applied): {ok, at, facing} or {ok: false, error, reason}.
+     A 409 means the page's version is behind (the game moved on since it was loaded): the game is
+     fetched again and the same question asked at the new version, not shown as a refusal. */
+  async function checkAction(action, retried) {
+    const sent = version;
     const r = await fetch(q("/check"), {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
-      body: JSON.stringify({ version: version, action: action }),
+      body: JSON.stringify({ version: sent, action: action }),
     });
     let body = null;
     try { body = await r.json(); } catch (e) { body = null; }
+    if (r.status === 409 && (retried || 0) < 2) {
+      if (version === sent) await load();
+      if (version !== sent) return checkAction(action, (retried || 0) + 1);
+    }
     if (body && typeof body.ok === "boolean") return body;
     if (r.status === 404 || r.status === 405) return { missing: true };
     return { ok: false, reason: (body && (body.detail || body.reason)) || `the check failed (${r.status})` };
