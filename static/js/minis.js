@@ -14,7 +14,8 @@
    the bearing of the move, straight forward, pivot to the ghost's facing" about the tray centre).
    Every decision the engine asks is answered from the panel (deploy, activate, actions, charges and
    attacks with their targets, retreats, re-rolls and condition tokens, reaction windows with pass
-   and auto-pass, zone choices, discards, redeployment). Tools: measuring tape, range rings, arcs.
+   and auto-pass, zone choices, discards, redeployment). Tools: measuring tape, range rings, arcs,
+   the selected unit's line of sight (asked of the same check).
    Zoom and pan with the wheel, the buttons, and one or two fingers. Names, never ids. */
 (function () {
   "use strict";
@@ -517,6 +518,8 @@
   if (!root || !root.classList.contains("minis")) return;
   const { csrf } = window.WesterosClient;
   const SEAT = root.dataset.seat || null;
+  const losButton = document.querySelector(".mn-tools [data-tool=los]");
+  if (losButton && !SEAT) losButton.hidden = true;   // the check answers players only
   const INVITE = root.dataset.invite || "";
   const API = root.dataset.api;
   const CATALOGUE = JSON.parse(document.getElementById("minis-cards").textContent);
@@ -534,7 +537,8 @@
   let pivots = {};         // free pivots chosen: unit -> facing
   let check = { seq: 0, result: null, pending: false, missing: false };
   let targets = null;      // {key, results: {name: {ok, reason}}}: charge / attack checks of the active unit
-  const tools = { tape: false, rings: false, arcs: false };
+  let sight = null;        // {key, unit, results: {enemy: {ok, reason}}, ranged: {enemy: {ok, reason}}}: the selected unit's line of sight
+  const tools = { tape: false, rings: false, arcs: false, los: !!SEAT };
   let tape = [];           // measuring points (table inches), the second following the pointer until placed
   let tapeHover = null;
   let decisionKeySeen = null;
@@ -698,6 +702,44 @@
     if (targets && targets.key === key) { renderDecision(); drawOverlay(); }
   }
 
+  /* Which enemy units the selected unit (either side's) sees: each asked of the server's check
+     ({line_of_sight}, answered whatever is pending), and for a unit with a ranged attack also as a
+     ranged attack sees (Cover blocks it). Players only: the check is not open to spectators. */
+  const hasRanged = (name) => (unitCard(name).attacks || []).some((a) => a.range !== "melee");
+  async function loadSight() {
+    const name = selected;
+    if (!SEAT || !tools.los || !game || game.status !== "active" || !name || !live(name)) return;
+    const key = `${version}|${name}`;
+    if (sight && sight.key === key) return;
+    const enemies = liveUnits(other(units()[name].seat));
+    const mine = sight = { key, unit: name, results: {}, ranged: {} };
+    const asks = [];
+    for (const e of enemies) {
+      asks.push([e, "results", { line_of_sight: { from: name, to: e } }]);
+      if (hasRanged(name)) asks.push([e, "ranged", { line_of_sight: { from: name, to: e, ranged: true } }]);
+    }
+    await Promise.all(asks.map(async ([e, where, act]) => {
+      const res = await checkAction(act);
+      mine[where][e] = res.missing ? { ok: null } : res;
+    }));
+    if (sight !== mine) return;
+    mine.done = true;
+    drawOverlay(); renderUnitCard();
+  }
+  /* What the selected unit sees, in words (under its card). */
+  function sightNode() {
+    if (!sight || sight.unit !== selected || !live(selected)) return null;
+    const enemies = Object.keys(sight.results).filter(live);
+    if (!sight.done) return h("p", { class: "small mn-sight" }, "Line of sight: checking…");
+    if (!enemies.length) return h("p", { class: "small mn-sight" }, "Line of sight: no enemy unit on the table.");
+    const seen = enemies.filter((e) => sight.results[e].ok), unseen = enemies.filter((e) => sight.results[e].ok === false);
+    const ranged = hasRanged(selected) ? seen.filter((e) => sight.ranged[e] && sight.ranged[e].ok === false) : [];
+    return h("div", { class: "small mn-sight" },
+      h("p", {}, h("strong", {}, "Line of sight: "), seen.length ? `${unitName(selected)} sees ${seen.map(unitName).join(", ")}.` : `${unitName(selected)} sees no enemy unit.`),
+      unseen.length ? h("ul", {}, unseen.map((e) => h("li", {}, `Not ${unitName(e)}: ${namesIn(sight.results[e].reason || "")}`))) : null,
+      ranged.length ? h("ul", {}, ranged.map((e) => h("li", {}, `${unitName(e)} only for a melee attack or a charge: ${namesIn(sight.ranged[e].reason || "")}`))) : null);
+  }
+
   // ------------------------------------------------------------------ the overlay: ghost, tools, targets
 
   function drawOverlay() {
@@ -727,6 +769,21 @@
       }
       out.push(rings);
     }
+    // not while the unit's ghost is out (the lines are from where it stands) nor over its charge or attack targets
+    if (tools.los && sel && sight && sight.unit === sel && !(ghost && ghost.unit === sel) && !(targets && sel === V.active_unit)) {
+      const u = units()[sel];
+      const from = P(u.at[0], u.at[1]);
+      for (const [e, res] of Object.entries(sight.results)) {
+        if (!live(e)) continue;
+        const to = P(...centre(units()[e].at, units()[e].facing, size(e)[1]));
+        const rg = sight.ranged[e];
+        const cover = res.ok && rg && rg.ok === false;
+        const words = res.ok ? `${unitName(sel)} sees ${unitName(e)}${cover ? ` (not for a ranged attack: ${namesIn(rg.reason || "")})` : ""}`
+          : res.ok === null ? "Line of sight is checked with an action" : namesIn(res.reason || "");
+        out.push(s("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "mn-sight-line " + (res.ok ? (cover ? "ok cover" : "ok") : res.ok === null ? "unknown" : "no"), "data-sight": e },
+          s("title", {}, words)));
+      }
+    }
     if (targets && V.active_unit && live(V.active_unit)) {
       const from = P(...centre(units()[V.active_unit].at, units()[V.active_unit].facing, size(V.active_unit)[1]));
       const seen = new Set();
@@ -752,6 +809,7 @@
       }
     }
     g.replaceChildren(...out);
+    loadSight();
   }
 
   function ghostNode() {
@@ -834,11 +892,12 @@
     if (t === "tape") { tape = []; tapeHover = null; }
     toolNote();
     drawOverlay();
+    renderUnitCard();
   });
   function toolNote() {
     const notes = [];
     if (tools.tape) notes.push(tape.length === 2 ? `Measured ${dist(tape[0], tape[1]).toFixed(2)} in; click to measure again.` : tape.length ? "Click the second point." : "Click the first point to measure from.");
-    if ((tools.rings || tools.arcs) && !selected) notes.push("Select a unit to see its ranges and arcs.");
+    if ((tools.rings || tools.arcs || tools.los) && !selected) notes.push(`Select a unit to see its ${[tools.rings && "ranges", tools.arcs && "arcs", tools.los && "line of sight"].filter(Boolean).join(" and ")}.`);
     $("tool-note").textContent = notes.join(" ");
   }
 
@@ -1018,7 +1077,7 @@
   function renderUnitCard() {
     const box = $("unit-card");
     if (!selected || !units()[selected]) { box.replaceChildren(h("p", { class: "small empty" }, "Click a tray to see its unit's card.")); return; }
-    box.replaceChildren(unitCardNode(selected));
+    box.replaceChildren(...[unitCardNode(selected), tools.los ? sightNode() : null].filter(Boolean));
   }
   function renderDice() {
     const box = $("dice-panel");
