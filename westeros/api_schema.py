@@ -44,7 +44,8 @@ DESCRIPTIONS = {
     "503": "A service (database, Redis) is unavailable: retry after `Retry-After` seconds.",
 }
 WRITES = {"post", "put", "patch", "delete"}
-RATE_LIMITED = {("/api/v1/auth/token", "post"), ("/api/v1/games/{game_id}/chat", "post")}
+RATE_LIMITED = {("/api/v1/auth/token", "post"), ("/api/v1/games/{game_id}/chat", "post"),
+                ("/api/v1/challenges", "post")}
 IDEMPOTENT_ACTIONS = {("/api/v1/games/{game_id}/actions", "post")}
 
 

@@ -61,6 +61,8 @@ INSTALLED_APPS = [
     "ratings",
     "chat",
     "notifications",
+    "events",  # the per-user event stream (GET /api/v1/stream/events)
+    "challenges",
     "westeros.apps.WesterosConfig",  # deployment checks, the links in e-mails
 ]
 
@@ -284,6 +286,7 @@ SPECTACULAR_SETTINGS = {
     # every operation documents the error statuses it answers, in the one error shape (westeros/api_schema.py)
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "events.schema.add_event_stream",  # an async view drf-spectacular cannot see
         "westeros.api_schema.add_error_responses",
     ],
 }

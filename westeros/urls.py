@@ -32,6 +32,8 @@ urlpatterns = [
     path("api/v1/", include("tournaments.api_urls")),
     path("api/v1/", include("chat.api_urls")),
     path("api/v1/", include("notifications.api_urls")),
+    path("api/v1/", include("events.api_urls")),
+    path("api/v1/", include("challenges.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     # Anything else under /api/ is a JSON 404, never an HTML page (even with DEBUG on).

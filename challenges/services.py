@@ -1,0 +1,273 @@
+"""Challenges: create, accept, decline, cancel; expiry checked lazily; a rate limit per challenger.
+
+Each change runs in one transaction with the challenge row locked, and the users concerned hear of
+it on their event stream after the commit (events/services.py). When the last invitee accepts, the
+game is started by the lobby services (a lobby filled by the challenger and the invitees, started
+at once), so a challenge's game is like any lobby game: same options, validation, seating, ratings."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from rest_framework.exceptions import Throttled
+
+from accounts.models import User
+from challenges.models import Challenge, Invite
+from events.services import send_after_commit
+from games.errors import GameError, conflict, forbidden, not_found
+from games.models import Game
+from games.services import lobbies
+
+# lichess's decline reasons, in words.
+DECLINE_REASONS = {
+    "generic": "I'm not accepting challenges at the moment.",
+    "later": "This is not the right time for me, please ask again later.",
+    "too_fast": "This time limit is too fast for me, please challenge again with a slower game.",
+    "too_slow": "This time limit is too slow for me, please challenge again with a faster game.",
+    "time_limit": "I'm not accepting challenges with this time limit.",
+    "ranked": "Please send me a ranked challenge instead.",
+    "casual": "Please send me a casual challenge instead.",
+    "ruleset": "I'm not accepting challenges to this game at the moment.",
+    "options": "I'm not accepting challenges with these options.",
+    "no_bot": "I'm not accepting challenges from bots.",
+    "only_bot": "I'm only accepting challenges from bots.",
+}
+
+
+def conf(name: str) -> Any:
+    defaults = {"CHALLENGES_PER_HOUR": 20, "CHALLENGE_EXPIRY_SECONDS": 24 * 3600}
+    return getattr(settings, name, defaults[name])
+
+
+def invalid(field: str, message: str) -> GameError:
+    return GameError("invalid", "Some fields are not valid.", fields={field: [message]})
+
+
+@dataclass(frozen=True)
+class ChallengeRequest:
+    ruleset: str
+    users: list[str]
+    time_limit: int
+    ranked: bool = False
+    options: dict[str, Any] | None = None
+
+
+# --- reading ------------------------------------------------------------------------------------------
+
+def pending_now(now: datetime | None = None):
+    """Challenges still waiting for answers: pending and not past their expiry. Expiry is checked
+    lazily, when challenges are read or answered; reads store nothing (an expired challenge is
+    stored as such when someone tries to answer it, or never: it is shown as expired all the same)."""
+    return Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=now or timezone.now())
+
+
+def shown_status(challenge: Challenge) -> str:
+    if challenge.is_pending() and challenge.expires_at <= timezone.now():
+        return Challenge.Status.EXPIRED
+    return challenge.status
+
+
+def with_people(queryset):
+    return queryset.select_related("challenger").prefetch_related("invites__user")
+
+
+def challenges_of(user: User) -> dict[str, list[Challenge]]:
+    """The user's pending challenges: `in` (waiting for their answer), `out` (sent by them)."""
+    incoming = with_people(pending_now().filter(invites__user=user, invites__status=Invite.Status.PENDING)).distinct()
+    outgoing = with_people(pending_now().filter(challenger=user))
+    return {"in": list(incoming[:200]), "out": list(outgoing[:200])}
+
+
+def visible_challenge(user: User, challenge_id: int) -> Challenge:
+    """A challenge the user takes part in (as challenger or invitee), else 404."""
+    challenge = with_people(Challenge.objects.filter(pk=challenge_id)).first()
+    if challenge is None or not _takes_part(challenge, user):
+        raise not_found("challenge")
+    return challenge
+
+
+def _takes_part(challenge: Challenge, user: User) -> bool:
+    return challenge.challenger_id == user.pk or any(i.user_id == user.pk for i in challenge.invites.all())
+
+
+def payload(challenge: Challenge) -> dict[str, Any]:
+    """The challenge as the API and the event stream show it."""
+    return {
+        "id": challenge.pk,
+        "status": shown_status(challenge),
+        "challenger": challenge.challenger.username,
+        "challenger_bot": challenge.challenger.is_bot,
+        "ruleset": challenge.ruleset,
+        "options": challenge.options,
+        "time_limit": challenge.time_limit,
+        "ranked": challenge.ranked,
+        "seats": 1 + len(challenge.invites.all()),
+        "invites": [{"user": i.user.username, "bot": i.user.is_bot, "status": i.status,
+                     "reason": i.reason or None, "reason_text": DECLINE_REASONS.get(i.reason)}
+                    for i in challenge.invites.all()],
+        "created_at": challenge.created_at,
+        "expires_at": challenge.expires_at,
+        "game": challenge.game_id,
+    }
+
+
+def waiting_challenge_events(user: User) -> list[dict]:
+    """The stream's first lines: a `challenge` event for every challenge waiting for the user's answer."""
+    return [{"type": "challenge", "challenge": payload(c)} for c in challenges_of(user)["in"]]
+
+
+# --- changing -----------------------------------------------------------------------------------------
+
+def _json(challenge: Challenge) -> dict[str, Any]:
+    """The payload with dates as text (what the stream sends)."""
+    data = payload(challenge)
+    for key in ("created_at", "expires_at"):
+        data[key] = data[key].isoformat().replace("+00:00", "Z")
+    return data
+
+
+def _notify(challenge: Challenge, kind: str, user_ids) -> None:
+    event = {"type": kind, "challenge": _json(challenge)}
+    send_after_commit((uid, event) for uid in user_ids)
+
+
+def _check_rate(challenger: User, now: datetime) -> None:
+    limit = int(conf("CHALLENGES_PER_HOUR"))
+    since = now - timedelta(hours=1)
+    recent = list(Challenge.objects.filter(challenger=challenger, created_at__gt=since)
+                  .order_by("created_at").values_list("created_at", flat=True)[:limit])
+    if len(recent) >= limit:
+        wait = max(1, math.ceil((recent[0] + timedelta(hours=1) - now).total_seconds()))
+        raise Throttled(wait=wait, detail=f"At most {limit} challenges an hour.")
+
+
+def _invitees(challenger: User, names: list[str], ruleset: str) -> list[User]:
+    if not names:
+        raise invalid("users", "Name at least one player to challenge.")
+    if len(set(names)) != len(names):
+        raise invalid("users", "Name each player once.")
+    if challenger.username in names:
+        raise invalid("users", "You cannot challenge yourself: name the other players.")
+    found = {u.username: u for u in User.objects.filter(username__in=names, is_active=True)}
+    missing = [n for n in names if n not in found]
+    if missing:
+        raise invalid("users", f"No player named {', '.join(repr(n) for n in missing)}.")
+    return [found[n] for n in names]
+
+
+def do_create_challenge(challenger: User, request: ChallengeRequest) -> Challenge:
+    """Validate (the lobby's own checks for the ruleset, the seats, the time limit and the options),
+    count against the rate limit, store, and tell every invitee."""
+    with transaction.atomic():
+        now = timezone.now()
+        User.objects.select_for_update().filter(pk=challenger.pk).first()  # one challenger at a time
+        _check_rate(challenger, now)
+        invitees = _invitees(challenger, request.users, request.ruleset)
+        try:
+            lobbies.validate_settings(_lobby_settings(request.ruleset, 1 + len(invitees), request.time_limit,
+                                                      request.ranked, request.options or {}))
+        except GameError as error:  # the lobby's field names are the challenge's, but seats are users
+            if "seats" in error.fields:
+                raise invalid("users", error.fields["seats"][0]) from None
+            raise
+        challenge = Challenge.objects.create(
+            challenger=challenger, ruleset=request.ruleset, options=request.options or {},
+            time_limit=request.time_limit, ranked=request.ranked, created_at=now,
+            expires_at=now + timedelta(seconds=int(conf("CHALLENGE_EXPIRY_SECONDS"))))
+        Invite.objects.bulk_create(Invite(challenge=challenge, user=u, position=i) for i, u in enumerate(invitees))
+        challenge = with_people(Challenge.objects.filter(pk=challenge.pk)).get()
+        _notify(challenge, "challenge", [u.pk for u in invitees])
+    return challenge
+
+
+def _lobby_settings(ruleset, seats, time_limit, ranked, options) -> lobbies.LobbySettings:
+    return lobbies.LobbySettings(ruleset=ruleset, seat_count=seats, time_limit=time_limit, ranked=ranked,
+                                 options=options, name="", private=False, auto_start=True)
+
+
+def _lock(challenge_id: int, user: User) -> Challenge:
+    """The challenge, locked, if the user takes part in it and it is still pending."""
+    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+    if challenge is None:
+        raise not_found("challenge")
+    challenge = with_people(Challenge.objects.filter(pk=challenge.pk)).get()
+    if not _takes_part(challenge, user):
+        raise not_found("challenge")
+    if challenge.is_pending() and challenge.expires_at <= timezone.now():
+        challenge.status = Challenge.Status.EXPIRED  # refused below; shown as expired by every read
+    if not challenge.is_pending():
+        raise conflict(f"challenge_{challenge.status}", f"This challenge is {challenge.get_status_display()}.")
+    return challenge
+
+
+def _my_invite(challenge: Challenge, user: User) -> Invite:
+    invite = next((i for i in challenge.invites.all() if i.user_id == user.pk), None)
+    if invite is None:
+        raise forbidden("Only the players challenged can answer a challenge.")
+    if invite.status != Invite.Status.PENDING:
+        raise conflict("already_answered", f"You already {invite.status} this challenge.")
+    return invite
+
+
+def _others(challenge: Challenge, user: User) -> list[int]:
+    return [uid for uid in [challenge.challenger_id, *(i.user_id for i in challenge.invites.all())] if uid != user.pk]
+
+
+def do_accept(challenge_id: int, user: User) -> Challenge:
+    """Accept; when every invitee has, the game starts (a lobby of all of them, started at once)."""
+    with transaction.atomic():
+        challenge = _lock(challenge_id, user)
+        invite = _my_invite(challenge, user)
+        invite.status, invite.answered_at = Invite.Status.ACCEPTED, timezone.now()
+        invite.save(update_fields=["status", "answered_at"])
+        if all(i.status == Invite.Status.ACCEPTED for i in challenge.invites.all()):
+            challenge.game = _start_game(challenge)
+            challenge.status, challenge.ended_at = Challenge.Status.STARTED, timezone.now()
+            challenge.save(update_fields=["game", "status", "ended_at"])
+        _notify(challenge, "challengeAccepted", _others(challenge, user))
+    return challenge
+
+
+def _start_game(challenge: Challenge) -> Game:
+    invitees = [i.user for i in challenge.invites.all()]
+    settings = _lobby_settings(challenge.ruleset, 1 + len(invitees), challenge.time_limit, challenge.ranked,
+                               challenge.options)
+    lobby = lobbies.do_create_lobby(challenge.challenger, settings)
+    for user in invitees:
+        lobby = lobbies.do_join_lobby(lobby.pk, user)
+    game = lobbies.lobby_game(lobby)
+    if game is None:  # a lobby full of its players always starts (auto_start)
+        raise conflict("not_started", "The game could not be started.")
+    return game
+
+
+def do_decline(challenge_id: int, user: User, reason: str = "generic") -> Challenge:
+    """Decline: the challenge ends (its game needs everyone); the others hear why."""
+    if reason not in DECLINE_REASONS:
+        raise invalid("reason", f"Choose one of: {', '.join(DECLINE_REASONS)}.")
+    with transaction.atomic():
+        challenge = _lock(challenge_id, user)
+        invite = _my_invite(challenge, user)
+        now = timezone.now()
+        invite.status, invite.reason, invite.answered_at = Invite.Status.DECLINED, reason, now
+        invite.save(update_fields=["status", "reason", "answered_at"])
+        challenge.status, challenge.ended_at = Challenge.Status.DECLINED, now
+        challenge.save(update_fields=["status", "ended_at"])
+        _notify(challenge, "challengeDeclined", _others(challenge, user))
+    return challenge
+
+
+def do_cancel(challenge_id: int, user: User) -> Challenge:
+    with transaction.atomic():
+        challenge = _lock(challenge_id, user)
+        if challenge.challenger_id != user.pk:
+            raise forbidden("Only the challenger can cancel a challenge; decline it instead.")
+        challenge.status, challenge.ended_at = Challenge.Status.CANCELED, timezone.now()
+        challenge.save(update_fields=["status", "ended_at"])
+        _notify(challenge, "challengeCanceled", _others(challenge, user))
+    return challenge

@@ -1,0 +1,94 @@
+"""GET /api/v1/stream/events: the user's events as NDJSON, one JSON object a line (lichess's
+/api/stream/event). Served asynchronously under Daphne: the view returns a StreamingHttpResponse
+over an async generator that waits on the channel layer; no thread is held while a stream is open.
+
+On every (re)connect the stream first sends, from the database, every game where it is the user's
+turn now and the challenges waiting for their answer, then the live events (events/services.py).
+An empty line is sent when nothing else was for KEEPALIVE_SECONDS, so proxies keep the connection
+and clients notice a dead one. The stream subscribes before it reads the database, so an event
+committed in between is sent twice at worst, never lost."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.http import JsonResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
+
+from events import auth, services
+from westeros.api_errors import error_body
+from westeros.outages import RETRY_AFTER_SECONDS
+
+log = logging.getLogger(__name__)
+KEEPALIVE_SECONDS = 7.0  # at least every 10 s (the issue); tests shorten it
+GROUP_RENEW_SECONDS = 3600.0  # channel layers forget group members after a day (group_expiry)
+CONTENT_TYPE = "application/x-ndjson"
+
+
+def line(event: dict) -> bytes:
+    return (json.dumps(event, separators=(",", ":"), default=str) + "\n").encode()
+
+
+@require_GET
+async def event_stream(request):
+    try:
+        user = await auth.authenticate(request)
+    except auth.BadCredentials as bad:
+        return _refuse(401, "authentication_failed", str(bad))
+    if user is None:
+        return _refuse(401, "not_authenticated", "Authentication credentials were not provided.")
+    layer = get_channel_layer()
+    if layer is None:
+        return _refuse(503, "unavailable", "Live events are unavailable.", retry=True)
+    try:
+        channel = await layer.new_channel()
+        group = services.user_group(user.pk)
+        await layer.group_add(group, channel)
+    except Exception as error:  # Redis down: the REST API still works
+        log.warning("event stream refused: the channel layer is unavailable (%s)", error)
+        return _refuse(503, "unavailable", "Live events are unavailable; retry shortly.", retry=True)
+    response = StreamingHttpResponse(_lines(user, layer, channel, group), content_type=CONTENT_TYPE)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
+    return response
+
+
+def _refuse(status: int, code: str, detail: str, *, retry: bool = False) -> JsonResponse:
+    response = JsonResponse(error_body(code, detail), status=status)
+    if status == 401:
+        response["WWW-Authenticate"] = 'Token realm="api"'
+    if retry:
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+async def _lines(user, layer, channel: str, group: str):
+    receiving: asyncio.Future | None = None
+    try:
+        for event in await sync_to_async(services.initial_events)(user):
+            yield line(event)
+        renewed = time.monotonic()
+        while True:
+            if receiving is None:
+                receiving = asyncio.ensure_future(layer.receive(channel))
+            done, _ = await asyncio.wait({receiving}, timeout=KEEPALIVE_SECONDS)
+            if not done:
+                yield b"\n"
+            else:
+                message, receiving = receiving.result(), None
+                if message.get("type") == services.MESSAGE_TYPE:
+                    yield line(message["event"])
+            if time.monotonic() - renewed > GROUP_RENEW_SECONDS:
+                await layer.group_add(group, channel)
+                renewed = time.monotonic()
+    finally:  # the client went away (the task is cancelled) or the layer failed
+        if receiving is not None:
+            receiving.cancel()
+        try:
+            await layer.group_discard(group, channel)
+        except Exception:
+            pass
