@@ -218,15 +218,18 @@ def warn_deadlines(now: datetime | None = None) -> int:
 
 
 def _warn_deadlines(now: datetime) -> int:
+    # Games with a clock (live play, docs/clocks.md) get no warnings: their players watch the clocks
+    # at the table, and a warning per decision would be a message per move.
     limits = set(
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__isnull=False)
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__isnull=False, clock_bank__isnull=True)
         .order_by().values_list("time_limit", flat=True).distinct()
     )
     due: list[GameSeat] = []
     for limit in limits:
         horizon = now + warning_window(limit)
         due += GameSeat.objects.filter(
-            game__status=Game.Status.ACTIVE, game__time_limit=limit, game__deadline_at__lte=horizon,
+            game__status=Game.Status.ACTIVE, game__time_limit=limit, game__clock_bank__isnull=True,
+            game__deadline_at__lte=horizon,
             deadline_at__gt=now, deadline_at__lte=horizon, is_bot=False, user__isnull=False, user__is_active=True,
         ).select_related("game", "game__lobby").defer("game__state", "game__options", "game__ranking")
         # (this runs every second over every seat near its deadline: the snapshots, the bulk of

@@ -288,3 +288,14 @@ def test_the_replay_shows_each_step_clocks(now, client):
     for name in ("p1", "p2"):
         do_concede(plain.id, seat(plain, name).user)
     assert client.get(reverse("web-replay-step", args=[plain.id, 0])).json()["clocks"] is None
+
+
+def test_a_clocked_game_sends_no_deadline_warnings(now, django_capture_on_commit_callbacks):
+    """Live play: the players watch the clocks; a warning per decision would be a message per move."""
+    from notifications.services import warn_deadlines
+
+    plain, clocked = make_game(time_limit=HOUR), make_game(time_limit=HOUR, clock_bank=HOUR)
+    deadline = min(s.deadline_at for s in clocked.seats.all())
+    assert deadline == min(s.deadline_at for s in plain.seats.all())
+    with django_capture_on_commit_callbacks(execute=False):
+        assert warn_deadlines(deadline - timedelta(seconds=300)) == 3  # the plain game's three players only
