@@ -201,6 +201,25 @@ def test_pause_freezes_the_clocks(now):
     assert seat(game, "stark").clock_remaining == 1100 - 30 + 10
 
 
+def test_a_player_leaving_during_the_pause_starts_no_clock(now):
+    """A change while paused (a player concedes, the engine's player answers for them) leaves the
+    others' deadlines and clocks frozen: nothing times out during the pause."""
+    game = make_game(time_limit=HOUR, clock_bank=1200, clock_increment=10)
+    now.advance(100)
+    for name in game.seat_names():
+        do_vote_pause(game.id, seat(game, name).user, pause=True)
+    do_concede(game.id, seat(game, "stark").user)
+    game.refresh_from_db()
+    assert game.deadline_at is None and game.is_paused()
+    for name in ("lannister", "baratheon"):
+        s = seat(game, name)
+        assert (s.deadline_at, s.clock_started_at, s.clock_remaining, s.paused_remaining) == (None, None, 1100, 1100)
+    now.advance(5000)
+    assert deadlines.sweep(now=now.at).timeouts == 0
+    do_vote_pause(game.id, seat(game, "lannister").user, pause=False)
+    assert seat(game, "baratheon").deadline_at == now.at + timedelta(seconds=1100)
+
+
 def test_the_api_shows_the_clocks(now):
     game = make_game(2, ruleset="lcg", seed=3, time_limit=HOUR, clock_bank=300, clock_increment=5)
     (first, _kind), = pending(game).items()

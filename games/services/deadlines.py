@@ -52,18 +52,28 @@ def renew(game: Game, pending_before: set[str], records: list[GameAction], now: 
     changed = []
     for seat in seats:
         deadline = seat.deadline_at
-        was = (seat.clock_remaining, seat.clock_started_at)
+        was = (seat.clock_remaining, seat.clock_started_at, seat.paused_remaining)
         waiting = seat.seat in pending and not seat.is_bot
-        fresh = waiting and (deadline is None or seat.seat not in pending_before or seat.seat in acted)
-        if clocked and seat.clock_started_at is not None and (fresh or not waiting):
-            clocks.stop(game, seat, now, answered=seat.seat in acted)
-        if not waiting:
+        if game.is_paused():
+            # a change while paused (a player conceded, the bot played for them): every deadline and
+            # clock stays frozen; a decision that arrives now waits, frozen, for the resume
             deadline = None
-        elif fresh:
-            deadline = now + timedelta(seconds=game.time_limit)
-            if clocked:
-                deadline = clocks.start(game, seat, now, deadline)
-        if deadline != seat.deadline_at or was != (seat.clock_remaining, seat.clock_started_at):
+            if not waiting:
+                seat.paused_remaining = None
+            elif seat.paused_remaining is None or seat.seat not in pending_before or seat.seat in acted:
+                bank = clocks.remaining(seat, now) if clocked else None
+                seat.paused_remaining = float(game.time_limit if bank is None else min(game.time_limit, bank))
+        else:
+            fresh = waiting and (deadline is None or seat.seat not in pending_before or seat.seat in acted)
+            if clocked and seat.clock_started_at is not None and (fresh or not waiting):
+                clocks.stop(game, seat, now, answered=seat.seat in acted)
+            if not waiting:
+                deadline = None
+            elif fresh:
+                deadline = now + timedelta(seconds=game.time_limit)
+                if clocked:
+                    deadline = clocks.start(game, seat, now, deadline)
+        if deadline != seat.deadline_at or was != (seat.clock_remaining, seat.clock_started_at, seat.paused_remaining):
             seat.deadline_at = deadline
             changed.append(seat)
         if deadline is not None and (earliest is None or deadline < earliest):
@@ -72,6 +82,7 @@ def renew(game: Game, pending_before: set[str], records: list[GameAction], now: 
         changed += [seat for seat in timed_out if seat not in changed]
     if changed:
         fields = ["deadline_at", *(["clock_remaining", "clock_started_at"] if clocked else []),
+                  *(["paused_remaining"] if game.is_paused() else []),
                   *(["consecutive_timeouts"] if timed_out else [])]
         GameSeat.objects.bulk_update(changed, fields)
     if clocked and records:
