@@ -1129,15 +1129,18 @@
     if (k === "choose") {
       if (v === null || v === false) return "Decline";
       if (typeof v === "string") return seats().includes(v) ? `${seatLabel(v)} is the First Player` : cap(v);
-      const bits = [unitName(v.unit)];
-      if (v.condition) bits.push(d_zone() === "letter" ? `gains ${condName(v.condition)}` : `loses ${condName(v.condition)}`);
+      const d = decision(), U = unitName(v.unit);
+      if (d.what === "influence") return `Influence ${U}${v.condition ? `, removing its ${condName(v.condition)} token` : ""}`;
+      if (d.zone === "crown") return `${U} takes a Panic Test at -1`;
+      if (d.zone === "money") return `Heal ${U} (up to 3 wounds)${v.condition ? ` and remove its ${condName(v.condition)} token` : ""}`;
+      const bits = [U];
+      if (v.condition) bits.push(d.zone === "letter" ? `gains ${condName(v.condition)}` : `loses ${condName(v.condition)}`);
       if (v.target) bits.push(`attacks ${unitName(v.target)}`);
       if (v.retreat) bits.push("retreats");
       return bits.join(" ");
     }
     return cap(k);
   }
-  const d_zone = () => decision().zone;
   function button(act, label, cls) {
     return h("button", { type: "button", class: "choice" + (cls ? " " + cls : ""), "data-action": JSON.stringify(act), onclick: () => send(act) }, label || describeAction(act));
   }

@@ -27,6 +27,11 @@ COMPOSERS = {"action:unit": "#decision [data-sub=maneuver]", "action:ncu": "#dec
              "discard:count": "#decision #confirm", "deploy": "#decision button[data-unit]",
              "redeploy": "#decision button[data-unit]"}
 
+# each listed answer says what it does
+WORDS = {"choose:crown": ("takes a Panic Test at -1",), "choose:money": ("Heal ", "(up to 3 wounds)"),
+         "choose:influence": ("Influence ",), "choose:letter": (" gains ",), "choose:swords": (" attacks ",),
+         "choose:first_player": ("is the First Player",), "activate": ("Activate ",)}
+
 
 def _status(page) -> str:
     """The move check's answer for the ghost tray (waits until it is given)."""
@@ -137,6 +142,8 @@ def test_minis_every_decision(live_asgi_server, new_page, artifacts):
         panel = page.inner_text("#decision")
         _no_ids(panel)
         _no_ids(page.locator("#field").text_content())
+        for word in WORDS.get(key, ()):
+            assert word in panel, f"{key}: {word!r} not in {panel}"
         if legal is not None:
             offered = set(page.eval_on_selector_all("#decision button[data-action]", "bs => bs.map(b => b.dataset.action)"))
             missing = [a for a in legal if json.dumps(a, separators=(",", ":")) not in offered]
