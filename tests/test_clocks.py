@@ -286,6 +286,7 @@ def test_the_new_lobby_form_offers_clocks(client):
     assert (lobby.clock_bank, lobby.clock_increment) == (1200, 10)
     page = client.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
     assert "clock 20 minutes + 10 seconds a decision" in page
+    assert "1 hour per decision, clock 20 minutes + 10 seconds" in client.get(reverse("web-lobbies")).content.decode()
 
 
 def test_the_replay_shows_each_step_clocks(now, client):
