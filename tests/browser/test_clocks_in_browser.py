@@ -63,6 +63,7 @@ def test_clocks_count_down(live_asgi_server, new_page, request, artifacts):
     page.goto(f"{base}/games/{over}/replay")
     page.locator("#replay-clocks .clock").first.wait_for()
     assert "10:00" in page.locator("#replay-clocks").inner_text()
+    page.screenshot(path=str(artifacts / "clocks-replay-1440.png"))
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{base}/games/{games['lcg']}/")
     page.locator("#clocks .clock.running").first.wait_for()
