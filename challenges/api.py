@@ -27,7 +27,8 @@ def _answer(challenge, code: int = status.HTTP_200_OK) -> Response:
 
 
 class ChallengeListView(APIView):
-    @extend_schema(responses=LIST_SHAPE, summary="Your pending challenges: in (to answer) and out (sent)")
+    @extend_schema(responses=LIST_SHAPE, operation_id="v1_challenges_list",
+                   summary="Your pending challenges: in (to answer) and out (sent)")
     def get(self, request: Request) -> Response:
         mine = services.challenges_of(request.user)
         return Response({key: [ChallengeSerializer(services.payload(c)).data for c in mine[key]]
