@@ -75,11 +75,11 @@ class Stream:
         await self.communicator.wait(5)
 
 
-async def open_stream(app, key: str | None = None, header: str | None = None) -> Stream:
+async def open_stream(app, key: str | None = None, header: str | None = None, method: str = "GET") -> Stream:
     headers = [(b"host", b"testserver")]
     if header or key:
         headers.append((b"authorization", (header or f"Token {key}").encode()))
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
              "path": PATH, "raw_path": PATH.encode(), "query_string": b"", "root_path": "", "headers": headers,
              "client": ("127.0.0.1", 40000), "server": ("testserver", 80)}
     communicator = ApplicationCommunicator(app, scope)
@@ -117,6 +117,9 @@ async def test_no_or_a_wrong_token_is_refused_in_the_error_shape(app):
     assert (await wrong.body())["error"] == "authentication_failed"
     malformed = await open_stream(app, header="Token a b")
     assert malformed.status == 401
+    _, key = await sync_to_async(user_with_key)()
+    posted = await open_stream(app, key, method="POST")
+    assert posted.status == 405 and (await posted.body())["error"] == "method_not_allowed"
 
 
 async def test_connecting_first_sends_every_game_where_it_is_your_turn(app):
