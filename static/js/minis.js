@@ -71,9 +71,11 @@
       if ((V.ncus || {})[name]) return card(name).name;
       return cap(name);
     }
-    const same = Object.keys(units()).filter((n) => units()[n].card === u.card && units()[n].seat === u.seat);
+    // as the log names it (games/engine/minis/narrate.py): the engine's second unit of a card is
+    // `<card>_2`, read "… 2"; the first keeps the card's name
     const base = unitCard(name).name;
-    return same.length > 1 ? `${base} ${same.indexOf(name) + 1}` : base;
+    const m = name.match(/_(\d+)$/);
+    return m && Number(m[1]) > 1 ? `${base} ${m[1]}` : base;
   }
   function shortName(name) {
     return unitName(name).replace(/^(Stark|Lannister|House) /, "").replace(/, .*$/, "");
