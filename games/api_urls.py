@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import api
+from games import api, api_substitutes
 
 urlpatterns = [
     path("lobbies", api.LobbyListView.as_view(), name="api-lobbies"),
@@ -13,6 +13,8 @@ urlpatterns = [
     path("lobbies/<int:lobby_id>/assign", api.LobbyAssignView.as_view(), name="api-lobby-assign"),
     path("lobbies/<int:lobby_id>/cancel", api.LobbyCancelView.as_view(), name="api-lobby-cancel"),
     path("lobbies/<int:lobby_id>/start", api.LobbyStartView.as_view(), name="api-lobby-start"),
+    path("games/needs-player", api_substitutes.NeedsPlayerView.as_view(), name="api-games-needs-player"),
+    path("games/<int:game_id>/seats/<str:seat>/take", api_substitutes.TakeSeatView.as_view(), name="api-game-take-seat"),
     path("games/<int:game_id>", api.GameDetailView.as_view(), name="api-game"),
     path("games/<int:game_id>/actions", api.GameActionView.as_view(), name="api-game-actions"),
     path("games/<int:game_id>/check", api.GameCheckView.as_view(), name="api-game-check"),

@@ -128,6 +128,13 @@ class GameConsumer(SafeJsonFrames, AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "chat", **message["message"]})
 
     async def game_update(self, message) -> None:
+        if message.get("seats_changed"):
+            await self._follow_seat()
+        if message.get("viewer") is not None and message["viewer"] != self.seat:
+            # filtered for a seat this socket's user no longer holds (a substitute took it over, and
+            # this message was queued before the socket left the seat's group): its events are not
+            # for this viewer; the client re-fetches the game over REST instead
+            message = {**message, "events": [], "seats_changed": True}
         async with self.sending:
             self.early.append(message)
             await self._deliver()
@@ -155,6 +162,21 @@ class GameConsumer(SafeJsonFrames, AsyncJsonWebsocketConsumer):
         elif not self.early and self.waiting is not None:
             self.waiting.cancel()
             self.waiting = None
+
+    async def _follow_seat(self) -> None:
+        """The seats changed: when this socket's user took a seat over (or no longer holds the one
+        it had), move the socket to the group of what it now sees (a seat's, or the spectators')."""
+        allowed, seat = await self._viewer(self.scope.get("user"), self._invite())
+        if not allowed or seat == self.seat:
+            return
+        old = seat_group(self.game_id, self.seat) if self.seat else spectator_group(self.game_id)
+        new = seat_group(self.game_id, seat) if seat else spectator_group(self.game_id)
+        self.seat = seat
+        await self.channel_layer.group_discard(old, self.channel_name)
+        if old in self.groups:
+            self.groups.remove(old)
+        await self.channel_layer.group_add(new, self.channel_name)
+        self.groups.append(new)
 
     async def _announce_gap(self) -> None:
         await asyncio.sleep(REORDER_WAIT)

@@ -263,3 +263,27 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} watching game {self.game_id}"
+
+
+class SeatSubstitution(models.Model):
+    """A player took over a seat the engine played after its player left (games/services/substitutes.py).
+    The seat row then holds the substitute; this row keeps the leaver on record (ratings: the leaver's
+    loss and abandonment stand; the substitute's game is unrated for them, docs/ratings.md) and tells
+    the log who took over from whom, at which version."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="substitutions")
+    seat = models.CharField(max_length=32)
+    leaver = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="seats_left_to_substitutes")
+    substitute = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="seats_taken_over")
+    left_at = models.DateTimeField(help_text="when the leaver left (conceded or timed out too often)")
+    abandoned = models.BooleanField(default=False, help_text="the leaver timed out too often (not a concession)")
+    version = models.PositiveIntegerField(help_text="the game's version when the substitute took over")
+    taken_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["version", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.substitute_id} took over {self.seat} from {self.leaver_id} in game {self.game_id}"

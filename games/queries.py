@@ -130,7 +130,18 @@ def log_payload(game: Game, user) -> list[dict[str, Any]]:
             entry["lines"] = lines
             entry["text"] = " ".join(line["text"] for line in lines)
         entries.append(entry)
-    return entries
+    return _with_take_overs(game, entries)
+
+
+def _with_take_overs(game: Game, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The log with a line where a substitute took over an abandoned seat ("X takes over Y's seat."),
+    after the action of the version they took over at (games/services/substitutes.py)."""
+    from games.services.substitutes import log_entries
+
+    taken = log_entries(game)
+    if not taken:
+        return entries
+    return sorted([*entries, *taken], key=lambda e: (e["version"], e["source"] == "substitute"))
 
 
 def seat_player_names(game: Game) -> dict[str, str]:

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
 from games.engine import get_ruleset
-from games.models import Game, GameAction, GameSeat, Lobby
+from games.models import Game, GameAction, GameSeat, Lobby, SeatSubstitution
 from ratings import conf, elo
 from ratings.models import STANDARD_FORMAT, RatedGame, Rating, RatingChange
 
@@ -53,8 +53,19 @@ def players_of(game: Game) -> list[Player]:
     seats = list(GameSeat.objects.filter(game=game, user__isnull=False).order_by("position"))
     everyone_left = game.status == Game.Status.ABANDONED
     leavers = [] if everyone_left else [s.seat for s in seats if s.left_at is not None]
+    # A seat a substitute took over (games/services/substitutes.py) is rated for the player who left
+    # it, placed last as any leaver; the substitute's game is unrated for them.
+    original = {}
+    for sub in SeatSubstitution.objects.filter(game=game).order_by("version", "id"):
+        original.setdefault(sub.seat, sub.leaver_id)
+    leavers += [seat for seat in original if seat not in leavers]
     places = elo.placements(_ranking_with_ties(game), leavers=leavers)
-    return [Player(s.user_id, s.seat, places[s.seat]) for s in seats if s.seat in places]
+    players = []
+    for s in seats:
+        user_id = original.get(s.seat, s.user_id)
+        if s.seat in places and user_id is not None:
+            players.append(Player(user_id, s.seat, places[s.seat]))
+    return players
 
 
 def _ranking_with_ties(game: Game) -> list:
@@ -353,19 +364,50 @@ def reliability_of(user: User) -> float:
 
 
 def _decision_events(user: User, window: int) -> list[tuple[datetime, str]]:
+    decisions = [GameAction.Source.PLAYER, GameAction.Source.TIMEOUT]
     held = GameSeat.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"), user=user)
-    rows = (GameAction.objects
-            .filter(game_id__in=GameSeat.objects.filter(user=user).values("game_id"),
-                    source__in=[GameAction.Source.PLAYER, GameAction.Source.TIMEOUT])
-            .filter(Exists(held))
-            .order_by("-created_at", "-id")
-            .values_list("created_at", "source")[:window])
+    taken_over = SeatSubstitution.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"))
+    rows = list(GameAction.objects
+                .filter(game_id__in=GameSeat.objects.filter(user=user).values("game_id"), source__in=decisions)
+                .filter(Exists(held)).exclude(Exists(taken_over))
+                .order_by("-created_at", "-id")
+                .values_list("created_at", "source")[:window])
+    # seats a substitute took over: each player's decisions are those of their own time in the seat
+    # (the leaver's up to the take-over, the substitute's from it on)
+    spans = _seat_spans(user)
+    if spans:
+        match = Q()
+        for game_id, seat, after, until in spans:
+            match |= Q(game_id=game_id, seat=seat, version__gt=after, **({} if until is None else {"version__lte": until}))
+        rows += list(GameAction.objects.filter(match, source__in=decisions)
+                     .order_by("-created_at", "-id").values_list("created_at", "source")[:window])
     return [(at, str(source)) for at, source in rows]
+
+
+def _seat_spans(user: User) -> list[tuple[int, str, int, int | None]]:
+    """(game, seat, after version, until version or None) of the user's time in each seat a substitute
+    took over, the user's or one the user took over."""
+    subs = list(SeatSubstitution.objects.filter(
+        Exists(SeatSubstitution.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"))
+               .filter(Q(leaver=user) | Q(substitute=user)))).order_by("game_id", "seat", "version", "id")
+        .values_list("game_id", "seat", "version", "leaver_id", "substitute_id"))
+    spans = []
+    for index, (game_id, seat, version, leaver_id, substitute_id) in enumerate(subs):
+        first = index == 0 or subs[index - 1][:2] != (game_id, seat)
+        if leaver_id == user.pk:
+            spans.append((game_id, seat, 0 if first else subs[index - 1][2], version))
+        if substitute_id == user.pk:
+            last = index + 1 == len(subs) or subs[index + 1][:2] != (game_id, seat)
+            spans.append((game_id, seat, version, None if last else subs[index + 1][2]))
+    return spans
 
 
 def _abandon_events(user: User, window: int) -> list[tuple[datetime, str]]:
     rows = (GameSeat.objects.filter(user=user, left_at__isnull=False)
             .order_by("-left_at").values_list("left_at", flat=True)[:window])
+    # seats left and then taken over by a substitute: the leaver keeps the abandonment
+    rows = [*rows, *SeatSubstitution.objects.filter(leaver=user).order_by("-left_at")
+            .values_list("left_at", flat=True)[:window]]
     return [(at, "abandoned") for at in rows]
 
 
@@ -377,7 +419,9 @@ def meets_requirements(user: User, lobby: Lobby) -> str | None:
     if lobby.min_rating is not None:
         rating = effective_rating(user, lobby.ruleset)
         if rating < lobby.min_rating:
-            return (f"This lobby requires a {lobby.ruleset} rating of at least {lobby.min_rating}; "
+            from games.rulesets import name
+
+            return (f"This lobby requires a rating of at least {lobby.min_rating} in {name(lobby.ruleset)}; "
                     f"yours counts as {rating:.0f}.")
     if lobby.min_reliability is not None:
         reliability = reliability_of(user)

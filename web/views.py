@@ -320,3 +320,25 @@ def leaderboard(request: HttpRequest, ruleset: str = "agot") -> HttpResponse:
     rows = [{"rank": i + 1, "user": r.user.username, "bot": r.user.is_bot,
              "rating": round(r.rating), "games": r.games, "provisional": ratings.is_provisional(r)} for i, r in enumerate(ratings.leaderboard(ruleset)[:100])]
     return render(request, "web/leaderboard.html", {"ruleset": ruleset, "rows": rows})
+
+
+def needs_player(request: HttpRequest) -> HttpResponse:
+    """Games where the engine plays a seat its player left: a substitute may take it over (issue 21)."""
+    from games.services import substitutes
+
+    rows = substitutes.listing(request.user)
+    return render(request, "web/needs_player.html", {"rows": rows, "unrated_note": substitutes.UNRATED_NOTE})
+
+
+@require_POST
+@login_required
+def take_seat(request: HttpRequest, game_id: int, seat: str) -> HttpResponse:
+    from games.services import substitutes
+
+    try:
+        substitutes.do_take_seat(game_id, seat, request.user)
+    except GameError as exc:
+        messages.error(request, _error_text(exc))
+        return redirect("web-needs-player")
+    messages.success(request, f"The seat is yours: play on. {substitutes.UNRATED_NOTE}")
+    return redirect("web-game", game_id=game_id)

@@ -74,10 +74,13 @@ def after_commit(game: Game, records: list[GameAction], *, seats_changed: bool =
 
         async def send_all() -> None:  # one trip to an event loop for every group, in order
             for group, events in messages:
+                # `viewer`: the seat the events were filtered for (None: the public view), so that a
+                # socket whose player no longer holds that seat (a substitute took it over) drops them
+                viewer = group.split(".seat.", 1)[1] if ".seat." in group else None
                 await layer.group_send(
                     group,
                     {"type": "game.update", "from_version": from_version, "version": version, "status": status,
-                     "events": events, "seats_changed": seats_changed},
+                     "events": events, "seats_changed": seats_changed, "viewer": viewer},
                 )
 
         try:
