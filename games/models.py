@@ -9,6 +9,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import models
 from django.utils import timezone
 
+from games.jsonfield import OrderedJSONField
 from games.replay import commitment
 
 MIN_TIME_LIMIT = 2 * 60
@@ -133,7 +134,7 @@ class Game(models.Model):
     seed = models.BigIntegerField()
     seed_salt = models.CharField(max_length=32)
     seed_hash = models.CharField(max_length=64)
-    state = models.JSONField()
+    state = OrderedJSONField()  # the engine's keys in the engine's order (games/jsonfield.py)
     version = models.PositiveIntegerField(default=0)
     ranking = models.JSONField(null=True, blank=True)
     # The earliest deadline of any seat; the sweep finds overdue games by this column alone.
