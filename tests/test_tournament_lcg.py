@@ -142,8 +142,6 @@ def test_a_swiss_event_of_lcg_pairs_runs_through_the_api_with_byes_and_rounds_ad
     response = org.post("/api/v1/tournaments", {
         "name": "Card game cup", "ruleset": "lcg", "format": "swiss", "rounds": 2, "seats_per_table": 2,
         "time_limit": 600, "ranked": True, "max_consecutive_timeouts": 0, "max_no_shows": 0,
-        # action windows only for a seat with something to play: fewer timeouts to a game's end
-        "options": {"every_window": False},
     }, format="json")
     assert response.status_code == 201, response.json()
     tid = response.json()["id"]
@@ -159,7 +157,7 @@ def test_a_swiss_event_of_lcg_pairs_runs_through_the_api_with_byes_and_rounds_ad
     for table in first:
         game = table.game
         assert game.ruleset == "lcg" and game.ranked and game.time_limit == 600
-        assert game.options == {"every_window": False} and game.state["options"]["every_window"] is False
+        assert game.options == {} and game.state["options"]["every_window"] is True  # the site's only way
         assert sorted(s.seat for s in table.seats.all()) == ["p1", "p2"]
         assert {(s.seat, s.user) for s in GameSeat.objects.filter(game=game)} == \
                {(s.seat, s.registration.user) for s in table.seats.all()}

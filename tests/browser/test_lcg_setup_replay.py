@@ -41,6 +41,11 @@ def test_lcg_setup(live_asgi_server, new_page, artifacts):
              "p2": _open(new_page, live_asgi_server, names[1], game_id)}
     placed = {}
     for _ in range(12):
+        # both pages at the newest version first: one that has not heard of the last action yet
+        # would say it is still the other seat's turn, and the loop would stop early
+        newest = max(game_state(p)["version"] for p in pages.values())
+        for p in pages.values():
+            p.wait_for_function(f"window.__westerosGame.state().version >= {newest}")
         seat = next((s for s, p in pages.items() if _pending(p)), None)
         if seat is None:
             break
