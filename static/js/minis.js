@@ -1070,7 +1070,9 @@
       const row = rows.find((r) => r.seat === seat) || {};
       const waiting = (game.pending || {})[seat];
       return h("span", { class: `mn-seat seat-${seat}${waiting ? " waiting" : ""}` },
-        h("strong", {}, seatLabel(seat)), ` ${(V.vp || {})[seat] || 0} VP`,
+        h("strong", {}, seatLabel(seat)),
+        row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null,
+        ` ${(V.vp || {})[seat] || 0} VP`,
         waiting ? h("span", { class: "mn-wait" }, " · deciding", row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null) : null,
         row.connected ? h("span", { class: "mn-online", title: "connected" }, " ●") : null);
     }));
