@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,10 +29,33 @@ def open_seat_row(row: substitutes.OpenSeat) -> dict:
     }
 
 
+class ClockSerializer(serializers.Serializer):
+    bank = serializers.IntegerField(help_text="each seat's time bank at the start, in seconds")
+    increment = serializers.IntegerField(help_text="seconds added per decision")
+
+
+class OpenSeatSerializer(serializers.Serializer):
+    game = serializers.IntegerField(help_text="the game's id")
+    ruleset = serializers.CharField()
+    ruleset_name = serializers.CharField(help_text="the game in words")
+    seat = serializers.CharField()
+    seat_name = serializers.CharField(help_text="the seat in words: a house, a leader, an army, 'Player 2'")
+    round = serializers.IntegerField(allow_null=True, help_text="the game's round, where the ruleset has rounds")
+    version = serializers.IntegerField(help_text="how many moves were played")
+    ranked = serializers.BooleanField()
+    time_limit = serializers.IntegerField(help_text="seconds per decision")
+    clock = ClockSerializer(allow_null=True)
+    left_at = serializers.DateTimeField(help_text="when the player left")
+    min_rating = serializers.IntegerField(allow_null=True)
+    min_reliability = serializers.FloatField(allow_null=True)
+    can_take = serializers.BooleanField(help_text="whether you may take it over")
+    reason = serializers.CharField(allow_null=True, help_text="why not, in words")
+
+
 class NeedsPlayerView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT,
+    @extend_schema(responses=OpenSeatSerializer(many=True),
                    summary="Games where the engine plays a seat its player left: a substitute may take it over")
     def get(self, request: Request) -> Response:
         return Response([open_seat_row(row) for row in substitutes.listing(request.user)])
