@@ -16,8 +16,9 @@ from typing import Any
 from accounts.models import User
 from games import rulesets
 from games.engine import EngineError, get_ruleset
-from games.errors import GameError, conflict, forbidden, not_found
+from games.errors import GameError, forbidden, not_found
 from games.models import Game
+from games.services.play import check_request, require_seat_may_act
 
 log = logging.getLogger(__name__)
 VERDICT_KEYS = ("ok", "at", "facing", "error", "reason")
@@ -29,9 +30,8 @@ def has_check(ruleset: str) -> bool:
 
 def do_check_action(game_id: int, user: User, *, action: Any, version: Any) -> dict[str, Any]:
     """{"ok": true, "at", "facing", "version"} or {"ok": false, "error", "reason", "version"}."""
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise GameError("invalid", "Some fields are not valid.", fields={"version": ["A whole number is required."]})
-    if not isinstance(action, dict) or not action:
+    check_request(action, version)
+    if not action:
         raise GameError("invalid", "Some fields are not valid.", fields={"action": ["A non-empty object is required."]})
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
@@ -42,23 +42,7 @@ def do_check_action(game_id: int, user: User, *, action: Any, version: Any) -> d
     if not has_check(game.ruleset):
         raise GameError("no_move_check", f"{rulesets.name(game.ruleset)} has no move check: send the action itself.",
                         status_code=400)
-    if not game.is_active():
-        raise conflict("game_over", f"This game is {game.status}.", version=game.version)
-    if seat.has_left():
-        raise conflict("not_your_turn", "You left this game; the bot plays your seat.", version=game.version)
-    if game.is_paused():
-        raise conflict("game_paused", "The game is paused; any player may resume it.", version=game.version)
-    if version > game.version:
-        raise GameError("invalid", f"Version {version} does not exist yet; the game is at {game.version}.",
-                        fields={"version": [f"At most {game.version}."]}, version=game.version)
-    engine = get_ruleset(game.ruleset)
-    if version < game.version and (
-        seat.seat not in engine.pending(game.state)
-        or game.actions.filter(version__gt=version, seat=seat.seat).exists()
-    ):  # the rule of actions (games/services/play.py do_submit_action)
-        raise conflict("stale_version",
-                       f"The game moved on since version {version}: re-fetch it (now at version {game.version}).",
-                       version=game.version)
+    engine = require_seat_may_act(game, seat, version)  # the refusals of an action, in the same order
     try:
         verdict = engine.check(game.state, seat.seat, action)
     except EngineError as error:

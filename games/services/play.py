@@ -110,10 +110,7 @@ def do_submit_action(
     same key with another action or another version is a different request reusing the key: 422
     `idempotency_key_reused`, nothing applied (the convention of payment APIs). A client that
     re-fetched and wants to act again at a newer version sends a new key."""
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise GameError("invalid", "Some fields are not valid.", fields={"version": ["A whole number is required."]})
-    if not isinstance(action, dict):
-        raise GameError("invalid", "Some fields are not valid.", fields={"action": ["An object is required."]})
+    check_request(action, version)
     with transaction.atomic():
         game = lock_game(game_id)
         seats = list(game.seats.all())  # read once: settle reuses them
@@ -133,25 +130,7 @@ def do_submit_action(
                         status_code=422, fields={"Idempotency-Key": ["Already used with another request."]},
                         version=game.version, applied_version=earlier.version)
                 return Submitted(game, earlier, repeated=True)
-        if not game.is_active():
-            raise conflict("game_over", f"This game is {game.status}.", version=game.version)
-        if seat.has_left():
-            raise conflict("not_your_turn", "You left this game; the bot plays your seat.", version=game.version)
-        if game.is_paused():
-            raise conflict("game_paused", "The game is paused; any player may resume it.", version=game.version)
-        if version > game.version:
-            raise GameError("invalid", f"Version {version} does not exist yet; the game is at {game.version}.",
-                            fields={"version": [f"At most {game.version}."]}, version=game.version)
-        engine = get_ruleset(game.ruleset)
-        if version < game.version and (
-            seat.seat not in engine.pending(game.state)
-            or game.actions.filter(version__gt=version, seat=seat.seat).exists()
-        ):
-            raise conflict(
-                "stale_version",
-                f"The game moved on since version {version}: re-fetch it (now at version {game.version}).",
-                version=game.version,
-            )
+        engine = require_seat_may_act(game, seat, version)
         before = set(engine.pending(game.state))
         try:
             state, events = engine.apply(game.state, seat.seat, action)
@@ -164,6 +143,42 @@ def do_submit_action(
             seat.save(update_fields=["consecutive_timeouts"])
         settle(game, before, [record], seats=seats)
     return Submitted(game, record, repeated=False)
+
+
+def check_request(action: Any, version: Any) -> None:
+    """The shape of an action request: a version (a whole number) and an action (an object)."""
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise GameError("invalid", "Some fields are not valid.", fields={"version": ["A whole number is required."]})
+    if not isinstance(action, dict):
+        raise GameError("invalid", "Some fields are not valid.", fields={"action": ["An object is required."]})
+
+
+def require_seat_may_act(game: Game, seat: GameSeat, version: int):
+    """The ruleset, if `seat` may act on `game` seen at `version`; else why not (409 or 400).
+
+    A client behind the current version is still served when its seat has not acted since then and
+    still has a decision pending (simultaneous decisions land in some order); otherwise the
+    request is stale. Used by actions and by move checks (games/services/check.py)."""
+    if not game.is_active():
+        raise conflict("game_over", f"This game is {game.status}.", version=game.version)
+    if seat.has_left():
+        raise conflict("not_your_turn", "You left this game; the bot plays your seat.", version=game.version)
+    if game.is_paused():
+        raise conflict("game_paused", "The game is paused; any player may resume it.", version=game.version)
+    if version > game.version:
+        raise GameError("invalid", f"Version {version} does not exist yet; the game is at {game.version}.",
+                        fields={"version": [f"At most {game.version}."]}, version=game.version)
+    engine = get_ruleset(game.ruleset)
+    if version < game.version and (
+        seat.seat not in engine.pending(game.state)
+        or game.actions.filter(version__gt=version, seat=seat.seat).exists()
+    ):
+        raise conflict(
+            "stale_version",
+            f"The game moved on since version {version}: re-fetch it (now at version {game.version}).",
+            version=game.version,
+        )
+    return engine
 
 
 def do_concede(game_id: int, user: User) -> Game:
