@@ -12,7 +12,6 @@ sentences.
 """
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
@@ -27,9 +26,7 @@ from games.engine.agot.data import (
     token_special,
     westeros_cards,
 )
-
-Event = dict[str, Any]
-Part = dict[str, str]
+from games.engine.narration import Event, Marked, Part, count_of, join, line, sentence, text
 
 PHASE_NAMES = {"planning": "Planning phase", "action": "Action phase", "westeros": "Westeros phase",
                "over": "End of the game"}
@@ -40,7 +37,6 @@ TOKEN_NAMES = {"iron_throne": "the Iron Throne", "valyrian_steel_blade": "the Va
 UNIT_NAMES = {"footman": ("footman", "footmen"), "knight": ("knight", "knights"), "ship": ("ship", "ships"),
               "siege_engine": ("siege engine", "siege engines")}
 DECK_NAMES = {"westeros_1": "Westeros deck I", "westeros_2": "Westeros deck II", "westeros_3": "Westeros deck III"}
-NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 # Events that matter in a digest ("since your last move"): the others are bookkeeping.
 KEY_KINDS = frozenset({
     "orders_revealed", "march", "raid", "raided", "pillage", "combat_started", "combat_won", "casualties",
@@ -87,8 +83,11 @@ DECIDED_WHY = {
 }
 
 
-class _House(str):
+class _House(Marked):
     """A house id inside a sentence: rendered as the house name, coloured by a page."""
+
+    def part(self) -> Part:
+        return {"text": self.capitalize(), "house": str(self)}
 
 
 def house(h: Any) -> _House | str:
@@ -153,10 +152,6 @@ def token(t: Any) -> str:
     return ("a special " if special else "a ") + name + " order"
 
 
-def count_of(n: int, one: str, many: str) -> str:
-    return f"{NUMBERS[n] if 0 <= n < len(NUMBERS) else n} {one if n == 1 else many}"
-
-
 def units(us: Any) -> str:
     if isinstance(us, dict):
         return join([f"{units(v)} in {area(a)}" for a, v in us.items() if v]) or "no units"
@@ -168,13 +163,6 @@ def units(us: Any) -> str:
     return join([count_of(n, *UNIT_NAMES.get(u, (words(u), words(u) + "s"))) for u, n in counts.items()])
 
 
-def join(items: list[str]) -> str:
-    items = [i for i in items if i]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def power(n: int) -> str:
     return count_of(int(n), "Power token", "Power tokens")
 
@@ -182,21 +170,6 @@ def power(n: int) -> str:
 # ------------------------------------------------------------------ sentences
 
 Piece = Any  # str or _House, or a list of them (flattened)
-
-
-def _flat(pieces: list[Piece]) -> list[Part]:
-    out: list[Part] = []
-    for p in pieces:
-        if isinstance(p, list):
-            out.extend(_flat(p))
-        elif isinstance(p, _House):
-            out.append({"text": p.capitalize(), "house": str(p)})
-        elif p:
-            if out and "house" not in out[-1]:
-                out[-1] = {"text": out[-1]["text"] + str(p)}
-            else:
-                out.append({"text": str(p)})
-    return out
 
 
 def houses(hs: Any) -> list[Piece]:
@@ -521,23 +494,11 @@ def _fallback(ev: Event) -> list[Piece]:
 
 def parts(event: Event) -> list[Part]:
     """The event's sentence in pieces: {"text"} and, for a house name, {"text", "house"}."""
-    try:
-        pieces = _e(event)
-    except (KeyError, TypeError, ValueError, AttributeError):
-        pieces = None
-    out = _flat(pieces if pieces is not None else _fallback(event))
-    if any(_MISSING.search(p["text"]) for p in out):  # an event without the values its sentence needs
-        out = _flat(_fallback(event))
-    if out and "house" not in out[0] and out[0]["text"][:1].islower():
-        out[0] = {"text": out[0]["text"][:1].upper() + out[0]["text"][1:]}
-    return out
-
-
-_MISSING = re.compile(r"\bNone\b")
+    return sentence(_e, event, _fallback, errors=(KeyError, TypeError, ValueError, AttributeError))
 
 
 def narrate(event: Event) -> str:
-    return "".join(p["text"] for p in parts(event))
+    return text(parts(event))
 
 
 def moment(event: Event) -> dict[str, Any]:
@@ -580,13 +541,5 @@ def describe(event: Event) -> dict[str, Any]:
     """What the ruleset's describe_event returns: the sentence, its pieces, whether it belongs in a
     digest (`key`) and leads a phase summary (`headline`), the areas it changed (`areas`, when any),
     and the round/phase it starts (when it starts one)."""
-    ps = parts(event)
-    out: dict[str, Any] = {"text": "".join(p["text"] for p in ps), "parts": ps,
-                           "key": event.get("type") in KEY_KINDS or headline(event), "headline": headline(event)}
-    touched = areas(event)
-    if touched:
-        out["areas"] = touched
-    if event.get("only"):
-        out["private"] = True
-    out.update({k: v for k, v in moment(event).items() if v is not None})
-    return out
+    return line(parts(event), key=event.get("type") in KEY_KINDS or headline(event), headline=headline(event),
+                areas=areas(event), private=bool(event.get("only")), moment=moment(event))

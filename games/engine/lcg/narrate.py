@@ -24,10 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine.lcg import data
-
-Event = dict[str, Any]
-Part = dict[str, str]
-Piece = Any  # str, _Seat, or a list of them (flattened)
+from games.engine.narration import Event, Part, Piece, Seat, count_of, join, line, seats, sentence, text
+from games.engine.narration import fill as fill  # the module's API: a sentence with the players' names
 
 PHASE_NAMES = {"setup": "Setup", "plot": "Plot phase", "draw": "Draw phase", "marshaling": "Marshaling phase",
                "challenges": "Challenges phase", "dominance": "Dominance phase", "standing": "Standing phase",
@@ -35,7 +33,6 @@ PHASE_NAMES = {"setup": "Setup", "plot": "Plot phase", "draw": "Draw phase", "ma
 CHALLENGES = ("military", "intrigue", "power")
 PILES = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck": "draw deck",
          "plots": "plot deck", "used_plots": "used pile", "removed": "out of the game"}
-NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 # Why something happened, when the engine says so by a word rather than a card id.
 REASONS = {"claim": "claim", "pillage": "pillage", "renown": "renown", "intimidate": "intimidate",
            "unopposed": "an unopposed challenge", "reserve": "reserve", "cost": "a cost"}
@@ -52,9 +49,6 @@ HEADLINE_KINDS = frozenset({
     "eliminated", "game_over",
 })
 
-
-class _Seat(str):
-    """A seat inside a sentence: the placeholder `{p1}`, shown by a page as the player's name."""
 
 
 # ------------------------------------------------------------------ names
@@ -82,20 +76,8 @@ def cards(cids: Any) -> str:
     return join([card(c) for c in cids or []]) or "no cards"
 
 
-def seat(s: Any) -> _Seat | str:
-    return _Seat(s) if isinstance(s, str) and s else "nobody"
-
-
-def count_of(n: Any, one: str, many: str) -> str:
-    n = int(n or 0)
-    return f"{NUMBERS[n] if 0 <= n < len(NUMBERS) else n} {one if n == 1 else many}"
-
-
-def join(items: list[str]) -> str:
-    items = [i for i in items if i]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def seat(s: Any) -> Seat | str:
+    return Seat(s) if isinstance(s, str) and s else "nobody"
 
 
 def phase(p: Any) -> str:
@@ -535,46 +517,13 @@ def _fallback(ev: Event) -> list[Piece]:
     return out + ["."]
 
 
-def _flat(pieces: list[Piece]) -> list[Part]:
-    out: list[Part] = []
-    for p in pieces:
-        if isinstance(p, list):
-            out.extend(_flat(p))
-        elif isinstance(p, _Seat):
-            out.append({"text": "{" + str(p) + "}", "seat": str(p)})
-        elif p:
-            if out and "seat" not in out[-1]:
-                out[-1] = {"text": out[-1]["text"] + str(p)}
-            else:
-                out.append({"text": str(p)})
-    return out
-
-
-_MISSING = re.compile(r"\bNone\b")
-
-
 def parts(event: Event) -> list[Part]:
     """The event's sentence in pieces: {"text"}, and {"text": "{p1}", "seat": "p1"} for a seat."""
-    told = NARRATORS.get(event.get("type"))
-    try:
-        pieces = told(event) if told else None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        pieces = None
-    out = _flat(pieces if pieces is not None else _fallback(event))
-    if any(_MISSING.search(p["text"]) for p in out):  # an event without the values its sentence needs
-        out = _flat(_fallback(event))
-    if out and "seat" not in out[0] and out[0]["text"][:1].islower():
-        out[0] = {"text": out[0]["text"][:1].upper() + out[0]["text"][1:]}
-    return out
+    return sentence(NARRATORS.get(event.get("type")), event, _fallback)
 
 
 def narrate(event: Event) -> str:
-    return "".join(p["text"] for p in parts(event))
-
-
-def fill(text: str, names: dict[str, str]) -> str:
-    """The sentence with each seat placeholder replaced by the player's name ({"p1": "alice"})."""
-    return re.sub(r"\{(\w+)\}", lambda m: names.get(m.group(1), m.group(0)), text)
+    return text(parts(event))
 
 
 def moment(event: Event) -> dict[str, Any]:
@@ -596,12 +545,6 @@ def describe(event: Event) -> dict[str, Any]:
     at), and the round/phase it starts, when it starts one."""
     ps = parts(event)
     t = event.get("type")
-    out: dict[str, Any] = {"text": "".join(p["text"] for p in ps), "parts": ps, "key": t in KEY_KINDS,
-                           "headline": t in HEADLINE_KINDS or (t == "leaves_play" and event.get("reason") == "claim")}
-    named = list(dict.fromkeys(p["seat"] for p in ps if "seat" in p))
-    if named:
-        out["seats"] = named
-    if t in ("draw", "look") and event.get("cards"):
-        out["private"] = True
-    out.update({k: v for k, v in moment(event).items() if v is not None})
-    return out
+    return line(ps, key=t in KEY_KINDS,
+                headline=t in HEADLINE_KINDS or (t == "leaves_play" and event.get("reason") == "claim"),
+                seats=seats(ps), private=t in ("draw", "look") and bool(event.get("cards")), moment=moment(event))

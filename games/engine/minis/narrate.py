@@ -34,16 +34,13 @@ from typing import Any
 from games.engine.minis import data, flow
 from games.engine.minis import geometry as G
 from games.engine.minis import table as T
-
-Event = dict[str, Any]
-Part = dict[str, str]
-Piece = Any  # str, _Seat, or a list of them (flattened)
+from games.engine.narration import NUMBERS, Event, Part, Piece, Seat, count_of, join, line, seats, sentence, text
+from games.engine.narration import fill as fill  # the module's API: a sentence with the players' names
 
 SEATS = ("stark", "lannister")
 ZONE_NAMES = {"crown": "Crown", "money": "Wealth", "letter": "Tactics", "swords": "Combat", "horse": "Maneuver"}
 QUADRANTS = {"sw": "south-west", "se": "south-east", "nw": "north-west", "ne": "north-east"}
 ARCS = {"front": "Front", "flank": "Flank", "rear": "Rear"}
-NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 COMPASS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
 # a reaction window (cards.py) as the moment a seat passes at
 WINDOWS = {
@@ -68,9 +65,6 @@ KEY_KINDS = frozenset({
 # The lines a round's summary leads with (a subset of KEY_KINDS).
 HEADLINE_KINDS = frozenset({"charge", "destroyed", "claim", "place", "play", "vp", "game_over"})
 
-
-class _Seat(str):
-    """A seat inside a sentence: the placeholder `{stark}`, shown by a page as the player's name."""
 
 
 # ------------------------------------------------------------------ names
@@ -119,26 +113,14 @@ def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-def seat(s: Any) -> _Seat | str:
-    return _Seat(s) if isinstance(s, str) and s in SEATS else "nobody"
-
-
-def count_of(n: Any, one: str, many: str) -> str:
-    n = int(n or 0)
-    return f"{NUMBERS[n] if 0 <= n < len(NUMBERS) else n} {one if n == 1 else many}"
+def seat(s: Any) -> Seat | str:
+    return Seat(s) if isinstance(s, str) and s in SEATS else "nobody"
 
 
 def num(n: Any, one: str, many: str) -> str:
     """'1 wound', '3 wounds' (digits: dice, wounds and points read better as figures)."""
     n = int(n or 0)
     return f"{n} {one if n == 1 else many}"
-
-
-def join(items: list[str]) -> str:
-    items = [i for i in items if i]
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def inches(x: Any) -> str:
@@ -500,46 +482,13 @@ def _fallback(ev: Event) -> list[Piece]:
     return out + ["."]
 
 
-def _flat(pieces: list[Piece]) -> list[Part]:
-    out: list[Part] = []
-    for p in pieces:
-        if isinstance(p, list):
-            out.extend(_flat(p))
-        elif isinstance(p, _Seat):
-            out.append({"text": "{" + str(p) + "}", "seat": str(p)})
-        elif p:
-            if out and "seat" not in out[-1]:
-                out[-1] = {"text": out[-1]["text"] + str(p)}
-            else:
-                out.append({"text": str(p)})
-    return out
-
-
-_MISSING = re.compile(r"\bNone\b")
-
-
 def parts(event: Event) -> list[Part]:
     """The event's sentence in pieces: {"text"}, and {"text": "{stark}", "seat": "stark"} for a seat."""
-    told = NARRATORS.get(event.get("type"))
-    try:
-        pieces = told(event) if told else None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        pieces = None
-    out = _flat(pieces if pieces is not None else _fallback(event))
-    if any(_MISSING.search(p["text"]) for p in out):  # an event without the values its sentence needs
-        out = _flat(_fallback(event))
-    if out and "seat" not in out[0] and out[0]["text"][:1].islower():
-        out[0] = {"text": out[0]["text"][:1].upper() + out[0]["text"][1:]}
-    return out
+    return sentence(NARRATORS.get(event.get("type")), event, _fallback)
 
 
 def narrate(event: Event) -> str:
-    return "".join(p["text"] for p in parts(event))
-
-
-def fill(text: str, names: dict[str, str]) -> str:
-    """The sentence with each seat placeholder replaced by the player's name ({"stark": "alice"})."""
-    return re.sub(r"\{(\w+)\}", lambda m: names.get(m.group(1), m.group(0)), text)
+    return text(parts(event))
 
 
 def moment(event: Event) -> dict[str, Any]:
@@ -561,15 +510,9 @@ def describe(event: Event) -> dict[str, Any]:
     round/phase it starts, when it starts one."""
     ps = parts(event)
     t = event.get("type")
-    out: dict[str, Any] = {"text": "".join(p["text"] for p in ps), "parts": ps, "key": t in KEY_KINDS,
-                           "headline": t in HEADLINE_KINDS}
-    named = list(dict.fromkeys(p["seat"] for p in ps if "seat" in p))
-    if named:
-        out["seats"] = named
-    if t == "draw" and isinstance(event.get("cards"), list) and event["cards"]:
-        out["private"] = True
-    out.update({k: v for k, v in moment(event).items() if v is not None})
-    return out
+    private = t == "draw" and isinstance(event.get("cards"), list) and bool(event["cards"])
+    return line(ps, key=t in KEY_KINDS, headline=t in HEADLINE_KINDS, seats=seats(ps), private=private,
+                moment=moment(event))
 
 
 # ------------------------------------------------------------------ facts for the log
