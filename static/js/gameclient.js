@@ -43,7 +43,7 @@
     const r = await fetch(url, { method: "POST", credentials: "same-origin", headers,
                                  body: payload === undefined ? undefined : JSON.stringify(payload) });
     let body = {};
-    try { body = await r.json(); } catch (e) { /* not JSON */ }
+    try { body = (await r.json()) || {}; } catch (e) { /* not JSON */ }
     const reason = r.ok ? "" : String(body.detail || body.reason || r.statusText || `the server did not accept this (${r.status})`);
     return { ok: r.ok, status: r.status, body, reason };
   }

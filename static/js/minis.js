@@ -518,7 +518,7 @@
   // ================================================================== the game page
   const root = document.getElementById("game");
   if (!root || !root.classList.contains("minis")) return;
-  const { csrf } = window.WesterosClient;
+  const { post } = window.WesterosClient;
   const SEAT = root.dataset.seat || null;
   const losButton = document.querySelector(".mn-tools [data-tool=los]");
   if (losButton && !SEAT) losButton.hidden = true;   // the check answers players only
@@ -564,23 +564,17 @@
 
   async function send(action) {
     showError("");
-    const r = await fetch(q("/actions"), {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
-      body: JSON.stringify({ version: version, action: action }),
-    });
-    if (r.ok) { ghost = null; sub = null; subArg = null; picks = new Set(); pivots = {}; targets = null; await load(); return true; }
-    let body = {};
-    try { body = await r.json(); } catch (e) { /* not JSON */ }
+    const res = await post(q("/actions"), { version: version, action: action });
+    if (res.ok) { ghost = null; sub = null; subArg = null; picks = new Set(); pivots = {}; targets = null; await load(); return true; }
     useGame();
-    showError(`Refused: ${namesIn(body.detail || body.reason || r.statusText || "the server did not accept this (" + r.status + ")")}`);
-    if (r.status === 409) await load();
+    showError(`Refused: ${namesIn(res.reason)}`);
+    if (res.status === 409) await load();
     return false;
   }
   async function postSimple(path, what) {
     showError("");
-    const r = await fetch(q(path), { method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf(), Accept: "application/json" } });
-    if (!r.ok) { const b = await r.json().catch(() => ({})); showError(`${what} refused: ${namesIn(b.detail || r.status)}`); }
+    const res = await post(q(path));
+    if (!res.ok) showError(`${what} refused: ${namesIn(res.reason)}`);
     await load();
   }
   /* The move check (POST /check, nothing applied): {ok, at, facing} or {ok: false, error, reason}.
@@ -588,20 +582,14 @@
      fetched again and the same question asked at the new version, not shown as a refusal. */
   async function checkAction(action, retried) {
     const sent = version;
-    const r = await fetch(q("/check"), {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), Accept: "application/json" },
-      body: JSON.stringify({ version: sent, action: action }),
-    });
-    let body = null;
-    try { body = await r.json(); } catch (e) { body = null; }
-    if (r.status === 409 && (retried || 0) < 2) {
+    const res = await post(q("/check"), { version: sent, action: action });
+    if (res.status === 409 && (retried || 0) < 2) {
       if (version === sent) await load();
       if (version !== sent) return checkAction(action, (retried || 0) + 1);
     }
-    if (body && typeof body.ok === "boolean") return body;
-    if (r.status === 404 || r.status === 405) return { missing: true };
-    return { ok: false, reason: (body && (body.detail || body.reason)) || `the check failed (${r.status})` };
+    if (typeof res.body.ok === "boolean") return res.body;
+    if (res.status === 404 || res.status === 405) return { missing: true };
+    return { ok: false, reason: res.reason || `the check failed (${res.status})` };
   }
 
   // ------------------------------------------------------------------ ghost trays and the actions built from them
