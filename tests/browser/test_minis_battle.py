@@ -155,8 +155,9 @@ def test_minis_battle(live_asgi_server, new_page, artifacts):
                  and _pending(alice) in (None, "activate") and _pending(bob) in (None, "activate"))
     alice.evaluate("window.__westerosGame.load()")
     alice.wait_for_function("document.querySelectorAll('#dice-panel .mn-die').length > 0")
+    # the log is fetched after the game: wait for it rather than read it at once
+    alice.locator("#log", has_text="House Umber Berserkers attacks Lannister Halberdiers with Berserker Axes").wait_for()
     log = alice.locator("#log").inner_text()
-    assert "House Umber Berserkers attacks Lannister Halberdiers with Berserker Axes" in log
     assert "Lannister Guardsmen charges Stark Sworn Swords" in log
     _no_ids(log)
     _no_ids(alice.locator("#decision").inner_text())
