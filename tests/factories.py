@@ -47,3 +47,8 @@ def api_client_for(user: User):
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+def seat_client(game, seat: str):
+    """An API client of the user in the game's `seat`."""
+    return api_client_for(game.seats.get(seat=seat).user)

@@ -12,30 +12,12 @@ from django.urls import reverse
 
 from games.engine import get_ruleset
 from games.services.play import do_create_game
-from tests.factories import api_client_for, make_game, make_user
+from tests.factories import api_client_for, make_game, make_user, seat_client
+from tests.platform_helpers import log, submit, texts
 
 pytestmark = pytest.mark.django_db
 AGOT = get_ruleset("agot")
 RAW = re.compile(r"[_{}\[\]\"]|\bNone\b|\bTrue\b|\bFalse\b")
-
-
-def seat_client(game, seat):
-    return api_client_for(game.seats.get(seat=seat).user)
-
-
-def submit(game, seat, action):
-    game.refresh_from_db()
-    r = seat_client(game, seat).post(reverse("api-game-actions", args=[game.id]),
-                                     {"version": game.version, "action": action}, format="json")
-    assert r.status_code == 200, r.json()
-
-
-def log(game, client):
-    return client.get(reverse("api-game-log", args=[game.id])).json()["entries"]
-
-
-def texts(entries):
-    return [line["text"] for e in entries for line in e["lines"]]
 
 
 def test_every_entry_has_sentences_round_and_phase():

@@ -7,36 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import reverse
 
 from games.engine import get_ruleset
 from games.engine.lcg import narrate
-from tests.factories import api_client_for, make_game, make_user
+from tests.factories import api_client_for, make_game, make_user, seat_client
+from tests.platform_helpers import log, submit, texts
 
 pytestmark = pytest.mark.django_db
 LCG = get_ruleset("lcg")
 RAW = re.compile(r"[_\[\]\"]|\bc\d+\b|\bNone\b|\bTrue\b|\bFalse\b|\bhidden\b")
-
-
-def seat_client(game, seat):
-    return api_client_for(game.seats.get(seat=seat).user)
-
-
-def submit(game, seat, action):
-    game.refresh_from_db()
-    r = seat_client(game, seat).post(reverse("api-game-actions", args=[game.id]),
-                                     {"version": game.version, "action": action}, format="json")
-    assert r.status_code == 200, r.json()
-
-
-def log(game, client):
-    r = client.get(reverse("api-game-log", args=[game.id]))
-    assert r.status_code == 200
-    return r.json()["entries"]
-
-
-def texts(entries):
-    return [line["text"] for e in entries for line in e["lines"]]
 
 
 def test_lcg_log_entries_carry_sentences_and_a_draw_is_named_to_the_drawer_only():

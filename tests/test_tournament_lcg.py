@@ -5,22 +5,18 @@ at two seats are a win's points, and no win), rounds advancing as the games end,
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.urls import reverse
-from django.utils import timezone
 
 from games.engine import get_ruleset
 from games.models import Game, GameSeat
-from games.services.deadlines import resolve_overdue
 from ratings.models import RatingChange
 from tests.factories import api_client_for, make_user
+from tests.platform_helpers import finish_by_deadlines, organize_event, pairs, round_tables, start_event
 from tournaments import pairing as P
-from tournaments import services
 from tournaments.models import Round, Table, TableSeat, Tournament
 
 LCG = get_ruleset("lcg")
@@ -115,41 +111,12 @@ def test_a_bye_at_two_seats_scores_a_wins_points_and_no_win():
 # --------------------------------------------------------------------------- through the API
 
 
-def finish_by_deadlines(game: Game) -> None:
-    now = timezone.now()
-    for _ in range(5000):
-        game.refresh_from_db()
-        if not game.is_active():
-            return
-        now += timedelta(seconds=game.time_limit + 1)
-        resolve_overdue(game.pk, now=now)
-    raise AssertionError(f"game {game.pk} did not end")
-
-
-def round_tables(tid: int, number: int) -> list[Table]:
-    return list(Table.objects.filter(round__tournament_id=tid, round__number=number)
-                .select_related("game").prefetch_related("seats__registration__user").order_by("number"))
-
-
-def pairs(tables: list[Table]) -> set[frozenset]:
-    return {frozenset(s.registration.user.username for s in t.seats.all()) for t in tables}
-
-
 @pytest.mark.django_db
 def test_a_swiss_event_of_lcg_pairs_runs_through_the_api_with_byes_and_rounds_advancing():
     organizer = make_user()
     org = api_client_for(organizer)
-    response = org.post("/api/v1/tournaments", {
-        "name": "Card game cup", "ruleset": "lcg", "format": "swiss", "rounds": 2, "seats_per_table": 2,
-        "time_limit": 600, "ranked": True, "max_consecutive_timeouts": 0, "max_no_shows": 0,
-    }, format="json")
-    assert response.status_code == 201, response.json()
-    tid = response.json()["id"]
-    assert response.json()["ruleset"] == "lcg" and response.json()["min_seats_per_table"] == 2
-    users = [make_user() for _ in range(5)]
-    for user in users:
-        assert api_client_for(user).post(f"/api/v1/tournaments/{tid}/register").status_code == 201
-    assert org.post(f"/api/v1/tournaments/{tid}/start").json()["status"] == "running"
+    tid = start_event(org, "lcg", 5, name="Card game cup", rounds=2, time_limit=600, ranked=True,
+                      max_consecutive_timeouts=0, max_no_shows=0)
 
     first = round_tables(tid, 1)
     rounds = org.get(f"/api/v1/tournaments/{tid}/rounds").json()
@@ -245,22 +212,7 @@ def test_ending_the_event_adjudicates_an_lcg_table_by_power():
 
 @pytest.mark.django_db
 def test_the_organize_page_offers_the_card_game_and_the_event_page_shows_its_tables(client):
-    organizer = make_user()
-    client.force_login(organizer)
-    form = client.get(reverse("tournament-new")).content.decode()
-    assert '<option value="lcg">A Game of Thrones: The Card Game</option>' in form
-    data = {"name": "Joust night", "ruleset": "lcg", "format": "swiss", "rounds": 3, "seats_per_table": 2,
-            "advance_per_table": 1, "division_size": 10, "scoring": "placement", "win_bonus": 10,
-            "tiebreakers": "wins, head_to_head", "time_limit": 3600, "auto_advance": "on"}
-    assert client.post(reverse("tournament-new"), data).status_code == 302
-    t = Tournament.objects.get(name="Joust night")
-    assert (t.ruleset, t.seats_per_table, t.min_seats_per_table) == ("lcg", 2, 2)
-    refused = client.post(reverse("tournament-new"), {**data, "name": "Crowded", "seats_per_table": 3})
-    assert refused.status_code == 200 and "A Game of Thrones: The Card Game is played by 2 players." in refused.content.decode()
-    for user in (make_user(), make_user(), make_user()):
-        services.do_register(t.pk, user)
-    services.do_start(t.pk, organizer)
-    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    t, page = organize_event(client, "lcg", "A Game of Thrones: The Card Game", "Joust night", rounds=3, players=3)
     (table,) = round_tables(t.pk, 1)
     assert "A Game of Thrones: The Card Game" in page and f'href="/games/{table.game_id}/"' in page
     assert "<td>Player 1</td>" in page and "<td>Player 2</td>" in page and "Byes:" in page

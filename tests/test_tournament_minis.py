@@ -6,20 +6,16 @@ organize page and the event page speak of the game by name; the simulation plays
 pairing of pairs itself (no rematch, by standing) is tested in test_tournament_lcg.py."""
 from __future__ import annotations
 
-from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.urls import reverse
-from django.utils import timezone
 
 from games.engine import get_ruleset
 from games.models import Game, GameSeat
-from games.services.deadlines import resolve_overdue
 from ratings.models import RatingChange
 from tests.factories import api_client_for, make_user
-from tournaments import services
+from tests.platform_helpers import finish_by_deadlines, organize_event, players_of, round_tables, start_event
 from tournaments.models import Round, Table, TableSeat, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -27,41 +23,11 @@ MINIS = get_ruleset("minis")
 NAME = "A Song of Ice and Fire: Tabletop Miniatures"
 
 
-def finish_by_deadlines(game: Game) -> None:
-    now = timezone.now()
-    for _ in range(2000):
-        game.refresh_from_db()
-        if not game.is_active():
-            return
-        now += timedelta(seconds=game.time_limit + 1)
-        resolve_overdue(game.pk, now=now)
-    raise AssertionError(f"game {game.pk} did not end")
-
-
-def round_tables(tid: int, number: int) -> list[Table]:
-    return list(Table.objects.filter(round__tournament_id=tid, round__number=number)
-                .select_related("game").prefetch_related("seats__registration__user").order_by("number"))
-
-
-def players_of(table: Table) -> frozenset:
-    return frozenset(s.registration.user.username for s in table.seats.all())
-
-
 def test_a_swiss_event_of_minis_tables_runs_through_the_api_and_ends_by_victory_points():
     organizer = make_user()
     org = api_client_for(organizer)
-    response = org.post("/api/v1/tournaments", {
-        "name": "Battle of the Green Fork", "ruleset": "minis", "format": "swiss", "rounds": 2,
-        "seats_per_table": 2, "time_limit": 600, "ranked": True, "max_consecutive_timeouts": 0, "max_no_shows": 0,
-        "options": {"terrain": "random"},
-    }, format="json")
-    assert response.status_code == 201, response.json()
-    tid = response.json()["id"]
-    assert response.json()["ruleset"] == "minis" and response.json()["min_seats_per_table"] == 2
-    users = [make_user() for _ in range(3)]
-    for user in users:
-        assert api_client_for(user).post(f"/api/v1/tournaments/{tid}/register").status_code == 201
-    assert org.post(f"/api/v1/tournaments/{tid}/start").json()["status"] == "running"
+    tid = start_event(org, "minis", 3, name="Battle of the Green Fork", rounds=2, time_limit=600, ranked=True,
+                      max_consecutive_timeouts=0, max_no_shows=0, options={"terrain": "random"})
 
     (first,) = round_tables(tid, 1)
     rounds = org.get(f"/api/v1/tournaments/{tid}/rounds").json()
@@ -106,22 +72,7 @@ def test_a_swiss_event_of_minis_tables_runs_through_the_api_and_ends_by_victory_
 
 
 def test_the_organize_page_offers_the_miniatures_game_and_the_event_page_shows_its_tables(client):
-    organizer = make_user()
-    client.force_login(organizer)
-    form = client.get(reverse("tournament-new")).content.decode()
-    assert f'<option value="minis">{NAME}</option>' in form
-    data = {"name": "Whispering Wood", "ruleset": "minis", "format": "swiss", "rounds": 2, "seats_per_table": 2,
-            "advance_per_table": 1, "division_size": 10, "scoring": "placement", "win_bonus": 10,
-            "tiebreakers": "wins, head_to_head", "time_limit": 3600, "auto_advance": "on"}
-    assert client.post(reverse("tournament-new"), data).status_code == 302
-    t = Tournament.objects.get(name="Whispering Wood")
-    assert (t.ruleset, t.seats_per_table, t.min_seats_per_table) == ("minis", 2, 2)
-    refused = client.post(reverse("tournament-new"), {**data, "name": "Crowded", "seats_per_table": 3})
-    assert refused.status_code == 200 and f"{NAME} is played by 2 players." in refused.content.decode()
-    for user in (make_user(), make_user()):
-        services.do_register(t.pk, user)
-    services.do_start(t.pk, organizer)
-    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    t, page = organize_event(client, "minis", NAME, "Whispering Wood", rounds=2, players=2)
     (table,) = round_tables(t.pk, 1)
     assert NAME in page and f'href="/games/{table.game_id}/"' in page
     assert "<td>Stark</td>" in page and "<td>Lannister</td>" in page

@@ -13,18 +13,11 @@ import re
 
 import pytest
 
-from tests.browser.util import PASSWORD, log_in
+from tests.browser.util import play_out, reload_finished, two_players
 
 pytestmark = pytest.mark.browser
 
 NAMES = ("lcg_arya", "lcg_tywin")
-
-
-def _users(server) -> None:
-    code = ("from accounts.models import User\n"
-            f"for n in {NAMES!r}:\n"
-            f"    User.objects.filter(username=n).exists() or User.objects.create_user(username=n, email=n + '@example.com', password={PASSWORD!r})\n")
-    server.manage("shell", "-c", code)
 
 
 def _no_ids(text: str) -> None:
@@ -33,10 +26,7 @@ def _no_ids(text: str) -> None:
 
 def test_lcg_ranked_match(live_asgi_server, new_page, artifacts):
     base = live_asgi_server.url
-    _users(live_asgi_server)
-    arya, tywin = new_page(), new_page(390, 844)
-    log_in(arya, base, "lcg_arya")
-    log_in(tywin, base, "lcg_tywin")
+    arya, tywin = two_players(live_asgi_server, new_page, NAMES)
 
     # the lobby form: the card game hides the Players and Houses fields and offers the decks
     arya.goto(base + "/lobbies/new/")
@@ -76,13 +66,11 @@ def test_lcg_ranked_match(live_asgi_server, new_page, artifacts):
 
     # the match to its end (in a manage.py process: its updates cannot reach the server's in-memory
     # channel layer, so the pages are reloaded), then both pages say who won
-    out = live_asgi_server.manage("shell", "-c", f"from tests.browser.stage import play_out; play_out({game_id})")
-    assert "status finished" in out, out
+    out = play_out(live_asgi_server, game_id)
     winner = re.search(r"ranking \['(p[12])'", out).group(1)
     winner_name = "lcg_arya" if arya.locator("#game").get_attribute("data-seat") == winner else "lcg_tywin"
     for page in (arya, tywin):
-        page.reload()
-        page.wait_for_function("window.__westerosGame && window.__westerosGame.state() && window.__westerosGame.state().status === 'finished'")
+        reload_finished(page)
         page.locator("#phase", has_text=f"Game over: {winner_name} wins.").wait_for()
     arya.screenshot(path=str(artifacts / "lcg-match-over-1440.png"), full_page=True)
 

@@ -9,32 +9,18 @@ Chromium are set up in conftest.py."""
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pytest
 
-from tests.browser.util import PASSWORD, game_state, log_in
+from tests.browser.util import game_state, open_game, stage_game, wait_version
+from tests.browser.util import pending as _pending  # also imported by the other table tests
 
 pytestmark = pytest.mark.browser
 
 
-def _stage(server, names: list[str], staged: bool = True) -> int:
-    out = server.manage("shell", "-c", "from tests.browser.stage_lcg import lcg_game; "
-                        f"lcg_game({names!r}, {PASSWORD!r}, staged={staged!r})")
-    return int(re.search(r"game (\d+)", out).group(1))
-
-
-def _open(new_page, server, name: str, game_id: int, width: int = 1440, height: int = 1000):
-    page = new_page(width, height)
-    log_in(page, server.url, name)
-    page.goto(f"{server.url}/games/{game_id}/")
-    page.wait_for_selector("#conn.on")
-    page.wait_for_selector(".lcg-area.me")
-    return page
-
-
-def _pending(page) -> str | None:
-    s = game_state(page)
-    return s["pending"].get(s["your_seat"]) if s["status"] == "active" else None
+_stage = partial(stage_game, module="stage_lcg", function="lcg_game")
+_open = partial(open_game, ready=".lcg-area.me")  # a page on the table, showing the player's own area
 
 
 def _act(page, target) -> None:
@@ -45,9 +31,7 @@ def _act(page, target) -> None:
         page.click(target)
     else:
         target.click()
-    page.wait_for_function(f"window.__westerosGame.state().version > {before} || !document.getElementById('error').hidden")
-    if page.locator("#error").is_visible():
-        raise AssertionError(page.locator("#error").inner_text())
+    wait_version(page, before)
 
 
 def _no_ids(text: str) -> None:

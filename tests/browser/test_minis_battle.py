@@ -6,45 +6,25 @@ to test-artifacts/. The live server, its database and Chromium are set up in con
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pytest
 
-from tests.browser.util import PASSWORD, game_state, log_in
+from tests.browser.util import game_state, open_game, stage_game, wait_version
+from tests.browser.util import pending as _pending  # also imported by the other table tests
 
 pytestmark = pytest.mark.browser
 
 
-def _stage(server, names: list[str], staged: bool = True) -> int:
-    out = server.manage("shell", "-c", "from tests.browser.stage_minis import minis_game; "
-                        f"minis_game({names!r}, {PASSWORD!r}, staged={staged!r})")
-    return int(re.search(r"game (\d+)", out).group(1))
-
-
-def _open(new_page, server, name: str, game_id: int, width: int = 1440, height: int = 1000):
-    page = new_page(width, height)
-    log_in(page, server.url, name)
-    page.goto(f"{server.url}/games/{game_id}/")
-    page.wait_for_selector("#conn.on")
-    page.wait_for_selector("#field .mn-tray, #decision h2")
-    return page
-
-
-def _pending(page) -> str | None:
-    s = game_state(page)
-    return s["pending"].get(s["your_seat"]) if s["status"] == "active" else None
-
-
-def _wait_version(page, before: int) -> None:
-    page.wait_for_function(f"window.__westerosGame.state().version > {before} || !document.getElementById('error').hidden")
-    if page.locator("#error").is_visible():
-        raise AssertionError(page.locator("#error").inner_text())
+_stage = partial(stage_game, module="stage_minis", function="minis_game")
+_open = partial(open_game, ready="#field .mn-tray, #decision h2")  # a page on the battlefield, ready
 
 
 def _act(page, target) -> None:
     """Click what sends an action, then wait until the page shows a newer version (a refusal fails)."""
     before = game_state(page)["version"]
     (page.locator(target) if isinstance(target, str) else target).first.click()
-    _wait_version(page, before)
+    wait_version(page, before)
 
 
 def _refresh(page, before: int) -> None:

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.browser.util import PASSWORD, log_in
+from tests.browser.util import play_out, reload_finished, two_players
 
 pytestmark = pytest.mark.browser
 
@@ -20,19 +20,9 @@ NAMES = ("mm_robb", "mm_jaime")
 STATE = "window.__westerosGame && window.__westerosGame.state()"
 
 
-def _users(server) -> None:
-    code = ("from accounts.models import User\n"
-            f"for n in {NAMES!r}:\n"
-            f"    User.objects.filter(username=n).exists() or User.objects.create_user(username=n, email=n + '@example.com', password={PASSWORD!r})\n")
-    server.manage("shell", "-c", code)
-
-
 def test_minis_ranked_battle(live_asgi_server, new_page, artifacts):
     base = live_asgi_server.url
-    _users(live_asgi_server)
-    robb, jaime = new_page(), new_page(390, 844)
-    log_in(robb, base, "mm_robb")
-    log_in(jaime, base, "mm_jaime")
+    robb, jaime = two_players(live_asgi_server, new_page, NAMES)
 
     robb.goto(base + "/lobbies/new/")
     robb.select_option("select[name=ruleset]", "minis")
@@ -61,12 +51,10 @@ def test_minis_ranked_battle(live_asgi_server, new_page, artifacts):
 
     # the battle to its end (in a manage.py process: its updates cannot reach the server's in-memory
     # channel layer, so the pages are reloaded), then both pages say how it ended
-    out = live_asgi_server.manage("shell", "-c", f"from tests.browser.stage import play_out; play_out({game_id})")
-    assert "status finished" in out, out
+    out = play_out(live_asgi_server, game_id)
     ranking = re.search(r"ranking \[([^\]]*)\]", out).group(1)
     for page in (robb, jaime):
-        page.reload()
-        page.wait_for_function(f"{STATE} && window.__westerosGame.state().status === 'finished'")
+        reload_finished(page)
         said = page.locator("#phase")
         said.filter(has_text="The battle is over").wait_for()
         text = said.inner_text()

@@ -1,6 +1,8 @@
 """Helpers shared by the browser tests."""
 from __future__ import annotations
 
+import re
+
 PASSWORD = "a-long-and-unusual-passphrase-42"
 
 
@@ -16,3 +18,67 @@ def log_in(page, base: str, username: str) -> None:
 
 def game_state(page) -> dict:
     return page.evaluate("window.__westerosGame.state()")
+
+
+def stage_users(server, names) -> None:
+    """Users `names` (with PASSWORD) on the live server, made once."""
+    code = ("from accounts.models import User\n"
+            f"for n in {tuple(names)!r}:\n"
+            f"    User.objects.filter(username=n).exists() or User.objects.create_user(username=n, email=n + '@example.com', password={PASSWORD!r})\n")
+    server.manage("shell", "-c", code)
+
+
+def two_players(server, new_page, names):
+    """The users `names` staged and logged in, the first on a 1440 px page, the second on a phone
+    (390 x 844): their two pages."""
+    stage_users(server, names)
+    wide, phone = new_page(), new_page(390, 844)
+    log_in(wide, server.url, names[0])
+    log_in(phone, server.url, names[1])
+    return wide, phone
+
+
+def play_out(server, game_id: int) -> str:
+    """The game to its end in a manage.py process (each seat answering as its player with the
+    engine's player; its updates cannot reach the server's in-memory channel layer, so pages must be
+    reloaded). Returns what it printed."""
+    out = server.manage("shell", "-c", f"from tests.browser.stage import play_out; play_out({game_id})")
+    assert "status finished" in out, out
+    return out
+
+
+def reload_finished(page) -> None:
+    """Reload the game page and wait until it shows the finished game."""
+    page.reload()
+    page.wait_for_function("window.__westerosGame && window.__westerosGame.state() && window.__westerosGame.state().status === 'finished'")
+
+
+def stage_game(server, names: list[str], staged: bool = True, *, module: str, function: str) -> int:
+    """A game staged by `function(names, PASSWORD, staged=...)` of tests/browser/`module`.py: its id."""
+    out = server.manage("shell", "-c", f"from tests.browser.{module} import {function}; "
+                        f"{function}({names!r}, {PASSWORD!r}, staged={staged!r})")
+    return int(re.search(r"game (\d+)", out).group(1))
+
+
+def open_game(new_page, server, name: str, game_id: int, width: int = 1440, height: int = 1000, *, ready: str):
+    """A new page of `width` x `height`, logged in as `name`, on the game's page, connected and
+    showing `ready` (a selector)."""
+    page = new_page(width, height)
+    log_in(page, server.url, name)
+    page.goto(f"{server.url}/games/{game_id}/")
+    page.wait_for_selector("#conn.on")
+    page.wait_for_selector(ready)
+    return page
+
+
+def pending(page) -> str | None:
+    """What the page's seat is asked now (None when nothing, or the game is over)."""
+    s = game_state(page)
+    return s["pending"].get(s["your_seat"]) if s["status"] == "active" else None
+
+
+def wait_version(page, before: int) -> None:
+    """Wait until the page shows a version newer than `before`; a refusal shown fails the test."""
+    page.wait_for_function(f"window.__westerosGame.state().version > {before} || !document.getElementById('error').hidden")
+    if page.locator("#error").is_visible():
+        raise AssertionError(page.locator("#error").inner_text())
