@@ -22,7 +22,9 @@ def sign_up(page, base: str, username: str) -> None:
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
     page.click("main form button[type=submit]")
-    page.wait_for_url(base + "/")
+    # as log_in (tests/browser/util.py): a sign-up hashes the password; in CI, with the other worker
+    # busy on the same two cores, the redirect has taken over 15 s
+    page.wait_for_url(base + "/", timeout=45000)
     assert username in page.locator("header").inner_text()
 
 
