@@ -11,9 +11,7 @@ def log_in(page, base: str, username: str) -> None:
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main form button[type=submit]")
-    # a log-in hashes the password (PBKDF2, deliberately slow): on a machine busy with both test
-    # workers and several browsers it has taken over 15 s (the default wait) in CI
-    page.wait_for_url(base + "/", timeout=45000)
+    page.wait_for_url(base + "/")
 
 
 def game_state(page) -> dict:
