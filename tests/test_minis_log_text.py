@@ -12,21 +12,12 @@ from django.urls import reverse
 
 from games.engine import get_ruleset
 from games.engine.minis import narrate
-from tests.factories import api_client_for, make_game, make_user
+from tests.factories import api_client_for, make_game, make_user, seat_client
+from tests.platform_helpers import log
 
 pytestmark = pytest.mark.django_db
 MINIS = get_ruleset("minis")
 RAW = re.compile(r"[_{}\[\]\"]|\b\d{5}\b|\bNone\b|\bTrue\b|\bFalse\b|\bhidden\b")
-
-
-def seat_client(game, seat):
-    return api_client_for(game.seats.get(seat=seat).user)
-
-
-def log(game, client):
-    r = client.get(reverse("api-game-log", args=[game.id]))
-    assert r.status_code == 200
-    return r.json()["entries"]
 
 
 def test_minis_log_entries_carry_sentences_with_names_and_a_draw_is_named_to_the_drawer_only():
