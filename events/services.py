@@ -18,13 +18,12 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.engine import get_ruleset
 from games.models import Game, GameAction, GameSeat
-from westeros.outages import REDIS_ERRORS
+from westeros import live
 
 log = logging.getLogger(__name__)
 MESSAGE_TYPE = "stream.event"
@@ -85,20 +84,10 @@ def send_after_commit(events: Iterable[tuple[int, dict]]) -> None:
 
 
 def send_now(events: list[tuple[int, dict]]) -> None:
-    layer = get_channel_layer()
-    if layer is None or not events:
-        return
-
-    async def send_all() -> None:  # one trip to the event loop for every user
-        for user_id, event in events:
-            await layer.group_send(user_group(user_id), {"type": MESSAGE_TYPE, "event": event})
-
-    try:
-        async_to_sync(send_all)()
-    except REDIS_ERRORS as error:  # the streams re-read the database on reconnect
-        log.warning("could not send %d stream events: the channel layer is unavailable (%s)", len(events), error)
-    except Exception:
-        log.exception("could not send %d stream events", len(events))
+    """Send each (user id, event) to the user's streams (without waiting in the web server; the
+    streams re-read the database when they reconnect)."""
+    live.send_in_order(get_channel_layer(), [(user_group(user_id), {"type": MESSAGE_TYPE, "event": event})
+                                             for user_id, event in events], log, f"{len(events)} stream event(s)")
 
 
 def initial_events(user) -> list[dict]:

@@ -8,13 +8,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.engine import get_ruleset
 from games.models import Game, GameAction
-from westeros.outages import REDIS_ERRORS
+from westeros import live
 
 log = logging.getLogger(__name__)
 
@@ -67,29 +66,15 @@ def after_commit(game: Game, records: list[GameAction], *, seats_changed: bool =
     from_version = records[0].version - 1 if records else version
 
     def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        messages = fan_out(game_id, ruleset, records, seats)
-
-        async def send_all() -> None:  # one trip to an event loop for every group, in order
-            for group, events in messages:
-                # `viewer`: the seat the events were filtered for (None: the public view), so that a
-                # socket whose player no longer holds that seat (a substitute took it over) drops them
-                viewer = group.split(".seat.", 1)[1] if ".seat." in group else None
-                await layer.group_send(
-                    group,
-                    {"type": "game.update", "from_version": from_version, "version": version, "status": status,
-                     "events": events, "seats_changed": seats_changed, "viewer": viewer},
-                )
-
-        try:
-            async_to_sync(send_all)()
-        except REDIS_ERRORS as error:  # Redis down: one line per commit, not a traceback
-            log.warning("could not notify game %s at version %s: the channel layer is unavailable (%s)",
-                        game_id, version, error)
-        except Exception:  # the commit stands; clients that miss it re-fetch by version
-            log.exception("could not notify game %s at version %s", game_id, version)
+        messages = [
+            # `viewer`: the seat the events were filtered for (None: the public view), so that a socket
+            # whose player no longer holds that seat (a substitute took it over) drops them
+            (group, {"type": "game.update", "from_version": from_version, "version": version, "status": status,
+                     "events": events, "seats_changed": seats_changed,
+                     "viewer": group.split(".seat.", 1)[1] if ".seat." in group else None})
+            for group, events in fan_out(game_id, ruleset, records, seats)
+        ]
+        live.send_in_order(get_channel_layer(), messages, log, f"game {game_id} at version {version}")
 
     if records or seats_changed:
         transaction.on_commit(send)
