@@ -111,10 +111,14 @@ def _lobby_response(lobby: Lobby, code: int = status.HTTP_200_OK) -> Response:
     return _after_commit(lambda: _read_lobby(lobby.pk), {"id": lobby.pk, "status": lobby.status}, code=code)
 
 
-def _game_response(game: Game, user, **extra: Any) -> Response:
-    """A game after a committed change (`game` as the service left it), as the user sees it."""
+def _game_response(game: Game, user, seats: list | None = None, **extra: Any) -> Response:
+    """A game after a committed change (`game` as the service left it), as the user sees it. With
+    `seats` (the service's, with their users, as the change left them) the answer is built from
+    them and `game` without reading them again (an action: 1 query instead of 4); else re-read."""
 
     def read() -> dict[str, Any]:
+        if seats is not None:
+            return queries.game_payload(game, user, seats)
         return queries.game_payload(Game.objects.prefetch_related("seats__user").get(pk=game.pk), user)
 
     known = {"id": game.pk, "version": game.version, "status": game.status, "deadline_at": game.deadline_at,
@@ -237,7 +241,7 @@ class GameActionView(APIView):
         key = _idempotency_key(request)
         result = play.do_submit_action(game_id, request.user, action=data["action"], version=data["version"],
                                        idempotency_key=key)
-        return _game_response(result.game, request.user, applied_version=result.record.version,
+        return _game_response(result.game, request.user, result.seats, applied_version=result.record.version,
                               repeated=result.repeated)
 
 

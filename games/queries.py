@@ -38,12 +38,16 @@ def can_view(game: Game, user, invite: str | None = None) -> bool:
     return bool(invite) and game.lobby is not None and invite == game.lobby.invite_token
 
 
-def viewer_seat(game: Game, user) -> str | None:
-    seat = game.seat_for(user)
+def viewer_seat(game: Game, user, seats: list[GameSeat] | None = None) -> str | None:
+    """The seat `user` plays (`seats`: the game's seats when the caller has them)."""
+    if seats is None:
+        seat = game.seat_for(user)
+    else:
+        seat = next((s for s in seats if s.user_id == user.pk), None) if user is not None and user.is_authenticated else None
     return seat.seat if seat is not None else None
 
 
-def seat_rows(game: Game) -> list[dict[str, Any]]:
+def seat_rows(game: Game, seats: list[GameSeat] | None = None) -> list[dict[str, Any]]:
     connected = set(Presence.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True))
     now = timezone.now()
     return [
@@ -62,13 +66,15 @@ def seat_rows(game: Game) -> list[dict[str, Any]]:
             # a clocked game: {remaining (seconds), running, runs_out_at}; null without a clock
             "clock": clocks.seat_clock(game, s, now),
         }
-        for s in game.seats.all()
+        for s in (game.seats.all() if seats is None else seats)
     ]
 
 
-def game_payload(game: Game, user) -> dict[str, Any]:
+def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[str, Any]:
+    """The game as `user` sees it. `seats`: its seats with their users, when the caller already holds
+    them as they are now (an action's answer: games/api.py), so they are not read again."""
     engine = get_ruleset(game.ruleset)
-    seat = viewer_seat(game, user)
+    seat = viewer_seat(game, user, seats)
     pending = engine.pending(game.state) if game.is_active() else {}
     legal = None
     if seat is not None and seat in pending:
@@ -79,7 +85,7 @@ def game_payload(game: Game, user) -> dict[str, Any]:
         "status": game.status,
         "version": game.version,
         "your_seat": seat,
-        "seats": seat_rows(game),
+        "seats": seat_rows(game, seats),
         "pending": pending,
         "legal_actions": legal,
         "view": engine.view(game.state, seat),

@@ -33,6 +33,7 @@ class Submitted:
     game: Game
     record: GameAction
     repeated: bool  # True when an Idempotency-Key matched an earlier submission
+    seats: list[GameSeat]  # the game's seats (with their users) as the change left them
 
 
 def do_create_game(
@@ -113,7 +114,8 @@ def do_submit_action(
     check_request(action, version)
     with transaction.atomic():
         game = lock_game(game_id)
-        seats = list(game.seats.all())  # read once: settle reuses them
+        # read once, with their players: settle reuses them, and so does the answer (games/api.py)
+        seats = list(game.seats.select_related("user"))
         seat = next((s for s in seats if s.user_id == user.pk), None) if user.is_authenticated else None
         if seat is None:
             raise GameError("forbidden", "You do not play in this game.", status_code=403)
@@ -129,7 +131,7 @@ def do_submit_action(
                         "send a new key for a new request.",
                         status_code=422, fields={"Idempotency-Key": ["Already used with another request."]},
                         version=game.version, applied_version=earlier.version)
-                return Submitted(game, earlier, repeated=True)
+                return Submitted(game, earlier, repeated=True, seats=seats)
         engine = require_seat_may_act(game, seat, version)
         before = set(engine.pending(game.state))
         try:
@@ -142,7 +144,7 @@ def do_submit_action(
             seat.consecutive_timeouts = 0
             seat.save(update_fields=["consecutive_timeouts"])
         settle(game, before, [record], seats=seats)
-    return Submitted(game, record, repeated=False)
+    return Submitted(game, record, repeated=False, seats=seats)
 
 
 def check_request(action: Any, version: Any) -> None:
