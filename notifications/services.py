@@ -36,6 +36,7 @@ from games.engine import get_ruleset
 from games.models import Game, GameAction, GameSeat
 from notifications import conf
 from notifications.models import Kind, Notification, NotificationSettings
+from westeros import live
 
 log = logging.getLogger(__name__)
 
@@ -292,7 +293,9 @@ def _decide_many(wanted: list[Wanted]) -> list[Notification]:
             except Exception:
                 log.exception("could not enqueue notification %s", notification_id)
 
-    transaction.on_commit(enqueue, robust=True)
+    # in the web server, handed to a background thread: the answer to the action does not wait for
+    # the broker (the rows are the outbox, and deliver_pending sends any whose task never came)
+    transaction.on_commit(lambda: live.off_the_request(enqueue, log, "enqueue notifications"), robust=True)
     return created
 
 
