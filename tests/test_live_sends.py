@@ -108,3 +108,19 @@ def test_outside_a_server_work_after_a_commit_runs_now_and_its_failure_is_logged
     with caplog.at_level("ERROR", logger="tests.live"):
         live.off_the_request(lambda: 1 / 0, log, "enqueue notifications")
     assert [r.getMessage() for r in caplog.records] == ["could not enqueue notifications"]
+
+
+def test_outside_a_server_sends_reuse_one_loop_of_the_process():
+    """A Celery worker or `run_deadlines` sends on one loop of its own, in a thread of its own,
+    instead of a new thread, loop and Redis connection for every change (asgiref's async_to_sync)."""
+    import threading
+
+    seen = []
+
+    class Recording:
+        async def group_send(self, group: str, message: dict) -> None:
+            seen.append((threading.current_thread().name, id(asyncio.get_running_loop())))
+
+    for n in range(3):
+        live.send_in_order(Recording(), [(f"game.{n}.table", {})], log, f"change {n}")
+    assert len(seen) == 3 and len(set(seen)) == 1 and seen[0][0] == "live-sends"
