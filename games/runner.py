@@ -97,6 +97,14 @@ def tick_between_connections() -> Tick:
     return Tick(_between_connections(lambda: sweep_until(INTERVAL_SECONDS).timeouts), sent)
 
 
+def until_next_tick(interval: float) -> float:
+    """How long `run_deadlines` sleeps after a turn: `interval`, or less when a deadline falls due
+    sooner. (It slept a whole interval after each turn, which already swept up to an interval ahead:
+    a deadline falling due in that second waited up to a second more.)"""
+    soon = seconds_to_next_deadline()
+    return interval if soon is None else max(0.0, min(interval, soon + 0.01))
+
+
 async def _sweep_on_loop() -> int:
     """The sweeps from the server's event loop: they run in worker threads started from this loop
     (sync_to_async), side by side, so that the websocket messages each sends after its commits are

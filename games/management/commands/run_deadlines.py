@@ -10,7 +10,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from games.runner import tick, tick_between_connections
+from games.runner import tick, tick_between_connections, until_next_tick
 
 log = logging.getLogger(__name__)
 
@@ -29,9 +29,11 @@ class Command(BaseCommand):
         while True:
             try:
                 self._report(tick_between_connections())
+                pause = until_next_tick(interval)
             except Exception:  # the database restarting: log it and keep going
                 log.exception("deadline runner tick failed; trying again")
-            time.sleep(interval)
+                pause = interval
+            time.sleep(pause)
 
     def _report(self, done) -> None:
         if done.timeouts:
