@@ -29,7 +29,8 @@ application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocke
 # reach the websockets through the in-memory channel layer (games/runner.py).
 from django.conf import settings  # noqa: E402
 
-if settings.DEADLINE_RUNNER_IN_SERVER:
-    from games.runner import start_in_server
+from games.runner import start_in_server, warm_up  # noqa: E402
 
+warm_up()  # the rulesets imported now, not by the first action or timeout
+if settings.DEADLINE_RUNNER_IN_SERVER:
     start_in_server()

@@ -4,9 +4,19 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "westeros.settings")
 
 app = Celery("westeros")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def warm_up(**kwargs) -> None:
+    """The rulesets imported by the worker before it starts its processes (they inherit them), not by
+    the first deadline sweep of each (games/runner.py, warm_up)."""
+    from games.engine import ruleset_ids  # pure Python: no Django needed yet
+
+    ruleset_ids()

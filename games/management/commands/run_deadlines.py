@@ -10,7 +10,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from games.runner import tick, tick_between_connections, until_next_tick
+from games.runner import tick, tick_between_connections, until_next_tick, warm_up
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,7 @@ class Command(BaseCommand):
         if once:
             self._report(tick())
             return
+        warm_up()
         while True:
             try:
                 self._report(tick_between_connections())
