@@ -153,3 +153,25 @@ def test_the_runner_sleeps_only_until_the_next_deadline_after_a_turn():
     soon = timezone.now() + timedelta(seconds=0.3)
     Game.objects.filter(pk=game.pk).update(deadline_at=soon)
     assert 0 < until_next_tick(1.0) <= 0.31
+
+
+def test_the_server_and_the_celery_worker_import_the_rulesets_when_they_start():
+    """Not inside their first action or timeout (0.3 s: the first of 300 deadlines falling due
+    together was resolved 0.36 s late for it)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys; {} ; print([m for m in ('games.engine.agot', 'games.engine.btwixt', 'games.engine.lcg', "
+            "'games.engine.minis') if m in sys.modules])")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(DJANGO_SETTINGS_MODULE="westeros.settings", SECRET_KEY="test", DEADLINE_RUNNER_IN_SERVER="false")
+    root = Path(__file__).resolve().parent.parent
+    server = subprocess.run([sys.executable, "-c", code.format("import westeros.asgi")], cwd=root, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert server.stdout.strip() == str(["games.engine.agot", "games.engine.btwixt", "games.engine.lcg",
+                                         "games.engine.minis"]), server.stderr
+    worker = subprocess.run([sys.executable, "-c", code.format(
+        "from westeros.celery import app; from celery.signals import worker_init; worker_init.send(sender=None)")],
+        cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert worker.stdout.strip() == server.stdout.strip(), worker.stderr
