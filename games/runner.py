@@ -11,13 +11,14 @@ import asyncio
 import logging
 import sys
 import threading
+import time
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
 from games.services.deadlines import seconds_to_next_deadline, sweep, sweep_parallel, sweep_until, sweep_workers
-from notifications.services import deliver_pending, warn_deadlines
+from notifications.services import deliver_pending, purge_old, warn_deadlines
 
 log = logging.getLogger(__name__)
 INTERVAL_SECONDS = 1.0
@@ -38,9 +39,19 @@ def tick() -> Tick:
 
 def after_sweep() -> int:
     """The notification half of a tick: deadline warnings, then the notification outbox (no broker,
-    so no task sends them). Returns how many notifications were sent."""
+    so no task sends them), and once an hour the old sent ones deleted (what beat does with
+    Celery). Returns how many notifications were sent."""
+    global _purged_at
     warn_deadlines()
-    return deliver_pending()
+    sent = deliver_pending()
+    if time.monotonic() - _purged_at >= PURGE_EVERY_SECONDS:
+        purge_old()
+        _purged_at = time.monotonic()
+    return sent
+
+
+PURGE_EVERY_SECONDS = 3600.0
+_purged_at = float("-inf")  # the first pass of a process purges
 
 
 def _between_connections(step):

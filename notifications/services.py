@@ -299,6 +299,27 @@ def _decide_many(wanted: list[Wanted]) -> list[Notification]:
     return created
 
 
+# --- retention ------------------------------------------------------------------------------------
+
+def purge_old(now: datetime | None = None, batch: int = 5000) -> int:
+    """Delete the notifications sent (claimed) more than NOTIFICATION_RETENTION_DAYS ago, `batch` rows
+    per statement so no DELETE holds its locks long; returns how many. A notification is an outbox
+    row and the key that keeps a decision from being made twice: once sent, and its game's version
+    or deadline long past, it serves nothing (a third of a finished game's rows: README,
+    "Performance"). One never claimed is kept, whatever its age: it has not been sent yet."""
+    days = getattr(settings, "NOTIFICATION_RETENTION_DAYS", 30)
+    if not days:
+        return 0
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    old = Notification.objects.filter(created_at__lt=cutoff, claimed_at__isnull=False)
+    deleted = 0
+    while True:
+        ids = list(old.values_list("pk", flat=True)[:batch])
+        if not ids:
+            return deleted
+        deleted += Notification.objects.filter(pk__in=ids).delete()[0]
+
+
 # --- sending --------------------------------------------------------------------------------------
 
 def deliver_pending(limit: int = 200, older_than: timedelta = timedelta(0)) -> int:

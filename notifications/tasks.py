@@ -22,3 +22,9 @@ def warn_deadlines() -> int:
 def deliver_pending() -> int:
     """Beat's safety net: notifications whose task was lost (not claimed after a minute)."""
     return services.deliver_pending(older_than=timedelta(minutes=1))
+
+
+@shared_task(ignore_result=True)
+def purge_old() -> int:
+    """Hourly: the notifications sent more than NOTIFICATION_RETENTION_DAYS ago."""
+    return services.purge_old()

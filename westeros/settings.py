@@ -210,7 +210,13 @@ CELERY_BEAT_SCHEDULE = {
     # Notifications whose delivery task was lost.
     "deliver-pending-notifications": {"task": "notifications.tasks.deliver_pending", "schedule": 60,
                                       "options": {"expires": 120}},
+    # Notifications sent more than NOTIFICATION_RETENTION_DAYS ago (notifications/services.py, purge_old).
+    "purge-old-notifications": {"task": "notifications.tasks.purge_old", "schedule": 3600,
+                                "options": {"expires": 1800}},
 }
+# Days a sent notification is kept (0: forever). Its row is only an outbox entry and a key that stops
+# a decision being made twice; nothing shows old notifications to anyone.
+NOTIFICATION_RETENTION_DAYS = env_int("NOTIFICATION_RETENTION_DAYS", 30)
 # Without a broker, notifications wait in their table for the embedded runner (never sent inside
 # a request); with one, a task sends each right after the commit.
 NOTIFY_OUTBOX_ONLY = env_bool("NOTIFY_OUTBOX_ONLY", not REDIS_URL)
