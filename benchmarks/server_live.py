@@ -1,7 +1,7 @@
 """Live benchmark (not a test): websocket fan-out and deadline resolution.
 
     python benchmarks/server_live.py [--games 200] [--players 6] [--samples 500] [--rate 25]
-                                     [--deadline-games 300] [--celery] [--only-deadlines] [--database NAME]
+                                     [--deadline-games 300] [--celery | --in-server] [--only-deadlines] [--database NAME]
 
 1. Fan-out: Daphne on a free 127.0.0.1 port, `--games` live games of `--players` with every seat's
    websocket connected (1,200 sockets for 200 six-player games). After two seconds of actions that
@@ -15,6 +15,8 @@
    the deadline runner (`manage.py run_deadlines`, the loop the server runs inside itself), or by Celery beat and a worker when
    REDIS_URL is set and --celery is given: we report how long after the deadline each game's first
    timeout was applied, and how many were never resolved. Goal: within 2 s p99, hundreds at once.
+   `--in-server`: the runner inside Daphne without Redis instead (embedded mode, what `dev.py
+   start` runs; SQLite when DATABASE_URL is not set).
 
 PostgreSQL when DATABASE_URL is set (a fresh database of its own: `--database`, default
 westeros_bench_<pid>), else a temporary SQLite file. Daphne listens on a free port of its own.
@@ -168,7 +170,7 @@ async def fan_out(base: str, ws_base: str, tables: list[tuple[int, dict[str, str
                                                            for took, at in slowest))
 
 
-def deadlines(env: dict[str, str], count: int, celery: bool) -> None:
+def deadlines(env: dict[str, str], count: int, celery: bool, in_server: bool = False) -> None:
     """`count` games whose deadlines all fall due at the same instant (set in one UPDATE), resolved by
     Celery (beat + a worker with 2 processes) or the embedded runner; reports how long after the
     deadline each game's first timeout was applied, and how many were not resolved at all."""
@@ -211,6 +213,9 @@ def deadlines(env: dict[str, str], count: int, celery: bool) -> None:
                                     cwd=ROOT, env=env, stdout=(logs / f"{args[0]}.log").open("w"),
                                     stderr=subprocess.STDOUT)
                    for args in (["worker", "--concurrency", "2"], ["beat", "-s", str(logs / "beat-schedule")])]
+    elif in_server:  # embedded mode as `dev.py start` runs it: no Redis, the runner inside Daphne
+        embedded = {k: v for k, v in env.items() if k not in ("REDIS_URL", "DEADLINE_RUNNER_IN_SERVER")}
+        runners = [start_daphne(embedded)[0]]
     else:
         runners = [subprocess.Popen([sys.executable, "manage.py", "run_deadlines"], cwd=ROOT, env=env,
                                     stdout=(logs / "runner.log").open("w"), stderr=subprocess.STDOUT)]
@@ -228,9 +233,10 @@ def deadlines(env: dict[str, str], count: int, celery: bool) -> None:
             delays.append((first.created_at - due).total_seconds())
     from django.conf import settings
 
-    workers = env.get("DEADLINE_SWEEP_WORKERS", getattr(settings, "DEADLINE_SWEEP_WORKERS", 1))
+    workers = (1 if env["DATABASE_URL"].startswith("sqlite")  # one writer at a time: always one sweep
+               else env.get("DEADLINE_SWEEP_WORKERS", getattr(settings, "DEADLINE_SWEEP_WORKERS", 1)))
     print(f"deadlines: {count} games falling due at the same instant, resolved by "
-          f"{'Celery beat + a worker with 2 processes' if celery else 'the deadline runner (1 s interval, as dev.py start)'}"
+          f"{'Celery beat + a worker with 2 processes' if celery else 'the runner inside Daphne without Redis (embedded mode, as dev.py start)' if in_server else 'the deadline runner (manage.py run_deadlines, 1 s interval)'}"
           f", {workers} sweep thread(s) per tick; machine load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores: {len(delays)} resolved, {count - len(delays)} NOT resolved (logs: {logs})")
     if delays:
@@ -245,6 +251,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--deadline-games", type=int, default=300)
     parser.add_argument("--celery", action="store_true", help="resolve deadlines with a Celery worker (REDIS_URL)")
+    parser.add_argument("--in-server", action="store_true",
+                        help="resolve deadlines with the runner inside Daphne, without Redis (embedded mode)")
     parser.add_argument("--only-deadlines", action="store_true", help="skip the fan-out part")
     parser.add_argument("--database", help="PostgreSQL database to (re)create for this run")
     args = parser.parse_args()
@@ -253,7 +261,7 @@ def main() -> None:
     prepare_django(env)
     if not args.only_deadlines:
         fan_out_part(env, args.games, args.samples, args.rate, args.players)
-    deadlines(env, args.deadline_games, args.celery)
+    deadlines(env, args.deadline_games, args.celery, args.in_server)
 
 
 def fan_out_part(env: dict[str, str], games: int, samples: int, rate: float, players: int) -> None:
