@@ -155,7 +155,7 @@ def game_changed(
     decided, one INSERT (issue 20: this runs for every timed-out game of a deadline sweep)."""
     if seats is None:
         seats = list(GameSeat.objects.filter(game=game))
-    prefs = active_players_settings(s.user_id for s in seats if s.user_id is not None)
+    prefs = players_settings(seats)
     seats = [s for s in seats if s.user_id in prefs]
     if not seats:
         return []
@@ -185,6 +185,27 @@ def game_changed(
     return _decide_many(wanted)
 
 
+def players_settings(seats: list[GameSeat]) -> dict[int, NotificationSettings]:
+    """{user id: settings} of the active players among `seats`: taken from the seats when their users
+    and settings were read with them (`select_related("user__notification_settings")`, as an action
+    and a deadline sweep read them: no query), else read in one query."""
+    users = []
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        if not GameSeat.user.is_cached(seat) or not User.notification_settings.is_cached(seat.user):
+            return active_players_settings(s.user_id for s in seats if s.user_id is not None)
+        users.append(seat.user)
+    return {user.pk: _settings_of(user) for user in users if user.is_active}
+
+
+def _settings_of(user: User) -> NotificationSettings:
+    try:
+        return user.notification_settings
+    except NotificationSettings.DoesNotExist:  # no row: the defaults
+        return NotificationSettings(user_id=user.pk)
+
+
 def active_players_settings(user_ids: Iterable[int]) -> dict[int, NotificationSettings]:
     """{user id: settings} for the active users among `user_ids`, in one query (defaults for a user
     without a settings row)."""
@@ -192,13 +213,7 @@ def active_players_settings(user_ids: Iterable[int]) -> dict[int, NotificationSe
     if not ids:
         return {}
     users = User.objects.filter(pk__in=ids, is_active=True).select_related("notification_settings")
-    found = {}
-    for user in users:
-        try:
-            found[user.pk] = user.notification_settings
-        except NotificationSettings.DoesNotExist:
-            found[user.pk] = NotificationSettings(user_id=user.pk)
-    return found
+    return {user.pk: _settings_of(user) for user in users}
 
 
 def warning_window(time_limit: int) -> timedelta:

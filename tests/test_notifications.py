@@ -472,3 +472,23 @@ def test_embedded_mode_sends_nothing_in_the_request_and_the_runner_delivers(wire
     assert not Notification.objects.filter(game=game, claimed_at__isnull=True).exists()
     call_command("run_deadlines", "--once")
     assert len(mailoutbox) == 3  # claimed once, sent once
+
+
+def test_players_settings_come_from_seats_read_with_them_or_from_one_query(django_assert_num_queries):
+    """An action and a deadline sweep read the seats with their players and settings (issue 20):
+    the decisions then need no query for them; seats read without them cost one."""
+    game = make_game()
+    stark, lannister, baratheon = (game.seats.get(seat=s).user for s in ("stark", "lannister", "baratheon"))
+    NotificationSettings.objects.create(user=stark, email_your_turn=False)
+    baratheon.is_active = False
+    baratheon.save()
+    with django_assert_num_queries(1):
+        seats = list(game.seats.select_related("user__notification_settings"))
+    with django_assert_num_queries(0):
+        prefs = services.players_settings(seats)
+    assert set(prefs) == {stark.pk, lannister.pk}  # not the deactivated account
+    assert prefs[stark.pk].email_your_turn is False and prefs[lannister.pk].email_your_turn is True  # a row, the defaults
+    plain = list(game.seats.all())
+    with django_assert_num_queries(1):
+        again = services.players_settings(plain)
+    assert {k: v.email_your_turn for k, v in again.items()} == {k: v.email_your_turn for k, v in prefs.items()}

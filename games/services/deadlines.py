@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from games.engine import get_ruleset
@@ -30,6 +31,9 @@ from games.models import Game, GameAction, GameSeat
 from games.services import clocks
 
 log = logging.getLogger(__name__)
+# A sweep's games come with their seats, the seats' players and the players' notification settings
+# (one query per batch): the timeouts' notifications need no query of their own for them.
+SEATS_WITH_PLAYERS = Prefetch("seats", queryset=GameSeat.objects.select_related("user__notification_settings"))
 
 
 def renew(game: Game, pending_before: set[str], records: list[GameAction], now: datetime | None = None,
@@ -247,7 +251,7 @@ def sweep(now: datetime | None = None, budget_seconds: float | None = None,
             with transaction.atomic():
                 clock = now or timezone.now()
                 games = list(overdue_games(clock).exclude(pk__in=result.handled)
-                             .select_for_update(skip_locked=True).prefetch_related("seats")[:size])
+                             .select_for_update(skip_locked=True).prefetch_related(SEATS_WITH_PLAYERS)[:size])
                 claimed = [game.pk for game in games]
                 result.handled.extend(claimed)
                 for game in games:

@@ -114,8 +114,9 @@ def do_submit_action(
     check_request(action, version)
     with transaction.atomic():
         game = lock_game(game_id)
-        # read once, with their players: settle reuses them, and so does the answer (games/api.py)
-        seats = list(game.seats.select_related("user"))
+        # read once, with their players and the players' notification settings: settle, the
+        # notifications and the answer (games/api.py) reuse them
+        seats = list(game.seats.select_related("user__notification_settings"))
         seat = next((s for s in seats if s.user_id == user.pk), None) if user.is_authenticated else None
         if seat is None:
             raise GameError("forbidden", "You do not play in this game.", status_code=403)
