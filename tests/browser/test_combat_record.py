@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_decisions_in_context import no_json, open_game
-from tests.browser.util import game_state
+from tests.browser.util import game_state, scroll_to
 
 pytestmark = pytest.mark.browser
 
@@ -66,5 +66,5 @@ def test_the_table_shows_tides_of_battle_and_keeps_the_battle_as_it_was_decided(
         assert "a +3 card" in text and "a skull" in text and "footman" in text
         no_json(text)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        table.scroll_into_view_if_needed()
+        scroll_to(table)
         page.screenshot(path=str(artifacts / f"combat-record-{width}.png"))

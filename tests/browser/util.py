@@ -80,3 +80,11 @@ def wait_version(page, before: int) -> None:
     page.wait_for_function(f"window.__westerosGame.state().version > {before} || !document.getElementById('error').hidden")
     if page.locator("#error").is_visible():
         raise AssertionError(page.locator("#error").inner_text())
+
+
+def scroll_to(locator) -> None:
+    """Scroll the element into view in one step inside the page. A table the page draws afresh on
+    each load (the last combat) can be replaced between Playwright's finding it and scrolling to it
+    (`scroll_into_view_if_needed`: "Element is not attached to the DOM"), when the page's check for
+    missed updates re-fetches the game a few seconds after it opens."""
+    locator.evaluate("element => element.scrollIntoView({block: 'nearest'})")
