@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
@@ -38,6 +37,7 @@ from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT, Game, GameAction, GameS
 from games.services import play
 from tournaments import pairing as P
 from tournaments.models import Registration, Round, Table, TableSeat, Tournament
+from westeros import live
 
 log = logging.getLogger(__name__)
 
@@ -154,14 +154,8 @@ def notify_after_commit(t: Tournament, kind: str, **data: Any) -> None:
     message = {"type": "tournament.update", "tournament": t.pk, "kind": kind, "status": t.status,
                "round": t.current_round, **data}
 
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(group_name(message["tournament"]), message)
-        except Exception:  # the commit stands; pages re-fetch the standings
-            log.exception("could not notify tournament %s", message["tournament"])
+    def send() -> None:  # the commit stands if this fails (logged); pages re-fetch the standings
+        live.send_in_order(get_channel_layer(), [(group_name(t.pk), message)], log, f"tournament {t.pk}")
 
     transaction.on_commit(send)
 
