@@ -19,10 +19,12 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Case, Prefetch, Value, When
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games.engine import get_ruleset
@@ -88,12 +90,36 @@ def renew(game: Game, pending_before: set[str], records: list[GameAction], now: 
         fields = ["deadline_at", *(["clock_remaining", "clock_started_at"] if clocked else []),
                   *(["paused_remaining"] if game.is_paused() else []),
                   *(["consecutive_timeouts"] if timed_out else [])]
-        GameSeat.objects.bulk_update(changed, fields)
+        _write_seats(changed, fields)
     if clocked and records:
         state = clocks.snapshot(seats, now)
         for record in records:
             record.clocks = state
     game.deadline_at = earliest
+
+
+def _write_seats(changed: list[GameSeat], fields: list[str]) -> None:
+    """Write `fields` of the `changed` seats in one UPDATE: a field every seat takes the same value of
+    is set to that value, any other to a CASE over the seats grouped by value. `bulk_update` builds
+    a WHEN per seat and field, whose expressions cost the ORM about 1 ms per call; this costs about
+    0.3 ms (issue 20: profiled on a deadline sweep and on an action, where it ran for every change)."""
+    from django.db import connection
+
+    updates: dict[str, Any] = {}
+    for name in fields:
+        field = GameSeat._meta.get_field(name)
+        by_value: dict[Any, list[int]] = {}
+        for seat in changed:
+            by_value.setdefault(getattr(seat, name), []).append(seat.pk)
+        if len(by_value) == 1:
+            updates[name] = next(iter(by_value))
+            continue
+        *others, (last, _) = by_value.items()
+        case = Case(*(When(pk__in=ids, then=Value(value, output_field=field)) for value, ids in others),
+                    default=Value(last, output_field=field), output_field=field)
+        # as bulk_update does: PostgreSQL types a CASE of parameters only when told
+        updates[name] = Cast(case, output_field=field) if connection.features.requires_casted_case_in_updates else case
+    GameSeat.objects.filter(pk__in=[seat.pk for seat in changed]).update(**updates)
 
 
 def resolve_overdue(game_id: int, now: datetime | None = None) -> list[GameAction]:
