@@ -74,6 +74,9 @@ def start(args: list[str]) -> None:
     # runs beside it; the Redis channel layer carries its updates to the server.
     runner = None
     if os.environ.get("REDIS_URL"):
+        # No Celery worker here: the runner sends the notification outbox itself, so neither process
+        # hands notifications to Celery (tasks that no worker would ever take would pile up in Redis).
+        os.environ.setdefault("NOTIFY_OUTBOX_ONLY", "true")
         runner = subprocess.Popen([str(PYTHON), "manage.py", "run_deadlines"], cwd=ROOT)
     try:
         run(PYTHON, "manage.py", "serve", address)

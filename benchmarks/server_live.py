@@ -216,7 +216,9 @@ def deadlines(env: dict[str, str], count: int, celery: bool, in_server: bool = F
     elif in_server:  # embedded mode as `dev.py start` runs it: no Redis, the runner inside Daphne
         embedded = {k: v for k, v in env.items() if k not in ("REDIS_URL", "DEADLINE_RUNNER_IN_SERVER")}
         runners = [start_daphne(embedded)[0]]
-    else:
+    else:  # as `dev.py start` runs it beside Daphne when REDIS_URL is set: no Celery, so the runner
+        # sends the notification outbox itself and nothing hands notifications to a broker
+        env = {**env, "NOTIFY_OUTBOX_ONLY": "true"}
         runners = [subprocess.Popen([sys.executable, "manage.py", "run_deadlines"], cwd=ROOT, env=env,
                                     stdout=(logs / "runner.log").open("w"), stderr=subprocess.STDOUT)]
     time.sleep(max(0.0, (due - timezone.now()).total_seconds()))
@@ -236,7 +238,7 @@ def deadlines(env: dict[str, str], count: int, celery: bool, in_server: bool = F
     workers = (1 if env["DATABASE_URL"].startswith("sqlite")  # one writer at a time: always one sweep
                else env.get("DEADLINE_SWEEP_WORKERS", getattr(settings, "DEADLINE_SWEEP_WORKERS", 1)))
     print(f"deadlines: {count} games falling due at the same instant, resolved by "
-          f"{'Celery beat + a worker with 2 processes' if celery else 'the runner inside Daphne without Redis (embedded mode, as dev.py start)' if in_server else 'the deadline runner (manage.py run_deadlines, 1 s interval)'}"
+          f"{'Celery beat + a worker with 2 processes' if celery else 'the runner inside Daphne without Redis (embedded mode, as dev.py start)' if in_server else 'the deadline runner (manage.py run_deadlines, 1 s interval, notifications from its outbox)'}"
           f", {workers} sweep thread(s) per tick; machine load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores: {len(delays)} resolved, {count - len(delays)} NOT resolved (logs: {logs})")
     if delays:

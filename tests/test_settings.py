@@ -211,6 +211,35 @@ def test_dev_py_start_sets_site_url_to_the_address_it_serves(monkeypatch, argume
     assert served[-1][1] == site_url
 
 
+def test_dev_py_start_with_redis_sends_notifications_from_the_runner_not_celery(monkeypatch):
+    """With REDIS_URL, `dev.py start` runs `run_deadlines` beside the server and no Celery worker:
+    both take notifications from the outbox (NOTIFY_OUTBOX_ONLY), which the runner sends, instead of
+    handing them to a broker where no worker would ever take them (issue 20)."""
+    import dev
+
+    started = []
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.setenv("NOTIFY_OUTBOX_ONLY", "placeholder")
+    monkeypatch.delenv("NOTIFY_OUTBOX_ONLY")  # absent, and restored to what it was after the test
+    monkeypatch.setenv("SITE_URL", "http://127.0.0.1:8000")
+    monkeypatch.setattr(dev, "ensure_installed", lambda *a: None)
+    monkeypatch.setattr(dev, "run", lambda *args, env=None: started.append((args, os.environ.get("NOTIFY_OUTBOX_ONLY"))))
+
+    class Runner:
+        def __init__(self, args, cwd=None):
+            started.append((tuple(args), os.environ.get("NOTIFY_OUTBOX_ONLY")))
+
+        def terminate(self):
+            pass
+
+    monkeypatch.setattr(dev.subprocess, "Popen", Runner)
+    dev.start([])
+    (runner, outbox_runner), (server, outbox_server) = [(a, o) for a, o in started if "manage.py" in a and (
+        "run_deadlines" in a or "serve" in a)]
+    assert runner[-1] == "run_deadlines" and server[-2] == "serve"
+    assert outbox_runner == outbox_server == "true"
+
+
 def test_database_url_parsing():
     config = database_from_url("postgres://al%40ice:s%3Acret@db:6543/westeros?sslmode=require", Path("/srv"))
     assert config["ENGINE"] == "django.db.backends.postgresql"
