@@ -16,7 +16,10 @@ app.autodiscover_tasks()
 @worker_init.connect
 def warm_up(**kwargs) -> None:
     """The rulesets imported by the worker before it starts its processes (they inherit them), not by
-    the first deadline sweep of each (games/runner.py, warm_up)."""
+    the first deadline sweep of each (games/runner.py, warm_up); then frozen for the garbage
+    collector (westeros/heap.py)."""
     from games.engine import ruleset_ids  # pure Python: no Django needed yet
+    from westeros.heap import freeze_startup_objects
 
     ruleset_ids()
+    freeze_startup_objects()  # before the fork: the processes' full collections skip all of this
