@@ -30,9 +30,9 @@ application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocke
 from django.conf import settings  # noqa: E402
 
 from games.runner import start_in_server, warm_up  # noqa: E402
-from westeros.heap import freeze_when_serving  # noqa: E402
+from westeros.heap import tune_when_serving  # noqa: E402
 
 warm_up()  # the rulesets imported now, not by the first action or timeout
 if settings.DEADLINE_RUNNER_IN_SERVER:
     start_in_server()
-freeze_when_serving()  # full collections no longer walk what the server loaded (westeros/heap.py)
+tune_when_serving()  # the garbage collector set for a server (westeros/heap.py)

@@ -19,7 +19,7 @@ def warm_up(**kwargs) -> None:
     the first deadline sweep of each (games/runner.py, warm_up); then frozen for the garbage
     collector (westeros/heap.py)."""
     from games.engine import ruleset_ids  # pure Python: no Django needed yet
-    from westeros.heap import freeze_startup_objects
+    from westeros.heap import tune_collector
 
     ruleset_ids()
-    freeze_startup_objects()  # before the fork: the processes' full collections skip all of this
+    tune_collector()  # before the fork: the garbage collector set for a server (westeros/heap.py)

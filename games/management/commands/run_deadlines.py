@@ -11,7 +11,7 @@ import time
 from django.core.management.base import BaseCommand
 
 from games.runner import tick, tick_between_connections, until_next_tick, warm_up
-from westeros.heap import freeze_startup_objects
+from westeros.heap import tune_collector
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ class Command(BaseCommand):
             self._report(tick())
             return
         warm_up()
-        freeze_startup_objects()  # full collections no longer walk what was loaded at start
+        tune_collector()  # the garbage collector set for a long-running process (westeros/heap.py)
         while True:
             try:
                 self._report(tick_between_connections())
