@@ -16,8 +16,8 @@ app.autodiscover_tasks()
 @worker_init.connect
 def warm_up(**kwargs) -> None:
     """The rulesets imported by the worker before it starts its processes (they inherit them), not by
-    the first deadline sweep of each (games/runner.py, warm_up); then frozen for the garbage
-    collector (westeros/heap.py)."""
+    the first deadline sweep of each (games/runner.py, warm_up); then the garbage collector set for
+    a server (westeros/heap.py), which the processes inherit too."""
     from games.engine import ruleset_ids  # pure Python: no Django needed yet
     from westeros.heap import tune_collector
 
