@@ -50,6 +50,8 @@ stream ends. An empty line comes whenever nothing else was sent for 7 seconds (k
 more than 10 seconds as a dead connection). A line may repeat an event you already know (a connection counts
 from when it opened): act on the game's current state (`GET /api/v1/games/{id}`), not on the count of events.
 
+A user may hold 8 streams open at once (EVENT_STREAMS_PER_USER): one more is refused 429 with Retry-After.
+
 Served asynchronously (no thread per open stream). See docs/bots.md and examples/bot.py."""
 
 

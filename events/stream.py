@@ -6,20 +6,23 @@ On every (re)connect the stream first sends, from the database, every game where
 turn now and the challenges waiting for their answer, then the live events (events/services.py).
 An empty line is sent when nothing else was for KEEPALIVE_SECONDS, so proxies keep the connection
 and clients notice a dead one. The stream subscribes before it reads the database, so an event
-committed in between is sent twice at worst, never lost."""
+committed in between is sent twice at worst, never lost. A user holds at most EVENT_STREAMS_PER_USER
+streams at once (events/slots.py): one more is refused 429 with Retry-After."""
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
 import time
+import uuid
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.http import JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from events import auth, services
+from events import auth, services, slots
 from westeros.api_errors import error_body
 from westeros.outages import RETRY_AFTER_SECONDS
 
@@ -48,14 +51,23 @@ async def event_stream(request):
     layer = get_channel_layer()
     if layer is None:
         return _refuse(503, "unavailable", "Live events are unavailable.", retry=True)
+    limit = settings.EVENT_STREAMS_PER_USER
+    stream_id = uuid.uuid4().hex
     try:
+        slot = await slots.claim(user.pk, stream_id, limit)
+        if slot is None:
+            response = _refuse(429, "too_many_streams", f"You already have {limit} event streams open: close one "
+                               "first (a stream you lost is let go within 30 seconds).")
+            response["Retry-After"] = str(int(slots.SLOT_SECONDS))
+            return response
         channel = await layer.new_channel()
         group = services.user_group(user.pk)
         await layer.group_add(group, channel)
     except Exception as error:  # Redis down: the REST API still works
         log.warning("event stream refused: the channel layer is unavailable (%s)", error)
         return _refuse(503, "unavailable", "Live events are unavailable; retry shortly.", retry=True)
-    response = StreamingHttpResponse(_lines(user, layer, channel, group), content_type=CONTENT_TYPE)
+    held = (user.pk, slot, stream_id)
+    response = StreamingHttpResponse(_lines(user, layer, channel, group, held), content_type=CONTENT_TYPE)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
     return response
@@ -70,13 +82,16 @@ def _refuse(status: int, code: str, detail: str, *, retry: bool = False) -> Json
     return response
 
 
-async def _lines(user, layer, channel: str, group: str):
+async def _lines(user, layer, channel: str, group: str, held: tuple[int, int, str]):
     receiving: asyncio.Future | None = None
     try:
         for event in await sync_to_async(services.initial_events)(user):
             yield line(event)
-        renewed = time.monotonic()
+        renewed = slot_renewed = time.monotonic()
         while True:
+            if time.monotonic() - slot_renewed > min(KEEPALIVE_SECONDS, slots.SLOT_SECONDS / 3):
+                await slots.renew(*held)
+                slot_renewed = time.monotonic()
             if receiving is None:
                 receiving = asyncio.ensure_future(layer.receive(channel))
             done, _ = await asyncio.wait({receiving}, timeout=KEEPALIVE_SECONDS)
@@ -95,4 +110,8 @@ async def _lines(user, layer, channel: str, group: str):
         try:
             await layer.group_discard(group, channel)
         except Exception:
+            pass
+        try:
+            await slots.release(*held)
+        except Exception:  # the cache is down: the slot expires by itself
             pass

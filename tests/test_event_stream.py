@@ -266,3 +266,44 @@ async def test_a_client_that_goes_away_leaves_the_group(app):
     await s.close()
     if hasattr(layer, "groups"):
         assert not layer.groups.get(user_group(user.pk))
+
+
+async def test_a_user_holds_at_most_event_streams_per_user_streams_at_once(app, settings):
+    """One more is refused 429 in the error shape with Retry-After; another user is not counted; a
+    closed stream frees its place at once."""
+    settings.EVENT_STREAMS_PER_USER = 2
+    user, key = await sync_to_async(user_with_key)()
+    first, second = await open_stream(app, key), await open_stream(app, key)
+    assert first.status == second.status == 200
+    third = await open_stream(app, key)
+    assert third.status == 429 and third.header("Retry-After") == "30"
+    body = await third.body()
+    assert body["error"] == "too_many_streams" and "2 event streams" in body["detail"]
+    _, other_key = await sync_to_async(user_with_key)()
+    other = await open_stream(app, other_key)
+    assert other.status == 200
+    await first.close()
+    again = await open_stream(app, key)
+    assert again.status == 200
+    for s in (second, other, again):
+        await s.close()
+
+
+async def test_an_open_stream_keeps_its_place_and_a_lost_one_lets_it_go(app, settings, monkeypatch, short_keepalive):
+    """A stream renews its place while it runs; the place of a stream whose server died (never
+    released) frees itself SLOT_SECONDS after its last renewal."""
+    from events import slots
+
+    monkeypatch.setattr(slots, "SLOT_SECONDS", 1)
+    settings.EVENT_STREAMS_PER_USER = 1
+    user, key = await sync_to_async(user_with_key)()
+    running = await open_stream(app, key)
+    await asyncio.sleep(1.6)  # longer than a place lasts without renewal
+    assert (await open_stream(app, key)).status == 429
+    await running.close()
+    assert await slots.claim(user.pk, "a stream on a server that died", 1) == 0  # never released
+    assert (await open_stream(app, key)).status == 429
+    await asyncio.sleep(1.3)
+    late = await open_stream(app, key)
+    assert late.status == 200
+    await late.close()

@@ -11,7 +11,7 @@ Which statuses, and why (tests/test_api_schemathesis.py checks that every answer
 - 409 on writes: a state that does not allow it (stale version, not open, already registered...);
 - 413 where a body is read (larger than DATA_UPLOAD_MAX_MEMORY_SIZE);
 - 422 on game actions: an Idempotency-Key reused with another request;
-- 429 where requests are rate-limited (log-in for a token, chat);
+- 429 where requests are rate-limited (log-in for a token, chat, challenges, open event streams);
 - 503 everywhere: the database or Redis is unavailable (with Retry-After).
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ DESCRIPTIONS = {
 }
 WRITES = {"post", "put", "patch", "delete"}
 RATE_LIMITED = {("/api/v1/auth/token", "post"), ("/api/v1/games/{game_id}/chat", "post"),
-                ("/api/v1/challenges", "post")}
+                ("/api/v1/challenges", "post"), ("/api/v1/stream/events", "get")}
 IDEMPOTENT_ACTIONS = {("/api/v1/games/{game_id}/actions", "post")}
 
 

@@ -220,6 +220,8 @@ NOTIFICATION_RETENTION_DAYS = env_int("NOTIFICATION_RETENTION_DAYS", 30)
 # Without a broker, notifications wait in their table for the embedded runner (never sent inside
 # a request); with one, a task sends each right after the commit.
 NOTIFY_OUTBOX_ONLY = env_bool("NOTIFY_OUTBOX_ONLY", not REDIS_URL)
+# Event streams (GET /api/v1/stream/events) a user may hold open at once; one more is refused 429.
+EVENT_STREAMS_PER_USER = env_int("EVENT_STREAMS_PER_USER", 8)
 
 # E-mail: SMTP once EMAIL_HOST is set. Without it, DEBUG prints messages on the console; with DEBUG
 # off nothing is sent *or printed* (a password-reset link in the server log opens that account):
