@@ -294,16 +294,16 @@ async def test_an_open_stream_keeps_its_place_and_a_lost_one_lets_it_go(app, set
     released) frees itself SLOT_SECONDS after its last renewal."""
     from events import slots
 
-    monkeypatch.setattr(slots, "SLOT_SECONDS", 1)
+    monkeypatch.setattr(slots, "SLOT_SECONDS", 2)  # renewed every 0.2 s here (the keep-alive)
     settings.EVENT_STREAMS_PER_USER = 1
     user, key = await sync_to_async(user_with_key)()
     running = await open_stream(app, key)
-    await asyncio.sleep(1.6)  # longer than a place lasts without renewal
+    await asyncio.sleep(3)  # longer than a place lasts without renewal
     assert (await open_stream(app, key)).status == 429
     await running.close()
     assert await slots.claim(user.pk, "a stream on a server that died", 1) == 0  # never released
     assert (await open_stream(app, key)).status == 429
-    await asyncio.sleep(1.3)
+    await asyncio.sleep(2.5)
     late = await open_stream(app, key)
     assert late.status == 200
     await late.close()
