@@ -56,10 +56,9 @@ async def event_stream(request):
     try:
         slot = await slots.claim(user.pk, stream_id, limit)
         if slot is None:
-            response = _refuse(429, "too_many_streams", f"You already have {limit} event streams open: close one "
-                               "first (a stream you lost is let go within 30 seconds).")
-            response["Retry-After"] = str(int(slots.SLOT_SECONDS))
-            return response
+            return _refuse(429, "too_many_streams", f"You already have {limit} event streams open: close one first "
+                           f"(a stream you lost is let go within {int(slots.SLOT_SECONDS)} seconds).",
+                           retry_after=int(slots.SLOT_SECONDS))
         channel = await layer.new_channel()
         group = services.user_group(user.pk)
         await layer.group_add(group, channel)
@@ -73,12 +72,12 @@ async def event_stream(request):
     return response
 
 
-def _refuse(status: int, code: str, detail: str, *, retry: bool = False) -> JsonResponse:
+def _refuse(status: int, code: str, detail: str, *, retry: bool = False, retry_after: int | None = None) -> JsonResponse:
     response = JsonResponse(error_body(code, detail), status=status)
     if status == 401:
         response["WWW-Authenticate"] = 'Token realm="api"'
-    if retry:
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    if retry or retry_after is not None:
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS if retry_after is None else retry_after)
     return response
 
 
