@@ -54,6 +54,10 @@ class Lobby(models.Model):
         "for a game played with decks (the card game): the decks the creator assigned, in join order "
         "(the creator's first); empty: each player picks a deck when joining"))
     auto_start = models.BooleanField(default=True)
+    computer_seats = models.PositiveSmallIntegerField(default=0, help_text=(
+        "seats the creator gave to the engine's players; the game is unrated when it starts with any"))
+    fill_with_computer = models.BooleanField(default=False, help_text=(
+        "the creator may start before every seat is taken: the empty seats go to the engine's players"))
     max_consecutive_timeouts = models.PositiveSmallIntegerField(
         default=3, help_text="a seat timing out this many times in a row is handed to the bot (0: never)"
     )
@@ -86,11 +90,15 @@ class Lobby(models.Model):
     def member_ids(self) -> set[int]:
         return set(self.members.values_list("user_id", flat=True))
 
+    def people_seats(self) -> int:
+        """The seats people take (the others are the computer's from the start)."""
+        return self.seat_count - self.computer_seats
+
     def is_full(self) -> bool:
-        return self.members.count() >= self.seat_count
+        return self.members.count() >= self.people_seats()
 
     def seats_free(self) -> int:
-        return max(0, self.seat_count - self.members.count())
+        return max(0, self.people_seats() - self.members.count())
 
 
 class LobbyMember(models.Model):
@@ -190,6 +198,8 @@ class GameSeat(models.Model):
     is_bot = models.BooleanField(default=False, help_text="played by the engine's default player")
     left_at = models.DateTimeField(null=True, blank=True, help_text="when the player conceded or left")
     abandoned = models.BooleanField(default=False, help_text="left by timing out too often, not by conceding")
+    left_round = models.PositiveSmallIntegerField(null=True, blank=True, help_text=(
+        "the game's round when the player left (the computer played the seat on from then)"))
     deadline_at = models.DateTimeField(null=True, blank=True, help_text="when this seat's pending decision times out")
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     paused_remaining = models.FloatField(null=True, blank=True, help_text="seconds left on the deadline when paused")
@@ -213,6 +223,10 @@ class GameSeat(models.Model):
 
     def has_left(self) -> bool:
         return self.left_at is not None
+
+    def is_computer(self) -> bool:
+        """Played by the engine from the start (a computer opponent), not taken over after a player left."""
+        return self.user_id is None and self.left_at is None
 
 
 class GameAction(models.Model):
@@ -280,6 +294,7 @@ class SeatSubstitution(models.Model):
                                    related_name="seats_taken_over")
     left_at = models.DateTimeField(help_text="when the leaver left (conceded or timed out too often)")
     abandoned = models.BooleanField(default=False, help_text="the leaver timed out too often (not a concession)")
+    left_round = models.PositiveSmallIntegerField(null=True, blank=True, help_text="the game's round when the leaver left")
     version = models.PositiveIntegerField(help_text="the game's version when the substitute took over")
     taken_at = models.DateTimeField(default=timezone.now)
 

@@ -157,7 +157,7 @@ def _resolve_locked(game: Game, now: datetime) -> list[GameAction]:
         seat.consecutive_timeouts += 1
         limit = game.max_consecutive_timeouts
         if limit and seat.consecutive_timeouts >= limit:
-            hand_to_bot(seat, abandoned=True)  # saves the seat, its count included
+            hand_to_bot(seat, abandoned=True, state=game.state)  # saves the seat, its count included
             seats_changed = True
         else:
             counted.append(seat)

@@ -196,7 +196,7 @@ def do_concede(game_id: int, user: User) -> Game:
             raise conflict("game_over", f"This game is {game.status}.", version=game.version)
         if seat.has_left():
             raise conflict("already_left", "You already left this game.", version=game.version)
-        hand_to_bot(seat, abandoned=False)
+        hand_to_bot(seat, abandoned=False, state=game.state)
         settle(game, set(get_ruleset(game.ruleset).pending(game.state)), [], seats_changed=True)
     return game
 
@@ -209,13 +209,20 @@ def abandonment_ranking(game: Game, seats: list[GameSeat] | None = None) -> list
     return [s.seat for s in players] + [s.seat for s in seats if s.user_id is None]
 
 
-def hand_to_bot(seat: GameSeat, *, abandoned: bool) -> None:
+def hand_to_bot(seat: GameSeat, *, abandoned: bool, state: dict | None = None) -> None:
     """The engine's default player takes the seat from now on; the leaver stays on record."""
     seat.left_at = timezone.now()
+    seat.left_round = _round_of(state)
     seat.is_bot = True
     seat.abandoned = abandoned
     seat.deadline_at = None
-    seat.save(update_fields=["left_at", "is_bot", "abandoned", "deadline_at", "consecutive_timeouts"])
+    seat.save(update_fields=["left_at", "left_round", "is_bot", "abandoned", "deadline_at", "consecutive_timeouts"])
+
+
+def _round_of(state: dict) -> int | None:
+    """The round a game's state is in (every ruleset keeps it as `round`), for "left in round N"."""
+    value = state.get("round") if isinstance(state, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def settle(

@@ -122,16 +122,18 @@ def do_take_seat(game_id: int, seat_name: str, user: User) -> Game:
         now = timezone.now()
         leaver = seat.user
         SeatSubstitution.objects.create(game=game, seat=seat.seat, leaver=leaver, substitute=user,
-                                        left_at=seat.left_at, abandoned=seat.abandoned, version=game.version,
+                                        left_at=seat.left_at, left_round=seat.left_round, abandoned=seat.abandoned,
+                                        version=game.version,
                                         taken_at=now)
         seat.user = user
         seat.is_bot = False
         seat.left_at = None
+        seat.left_round = None
         seat.abandoned = False
         seat.consecutive_timeouts = 0
         seat.extension_used = False
         seat.deadline_at = None
-        fields = ["user", "is_bot", "left_at", "abandoned", "consecutive_timeouts", "extension_used", "deadline_at"]
+        fields = ["user", "is_bot", "left_at", "left_round", "abandoned", "consecutive_timeouts", "extension_used", "deadline_at"]
         if game.has_clock():  # the leaver's bank is not the substitute's: a fresh one
             seat.clock_remaining = float(game.clock_bank)
             seat.clock_started_at = None
