@@ -57,7 +57,10 @@ def seat_rows(game: Game, seats: list[GameSeat] | None = None) -> list[dict[str,
             # a bot account (a program playing through the API, docs/bots.md); `is_bot` is the engine's player
             "bot_account": bool(s.user and s.user.is_bot),
             "is_bot": s.is_bot,
+            # played by the engine from the start (a computer opponent), not since its player left
+            "computer": s.is_computer(),
             "left": s.has_left(),
+            "left_round": s.left_round,
             "connected": s.user_id in connected,
             "deadline_at": s.deadline_at,
             "extension_used": s.extension_used,
@@ -92,6 +95,8 @@ def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[
         # The referee summary of SCENARIOS.md as this viewer is shown it: a stable shape per game.
         "summary": engine.summary(game.state, seat),
         "ranked": game.ranked,
+        # the game started with computer players in some seats (such games are unrated for everyone)
+        "vs_computer": any(s.is_computer() for s in (game.seats.all() if seats is None else seats)),
         "private": game.private,
         "time_limit": game.time_limit,
         "clock": {"bank": game.clock_bank, "increment": game.clock_increment} if game.has_clock() else None,
