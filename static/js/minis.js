@@ -559,6 +559,7 @@
     version = game.version;
     render();
     if (window.WesterosTurn) window.WesterosTurn.update(game);
+    if (window.WesterosTable) window.WesterosTable.update(game, load);  // seat controls, end of the game (table_controls.js)
     loadLog();
   });
 
@@ -1165,10 +1166,7 @@
     const head = h("h2", {}, "Your decision: ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
     let body;
     try { body = decisionBody(kind, d); } catch (e) { body = h("div", {}, h("div", { class: "choices" }, (game.legal_actions || []).map((a) => button(a)))); }
-    const extra = h("p", { class: "seat-actions" },
-      !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: () => postSimple("/extend", "Extension") }, "Extend my deadline (once per game)") : null, " ",
-      h("button", { type: "button", class: "secondary", id: "concede", onclick: () => { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); } }, "Concede"));
-    box.replaceChildren(head, body, extra);
+    box.replaceChildren(head, body);   // extend, concede and the pause vote: the seat bar (table_controls.js)
     renderGhostStatus();
     tick();
   }

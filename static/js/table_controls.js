@@ -1,0 +1,213 @@
+/* The seat controls and the end of the game, shared by the four game pages (issue 26).
+
+   Each page calls WesterosTable.update(game, reload) after every load of GET /api/v1/games/<id>
+   (`reload`: the page's own coalesced load). While the game is active, #table-controls holds a
+   small bar for a seated player: extend my deadline (once per game), concede (after a
+   confirmation that says the computer takes the seat), the pause vote (vote, withdraw, resume),
+   whatever decision is pending; and, for everyone, the notice that a game started with computer
+   players is unrated. Once the game is over, #game-result holds the end screen drawn from the
+   payload's `result` (places, who won and why, ratings before and after, the replay and a rematch).
+   Every sentence a player reads is in WORDS below, so that it can be translated in one place. */
+(function () {
+  "use strict";
+
+  const WORDS = {
+    bar: "Your seat",
+    extend: "Extend my deadline (once per game)",
+    extendLater: "Extend my deadline (once per game, when you have a decision)",
+    extendRefused: "Extension refused: ",
+    concede: "Concede",
+    concedeAsk: "Concede this game? The computer takes your seat and plays it to the end; you cannot come back.",
+    concedeYes: "Yes, concede",
+    concedeNo: "Keep playing",
+    concedeRefused: "Concession refused: ",
+    pauseAlone: "Pause the game",
+    pauseWaits: (names) => `Pause: waits for ${names}'s vote`,
+    pauseWaitsMany: (names) => `Pause: waits for the votes of ${names}`,
+    pauseLast: (names) => `Pause the game (${names} voted to pause)`,
+    voted: (names) => `You voted to pause; the game pauses when ${names} ${names.includes(" and ") ? "vote" : "votes"} too.`,
+    withdraw: "Withdraw my vote",
+    paused: "The game is paused: every deadline and clock is stopped.",
+    resume: "Resume the game",
+    pauseRefused: "Pause refused: ",
+    left: "You left this game: the computer plays your seat.",
+    unrated: "Unrated: this game started with computer players.",
+    over: "The game is over",
+    abandoned: "The game was abandoned",
+    overWithout: "The game is over. Its result is not ready yet: reload the page in a moment.",
+    places: "Places",
+    place: "Place",
+    seat: "Seat",
+    player: "Player",
+    score: "Score",
+    rating: "Rating",
+    winner: "winner",
+    notRated: "This game was not rated.",
+    notRatedComputer: "This game was not rated: it started with computer players.",
+    ratingChange: (before, after) => `${before} → ${after} (${after - before >= 0 ? "+" : "−"}${Math.abs(after - before)})`,
+    noRating: "not rated",
+    replay: "Watch the replay",
+    rematch: "Rematch",
+    rematchHint: "A new game with the same seats, options and computer players.",
+    ordinal: (n) => {
+      const t = n % 100, u = n % 10;
+      return n + (t >= 11 && t <= 13 ? "th" : u === 1 ? "st" : u === 2 ? "nd" : u === 3 ? "rd" : "th");
+    },
+    list: (names) => names.length <= 1 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1],
+  };
+
+  const client = window.WesterosClient;
+  const h = client.h;
+  const root = document.getElementById("game");
+  const API = root.dataset.api;
+  const INVITE = root.dataset.invite || "";
+  let reload = null;
+  let game = null;
+  let asking = false;      // the concede confirmation is open
+  let message = "";        // the server's last refusal, in its words
+  let wasActive = null;    // the game was active at the previous update (to notice its end live)
+
+  function url(path) { return API + path + (INVITE ? "?invite=" + encodeURIComponent(INVITE) : ""); }
+
+  function box(id, before) {
+    let node = document.getElementById(id);
+    if (!node) { node = h("section", { id }); before.before(node); }
+    return node;
+  }
+
+  async function send(path, payload, refused) {
+    message = "";
+    const res = await client.post(url(path), payload);
+    if (!res.ok) message = refused + res.reason;
+    asking = false;
+    if (reload) await reload();
+    if (!res.ok) draw();
+  }
+
+  function mySeat() {
+    if (!game || !game.your_seat) return null;
+    return (game.seats || []).find((s) => s.seat === game.your_seat) || null;
+  }
+
+  /* The people still at the table (their seats are not played by the engine), by name. */
+  function people() { return (game.seats || []).filter((s) => !s.is_bot); }
+  function nameOf(s) { return s.user || s.seat; }
+
+  function pauseControls(me) {
+    if (game.paused_at) {
+      return [h("p", { class: "tc-paused", role: "status" }, WORDS.paused),
+        h("button", { type: "button", id: "tc-resume", onclick: () => send("/pause", { pause: false }, WORDS.pauseRefused) }, WORDS.resume)];
+    }
+    const votes = new Set(game.pause_votes || []);
+    const others = people().filter((s) => s.seat !== me.seat);
+    const missing = others.filter((s) => !votes.has(s.seat)).map(nameOf);
+    if (votes.has(me.seat)) {
+      return [h("p", { class: "tc-voted", role: "status" }, WORDS.voted(WORDS.list(missing))),
+        h("button", { type: "button", class: "secondary", id: "tc-withdraw", onclick: () => send("/pause", { pause: false }, WORDS.pauseRefused) }, WORDS.withdraw)];
+    }
+    let label;
+    if (!others.length) label = WORDS.pauseAlone;
+    else if (!missing.length) label = WORDS.pauseLast(WORDS.list(others.map(nameOf)));
+    else label = missing.length === 1 ? WORDS.pauseWaits(missing[0]) : WORDS.pauseWaitsMany(WORDS.list(missing));
+    return [h("button", { type: "button", class: "secondary", id: "tc-pause", onclick: () => send("/pause", { pause: true }, WORDS.pauseRefused) }, label)];
+  }
+
+  function drawBar() {
+    const node = box("table-controls", document.getElementById("decision"));
+    node.className = "panel table-controls";
+    node.setAttribute("aria-label", WORDS.bar);
+    const me = mySeat();
+    const parts = [];
+    if (game.vs_computer) parts.push(h("p", { class: "tc-unrated", id: "tc-unrated" }, WORDS.unrated));
+    if (me && me.is_bot && me.user) parts.push(h("p", { class: "tc-left" }, WORDS.left));
+    else if (me) {
+      const row = h("div", { class: "tc-row" });
+      if (!game.clock && !me.extension_used) {
+        const running = !!me.deadline_at;
+        row.append(h("button", { type: "button", class: "secondary", id: "extend", disabled: !running,
+          onclick: () => send("/extend", undefined, WORDS.extendRefused) }, running ? WORDS.extend : WORDS.extendLater));
+      }
+      row.append(...pauseControls(me));
+      if (!asking) row.append(h("button", { type: "button", class: "secondary tc-concede", id: "concede", onclick: () => { asking = true; message = ""; draw(); } }, WORDS.concede));
+      parts.push(row);
+      if (asking) {
+        parts.push(h("div", { class: "tc-confirm", role: "alertdialog", "aria-labelledby": "tc-ask" },
+          h("p", { id: "tc-ask" }, WORDS.concedeAsk),
+          h("button", { type: "button", class: "danger", id: "tc-concede-yes", onclick: () => send("/concede", undefined, WORDS.concedeRefused) }, WORDS.concedeYes), " ",
+          h("button", { type: "button", class: "secondary", id: "tc-concede-no", onclick: () => { asking = false; draw(); } }, WORDS.concedeNo)));
+      }
+    }
+    if (message) parts.push(h("p", { class: "tc-refused", role: "alert" }, message));
+    node.replaceChildren(...parts);
+    node.hidden = !parts.length;
+  }
+
+  function ratingText(p) {
+    if (p.rating_before === null || p.rating_before === undefined || p.rating_after === null || p.rating_after === undefined) return WORDS.noRating;
+    return WORDS.ratingChange(p.rating_before, p.rating_after);
+  }
+
+  function rematchForm(action) {
+    return h("form", { method: "post", action, class: "tc-rematch" },
+      h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: client.csrf() }),
+      h("button", { type: "submit", id: "tc-rematch" }, WORDS.rematch),
+      h("span", { class: "tc-hint" }, " ", WORDS.rematchHint));
+  }
+
+  function drawResult() {
+    const node = box("game-result", document.querySelector("#game .game-grid"));
+    node.className = "game-result";
+    node.setAttribute("aria-label", WORDS.over);
+    const r = game.result;
+    if (!r) {
+      node.replaceChildren(h("h2", {}, WORDS.over), h("p", {}, WORDS.overWithout),
+        h("p", {}, h("a", { href: `/games/${game.id}/replay`, id: "tc-replay" }, WORDS.replay)));
+      node.hidden = false;
+      return;
+    }
+    const rated = !!r.rated;
+    const rows = (r.places || []).map((p) => h("tr", { class: p.winner ? "tc-winner" : "", "data-seat": p.seat },
+      h("td", { class: "tc-place", "data-label": WORDS.place }, WORDS.ordinal(p.place), p.winner ? h("span", { class: "tc-crown", title: WORDS.winner, "aria-label": WORDS.winner }, " ♛") : null),
+      h("td", { class: "tc-seat", "data-label": WORDS.seat }, h("strong", {}, p.seat_name || p.seat), h("span", { class: "tc-who" }, p.who || p.player || "")),
+      h("td", { class: "tc-score", "data-label": WORDS.score }, p.score || ""),
+      rated ? h("td", { class: "tc-rating", "data-label": WORDS.rating }, ratingText(p)) : null));
+    node.replaceChildren(
+      h("h2", {}, r.status === "abandoned" ? WORDS.abandoned : WORDS.over),
+      h("p", { class: "tc-headline", id: "tc-headline" }, r.headline || ""),
+      h("table", { class: "tc-places stack" },
+        h("caption", {}, WORDS.places),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, WORDS.place), h("th", { scope: "col" }, WORDS.seat),
+          h("th", { scope: "col" }, WORDS.score), rated ? h("th", { scope: "col" }, WORDS.rating) : null)),
+        h("tbody", {}, rows)),
+      rated ? null : h("p", { class: "tc-unrated" }, game.vs_computer ? WORDS.notRatedComputer : WORDS.notRated),
+      h("div", { class: "tc-links" },
+        h("a", { href: r.replay_url || `/games/${game.id}/replay`, id: "tc-replay", class: "button-link" }, WORDS.replay),
+        r.rematch_url ? rematchForm(r.rematch_url) : null));
+    node.hidden = false;
+  }
+
+  function draw() {
+    if (!game) return;
+    const active = game.status === "active";
+    if (active) {
+      drawBar();
+      const result = document.getElementById("game-result");
+      if (result) result.hidden = true;
+    } else {
+      const bar = document.getElementById("table-controls");
+      if (bar) bar.hidden = true;
+      drawResult();
+      // the game ended while the page was open: bring the end screen into view
+      if (wasActive) document.getElementById("game-result").scrollIntoView({ block: "start", behavior: "smooth" });
+    }
+    wasActive = active;
+  }
+
+  function update(current, load) {
+    game = current;
+    if (load) reload = load;
+    draw();
+  }
+
+  window.WesterosTable = { update, WORDS };
+})();
