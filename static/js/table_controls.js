@@ -14,7 +14,7 @@
   const WORDS = {
     bar: "Your seat",
     extend: "Extend my deadline (once per game)",
-    extendLater: "Extend my deadline (once per game, when you have a decision)",
+    extendLater: "Extend my deadline (once, when you have a decision)",
     extendRefused: "Extension refused: ",
     concede: "Concede",
     concedeAsk: "Concede this game? The computer takes your seat and plays it to the end; you cannot come back.",
