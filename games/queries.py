@@ -11,6 +11,7 @@ from games.engine import get_ruleset
 from games.errors import not_found
 from games.models import Game, GameSeat, Presence
 from games.replay import state_digest
+from games.results import game_result
 from games.services import clocks
 from games.services.notify import events_for
 
@@ -108,6 +109,8 @@ def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[
         "seed_hash": game.seed_hash,
         "created_at": game.created_at,
         "finished_at": game.finished_at,
+        # null while active; who won and why, each seat's place and player, ratings (games/results.py)
+        "result": game_result(game, list(game.seats.all()) if seats is None else seats, user),
     }
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django import template
 
-from games.models import GameSeat
+from games.models import GameSeat, SeatSubstitution
+from games.results import leaver_words, who_played
 from ratings import services
 from ratings.models import RatingChange
 from ratings.templatetags.site_words import RULESET_NAMES
@@ -82,12 +83,26 @@ def rating_history(user) -> dict:
             "marks": geometry["points"] if len(values) <= MAX_POINT_MARKS else [],
             "end": geometry["points"][-1], "y_ticks": geometry["y_ticks"], "x_ticks": geometry["x_ticks"],
         })
-    seats = (GameSeat.objects.filter(user=user).select_related("game")
-             .order_by("-game__created_at", "-game_id")[:RECENT_GAMES])
-    recent = [{"game": s.game, "seat": s.seat, "left": s.has_left(),
-               "place": (s.game.ranking.index(s.seat) + 1) if s.game.ranking and s.seat in s.game.ranking else None}
-              for s in seats]
-    return {"charts": charts, "recent": recent, "width": CHART_WIDTH, "height": CHART_HEIGHT,
+    return {"charts": charts, "recent": recent_games(user), "width": CHART_WIDTH, "height": CHART_HEIGHT,
             "left": CHART_LEFT, "right": CHART_WIDTH - CHART_RIGHT, "top": CHART_TOP,
             "bottom": CHART_HEIGHT - CHART_BOTTOM, "middle_y": (CHART_TOP + CHART_HEIGHT - CHART_BOTTOM) / 2,
             "middle_x": (CHART_LEFT + CHART_WIDTH - CHART_RIGHT) / 2}
+
+
+def recent_games(user) -> list[dict]:
+    """The player's last games, each with the seat, its place and who played it in words
+    (games/results.py: "Alys (left in round 3; the computer played on)", never as if Alys had played
+    it to the end); a seat they left that a substitute took over is listed too. Three queries."""
+    seats = list(GameSeat.objects.filter(user=user).select_related("game", "user")
+                 .prefetch_related("game__substitutions__leaver", "game__substitutions__substitute")
+                 .order_by("-game__created_at", "-game_id")[:RECENT_GAMES])
+    rows = [{"game": s.game, "seat": s.seat, "left": s.has_left(), "who": who_played(s, list(s.game.substitutions.all()))}
+            for s in seats]
+    left = (SeatSubstitution.objects.filter(leaver=user).exclude(game_id__in=[s.game_id for s in seats])
+            .select_related("game", "leaver", "substitute").order_by("-game__created_at", "-game_id")[:RECENT_GAMES])
+    rows += [{"game": sub.game, "seat": sub.seat, "left": True, "who": leaver_words(sub)} for sub in left]
+    rows.sort(key=lambda r: (r["game"].created_at, r["game"].pk), reverse=True)
+    for row in rows:
+        ranking = row["game"].ranking
+        row["place"] = ranking.index(row["seat"]) + 1 if ranking and row["seat"] in ranking else None
+    return rows[:RECENT_GAMES]

@@ -3,19 +3,24 @@
 The Card Game"), `{% open_rulesets ruleset as others %}` (the games open on the site but `ruleset`, each with its
 name) and
 `{{ lobby.time_limit|duration_words }}` ("2 hours", "1 day and 12 hours", "90 seconds"),
-`{{ row.seat|seat_name:row.game.ruleset }}` ("Baratheon", "Cersei Lannister", "Player 1").
+`{{ row.seat|seat_name:row.game.ruleset }}` ("Baratheon", "Cersei Lannister", "Player 1"),
+`{% for p in game|result_places %}` (a finished game's seats in place order with who played each, in
+words: games/results.py) and `{% table_seat_player seat table %}` (a tournament table's player, with
+"left in round N; the computer played on" when they left).
 
 It lives in the ratings app because `web` is not an installed app (its templates are found by
 folder), and a template library must belong to one."""
 from __future__ import annotations
 
 from django import template
+from django.utils.html import format_html
 
 from games import rulesets
 
 register = template.Library()
 
 RULESET_NAMES = rulesets.NAMES
+LEFT_THE_GAME = "(left the game)"
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
 
 
@@ -65,3 +70,28 @@ def duration_words(seconds) -> str:
             parts.append(f"{count} {name}{'' if count == 1 else 's'}")
     return " and ".join(parts[:2])
 
+
+
+@register.filter
+def result_places(game) -> list[dict]:
+    """A finished game's seats in place order, each {place, seat, seat_name, who}: who played it in
+    words, "Alys (left in round 3; the computer played on)" for a seat the engine took over."""
+    from games.results import places_in_words
+
+    return places_in_words(game)
+
+
+@register.simple_tag
+def table_seat_player(seat, table):
+    """A tournament table seat's player (with the bot badge), and when they left the game, the round
+    and that the computer played on: the same words as the game's result (games/results.py)."""
+    from accounts.templatetags.bots import bot_badge, player
+    from games.results import who_played
+
+    user = seat.registration.user
+    if not seat.abandoned or table.game_id is None:
+        return player(user)
+    game_seat = table.game.seats.select_related("user").filter(seat=seat.seat).first()
+    if game_seat is None or game_seat.left_at is None or game_seat.user_id != user.pk:
+        return format_html("{} {}", player(user), LEFT_THE_GAME)
+    return format_html("{}{}", who_played(game_seat), bot_badge(user))
