@@ -79,7 +79,7 @@ def test_a_maneuver_is_answered_with_its_pose_and_nothing_changes(at_action, dja
     assert body["facing"] == start["facing"] == 0 and body["at"] == [start["at"][0], start["at"][1] + 3]  # M40: 3 in forward
     assert refused.status_code == 200
     assert refused.json() == {"ok": False, "error": "illegal_action", "version": game.version,
-                              "reason": "maneuver: the move ends overlapping a tray (M75)"}
+                              "reason": "maneuver: the move ends overlapping a tray"}
     assert march.json()["ok"] is True and march.json()["at"] == [start["at"][0], start["at"][1] + 8]  # M44
     assert sent == []  # no update for the table, no notification
     assert frozen(game) == before  # the version, the state, the deadlines, the log: as they were

@@ -173,7 +173,7 @@ def test_minis_sight(live_asgi_server, new_page, artifacts):
     assert bob.locator("#field .mn-sight-line").count() == 3
     hidden = bob.locator("#field .mn-sight-line.no[data-sight=sworn_swords] title").text_content()
     assert hidden == ("Lannister Halberdiers has no line of sight to Stark Sworn Swords: "
-                      "House Umber Berserkers stands in the way (M81, M78)")
+                      "House Umber Berserkers stands in the way")
     card = bob.locator("#unit-card").inner_text()
     assert "Lannister Halberdiers sees House Umber Berserkers." in card
     assert "Not Stark Sworn Swords:" in card

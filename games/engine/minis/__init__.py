@@ -54,9 +54,9 @@ class MinisRuleset:
         "mode": "the game mode: here_we_stand (the only one implemented, default)",
         "armies": "{stark: list, lannister: list}: a fixed list id (" + ", ".join(data.list_ids())
                   + ") or {commander, units: [{unit, attachment?}], ncus}; default the fixed 30-point lists",
-        "terrain": "none (default) or random: 1D3 + 2 pieces drawn on the M22 table and placed by the "
+        "terrain": "none (default) or random: 1D3 + 2 pieces drawn on the terrain table and placed by the "  # M22
                    "game's generator outside the deployment zones, 6 in from the edges and each other",
-        "game_size": "army points (default 30); the victory threshold follows (M126)",
+        "game_size": "army points (default 30); the victory threshold follows",  # M126
         "reaction_prompts": "all (default for new games): every trigger window asks each seat whose deck "
                             "list or Orders could answer it, with pass and auto_pass (for this turn) answers, "
                             "so no prompt reveals a hand; playable (scenarios): only a seat holding a "
@@ -147,7 +147,7 @@ class MinisRuleset:
         why = T.sight(state, a, b, value.get("ranged", False))
         if why:
             return {"ok": False, "error": "no_line_of_sight", "reason": why}
-        return {"ok": True, "reason": f"{a} has line of sight to {b} (M81)"}
+        return {"ok": True, "reason": f"{a} has line of sight to {b}"}  # M81
 
     def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
         if state["over"]:
@@ -173,7 +173,7 @@ class MinisRuleset:
     def _answer(self, state: State, seat: str, dkind: str, kind: str, value: Any, events: list[Event]) -> None:
         if dkind == "activate":
             if kind == "pass":
-                raise EngineError("illegal_action", "a seat with an unactivated unit must activate one (M28)")
+                raise EngineError("illegal_action", "a seat with an unactivated unit must activate one")  # M28
             if not isinstance(value, str):
                 raise EngineError("bad_action", "activate: a unit name or an NCU id")
             state["decision"] = None

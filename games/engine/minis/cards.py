@@ -440,7 +440,7 @@ def _assault_check(state, seat, ctx, p, o):
             ch["face"], "face"))
         return p
     if p.get("target") not in T.engaged_with(state, name):
-        raise illegal(f"Assault Orders: {name} is not engaged with {p.get('target')} (M57)")
+        raise illegal(f"Assault Orders: {name} is not engaged with {p.get('target')}")  # M57
     return p
 
 
@@ -621,7 +621,7 @@ def _laststand_check(state, seat, ctx, p, o):
     if p.get("target") is None and len(engaged) == 1:
         p = dict(p, target=engaged[0])
     if p.get("target") not in engaged:
-        raise illegal(f"Last Stand: choose an enemy engaged with {ctx['unit']} (M57)")
+        raise illegal(f"Last Stand: choose an enemy engaged with {ctx['unit']}")  # M57
     return p
 
 
@@ -888,10 +888,10 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
         if card not in state["players"][seat]["hand"]:
             raise illegal(f"{card} is not in your hand")
         if cards_blocked(state, seat):
-            raise illegal("no Tactics cards for the rest of this turn after a Disorderly Charge (M69)")
+            raise illegal("no Tactics cards for the rest of this turn after a Disorderly Charge")  # M69
         modes = card_modes(state, seat, w, ctx, card)
         if not modes:
-            raise illegal(f"{data.card(card)['name']} has no trigger in this window (M110-M111)")
+            raise illegal(f"{data.card(card)['name']} has no trigger in this window")  # M110-M111
         mode = v.get("mode", modes[0])
         if mode not in modes:
             raise illegal(f"mode {mode} of {data.card(card)['name']} does not apply now")
@@ -907,7 +907,7 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
     usable = orders_now(state, seat, w, ctx)
     mine = [ab for n, ab in usable if n == unit]
     if not mine:
-        raise illegal(f"{unit} has no unspent Order for this trigger (M103)")
+        raise illegal(f"{unit} has no unspent Order for this trigger")  # M103
     ab = v.get("ability", mine[0])
     if ab not in mine:
         raise illegal(f"{ab} does not apply now")

@@ -156,7 +156,8 @@ def list_points(lst: dict[str, Any]) -> int:
 
 
 def check_list(faction: str, lst: dict[str, Any], game_size: int) -> None:
-    """M1-M17 on the starter content; EngineError(illegal_action) naming the rule otherwise."""
+    """M1-M17 on the starter content; EngineError(illegal_action) saying what is wrong otherwise (in
+    words for players: the rule ids stay in the comments)."""
     cards = content()["cards"]
 
     def bad(msg: str) -> EngineError:
@@ -172,7 +173,7 @@ def check_list(faction: str, lst: dict[str, Any], game_size: int) -> None:
         for cid in filter(None, (u.get("unit"), u.get("attachment"))):
             used[cid] = used.get(cid, 0) + 1
         if uc["faction"] not in (faction, "neutral"):
-            raise bad(f"{uc['name']} is not of the {faction} faction (M2)")
+            raise bad(f"{uc['name']} is not of the {faction} faction")  # M2
         if uc["faction"] == "neutral":
             neutral += cost(uc)
         if uc.get("character"):
@@ -182,9 +183,9 @@ def check_list(faction: str, lst: dict[str, Any], game_size: int) -> None:
             if ac["kind"] != "attachment":
                 raise bad(f"{ac['name']} is not an attachment")
             if ac["faction"] not in (faction, "neutral"):
-                raise bad(f"{ac['name']} is not of the {faction} faction (M2)")
+                raise bad(f"{ac['name']} is not of the {faction} faction")  # M2
             if uc["tray"].startswith("solo") or ac.get("attaches_to") != uc["type"]:
-                raise bad(f"{ac['name']} cannot join {uc['name']} (M9: one attachment of the unit's type, "
+                raise bad(f"{ac['name']} cannot join {uc['name']} (one attachment of the unit's type, "  # M9
                           "never on a solo tray)")
             if ac.get("character"):
                 characters.append(ac["character"])
@@ -193,7 +194,7 @@ def check_list(faction: str, lst: dict[str, Any], game_size: int) -> None:
         if nc["kind"] != "ncu":
             raise bad(f"{nc['name']} is not an NCU")
         if nc["faction"] not in (faction, "neutral"):
-            raise bad(f"{nc['name']} is not of the {faction} faction (M2)")
+            raise bad(f"{nc['name']} is not of the {faction} faction")  # M2
         used[n] = used.get(n, 0) + 1
         if nc.get("character"):
             characters.append(nc["character"])
@@ -203,22 +204,22 @@ def check_list(faction: str, lst: dict[str, Any], game_size: int) -> None:
             raise bad(f"{count} copies of {cards[cid]['name']}, the starter content holds {limit}")
     dupes = sorted({c for c in characters if characters.count(c) > 1})
     if dupes:
-        raise bad(f"{dupes[0]} appears twice (M7: characters are unique)")
+        raise bad(f"{dupes[0]} appears twice (characters are unique)")  # M7
     commanders = [u["attachment"] for u in lst["units"] if u.get("attachment")
                   and cards[u["attachment"]].get("commander")]
     if len(commanders) != 1:
-        raise bad(f"{len(commanders)} commanders attached; exactly one is required (M5, M6)")
+        raise bad(f"{len(commanders)} commanders attached; exactly one is required")  # M5, M6
     if lst.get("commander") and lst["commander"] != commanders[0]:
-        raise bad("the commander named is not the one attached to a unit (M6)")
+        raise bad("the commander named is not the one attached to a unit")  # M6
     for u in lst["units"]:
         for req in cards[u["unit"]].get("requirements", []):
             if req.get("kind") == "army_must_include_character" and req["character"] not in characters:
                 raise bad(f"{cards[u['unit']]['name']} needs {req['character']} in the army")
     pts = list_points(lst)
     if pts > game_size:
-        raise bad(f"{pts} points, over the game size of {game_size} (M1)")
+        raise bad(f"{pts} points, over the game size of {game_size}")  # M1
     if neutral * 2 > pts:
-        raise bad("neutral units over half the army's points (M3)")
+        raise bad("neutral units over half the army's points")  # M3
 
 
 def threshold(game_size: int) -> int:

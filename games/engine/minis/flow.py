@@ -204,9 +204,9 @@ def resolve_moves(state: State, name: str, steps: list[tuple], budget: float, wh
             facing = nf
             p = G.tray(at, facing, w, d)
             if any(G.overlaps(p, o) for o in trays):
-                raise illegal(f"{what}: the pivot to {nf:g} ends overlapping a tray (M72)")
+                raise illegal(f"{what}: the pivot to {nf:g} ends overlapping a tray")  # M72
             if any(G.overlaps(p, o) for o in impassable):
-                raise illegal(f"{what}: the pivot ends on impassable terrain (M78)")
+                raise illegal(f"{what}: the pivot ends on impassable terrain")  # M78
             if not G.on_table(p, table):
                 raise illegal(f"{what}: the pivot leaves the table")
         else:
@@ -221,13 +221,13 @@ def resolve_moves(state: State, name: str, steps: list[tuple], budget: float, wh
             end = G.tray(at, facing, w, d)
             path = G.swept(start, end)
             if any(G.overlaps(path, o) for o in enemies):
-                raise illegal(f"{what}: the path crosses an enemy tray (M75)")
+                raise illegal(f"{what}: the path crosses an enemy tray")  # M75
             if any(G.overlaps(path, o) for o in impassable):
-                raise illegal(f"{what}: the path crosses impassable terrain (M78)")
+                raise illegal(f"{what}: the path crosses impassable terrain")  # M78
             if any(path.intersects(r) for r in rough):
                 touched_rough = True
             if any(G.overlaps(end, o) for o in trays):
-                raise illegal(f"{what}: the move ends overlapping a tray (M75)")
+                raise illegal(f"{what}: the move ends overlapping a tray")  # M75
             if not G.on_table(end, table):
                 raise illegal(f"{what}: the move leaves the table")
             moved += dist
@@ -238,7 +238,7 @@ def resolve_moves(state: State, name: str, steps: list[tuple], budget: float, wh
         end = G.tray(at, facing, w, d)
         for o in enemies:
             if G.le(G.distance(end, o), 1.0):
-                raise illegal(f"{what}: the move ends 1 in or less from an enemy (M74)")
+                raise illegal(f"{what}: the move ends 1 in or less from an enemy")  # M74
     return [at[0], at[1]], facing, moved
 
 
@@ -272,7 +272,7 @@ def maneuver_steps(state: State, name: str, m: Any, what: str = "maneuver") -> l
 
 def check_maneuver(state: State, name: str, m: Any, budget: float | None = None) -> tuple[list[float], float]:
     if T.engaged_with(state, name):
-        raise illegal(f"{name} is engaged: no Maneuver (M42)")
+        raise illegal(f"{name} is engaged: no Maneuver")  # M42
     steps = maneuver_steps(state, name, m)
     at, facing, _ = resolve_moves(state, name, steps, T.speed(state, name) if budget is None else budget,
                                   "maneuver")
@@ -282,12 +282,12 @@ def check_maneuver(state: State, name: str, m: Any, budget: float | None = None)
 def check_march(state: State, name: str, m: Any) -> tuple[list[float], float]:
     m = _keys(m, {"face", "forward", "end_face"}, "march")
     if T.engaged_with(state, name):
-        raise illegal(f"{name} is engaged: no March (M44)")
+        raise illegal(f"{name} is engaged: no March")  # M44
     u = state["units"][name]
     steps: list[tuple] = []
     if m.get("face") is not None:
         if "Enhanced Mobility" not in T.abilities(state, name):
-            raise illegal("a March has no pivot before the move (M45)")
+            raise illegal("a March has no pivot before the move")  # M45
         steps.append(("pivot", _num(m["face"], "face")))
     fwd = _num(m.get("forward"), "forward", 0.0)
     steps.append(("move", "forward", fwd))
@@ -310,7 +310,7 @@ def check_retreat_move(state: State, name: str, m: Any, maximum: float) -> tuple
     if direction not in ("back", "left", "right", "forward"):
         raise EngineError("bad_action", "direction is back, left, right or forward")
     if direction == "forward" and not retreat_forward_allowed(state, name):
-        raise illegal("a Retreat goes forward only when engaged in the Flank or Rear (M47)")
+        raise illegal("a Retreat goes forward only when engaged in the Flank or Rear")  # M47
     dist = _num(m.get("distance"), "distance", 0.0)
     u = state["units"][name]
     end = _num(m.get("end_face"), "end_face", u["facing"])
@@ -373,7 +373,7 @@ def do_action(state: State, seat: str, kind: str, value: Any, events: Events) ->
         if value is not True:
             raise EngineError("bad_action", "retreat: true")
         if not T.engaged_with(state, name):
-            raise illegal(f"{name} is not engaged: no Retreat (M46)")
+            raise illegal(f"{name} is not engaged: no Retreat")  # M46
         r = T.roll(state, 6)
         mx = T.speed(state, name) + r
         state["last_retreat"] = {"unit": name, "roll": r, "max": mx}
@@ -502,16 +502,16 @@ def charge_checks(state: State, name: str, target: str, face: float | None) -> d
     if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
         raise illegal(f"{target} is not an enemy unit on the table")
     if T.engaged_with(state, name):
-        raise illegal(f"{name} is engaged: no Charge (M61)")
+        raise illegal(f"{name} is engaged: no Charge")  # M61
     if not T.has_los(state, name, target):
-        raise illegal(f"{name} has no line of sight to {target} (M62)")
+        raise illegal(f"{name} has no line of sight to {target}")  # M62
     reach = T.speed(state, name) + 6
     if not G.le(G.distance(T.poly(state, name), T.poly(state, target)), reach):
-        raise illegal(f"{target} is beyond the maximum charge distance of {reach} in (M62)")
+        raise illegal(f"{target} is beyond the maximum charge distance of {reach} in")  # M62
     arc, tied = T.arc_seen_by(state, target, name)
     room = [p for p in _align_poses(state, name, target, arc) if p[0] in ("center", "left", "right")]
     if not any(_pose_free(state, name, at, f, {target}) for _l, at, f in room):
-        raise illegal(f"no room for a 50 % contact in {target}'s {arc} arc (M62)")
+        raise illegal(f"no room for a 50 % contact in {target}'s {arc} arc")  # M62
     if face is not None:
         u = state["units"][name]
         _d = T.size(state, name)[1]
@@ -521,11 +521,11 @@ def charge_checks(state: State, name: str, target: str, face: float | None) -> d
         state["units"][name] = trial
         try:
             if not _pose_free(state, name, trial["at"], trial["facing"], set()):
-                raise illegal("the pre-charge pivot ends overlapping a tray (M64, M72)")
+                raise illegal("the pre-charge pivot ends overlapping a tray")  # M64, M72
             if not T.has_los(state, name, target):
-                raise illegal(f"after the pivot {target} is out of line of sight (M64)")
+                raise illegal(f"after the pivot {target} is out of line of sight")  # M64
             if not G.le(G.distance(T.poly(state, name), T.poly(state, target)), reach):
-                raise illegal(f"after the pivot {target} is out of charge distance (M64)")
+                raise illegal(f"after the pivot {target} is out of charge distance")  # M64
         finally:
             state["units"][name] = saved
     return {"arc": arc, "tied": tied}
@@ -549,7 +549,7 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
     arc = info["arc"]
     if v.get("arc") is not None:
         if v["arc"] not in info["tied"]:
-            raise illegal(f"the attacker is in {target}'s {arc} arc; no exact split to choose (M63)")
+            raise illegal(f"the attacker is in {target}'s {arc} arc; no exact split to choose")  # M63
         arc = v["arc"]
     u = state["units"][name]
     d = T.size(state, name)[1]
@@ -724,11 +724,11 @@ def refacing(state: State, name: str, target: str, face: bool, align: str | None
     engaged = T.engaged_with(state, name)
     if face:
         if engaged != [target]:
-            raise illegal(f"{name} is engaged with several enemies: no re-facing (M58)")
+            raise illegal(f"{name} is engaged with several enemies: no re-facing")  # M58
         if T.arc_seen_by(state, name, target)[0] == "front":
-            raise illegal(f"{target} is already in {name}'s Front: no re-facing (M58)")
+            raise illegal(f"{target} is already in {name}'s Front: no re-facing")  # M58
     elif T.arc_seen_by(state, name, target)[0] != "front":
-        raise illegal(f"{target} is not in {name}'s Front: align after re-facing (M59)")
+        raise illegal(f"{target} is not in {name}'s Front: align after re-facing")  # M59
     arc = T.arc_seen_by(state, target, name)[0]
     poses = _align_poses(state, name, target, arc)
     want = align or "center"
@@ -742,7 +742,7 @@ def refacing(state: State, name: str, target: str, face: bool, align: str | None
         state["units"][name] = saved
         if ok:
             return [round(at[0], 4), round(at[1], 4)], G.norm_angle(f)
-    raise illegal(f"no room to {'re-face' if face else 'align'} against {target} (M58-M59)")
+    raise illegal(f"no room to {'re-face' if face else 'align'} against {target}")  # M58-M59
 
 
 def declare_attack(state: State, seat: str, name: str, value: Any, events: Events, charge: bool,
@@ -759,7 +759,7 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
     melee = profile["range"] == "melee"
     if melee:
         if target not in T.engaged_with(state, name):
-            raise illegal(f"{name} is not engaged with {target}: no melee attack (M57, M60)")
+            raise illegal(f"{name} is not engaged with {target}: no melee attack")  # M57, M60
         if (v.get("face") or v.get("align") is not None) and not charge:
             if v.get("align") not in (None, "center", "left", "right"):
                 raise EngineError("bad_action", "align is center, left or right")
@@ -768,10 +768,10 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
             events.append({"type": "move", "unit": name, "kind": "reface" if v.get("face") else "align",
                            "at": at, "facing": facing})
     elif v.get("face") is not None or v.get("align") is not None:
-        raise illegal("re-facing and alignment are for melee attacks (M58-M59)")
+        raise illegal("re-facing and alignment are for melee attacks")  # M58-M59
     else:
         if T.engaged_with(state, name):
-            raise illegal(f"{name} is engaged: no ranged attack (M51)")
+            raise illegal(f"{name} is engaged: no ranged attack")  # M51
         reach = 6.0 if profile["range"] == "short" else 12.0
         if v.get("shift") is not None:
             s = _keys(v["shift"], {"direction", "distance"}, "shift")
@@ -786,12 +786,12 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
                 G.point_distance(state["units"][name]["at"], T.poly(state, target)), reach)
             if not ok:
                 state["units"][name] = saved
-                raise illegal("after the shift the target is out of range or line of sight (M52)")
+                raise illegal("after the shift the target is out of range or line of sight")  # M52
             events.append({"type": "move", "unit": name, "kind": "shift", "at": at, "facing": facing})
         if not G.le(G.point_distance(state["units"][name]["at"], T.poly(state, target)), reach):
-            raise illegal(f"{target} is beyond {reach:g} in (M54, M55)")
+            raise illegal(f"{target} is beyond {reach:g} in")  # M54, M55
         if not T.has_los(state, name, target, ranged=True):
-            raise illegal(f"{name} has no line of sight to {target} (M53)")
+            raise illegal(f"{name} has no line of sight to {target}")  # M53
     if arc is None:
         arc = T.arc_seen_by(state, target, name)[0]
     lost = T.ranks_lost(state, name)
@@ -1007,7 +1007,7 @@ def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
     if len(set(value)) != len(value) or any(i < 0 or i >= len(dice) for i in value):
         raise illegal("reroll: positions must be distinct dice of the roll")
     if set(value) & set(done_by):
-        raise illegal("a die is re-rolled at most once per player (M106)")
+        raise illegal("a die is re-rolled at most once per player")  # M106
     for i in value:
         dice[i] = T.roll(state, 6)
     done_by += value
@@ -1038,7 +1038,7 @@ def answer_spend(state: State, seat: str, value: Any, events: Events) -> None:
         raise illegal("spend: positions must be distinct dice of the roll")
     by = state_task.setdefault("rerolled_by", {}).setdefault(seat + ":" + d["dice"], [])
     if set(positions) & set(by):
-        raise illegal("a die is re-rolled at most once per player (M106)")
+        raise illegal("a die is re-rolled at most once per player")  # M106
     state["units"][d["unit"]]["conditions"].remove(d["token"])
     for i in positions:
         if d["dice"] == "morale" and i == 2:
@@ -1237,7 +1237,7 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         if zone not in data.ZONES:
             raise EngineError("bad_action", f"zone is one of {', '.join(data.ZONES)}")
         if state["board"][zone]:
-            raise illegal(f"the {zone} zone is taken (M36)")
+            raise illegal(f"the {zone} zone is taken")  # M36
         n = state["ncus"][nid]
         if n["zone"]:
             state["board"][n["zone"]] = None
@@ -1253,11 +1253,11 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         return
     if kind == "place":
         if state["mode"] != "here_we_stand":
-            raise illegal("NCUs are placed in quadrants only in Here We Stand (M123)")
+            raise illegal("NCUs are placed in quadrants only in Here We Stand")  # M123
         if value not in ("sw", "se", "nw", "ne"):
             raise EngineError("bad_action", "place: sw, se, nw or ne")
         if any(n["seat"] == seat and n["quadrant"] == value for i, n in state["ncus"].items() if i != nid):
-            raise illegal("one NCU per player per quadrant (M123)")
+            raise illegal("one NCU per player per quadrant")  # M123
         n = state["ncus"][nid]
         if n["zone"]:
             state["board"][n["zone"]] = None
@@ -1299,7 +1299,7 @@ def answer_discard(state: State, seat: str, value: Any, events: Events) -> None:
             raise illegal(f"{c} is not in your hand")
         hand.remove(c)
     if d.get("count") is not None and len(value) != d["count"]:
-        raise illegal(f"discard exactly {d['count']} card(s) (M32)")
+        raise illegal(f"discard exactly {d['count']} card(s)")  # M32
     p["hand"] = hand
     for c in value:
         p["discards"].insert(0, c)
@@ -1384,7 +1384,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
     useat = state["units"][name]["seat"]
     if zone == "crown":
         if useat != opp:
-            raise illegal("the crown zone targets an enemy unit (M35)")
+            raise illegal("the crown zone targets an enemy unit")  # M35
         state["decision"] = None
         done(state, task)
         push(state, {"t": "test", "unit": name, "kind": "panic", "modifier": -1, "stage": "roll",
@@ -1403,28 +1403,28 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
     elif zone == "letter":
         cond = v.get("condition")
         if useat != opp:
-            raise illegal("the letter zone's token goes on an enemy unit (M35)")
+            raise illegal("the letter zone's token goes on an enemy unit")  # M35
         if cond not in data.CONDITIONS:
             raise EngineError("bad_action", "condition: panicked, vulnerable or weakened")
         if cond in state["units"][name]["conditions"]:
-            raise illegal(f"{name} already has {cond} (M101: one of each)")
+            raise illegal(f"{name} already has {cond} (one of each)")  # M101
         if cond == "weakened" and "Indomitable" in T.abilities(state, name):
             raise illegal(f"{name} can never gain Weakened (Indomitable)")
         state["units"][name]["conditions"].append(cond)
         events.append({"type": "condition", "unit": name, "condition": cond})
     elif zone == "swords":
         if useat != seat:
-            raise illegal("the swords zone gives a friendly unit a free attack (M35)")
+            raise illegal("the swords zone gives a friendly unit a free attack")  # M35
         state["decision"] = None
         done(state, task)
         declare_attack(state, seat, name, {"target": v.get("target")}, events, charge=False, ends_activation=False)
         return
     elif zone == "horse":
         if useat != seat:
-            raise illegal("the horse zone moves a friendly unit (M35)")
+            raise illegal("the horse zone moves a friendly unit")  # M35
         if v.get("retreat"):
             if not T.engaged_with(state, name):
-                raise illegal(f"{name} is not engaged: no Retreat (M46)")
+                raise illegal(f"{name} is not engaged: no Retreat")  # M46
             state["decision"] = None
             done(state, task)
             r = T.roll(state, 6)
@@ -1566,7 +1566,7 @@ def answer_redeploy(state: State, seat: str, value: Any, events: Events) -> None
         raise EngineError("bad_action", "at: [x, y]")
     facing = G.norm_angle(_num(v.get("facing"), "facing", 0))
     check_placement(state, name, [_num(at[0], "x"), _num(at[1], "y")], facing,
-                    lambda p: redeploy_zone_ok(state, seat, p), "redeploy (M123)")
+                    lambda p: redeploy_zone_ok(state, seat, p), "redeploy")  # M123
     u = state["units"][name]
     u.update(at=[float(at[0]), float(at[1])], facing=facing, destroyed=False, on_table=True, activated=True,
              wounds=T.max_wounds(T.ucard(state, name)), conditions=[], order_used=False)
@@ -1585,7 +1585,7 @@ def check_placement(state: State, name: str, at: list[float], facing: float, zon
     seat = state["units"][name]["seat"]
     for e in T.live(state, T.opponent(state, seat)):
         if G.le(G.distance(p, T.poly(state, e)), 1.0):
-            raise illegal(f"{what}: 1 in or less from an enemy (M74)")
+            raise illegal(f"{what}: 1 in or less from an enemy")  # M74
 
 
 # ====================================================================== deployment (M23-M25)
@@ -1630,9 +1630,9 @@ def answer_deploy(state: State, seat: str, value: Any, events: Events) -> None:
     facing = G.norm_angle(_num(v.get("facing"), "facing", 0))
     w, d = T.size(state, name)
     if not deploy_zone_ok(state, seat, G.tray(at, facing, w, d)):
-        raise illegal("the tray must be entirely inside your deployment zone (M24)")
+        raise illegal("the tray must be entirely inside your deployment zone")  # M24
     if not _pose_free(state, name, at, facing, set()):
-        raise illegal("the tray overlaps another tray or impassable terrain (M24)")
+        raise illegal("the tray overlaps another tray or impassable terrain")  # M24
     u.update(at=at, facing=facing, on_table=True)
     state["deploy"]["next"] = T.opponent(state, seat)
     state["decision"] = None
@@ -1707,10 +1707,10 @@ def answer_influence(state: State, seat: str, value: Any, events: Events, nid: s
     v = _keys(value, {"unit", "condition"}, "choose")
     name = v.get("unit")
     if name not in T.live(state):
-        raise illegal(f"{name} is not a combat unit on the table (M38)")
+        raise illegal(f"{name} is not a combat unit on the table")  # M38
     u = state["units"][name]
     if u.get("influence"):
-        raise illegal(f"{name} is already under an Influence (M38)")
+        raise illegal(f"{name} is already under an Influence")  # M38
     cond = v.get("condition")
     if cond is None and u["conditions"]:
         cond = u["conditions"][0]

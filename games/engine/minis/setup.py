@@ -324,7 +324,7 @@ def _units(state: State, units: Any, start: str | None) -> None:
                 raise ScenarioSetupError(f"units.{name}: {att} is not an attachment")
             ac = data.card(att)
             if c["tray"].startswith("solo") or ac.get("attaches_to") != c["type"] or ac["faction"] != seat:
-                raise EngineError("illegal_action", f"units.{name}: {ac['name']} cannot join {c['name']} (M9)")
+                raise EngineError("illegal_action", f"units.{name}: {ac['name']} cannot join {c['name']}")  # M9
         rec = _unit_record(seat, cid, att, wounds)
         at = spec.get("at")
         if start == "deployment":
@@ -340,7 +340,7 @@ def _units(state: State, units: Any, start: str | None) -> None:
         if any(x not in data.CONDITIONS for x in conds):
             raise ScenarioSetupError(f"units.{name}: conditions are {', '.join(data.CONDITIONS)}")
         if len(set(conds)) != len(conds):
-            raise EngineError("illegal_action", f"units.{name}: a condition twice (M101)")
+            raise EngineError("illegal_action", f"units.{name}: a condition twice")  # M101
         rec["conditions"] = list(conds)
         rec["activated"] = bool(spec.get("activated", False))
         rec["order_used"] = bool(spec.get("order_used", False))
@@ -428,7 +428,7 @@ def _cards(state: State, setup: dict[str, Any], deployment: bool = False) -> Non
             need = T.hand_limit(state, s)
             p["hand"], seq = seq[:need], seq[need:]
         if len(p["hand"]) > flow.HAND_MAX:
-            raise EngineError("illegal_action", f"{s}: a hand over 5 cards (M32)")
+            raise EngineError("illegal_action", f"{s}: a hand over 5 cards")  # M32
         size = int(sizes.get(s, len(seq)))
         if size < len(top) or size > len(seq):
             raise ScenarioSetupError(f"deck_size.{s}: {size} does not fit the cards given")

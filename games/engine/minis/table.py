@@ -169,7 +169,7 @@ def sight(state: State, viewer: str, target: str, ranged: bool = False) -> str |
     w, d = size(state, viewer)
     front = G.wedges(u["at"], u["facing"], w, d)["front"].intersection(poly(state, target))
     if front.is_empty or front.area <= G.TOL * G.TOL:
-        return f"{target} is outside the Front arc of {viewer} (M81)"
+        return f"{target} is outside the Front arc of {viewer}"  # M81
     if has_los(state, viewer, target, ranged):
         return None
     fl, fr, _br, _bl = G.corners(u["at"], u["facing"], w, d)
@@ -184,7 +184,7 @@ def sight(state: State, viewer: str, target: str, ranged: bool = False) -> str |
             names.append(f"the {t['type'].replace('_', ' ')}" + (" (Cover)" if "cover" in kw else " (Blocks LoS)"))
     what = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0] if names else "trays or terrain"
     verb = "stand" if len(names) != 1 else "stands"
-    return f"{viewer} has no line of sight to {target}: {what} {verb} in the way (M81, M78)"
+    return f"{viewer} has no line of sight to {target}: {what} {verb} in the way"  # M81, M78
 
 
 def terrain_poly(t: dict[str, Any]):
