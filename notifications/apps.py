@@ -12,3 +12,6 @@ class NotificationsConfig(AppConfig):
         from notifications import receivers
 
         receivers.connect()
+        from notifications import challenges
+
+        challenges.connect()

@@ -14,6 +14,7 @@ class Kind(models.TextChoices):
     DEADLINE_NEAR = "deadline_near", "A deadline is near"
     GAME_STARTED = "game_started", "A game started"
     GAME_ENDED = "game_ended", "A game ended"
+    CHALLENGE = "challenge", "Someone challenged you"  # notifications/challenges.py (no game yet)
 
 
 class NotificationSettings(models.Model):
@@ -25,6 +26,7 @@ class NotificationSettings(models.Model):
     email_deadline_near = models.BooleanField("e-mail: deadline near", default=True)
     email_game_started = models.BooleanField("e-mail: game started", default=True)
     email_game_ended = models.BooleanField("e-mail: game ended", default=True)
+    email_challenge = models.BooleanField("e-mail: someone challenged you", default=True)
     webhook_url = models.URLField(
         "webhook URL", max_length=500, blank=True,
         help_text="optional; receives a Discord-compatible JSON body {\"content\": \"...\"}",
@@ -33,6 +35,7 @@ class NotificationSettings(models.Model):
     webhook_deadline_near = models.BooleanField("webhook: deadline near", default=True)
     webhook_game_started = models.BooleanField("webhook: game started", default=True)
     webhook_game_ended = models.BooleanField("webhook: game ended", default=True)
+    webhook_challenge = models.BooleanField("webhook: someone challenged you", default=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -56,7 +59,8 @@ class Notification(models.Model):
     deadline, a turn once per version); the task claims the row before sending (at most once)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    # none for a challenge (Kind.CHALLENGE: the game starts once everyone accepted)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)
     key = models.CharField(max_length=200, unique=True)
     data = models.JSONField(default=dict, blank=True)

@@ -32,10 +32,13 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from accounts.models import User
+from games import rulesets
+from games.decision_words import decision_words
 from games.engine import get_ruleset
 from games.models import Game, GameAction, GameSeat
 from notifications import conf
 from notifications.models import Kind, Notification, NotificationSettings
+from ratings.templatetags.site_words import seat_name
 from westeros import live
 
 log = logging.getLogger(__name__)
@@ -44,6 +47,7 @@ DISCORD_CONTENT_LIMIT = 2000
 SETTING_FIELDS = (
     "email_your_turn", "email_deadline_near", "email_game_started", "email_game_ended", "webhook_url",
     "webhook_your_turn", "webhook_deadline_near", "webhook_game_started", "webhook_game_ended",
+    "email_challenge", "webhook_challenge",  # notifications/challenges.py
 )
 
 
@@ -385,9 +389,40 @@ def deliver(notification_id: int) -> Delivery:
     return Delivery(emailed=emailed, webhook=webhook)
 
 
+# Every sentence of the game notifications, in one place (to be translated). {game} is the game in
+# words ("Game 12", or "Game 12 “Friday night”" when its lobby has a name), {ruleset} the game's name
+# ("A Game of Thrones: The Board Game"), {seat} the house, leader or player the person plays
+# ("Stark", "Cersei Lannister", "Player 1"), {decision} what they decide (games/decision_words.py).
+NOTIFICATION_WORDS = {
+    "game": "Game {number}",
+    "game_named": "Game {number} “{name}”",
+    "your_turn_subject": "Your turn in {game}, {ruleset}",
+    "your_turn": "Your turn in {game}, {ruleset}: {decision}. You play as {seat}.",
+    "your_deadline": " Decide by {deadline}.",
+    "deadline_near_subject": "Deadline near in {game}, {ruleset}",
+    "deadline_near": ("Your time to decide in {game}, {ruleset}, runs out on {deadline}. You play as {seat}; "
+                      "if you have not decided by then, the usual default is played for you."),
+    "started_subject": "{game}, {ruleset}, has started",
+    "started": "{game}, {ruleset}, has started: you play as {seat}.",
+    "started_your_turn": " It is your turn: {decision}.",
+    "ended_subject": "{game}, {ruleset}, is over",
+    "ended": "{game}, {ruleset}, is over.",
+    "abandoned": "{game}, {ruleset}, was abandoned before its end.",
+    "won": " You won as {seat}.",
+    "shared_win": " You shared the victory as {seat}.",
+    "placed": " You placed {place} of {count} as {seat}.",
+    "its_deadline": "its deadline",
+    "deadline_format": "{day} {month} {year}, {time} UTC",
+}
+ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+
+
 def game_label(game: Game) -> str:
+    """The game in words: "Game 12", or "Game 12 “Friday night”" when its lobby has a name."""
     name = game.lobby.name if game.lobby_id and game.lobby else ""
-    return f"{name} (game #{game.pk})" if name else f"game #{game.pk}"
+    if name:
+        return NOTIFICATION_WORDS["game_named"].format(number=game.pk, name=name)
+    return NOTIFICATION_WORDS["game"].format(number=game.pk)
 
 
 def game_link(game: Game) -> str:
@@ -401,29 +436,55 @@ def game_link(game: Game) -> str:
 
 def compose(notification: Notification) -> tuple[str, str]:
     """(e-mail subject, text); the text is also the webhook's content."""
+    if notification.kind == Kind.CHALLENGE:  # no game yet: notifications/challenges.py
+        from notifications.challenges import compose as compose_challenge
+
+        return compose_challenge(notification)
     game, data = notification.game, notification.data
-    label, seat = data.get("label") or game_label(game), data.get("seat", "")
+    seat = data.get("seat", "")
+    words = {"game": game_label(game), "ruleset": rulesets.name(game.ruleset),
+             "seat": seat_name(seat, game.ruleset)}
     link = game_link(game)
+    w = NOTIFICATION_WORDS
     if notification.kind == Kind.YOUR_TURN:
-        subject = f"Your turn in {label}"
-        text = f"It is your turn as {seat} in {label} ({data.get('decision') or 'a decision'})."
+        subject = w["your_turn_subject"].format(**words)
+        text = w["your_turn"].format(**words, decision=decision_words(game.ruleset, data.get("decision")))
         if data.get("deadline_at"):
-            text += f" Deadline: {_human(data['deadline_at'])}."
+            text += w["your_deadline"].format(deadline=_human(data["deadline_at"]))
     elif notification.kind == Kind.DEADLINE_NEAR:
-        subject = f"Deadline near in {label}"
-        text = (f"Your decision as {seat} in {label} times out at {_human(data.get('deadline_at'))}; "
-                "the default action is taken for you then.")
+        subject = w["deadline_near_subject"].format(**words)
+        text = w["deadline_near"].format(**words, deadline=_human(data.get("deadline_at")))
     elif notification.kind == Kind.GAME_STARTED:
-        subject = f"{label} started"
-        text = f"{label} ({game.ruleset}) started: you play {seat}."
+        subject = w["started_subject"].format(**words)
+        text = w["started"].format(**words)
         if data.get("pending"):
-            text += " It is your turn."
+            text += w["started_your_turn"].format(decision=decision_words(game.ruleset, data["pending"]))
     else:
-        subject = f"{label} ended"
-        text = f"{label} is over ({data.get('status', game.status)})."
-        if game.ranking and seat in game.ranking:
-            text += f" You ({seat}) placed {game.ranking.index(seat) + 1} of {len(game.ranking)}."
+        subject = w["ended_subject"].format(**words)
+        abandoned = data.get("status", game.status) == Game.Status.ABANDONED
+        text = w["abandoned" if abandoned else "ended"].format(**words)
+        text += _place_words(game, seat, words["seat"])
     return f"[Westeros] {subject}", f"{text}\n{link}"
+
+
+def _place_words(game: Game, seat: str, seat_words: str) -> str:
+    """" You won as Stark." / " You placed second of 4 as Stark." ("" when the seat has no place). A
+    ruleset whose players may share a place (B'Twixt's shared victory, B56) says so by its placements."""
+    if not game.ranking or seat not in game.ranking:
+        return ""
+    place = game.ranking.index(seat) + 1
+    try:
+        placements = getattr(get_ruleset(game.ruleset), "placements", None)
+        places = placements(game.state) if placements is not None else None
+    except Exception:  # the order of the ranking is the place
+        places = None
+    if isinstance(places, dict) and isinstance(places.get(seat), int):
+        place = places[seat]
+    shared = isinstance(places, dict) and list(places.values()).count(place) > 1
+    if place == 1:
+        return NOTIFICATION_WORDS["shared_win" if shared else "won"].format(seat=seat_words)
+    return NOTIFICATION_WORDS["placed"].format(place=ORDINALS.get(place, str(place)), count=len(game.ranking),
+                                               seat=seat_words)
 
 
 def webhook_body(content: str) -> dict[str, Any]:
@@ -522,6 +583,7 @@ def _iso(moment: datetime | None) -> str | None:
 
 def _human(iso: str | None) -> str:
     if not iso:
-        return "its deadline"
+        return NOTIFICATION_WORDS["its_deadline"]
     moment = datetime.fromisoformat(iso).astimezone(UTC)
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
+    return NOTIFICATION_WORDS["deadline_format"].format(day=moment.day, month=moment.strftime("%B"),
+                                                        year=moment.year, time=moment.strftime("%H:%M"))

@@ -26,6 +26,7 @@ urlpatterns = [
     path("users/<str:username>/", account_views.public_profile, name="public-profile"),
     path("", include("tournaments.urls")),
     path("", include("web.urls")),
+    path("", include("challenges.urls")),
     path("api/v1/", include("accounts.api_urls")),
     path("api/v1/", include("games.api_urls")),
     path("api/v1/", include("ratings.api_urls")),

@@ -1,0 +1,35 @@
+"""Challenges on every page: {% load challenge_tags %}, then `{% incoming_challenges %}` (the home
+page's section: the challenges waiting for your answer, each with Accept and Decline, rendered by
+templates/challenges/_home.html; nothing when there are none) and `{% waiting_challenges as n %}`
+(how many wait for your answer: the navigation's count)."""
+from __future__ import annotations
+
+from django import template
+
+from challenges import services
+from challenges.models import Invite
+
+register = template.Library()
+
+
+@register.inclusion_tag("challenges/_home.html", takes_context=True)
+def incoming_challenges(context) -> dict:
+    from challenges.views import challenge_rows
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"rows": []}
+    return {"rows": challenge_rows(services.challenges_of(user)["in"][:10], user), "request": request,
+            "reasons": list(services.DECLINE_REASONS.items()), "csrf_token": context.get("csrf_token")}
+
+
+@register.simple_tag(takes_context=True)
+def waiting_challenges(context) -> int:
+    """How many challenges wait for the signed-in user's answer (0 for a visitor): one COUNT query."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return 0
+    return (services.pending_now().filter(invites__user=user, invites__status=Invite.Status.PENDING)
+            .values("pk").distinct().count())

@@ -1,0 +1,259 @@
+"""The challenge pages (issue 26): challenge a player or a bot account from their profile or from the
+list of bots, with the ruleset and its options; answer challenges (accept, decline with lichess's
+reasons, cancel your own) from the challenges page and the home page (challenges/templatetags).
+
+Thin: the form is the lobby form's (web/forms.py: the same fields, options and checks for each
+ruleset) cut down to what a challenge has, and everything is done by challenges/services.py, so the
+pages have the API's validation and rate limit; a refusal is a form error or a message in words.
+The page's sentences are in WORDS."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+from rest_framework.exceptions import Throttled
+
+from accounts.models import User
+from challenges import services
+from challenges.models import Challenge, Invite
+from games import rulesets
+from games.engine import get_ruleset
+from games.errors import GameError
+from games.models import GameSeat
+from ratings.models import STANDARD_FORMAT, Rating
+from ratings.services import is_provisional
+from ratings.templatetags.site_words import duration_words, ruleset_name
+from web import forms as lobby_form
+
+WORDS = {
+    "others_label": "Also challenge (names, separated by commas)",
+    "others_help": "{game} needs {low} to {high} players: you, {name} and the players you name here.",
+    "count_mismatch": "Players: you chose {seats} players, so name {wanted} to challenge besides you; you named {named}.",
+    "rate": "You have sent {limit} challenges in the last hour, the most allowed: "
+            "you can send the next one in {wait}.",
+    "sent": "Challenge sent to {names}. This page takes you to the game once everyone has accepted.",
+    "accepted_started": "Everyone accepted: the game has started.",
+    "accepted_waiting": "You accepted. The game starts when {names} {verb} accepted too.",
+    "declined": "You declined {challenger}'s challenge.",
+    "canceled": "Your challenge is canceled.",
+    "no_such_verb": "No such answer to a challenge.",
+    "self": "You cannot challenge yourself.",
+    "closed": "The challenges of {game} are not open on the site yet.",
+}
+
+
+def _join(names: list[str]) -> str:
+    """"arya", "arya and brienne", "arya, brienne and cersei"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+# --- the form -----------------------------------------------------------------------------------------
+
+class ChallengeForm(lobby_form.LobbyForm):
+    """The lobby form's fields for a challenge: the game, the players (3 to 6 where the game allows
+    several: the opponent and the others named), the time per decision, the game's options and
+    ranked. Seats are the players: houses, leaders and armies are drawn at random (as a challenge
+    made with the API), and so are the card game's decks."""
+
+    KEPT = ("ruleset", "seats", "time_limit", "tides_of_battle", "minis_mode", "random_terrain", "ranked",
+            *(f"btwixt_{key}" for key in lobby_form.BTWIXT_OPTIONS))
+
+    def __init__(self, *args: Any, opponent: User, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.opponent = opponent
+        for name in [n for n in self.fields if n not in self.KEPT]:
+            del self.fields[name]
+        self.fields["others"] = forms.CharField(label=WORDS["others_label"], required=False, max_length=600)
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        ruleset = d.get("ruleset")
+        if ruleset not in dict(lobby_form.RULESETS) or d.get("seats") is None:
+            return d
+        engine = get_ruleset(ruleset)
+        names = [n for n in re.split(r"[\s,;]+", d.get("others") or "") if n]
+        if engine.min_seats == engine.max_seats:
+            names = []  # a two-player game: the opponent alone (the field is hidden for it)
+        d["users"] = [self.opponent.username, *names]
+        if engine.min_seats != engine.max_seats and engine.min_seats <= d["seats"] <= engine.max_seats \
+                and len(d["users"]) + 1 != d["seats"]:
+            self.add_error("others", WORDS["count_mismatch"].format(
+                seats=d["seats"], wanted=_players(d["seats"] - 1), named=_join(d["users"])))
+        return d
+
+    def request(self) -> services.ChallengeRequest:
+        d = self.cleaned_data
+        return services.ChallengeRequest(ruleset=d["ruleset"], users=d["users"], time_limit=d["time_limit"],
+                                         ranked=d["ranked"], options=self.options())
+
+    def add_challenge_error(self, error: GameError) -> None:
+        """The service refused: its words beside the field they are about."""
+        fields = dict(getattr(error, "fields", None) or {})
+        if "users" in fields:
+            self.add_error("others" if len(self.cleaned_data.get("users", [])) > 1 else None,
+                           " ".join(map(str, fields.pop("users"))))
+        if fields or not getattr(error, "fields", None):
+            self.add_service_error(GameError(error.default_code, str(error.detail), fields=fields))
+
+
+def _players(n: int) -> str:
+    return "1 player" if n == 1 else f"{n} players"
+
+
+def _form_context(form: ChallengeForm, opponent: User, chosen: str) -> dict[str, Any]:
+    lf = lobby_form
+    seat_ranges = {r: (get_ruleset(r).min_seats, get_ruleset(r).max_seats) for r, _ in lf.RULESETS}
+    data = form.data if form.is_bound else {"seats": "3", "time_limit": "86400"}
+    return {
+        "form": form, "opponent": opponent, "data": data, "rulesets": lf.RULESETS, "chosen": chosen,
+        "time_limits": lf.TIME_LIMITS, "cardset_name": lf.cardset_name(),
+        "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
+        "army_lists": lf.army_lists(),
+        "minis_modes": [(key, name, key in rulesets.MINIS_PLAYABLE_MODES) for key, name in rulesets.MINIS_MODES.items()],
+        "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
+        "several": [(r, WORDS["others_help"].format(game=ruleset_name(r), low=low, high=high, name=opponent.username))
+                    for r, (low, high) in seat_ranges.items() if low != high],
+        "two_player": " ".join(r for r, (low, high) in seat_ranges.items() if low == high),
+    }
+
+
+def _default_ruleset(opponent: User) -> str:
+    """What the form offers first: the game the opponent has played most, else the card game (two
+    players: just you and them)."""
+    known = played_rulesets([opponent.pk]).get(opponent.pk, [])
+    return known[0] if known else "lcg"
+
+
+@login_required
+def challenge_new(request: HttpRequest, username: str) -> HttpResponse:
+    """The challenge form for `username` (a person or a bot account)."""
+    opponent = get_object_or_404(User, username=username, is_active=True)
+    if opponent.pk == request.user.pk:
+        messages.error(request, WORDS["self"])
+        return redirect("public-profile", username=username)
+    form = ChallengeForm(request.POST if request.method == "POST" else None, opponent=opponent)
+    if form.is_bound and form.is_valid():
+        try:
+            challenge = services.do_create_challenge(request.user, form.request())
+        except Throttled as refused:
+            form.add_error(None, forms.ValidationError(WORDS["rate"].format(
+                limit=services.conf("CHALLENGES_PER_HOUR"), wait=duration_words(refused.wait or 1)), code="throttled"))
+        except GameError as error:
+            form.add_challenge_error(error)
+        else:
+            names = [i.user.username for i in challenge.invites.all()]
+            messages.success(request, WORDS["sent"].format(names=_join(names)))
+            return redirect("challenges")
+    chosen = (form.data.get("ruleset") or "agot") if form.is_bound else _default_ruleset(opponent)
+    status = 400 if form.errors else 200
+    if any(e.code == "throttled" for e in form.non_field_errors().as_data()):
+        status = 429
+    return render(request, "challenges/new.html", _form_context(form, opponent, chosen), status=status)
+
+
+# --- the challenges page ------------------------------------------------------------------------------
+
+def challenge_rows(challenges: list[Challenge], user: User) -> list[dict[str, Any]]:
+    """Each challenge as the pages show it: in words, with the user's own invite (if any)."""
+    rows = []
+    for c in challenges:
+        invites = list(c.invites.all())
+        mine = next((i for i in invites if i.user_id == user.pk), None)
+        rows.append({
+            "challenge": c, "game_name": ruleset_name(c.ruleset), "time": duration_words(c.time_limit),
+            "options": lobby_form.option_words(c.ruleset, c.options or {}), "status": services.shown_status(c),
+            "status_words": Challenge.Status(services.shown_status(c)).label,
+            "invites": [{"user": i.user, "status": i.status, "reason": services.DECLINE_REASONS.get(i.reason, "")}
+                        for i in invites],
+            "others": [i.user for i in invites if i.user_id != user.pk],
+            "mine": mine, "accepted": mine is not None and mine.status == Invite.Status.ACCEPTED,
+        })
+    return rows
+
+
+@login_required
+def challenge_list(request: HttpRequest) -> HttpResponse:
+    """Challenges waiting for your answer, yours waiting for answers, and your last answered ones."""
+    mine = services.challenges_of(request.user)
+    pending_ids = [c.pk for c in mine["in"] + mine["out"]]
+    accepted = services.with_people(services.pending_now().filter(
+        invites__user=request.user, invites__status=Invite.Status.ACCEPTED)).distinct()
+    past = services.with_people(Challenge.objects.filter(Q(challenger=request.user) | Q(invites__user=request.user))
+                                .exclude(pk__in=pending_ids)).distinct()[:10]
+    return render(request, "challenges/list.html", {
+        "incoming": challenge_rows(mine["in"], request.user),
+        "accepted": challenge_rows(list(accepted), request.user),
+        "outgoing": challenge_rows(mine["out"], request.user),
+        "past": challenge_rows([c for c in past if c.pk not in {a.pk for a in accepted}], request.user),
+        "reasons": list(services.DECLINE_REASONS.items()),
+    })
+
+
+@require_POST
+@login_required
+def challenge_answer(request: HttpRequest, challenge_id: int, verb: str) -> HttpResponse:
+    """Accept, decline (with a reason) or cancel; then to the game if it started, else back."""
+    back = request.POST.get("next") or ""
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        back = ""
+    try:
+        if verb == "accept":
+            challenge = services.do_accept(challenge_id, request.user)
+            if challenge.game_id:
+                messages.success(request, WORDS["accepted_started"])
+                return redirect("web-game", game_id=challenge.game_id)
+            waiting = [i.user.username for i in challenge.invites.all() if i.status == Invite.Status.PENDING]
+            messages.success(request, WORDS["accepted_waiting"].format(
+                names=_join(waiting), verb="have" if len(waiting) > 1 else "has"))
+            return redirect("challenges")  # its page follows the challenge to its game
+        if verb == "decline":
+            challenge = services.do_decline(challenge_id, request.user, request.POST.get("reason") or "generic")
+            messages.success(request, WORDS["declined"].format(challenger=challenge.challenger.username))
+        elif verb == "cancel":
+            services.do_cancel(challenge_id, request.user)
+            messages.success(request, WORDS["canceled"])
+        else:
+            raise Http404(WORDS["no_such_verb"])
+    except GameError as error:
+        if error.status_code == 404:
+            raise Http404(str(error.detail)) from None
+        fields = getattr(error, "fields", None) or {}
+        messages.error(request, " ".join([str(error.detail) if not fields else "",
+                                          *(" ".join(map(str, v)) for v in fields.values())]).strip())
+    return redirect(back or "challenges")
+
+
+# --- the bots -----------------------------------------------------------------------------------------
+
+def played_rulesets(user_ids: list[int]) -> dict[int, list[str]]:
+    """{user: the rulesets they have played, most played first} (their seats in games)."""
+    rows = (GameSeat.objects.filter(user_id__in=user_ids).values("user_id", "game__ruleset")
+            .annotate(n=Count("id")).order_by("user_id", "-n", "game__ruleset"))
+    out: dict[int, list[str]] = {}
+    for row in rows:
+        if row["game__ruleset"] in dict(lobby_form.RULESETS):
+            out.setdefault(row["user_id"], []).append(row["game__ruleset"])
+    return out
+
+
+def bot_list(request: HttpRequest) -> HttpResponse:
+    """The bot accounts: their names, the games they have played, their ratings, a Challenge button."""
+    bots = list(User.objects.filter(is_bot=True, is_active=True).order_by("username")[:200])
+    ids = [b.pk for b in bots]
+    played = played_rulesets(ids)
+    ratings: dict[int, list[dict[str, Any]]] = {}
+    for r in Rating.objects.filter(user_id__in=ids, format=STANDARD_FORMAT).order_by("-games", "ruleset"):
+        ratings.setdefault(r.user_id, []).append({"game": ruleset_name(r.ruleset), "rating": round(r.rating),
+                                                  "games": r.games, "provisional": is_provisional(r)})
+    rows = [{"bot": b, "games": [ruleset_name(r) for r in played.get(b.pk, [])], "ratings": ratings.get(b.pk, [])}
+            for b in bots]
+    return render(request, "challenges/bots.html", {"rows": rows})
