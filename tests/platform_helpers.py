@@ -299,7 +299,8 @@ def organize_event(client, ruleset: str, game_name: str, event_name: str, *, rou
     assert f'<option value="{ruleset}">{game_name}</option>' in form
     data = {"name": event_name, "ruleset": ruleset, "format": "swiss", "rounds": rounds, "seats_per_table": 2,
             "advance_per_table": 1, "division_size": 10, "scoring": "placement", "win_bonus": 10,
-            "tiebreakers": "wins, head_to_head", "time_limit": 3600, "auto_advance": "on"}
+            "tiebreaker_1": "wins", "tiebreaker_2": "head_to_head", "time_limit_0": 1, "time_limit_1": "hours",
+            "auto_advance": "on"}
     assert client.post(reverse("tournament-new"), data).status_code == 302
     t = Tournament.objects.get(name=event_name)
     assert (t.ruleset, t.seats_per_table, t.min_seats_per_table) == (ruleset, 2, 2)

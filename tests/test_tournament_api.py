@@ -180,13 +180,15 @@ def test_organize_page_creates_a_tournament_and_reports_errors(logged_in, user):
     assert logged_in.get(reverse("tournament-new")).status_code == 200
     data = {"name": "Form cup", "format": "swiss", "rounds": 2, "seats_per_table": 3, "min_seats_per_table": 3,
             "advance_per_table": 2, "division_size": 10, "scoring": "placement", "win_bonus": 10,
-            "tiebreakers": "wins, supply", "time_limit": 3600, "auto_advance": "on"}
+            "tiebreaker_1": "wins", "tiebreaker_2": "supply", "time_limit_0": 1, "time_limit_1": "hours",
+            "auto_advance": "on"}
     response = logged_in.post(reverse("tournament-new"), data)
     assert response.status_code == 302
     t = Tournament.objects.get(name="Form cup")
     assert t.organizer == user and t.tiebreakers == ["wins", "supply"] and t.min_seats_per_table == 3
-    response = logged_in.post(reverse("tournament-new"), {**data, "name": "Bad cup", "tiebreakers": "luck"})
-    assert response.status_code == 200 and b"tie-breakers" in response.content
+    assert t.time_limit == 3600
+    response = logged_in.post(reverse("tournament-new"), {**data, "name": "Bad cup", "tiebreaker_2": "luck"})
+    assert response.status_code == 200 and b"Choose one of the tie-breakers in the list." in response.content
     assert not Tournament.objects.filter(name="Bad cup").exists()
 
 
@@ -198,13 +200,13 @@ def test_organizer_tools_on_the_event_page(logged_in, user):
         services.do_register(t.pk, p)
     services.do_start(t.pk, user)
     page = logged_in.get(reverse("tournament", args=[t.pk]))
-    assert b"Adjudicate" in page.content and b"Replace" in page.content
+    assert b"Decide the result of table 1" in page.content and b"Replace" in page.content
     newcomer = make_user()
     logged_in.post(reverse("tournament-action", args=[t.pk, "replace"]), {"old": players[0].username,
                                                                           "new": newcomer.username})
     assert Registration.objects.get(tournament=t, user=newcomer).replaces.user == players[0]
     table = Table.objects.get(round__tournament=t)
-    ranking = ",".join(s.seat for s in table.seats.all())
+    ranking = [s.seat for s in table.seats.all()]  # one choice per place, as the page posts them
     logged_in.post(reverse("tournament-action", args=[t.pk, "adjudicate"]), {"table": table.pk, "ranking": ranking})
     table.refresh_from_db()
     assert table.status == Table.Status.ADJUDICATED

@@ -10,10 +10,24 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games.errors import GameError
+from ratings.templatetags.site_words import seat_name
 from tournaments import services
 from tournaments.api import rounds_of
-from tournaments.forms import TournamentForm
-from tournaments.models import Registration, Tournament
+from tournaments.forms import TIEBREAKER_FIELDS, TIEBREAKER_NAMES, TournamentForm, ruleset_choices, tiebreakers_of
+from tournaments.models import Registration, TableSeat, Tournament
+
+# What the event page says of the statuses and settings, in words (one place, to be translated)
+STATUS_WORDS = {"registration": "open for registration", "running": "under way", "finished": "finished",
+                "cancelled": "cancelled"}
+ROUND_WORDS = {"active": "being played", "finished": "finished"}
+TABLE_WORDS = {"playing": "playing", "finished": "finished", "adjudicated": "decided by the organizers"}
+REGISTRATION_WORDS = {"registered": "registered", "checked_in": "checked in", "withdrawn": "withdrawn",
+                      "dropped": "dropped (no-shows or by the organizers)", "replaced": "replaced",
+                      "eliminated": "eliminated"}
+PAGE_WORDS = {
+    "ranking": "Choose each seat once, from first place to last.",
+    "places": ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"],
+}
 
 
 def _error_text(error: GameError) -> str:
@@ -36,15 +50,20 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            t = services.do_create_tournament(request.user, services.TournamentSettings(**form.cleaned_data))
+            t = services.do_create_tournament(request.user, services.TournamentSettings(**form.settings_values()))
         except GameError as exc:
             for name, errors in (getattr(exc, "fields", None) or {}).items():
+                name = TIEBREAKER_FIELDS[0] if name == "tiebreakers" else name
                 form.add_error(name if name in form.fields else None, errors)
             if not getattr(exc, "fields", None):
                 form.add_error(None, str(exc.detail))
         else:
             return redirect("tournament", tournament_id=t.pk)
-    return render(request, "tournaments/new.html", {"form": form})
+    return render(request, "tournaments/new.html", {
+        "form": form,
+        # which tie-breakers each game has, for the page's script (the form refuses the others too)
+        "ruleset_tiebreakers": {ruleset: list(tiebreakers_of(ruleset)) for ruleset, _ in ruleset_choices()},
+    })
 
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -53,18 +72,41 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     mine = None
     if request.user.is_authenticated:
         mine = Registration.objects.filter(tournament=t, user=request.user).first()
-    registrations = Registration.objects.filter(tournament=t).select_related("user")
+    registrations = list(Registration.objects.filter(tournament=t).select_related("user"))
+    rounds = list(rounds_of(t))
+    standings = services.standings(t) if t.status != Tournament.Status.REGISTRATION else []
+    _in_words(t, mine, registrations, rounds, standings)
     return render(request, "tournaments/detail.html", {
         "t": t,
         "mine": mine,
         "is_organizer": t.is_organizer(request.user),
         "registrations": registrations,
-        "rounds": rounds_of(t),
-        "standings": services.standings(t) if t.status != Tournament.Status.REGISTRATION else [],
+        "rounds": rounds,
+        "standings": standings,
         "registration_open": t.registration_open(),
         # castles and supply are the board game's measures; other games' tables have neither
         "board_game": t.ruleset == "agot",
     })
+
+
+def _in_words(t: Tournament, mine, registrations, rounds, standings) -> None:
+    """Each status, tie-breaker and seat of the page in words, set on the objects the page shows."""
+    t.status_words = STATUS_WORDS.get(t.status, t.status)
+    t.tiebreaker_words = [TIEBREAKER_NAMES.get(x, x) for x in t.tiebreakers or []]
+    for r in [mine, *registrations, *(s.registration for s in standings)]:
+        if r is not None:
+            r.status_words = REGISTRATION_WORDS.get(r.status, r.status)
+    for rnd in rounds:
+        rnd.status_words = ROUND_WORDS.get(rnd.status, rnd.status)
+        for table in rnd.tables.all():
+            table.status_words = TABLE_WORDS.get(table.status, table.status)
+            seats = list(table.seats.all())
+            for seat in seats:
+                seat.name = seat_name(seat.seat, t.ruleset)
+            # the organizer's ranking form: one choice per place, in the current order
+            ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
+            table.places = [{"label": PAGE_WORDS["places"][i] if i < len(PAGE_WORDS["places"]) else str(i + 1),
+                             "current": seat.seat} for i, seat in enumerate(ordered)]
 
 
 @login_required
@@ -88,9 +130,13 @@ def tournament_action(request: HttpRequest, tournament_id: int, verb: str) -> Ht
             services.do_drop_player(tournament_id, request.user, _named(request.POST.get("user", "")))
         elif verb == "adjudicate":
             table_id = request.POST.get("table", "")
-            ranking = [x.strip() for x in request.POST.get("ranking", "").split(",") if x.strip()]
+            # one choice per place (the page), or the seats first to last separated by commas
+            ranking = [x.strip() for value in request.POST.getlist("ranking") for x in value.split(",") if x.strip()]
             if not table_id.isdigit():
                 raise Http404("No such table.")
+            seats = TableSeat.objects.filter(table_id=int(table_id), table__round__tournament_id=tournament_id)
+            if sorted(ranking) != sorted(seats.values_list("seat", flat=True)):
+                raise GameError("invalid", PAGE_WORDS["ranking"])
             services.do_adjudicate(tournament_id, request.user, int(table_id), ranking)
         else:
             raise Http404("No such action.")
