@@ -117,11 +117,11 @@ def test_a_new_game_notifies_every_player_that_it_started(django_capture_on_comm
     assert {(n.kind, n.user_id) for n in decided} == {(Kind.GAME_STARTED, u.pk) for u in users.values()}
     assert sorted(m.to[0] for m in mailoutbox) == sorted(u.email for u in users.values())
     stark = next(m for m in mailoutbox if m.to == [users["stark"].email])
-    assert stark.subject == f"[Westeros] game #{game.pk} started"
-    assert "you play stark" in stark.body
+    assert stark.subject == f"[Westeros] Game {game.pk}, A Game of Thrones: The Board Game, has started"
+    assert "you play as Stark" in stark.body
     assert stark.body.endswith(f"/games/{game.pk}/")  # the game's page
     if "stark" in AGOT.pending(game.state):
-        assert "It is your turn." in stark.body
+        assert "It is your turn: " in stark.body
 
 
 def test_your_turn_goes_to_seats_that_just_became_pending(django_capture_on_commit_callbacks, mailoutbox):
@@ -133,7 +133,7 @@ def test_your_turn_goes_to_seats_that_just_became_pending(django_capture_on_comm
     decided = changed(game, {was}, [], django_capture_on_commit_callbacks)
     assert {(n.kind, n.data["seat"]) for n in decided} == {(Kind.YOUR_TURN, s) for s in now_theirs}
     assert sorted(m.to[0] for m in mailoutbox) == sorted(users[s].email for s in now_theirs)
-    assert mailoutbox[0].subject == f"[Westeros] Your turn in game #{game.pk}"
+    assert mailoutbox[0].subject == f"[Westeros] Your turn in Game {game.pk}, A Game of Thrones: The Board Game"
     # The same change seen twice (a retried task, a second call) notifies nobody again.
     assert changed(game, {was}, [], django_capture_on_commit_callbacks) == []
     assert len(mailoutbox) == len(now_theirs)
@@ -167,7 +167,9 @@ def test_a_finished_game_notifies_every_player_with_their_place(django_capture_o
     assert {n.kind for n in decided} == {Kind.GAME_ENDED} and len(decided) == 3
     users = seat_users(game)
     last = next(m for m in mailoutbox if m.to == [users[ranking[-1]].email])
-    assert f"You ({ranking[-1]}) placed 3 of 3." in last.body
+    assert f"You placed third of 3 as {ranking[-1].title()}." in last.body
+    first = next(m for m in mailoutbox if m.to == [users[ranking[0]].email])
+    assert f"You won as {ranking[0].title()}." in first.body
     assert changed(game, set(), [], django_capture_on_commit_callbacks) == []
 
 
@@ -180,7 +182,7 @@ def test_settings_are_respected_per_kind_and_channel(django_capture_on_commit_ca
     decided = changed(game, set(), [], django_capture_on_commit_callbacks)
     assert {n.user_id for n in decided} == {hooked.pk, default.pk}  # the quiet one wants nothing of it
     assert [m.to for m in mailoutbox] == [[default.email]]
-    assert len(hook.bodies) == 1 and f"game #{game.pk} (agot) started" in hook.bodies[0]["content"]
+    assert len(hook.bodies) == 1 and f"Game {game.pk}, A Game of Thrones: The Board Game, has started" in hook.bodies[0]["content"]
 
 
 def test_a_user_without_an_email_address_gets_only_the_webhook(django_capture_on_commit_callbacks, mailoutbox, hook):
@@ -294,8 +296,8 @@ def test_deadline_warnings_go_out_once_inside_the_window(django_capture_on_commi
         assert services.warn_deadlines(deadline - timedelta(seconds=200)) == 0
         assert services.warn_deadlines(deadline + timedelta(seconds=1)) == 0
     assert len(mailoutbox) == warned
-    assert mailoutbox[0].subject == f"[Westeros] Deadline near in game #{game.pk}"
-    assert "times out at" in mailoutbox[0].body
+    assert mailoutbox[0].subject == f"[Westeros] Deadline near in Game {game.pk}, A Game of Thrones: The Board Game"
+    assert "runs out on" in mailoutbox[0].body
     assert Notification.objects.filter(kind=Kind.DEADLINE_NEAR).count() == warned
 
 
