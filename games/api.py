@@ -147,7 +147,7 @@ class LobbyListView(APIView):
         if (ranked := _bool_param(request, "ranked")) is not None:
             qs = qs.filter(ranked=ranked)
         if (free := _int_param(request, "seats_free")) is not None:
-            qs = qs.filter(seat_count__gte=F("taken") + free)
+            qs = qs.filter(seat_count__gte=F("taken") + F("computer_seats") + free)
         if (longest := _int_param(request, "max_time_limit")) is not None:
             qs = qs.filter(time_limit__lte=longest)
         if (shortest := _int_param(request, "min_time_limit")) is not None:
@@ -331,7 +331,7 @@ class MyGamesView(APIView):
 
 def active_lobbies_for_home():
     return (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
-            .annotate(taken=Count("members")).filter(taken__lt=F("seat_count"))
+            .annotate(taken=Count("members")).filter(taken__lt=F("seat_count") - F("computer_seats"))
             .select_related("creator")[:50])
 
 

@@ -66,6 +66,8 @@ class Lobby(models.Model):
     private_chat = models.BooleanField(default=True, help_text="players may chat privately, two seats at a time")
     spectator_chat = models.BooleanField(default=True, help_text="spectators may read the table chat")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    rematch_of = models.ForeignKey("Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches",
+                                   help_text="the finished game whose players this lobby gathers again")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

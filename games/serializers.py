@@ -41,6 +41,13 @@ class LobbyCreateSerializer(serializers.Serializer):
     min_reliability = StrictFloatField(required=False, allow_null=True, default=None, min_value=0, max_value=1)
     private_chat = serializers.BooleanField(default=True, help_text="players may chat privately, two seats at a time")
     spectator_chat = serializers.BooleanField(default=True, help_text="spectators may read the table chat")
+    computer_seats = StrictIntegerField(
+        min_value=0, max_value=15, default=0,
+        help_text="seats the engine's players take from the start (fewer than seats); a game that starts with "
+                  "computer players is unrated for everyone, so such a lobby may not be ranked")
+    fill_with_computer = serializers.BooleanField(
+        default=False, help_text="the creator may start before every seat is taken: the engine's players take the "
+                                 "empty seats (and the game is unrated)")
     join = serializers.BooleanField(default=True, help_text="take a seat yourself (default)")
     seat = serializers.CharField(max_length=32, required=False, default="", allow_blank=True,
                                  help_text="your seat, when players pick theirs")
@@ -73,7 +80,7 @@ class LobbySerializer(serializers.ModelSerializer):
     class Meta:
         model = Lobby
         fields = ("id", "name", "ruleset", "creator", "creator_bot", "seats", "seats_free", "members", "ranked", "private",
-                  "has_password", "time_limit", "clock_bank", "clock_increment", "house_choice", "options", "decks", "auto_start", "max_consecutive_timeouts", "min_rating",
+                  "has_password", "time_limit", "clock_bank", "clock_increment", "house_choice", "options", "decks", "auto_start", "computer_seats", "fill_with_computer", "rematch_of", "max_consecutive_timeouts", "min_rating",
                   "min_reliability", "private_chat", "spectator_chat", "status", "created_at", "game")
 
     def get_seats_free(self, lobby: Lobby) -> int:

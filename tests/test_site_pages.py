@@ -116,7 +116,7 @@ def test_the_game_page_names_the_game(client):
 
 def test_seats_are_named_as_players_say_them(logged_in, user, client):
     """A B'Twixt seat is its leader's name, an AGoT seat its house: on the home page, My games and
-    the profile, never an id; the home page names both games open on the site."""
+    the profile, never an id; the home page names the four games open on the site."""
     from ratings.templatetags.site_words import seat_name
 
     assert seat_name("cersei", "btwixt") == "Cersei Lannister" and seat_name("baratheon") == "Baratheon"
@@ -127,4 +127,6 @@ def test_seats_are_named_as_players_say_them(logged_in, user, client):
         assert seat_name(seat, "btwixt") in content, url
         assert f">{seat.title()}<" not in content or seat_name(seat, "btwixt") == seat.title(), url
     home = client.get(reverse("home")).content.decode()
-    assert "A Game of Thrones: The Board Game</em> and <em>B'Twixt" in home
+    for name in ("A Game of Thrones: The Board Game", "B&#x27;Twixt", "A Game of Thrones: The Card Game",
+                 "A Song of Ice and Fire: Tabletop Miniatures"):  # the four games, each with "Play now"
+        assert f">{name}</a></h3>" in home

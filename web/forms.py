@@ -134,6 +134,11 @@ class LobbyForm(forms.Form):
     minis_mode = forms.ChoiceField(label="Mode", required=False, choices=list(rulesets.MINIS_MODES.items()),
                                    error_messages={"invalid_choice": "Mode: choose one of the modes in the list."})
     random_terrain = Tick("Random terrain")
+    # the engine's players: seats given to the computer now, and empty seats given to it when the creator starts early
+    computer_seats = forms.IntegerField(label="Computer players", required=False, min_value=0, error_messages={
+        "invalid": "Computer players: a whole number (0 for none).",
+        "min_value": "Computer players: 0 or more."})
+    fill_with_computer = Tick("Start before the lobby is full")
     no_private_chat = Tick("No private chat")
     ranked = Tick("Ranked")
     private = Tick("Private")
@@ -184,6 +189,11 @@ class LobbyForm(forms.Form):
             self.add_error("seats", f"Players: say how many ({low} to {high}).")
         elif d.get("seats") is not None and not low <= d["seats"] <= high:
             self.add_error("seats", rulesets.players_words(ruleset, low, high))
+        computers = d.get("computer_seats") or 0
+        if d.get("seats") is not None and computers >= d["seats"] and "seats" not in self.errors:
+            self.add_error("computer_seats", f"Computer players: at most {d['seats'] - 1}, so that you have a seat.")
+        if computers and d.get("ranked"):
+            self.add_error("ranked", f"{lobbies.COMPUTER_UNRATED} Leave Ranked unticked, or give no seat to the computer.")
         if ruleset == "lcg" and d.get("deck_choice") == "assign" and not (d.get("my_deck") and d.get("their_deck")):
             self.add_error("their_deck" if d.get("my_deck") else "my_deck",
                            "Assigning the decks: choose your deck and your opponent's.")
@@ -208,7 +218,9 @@ class LobbyForm(forms.Form):
             ruleset=d["ruleset"], name=d["name"], seat_count=d["seats"], time_limit=d["time_limit"],
             ranked=d["ranked"], private=d["private"], password=d["password"],
             house_choice=d.get("house_choice") or Lobby.HouseChoice.RANDOM, options=self.options(),
-            private_chat=not d["no_private_chat"], decks=self.assigned_decks(), **self.clock_settings())
+            private_chat=not d["no_private_chat"], decks=self.assigned_decks(),
+            computer_seats=d.get("computer_seats") or 0, fill_with_computer=d["fill_with_computer"],
+            **self.clock_settings())
 
     def clock_settings(self) -> dict[str, int | None]:
         """The chosen clock as the lobby's clock_bank and clock_increment (none: no clock)."""

@@ -176,7 +176,7 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
     if ranked in ("true", "false"):
         qs = qs.filter(ranked=ranked == "true")
     if request.GET.get("free") == "1":
-        qs = qs.filter(taken__lt=F("seat_count"))
+        qs = qs.filter(taken__lt=F("seat_count") - F("computer_seats"))
     return render(request, "web/lobby_list.html", {"lobbies": qs[:100], "ranked": ranked,
                                                    "free": request.GET.get("free", "")})
 
@@ -202,7 +202,9 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
         "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
         "armies": lf.ARMIES, "army_lists": lf.army_lists(),
         "minis_modes": [(key, name, key in rulesets.MINIS_PLAYABLE_MODES) for key, name in rulesets.MINIS_MODES.items()],
-        "chosen": form.data.get("ruleset", "agot"),
+        "chosen": form.data.get("ruleset") or (request.GET.get("ruleset") if request.GET.get("ruleset") in dict(lf.RULESETS)
+                                               else "agot"),
+        "unrated": lobbies.COMPUTER_UNRATED,
         "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
     })
 
@@ -240,7 +242,8 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
         m.seat_name = seat_name(m.seat) if m.seat else ""
         m.deck_name = decks.get(m.deck, "")
     return render(request, "web/lobby.html", {
-        "lobby": lobby, "members": members, "me": me, "game": game, "free": lobby.seat_count - len(members),
+        "lobby": lobby, "members": members, "me": me, "game": game, "free": max(0, lobby.people_seats() - len(members)),
+        "people_seats": lobby.people_seats(), "unrated": lobbies.COMPUTER_UNRATED,
         "is_creator": request.user.pk == lobby.creator_id,
         "open_seats": [(s, seat_name(s)) for s in seats if s not in taken], "all_seats": [(s, seat_name(s)) for s in seats],
         "seat_word": SEAT_WORDS.get(lobby.ruleset, "House"),
@@ -284,16 +287,29 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 
 def _my_rows(user, limit: int = 200) -> list[dict]:
-    seats = user.game_seats.filter(left_at__isnull=True).select_related("game").order_by("-game__created_at")[:limit]
+    seats = (user.game_seats.filter(left_at__isnull=True).select_related("game").prefetch_related("game__seats")
+             .order_by("-game__created_at")[:limit])
     rows = []
     for seat in seats:
         game = seat.game
         awaiting = game.is_active() and seat.seat in get_ruleset(game.ruleset).pending(game.state)
-        rows.append({"game": game, "seat": seat.seat, "awaiting": awaiting,
+        rows.append({"game": game, "seat": seat.seat, "awaiting": awaiting, "seat_name": _my_seat_name(game, seat.seat),
+                     "vs_computer": any(s.is_computer() for s in game.seats.all()),
                      "deadline": seat.deadline_at if awaiting else None})
     rows.sort(key=lambda r: (not r["awaiting"], not r["game"].is_active(),
                              r["deadline"].timestamp() if r["deadline"] else 0))
     return rows
+
+
+def _my_seat_name(game: Game, seat: str) -> str:
+    """The seat a player plays, as they know it: a house, a leader, an army, a card game's faction."""
+    if game.ruleset == "lcg":
+        from web import lcg
+
+        faction = ((game.state.get("players") or {}).get(seat) or {}).get("faction")
+        if faction in lcg.FACTION_NAMES:
+            return lcg.FACTION_NAMES[faction]
+    return site_words.seat_name(seat, game.ruleset)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -305,7 +321,10 @@ def home(request: HttpRequest) -> HttpResponse:
               .exclude(finished_at=None).order_by("-finished_at").prefetch_related("seats__user")[:10])
     results = [{"game": g, "ranking": [(seat, next((s.user.username for s in g.seats.all() if s.seat == seat and s.user),
                                                      "bot")) for seat in (g.ranking or [])]} for g in recent]
-    return render(request, "home.html", {"lobbies": active_lobbies_for_home(),
+    from web.play import games_offered
+
+    return render(request, "home.html", {"lobbies": active_lobbies_for_home(), "games": games_offered(),
+                                         "unrated": lobbies.COMPUTER_UNRATED,
                                          "my_games": [r for r in mine if r["game"].is_active()][:10],
                                          "results": results})
 

@@ -49,6 +49,14 @@ class LobbySettings:
     # games played with decks (the card game): the decks the creator assigns, in join order (the
     # creator's first); empty: each player picks one when joining (or gets one drawn at random)
     decks: tuple[str, ...] | list[str] = ()
+    # seats the engine's players take from the start (a game that starts with any is unrated for everyone)
+    computer_seats: int = 0
+    # the creator may start before every seat is taken: the empty seats go to the engine's players
+    fill_with_computer: bool = False
+    rematch_of: Game | None = None
+
+
+COMPUTER_UNRATED = "Games that start with computer players are unrated for everyone."
 
 
 def invalid(field: str, message: str) -> GameError:
@@ -73,6 +81,10 @@ def validate_settings(s: LobbySettings) -> None:
         raise invalid("house_choice", f"Choose one of: {', '.join(Lobby.HouseChoice.values)}.")
     if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
         raise invalid("min_reliability", "A reliability is a share between 0 and 1.")
+    if not 0 <= s.computer_seats < s.seat_count:
+        raise invalid("computer_seats", f"Computer players: from 0 to {s.seat_count - 1} (one seat at least is a person's).")
+    if s.computer_seats and s.ranked:
+        raise invalid("ranked", f"{COMPUTER_UNRATED} Leave Ranked unticked, or give no seat to the computer.")
     _validate_decks(s)
     if why := rulesets.options_refusal(s.ruleset, s.options or {}):
         raise invalid("options", why)
@@ -102,8 +114,9 @@ def _validate_decks(s: LobbySettings) -> None:
     if "decks" in (s.options or {}):
         raise invalid("options", "Decks are not an option here: assign them with `decks` (in join order, yours "
                                  "first) or let each player pick one with `deck` when joining.")
-    if s.decks and len(s.decks) != s.seat_count:
-        raise invalid("decks", f"Assign one deck per player ({s.seat_count}), in join order, or none to let each player pick.")
+    people = s.seat_count - s.computer_seats  # then the computer's, in seat order, or drawn at random
+    if s.decks and len(s.decks) not in (people, s.seat_count):
+        raise invalid("decks", f"Assign one deck per player ({people}), in join order, or none to let each player pick.")
     for deck in s.decks:
         if deck not in choices:
             raise invalid("decks", f"Unknown deck {deck!r}; choose among: {_deck_names(s.ruleset)}.")
@@ -177,11 +190,16 @@ def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True
         private_chat=settings.private_chat,
         spectator_chat=settings.spectator_chat,
         decks=list(settings.decks),
+        computer_seats=settings.computer_seats,
+        fill_with_computer=settings.fill_with_computer,
+        rematch_of=settings.rematch_of,
     )
     lobby.set_password(settings.password)
     lobby.save()
     if join:
         _add_member(lobby, creator, seat, deck)
+        if lobby.auto_start and lobby.is_full():  # every other seat is the computer's: play at once
+            return _start(lobby)
     return lobby
 
 
@@ -272,8 +290,10 @@ def do_cancel(lobby_id: int, creator: User) -> Lobby:
 @transaction.atomic
 def do_start(lobby_id: int, creator: User) -> Lobby:
     lobby = _lock_open_lobby_of(lobby_id, creator)
-    if not lobby.is_full():
-        raise conflict("lobby_not_full", f"{lobby.seats_free()} seat(s) still free.")
+    if not lobby.is_full() and not lobby.fill_with_computer:
+        free = lobby.seats_free()
+        raise conflict("lobby_not_full", f"{free} seat{'s are' if free != 1 else ' is'} still free: wait for players "
+                                         "(this lobby does not give empty seats to the computer).")
     return _start(lobby)
 
 
@@ -292,7 +312,9 @@ def _require_creator(lobby: Lobby, user: User) -> None:
 
 
 def _start(lobby: Lobby) -> Lobby:
-    """Seat everyone (chosen or assigned seats kept, the others drawn at random) and create the game."""
+    """Seat everyone (chosen or assigned seats kept, the others drawn at random), give the seats nobody
+    took to the engine's players (the lobby's computer seats, or every empty seat when the creator
+    starts early in a lobby that allows it), and create the game: unrated when a computer plays."""
     from games.services.play import do_create_game
 
     members = list(lobby.members.select_related("user"))
@@ -305,12 +327,21 @@ def _start(lobby: Lobby) -> Lobby:
         seating[seat] = member.user
         if choices:  # each player's deck: picked or assigned, else drawn at random
             decks[seat] = member.deck or secrets.choice(choices)
+    computers = lobby.seat_count - len(members)
+    if lobby.rematch_of_id:  # a rematch: the computer plays the seats it played
+        before = set(lobby.rematch_of.seats.filter(user=None, left_at=None).values_list("seat", flat=True))
+        open_seats.sort(key=lambda seat: seat in before)
+    computer_decks = list(lobby.decks[len(members):])  # the creator may choose the computer's decks too
+    for seat in open_seats[-computers:] if computers else []:  # B'Twixt offers more leaders than seats
+        seating[seat] = None
+        if choices:
+            decks[seat] = computer_decks.pop(0) if computer_decks else secrets.choice(choices)
     game = do_create_game(
         ruleset=lobby.ruleset,
         seating=seating,
         options={**lobby.options, "decks": decks} if decks else lobby.options,
         lobby=lobby,
-        ranked=lobby.ranked,
+        ranked=lobby.ranked and not computers,
         private=lobby.private,
         time_limit=lobby.time_limit,
         max_consecutive_timeouts=lobby.max_consecutive_timeouts,

@@ -1,0 +1,192 @@
+"""Each game's page (/play/<ruleset>/) with "Play now against the computer", and the rematch of a
+finished game (issue 26). The games themselves are made by games/services/computer.py; this module
+reads the form (every field checked here, a bad value a form error in words) and says what each
+game is in words."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games import rulesets
+from games.engine import get_ruleset
+from games.errors import GameError
+from games.services import computer
+from web import forms as lobby_form
+
+# Each game in a sentence, for the home page and the game's page
+ABOUT = {
+    "agot": "Conquer Westeros on the board: orders, bids for influence, battles with house cards, the wildlings.",
+    "btwixt": "Leaders bid with influence cards for the allies of the realm, season after season.",
+    "lcg": "A duel of decks: marshal characters, win challenges of military, intrigue and power, reach 15 power.",
+    "minis": "Stark against Lannister on a 48 inch table: move, charge, shoot and hold the objectives.",
+}
+# The seat's word on the form ("Your house"), per game
+SEAT_LABEL = {"agot": "Your house", "btwixt": "Your leader", "minis": "Your army"}
+
+
+def seat_options(ruleset: str) -> list[tuple[str, str]]:
+    """Every seat a person may ask for, in words: houses (with the table sizes they play at), leaders, armies."""
+    if ruleset == "agot":
+        engine = get_ruleset("agot")
+        out = []
+        for house in engine.seat_choices(engine.max_seats):
+            smallest = next(n for n in range(engine.min_seats, engine.max_seats + 1) if house in engine.seat_choices(n))
+            at = "any table" if smallest == engine.min_seats else (
+                f"{smallest} players or more" if smallest < engine.max_seats else f"{smallest} players")
+            out.append((house, f"{house.title()} ({at})"))
+        return out
+    if ruleset == "btwixt":
+        return lobby_form._leaders()
+    if ruleset == "minis":
+        return list(lobby_form.ARMIES)
+    return []
+
+
+class PlayForm(forms.Form):
+    """The options of a game against the computer: all optional, the defaults make a good first game."""
+
+    seats = forms.IntegerField(label="Players", required=False, error_messages={"invalid": "Players: a whole number."})
+    seat = forms.ChoiceField(label="Your seat", required=False)
+    tides_of_battle = lobby_form.Tick("Tides of Battle")
+    my_deck = forms.ChoiceField(label="Your deck", required=False, error_messages={
+        "invalid_choice": "Your deck: choose one of the decks in the list."})
+    their_deck = forms.ChoiceField(label="The computer's deck", required=False, error_messages={
+        "invalid_choice": "The computer's deck: choose one of the decks in the list."})
+    random_terrain = lobby_form.Tick("Random terrain")
+    time_limit = forms.TypedChoiceField(label="Time per decision", choices=lobby_form.TIME_LIMITS, coerce=int,
+                                        required=False, empty_value=computer.DEFAULT_TIME_LIMIT, error_messages={
+                                            "invalid_choice": "Time per decision: choose one of the times in the list."})
+    clock = forms.ChoiceField(label="Clock", choices=lobby_form.CLOCKS, required=False, error_messages={
+        "invalid_choice": "Clock: choose none or one of the clocks in the list."})
+
+    def __init__(self, ruleset: str, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.ruleset = ruleset
+        self.fields["seat"].label = SEAT_LABEL.get(ruleset, "Your seat")
+        self.fields["seat"].choices = [("", "drawn at random")] + seat_options(ruleset)
+        self.fields["seat"].error_messages["invalid_choice"] = f"{self.fields['seat'].label}: choose one in the list."
+        decks = lobby_form.deck_list()
+        self.fields["my_deck"].choices = [("", "drawn at random")] + decks
+        self.fields["their_deck"].choices = [("", "drawn at random")] + decks
+        for key, (label, _) in lobby_form.BTWIXT_OPTIONS.items():
+            self.fields[f"btwixt_{key}"] = lobby_form.Tick(label)
+
+    def btwixt_fields(self) -> list[tuple[forms.BoundField, str]]:
+        return [(self[f"btwixt_{k}"], help) for k, (_, help) in lobby_form.BTWIXT_OPTIONS.items()]
+
+    def clean_seats(self) -> int | None:
+        seats = self.cleaned_data.get("seats")
+        engine = get_ruleset(self.ruleset)
+        if seats is not None and not engine.min_seats <= seats <= engine.max_seats:
+            raise forms.ValidationError(rulesets.players_words(self.ruleset, engine.min_seats, engine.max_seats))
+        return seats
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        if self.ruleset == "agot" and d.get("seat") and "seats" not in self.errors:
+            engine = get_ruleset("agot")
+            count = computer.seat_count("agot", d.get("seats"))
+            if d["seat"] not in engine.seat_choices(count):
+                self.add_error("seat", f"{d['seat'].title()} does not play at a table of {count}: choose more players "
+                                       "or another house.")
+        return d
+
+    def request(self) -> computer.ComputerGame:
+        d = self.cleaned_data
+        options: dict[str, Any] = {}
+        if self.ruleset == "agot" and d.get("tides_of_battle"):
+            options["tides_of_battle"] = True
+        if self.ruleset == "btwixt":
+            options = {k: True for k in lobby_form.BTWIXT_OPTIONS if d.get(f"btwixt_{k}")}
+        if self.ruleset == "minis":
+            options = {"mode": "here_we_stand", **({"terrain": "random"} if d.get("random_terrain") else {})}
+        chosen = d.get("clock") or ""
+        bank, increment = (int(part) for part in chosen.split("+")) if chosen else (None, 0)
+        return computer.ComputerGame(
+            ruleset=self.ruleset, seats=d.get("seats") if get_ruleset(self.ruleset).max_seats > 2 else None,
+            seat=d.get("seat") or "", options=options, deck=d.get("my_deck") or "",
+            their_deck=d.get("their_deck") or "" if self.ruleset == "lcg" else "",
+            time_limit=d.get("time_limit") or computer.DEFAULT_TIME_LIMIT, clock_bank=bank, clock_increment=increment)
+
+    def add_service_error(self, error: GameError) -> None:
+        fields = getattr(error, "fields", None) or {}
+        for name, said in fields.items():
+            text = " ".join(map(str, said))
+            target = {"seat": "seat", "deck": "my_deck", "decks": "my_deck", "time_limit": "time_limit"}.get(name)
+            self.add_error(target, text)
+        if not fields:
+            self.add_error(None, error.detail)
+
+
+def games_offered() -> list[dict[str, Any]]:
+    """The four games as the home page and the game pages list them."""
+    out = []
+    for ruleset in rulesets.open_ruleset_ids():
+        engine = get_ruleset(ruleset)
+        players = (f"{engine.min_seats} players" if engine.min_seats == engine.max_seats
+                   else f"{engine.min_seats} to {engine.max_seats} players")
+        seats = computer.seat_count(ruleset, None)
+        against = "the computer" if seats == 2 else f"{seats - 1} computer players"
+        out.append({"ruleset": ruleset, "name": rulesets.name(ruleset), "about": ABOUT.get(ruleset, ""),
+                    "players": players, "against": against})
+    return out
+
+
+def _offered(ruleset: str) -> dict[str, Any]:
+    game = next((g for g in games_offered() if g["ruleset"] == ruleset), None)
+    if game is None:
+        raise Http404("No such game.")
+    return game
+
+
+def play_page(request: HttpRequest, ruleset: str) -> HttpResponse:
+    """The game's page: what it is, "Play now against the computer" with its options, and where to find people."""
+    game = _offered(ruleset)
+    form = PlayForm(ruleset, request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={reverse('web-play', args=[ruleset])}")
+        if form.is_valid():
+            try:
+                started = computer.do_play_computer(request.user, form.request())
+            except GameError as exc:
+                form.add_service_error(exc)
+            else:
+                return redirect("web-game", game_id=started.pk)
+    engine = get_ruleset(ruleset)
+    return render(request, "web/play.html", {
+        "game": game, "form": form, "ruleset": ruleset, "data": form.data if form.is_bound else {},
+        "min_seats": engine.min_seats, "max_seats": engine.max_seats,
+        "default_seats": computer.seat_count(ruleset, None), "seat_label": SEAT_LABEL.get(ruleset, ""),
+        "time_limits": lobby_form.TIME_LIMITS, "clocks": lobby_form.CLOCKS,
+        "default_time": computer.DEFAULT_TIME_LIMIT, "unrated": computer.lobbies.COMPUTER_UNRATED,
+        "army_lists": lobby_form.army_lists() if ruleset == "minis" else [],
+        "cardset_name": lobby_form.cardset_name() if ruleset == "btwixt" else "",
+    })
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The same game again (games/services/computer.py do_rematch): to the new game when it starts,
+    else to the lobby where the other players are awaited."""
+    try:
+        done = computer.do_rematch(game_id, request.user)
+    except GameError as exc:
+        if exc.status_code == 404:
+            raise Http404("No such game.") from None
+        messages.error(request, f"No rematch: {exc.detail}")
+        return redirect("web-game", game_id=game_id)
+    if done.game is not None:
+        return redirect("web-game", game_id=done.game.pk)
+    messages.info(request, "Your seat is kept in the rematch: the game starts when the other players ask for it too "
+                           "(their game page offers it), or when you start it with the computer in the empty seats.")
+    url = reverse("web-lobby", args=[done.lobby.pk])
+    return redirect(f"{url}?invite={done.lobby.invite_token}" if done.lobby.private else url)
