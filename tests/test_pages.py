@@ -78,7 +78,7 @@ def test_profiles_show_the_rating_history_chart_and_recent_games(client):
     assert record_finished_game(game)
     page = Client().get(reverse("public-profile", args=[players[0].username])).content.decode()
     assert "Rating history" in page and "<polyline" in page
-    assert f"#{game.pk}" in page and "(left)" in page
+    assert f"#{game.pk}" in page and f"{players[0].username} (left in round 1; the computer played on)" in page
     assert players[0].email not in page  # only the owner sees the address
     own = Client()
     own.force_login(players[0])
