@@ -301,3 +301,26 @@ def test_who_played_is_the_same_words_everywhere():
     words = seat_players(Game.objects.prefetch_related("seats__user").get(pk=game.pk))["stark"]
     assert words == place_of(result_of(game, alys), "stark")["who"]
     assert words == f"{seat.user.username} (left in round 2; the computer played on)"
+
+
+def test_a_tournament_table_says_who_left_and_that_the_computer_played_on():
+    from tournaments import services
+    from tournaments.models import Table
+
+    organizer = make_user()
+    t = services.do_create_tournament(organizer, services.TournamentSettings(
+        name="Results in words", ruleset="agot", seats_per_table=3, rounds=1))
+    players = [make_user() for _ in range(3)]
+    for user in players:
+        services.do_register(t.pk, user)
+    services.do_start(t.pk, organizer)
+    table = Table.objects.get(round__tournament=t)
+    game = play_out(table.game, until=lambda state: state["round"] >= 2)
+    leaver = game.seats.select_related("user").get(position=0)
+    do_concede(game.pk, leaver.user)
+    play_out(game)
+    table.refresh_from_db()
+    assert table.status != Table.Status.PLAYING
+    page = Client().get(reverse("tournament", args=[t.pk])).content.decode()
+    assert f"{leaver.user.username} (left in round 2; the computer played on)" in page
+    assert "(abandoned)" not in page
