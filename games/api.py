@@ -20,6 +20,7 @@ from games.models import Game, Lobby
 from games.serializers import (
     ActionSerializer,
     AssignSerializer,
+    ComputerGameSerializer,
     JoinSerializer,
     LobbyCreateSerializer,
     LobbySerializer,
@@ -27,7 +28,7 @@ from games.serializers import (
     PauseSerializer,
     UserRefSerializer,
 )
-from games.services import check, deadlines, lobbies, pause, play
+from games.services import check, computer, deadlines, lobbies, pause, play
 from westeros.fields import INTEGER_MAX
 from westeros.outages import DATABASE_ERRORS
 
@@ -111,7 +112,8 @@ def _lobby_response(lobby: Lobby, code: int = status.HTTP_200_OK) -> Response:
     return _after_commit(lambda: _read_lobby(lobby.pk), {"id": lobby.pk, "status": lobby.status}, code=code)
 
 
-def _game_response(game: Game, user, seats: list | None = None, **extra: Any) -> Response:
+def _game_response(game: Game, user, seats: list | None = None, *, code: int = status.HTTP_200_OK,
+                   **extra: Any) -> Response:
     """A game after a committed change (`game` as the service left it), as the user sees it. With
     `seats` (the service's, with their users, as the change left them) the answer is built from
     them and `game` without reading them again (an action: 1 query instead of 4); else re-read."""
@@ -123,7 +125,22 @@ def _game_response(game: Game, user, seats: list | None = None, **extra: Any) ->
 
     known = {"id": game.pk, "version": game.version, "status": game.status, "deadline_at": game.deadline_at,
              "paused_at": game.paused_at, "pause_votes": game.pause_votes}
-    return _after_commit(read, known, extra)
+    return _after_commit(read, known, extra, code)
+
+
+class ComputerGameView(APIView):
+    @extend_schema(
+        request=ComputerGameSerializer, responses={201: OpenApiTypes.OBJECT},
+        summary="Play now against the computer",
+        description=(
+            "Starts a game at once with you in one seat and the engine's players in all the others (the same "
+            "as the site's Play now). Such a game is unrated. Refusals are those of a lobby: 400 with the field "
+            "that is wrong (`ruleset`, `seats`, `seat`, `options`, `deck`, `decks`...)."),
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(ComputerGameSerializer, request)
+        game = computer.do_play_computer(request.user, computer.ComputerGame(**data))
+        return _game_response(game, request.user, code=status.HTTP_201_CREATED)
 
 
 class LobbyListView(APIView):

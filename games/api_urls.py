@@ -13,6 +13,7 @@ urlpatterns = [
     path("lobbies/<int:lobby_id>/assign", api.LobbyAssignView.as_view(), name="api-lobby-assign"),
     path("lobbies/<int:lobby_id>/cancel", api.LobbyCancelView.as_view(), name="api-lobby-cancel"),
     path("lobbies/<int:lobby_id>/start", api.LobbyStartView.as_view(), name="api-lobby-start"),
+    path("games/computer", api.ComputerGameView.as_view(), name="api-games-computer"),
     path("games/needs-player", api_substitutes.NeedsPlayerView.as_view(), name="api-games-needs-player"),
     path("games/<int:game_id>/seats/<str:seat>/take", api_substitutes.TakeSeatView.as_view(), name="api-game-take-seat"),
     path("games/<int:game_id>", api.GameDetailView.as_view(), name="api-game"),

@@ -60,6 +60,26 @@ class LobbyCreateSerializer(serializers.Serializer):
                                            "(empty: drawn at random when the game starts)")
 
 
+class ComputerGameSerializer(serializers.Serializer):
+    """A game against the computer (games/services/computer.py): every field but the ruleset optional."""
+
+    ruleset = serializers.CharField(max_length=32)
+    seats = StrictIntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=16,
+                               help_text="how many seats in all, yours included (the game's default: agot 6, btwixt 4)")
+    seat = serializers.CharField(max_length=32, required=False, default="", allow_blank=True,
+                                 help_text="your house, leader or army (empty: drawn at random)")
+    options = serializers.DictField(required=False, default=dict)
+    deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                 help_text="lcg: your deck (empty: drawn at random)")
+    their_deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                       help_text="lcg: the computer's deck (empty: drawn at random)")
+    time_limit = StrictIntegerField(min_value=MIN_TIME_LIMIT, max_value=MAX_TIME_LIMIT, default=24 * 60 * 60,
+                                    help_text="seconds per decision (default a day)")
+    clock_bank = StrictIntegerField(required=False, allow_null=True, default=None, min_value=MIN_CLOCK_BANK,
+                                    max_value=MAX_CLOCK_BANK, help_text="your time bank in seconds (null: no clock)")
+    clock_increment = StrictIntegerField(min_value=0, max_value=MAX_CLOCK_INCREMENT, default=0)
+
+
 class LobbyMemberSerializer(serializers.Serializer):
     user = serializers.CharField(source="user.username")
     bot = serializers.BooleanField(source="user.is_bot", help_text="a bot account (docs/bots.md)")

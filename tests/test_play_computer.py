@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from rest_framework.test import APIClient as APIClientAnonymous
 
 from games.engine import get_ruleset
 from games.models import Game, GameSeat, Lobby
@@ -256,3 +257,18 @@ def test_only_players_of_a_finished_game_ask_for_a_rematch():
     assert response.url == reverse("web-game", args=[game.pk])
     assert Game.objects.count() == 1
     assert logged_in(user).post(reverse("web-rematch", args=[99999])).status_code == 404
+
+
+def test_the_api_plays_now_against_the_computer():
+    user = make_user()
+    client = api_client_for(user)
+    response = client.post(reverse("api-games-computer"), {"ruleset": "btwixt", "seats": 3}, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["vs_computer"] and not body["ranked"] and len(body["seats"]) == 3 and body["your_seat"]
+    refused = client.post(reverse("api-games-computer"), {"ruleset": "agot", "seats": 9}, format="json")
+    assert refused.status_code == 400 and "seats" in refused.json()["fields"]
+    refused = client.post(reverse("api-games-computer"), {"ruleset": "chess"}, format="json")
+    assert refused.status_code == 400 and "ruleset" in refused.json()["fields"]
+    assert Game.objects.count() == 1
+    assert APIClientAnonymous().post(reverse("api-games-computer"), {"ruleset": "lcg"}, format="json").status_code in (401, 403)
