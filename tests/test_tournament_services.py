@@ -370,3 +370,18 @@ def make_game_outside():
     from tests.factories import make_game
 
     return make_game(3)
+
+
+def test_a_btwixt_table_is_adjudicated_and_recorded():
+    """B'Twixt's summary has one supply number for the table, not one per seat: recording its tables
+    must not read it as the board game's (it was a 500 on adjudication)."""
+    t = make_tournament(ruleset="btwixt", seats_per_table=3, rounds=1, tiebreakers=["wins"])
+    register(t, 3)
+    services.do_start(t.pk, t.organizer)
+    table = Round.objects.get(tournament=t, number=1).tables.get()
+    ranking = list(table.game.seat_names())
+    services.do_adjudicate(t.pk, t.organizer, table.pk, ranking)
+    table.refresh_from_db()
+    assert table.status == Table.Status.ADJUDICATED
+    assert {s.seat: s.place for s in table.seats.all()} == {seat: i for i, seat in enumerate(ranking, 1)}
+    assert all(s.supply == 0 and s.castles == 0 for s in table.seats.all())

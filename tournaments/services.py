@@ -582,7 +582,8 @@ def _record(t: Tournament, table: Table, game: Game, *, ranking: list[str] | Non
     ranking = ranking or _ranking_of(game)
     place = {seat: i for i, seat in enumerate(ranking, 1)}
     summary = _summary(game)
-    victory, supply = summary.get("victory", {}), summary.get("supply", {})
+    # per seat where the ruleset counts them (B'Twixt's summary has one supply number for the table)
+    victory, supply = (summary.get(key) if isinstance(summary.get(key), dict) else {} for key in ("victory", "supply"))
     time_used = _time_used(game)
     game_seats = {s.seat: s for s in GameSeat.objects.filter(game=game)}
     acted = set(game.actions.filter(source=GameAction.Source.PLAYER).values_list("seat", flat=True).distinct())
@@ -756,9 +757,10 @@ def do_replace_player(tournament_id: int, user: User, old: User, new: User) -> R
         game_seat.user = new
         game_seat.is_bot = False
         game_seat.left_at = None
+        game_seat.left_round = None
         game_seat.abandoned = False
         game_seat.consecutive_timeouts = 0
-        game_seat.save(update_fields=["user", "is_bot", "left_at", "abandoned", "consecutive_timeouts"])
+        game_seat.save(update_fields=["user", "is_bot", "left_at", "left_round", "abandoned", "consecutive_timeouts"])
         play.settle(game, set(), [], seats_changed=True)
     notify_after_commit(t, "registration")
     return after
