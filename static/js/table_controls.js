@@ -48,7 +48,7 @@
     noRating: "not rated",
     replay: "Watch the replay",
     rematch: "Rematch",
-    rematchHint: "A new game with the same seats, options and computer players.",
+    rematchHint: (computer) => computer ? "A new game with the same seats, options and computer players." : "A new game with the same seats and options.",
     ordinal: (n) => {
       const t = n % 100, u = n % 10;
       return n + (t >= 11 && t <= 13 ? "th" : u === 1 ? "st" : u === 2 ? "nd" : u === 3 ? "rd" : "th");
@@ -122,7 +122,7 @@
     if (me && me.is_bot && me.user) parts.push(h("p", { class: "tc-left" }, WORDS.left));
     else if (me) {
       const row = h("div", { class: "tc-row" });
-      if (!game.clock && !me.extension_used) {
+      if (!game.clock && !me.extension_used && !game.paused_at) {
         const running = !!me.deadline_at;
         row.append(h("button", { type: "button", class: "secondary", id: "extend", disabled: !running,
           onclick: () => send("/extend", undefined, WORDS.extendRefused) }, running ? WORDS.extend : WORDS.extendLater));
@@ -151,7 +151,7 @@
     return h("form", { method: "post", action, class: "tc-rematch" },
       h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: client.csrf() }),
       h("button", { type: "submit", id: "tc-rematch" }, WORDS.rematch),
-      h("span", { class: "tc-hint" }, " ", WORDS.rematchHint));
+      h("span", { class: "tc-hint" }, " ", WORDS.rematchHint(game.vs_computer)));
   }
 
   function drawResult() {
@@ -166,23 +166,25 @@
       return;
     }
     const rated = !!r.rated;
+    const scored = (r.places || []).some((p) => p.score);   // a column of scores only when some seat has one
     const rows = (r.places || []).map((p) => h("tr", { class: p.winner ? "tc-winner" : "", "data-seat": p.seat },
-      h("td", { class: "tc-place", "data-label": WORDS.place }, WORDS.ordinal(p.place), p.winner ? h("span", { class: "tc-crown", title: WORDS.winner, "aria-label": WORDS.winner }, " ♛") : null),
-      h("td", { class: "tc-seat", "data-label": WORDS.seat }, h("strong", {}, p.seat_name || p.seat), h("span", { class: "tc-who" }, p.who || p.player || "")),
-      h("td", { class: "tc-score", "data-label": WORDS.score }, p.score || ""),
-      rated ? h("td", { class: "tc-rating", "data-label": WORDS.rating }, ratingText(p)) : null));
-    node.replaceChildren(
+      h("td", { class: "tc-place" }, WORDS.ordinal(p.place), p.winner ? h("span", { class: "tc-crown", title: WORDS.winner, "aria-label": WORDS.winner }, " ♛") : null),
+      h("td", { class: "tc-seat" }, h("strong", {}, p.seat_name || p.seat), h("span", { class: "tc-who" }, p.who || p.player || "")),
+      scored ? h("td", { class: "tc-score" }, p.score || "") : null,
+      rated ? h("td", { class: "tc-rating" }, ratingText(p)) : null));
+    node.replaceChildren(...[
       h("h2", {}, r.status === "abandoned" ? WORDS.abandoned : WORDS.over),
       h("p", { class: "tc-headline", id: "tc-headline" }, r.headline || ""),
-      h("table", { class: "tc-places stack" },
+      h("table", { class: "tc-places" },
         h("caption", {}, WORDS.places),
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, WORDS.place), h("th", { scope: "col" }, WORDS.seat),
-          h("th", { scope: "col" }, WORDS.score), rated ? h("th", { scope: "col" }, WORDS.rating) : null)),
+          scored ? h("th", { scope: "col" }, WORDS.score) : null, rated ? h("th", { scope: "col" }, WORDS.rating) : null)),
         h("tbody", {}, rows)),
       rated ? null : h("p", { class: "tc-unrated" }, game.vs_computer ? WORDS.notRatedComputer : WORDS.notRated),
       h("div", { class: "tc-links" },
         h("a", { href: r.replay_url || `/games/${game.id}/replay`, id: "tc-replay", class: "button-link" }, WORDS.replay),
-        r.rematch_url ? rematchForm(r.rematch_url) : null));
+        r.rematch_url ? rematchForm(r.rematch_url) : null),
+    ].filter(Boolean));
     node.hidden = false;
   }
 

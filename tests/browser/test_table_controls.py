@@ -60,6 +60,29 @@ def people_game(ruleset: str, prefix: str, password: str) -> None:
     print(f"game {game.pk} {mine}")
 
 
+def finished_people_game(ruleset: str, prefix: str, password: str) -> None:
+    """A ranked game of `ruleset` between people (as people_game), each seat answered by the engine's
+    player as its person until the game is over. Prints `game <id> <alys's seat>`."""
+    from games.engine import get_ruleset
+    from games.models import Game
+    from games.services.play import do_create_game, do_submit_action
+
+    engine = get_ruleset(ruleset)
+    count = SEATS[ruleset]
+    people = _users([prefix + n for n in NAMES[:count]], password)
+    seats = engine.seat_names(count)
+    by_seat = dict(zip(seats, people, strict=True))
+    game = do_create_game(ruleset=ruleset, seating=by_seat, ranked=True, seed=5)
+    for _ in range(20000):
+        game = Game.objects.get(pk=game.pk)
+        if not game.is_active():
+            break
+        seat = sorted(engine.pending(game.state))[0]
+        do_submit_action(game.pk, by_seat[seat], action=engine.bot_action(game.state, seat), version=game.version)
+    assert game.status == Game.Status.FINISHED, game.status
+    print(f"game {game.pk} {seats[0]}")
+
+
 def lone_game(ruleset: str, name: str, password: str) -> None:
     """`name` alone against the computer in every other seat (an unrated game). Prints `game <id> <seat>`."""
     from games.engine import get_ruleset
@@ -187,7 +210,8 @@ def test_a_lone_player_pauses_alone_and_reads_the_end_screen(live_asgi_server, n
     assert "1st" in rows.nth(0).inner_text() and result["places"][0]["seat_name"] in rows.nth(0).inner_text()
     for row, place in zip(range(rows.count()), result["places"], strict=True):
         assert place["who"] in rows.nth(row).inner_text()
-    assert "not rated: it started with computer players" in screen.inner_text()
+    assert "not rated: it started with computer players" in screen.inner_text() and "null" not in screen.inner_text()
+    assert "same seats, options and computer players" in screen.inner_text()
     assert bar.is_hidden()
     # the rematch: a form POSTing to the game's rematch address with the CSRF token
     form = screen.locator("form.tc-rematch")
@@ -201,6 +225,40 @@ def test_a_lone_player_pauses_alone_and_reads_the_end_screen(live_asgi_server, n
     page.click("#tc-replay")
     page.wait_for_url(f"**/games/{game_id}/replay")
     page.wait_for_selector("#replay-pos")
+
+
+# --------------------------------------------------------------------------- a game played to its end
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_end_screen_of_a_finished_ranked_game(live_asgi_server, new_page, artifacts, ruleset):
+    prefix = f"fin{ruleset[:3]}"
+    game_id, mine = _stage(live_asgi_server, "finished_people_game", ruleset, prefix, PASSWORD)
+    page = _open(new_page, live_asgi_server, prefix + "alys", game_id)
+    screen = page.locator("#game-result")
+    screen.wait_for(state="visible")
+    assert page.locator("#table-controls").is_hidden()
+    result = _state(page)["result"]
+    assert result["status"] == "finished" and result["rated"]
+    assert screen.locator("h2").inner_text() == "The game is over"
+    assert page.locator("#tc-headline").inner_text() == result["headline"] and " won " in result["headline"]
+    rows = screen.locator("tbody tr")
+    assert rows.count() == SEATS[ruleset]
+    for n, place in enumerate(result["places"]):
+        text = rows.nth(n).inner_text()
+        assert text.startswith(WORDS_ORDINAL[place["place"]]) and place["seat_name"] in text and place["who"] in text
+        assert place["score"] and place["score"] in text            # what decided, in words
+        assert f"{place['rating_before']} → {place['rating_after']}" in text
+        assert ("tc-winner" in (rows.nth(n).get_attribute("class") or "")) == place["winner"]
+    assert result["places"][0]["winner"] and result["places"][0]["player"] in result["headline"]
+    assert "not rated" not in screen.inner_text() and "null" not in screen.inner_text()
+    assert "same seats and options" in screen.inner_text()
+    assert screen.locator("form.tc-rematch").get_attribute("action") == f"/games/{game_id}/rematch"
+    assert page.locator("#tc-replay").get_attribute("href") == f"/games/{game_id}/replay"
+    _shoot(page, artifacts, f"{ruleset}-finished", "#game-result")
+
+
+WORDS_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
 # --------------------------------------------------------------------------- two people, ranked, live
@@ -252,7 +310,8 @@ def test_a_ranked_game_between_two_people_ends_live_with_ratings(live_asgi_serve
     # Bran stayed longer: first, rated up; Alys, who left first, second
     assert [p["player"] for p in result["places"]] == [prefix + "bran", prefix + "alys"]
     assert result["places"][0]["rating_after"] > result["places"][0]["rating_before"]
-    assert screen.locator("tbody tr").nth(0).get_attribute("class") == "tc-winner"
+    for n, place in enumerate(result["places"]):   # an abandoned game has places but no winner
+        assert ("tc-winner" in (screen.locator("tbody tr").nth(n).get_attribute("class") or "")) == place["winner"]
     assert result["rematch_url"] == f"/games/{game_id}/rematch"
     assert screen.locator("form.tc-rematch").get_attribute("action") == result["rematch_url"]
     _shoot(alys, artifacts, "lcg-ranked-end", "#game-result")
