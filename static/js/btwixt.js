@@ -29,8 +29,13 @@
   }
 
   const COLOUR_MARK = { red: "■ red", green: "◆ green", purple: "♥ purple", blue: "● event", white: "○ leader" };
-  const TIMING = { immediate: "When played", on_victory: "If you win", during_round: "During this round",
+  const TIMING = { immediate: "When played", on_victory: "After the bid", during_round: "During this round",
     when_claimed: "When claimed", end_game: "End of game", placement: "Placement" };
+  /* An after-the-bid (victory icon, B23) ability is labelled by whom it applies to (the catalogue's
+     `applies`, from the card's effect: `if: won | lost | neighbour_won`, or `draw {who: losers}`). */
+  const AFTER_BID = { won: "If you win the bid", lost: "If you lose the bid", neighbour_won: "If a neighbour wins the bid",
+    losers: "After the bid, for those who lost it" };
+  const timingLabel = (t) => (t.timing === "on_victory" && AFTER_BID[t.applies]) || TIMING[t.timing] || cap(t.timing);
   const DECISION = { turn: "to play or kneel", claim: "to place the ally won", token: "to place a power token",
     choose: "to make a choice", keep: "to keep a card (draft)" };
   const STEP = { bidding: "bidding", victory: "the winner's abilities", claim: "claiming the ally", draft: "drafting",
@@ -60,7 +65,7 @@
     return h("div", Object.assign({ class: `bt-card kind-${c.kind} colour-${c.colour || "none"}${more}`, "data-card": id }, attrs),
       h("div", { class: "bt-card-head" }, h("strong", {}, c.name), " ", h("span", { class: "bt-value", title: value }, c.value)),
       h("div", { class: "bt-card-kind" }, c.kind === "ally" ? `Ally${c.house && c.house !== "none" ? " · " + cap(c.house) : ""}` : (COLOUR_MARK[c.colour] || c.kind)),
-      (c.texts || []).filter((t) => t.text).map((t) => h("p", { class: "bt-text" }, h("em", {}, (TIMING[t.timing] || cap(t.timing)) + ": "), t.text)),
+      (c.texts || []).filter((t) => t.text).map((t) => h("p", { class: "bt-text" }, h("em", {}, timingLabel(t) + ": "), t.text)),
       buttons || null);
   }
   function chip(id, extra) {
@@ -566,6 +571,38 @@
 
   const toHand = () => h("a", { href: "#hand-panel", class: "to-hand" }, "Your hand ↓");
 
+  /* B25, B29-B31: when every other leader has knelt, kneeling ends the bid at once (the engine
+     resolves it when no one is left standing, flow.next_turn). Who wins it then: null while someone
+     else still bids, else {seat, total, tie}: the highest total, ties to the tied leader nearest the
+     first player clockwise, or farthest under a current ally with a tie-break (Walder Frey). */
+  function winnerIfIKneel() {
+    const s = game.summary;
+    const seats = s.seats || [];
+    const knelt = s.knelt || [];
+    if (seats.length < 2 || !seats.every((x) => x === SEAT || knelt.includes(x))) return null;
+    const at = Math.max(0, seats.indexOf(s.first_player));
+    const order = seats.slice(at).concat(seats.slice(0, at));
+    const totals = s.totals || {};
+    const best = Math.max(...order.map((x) => totals[x] || 0));
+    const tied = order.filter((x) => (totals[x] || 0) === best);
+    const farthest = ((s.current_ally && card(s.current_ally).texts) || []).some((t) => t.timing === "during_round" && (t.ops || []).includes("tie_break"));
+    return { seat: farthest ? tied[tied.length - 1] : tied[0], total: best, tie: tied.length > 1 };
+  }
+
+  /* What the turn panel says (one place, for translation). */
+  const TURN_WORDS = {
+    totals: (mine, best) => `Your total: ${mine} · highest other total: ${best}.`,
+    pick: (n, size, last) => `Pick a card in your hand to play it face up into your bid pile (${n === size ? "any of them" : `${n} of your ${size} cards`} may be played now)${last ? ", or kneel. " : ", or kneel: you are out of this bid. "}`,
+    noCard: "No card of your hand may be played now. ",
+    kneel: "Kneel",
+    mayNotKneel: "You may not kneel now.",
+    allKneltWin: (total) => `Everyone else has knelt: if you kneel now, the bid ends and you win it with ${total}. Play more cards only for their abilities.`,
+    allKneltWinTie: (total) => `Everyone else has knelt: if you kneel now, the bid ends in a tie at ${total} and the tie goes to you, so you win it.`,
+    allKneltLose: (name, total) => `Everyone else has knelt: if you kneel now, the bid ends and ${name} wins it with ${total}. To win it, play cards until your total is higher.`,
+    allKneltLoseTie: (name, total) => `Everyone else has knelt: if you kneel now, the bid ends in a tie at ${total} and the tie goes to ${name}. To win it, play cards until your total is higher.`,
+    kneelAndWin: "Kneel and win the bid",
+  };
+
   /* Your turn: the cards are picked in the hand (renderHand); here the totals, the way to the hand and kneel. */
   function turnPanel(legal, pick) {
     const kneel = legal.find((a) => a.kneel);
@@ -573,10 +610,15 @@
     const best = Math.max(0, ...Object.entries(s.totals || {}).filter(([seat]) => seat !== SEAT).map(([, t]) => t));
     const hand = (s.hands || {})[SEAT] || [];
     const n = pick ? hand.filter((c) => pick.byCard.has(c)).length : 0;
+    const last = kneel ? winnerIfIKneel() : null;
+    const W = TURN_WORDS;
+    const lastWords = !last ? null : last.seat === SEAT ? (last.tie ? W.allKneltWinTie(last.total) : W.allKneltWin(last.total))
+      : (last.tie ? W.allKneltLoseTie(leader(last.seat), last.total) : W.allKneltLose(leader(last.seat), last.total));
     return h("div", {},
-      h("p", {}, `Your total: ${(s.totals || {})[SEAT] ?? 0} · highest other total: ${best}.`),
-      h("p", {}, n ? `Pick a card in your hand to play it face up into your bid pile (${n === hand.length ? "any of them" : `${n} of your ${hand.length} cards`} may be played now), or kneel: you are out of this bid. ` : "No card of your hand may be played now. ", n ? toHand() : null),
-      kneel ? h("p", {}, button(kneel, "Kneel", "kneel")) : h("p", { class: "small" }, "You may not kneel now."));
+      h("p", {}, W.totals((s.totals || {})[SEAT] ?? 0, best)),
+      lastWords ? h("p", { class: "bt-last-bidder" + (last.seat === SEAT ? " wins" : ""), id: "last-bidder" }, h("strong", {}, lastWords)) : null,
+      h("p", {}, n ? W.pick(n, hand.length, !!last) : W.noCard, n ? toHand() : null),
+      kneel ? h("p", {}, button(kneel, last && last.seat === SEAT ? W.kneelAndWin : W.kneel, "kneel")) : h("p", { class: "small" }, W.mayNotKneel));
   }
 
   /* An ability asks for a card of your hand (e.g. "discard 1 card of your choice"): picked in the hand. */

@@ -454,11 +454,61 @@
     return h("div", { class: "choices" }, actions.map((act) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify(act), onclick: () => send(act) }, W.describeAction(act))));
   }
 
+  /* A house card is played after a confirmation (issue 26), as B'Twixt cards and plots are: a click
+     (or Enter/Space) on a card chooses it, shown chosen with its text under the cards; "Play <card>"
+     sends it; another card changes the choice. Only the cards the server lists may be chosen. */
+  const HOUSE_CARD_WORDS = {
+    group: "Your house cards: choose one",
+    none: "Nothing chosen yet: click one of your house cards to choose it, then confirm.",
+    chosen: "Chosen:",
+    mark: "✔ Chosen",
+    play: (name) => `Play ${name}`,
+    playNone: "Play the chosen card",
+    another: "Click another card to change your choice.",
+  };
+  const CHOSEN_STYLE = "outline: 4px solid #4a148c; outline-offset: 1px; background: #f3e5f5;";
   function houseCardPanel() {
-    return h("div", { class: "cards choose" }, legal().map((act) => cardView(act.house_card, {
-      role: "button", tabindex: "0", "data-action": JSON.stringify(act), onclick: () => send(act),
-      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); send(act); } },
-    })));
+    const WORDS = HOUSE_CARD_WORDS;
+    const acts = legal().filter((a) => a.house_card);
+    if (draft && draft.houseCard && !acts.some((a) => a.house_card === draft.houseCard)) draft = null;
+    const chosenId = draft && draft.houseCard;
+    const chosen = acts.find((a) => a.house_card === chosenId) || null;
+    const choose = (act) => {
+      draft = { houseCard: act.house_card };
+      showError("");
+      render();
+      const n = document.querySelector(`#decision .cards.choose [data-card="${act.house_card}"]`);
+      if (n) n.focus();
+    };
+    const cards = acts.map((act, i) => {
+      const on = act.house_card === chosenId;
+      const node = cardView(act.house_card, {
+        role: "radio", "aria-checked": on ? "true" : "false", tabindex: on || (!chosen && i === 0) ? "0" : "-1",
+        "data-card": act.house_card, class: "card house-border-" + ((W.board().house_cards[act.house_card] || {}).house || "") + (on ? " chosen" : ""),
+        style: on ? CHOSEN_STYLE : null, onclick: () => choose(act),
+        onkeydown: (e) => {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(act); return; }
+          const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+          if (!step) return;
+          e.preventDefault();
+          const all = [...document.querySelectorAll("#decision .cards.choose [data-card]")];
+          const next = all[(all.indexOf(e.currentTarget) + step + all.length) % all.length];
+          if (next) next.focus();
+        },
+      });
+      if (on) node.append(h("div", { class: "chosen-mark" }, h("strong", {}, WORDS.mark)));
+      return node;
+    });
+    const c = chosen ? W.board().house_cards[chosen.house_card] : null;
+    const name = c ? c.name : chosen ? chosen.house_card : "";
+    return h("div", {},
+      h("div", { class: "cards choose", role: "radiogroup", "aria-label": WORDS.group }, cards),
+      h("div", { id: "house-card-choice" },
+        chosen
+          ? h("p", {}, WORDS.chosen, " ", h("strong", {}, name), c ? ` (strength ${c.strength})` : "", c && c.ability ? ": " + c.ability : "", " ", h("small", {}, WORDS.another))
+          : h("p", {}, WORDS.none),
+        h("button", { type: "button", id: "house-card-submit", disabled: !chosen, "data-action": chosen ? JSON.stringify(chosen) : null,
+          onclick: () => { if (chosen) send(chosen); } }, chosen ? WORDS.play(name) : WORDS.playNone)));
   }
 
   /* ---- decisions in context (static/css/decisions.css): tie breaks, bids ---- */

@@ -130,17 +130,32 @@ def events_added(players: int) -> dict[str, int]:
     return {"summer": 3, "autumn": 3} if players <= 4 else {"autumn": 6}
 
 
+def _applies(ability: dict[str, Any]) -> dict[str, Any]:
+    """Who an ability applies to and the ops it runs, for the page's labels (issue 26): "applies" is
+    the condition of its steps (`if`: won | lost | neighbour_won) or "losers" for a `draw {who:
+    losers}`; absent when it applies to its holder without a condition."""
+    steps = ability.get("effect") or []
+    out: dict[str, Any] = {"ops": sorted({str(s.get("op")) for s in steps})}
+    cond = next((s["if"] for s in steps if s.get("if")), None)
+    if cond is None and any(s.get("who") == "losers" for s in steps):
+        cond = "losers"
+    if cond:
+        out["applies"] = str(cond)
+    return out
+
+
 def catalogue() -> dict[str, Any]:
     """What a page needs to draw the cards of the loaded set (public data only): the set's id,
     name and statement ("the official card list is not in the rules text..."), the leaders, and per
-    card id its name, kind, colour, value (influence, or an ally's power), leader/house and texts."""
+    card id its name, kind, colour, value (influence, or an ally's power), leader/house and texts
+    (each with its timing, its ops and whom it applies to, `_applies`)."""
     path = _CURRENT[0]
     raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     cs = cardset()
     cards = {
         c.id: {"name": c.name, "kind": c.kind, "colour": c.colour, "value": c.value, "copies": c.copies,
                "leader": c.leader, "house": c.house,
-               "texts": [{"timing": a.get("timing"), "text": a.get("text")} for a in c.abilities]}
+               "texts": [{"timing": a.get("timing"), "text": a.get("text"), **_applies(a)} for a in c.abilities]}
         for c in cs.cards.values()
     }
     leaders = {str(x["id"]): str(x.get("name", x["id"])) for x in raw["leaders"]}
