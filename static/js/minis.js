@@ -139,9 +139,19 @@
     const [w, d] = size(name);
     return corners(u.at, u.facing, w, d);
   }
-  function compass(f) {
-    const names = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"];
-    return names[Math.round(norm(f) / 45) % 8];
+  /* A facing as the viewer sees it on the screen (issue 26): the table is drawn with the viewer's
+     own edge at the bottom (P, rot below: the second seat's drawing is turned half round), so a
+     tray at facing 0 points up the screen for the first seat and down it for the second. */
+  const SCREEN_FACING = ["up the table", "up and to the right", "to the right", "down and to the right",
+    "down the table", "down and to the left", "to the left", "up and to the left"];
+  function compass(f) { return SCREEN_FACING[Math.round(rot(f) / 45) % 8]; }
+  /* The log's sentences come from the server (narrate.py), one for both players, with the facing as
+     a compass point of the table ("facing north": towards the second seat's edge); each page says
+     it as its viewer sees the table. */
+  const COMPASS_POINTS = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"];
+  function seenFacing(text) {
+    return String(text ?? "").replace(/\b(facing|pivots to face) (north-east|north-west|south-east|south-west|north|south|east|west)\b/g,
+      (m, verb, point) => `${verb} ${compass(COMPASS_POINTS.indexOf(point) * 45)}`);
   }
 
   // ------------------------------------------------------------------ the table in SVG
@@ -508,7 +518,7 @@
     const box = document.getElementById("replay-entry");
     if (!data.entry) { box.replaceChildren(h("p", {}, "The game as it started: the roll-off for deployment.")); return; }
     const SOURCE = { bot: " (played by the bot)", timeout: " (time ran out: the default was played)" };
-    const lines = data.entry.lines && data.entry.lines.length ? data.entry.lines.map((l) => l.text) : data.entry.events.map(describeEvent);
+    const lines = data.entry.lines && data.entry.lines.length ? data.entry.lines.map((l) => seenFacing(l.text)) : data.entry.events.map(describeEvent);
     box.replaceChildren(h("p", {}, h("strong", {}, seatName(data.entry.seat)), SOURCE[data.entry.source] || ""),
       lines.length ? h("ul", { class: "replay-lines" }, lines.map((l) => h("li", { class: "log-event" }, l))) : h("p", {}, "Nothing you could see happened at this step."));
   }
@@ -616,16 +626,39 @@
     const m = ghost.mode;
     const dx = c[0] - ghost.c0[0], dy = c[1] - ghost.c0[1];
     if (m === "pivot") return ghost.c0.slice();
-    if (m === "march") { const [ux, uy] = dir(ghost.f0); const t = Math.max(0, dx * ux + dy * uy); return [ghost.c0[0] + ux * t, ghost.c0[1] + uy * t]; }
+    let out = c;
+    if (m === "march") { const [ux, uy] = dir(ghost.f0); const t = Math.max(0, dx * ux + dy * uy); out = [ghost.c0[0] + ux * t, ghost.c0[1] + uy * t]; }
     if (m === "retreat") {
       let best = ["back", 0];
       for (const k of ["back", "left", "right", "forward"]) { const [ux, uy] = AXES[k](ghost.f0); const t = dx * ux + dy * uy; if (t > best[1]) best = [k, t]; }
       ghost.direction = best[0];
       const [ux, uy] = AXES[best[0]](ghost.f0);
-      return [ghost.c0[0] + ux * best[1], ghost.c0[1] + uy * best[1]];
+      out = [ghost.c0[0] + ux * best[1], ghost.c0[1] + uy * best[1]];
     }
-    return c;
+    return clampToMax(out);
   }
+  /* The drag stops at the unit's allowed move distance (issue 26): the server refuses a longer move
+     (flow.resolve_moves: Speed, twice for a March, the retreat's roll), so the ghost is held at that
+     distance along the pointer's direction and the status says why. The server stays the judge:
+     rough terrain takes 1 in off, which its check reports. */
+  const MOVE_MODES = ["maneuver", "surge", "horse", "march", "retreat"];
+  function clampToMax(c) {
+    ghost.held = false;
+    if (!ghost.max || !MOVE_MODES.includes(ghost.mode)) return c;
+    const dd = dist(c, ghost.c0);
+    if (dd <= ghost.max + 0.005) return c;
+    ghost.held = true;
+    const k = ghost.max / dd;
+    return [ghost.c0[0] + (c[0] - ghost.c0[0]) * k, ghost.c0[1] + (c[1] - ghost.c0[1]) * k];
+  }
+  const tooFar = () => !!ghost && !!ghost.max && MOVE_MODES.includes(ghost.mode) && movedBy() > ghost.max + 0.005;
+  /* What the ghost's status says of its distance (one place, for translation). */
+  const GHOST_WORDS = {
+    move: { maneuver: "a Maneuver (its Speed)", horse: "a Maneuver (its Speed)", surge: "a Surge Forward (its Speed)",
+      march: "a March (twice its Speed)", retreat: "this retreat" },
+    held: (unit, max, what) => `The tray stops at ${max} in: ${unit} moves at most ${max} in in ${what}.`,
+    tooFar: (unit, max, what, moved) => `Too far: ${unit} moves at most ${max} in in ${what}, and this move is ${moved} in. Drag it back to confirm.`,
+  };
   function movedBy() { return dist(ghost.c, ghost.c0); }
   function ghostMove() {
     const f = round2(norm(ghost.f));
@@ -834,7 +867,7 @@
     }
     const cen = P(...ghost.c);
     const moved = movedBy();
-    g.append(s("text", { x: cen[0], y: cen[1] + 0.3, class: "mn-ghost-label" }, ["deploy", "redeploy", "pivot"].includes(ghost.mode) ? `${Math.round(norm(ghost.f))}°` : `${moved.toFixed(1)} in`));
+    g.append(s("text", { x: cen[0], y: cen[1] + 0.3, class: "mn-ghost-label" }, ["deploy", "redeploy", "pivot"].includes(ghost.mode) ? `${Math.round(norm(ghost.f))}°` : `${moved.toFixed(1)} in${ghost.held ? " (most)" : ""}`));
     return g;
   }
 
@@ -847,8 +880,13 @@
     else if (check.pending || !res) text = "Checking the move…";
     else if (res.ok) { cls = "ok"; text = res.at ? `Allowed: the tray ends ${dist(res.at, ghost.start.at) < 0.01 ? "where it stands" : `${dist(centre(res.at, res.facing, size(ghost.unit)[1]), ghost.c0).toFixed(2)} in from where it stood`}, facing ${compass(res.facing)} (${Math.round(res.facing)}°).` : "Allowed."; }
     else { cls = "bad"; text = `Not allowed: ${namesIn(res.reason || "refused")}`; }
+    const what = GHOST_WORDS.move[ghost.mode];
+    if (tooFar()) { cls = "bad"; text = GHOST_WORDS.tooFar(unitName(ghost.unit), ghost.max, what, movedBy().toFixed(1)); }
+    else if (ghost.held && what) text = GHOST_WORDS.held(unitName(ghost.unit), ghost.max, what) + " " + text;
     box.className = "mn-ghost-status " + cls;
     box.textContent = text;
+    const confirm = $("confirm");
+    if (confirm && confirm.closest(".mn-ghost-panel")) confirm.disabled = tooFar();
   }
 
   // ------------------------------------------------------------------ zoom, pan, drag, tools
@@ -1196,7 +1234,7 @@
       : `Drag the tray where it should go${max}: it turns to the move's direction, goes straight, then turns to the facing you give it with the round handle. The arrows shift it half an inch.`;
     return h("div", { class: "mn-ghost-panel" }, h("p", { class: "small" }, how), facingControls(),
       h("p", { id: "ghost-status", class: "mn-ghost-status", role: "status", "aria-live": "polite" }, ""),
-      h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => { const a = ghostAction(); if (a) send(a); } }, label), " ",
+      h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", disabled: tooFar(), onclick: () => { const a = !tooFar() && ghostAction(); if (a) send(a); } }, label), " ",
         h("button", { type: "button", class: "secondary", onclick: () => { ghost = null; if (!["retreat_move"].includes(myKind())) sub = null; else autoStart(); render(); } }, "Cancel"), extra || null));
   }
 
@@ -1428,7 +1466,7 @@
     const SOURCE = { bot: " (played by the bot)", timeout: " (time ran out: the default was played)" };
     const items = [];
     for (const e of entries) {
-      const lines = e.lines && e.lines.length ? e.lines.map((l) => l.text) : (e.events || []).filter((ev) => !["attack_dice", "defense_dice", "activation_end"].includes(ev.type)).map(describeEvent);
+      const lines = e.lines && e.lines.length ? e.lines.map((l) => seenFacing(l.text)) : (e.events || []).filter((ev) => !["attack_dice", "defense_dice", "activation_end"].includes(ev.type)).map(describeEvent);
       lines.forEach((t, i) => items.push(h("li", { class: "log-line", "data-version": e.version }, t, i === lines.length - 1 && SOURCE[e.source] ? h("span", { class: "log-note" }, SOURCE[e.source]) : null)));
     }
     $("log").replaceChildren(...items.reverse().slice(0, 300));

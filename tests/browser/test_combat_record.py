@@ -23,7 +23,8 @@ def test_the_table_shows_tides_of_battle_and_keeps_the_battle_as_it_was_decided(
                                           f"stage_stark_attack_with_tides({demo_game})")
     page = open_game(new_page, base, request.node.demo_user, demo_game, 1440, 900)
     page.wait_for_selector("#combat-breakdown")
-    page.locator("#decision .cards.choose [data-action]").first.click()
+    page.locator("#decision .cards.choose [data-card]").first.click()   # chosen, then confirmed (issue 26)
+    page.click("#house-card-submit")
     # Stark holds the Valyrian Steel Blade: with Tides of Battle it may draw again (R301) first.
     page.wait_for_function("['blade', 'blade_redraw'].includes(window.__westerosGame.state().pending.stark)")
     text = page.locator("#combat-breakdown").inner_text()

@@ -163,7 +163,8 @@ def test_combat_strength_beside_the_card_and_blade_choices(live_asgi_server, dem
     box = page.evaluate("window.__westerosGame.view().box()")
     wh = page.evaluate("window.Westeros.board().areas.white_harbor.center")
     assert box[0] <= wh[0] <= box[0] + box[2] and box[1] <= wh[1] <= box[1] + box[3]
-    page.locator("#decision .cards.choose [data-action]").first.click()
+    page.locator("#decision .cards.choose [data-card]").first.click()   # chosen, then confirmed (issue 26)
+    page.click("#house-card-submit")
     page.wait_for_function("window.__westerosGame.state().pending.stark === 'blade'")
     for width, height in WIDTHS:
         if width != 1440:

@@ -149,7 +149,9 @@ def test_minis_refused(live_asgi_server, new_page, artifacts):
     game_id = _stage(server, ["mncarol", "mndave"])
     carol = _open(new_page, server, "mncarol", game_id)
     _act(carol, carol.locator("#decision button.choice", has_text="Activate Stark Sworn Swords"))
-    # dragged into the Guardsmen: the check refuses, in words
+    # a March (twice its Speed, so the drag is not held at 5 in) dragged into the Guardsmen: the check refuses, in words
+    carol.locator("#decision [data-sub=march]").click()
+    carol.wait_for_selector(".mn-ghost")
     _drag(carol, (24, 17.6), (24, 27))
     carol.wait_for_function("document.getElementById('ghost-status').textContent.startsWith('Not allowed')")
     status = carol.locator("#ghost-status").inner_text()

@@ -139,27 +139,33 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
     # both choose a house card among the cards shown; then any further combat decision
     for page in (lannister, baratheon):
         page.wait_for_function("window.__westerosGame.state().pending[window.__westerosGame.state().your_seat] === 'house_card'")
-        cards = page.locator("#decision .card[data-action]")
+        cards = page.locator("#decision .cards.choose .card[data-card]")
         assert cards.count() == 7
         assert re.search(r"\d", cards.first.inner_text())
     lannister.screenshot(path=str(artifacts / "game-page-house-cards.png"), full_page=True)
     version = game_state(baratheon)["version"]
-    chosen = json.loads(lannister.locator("#decision .card[data-action]").first.get_attribute("data-action"))["house_card"]
-    lannister.locator("#decision .card[data-action]").first.click()
+    # a card is chosen, then played with the button under the cards (issue 26)
+    lannister.locator("#decision .cards.choose .card[data-card]").first.click()
+    chosen = json.loads(lannister.locator("#house-card-submit").get_attribute("data-action"))["house_card"]
+    lannister.click("#house-card-submit")
     # Lannister's card stays secret until both are revealed
     wait_version_above(baratheon, version)
     for page in (baratheon, stark, spectator):
         view = game_state(page)["view"]
         assert "lannister" not in view["secret"]
         assert chosen not in json.dumps(view["combat"] or {}) and chosen not in json.dumps(view["secret"])
-    baratheon.locator("#decision .card[data-action]").first.click()
+    baratheon.locator("#decision .cards.choose .card[data-card]").first.click()
+    baratheon.click("#house-card-submit")
     for _ in range(40):  # casualties, retreat...: whatever the server lists, until the combat is over
         stark.wait_for_timeout(500)
         state = game_state(stark)
         if state["view"]["combat"] and state["view"]["combat"].get("winner") and "_current" not in state["view"]["combat"]:
             break
         for page in (lannister, baratheon):
-            if pending(page) and page.locator("#decision [data-action]").count():
+            if pending(page) == "house_card" and page.locator("#decision .cards.choose [data-card]").count():
+                page.locator("#decision .cards.choose [data-card]").first.click()
+                page.click("#house-card-submit")
+            elif pending(page) and page.locator("#decision [data-action]").count():
                 page.locator("#decision [data-action]").first.click()
 
     # Stark, who only watched, saw the combat live (no reload since the staging)
