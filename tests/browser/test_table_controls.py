@@ -302,7 +302,8 @@ def test_a_ranked_game_between_two_people_ends_live_with_ratings(live_asgi_serve
     result = _state(alys)["result"]
     assert result["rated"] and result["status"] == "abandoned"
     screen = alys.locator("#game-result")
-    assert screen.locator("th", has_text="Rating").count() == 1
+    assert screen.locator("th", has_text="Rating").count() == 1 and "null" not in screen.inner_text()
+    assert screen.locator("h2").inner_text() == "The game was abandoned" and result["headline"] in screen.inner_text()
     for n, place in enumerate(result["places"]):
         assert isinstance(place["rating_before"], int) and isinstance(place["rating_after"], int)
         text = screen.locator("tbody tr").nth(n).inner_text()
