@@ -160,7 +160,7 @@ def seat_display_names(game: Game, seats: list[str] | None = None) -> dict[str, 
 
     seats = list(seats if seats is not None else game.seat_names())
     if game.ruleset == "lcg":
-        from web.lcg import FACTION_NAMES
+        from games.engine.lcg.data import FACTION_NAMES
 
         players = (game.state or {}).get("players") or {}
         factions = {s: (players.get(s) or {}).get("faction") for s in seats}

@@ -8,11 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-FACTION_NAMES = {
-    "baratheon": "Baratheon", "greyjoy": "Greyjoy", "lannister": "Lannister", "martell": "Martell",
-    "thenightswatch": "The Night's Watch", "stark": "Stark", "targaryen": "Targaryen", "tyrell": "Tyrell",
-    "neutral": "Neutral",
-}
+from games.engine.lcg.data import FACTION_NAMES  # the factions in words (public data), re-exported
 
 
 def card_entry(card: dict[str, Any]) -> dict[str, Any]:

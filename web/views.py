@@ -303,13 +303,9 @@ def _my_rows(user, limit: int = 200) -> list[dict]:
 
 def _my_seat_name(game: Game, seat: str) -> str:
     """The seat a player plays, as they know it: a house, a leader, an army, a card game's faction."""
-    if game.ruleset == "lcg":
-        from web import lcg
+    from games.results import seat_display_names
 
-        faction = ((game.state.get("players") or {}).get(seat) or {}).get("faction")
-        if faction in lcg.FACTION_NAMES:
-            return lcg.FACTION_NAMES[faction]
-    return site_words.seat_name(seat, game.ruleset)
+    return seat_display_names(game, [s.seat for s in game.seats.all()]).get(seat) or site_words.seat_name(seat, game.ruleset)
 
 
 def home(request: HttpRequest) -> HttpResponse:

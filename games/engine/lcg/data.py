@@ -19,6 +19,12 @@ DEFAULT_DATA = DATA_DIR / "core_learn_to_play.yaml"
 TYPES = ("character", "location", "attachment", "event", "plot", "agenda")
 ICONS = ("military", "intrigue", "power")
 FACTIONS = ("baratheon", "greyjoy", "lannister", "martell", "thenightswatch", "stark", "targaryen", "tyrell")
+# each faction (and the neutral cards) as players name it, for pages, logs and results
+FACTION_NAMES = {
+    "baratheon": "Baratheon", "greyjoy": "Greyjoy", "lannister": "Lannister", "martell": "Martell",
+    "thenightswatch": "The Night's Watch", "stark": "Stark", "targaryen": "Targaryen", "tyrell": "Tyrell",
+    "neutral": "Neutral",
+}
 FLAG_KEYWORDS = ("insight", "intimidate", "limited", "pillage", "renown", "stealth", "terminal", "no_attachments")
 NUMBER_KEYWORDS = ("ambush", "bestow")
 PLOT_VALUES = ("income", "initiative", "claim", "reserve")
