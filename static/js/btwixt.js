@@ -321,6 +321,7 @@
     version = game.version;
     render();
     if (window.WesterosTurn) window.WesterosTurn.update(game);  // tab title, favicon, sound (turn.js)
+    if (window.WesterosTable) window.WesterosTable.update(game, load);  // seat controls, end of the game (table_controls.js)
     loadLog();
   });
 
@@ -542,10 +543,7 @@
     else if (kind === "keep") body = h("div", { class: "bt-cards" }, legal.map((a) => cardView(a.keep, {}, button(a, "Keep"))));
     else if (pick) body = handChoicePanel(legal, pick);
     else body = h("div", {}, abilityInfo(), peekedInfo(), claimInfo(kind), h("div", { class: "choices" }, legal.map((a) => button(a))));
-    const extra = h("p", { class: "seat-actions" },
-      !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: () => postSimple("/extend", "Extension") }, "Extend my deadline (once per game)") : null, " ",
-      h("button", { type: "button", class: "secondary", id: "concede", onclick: () => { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); } }, "Concede"));
-    box.replaceChildren(head, body, extra);
+    box.replaceChildren(head, body);   // extend, concede and the pause vote: the seat bar (table_controls.js)
     tick();
   }
 

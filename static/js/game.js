@@ -44,6 +44,7 @@
     render();
     document.dispatchEvent(new CustomEvent("westeros:state", { detail: { previous, current: game } }));  // phase_summary.js
     if (window.WesterosTurn) window.WesterosTurn.update(game);  // tab title, favicon, sound (turn.js)
+    if (window.WesterosTable) window.WesterosTable.update(game, load);  // seat controls, end of the game (table_controls.js)
     loadLog();
   });
 
@@ -434,10 +435,7 @@
     else body = rawPanel(kind);
     const battle = game.view.combat && game.view.combat._current;
     if (battle && COMBAT_KINDS.includes(kind)) { body = h("div", {}, combatBreakdown(battle), body); revealBattle(battle); }
-    const extra = h("p", { class: "seat-actions" },
-      me && !me.extension_used ? h("button", { type: "button", class: "secondary", id: "extend", onclick: extend }, "Extend my deadline (once per game)") : null, " ",
-      h("button", { type: "button", class: "secondary", id: "concede", onclick: concede }, "Concede"));
-    box.replaceChildren(head, body, extra);
+    box.replaceChildren(head, body);   // extend, concede and the pause vote: the seat bar (table_controls.js)
     window.tickDeadlines();
   }
 
