@@ -113,7 +113,56 @@ def bench(args: list[str]) -> None:
 
 COMMANDS = {"start": start, "test": test, "bench": bench}
 
+# What `python3 dev.py --help` and `python3 dev.py COMMAND --help` print (every sentence of the
+# usage in one place): each command's arguments and its line.
+USAGE = {
+    "start": ("[ADDRESS]", "install, migrate, create the demo account and serve the site on ADDRESS"
+                           " (127.0.0.1:8000)"),
+    "test": ("[PYTEST ARGS...]", "install the test tools, run `ruff check .`, then pytest on two workers"
+                                 " (the arguments go to pytest)"),
+    "bench": ("", "run the speed benchmarks of the README's \"Performance\" section (minutes; not tests)"),
+}
+HELP = ("-h", "--help", "help")
+
+
+def usage(command: str | None = None) -> str:
+    """The usage of dev.py (every command, a line each), or of one of its commands."""
+    names = [command] if command else list(USAGE)
+    calls = {name: f"{name} {USAGE[name][0]}".strip() for name in names}
+    width = max(len(call) for call in calls.values())
+    lines = [f"  {calls[name]:<{width}}  {USAGE[name][1]}" for name in names]
+    if command:
+        return "\n".join([f"usage: python3 dev.py {calls[command]}", "", *lines]) + "\n"
+    return "\n".join(["usage: python3 dev.py COMMAND [ARGUMENTS]", "", "commands:", *lines, "",
+                      "The first run installs the project into .venv/ (minutes).",
+                      "`python3 dev.py COMMAND --help` describes one command."]) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in HELP:
+        # `dev.py help test` describes one command, as `dev.py test --help` does
+        named = argv[1] if len(argv) > 1 and argv[0] == "help" and argv[1] in COMMANDS else None
+        (sys.stdout if argv else sys.stderr).write(usage(named))
+        return 0 if argv else 2
+    command, args = argv[0], argv[1:]
+    if command not in COMMANDS:
+        sys.stderr.write(f"dev.py: no command {command!r}.\n\n{usage()}")
+        return 2
+    if command != "test" and args[:1] and args[0] in HELP[:2]:
+        sys.stdout.write(usage(command))
+        return 0
+    if command == "test" and args in (["-h"], ["--help"]):
+        sys.stdout.write(usage(command) + "Every pytest option: .venv/bin/python -m pytest --help\n")
+        return 0
+    if command == "bench" and args:
+        sys.stderr.write(f"dev.py bench takes no arguments (got {' '.join(args)!r}).\n\n{usage(command)}")
+        return 2
+    if command == "start" and (len(args) > 1 or args[:1] and args[0].startswith("-")):
+        sys.stderr.write(f"dev.py start takes one address at most (got {' '.join(args)!r}).\n\n{usage(command)}")
+        return 2
+    COMMANDS[command](args)
+    return 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
-        sys.exit("usage: python3 dev.py start [ADDRESS] | test [PYTEST ARGS...] | bench")
-    COMMANDS[sys.argv[1]](sys.argv[2:])
+    sys.exit(main(sys.argv[1:]))
