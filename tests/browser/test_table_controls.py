@@ -225,6 +225,14 @@ def test_a_lone_player_pauses_alone_and_reads_the_end_screen(live_asgi_server, n
     page.click("#tc-replay")
     page.wait_for_url(f"**/games/{game_id}/replay")
     page.wait_for_selector("#replay-pos")
+    # the rematch form is accepted (its CSRF token is good): alone against the computer, a new game at once
+    page.go_back()
+    page.click("#tc-rematch")
+    page.wait_for_url(re.compile(rf".*/games/(?!{game_id}/)\d+/$"))
+    page.wait_for_function("window.__westerosGame && window.__westerosGame.state()")
+    again = _state(page)
+    assert again["status"] == "active" and again["vs_computer"] and again["ruleset"] == ruleset
+    assert page.locator("#table-controls #concede").is_visible()
 
 
 # --------------------------------------------------------------------------- a game played to its end
