@@ -104,6 +104,7 @@ def bench(args: list[str]) -> None:
     run(PYTHON, "benchmarks/lcg.py", env=env)
     run(PYTHON, "benchmarks/minis.py", env=env)
     run(PYTHON, "benchmarks/server_api.py", env=env)
+    run(PYTHON, "benchmarks/pages.py", env=env)  # every page and API GET at a real site's size (issue 27)
     run(PYTHON, "benchmarks/server_live.py", env=env)  # fan-out, then deadlines by run_deadlines
     # the deadline goal's other runners: embedded mode (inside Daphne, no Redis), and Celery with Redis
     run(PYTHON, "benchmarks/server_live.py", "--only-deadlines", "--in-server", env=env)
