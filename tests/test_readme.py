@@ -253,4 +253,109 @@ def test_troubleshooting_migrate_check_exits_1_while_a_migration_is_pending(tmp_
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=300)
     assert subprocess.run([sys.executable, "manage.py", "migrate", "--check"], cwd=ROOT, env=env,
                           capture_output=True, timeout=120).returncode == 0
-    assert "`python manage.py migrate --check` exits 1 while one is pending" in README.read_text()
+    assert "`.venv/bin/python manage.py migrate --check` exits 1 while one is pending" in README.read_text()
+
+
+# --------------------------------------------------------------------------- the README's commands, as written
+#
+# A newcomer copies the README's commands as they are, from the repository's folder, after `dev.py
+# start` made .venv/: every `manage.py` runs with .venv/bin/python, and Daphne and Celery are
+# .venv/bin/daphne and .venv/bin/celery (issue 27: a bare `python manage.py` or `daphne` failed).
+
+VENV_PYTHON = ".venv/bin/python"
+# What stands for a value in the README's commands, and a value that parses in its place.
+PLACEHOLDERS = {"ID": "1", "PATH": "tests/scenarios", "PATH...": "tests/scenarios"}
+
+
+def readme_commands(text: str) -> list[str]:
+    """Every command of the README: each line of its sh blocks (continuation lines joined, comments
+    and `export`s left out, `a && b` split), and each backticked span that calls a program."""
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    commands = []
+    for block in blocks:
+        for line in block.replace("\\\n", " ").splitlines():
+            line = " ".join(line.split("  #")[0].split())
+            if line and not line.startswith(("#", "export ")):
+                commands += [part.strip() for part in line.split("&&")]
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    for span in re.findall(r"`([^`]+)`", prose):
+        span = " ".join(span.split())
+        if re.search(r"(^|/|\s)(python3?|manage\.py|daphne|celery)(\s|$)", span) and " " in span:
+            commands.append(span)
+    return commands
+
+
+def manage_py_commands(text: str) -> list[tuple[str, list[str]]]:
+    """(the program before `manage.py`, the arguments after it) for every manage.py command. A span
+    that starts with `manage.py` names a command in a sentence ("`manage.py serve`, Daphne's
+    development server"): not a command line."""
+    found = []
+    for command in readme_commands(text):
+        words = command.split()
+        if "manage.py" in words[1:]:
+            at = words.index("manage.py")
+            found.append((" ".join(words[:at]), words[at + 1:]))
+    return found
+
+
+def test_the_command_finder_finds_commands():
+    sample = ("Run `python manage.py migrate` and `.venv/bin/python manage.py\ncheck_game ID`, not `DEBUG` or "
+              "`games/replay.py`; `manage.py serve` is named.\n```sh\nexport A=1\n.venv/bin/python manage.py check && python manage.py migrate \\\n"
+              "    --no-input\ndaphne -e tcp:port=8000 x   # a comment\n```\n")
+    assert readme_commands(sample) == [".venv/bin/python manage.py check", "python manage.py migrate --no-input",
+                                       "daphne -e tcp:port=8000 x", "python manage.py migrate",
+                                       ".venv/bin/python manage.py check_game ID", "manage.py serve"]
+    assert [program for program, _ in manage_py_commands(sample)] == [VENV_PYTHON, "python", "python", VENV_PYTHON]
+
+
+def test_every_manage_py_command_runs_with_the_venv_s_python_and_parses():
+    """Each `manage.py` command of the README names .venv/bin/python, names a command the project has,
+    and its arguments are ones that command takes (placeholders such as ID given a value)."""
+    from django.core.management import get_commands, load_command_class
+    from django.core.management.base import CommandError
+
+    commands = manage_py_commands(README.read_text())
+    assert len(commands) >= 12  # the finder still finds them
+    wrong = [f"{program} manage.py {' '.join(args)}" for program, args in commands if program != VENV_PYTHON]
+    assert wrong == [], f"README.md runs manage.py without {VENV_PYTHON}: {wrong}"
+    known = get_commands()
+    for _, args in commands:
+        if args in ([], ["..."]):
+            continue
+        name, rest = args[0], [PLACEHOLDERS.get(arg, arg) for arg in args[1:]]
+        assert name in known, f"README.md runs `manage.py {name}`, which is no command of the project"
+        parser = load_command_class(known[name], name).create_parser("manage.py", name)
+        try:
+            parser.parse_args(rest)
+        except CommandError as error:
+            raise AssertionError(f"README.md: `manage.py {' '.join(args)}`: {error}") from None
+    assert (ROOT / VENV_PYTHON).exists(), "the README's commands run with .venv/bin/python: run `python3 dev.py test`"
+
+
+def test_daphne_and_celery_are_the_venv_s_and_take_the_readme_s_options():
+    """Every Daphne and Celery command of the README is .venv/bin/daphne or .venv/bin/celery, and the
+    program (for Celery: with the project's app and that subcommand) knows each option it is given."""
+    commands = [command.split() for command in readme_commands(README.read_text())
+                if re.match(r"\S*(daphne|celery) ", command)]
+    assert len(commands) >= 6
+    bare = [" ".join(words) for words in commands if words[0] not in (".venv/bin/daphne", ".venv/bin/celery")]
+    assert bare == [], f"README.md runs Daphne or Celery outside .venv/: {bare}"
+    for words in {tuple(words) for words in commands}:
+        program = list(words[:4]) if words[0].endswith("celery") else [words[0]]  # celery -A westeros SUB
+        done = subprocess.run([*program, "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (words, done.stdout + done.stderr)
+        for option in (word for word in words[len(program):] if word.startswith("-")):
+            assert option in done.stdout, f"`{' '.join(words)}`: {program} --help has no {option}"
+
+
+def test_the_troubleshooting_migrate_check_runs_as_written(tmp_path):
+    """The README's own words for the pending-migration check, run as a newcomer pastes them."""
+    import shlex
+
+    from tests.live_server import embedded_env
+
+    row = next(line for line in README.read_text().splitlines() if "migrate --check" in line)
+    command = re.search(r"`([^`]*manage\.py migrate --check)`", row).group(1)
+    done = subprocess.run(shlex.split(command), cwd=ROOT, env=embedded_env(tmp_path), capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr  # a fresh database: every migration is pending
