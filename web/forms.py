@@ -66,7 +66,7 @@ class Tick(forms.Field):
 
 
 def _leaders() -> list[tuple[str, str]]:
-    from games.engine.btwixt import data as btwixt_data
+    from web import btwixt as btwixt_data  # built once per process (issue 27)
 
     return list(btwixt_data.catalogue()["leaders"].items())
 
@@ -96,7 +96,7 @@ def army_lists() -> list[tuple[str, str]]:
 
 
 def cardset_name() -> str:
-    from games.engine.btwixt import data as btwixt_data
+    from web import btwixt as btwixt_data  # built once per process (issue 27)
 
     return btwixt_data.catalogue().get("name", "")
 

@@ -46,7 +46,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.ruleset == "btwixt":
         # its own page (static/js/btwixt.js); the card catalogue is public data of the loaded set,
         # the same for every viewer: no hand, pile or token value is in the HTML
-        from games.engine.btwixt import data as btwixt_data
+        from web import btwixt as btwixt_data  # built once per process (issue 27)
 
         cards = btwixt_data.catalogue()
         context.update(cards=cards, leader=cards["leaders"].get(context["seat"] or "", ""))
@@ -92,7 +92,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
                "seat": queries.viewer_seat(game, request.user)}
     if game.ruleset == "btwixt":
         # the table is drawn by static/js/btwixt.js from each step's summary and the set's public catalogue
-        from games.engine.btwixt import data as btwixt_data
+        from web import btwixt as btwixt_data  # built once per process (issue 27)
 
         context["cards"] = btwixt_data.catalogue()
         names = context["cards"]["leaders"]
@@ -210,7 +210,7 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
 
 
 def _btwixt_leaders() -> list[tuple[str, str]]:
-    from games.engine.btwixt import data as btwixt_data
+    from web import btwixt as btwixt_data  # built once per process (issue 27)
 
     return list(btwixt_data.catalogue()["leaders"].items())
 

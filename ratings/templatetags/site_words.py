@@ -45,7 +45,7 @@ def seat_name(seat, ruleset: str = "agot") -> str:
     if ruleset == "lcg" and seat[1:].isdigit():
         return f"Player {seat[1:]}"
     if ruleset == "btwixt":
-        from games.engine.btwixt import data as btwixt_data
+        from web import btwixt as btwixt_data  # built once per process (issue 27)
 
         leaders = btwixt_data.catalogue().get("leaders", {})
         if seat in leaders:
