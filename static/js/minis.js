@@ -1186,7 +1186,7 @@
     const kind = myKind();
     if (!SEAT) { box.replaceChildren(h("h2", {}, "Spectating"), h("p", {}, "You see what any spectator may see: no Tactics hand.")); return; }
     if (game.status !== "active") {
-      box.replaceChildren(h("h2", {}, "The battle is over"), h("p", {}, V.winner ? `${seatLabel(V.winner)} wins.` : "A draw."), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, "Replay it step by step")));
+      box.replaceChildren(h("h2", {}, "The battle is over"), h("p", {}, game.status === "abandoned" ? "The game was abandoned." : V.winner ? `${seatLabel(V.winner)} wins.` : "A draw."), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, "Replay it step by step")));
       return;
     }
     if (!kind) {

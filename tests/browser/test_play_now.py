@@ -246,6 +246,8 @@ def test_a_newcomer_plays_each_game_against_the_computer(live_asgi_server, new_p
         assert screen.locator("form.tc-rematch").get_attribute("action") == f"/games/{game_id}/rematch"
         assert page.locator("#tc-rematch").inner_text() == "Rematch"
         assert not re.search(r"\bnull\b|\bundefined\b|[{}]", screen.inner_text()), screen.inner_text()
+        # the page's own box agrees: an abandoned game, not a draw or a win
+        assert "draw" not in page.locator("#decision").inner_text().lower(), page.locator("#decision").inner_text()
         shoot(page, artifacts, f"{ruleset}-end", "#game-result")
 
 
