@@ -2,7 +2,7 @@
 # A backup of the Westeros database: pg_dump in PostgreSQL's custom format (compressed, restorable
 # table by table) into BACKUP_DIR; dumps older than KEEP_DAYS days are deleted. Run daily by
 # deploy/systemd/westeros-backup.timer, or by hand with the services' environment:
-#   sudo -u westeros sh -c 'set -a; . /etc/westeros/env; /srv/westeros/deploy/backup.sh'
+#   runuser -u westeros -- sh -c 'set -a; . /etc/westeros/env; /srv/westeros/deploy/backup.sh'
 # Restore (README, "Embedded mode and production"):
 #   systemctl stop westeros.target
 #   pg_restore --clean --if-exists --no-owner -d "$DATABASE_URL" /var/backups/westeros/westeros-....dump

@@ -1,16 +1,20 @@
 #!/bin/sh
-# Install or update Westeros on this machine, then restart it: run as root from the checkout after
-# `git pull` (or the first time, after the steps of the README's production section).
+# Install or update Westeros on this machine, then restart it: run as root, after the service user
+# pulled (the checkout is the service user's: git refuses, as "dubious ownership", to work in it as
+# root), or the first time after the steps of deploy/README.md:
 #
-#   deploy/deploy.sh              check, install, migrate, collect static files, restart
-#   NO_MIGRATE=1 deploy/deploy.sh the same without migrating (every machine but the first)
+#   runuser -u westeros -- git -C /srv/westeros pull --ff-only && /srv/westeros/deploy/deploy.sh
+#   NO_MIGRATE=1 /srv/westeros/deploy/deploy.sh   the same without migrating (every machine but the first)
+#
+# Every step but systemctl runs as the service user (RUN_AS), with the services' settings
+# (ENV_FILE), in the checkout this script is in (APP).
 #
 # Order matters: migrations run BEFORE the processes restart, so the new code never meets an old
 # schema (the old code meets the new one for a moment: keep migrations additive). With several
 # machines, deploy one (it migrates), then the others with NO_MIGRATE=1.
 set -eu
 
-APP=${APP:-/srv/westeros}
+APP=${APP:-$(cd "$(dirname "$0")/.." && pwd)}
 ENV_FILE=${ENV_FILE:-/etc/westeros/env}
 RUN_AS=${RUN_AS:-westeros}
 

@@ -13,18 +13,26 @@ each Daphne writes an access log of its own, which the test reads to confirm.
 
 nginx runs as a foreground process with a prefix in a temporary folder (never the system's nginx,
 configuration, logs or port 80). Needs PostgreSQL (the processes share the test database) and
-nginx (`.ci/run` installs Debian's nginx-light)."""
+nginx (`.ci/run` installs Debian's nginx-light).
+
+deploy/deploy.sh is run too, as deploy/README.md's "Every deploy" says, as root on a checkout owned
+by another user (`nobody` standing for `westeros`): the pull, the install into .venv/, `check
+--deploy` on deploy/westeros.env.example's settings, the migration of a database of the test's own,
+collectstatic and the restart (a systemctl that writes down its calls); then the Daphne unit serves
+what it deployed."""
 from __future__ import annotations
 
 import asyncio
 import json
 import os
+import pwd
 import re
 import shutil
 import signal
 import ssl
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 import urllib.error
@@ -386,6 +394,192 @@ def test_a_backup_by_deploy_backup_sh_restores_into_a_fresh_database(tmp_path):
         assert count.stdout.strip() == "1"
     finally:
         subprocess.run([*psql, f'DROP DATABASE IF EXISTS "{scratch}"'], capture_output=True, timeout=60)
+
+
+# --------------------------------------------------------------------------- deploy/deploy.sh, run as documented
+
+SERVICE_USER = "nobody"  # stands for `westeros`: a user other than root, present on every Debian
+needs_postgres_server = pytest.mark.skipif(
+    not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+    reason="deploy.sh migrates a PostgreSQL database of its own, on the server of DATABASE_URL",
+)
+needs_root = pytest.mark.skipif(
+    os.geteuid() != 0 and not IN_CI,
+    reason="deploy.sh runs as root and switches to the service user with runuser (under CI=true this fails instead)",
+)
+
+
+def readme_block(heading: str) -> str:
+    """The sh block under a heading of deploy/README.md."""
+    text = (DEPLOY / "README.md").read_text()
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+
+
+def as_service_user(*command: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(["runuser", "-u", SERVICE_USER, "--", *command], capture_output=True, text=True, **kwargs)
+
+
+def fake_systemctl(folder: Path) -> Path:
+    """A systemctl that only writes down what it was asked (no systemd here: the units' commands are
+    run by the nginx test above)."""
+    (folder / "bin").mkdir()
+    fake = folder / "bin" / "systemctl"
+    fake.write_text(f'#!/bin/sh\necho "$*" >> {folder / "systemctl.calls"}\n')
+    fake.chmod(0o755)
+    return folder / "systemctl.calls"
+
+
+def settings_file(path: Path, database_url: str, redis_url: str) -> None:
+    """deploy/westeros.env.example with a secret key and the test's database and Redis; every other
+    value as shipped (host westeros.example, SMTP, HSTS preload), so `check --deploy` judges them.
+    Owned by root and readable by the service user's group, as the README installs it."""
+    text = (DEPLOY / "westeros.env.example").read_text()
+    for name, value in {"SECRET_KEY": f"deploy-test-{uuid.uuid4().hex}-{uuid.uuid4().hex}",
+                        "DATABASE_URL": database_url, "REDIS_URL": redis_url}.items():
+        text, count = re.subn(rf"^{name}=.*$", f"{name}='{value}'", text, flags=re.M)
+        assert count == 1, name
+    path.write_text(text)
+    os.chown(path, 0, pwd.getpwnam(SERVICE_USER).pw_gid)
+    path.chmod(0o640)
+
+
+@contextmanager
+def own_database() -> Iterator[str]:
+    """A database of the test's own on the server of DATABASE_URL (never the suite's), dropped after."""
+    base = os.environ["DATABASE_URL"].rpartition("/")[0]
+    name = f"westeros_deploytest_{uuid.uuid4().hex[:12]}"
+    psql = ["psql", f"{base}/postgres", "-v", "ON_ERROR_STOP=1", "-tAc"]
+    subprocess.run([*psql, f'CREATE DATABASE "{name}"'], check=True, capture_output=True, timeout=60)
+    try:
+        yield f"{base}/{name}"
+    finally:
+        subprocess.run([*psql, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'], capture_output=True, timeout=60)
+
+
+def checkout_owned_by_the_service_user(folder: Path) -> tuple[Path, str]:
+    """/srv/westeros as the README makes it: a clone owned by the service user, with .venv/ made by
+    deploy.sh's own command. Its origin is a copy of this repository, which then gets one commit more
+    (this checkout's deploy/ folder), so the deploy has something to pull. Returns the checkout and the
+    commit to be pulled.
+
+    The virtual environment sees the packages of this checkout's .venv (a .pth file), so that pip
+    installs only the project itself (and fetches only its build backend) instead of every dependency."""
+    origin, app, work = folder / "origin.git", folder / "srv-westeros", folder / "work"
+    git = ["git", "-c", "user.name=Deploy test", "-c", "user.email=deploy@westeros.example"]
+    subprocess.run([*git, "clone", "--quiet", "--bare", str(ROOT), str(origin)], check=True, timeout=120)
+    subprocess.run([*git, "clone", "--quiet", str(origin), str(app)], check=True, timeout=120)
+    subprocess.run([*git, "clone", "--quiet", str(origin), str(work)], check=True, timeout=120)
+    # The release: this checkout's committed code with its deploy/ folder as it is now (the files under test).
+    shutil.copytree(DEPLOY, work / "deploy", dirs_exist_ok=True)
+    subprocess.run([*git, "-C", str(work), "add", "deploy"], check=True, timeout=60)
+    subprocess.run([*git, "-C", str(work), "commit", "--quiet", "--allow-empty", "-m", "The release to deploy"],
+                   check=True, timeout=60)
+    subprocess.run([*git, "-C", str(work), "push", "--quiet", "origin", "HEAD"], check=True, timeout=60)
+    pulled = subprocess.run(["git", "-C", str(work), "rev-parse", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    user = pwd.getpwnam(SERVICE_USER)
+    subprocess.run(["chown", "-R", f"{user.pw_uid}:{user.pw_gid}", str(origin), str(app)], check=True)
+    made = as_service_user("python3", "-m", "venv", str(app / ".venv"), timeout=120)
+    assert made.returncode == 0, made.stderr
+    version = as_service_user(str(app / ".venv" / "bin" / "python"), "-c",
+                              "import sys, sysconfig; print(sys.version_info[:2], sysconfig.get_paths()['purelib'])",
+                              timeout=60)
+    assert version.stdout.startswith(str(sys.version_info[:2])), f"the service user's python3 is {version.stdout}"
+    packages = Path(version.stdout.split(") ", 1)[1].strip()) / "westeros-test-packages.pth"
+    packages.write_text(sysconfig.get_paths()["purelib"] + "\n")
+    os.chown(packages, user.pw_uid, user.pw_gid)
+    return app, pulled
+
+
+@needs_postgres_server
+@needs_root
+def test_every_deploy_as_documented_pulls_installs_migrates_collects_and_restarts():
+    """deploy/README.md's "Every deploy" block, run as written (as root) on a checkout owned by the
+    service user: the service user pulls, deploy.sh checks the settings (deploy/westeros.env.example's),
+    installs, migrates a database of the test's own, collects the static files and restarts
+    westeros.target (a systemctl that writes down its calls). Then the Daphne unit's command, on a
+    port of its own, serves the deployed checkout. pip needs an index (the build backend)."""
+    folder = Path(tempfile.mkdtemp(prefix="westeros-deploy-sh-"))
+    folder.chmod(0o755)
+    daphne = None
+    try:
+        app, pulled = checkout_owned_by_the_service_user(folder)
+        # What the README used to say: git pull as root in the service user's checkout fails.
+        as_root = subprocess.run(["git", "-C", str(app), "pull"], capture_output=True, text=True, timeout=60,
+                                 env={**os.environ, "HOME": str(folder), "GIT_CONFIG_NOSYSTEM": "1"})
+        assert as_root.returncode != 0 and "dubious ownership" in as_root.stderr, as_root.stderr
+
+        calls = fake_systemctl(folder)
+        block = readme_block("Every deploy")
+        script = block.replace("/srv/westeros", str(app)).replace("runuser -u westeros ", f"runuser -u {SERVICE_USER} ")
+        assert "/srv/westeros" not in script and "deploy.sh" in script, block
+        with private_redis() as redis, own_database() as database:
+            settings_file(folder / "env", database, redis.url)
+            # The settings are the file's alone, as in production (none of the test run's, such as
+            # SECURE_SSL_REDIRECT=false).
+            env = {name: value for name, value in os.environ.items() if name not in SETTING_NAMES}
+            env.update(PATH=f"{folder / 'bin'}:{os.environ['PATH']}", ENV_FILE=str(folder / "env"), RUN_AS=SERVICE_USER)
+            done = subprocess.run(["sh", "-c", script], cwd="/", env=env, capture_output=True, text=True, timeout=900)
+            assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
+
+            # Pulled by the service user; every file in the checkout is still the service user's.
+            head = subprocess.run(["git", "-C", str(app), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                  env={**os.environ, "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory",
+                                       "GIT_CONFIG_VALUE_0": str(app)})
+            assert head.stdout.strip() == pulled, head.stderr
+            uid = pwd.getpwnam(SERVICE_USER).pw_uid
+            roots = [str(path) for path in [app, *app.rglob("*")] if path.lstat().st_uid != uid]
+            assert roots == [], f"deploy left files the service user does not own: {roots[:10]}"
+            # Checked, migrated, collected, then restarted (after the migration).
+            assert "System check identified no issues" in done.stdout + done.stderr
+            assert calls.read_text().splitlines()[:2] == ["daemon-reload", "restart westeros.target"]
+            assert (app / "staticfiles" / "staticfiles.json").exists()
+            migrated = as_service_user("sh", "-c", 'set -a; . "$0"; set +a; cd "$1"; .venv/bin/python manage.py '
+                                       "migrate --check", str(folder / "env"), str(app), env=env, timeout=300)
+            assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+
+            # The Daphne unit's command (as its User=, with its EnvironmentFile=) serves the deploy.
+            port = free_port()
+            command = [str(app / ".venv" / "bin" / "python"), "-m", "daphne",
+                       *[part.replace("%i", str(port)) for part in exec_start("westeros-daphne@.service")[1:]]]
+            with (folder / "daphne.log").open("w") as log:
+                daphne = subprocess.Popen(["runuser", "-u", SERVICE_USER, "--", "sh", "-c",
+                                           'set -a; . "$0"; set +a; cd "$1"; shift; exec "$@"',
+                                           str(folder / "env"), str(app), *command],
+                                          env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            proxied = {"Host": "westeros.example", "X-Forwarded-Proto": "https"}  # as nginx sends them
+            url = f"http://127.0.0.1:{port}"
+            assert wait_for(lambda: answers(url + "/static/") or daphne.poll() is not None, timeout=90)
+            assert daphne.poll() is None, (folder / "daphne.log").read_text()
+            status, page = fetch(url + "/", proxied)
+            assert status == 200, (folder / "daphne.log").read_text()[-3000:]
+            css = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', page.decode()).group(1)
+            assert fetch(url + css, proxied)[0] == 200
+    finally:
+        if daphne is not None:
+            stop(daphne)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def fetch(url: str, headers: dict[str, str]) -> tuple[int, bytes]:
+    request = urllib.request.Request(url, headers=headers)
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def test_the_backup_timer_is_started_when_it_is_enabled():
+    """An enabled timer that is not started runs first after a reboot: the README enables it --now."""
+    text = (DEPLOY / "README.md").read_text()
+    timers = [line for line in text.splitlines() if "systemctl enable" in line and ".timer" in line]
+    assert timers, "deploy/README.md no longer enables westeros-backup.timer"
+    for line in timers:
+        command = next(part for part in line.split("&&") if ".timer" in part)
+        assert "--now" in command.split(), line
 
 
 def test_the_deploy_scripts_and_units_are_well_formed(tmp_path):
