@@ -90,7 +90,7 @@ class ServerTiming:
 
 # --- the database ---------------------------------------------------------------------------------
 
-def setup_environment(database: str, run_dir: Path) -> tuple[dict[str, str], str | None]:
+def setup_environment(database: str, run_dir: Path, reuse: bool = False) -> tuple[dict[str, str], str | None]:
     env = dict(os.environ)
     pg_name = None
     url = env.get("DATABASE_URL", "")
@@ -102,8 +102,9 @@ def setup_environment(database: str, run_dir: Path) -> tuple[dict[str, str], str
         host, _, port = netloc.partition(":")
         pg_name = database
         args = ["-h", host or "127.0.0.1", "-p", port or "5432", "-U", "postgres", pg_name]
-        subprocess.run(["dropdb", "--if-exists", *args], check=False)
-        subprocess.run(["createdb", *args], check=True)
+        if not reuse:
+            subprocess.run(["dropdb", "--if-exists", "--force", *args], check=False)
+            subprocess.run(["createdb", *args], check=True)
         env["DATABASE_URL"] = f"{base}/{pg_name}"
         env["_BENCH_PG_ARGS"] = " ".join(args)
     else:
@@ -671,27 +672,34 @@ def main() -> None:
     parser.add_argument("--only", help="measure only the rows whose label contains this")
     parser.add_argument("--database", default="westeros_bench_pages", help="PostgreSQL database to (re)create")
     parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database (and the SQLite file)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="PostgreSQL: measure the database a run with --keep left (no build)")
     args = parser.parse_args()
     if args.users < 100:
         parser.error("--users must be at least 100 (tables of strangers are drawn from them)")
 
     run_dir = Path(tempfile.mkdtemp(prefix="westeros-bench-pages-"))
-    env, pg_name = setup_environment(args.database, run_dir)
+    if args.reuse and not os.environ.get("DATABASE_URL"):
+        parser.error("--reuse measures a PostgreSQL database kept by an earlier run: set DATABASE_URL")
+    env, pg_name = setup_environment(args.database, run_dir, args.reuse)
     backend = f"PostgreSQL (database {pg_name})" if pg_name else f"SQLite ({run_dir}/pages.sqlite3)"
     server = None
     try:
         prepare_django(env)
-        print(f"Building the benchmark's database on {backend}: {args.users} users, {args.games} finished games, "
-              f"{args.active} in progress, {args.tournaments} tournaments, a busy player with {args.busy_games} "
-              f"finished and {args.busy_active} in progress", flush=True)
         builder = Builder(args)
-        built = builder.build()
         from django.db import connection
 
-        if pg_name:
-            with connection.cursor() as cursor:
-                cursor.execute("VACUUM ANALYZE")
-        print(f"built in {built['seconds']:.0f} s", flush=True)
+        if args.reuse:
+            print("(reusing the database of an earlier run: not built again)", flush=True)
+        else:
+            print(f"Building the benchmark's database on {backend}: {args.users} users, {args.games} finished games, "
+                  f"{args.active} in progress, {args.tournaments} tournaments, a busy player with {args.busy_games} "
+                  f"finished and {args.busy_active} in progress", flush=True)
+            built = builder.build()
+            if pg_name:
+                with connection.cursor() as cursor:
+                    cursor.execute("VACUUM ANALYZE")
+            print(f"built in {built['seconds']:.0f} s", flush=True)
         from django.contrib.auth import get_user_model
         from django.test import Client
 
@@ -722,7 +730,7 @@ def main() -> None:
             from django.db import connections
 
             connections.close_all()
-            subprocess.run(["dropdb", "--if-exists", *env["_BENCH_PG_ARGS"].split()], check=False)
+            subprocess.run(["dropdb", "--if-exists", "--force", *env["_BENCH_PG_ARGS"].split()], check=False)
         if not args.keep:
             shutil.rmtree(run_dir, ignore_errors=True)
 

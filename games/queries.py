@@ -214,9 +214,10 @@ def fairness_payload(game: Game) -> dict[str, Any]:
 
 
 def awaiting(user, seats: QuerySet[GameSeat]) -> list[Game]:
-    games = []
-    for seat in seats.select_related("game"):
-        game = seat.game
-        if game.is_active() and seat.seat in get_ruleset(game.ruleset).pending(game.state):
-            games.append(game)
-    return games
+    return [seat.game for seat in awaiting_seats(seats)]
+
+
+def awaiting_seats(seats: QuerySet[GameSeat]) -> list[GameSeat]:
+    """Those of `seats` (with their game, one query) whose game waits on a decision of theirs."""
+    return [seat for seat in seats.select_related("game")
+            if seat.game.is_active() and seat.seat in get_ruleset(seat.game.ruleset).pending(seat.game.state)]

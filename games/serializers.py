@@ -110,6 +110,8 @@ class LobbySerializer(serializers.ModelSerializer):
         return lobby.has_password()
 
     def get_game(self, lobby: Lobby) -> int | None:
+        if hasattr(lobby, "game_pk"):  # annotated by a list of lobbies (games/api.py): no query per lobby
+            return lobby.game_pk
         game = Game.objects.filter(lobby=lobby).only("pk").first()
         return game.pk if game else None
 

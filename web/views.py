@@ -286,9 +286,11 @@ def my_games(request: HttpRequest) -> HttpResponse:
     return render(request, "web/my_games.html", {"rows": _my_rows(request.user)})
 
 
-def _my_rows(user, limit: int = 200) -> list[dict]:
-    seats = (user.game_seats.filter(left_at__isnull=True).select_related("game").prefetch_related("game__seats")
-             .order_by("-game__created_at")[:limit])
+def _my_rows(user, limit: int = 200, active_only: bool = False) -> list[dict]:
+    seats = user.game_seats.filter(left_at__isnull=True)
+    if active_only:
+        seats = seats.filter(game__status=Game.Status.ACTIVE)
+    seats = seats.select_related("game").prefetch_related("game__seats").order_by("-game__created_at")[:limit]
     rows = []
     for seat in seats:
         game = seat.game
@@ -312,9 +314,12 @@ def home(request: HttpRequest) -> HttpResponse:
     """Open lobbies, your games (awaiting your move first) and recent results."""
     from games.api import active_lobbies_for_home
 
-    mine = _my_rows(request.user, 50) if request.user.is_authenticated else []
+    # only games in progress are listed here: read only those (a player's history may be thousands)
+    mine = _my_rows(request.user, 50, active_only=True) if request.user.is_authenticated else []
+    # take-overs prefetched: result_places names who played each seat without a query per game
     recent = (Game.objects.filter(private=False).exclude(status=Game.Status.ACTIVE)
-              .exclude(finished_at=None).order_by("-finished_at").prefetch_related("seats__user")[:10])
+              .exclude(finished_at=None).order_by("-finished_at")
+              .prefetch_related("seats__user", "substitutions__leaver", "substitutions__substitute")[:10])
     results = [{"game": g, "ranking": [(seat, next((s.user.username for s in g.seats.all() if s.seat == seat and s.user),
                                                      "bot")) for seat in (g.ranking or [])]} for g in recent]
     from web.play import games_offered

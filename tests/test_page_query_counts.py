@@ -1,0 +1,170 @@
+"""The queries of a page do not grow with the site (issue 27): each main page and API GET is counted
+with a small site (a player with a few games, a few other players, lobbies, a tournament of two
+tables) and again after the site grew tenfold (the same player with thirty-odd games, fifty players,
+more lobbies, ratings history, challenges and tables). The counts must be equal, and at most the
+pinned figure: a query per row of a list (an N+1) fails the first, a new query the second (raise
+the pin only for a query the page needs). Lists grow only through pagination (a page holds at most
+its page size), so a page's count is the same at any size. benchmarks/pages.py measures their time
+at a real site's size."""
+from __future__ import annotations
+
+import itertools
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from challenges.models import Challenge, Invite
+from chat.models import ChatMessage
+from games.models import Game, GameSeat, Lobby, LobbyMember
+from notifications.models import Kind, Notification
+from ratings.models import RatedGame, Rating, RatingChange
+from tests.factories import make_game, make_token, make_user
+from tournaments.models import Registration, Round, Table, TableSeat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+SEATS = {"agot": 3, "btwixt": 3, "lcg": 2, "minis": 2}
+_seed = itertools.count(100)
+
+# The most queries each page or API GET may make (the player logged in; a session or a token).
+PAGES = {
+    "/": 14, "/lobbies/": 4, "/lobbies/new/": 3, "/lobbies/{lobby}/": 6, "/games/": 5, "/games/needs-player/": 4,
+    "/accounts/profile/": 13, "/users/{me}/": 14, "/leaderboards/": 4, "/leaderboards/agot/": 4,
+    "/tournaments/": 4, "/tournaments/{tournament}/": 19, "/challenges/": 9, "/bots/": 4,
+    "/accounts/notifications/": 4, "/accounts/tokens/": 5, "/play/btwixt/": 3, "/games/{agot}/": 6,
+    "/games/{btwixt}/": 6, "/games/{lcg}/": 6, "/games/{minis}/": 6, "/games/{finished}/replay": 7,
+}
+API = {
+    "/api/v1/me": 1, "/api/v1/lobbies": 4, "/api/v1/lobbies/{lobby}": 6, "/api/v1/me/games": 2,
+    "/api/v1/me/games?awaiting=true": 2, "/api/v1/games/needs-player": 2, "/api/v1/me/tokens": 2,
+    "/api/v1/me/notifications": 2, "/api/v1/challenges": 5, "/api/v1/ratings/agot": 2, "/api/v1/users/{me}": 9,
+    "/api/v1/tournaments": 3, "/api/v1/tournaments/{tournament}": 4,
+    "/api/v1/tournaments/{tournament}/registrations": 4, "/api/v1/tournaments/{tournament}/rounds": 7,
+    "/api/v1/tournaments/{tournament}/standings": 10, "/api/v1/games/{agot}": 5, "/api/v1/games/{agot}/log": 7,
+    "/api/v1/games/{agot}/chat": 4, "/api/v1/games/{finished}/fairness": 5,
+}
+
+
+class Site:
+    """A site that grows: `grow(n)` adds n finished games of the player (ratings and their history
+    for the ranked ones), n // 3 games in progress, 2n other players, n // 3 open lobbies, a table to
+    the tournament, challenges and notifications."""
+
+    def __init__(self):
+        self.me = make_user()
+        self.others: list = []
+        self.finished: list[Game] = []
+        self.active: dict[str, Game] = {}
+        self.tournament = Tournament.objects.create(name="Cup", ruleset="agot", seats_per_table=3,
+                                                    organizer=make_user(), status=Tournament.Status.RUNNING,
+                                                    current_round=1, started_at=timezone.now())
+        self.round = Round.objects.create(tournament=self.tournament, number=1)
+        self.lobby = None
+        self.ratings: dict[tuple[int, str], Rating] = {}
+
+    def rating(self, user, ruleset: str) -> Rating:
+        key = (user.pk, ruleset)
+        if key not in self.ratings:
+            self.ratings[key] = Rating.objects.create(user=user, ruleset=ruleset)
+        return self.ratings[key]
+
+    def game(self, ruleset: str, users: list, *, finished: bool) -> Game:
+        game = make_game(SEATS[ruleset], ruleset=ruleset, seed=next(_seed), users=users, ranked=finished)
+        if finished:
+            seats = list(game.seats.order_by("position"))
+            game.status, game.ranking = Game.Status.FINISHED, [s.seat for s in seats]
+            game.finished_at, game.deadline_at = timezone.now(), None
+            game.save()
+            GameSeat.objects.filter(game=game).update(deadline_at=None)
+            RatedGame.objects.create(game=game)
+            for place, seat in enumerate(seats, 1):
+                rating = self.rating(seat.user, ruleset)
+                after = rating.rating + 10 - 5 * place
+                RatingChange.objects.create(user=seat.user, game=game, ruleset=ruleset, seat=seat.seat, placement=place,
+                                            before=rating.rating, after=after)
+                rating.rating, rating.games = after, rating.games + 1
+                rating.save()
+        return game
+
+    def grow(self, n: int) -> None:
+        self.others += [make_user() for _ in range(2 * n)]
+        rulesets = itertools.cycle(SEATS)
+        for _ in range(n):
+            ruleset = next(rulesets)
+            users = [self.me, *self.others[-SEATS[ruleset] + 1:]] if len(self.others) > 3 else None
+            self.finished.append(self.game(ruleset, users or [self.me, *self.others[:SEATS[ruleset] - 1]],
+                                           finished=True))
+        for i in range(max(4, n // 3)):
+            ruleset = list(SEATS)[i % 4]
+            game = self.game(ruleset, [self.me, *self.others[i:i + SEATS[ruleset] - 1]], finished=False)
+            self.active.setdefault(ruleset, game)
+            ChatMessage.objects.bulk_create(ChatMessage(game=game, channel="table", sender=self.me,
+                                                        sender_seat=game.seats.first().seat, text=f"hello {k}")
+                                            for k in range(3))
+        for i in range(max(1, n // 3)):
+            lobby = Lobby.objects.create(ruleset="agot", creator=self.others[i], seat_count=3, time_limit=3600)
+            LobbyMember.objects.create(lobby=lobby, user=self.others[i])
+            self.lobby = self.lobby or lobby
+        # a tournament table more: three new registrations and their game
+        players = self.others[-3:]
+        regs = [Registration.objects.create(tournament=self.tournament, user=u) for u in players]
+        game = self.game("agot", players, finished=True)
+        table = Table.objects.create(round=self.round, number=self.round.tables.count() + 1, game=game,
+                                     status=Table.Status.FINISHED)
+        for position, (reg, seat) in enumerate(zip(regs, game.seats.order_by("position"), strict=True)):
+            TableSeat.objects.create(table=table, registration=reg, seat=seat.seat, position=position,
+                                     place=position + 1, points=3 - position)
+        for i in range(max(1, n // 5)):
+            challenge = Challenge.objects.create(challenger=self.others[i], ruleset="agot", time_limit=3600,
+                                                 expires_at=timezone.now() + timedelta(days=1))
+            Invite.objects.create(challenge=challenge, user=self.me)
+        Notification.objects.bulk_create(Notification(user=self.me, game=g, kind=Kind.GAME_ENDED, key=f"n{g.pk}")
+                                         for g in self.finished[-n:])
+
+    def urls(self, table: dict[str, int]) -> dict[str, tuple[str, int]]:
+        names = {"me": self.me.username, "lobby": self.lobby.pk, "tournament": self.tournament.pk,
+                 "finished": self.finished[0].pk, **{r: g.pk for r, g in self.active.items()}}
+        return {template: (template.format(**names), most) for template, most in table.items()}
+
+
+def counts(site: Site, table: dict[str, int], api: bool) -> dict[str, int]:
+    """Each URL's queries, on its second request (the first fills the per-process caches)."""
+    if api:
+        from rest_framework.test import APIClient
+
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {site.key}")
+    else:
+        client = Client()
+        client.force_login(site.me)
+    found = {}
+    for template, (url, _) in site.urls(table).items():
+        client.get(url)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200, f"{url}: {response.status_code}"
+        found[template] = len(queries.captured_queries)
+    return found
+
+
+@pytest.fixture
+def site() -> Site:
+    site = Site()
+    site.key = make_token(site.me)[1]
+    return site
+
+
+@pytest.mark.parametrize("table, api", [(PAGES, False), (API, True)], ids=["pages", "api"])
+def test_queries_do_not_grow_with_the_site(site, table, api):
+    site.grow(3)
+    small = counts(site, table, api)
+    site.grow(30)
+    large = counts(site, table, api)
+    grew = {url: (small[url], large[url]) for url in table if large[url] != small[url]}
+    assert not grew, f"queries grew with the site (small, large): {grew}"
+    over = {url: (large[url], most) for url, most in table.items() if large[url] > most}
+    assert not over, f"more queries than pinned (found, pinned): {over}"
