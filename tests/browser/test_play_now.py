@@ -254,6 +254,29 @@ def test_a_newcomer_plays_each_game_against_the_computer(live_asgi_server, new_p
 # --------------------------------------------------------------------------- test 2
 
 
+def play_until(watcher, pages: dict, done: str, limit: int = 80) -> list[tuple[str, str]]:
+    """Each person answers what their page asks (agot_driver), whoever is asked first, until `done`
+    (a JavaScript condition on the game state `s`, as `watcher` sees it) holds or the game is over.
+    Returns the (seat, kind) answered, in order."""
+    seen: list[tuple[str, str]] = []
+    for _ in range(limit):
+        watcher.wait_for_function(f"""(() => {{ const s = window.__westerosGame.state();
+            return s.status !== 'active' || ({done}) || {list(pages)!r}.some(x => s.pending[x]); }})()""", timeout=60000)
+        s = game_state(watcher)
+        if s["status"] != "active" or watcher.evaluate(f"(() => {{ const s = window.__westerosGame.state(); return !!({done}); }})()"):
+            return seen
+        seat = next(x for x in pages if s["pending"].get(x))
+        page = pages[seat]
+        page.wait_for_function(f"window.__westerosGame.state().version >= {s['version']}")
+        if not mine(page):   # the watcher saw a decision already taken on this page's side
+            continue
+        before = game_state(page)["version"]
+        seen.append((seat, agot_driver.answer(page)))
+        wait_version(page, before)
+    raise AssertionError(f"not done after {limit} decisions: {seen}")
+
+
+
 def test_two_people_and_four_computers_play_a_round_of_agot(live_asgi_server, new_page, artifacts):
     from tests.browser.util import stage_users
 
@@ -300,32 +323,20 @@ def test_two_people_and_four_computers_play_a_round_of_agot(live_asgi_server, ne
     assert len(computers) == 4 and all(x["is_bot"] for x in computers)
     assert host.locator("#tc-unrated").is_visible()
 
-    # round 1: both people answer every decision their page shows, until round 2 begins
-    watcher = host
-    seen: list[tuple[str, str]] = []
-    for _ in range(80):
-        watcher.wait_for_function(f"""(() => {{ const s = window.__westerosGame.state();
-            return s.status !== 'active' || s.view.round > 1 || {list(pages)!r}.some(x => s.pending[x]); }})()""",
-                                  timeout=60000)
-        s = game_state(watcher)
-        if s["status"] != "active" or s["view"]["round"] > 1:
-            break
-        seat = next(x for x in pages if s["pending"].get(x))
-        page = pages[seat]
-        page.wait_for_function(f"window.__westerosGame.state().version >= {s['version']}")
-        if not mine(page):   # the watcher saw a decision already taken on this page's side
-            continue
-        before = game_state(page)["version"]
-        seen.append((seat, agot_driver.answer(page)))
-        wait_version(page, before)
-    else:
-        raise AssertionError(f"round 1 did not end: {seen}")
-    kinds = [k for _, k in seen]
+    # round 1: both people answer every decision their pages show, until round 2 begins
+    seen = play_until(host, pages, "s.view.round > 1")
     assert sorted(x for x, k in seen if k == "place_orders") == sorted(pages), seen
     for page in pages.values():
         page.wait_for_function("window.__westerosGame.state().view.round > 1")
         assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
         assert game_state(page)["status"] == "active"
-    print("decisions of round 1:", seen, kinds)
     for seat, page in pages.items():
         shoot(page, artifacts, f"agot-after-round-1-{seat}", None)
+    # and round 2's Westeros phase (bids for the tracks, mustering, the wildlings...) until both
+    # people are asked for their orders again
+    later = play_until(host, pages, f"s.view.round > 2 || {list(pages)!r}.every(x => s.pending[x] === 'place_orders')")
+    state = game_state(host)
+    assert state["view"]["round"] == 2 and all(state["pending"].get(x) == "place_orders" for x in pages), (state["pending"], later)
+    for page in pages.values():
+        assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+    print("decisions:", seen, later)
