@@ -496,7 +496,7 @@ def fetch(url: str, headers: dict[str, str]) -> dict:
     request = urllib.request.Request(url, headers=headers)
     started = time.perf_counter()
     try:
-        response = urllib.request.urlopen(request, timeout=60)
+        response = urllib.request.urlopen(request, timeout=120)
     except urllib.error.HTTPError as error:
         response = error
     except OSError as error:
@@ -596,6 +596,7 @@ def measure(base: str, rows: list, session: str, token: str, repeat: int,
     samples: dict[tuple, list[dict]] = {row: [] for row in [bare, *rows]}
     failures: list[str] = []
     spent: dict[tuple, float] = {row: 0.0 for row in samples}
+    warmups: dict[tuple, list[dict]] = {}
     for round_ in range(repeat + 2):
         for row in samples:
             label, who, path = row
@@ -613,8 +614,11 @@ def measure(base: str, rows: list, session: str, token: str, repeat: int,
                 continue
             if round_ >= 2:  # two warm-up rounds (imports, first connections, caches)
                 samples[row].append(result)
+            else:
+                warmups.setdefault(row, []).append(result)
     bare_samples = samples.pop(bare)
-    return {"bare": bare_samples}, [{"row": row, "samples": s} for row, s in samples.items()], failures
+    return ({"bare": bare_samples}, [{"row": row, "samples": s, "warmups": warmups.get(row, [])}
+                                     for row, s in samples.items()], failures)
 
 
 def report(bare: list[dict], results: list[dict], failures: list[str], load: str) -> None:
@@ -633,8 +637,11 @@ def report(bare: list[dict], results: list[dict], failures: list[str], load: str
         label, who, path = item["row"]
         s = item["samples"]
         if not s:
-            print(f"{label:34} {who:8} {'failed':>6}")
-            misses.append(f"{label} as {who}: every request failed")
+            took = [x["server"] or x["client"] for x in item["warmups"] if x.get("status")]
+            said = (f"no sample: its warm-up requests took {', '.join(f'{t / 1000:.1f} s' for t in took)} (server), "
+                    "over the row's time budget" if took else "every request failed")
+            print(f"{label[:34]:34} {who:8} {said}  MISS")
+            misses.append(f"{label} as {who} ({path}): {said}")
             continue
         server = [x["server"] for x in s if x["server"] is not None]
         queries = sorted({x["queries"] for x in s if x["queries"] is not None})
