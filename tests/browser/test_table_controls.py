@@ -240,11 +240,13 @@ def test_a_lone_player_pauses_alone_and_reads_the_end_screen(live_asgi_server, n
     # the rematch form is accepted (its CSRF token is good): alone against the computer, a new game at once
     page.go_back()
     page.click("#tc-rematch")
-    page.wait_for_url(re.compile(rf".*/games/(?!{game_id}/)\d+/$"))
+    # a ceiling, not a measure: a new game's first moves wait on the shared SQLite file while other
+    # workers stage whole games in it
+    page.wait_for_url(re.compile(rf".*/games/(?!{game_id}/)\d+/$"), timeout=60000)
     page.wait_for_function("window.__westerosGame && window.__westerosGame.state()")
     again = _state(page)
     assert again["status"] == "active" and again["vs_computer"] and again["ruleset"] == ruleset
-    assert page.locator("#table-controls #concede").is_visible()
+    page.locator("#table-controls #concede").wait_for(state="visible")
 
 
 # --------------------------------------------------------------------------- a game played to its end
