@@ -310,7 +310,7 @@ class GameLogView(APIView):
 
 
 class GameConcedeView(APIView):
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT, summary="Leave the game: the bot takes your seat")
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT, summary="Leave the game: the computer takes your seat")
     def post(self, request: Request, game_id: int) -> Response:
         return _game_response(play.do_concede(game_id, request.user), request.user)
 

@@ -159,9 +159,9 @@ def _with_take_overs(game: Game, entries: list[dict[str, Any]]) -> list[dict[str
 
 
 def seat_player_names(game: Game) -> dict[str, str]:
-    """{seat: the name the table knows its player by}: the username, or "the bot" for a seat the
+    """{seat: the name the table knows its player by}: the username, or "the computer" for a seat the
     engine's player holds from the start."""
-    return {s.seat: (s.user.username if s.user_id else "the bot") for s in game.seats.select_related("user")}
+    return {s.seat: (s.user.username if s.user_id else "the computer") for s in game.seats.select_related("user")}
 
 
 def with_player_names(line: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:

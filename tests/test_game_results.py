@@ -167,6 +167,8 @@ def test_the_only_person_conceding_against_the_computer():
     assert result["status"] == "abandoned"
     assert result["headline"] == f"{alys.username} left before round 1: the game was abandoned."  # round 0: deployment
     assert place_of(result, "lannister")["who"] == "The computer"
+    # the computer never left: it ranks ahead of the person who did (the game is unrated)
+    assert place_of(result, "lannister")["place"] == 1 and place_of(result, "stark")["place"] == 2
 
 
 def test_a_conceded_seat_says_the_round_and_that_the_computer_played_on():

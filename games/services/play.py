@@ -165,7 +165,7 @@ def require_seat_may_act(game: Game, seat: GameSeat, version: int):
     if not game.is_active():
         raise conflict("game_over", f"This game is {game.status}.", version=game.version)
     if seat.has_left():
-        raise conflict("not_your_turn", "You left this game; the bot plays your seat.", version=game.version)
+        raise conflict("not_your_turn", "You left this game; the computer plays your seat.", version=game.version)
     if game.is_paused():
         raise conflict("game_paused", "The game is paused; any player may resume it.", version=game.version)
     if version > game.version:
@@ -202,11 +202,13 @@ def do_concede(game_id: int, user: User) -> Game:
 
 
 def abandonment_ranking(game: Game, seats: list[GameSeat] | None = None) -> list[str]:
-    """Every player left: the one who stayed longest ranks first, the first to leave last (so a
-    ranked game cannot be escaped by everyone leaving after you); seats without a player follow."""
+    """Every player left: the computer's seats (they never left: such a game is unrated) rank first,
+    then the one who stayed longest, the first to leave last (so a ranked game cannot be escaped by
+    everyone leaving after you); seats whose player is gone from the site follow."""
     seats = list(game.seats.all()) if seats is None else seats
     players = sorted((s for s in seats if s.user_id is not None), key=lambda s: (s.left_at, s.position), reverse=True)
-    return [s.seat for s in players] + [s.seat for s in seats if s.user_id is None]
+    computers = [s.seat for s in seats if s.is_computer()]
+    return computers + [s.seat for s in players] + [s.seat for s in seats if s.user_id is None and not s.is_computer()]
 
 
 def hand_to_bot(seat: GameSeat, *, abandoned: bool, state: dict | None = None) -> None:

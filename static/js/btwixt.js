@@ -25,7 +25,7 @@
   function use(summary, catalogue, opts) {
     opts = opts || {};
     T = { cards: catalogue, summary: summary || {}, seat: opts.seat || null, rows: opts.rows || [],
-      pending: opts.pending || (summary && summary.pending) || {} };
+      pending: opts.pending || (summary && summary.pending) || {}, status: opts.status || "active" };
   }
 
   const COLOUR_MARK = { red: "■ red", green: "◆ green", purple: "♥ purple", blue: "● event", white: "○ leader" };
@@ -180,11 +180,11 @@
     const score = (s.score || {})[seat];
     const badges = [];
     if (s.first_player === seat) badges.push(h("span", { class: "badge first", title: "first player" }, "★ first"));
-    if (s.turn === seat && s.step === "bidding") badges.push(h("span", { class: "badge turn" }, "▶ to play"));
+    if (T.status === "active" && s.turn === seat && s.step === "bidding") badges.push(h("span", { class: "badge turn" }, "▶ to play"));
     if (knelt) badges.push(h("span", { class: "badge knelt" }, "knelt"));
     if (s.bid_winner === seat && s.step !== "bidding") badges.push(h("span", { class: "badge won" }, "won the bid"));
     if ((s.winners || []).includes(seat)) badges.push(h("span", { class: "badge won" }, "winner"));
-    const who = row.seat ? h("span", { class: "presence " + (row.connected ? "on" : "off") }, row.is_bot ? "bot" : (row.user || "—"), row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null, row.connected ? " ●" : " ○") : null;
+    const who = row.seat ? h("span", { class: "presence " + (row.connected ? "on" : "off") }, row.is_bot ? (row.user ? `${row.user} (the computer plays)` : "the computer") : (row.user || "—"), row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null, row.connected ? " ●" : " ○") : null;
     return h("li", { class: "bt-seat" + (seat === T.seat ? " me" : "") + (knelt ? " is-knelt" : "") + (pend ? " is-pending" : ""), id: `seat-${seat}`, "data-seat": seat },
       h("div", { class: "bt-seat-head" }, h("strong", {}, leader(seat)), " ", who),
       h("div", { class: "badges" }, badges),
@@ -334,16 +334,10 @@
     return false;
   }
 
-  async function postSimple(path, what) {
-    showError("");
-    const res = await post(q(path));
-    if (!res.ok) showError(`${what} refused: ${String(res.reason)}`);
-    await load();
-  }
 
   // ------------------------------------------------------------------ rendering
 
-  function useGame() { use(game.summary, CARDS, { seat: SEAT, rows: game.seats || [], pending: game.pending || {} }); }
+  function useGame() { use(game.summary, CARDS, { seat: SEAT, rows: game.seats || [], pending: game.pending || {}, status: game.status }); }
 
   function render() {
     useGame();

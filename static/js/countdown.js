@@ -84,7 +84,7 @@
     if (root) root.classList.toggle("clocked", Boolean(game && game.clock));
     if (!game || !game.clock) { const node = document.getElementById("clocks"); if (node) node.hidden = true; return; }
     const rows = (game.seats || []).filter((row) => row.clock);
-    show(line(), rows.map((row) => ({ name: row.user ? row.user + (row.is_bot ? " (the bot plays)" : "") : "the bot", ...row.clock,
+    show(line(), rows.map((row) => ({ name: row.user ? row.user + (row.is_bot ? " (the computer plays)" : "") : "the computer", ...row.clock,
                                       running: row.clock.running && game.status === "active" })),
          game.paused_at ? "Clocks (paused): " : "Clocks: ");
   }

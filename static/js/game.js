@@ -53,7 +53,7 @@
      grouped by round and phase, newest group first, each line a sentence with the house names in
      their colours; above it a short digest of what happened since this seat's last move. */
   const PHASE_TITLE = { planning: "Planning phase", action: "Action phase", westeros: "Westeros phase", over: "End of the game" };
-  const SOURCE_NOTE = { bot: "played by the bot", timeout: "time ran out: the default was played" };
+  const SOURCE_NOTE = { bot: "played by the computer", timeout: "time ran out: the default was played" };
   const logOpen = new Set();   // groups the reader opened or closed by hand: kept across updates
   const logClosed = new Set();
 
@@ -261,7 +261,7 @@
     $("seats").replaceChildren(h("table", { class: "seats" }, h("tbody", {}, game.seats.map((s) =>
       h("tr", { class: s.seat === SEAT ? "me" : "" },
         h("td", {}, houseTag(s.seat)),
-        h("td", {}, s.is_bot ? "bot" : (s.user || "—"), s.bot_account && !s.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null),
+        h("td", {}, s.is_bot ? (s.user ? `${s.user} (the computer plays)` : "the computer") : (s.user || "—"), s.bot_account && !s.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null),
         h("td", {}, h("span", { class: "presence " + (s.connected ? "on" : "off"), "data-user": s.user || "" }, s.connected ? "● online" : "○ away")),
         h("td", {}, game.pending[s.seat] ? h("span", { class: "pending-what" }, cap(TODO[game.pending[s.seat]] || game.pending[s.seat].replace(/_/g, " ")), " ",
           s.deadline_at ? h("span", { class: "deadline", "data-deadline": s.deadline_at }, "") : "") : ""))))));
@@ -439,14 +439,6 @@
     window.tickDeadlines();
   }
 
-  async function postSimple(path, what) {
-    showError("");
-    const res = await post(q(path));
-    if (!res.ok) showError(`${what} refused: ${W.namesIn(res.reason)}`);
-    await load();
-  }
-  function extend() { postSimple("/extend", "Extension"); }
-  function concede() { if (window.confirm("Leave this game? A bot takes your seat.")) postSimple("/concede", "Concession"); }
 
   function listPanel(actions) {
     return h("div", { class: "choices" }, actions.map((act) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify(act), onclick: () => send(act) }, W.describeAction(act))));

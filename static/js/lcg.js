@@ -26,11 +26,12 @@
   let C = { cards: {}, factions: {}, decks: {} };   // the catalogue, with a scenario's own cards
   let V = {}, S = {};                                 // view and summary
   let ME = null, ROWS = [], OPEN = new Set();         // viewer seat, the API's seat rows, opened piles
+  let STATUS = "active";                              // the game's status: no live badges once it is over
   let INTERACT = null;                                // the page's hooks (null in the replay)
 
   function use(view, summary, catalogue, opts) {
     opts = opts || {};
-    V = view || {}; S = summary || {}; ME = opts.seat || null; ROWS = opts.rows || [];
+    V = view || {}; S = summary || {}; ME = opts.seat || null; ROWS = opts.rows || []; STATUS = opts.status || "active";
     INTERACT = opts.interact || null;
     if (opts.open) OPEN = opts.open;
     const extra = V.extra_cards || {};
@@ -366,7 +367,7 @@
     const badges = [];
     if (V.first_player === seat) badges.push(h("span", { class: "badge first", title: "first player" }, "★ first player"));
     if (V.active === seat && (V.phase === "marshaling" || V.phase === "challenges")) badges.push(h("span", { class: "badge turn" }, "active"));
-    if ((S.pending || {})[seat]) badges.push(h("span", { class: "badge pending" }, "deciding", row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null));
+    if (STATUS === "active" && (S.pending || {})[seat]) badges.push(h("span", { class: "badge pending" }, "deciding", row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null));
     if (V.winner === seat) badges.push(h("span", { class: "badge won" }, "winner"));
     const who = h("span", { class: "who" }, h("strong", { class: "seat-name" }, seatName(seat)),
       row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null,
@@ -583,7 +584,7 @@
     document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · ${phaseText(data.view.over ? "finished" : "active")}`;
     const box = document.getElementById("replay-entry");
     if (!data.entry) { box.replaceChildren(h("p", {}, "The game as it started: hands dealt, before the mulligans.")); return; }
-    const SOURCE = { bot: " (played by the bot)", timeout: " (time ran out: the default was played)" };
+    const SOURCE = { bot: " (played by the computer)", timeout: " (time ran out: the default was played)" };
     const lines = data.entry.lines && data.entry.lines.length ? data.entry.lines : data.entry.events.map((ev) => ({ text: describeEvent(ev) }));
     box.replaceChildren(h("p", {}, h("strong", {}, seatName(data.entry.seat)), SOURCE[data.entry.source] || ""),
       lines.length ? h("ul", { class: "replay-lines" }, lines.map((l) => h("li", { class: "log-event" + (l.private ? " private" : "") }, lineNodes(l))))
@@ -635,14 +636,8 @@
     return false;
   }
 
-  async function postSimple(path, what) {
-    showError("");
-    const res = await post(q(path));
-    if (!res.ok) showError(`${what} refused: ${namesIn(res.reason)}`);
-    await load();
-  }
 
-  function useGame() { use(game.view, game.summary, CATALOGUE, { seat: SEAT, rows: game.seats || [], interact: interact, open: openedPiles }); }
+  function useGame() { use(game.view, game.summary, CATALOGUE, { seat: SEAT, rows: game.seats || [], interact: interact, open: openedPiles, status: game.status }); }
   function myKind() { return SEAT && game && game.status === "active" ? (game.pending || {})[SEAT] : null; }
   function decision() { return (game.view && game.view.decision) || {}; }
 
@@ -1080,7 +1075,7 @@
         groups[groups.length - 1].items.push({ it, e });
       }
     }
-    const SOURCE = { bot: "played by the bot", timeout: "time ran out: the default was played" };
+    const SOURCE = { bot: "played by the computer", timeout: "time ran out: the default was played" };
     $("log").classList.add("log-grouped");
     $("log").replaceChildren(...groups.reverse().slice(0, 40).map((g, i) => h("li", { class: "log-group" },
       h("details", { open: i < 3 },

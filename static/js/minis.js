@@ -517,7 +517,7 @@
     document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · ${phaseText(data.view.over ? "finished" : "active")}`;
     const box = document.getElementById("replay-entry");
     if (!data.entry) { box.replaceChildren(h("p", {}, "The game as it started: the roll-off for deployment.")); return; }
-    const SOURCE = { bot: " (played by the bot)", timeout: " (time ran out: the default was played)" };
+    const SOURCE = { bot: " (played by the computer)", timeout: " (time ran out: the default was played)" };
     const lines = data.entry.lines && data.entry.lines.length ? data.entry.lines.map((l) => seenFacing(l.text)) : data.entry.events.map(describeEvent);
     box.replaceChildren(h("p", {}, h("strong", {}, seatName(data.entry.seat)), SOURCE[data.entry.source] || ""),
       lines.length ? h("ul", { class: "replay-lines" }, lines.map((l) => h("li", { class: "log-event" }, l))) : h("p", {}, "Nothing you could see happened at this step."));
@@ -581,12 +581,6 @@
     showError(`Refused: ${namesIn(res.reason)}`);
     if (res.status === 409) await load();
     return false;
-  }
-  async function postSimple(path, what) {
-    showError("");
-    const res = await post(q(path));
-    if (!res.ok) showError(`${what} refused: ${namesIn(res.reason)}`);
-    await load();
   }
   /* The move check (POST /check, nothing applied): {ok, at, facing} or {ok: false, error, reason}.
      A 409 means the page's version is behind (the game moved on since it was loaded): the game is
@@ -1463,7 +1457,7 @@
     const body = await r.json();
     const entries = Array.isArray(body) ? body : (body.entries || []);
     useGame();
-    const SOURCE = { bot: " (played by the bot)", timeout: " (time ran out: the default was played)" };
+    const SOURCE = { bot: " (played by the computer)", timeout: " (time ran out: the default was played)" };
     const items = [];
     for (const e of entries) {
       const lines = e.lines && e.lines.length ? e.lines.map((l) => seenFacing(l.text)) : (e.events || []).filter((ev) => !["attack_dice", "defense_dice", "activation_end"].includes(ev.type)).map(describeEvent);

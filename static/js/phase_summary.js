@@ -55,9 +55,20 @@
     return out;
   }
 
+  // sentences that state a standing anew each time it changes ("Castles and strongholds held: ..."):
+  // within a phase only the last one says where it stands
+  const STANDING = [/^Castles and strongholds held: /];
+  const standing = (l) => STANDING.find((re) => re.test((l.text || "").trim()));
+  function latestStandings(lines) {
+    return lines.filter((l, i) => {
+      const re = standing(l);
+      return !re || !lines.slice(i + 1).some((later) => re.test((later.text || "").trim()));
+    });
+  }
+
   /* At most MAX_LINES sentences: the headlines in the order they happened, then other key lines. */
   function pick(lines) {
-    const open = lines.filter((l) => !l.private && !filler(l));
+    const open = latestStandings(lines.filter((l) => !l.private && !filler(l)));
     const heads = open.filter((l) => l.headline).slice(0, MAX_LINES);
     return heads.concat(open.filter((l) => l.key && !l.headline).slice(0, MAX_LINES - heads.length));
   }
@@ -70,7 +81,7 @@
 
   function phaseBody(g, compact) {
     const lines = pick(g.lines);
-    const more = g.lines.filter((l) => !filler(l)).length - lines.length;
+    const more = latestStandings(g.lines.filter((l) => !filler(l))).length - lines.length;
     return [
       h("ul", { class: "ps-lines" }, lines.map((l, i) => {
         const areas = l.areas || [];
