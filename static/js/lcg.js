@@ -371,7 +371,7 @@
     if (V.winner === seat) badges.push(h("span", { class: "badge won" }, "winner"));
     const who = h("span", { class: "who" }, h("strong", { class: "seat-name" }, seatName(seat)),
       row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null,
-      row.connected !== undefined ? h("span", { class: "presence " + (row.connected ? "on" : "off"), title: row.connected ? "connected" : "not connected" }, row.is_bot ? " bot" : (row.connected ? " ●" : " ○")) : null,
+      row.connected !== undefined ? h("span", { class: "presence " + (row.connected ? "on" : "off"), title: row.connected ? "connected" : "not connected" }, row.is_bot ? " · the computer" : (row.connected ? " ●" : " ○")) : null,
       h("span", { class: "faction-word" }, " · " + factionName(p.faction)));
     const power = (S.power || {})[seat] ?? 0;
     const summaryLine = h("span", { class: "area-summary" }, stat("Power", power, "total power"), stat("Gold", p.gold), stat("Hand", handCount),
