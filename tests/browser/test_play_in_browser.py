@@ -10,20 +10,9 @@ import re
 
 import pytest
 
+from tests.browser.util import sign_up
+
 pytestmark = pytest.mark.browser
-
-PASSWORD = "a-long-and-unusual-passphrase-42"
-
-
-def sign_up(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.com")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(base + "/")
-    assert username in page.locator("header").inner_text()
 
 
 def game_state(page) -> dict:

@@ -15,7 +15,7 @@ import pytest
 
 from tests.browser import agot_driver
 from tests.browser.test_lcg_setup_replay import _setup_picks
-from tests.browser.util import PASSWORD, game_state, log_in, wait_version
+from tests.browser.util import game_state, log_in, sign_up, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -29,17 +29,6 @@ RAW = re.compile(r"[{}\[\]]|\bnull\b|\bundefined\b|\b[a-z]+_[a-z_]+\b")
 PROGRESS = """(() => { const s = window.__westerosGame.state(), v = s.view || {}, m = s.summary || {};
   return JSON.stringify([v.round, v.phase, v.step, m.round, m.season, m.step, m.phase, s.status]); })()"""
 ROUND = "(() => { const s = window.__westerosGame.state(); return (s.view || {}).round ?? (s.summary || {}).round; })()"
-
-
-def sign_up(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.com")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(base + "/")
-    assert username in page.locator("header").inner_text()
 
 
 def mine(page) -> str | None:

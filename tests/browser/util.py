@@ -6,6 +6,18 @@ import re
 PASSWORD = "a-long-and-unusual-passphrase-42"
 
 
+def sign_up(page, base: str, username: str) -> None:
+    """A new account made through the sign-up page, which lands on the home page logged in."""
+    page.goto(base + "/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.com")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(base + "/")
+    assert username in page.locator("header").inner_text()
+
+
 def log_in(page, base: str, username: str) -> None:
     page.goto(base + "/accounts/login/")
     page.fill("input[name=username]", username)
