@@ -353,7 +353,8 @@ class Reliability:
 
 def reliability_report(user: User, window: int | None = None) -> Reliability:
     window = window or conf.reliability_decisions()
-    events = sorted(_decision_events(user, window) + _abandon_events(user, window), reverse=True)[:window]
+    subs = _substitutions(user)
+    events = sorted(_decision_events(user, window, subs) + _abandon_events(user, window, subs), reverse=True)[:window]
     timeouts = sum(1 for _, kind in events if kind == "timeout")
     abandoned = sum(1 for _, kind in events if kind == "abandoned")
     return Reliability(decisions=len(events), timeouts=timeouts, abandoned=abandoned)
@@ -363,18 +364,46 @@ def reliability_of(user: User) -> float:
     return reliability_report(user).score
 
 
-def _decision_events(user: User, window: int) -> list[tuple[datetime, str]]:
+# The user's seats read at a time to find their newest decisions (the batch doubles up to the most).
+DECISION_BATCH = 32
+MAX_DECISION_BATCH = 512
+
+
+def _decision_events(user: User, window: int, subs: list[tuple]) -> list[tuple[datetime, str]]:
+    """The user's newest `window` decisions (created_at, source), newest first.
+
+    Read game by game, the games that can hold the newest decisions first, so that the cost follows
+    the window, not the player's whole history: a game's decisions are all logged before it ends (its
+    finished_at), so the games in progress come first, then the ended games latest first, in growing
+    batches; reading stops once the window is full and every game left ended before the window's
+    oldest decision."""
     decisions = [GameAction.Source.PLAYER, GameAction.Source.TIMEOUT]
-    held = GameSeat.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"), user=user)
     taken_over = SeatSubstitution.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"))
-    rows = list(GameAction.objects
-                .filter(game_id__in=GameSeat.objects.filter(user=user).values("game_id"), source__in=decisions)
-                .filter(Exists(held)).exclude(Exists(taken_over))
-                .order_by("-created_at", "-id")
-                .values_list("created_at", "source")[:window])
+    seats = (GameSeat.objects.filter(user=user).exclude(Exists(taken_over))
+             .order_by(F("game__finished_at").desc(nulls_first=True), "-game_id")
+             .values_list("game_id", "seat", "game__finished_at"))
+    found: list[tuple[datetime, int, str]] = []  # (created_at, id, source), newest first
+    start, size = 0, DECISION_BATCH
+    while True:
+        batch = list(seats[start:start + size + 1])  # one more than read: the next game's end
+        chunk = batch[:size]
+        if chunk:
+            pairs = {(game_id, seat) for game_id, seat, _ in chunk}
+            rows = (GameAction.objects
+                    .filter(game_id__in={g for g, _ in pairs}, seat__in={s for _, s in pairs}, source__in=decisions)
+                    .values_list("game_id", "seat", "created_at", "id", "source"))
+            found += [(at, pk, source) for game_id, seat, at, pk, source in rows if (game_id, seat) in pairs]
+            found = sorted(found, reverse=True)[:window]
+        if len(batch) <= size:
+            break
+        ended = batch[size][2]  # the latest end of the games not read yet (None: one is in progress)
+        if len(found) >= window and ended is not None and found[-1][0] > ended:
+            break
+        start, size = start + size, min(size * 2, MAX_DECISION_BATCH)
+    rows = [(at, source) for at, _, source in found]
     # seats a substitute took over: each player's decisions are those of their own time in the seat
     # (the leaver's up to the take-over, the substitute's from it on)
-    spans = _seat_spans(user)
+    spans = _seat_spans(user, subs)
     if spans:
         match = Q()
         for game_id, seat, after, until in spans:
@@ -384,15 +413,20 @@ def _decision_events(user: User, window: int) -> list[tuple[datetime, str]]:
     return [(at, str(source)) for at, source in rows]
 
 
-def _seat_spans(user: User) -> list[tuple[int, str, int, int | None]]:
-    """(game, seat, after version, until version or None) of the user's time in each seat a substitute
-    took over, the user's or one the user took over."""
-    subs = list(SeatSubstitution.objects.filter(
+def _substitutions(user: User) -> list[tuple]:
+    """(game, seat, version, leaver, substitute, left at) of every take-over of a seat the user left or
+    took over (all the seat's take-overs, in order), read once for the spans and the abandonments."""
+    return list(SeatSubstitution.objects.filter(
         Exists(SeatSubstitution.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"))
                .filter(Q(leaver=user) | Q(substitute=user)))).order_by("game_id", "seat", "version", "id")
-        .values_list("game_id", "seat", "version", "leaver_id", "substitute_id"))
+        .values_list("game_id", "seat", "version", "leaver_id", "substitute_id", "left_at"))
+
+
+def _seat_spans(user: User, subs: list[tuple]) -> list[tuple[int, str, int, int | None]]:
+    """(game, seat, after version, until version or None) of the user's time in each seat a substitute
+    took over, the user's or one the user took over."""
     spans = []
-    for index, (game_id, seat, version, leaver_id, substitute_id) in enumerate(subs):
+    for index, (game_id, seat, version, leaver_id, substitute_id, _) in enumerate(subs):
         first = index == 0 or subs[index - 1][:2] != (game_id, seat)
         if leaver_id == user.pk:
             spans.append((game_id, seat, 0 if first else subs[index - 1][2], version))
@@ -402,12 +436,11 @@ def _seat_spans(user: User) -> list[tuple[int, str, int, int | None]]:
     return spans
 
 
-def _abandon_events(user: User, window: int) -> list[tuple[datetime, str]]:
+def _abandon_events(user: User, window: int, subs: list[tuple]) -> list[tuple[datetime, str]]:
     rows = (GameSeat.objects.filter(user=user, left_at__isnull=False)
             .order_by("-left_at").values_list("left_at", flat=True)[:window])
     # seats left and then taken over by a substitute: the leaver keeps the abandonment
-    rows = [*rows, *SeatSubstitution.objects.filter(leaver=user).order_by("-left_at")
-            .values_list("left_at", flat=True)[:window]]
+    rows = [*rows, *sorted((sub[5] for sub in subs if sub[3] == user.pk), reverse=True)[:window]]
     return [(at, "abandoned") for at in rows]
 
 
