@@ -32,6 +32,7 @@ from ratings.models import STANDARD_FORMAT, Rating
 from ratings.services import is_provisional
 from ratings.templatetags.site_words import duration_words, ruleset_name
 from web import forms as lobby_form
+from web.paging import page_of
 
 WORDS = {
     "others_label": "Also challenge (names, separated by commas)",
@@ -247,7 +248,9 @@ def played_rulesets(user_ids: list[int]) -> dict[int, list[str]]:
 
 def bot_list(request: HttpRequest) -> HttpResponse:
     """The bot accounts: their names, the games they have played, their ratings, a Challenge button."""
-    bots = list(User.objects.filter(is_bot=True, is_active=True).order_by("username")[:200])
+    pager = page_of(request, User.objects.filter(is_bot=True, is_active=True).order_by("username", "id"),
+                    order="rank")
+    bots = pager.rows
     ids = [b.pk for b in bots]
     played = played_rulesets(ids)
     ratings: dict[int, list[dict[str, Any]]] = {}
@@ -256,4 +259,4 @@ def bot_list(request: HttpRequest) -> HttpResponse:
                                                   "games": r.games, "provisional": is_provisional(r)})
     rows = [{"bot": b, "games": [ruleset_name(r) for r in played.get(b.pk, [])], "ratings": ratings.get(b.pk, [])}
             for b in bots]
-    return render(request, "challenges/bots.html", {"rows": rows})
+    return render(request, "challenges/bots.html", {"rows": rows, "pager": pager})

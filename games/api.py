@@ -31,6 +31,7 @@ from games.serializers import (
 from games.services import check, computer, deadlines, lobbies, pause, play
 from westeros.fields import INTEGER_MAX
 from westeros.outages import DATABASE_ERRORS
+from westeros.pagination import PAGE_PARAMETERS, page_response, paged
 
 log = logging.getLogger(__name__)
 REREAD_FAILED = ("Your change was saved, but the database became unavailable before it could be read back: "
@@ -147,9 +148,9 @@ class LobbyListView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        responses=LobbySerializer(many=True),
-        summary="Open public lobbies",
-        parameters=[
+        responses=paged("Lobby", LobbySerializer),
+        summary="Open public lobbies, newest first, a page at a time",
+        parameters=[*PAGE_PARAMETERS,
             OpenApiParameter("ruleset", str), OpenApiParameter("ranked", bool),
             _int_query("seats_free", "at least this many free seats"),
             _int_query("max_time_limit", "seconds"),
@@ -161,7 +162,7 @@ class LobbyListView(APIView):
         game = Game.objects.filter(lobby=OuterRef("pk")).values("pk")[:1]
         qs = (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
               .annotate(taken=Count("members"), game_pk=Subquery(game))
-              .select_related("creator").prefetch_related("members__user"))
+              .select_related("creator").prefetch_related("members__user").order_by("-created_at", "-id"))
         if ruleset := request.query_params.get("ruleset"):
             qs = qs.filter(ruleset=ruleset)
         if (ranked := _bool_param(request, "ranked")) is not None:
@@ -172,7 +173,7 @@ class LobbyListView(APIView):
             qs = qs.filter(time_limit__lte=longest)
         if (shortest := _int_param(request, "min_time_limit")) is not None:
             qs = qs.filter(time_limit__gte=shortest)
-        return Response(LobbySerializer(qs[:200], many=True).data)
+        return page_response(request, self, qs, lambda rows: LobbySerializer(rows, many=True).data)
 
     @extend_schema(request=LobbyCreateSerializer, responses={201: LobbySerializer}, summary="Create a lobby")
     def post(self, request: Request) -> Response:
@@ -334,18 +335,21 @@ class MyGameSerializer(serializers.Serializer):
 
 
 class MyGamesView(APIView):
-    @extend_schema(responses=MyGameSerializer(many=True), parameters=[OpenApiParameter("awaiting", bool)],
-                   summary="Your games; awaiting=true: only those where a decision of yours is pending")
+    @extend_schema(responses=paged("MyGame", MyGameSerializer),
+                   parameters=[OpenApiParameter("awaiting", bool), *PAGE_PARAMETERS],
+                   summary="Your games, newest first, a page at a time; awaiting=true: only those where a "
+                           "decision of yours is pending")
     def get(self, request: Request) -> Response:
         seats = request.user.game_seats.filter(left_at__isnull=True)
         if _bool_param(request, "awaiting"):
             rows = queries.awaiting_seats(seats.filter(game__status=Game.Status.ACTIVE))
         else:
             # without the games' states (what this list shows needs none; 200 states are megabytes)
-            rows = list(seats.select_related("game").defer("game__state").order_by("-game__created_at")[:200])
+            rows = seats.select_related("game").defer("game__state").order_by("-game__created_at", "-game__id")
         # each game with the seat row it was read by: no query per game
-        return Response([{"id": s.game.pk, "ruleset": s.game.ruleset, "status": s.game.status,
-                          "version": s.game.version, "seat": s.seat} for s in rows])
+        return page_response(request, self, rows, lambda page: [
+            {"id": s.game.pk, "ruleset": s.game.ruleset, "status": s.game.status, "version": s.game.version,
+             "seat": s.seat} for s in page])
 
 
 def active_lobbies_for_home():

@@ -14,6 +14,7 @@ from games import queries, rulesets
 from games.models import Game
 from games.services import substitutes
 from ratings.templatetags.site_words import seat_name
+from westeros.pagination import PAGE_PARAMETERS, page_response, paged
 
 
 def open_seat_row(row: substitutes.OpenSeat) -> dict:
@@ -55,10 +56,12 @@ class OpenSeatSerializer(serializers.Serializer):
 class NeedsPlayerView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenSeatSerializer(many=True),
-                   summary="Games where the engine plays a seat its player left: a substitute may take it over")
+    @extend_schema(responses=paged("OpenSeat", OpenSeatSerializer), parameters=PAGE_PARAMETERS,
+                   summary="Games where the engine plays a seat its player left, a page at a time: a substitute "
+                           "may take it over")
     def get(self, request: Request) -> Response:
-        return Response([open_seat_row(row) for row in substitutes.listing(request.user)])
+        return page_response(request, self, substitutes.listing(request.user),
+                             lambda rows: [open_seat_row(row) for row in rows])
 
 
 class TakeSeatView(APIView):

@@ -4,7 +4,6 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import ListAPIView
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,9 +14,14 @@ from games.engine import ruleset_ids
 from ratings import conf, services
 from ratings.models import Rating
 from ratings.serializers import LeaderboardEntrySerializer, ProfileSerializer
+from westeros.pagination import ListPagination
 
 
-class LeaderboardPagination(PageNumberPagination):
+class LeaderboardPagination(ListPagination):
+    """The site's page shape; a bad `page` is a 400 (it was DRF's 404). Its size is the setting's."""
+
+    page_size_query_param = None
+
     def get_page_size(self, request: Request) -> int:
         return int(conf.get("RATINGS_LEADERBOARD_PAGE_SIZE"))
 

@@ -160,9 +160,9 @@ def test_integer_query_parameters_beyond_the_database_range_are_field_errors(par
 def test_integer_query_parameters_within_range_still_filter():
     make_lobby(time_limit=3600)
     client = Client()
-    assert len(client.get(reverse("api-lobbies"), {"max_time_limit": "3600"}).json()) == 1
-    assert len(client.get(reverse("api-lobbies"), {"max_time_limit": "3599"}).json()) == 0
-    assert len(client.get(reverse("api-lobbies"), {"seats_free": "0"}).json()) == 1
+    assert len(client.get(reverse("api-lobbies"), {"max_time_limit": "3600"}).json()["results"]) == 1
+    assert len(client.get(reverse("api-lobbies"), {"max_time_limit": "3599"}).json()["results"]) == 0
+    assert len(client.get(reverse("api-lobbies"), {"seats_free": "0"}).json()["results"]) == 1
 
 
 @pytest.mark.parametrize("path", ["/api/v1/games/{big}", "/api/v1/games/{big}/log", "/api/v1/lobbies/{big}",

@@ -159,8 +159,8 @@ def test_my_games_awaiting_lists_only_games_where_my_decision_is_pending():
     done = make_game(users=[me, make_user(), make_user()])
     submit(done, "stark", default_for(done, "stark"))
     client = api_client_for(me)
-    assert {g["id"] for g in client.get(reverse("api-my-games")).json()} == {waiting.id, done.id}
-    awaiting = client.get(reverse("api-my-games"), {"awaiting": "true"}).json()
+    assert {g["id"] for g in client.get(reverse("api-my-games")).json()["results"]} == {waiting.id, done.id}
+    awaiting = client.get(reverse("api-my-games"), {"awaiting": "true"}).json()["results"]
     assert [(g["id"], g["seat"]) for g in awaiting] == [(waiting.id, "stark")]
 
 

@@ -63,7 +63,7 @@ def test_list_shows_open_public_lobbies_with_filters():
     make_lobby(private=True)
     make_lobby(creator=make_user()).delete()
     client = api_client_for(make_user())
-    ids = lambda **q: [lobby["id"] for lobby in client.get(reverse("api-lobbies"), q).json()]  # noqa: E731
+    ids = lambda **q: [lobby["id"] for lobby in client.get(reverse("api-lobbies"), q).json()["results"]]  # noqa: E731
     assert set(ids()) == {ranked.id, casual.id}
     assert ids(ranked="true") == [ranked.id]
     assert ids(ranked="false") == [casual.id]
@@ -192,7 +192,7 @@ def test_private_lobbies_need_the_invite_link_and_the_password():
     assert join(stranger, lobby_id, invite=invite, password="winter").status_code == 200
     # a member sees the lobby without the link
     assert api_client_for(stranger).get(detail).status_code == 200
-    assert lobby_id not in [lobby["id"] for lobby in api_client_for(stranger).get(reverse("api-lobbies")).json()]
+    assert lobby_id not in [lobby["id"] for lobby in api_client_for(stranger).get(reverse("api-lobbies")).json()["results"]]
 
 
 def test_anonymous_visitors_may_list_but_not_create(api):

@@ -63,7 +63,7 @@ def test_two_reference_bots_play_a_ranked_game_to_its_end():
         report = f"\ncrowbot:\n{outputs['crowbot'][-3000:]}\nravenbot:\n{outputs['ravenbot'][-3000:]}\n{server.output()}"
         assert crow.returncode == 0 and raven.returncode == 0, report
         assert "accepted challenge" in outputs["ravenbot"], report
-        games = api(server, "me/games", keys["crowbot"])
+        games = api(server, "me/games", keys["crowbot"])["results"]
         assert len(games) == 1, report
         game = api(server, f"games/{games[0]['id']}", keys["crowbot"])
         assert game["status"] == "finished" and game["ranked"] and game["ruleset"] == "lcg", report

@@ -64,14 +64,14 @@ def others_play_until_pending(game: Game, seat: str, others: dict) -> Game:
 def listed(client_or_api) -> list[tuple[int, str]]:
     response = client_or_api.get(NEEDS)
     assert response.status_code == 200
-    return [(row["game"], row["seat"]) for row in response.json()]
+    return [(row["game"], row["seat"]) for row in response.json()["results"]]
 
 
 @pytest.mark.django_db
 def test_listed_only_when_the_engine_plays_an_abandoned_seat(api):
     game, users, seat = abandoned_game()
     untouched = make_game()
-    rows = api.get(NEEDS).json()
+    rows = api.get(NEEDS).json()["results"]
     assert [(r["game"], r["seat"]) for r in rows] == [(game.pk, seat)]
     row = rows[0]
     assert row["ruleset_name"] == "A Game of Thrones: The Board Game"
@@ -104,7 +104,7 @@ def test_not_listed_finished_tournament_or_private_games(api):
     assert listed(api) == []
     assert listed(api_client_for(outsider)) == []
     # a player of the private game sees it listed, and may not take it (they play in it)
-    rows = api_client_for(hidden_users[1]).get(NEEDS).json()
+    rows = api_client_for(hidden_users[1]).get(NEEDS).json()["results"]
     assert [(r["game"], r["can_take"], r["reason"]) for r in rows] == [
         (hidden.pk, False, "You play, or played, in this game.")]
 
@@ -121,7 +121,7 @@ def test_requirements_are_enforced_in_words(api):
     game, users, seat = abandoned_game()
     with_lobby(game, min_rating=1600)
     newcomer = make_user()
-    row = api_client_for(newcomer).get(NEEDS).json()[0]
+    row = api_client_for(newcomer).get(NEEDS).json()["results"][0]
     assert row["can_take"] is False and row["min_rating"] == 1600
     answer = api_client_for(newcomer).post(take_url(game.pk, seat))
     assert answer.status_code == 403

@@ -70,7 +70,7 @@ def test_create_register_start_and_follow_an_event_through_the_api():
     response = org.post(f"/api/v1/tournaments/{tid}/end")
     assert response.status_code == 200 and response.json()["status"] == "finished"
     assert not Table.objects.filter(round__tournament_id=tid, status=Table.Status.PLAYING).exists()
-    listed = api_client_for(players[1]).get("/api/v1/tournaments?status=finished").json()
+    listed = api_client_for(players[1]).get("/api/v1/tournaments?status=finished").json()["results"]
     assert [t["id"] for t in listed] == [tid]
 
 

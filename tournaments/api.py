@@ -27,6 +27,7 @@ from tournaments.serializers import (
     TournamentCreateSerializer,
     TournamentSerializer,
 )
+from westeros.pagination import PAGE_PARAMETERS, page_response, paged
 
 
 def _valid(serializer_class, request: Request) -> dict:
@@ -71,18 +72,20 @@ class TournamentListView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
     content_negotiation_class = FormatIsAFilter
 
-    @extend_schema(responses=TournamentSerializer(many=True), summary="Tournaments, newest first",
+    @extend_schema(responses=paged("Tournament", TournamentSerializer),
+                   summary="Tournaments, newest first, a page at a time",
                    parameters=[OpenApiParameter("status", str, enum=Tournament.Status.values),
                                OpenApiParameter("format", str, enum=Tournament.Format.values),
-                               OpenApiParameter("ruleset", str)])
+                               OpenApiParameter("ruleset", str), *PAGE_PARAMETERS])
     def get(self, request: Request) -> Response:
         qs = (Tournament.objects.select_related("organizer").prefetch_related("co_organizers").filter(bots_only=False)
               .annotate(registered_count=Count("registrations",
-                                               filter=Q(registrations__status__in=Registration.ACTIVE))))
+                                               filter=Q(registrations__status__in=Registration.ACTIVE)))
+              .order_by("-created_at", "-id"))
         for name in ("status", "format", "ruleset"):
             if value := request.query_params.get(name):
                 qs = qs.filter(**{name: value})
-        return Response(TournamentSerializer(qs[:200], many=True).data)
+        return page_response(request, self, qs, lambda rows: TournamentSerializer(rows, many=True).data)
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer},
                    summary="Create a tournament (you organize it)")

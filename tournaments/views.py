@@ -15,6 +15,7 @@ from tournaments import services
 from tournaments.api import rounds_of
 from tournaments.forms import TIEBREAKER_FIELDS, TIEBREAKER_NAMES, TournamentForm, ruleset_choices, tiebreakers_of
 from tournaments.models import Registration, TableSeat, Tournament
+from web.paging import page_of
 
 # What the event page says of the statuses and settings, in words (one place, to be translated)
 STATUS_WORDS = {"registration": "open for registration", "running": "under way", "finished": "finished",
@@ -41,7 +42,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     if status in Tournament.Status.values:
         qs = qs.filter(status=status)
-    return render(request, "tournaments/list.html", {"tournaments": qs[:200], "status": status,
+    pager = page_of(request, qs)  # a page at a time, newest first (issue 27)
+    return render(request, "tournaments/list.html", {"tournaments": pager.rows, "pager": pager, "status": status,
                                                      "statuses": Tournament.Status.values})
 
 

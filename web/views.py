@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, F
+from django.db.models import Case, Count, F, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
@@ -19,6 +19,7 @@ from games.services import lobbies
 from ratings.templatetags import site_words
 from web import forms as lobby_form
 from web.board import agot_board_json
+from web.paging import page_of
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
@@ -177,7 +178,8 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
         qs = qs.filter(ranked=ranked == "true")
     if request.GET.get("free") == "1":
         qs = qs.filter(taken__lt=F("seat_count") - F("computer_seats"))
-    return render(request, "web/lobby_list.html", {"lobbies": qs[:100], "ranked": ranked,
+    pager = page_of(request, qs)
+    return render(request, "web/lobby_list.html", {"lobbies": pager.rows, "pager": pager, "ranked": ranked,
                                                    "free": request.GET.get("free", "")})
 
 
@@ -283,14 +285,25 @@ def lobby_action(request: HttpRequest, lobby_id: int, verb: str) -> HttpResponse
 
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/my_games.html", {"rows": _my_rows(request.user)})
+    """Your games a page at a time: games in progress first (those awaiting you first on each page), then
+    the finished ones, newest first."""
+    in_progress = Case(When(game__status=Game.Status.ACTIVE, then=Value(0)), default=Value(1))
+    seats = (request.user.game_seats.filter(left_at__isnull=True)
+             .order_by(in_progress, "-game__created_at", "-game__id")
+             .select_related("game").prefetch_related("game__seats"))
+    pager = page_of(request, seats)
+    return render(request, "web/my_games.html", {"rows": _rows_of(pager.rows), "pager": pager})
 
 
 def _my_rows(user, limit: int = 200, active_only: bool = False) -> list[dict]:
     seats = user.game_seats.filter(left_at__isnull=True)
     if active_only:
         seats = seats.filter(game__status=Game.Status.ACTIVE)
-    seats = seats.select_related("game").prefetch_related("game__seats").order_by("-game__created_at")[:limit]
+    return _rows_of(seats.select_related("game").prefetch_related("game__seats").order_by("-game__created_at")[:limit])
+
+
+def _rows_of(seats) -> list[dict]:
+    """The rows of these seats (read with their games and the games' seats): awaiting you first."""
     rows = []
     for seat in seats:
         game = seat.game
@@ -337,17 +350,20 @@ def leaderboard(request: HttpRequest, ruleset: str = "agot") -> HttpResponse:
     if ruleset not in ruleset_ids():
         raise Http404("No such game.")
 
-    rows = [{"rank": i + 1, "user": r.user.username, "bot": r.user.is_bot,
-             "rating": round(r.rating), "games": r.games, "provisional": ratings.is_provisional(r)} for i, r in enumerate(ratings.leaderboard(ruleset)[:100])]
-    return render(request, "web/leaderboard.html", {"ruleset": ruleset, "rows": rows})
+    pager = page_of(request, ratings.leaderboard(ruleset), order="rank")
+    rows = [{"rank": rank, "user": r.user.username, "bot": r.user.is_bot,
+             "rating": round(r.rating), "games": r.games, "provisional": ratings.is_provisional(r)}
+            for rank, r in enumerate(pager.rows, start=pager.first_index)]
+    return render(request, "web/leaderboard.html", {"ruleset": ruleset, "rows": rows, "pager": pager})
 
 
 def needs_player(request: HttpRequest) -> HttpResponse:
     """Games where the engine plays a seat its player left: a substitute may take it over (issue 21)."""
     from games.services import substitutes
 
-    rows = substitutes.listing(request.user)
-    return render(request, "web/needs_player.html", {"rows": rows, "unrated_note": substitutes.UNRATED_NOTE})
+    pager = page_of(request, substitutes.listing(request.user))
+    return render(request, "web/needs_player.html", {"rows": pager.rows, "pager": pager,
+                                                     "unrated_note": substitutes.UNRATED_NOTE})
 
 
 @require_POST
