@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import get_ruleset
-from games.models import GameAction, GameSeat
+from games.models import Game, GameAction, GameSeat
 from games.services.play import do_concede, do_submit_action
 from ratings import services
 from tests.factories import make_game, make_user
@@ -141,3 +141,61 @@ def test_reliability_is_shown_on_the_profile_page():
     assert "Reliability" in page
     assert "75%" in page
     assert "1 missed deadline," in page
+
+
+def ended(game, minutes: int) -> None:
+    """The game ended at T0 + minutes (its decisions were all logged before)."""
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=T0 + timedelta(minutes=minutes))
+
+
+def test_the_window_is_found_across_games_newest_decisions_first(settings, monkeypatch):
+    """The newest decisions are read game by game (issue 27: the cost follows the window, not the
+    whole history), a few games at a time: games in progress first, then those that ended latest.
+    With a window of 5 read two games at a time, the five newest decisions count whatever the order
+    the games were created or ended in: a timeout long ago in a game still in progress, or in the game
+    that ended last, stays out of the window; a new timeout in the game in progress comes in."""
+    settings.RELIABILITY_DECISIONS = 5
+    monkeypatch.setattr(services, "DECISION_BATCH", 2)
+    monkeypatch.setattr(services, "MAX_DECISION_BATCH", 2)
+    user = make_user()
+    late = make_game(users=[user, make_user(), make_user()])  # ended last, its only decision long ago
+    log(late, seat_of(late, user), "timeout", 1)
+    ended(late, 500)
+    games = [make_game(users=[user, make_user(), make_user()]) for _ in range(6)]
+    for k, game in enumerate(reversed(games), 1):  # the first created decided and ended last
+        log(game, seat_of(game, user), "player", 10 * k, user)
+        ended(game, 10 * k + 5)
+    log(games[-1], seat_of(games[-1], user), "timeout", 11)  # the oldest game's: out of the window
+    active = make_game(users=[user, make_user(), make_user()])
+    log(active, seat_of(active, user), "timeout", 0)
+    report = services.reliability_report(user)
+    assert (report.decisions, report.timeouts, report.score) == (5, 0, 1.0)
+    log(active, seat_of(active, user), "timeout", 100)
+    report = services.reliability_report(user)
+    assert (report.decisions, report.timeouts) == (5, 1)
+    assert report.score == pytest.approx(0.8)
+
+
+def test_reading_stops_once_the_window_is_full(settings, monkeypatch, django_assert_num_queries):
+    """A player with many more games: the same queries, as the games that ended before the window's
+    oldest decision are not read."""
+    settings.RELIABILITY_DECISIONS = 4
+    monkeypatch.setattr(services, "DECISION_BATCH", 2)
+    user = make_user()
+
+    def play(n: int, start: int) -> None:
+        for k in range(n):
+            game = make_game(users=[user, make_user(), make_user()])
+            for minute in (0, 1):
+                log(game, seat_of(game, user), "player", start - 10 * k + minute, user)
+            ended(game, start - 10 * k + 5)
+
+    play(3, 1000)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as few:
+        assert services.reliability_report(user).decisions == 4
+    play(12, 500)  # older games
+    with django_assert_num_queries(len(few.captured_queries)):
+        assert services.reliability_report(user).decisions == 4
