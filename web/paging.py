@@ -50,8 +50,8 @@ def _url(request: HttpRequest, number: int) -> str:
     return f"?{encoded}" if encoded else request.path
 
 
-def page_of(request: HttpRequest, items: Any, per_page: int = PER_PAGE, order: str = "time") -> Pager:
-    paginator = Paginator(items, per_page)
+def page_of(request: HttpRequest, items: Any, per_page: int | None = None, order: str = "time") -> Pager:
+    paginator = Paginator(items, per_page or PER_PAGE)
     raw = request.GET.get("page", "")
     number = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else 1
     if not 1 <= number <= paginator.num_pages:
