@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import uuid
 
 import pytest
@@ -7,6 +8,47 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from tests.factories import make_user
+
+# .ci/run runs the suite twice, on PostgreSQL then on SQLite. Tests marked slow_once (the browser
+# tests, which run against a SQLite server of their own anyway, and whole games played by the engine
+# alone) test nothing new the second time: the second pass sets LONG_TESTS_RAN_ON to the first pass'
+# backend and leaves them out. `python3 dev.py test` alone (no such variable) runs everything.
+LONG_TESTS_RAN_ON = "LONG_TESTS_RAN_ON"
+LEFT_OUT = "{count} long tests (marked slow_once) were left out: they ran on {backend} earlier in this CI run."
+
+
+@pytest.hookimpl(trylast=True)  # after tests/browser/conftest.py has marked its tests
+def pytest_collection_modifyitems(config, items):
+    backend = os.environ.get(LONG_TESTS_RAN_ON, "").strip()
+    if not backend:
+        return
+    left_out = [item for item in items if item.get_closest_marker("slow_once")]
+    if left_out:
+        items[:] = [item for item in items if not item.get_closest_marker("slow_once")]
+        config.hook.pytest_deselected(items=left_out)
+    config.stash[LEFT_OUT_COUNT] = len(left_out)
+    if hasattr(config, "workeroutput"):  # an xdist worker: its controller prints the line
+        config.workeroutput[LONG_TESTS_RAN_ON] = len(left_out)
+
+
+LEFT_OUT_COUNT = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """xdist's controller collects nothing itself: the count comes from its workers (each collects
+    every test, so they agree)."""
+    count = getattr(node, "workeroutput", {}).get(LONG_TESTS_RAN_ON)
+    if count is not None:
+        node.config.stash[LEFT_OUT_COUNT] = max(count, node.config.stash.get(LEFT_OUT_COUNT, 0))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Why the slow_once tests were left out: printed before pytest's last line, its summary."""
+    backend = os.environ.get(LONG_TESTS_RAN_ON, "").strip()
+    count = config.stash.get(LEFT_OUT_COUNT, 0)
+    if backend and count:
+        terminalreporter.write_line(LEFT_OUT.format(count=count, backend=backend))
 
 
 @pytest.fixture(autouse=True)

@@ -56,6 +56,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
+            # their server has a SQLite database of its own whatever the run's backend: .ci/run runs
+            # them on its first (PostgreSQL) pass only (tests/conftest.py)
+            item.add_marker(pytest.mark.slow_once)
 
 
 @pytest.fixture(scope="session")
