@@ -6,6 +6,8 @@ Each run is of a copy of dev.py in a folder of its own: were the help ever to fa
 command again, it would create its .venv/ there (and time out), never touch the checkout's."""
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -73,3 +75,55 @@ def test_a_wrong_call_exits_2_with_the_usage_on_stderr(dev_py, args, says):
     done = run(dev_py, *args)
     assert done.returncode == 2 and done.stdout == ""
     assert says in done.stderr and "usage: python3 dev.py" in done.stderr, done.stderr
+
+
+# --- dev.py test and the CI passes (issue 27: "The suite and the README stay usable") -----------
+
+def test_dev_py_test_asks_pytest_for_the_25_slowest_tests_before_the_caller_s_arguments(monkeypatch):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dev_under_test", ROOT / "dev.py")
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    calls: list[list[str]] = []
+    monkeypatch.setattr(dev, "ensure_installed", lambda extras="": None)
+    monkeypatch.setattr(dev, "run", lambda *args, env=None: calls.append([str(a) for a in args]))
+    dev.test(["-k", "lobby", "--durations=60"])
+    [ruff, pytest_call] = calls
+    assert ruff[1:] == ["check", "."]
+    assert pytest_call[1:6] == ["-m", "pytest", "-n", "2", "-q"]
+    # the default first, the caller's arguments after it (pytest keeps the last --durations)
+    assert pytest_call[6:] == ["--durations=25", "-k", "lobby", "--durations=60"]
+
+
+def pytest_run(*args: str, long_tests_ran_on: str | None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "LONG_TESTS_RAN_ON"}
+    if long_tests_ran_on:
+        env["LONG_TESTS_RAN_ON"] = long_tests_ran_on
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+
+BROWSER_FILE = "tests/browser/test_site_pages.py"
+QUICK_TEST = "tests/test_dev_py.py::test_bench_help_is_the_usage_not_the_benchmarks"
+
+
+def test_without_long_tests_ran_on_every_test_is_collected_browser_ones_included():
+    done = pytest_run("--collect-only", "-q", BROWSER_FILE, long_tests_ran_on=None)
+    assert done.returncode == 0, done.stdout + done.stderr
+    collected = [line for line in done.stdout.splitlines() if line.startswith(BROWSER_FILE + "::")]
+    assert collected, done.stdout
+    assert "deselected" not in done.stdout and "left out" not in done.stdout
+
+
+def test_the_second_ci_pass_leaves_the_slow_once_tests_out_and_says_why_before_the_summary_line():
+    done = pytest_run("-q", "--durations=25", BROWSER_FILE, QUICK_TEST, long_tests_ran_on="PostgreSQL")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.strip().splitlines()
+    # CI reads the last line: pytest's summary, after the slowest tests and the reason
+    assert re.fullmatch(r"1 passed, [1-9]\d* deselected in [\d.]+s( \(.*\))?", lines[-1]), lines[-1]
+    left_out = int(re.search(r"(\d+) deselected", lines[-1]).group(1))
+    said = f"{left_out} long tests (marked slow_once) were left out: they ran on PostgreSQL earlier in this CI run."
+    assert said in lines, done.stdout
+    assert any("slowest 25 durations" in line for line in lines), done.stdout
+    assert "test_site_pages" not in done.stdout.split("slowest 25 durations")[-1]  # none of them ran
