@@ -364,42 +364,45 @@ def reliability_of(user: User) -> float:
     return reliability_report(user).score
 
 
-# The user's seats read at a time to find their newest decisions (the batch doubles up to the most).
-DECISION_BATCH = 32
-MAX_DECISION_BATCH = 512
+# The user's latest games whose decisions are read first (the rest, when needed, in one more query).
+DECISION_GAMES = 64
 
 
 def _decision_events(user: User, window: int, subs: list[tuple]) -> list[tuple[datetime, str]]:
     """The user's newest `window` decisions (created_at, source), newest first.
 
-    Read game by game, the games that can hold the newest decisions first, so that the cost follows
-    the window, not the player's whole history: a game's decisions are all logged before it ends (its
-    finished_at), so the games in progress come first, then the ended games latest first, in growing
-    batches; reading stops once the window is full and every game left ended before the window's
-    oldest decision."""
+    The cost follows the window, not the player's whole history: a game's decisions are all logged
+    before it ends (its finished_at), so the decisions of the user's latest DECISION_GAMES games (those
+    in progress first, then the latest ended) are read first; the other games are read (in one query)
+    only when the window is not full yet, or one of them ended after the window's oldest decision,
+    and then only those."""
     decisions = [GameAction.Source.PLAYER, GameAction.Source.TIMEOUT]
     taken_over = SeatSubstitution.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"))
-    seats = (GameSeat.objects.filter(user=user).exclude(Exists(taken_over))
-             .order_by(F("game__finished_at").desc(nulls_first=True), "-game_id")
-             .values_list("game_id", "seat", "game__finished_at"))
+    seats = GameSeat.objects.filter(user=user).exclude(Exists(taken_over))
+    latest = list(seats.order_by(F("game__finished_at").desc(nulls_first=True), "-game_id")
+                  .values_list("game_id", "seat", "game__finished_at")[:DECISION_GAMES + 1])
+    read = latest[:DECISION_GAMES]
     found: list[tuple[datetime, int, str]] = []  # (created_at, id, source), newest first
-    start, size = 0, DECISION_BATCH
-    while True:
-        batch = list(seats[start:start + size + 1])  # one more than read: the next game's end
-        chunk = batch[:size]
-        if chunk:
-            pairs = {(game_id, seat) for game_id, seat, _ in chunk}
-            rows = (GameAction.objects
-                    .filter(game_id__in={g for g, _ in pairs}, seat__in={s for _, s in pairs}, source__in=decisions)
-                    .values_list("game_id", "seat", "created_at", "id", "source"))
-            found += [(at, pk, source) for game_id, seat, at, pk, source in rows if (game_id, seat) in pairs]
-            found = sorted(found, reverse=True)[:window]
-        if len(batch) <= size:
-            break
-        ended = batch[size][2]  # the latest end of the games not read yet (None: one is in progress)
-        if len(found) >= window and ended is not None and found[-1][0] > ended:
-            break
-        start, size = start + size, min(size * 2, MAX_DECISION_BATCH)
+    if read:
+        pairs = {(game_id, seat) for game_id, seat, _ in read}
+        rows = (GameAction.objects
+                .filter(game_id__in={g for g, _ in pairs}, seat__in={s for _, s in pairs}, source__in=decisions)
+                .values_list("game_id", "seat", "created_at", "id", "source"))
+        found = sorted(((at, pk, source) for game_id, seat, at, pk, source in rows if (game_id, seat) in pairs),
+                       reverse=True)[:window]
+    if len(latest) > len(read):
+        ended = latest[-1][2]  # the latest end of the games not read (None: one is in progress)
+        full = len(found) >= window
+        if not (full and ended is not None and found[-1][0] > ended):
+            rest = seats.exclude(game_id__in=[game_id for game_id, _, _ in read])
+            if full:  # only the games that may hold a decision newer than the window's oldest
+                rest = rest.filter(Q(game__finished_at__isnull=True) | Q(game__finished_at__gte=found[-1][0]))
+            more = (GameAction.objects.filter(game_id__in=rest.values("game_id"), source__in=decisions)
+                    .filter(Exists(rest.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat")))))
+            if full:
+                more = more.filter(created_at__gte=found[-1][0])
+            more = more.order_by("-created_at", "-id").values_list("created_at", "id", "source")[:window]
+            found = sorted([*found, *more], reverse=True)[:window]
     rows = [(at, source) for at, _, source in found]
     # seats a substitute took over: each player's decisions are those of their own time in the seat
     # (the leaver's up to the take-over, the substitute's from it on)

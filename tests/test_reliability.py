@@ -149,14 +149,14 @@ def ended(game, minutes: int) -> None:
 
 
 def test_the_window_is_found_across_games_newest_decisions_first(settings, monkeypatch):
-    """The newest decisions are read game by game (issue 27: the cost follows the window, not the
-    whole history), a few games at a time: games in progress first, then those that ended latest.
-    With a window of 5 read two games at a time, the five newest decisions count whatever the order
-    the games were created or ended in: a timeout long ago in a game still in progress, or in the game
-    that ended last, stays out of the window; a new timeout in the game in progress comes in."""
+    """The newest decisions are read from the user's latest games first (issue 27: the cost follows
+    the window, not the whole history): games in progress first, then those that ended latest, the
+    others only when needed. With a window of 5 and two games read first, the five newest decisions
+    count whatever the order the games were created or ended in: a timeout long ago in a game still
+    in progress, or in the game that ended last, stays out of the window; a new timeout in the game in
+    progress comes in."""
     settings.RELIABILITY_DECISIONS = 5
-    monkeypatch.setattr(services, "DECISION_BATCH", 2)
-    monkeypatch.setattr(services, "MAX_DECISION_BATCH", 2)
+    monkeypatch.setattr(services, "DECISION_GAMES", 2)
     user = make_user()
     late = make_game(users=[user, make_user(), make_user()])  # ended last, its only decision long ago
     log(late, seat_of(late, user), "timeout", 1)
@@ -178,9 +178,9 @@ def test_the_window_is_found_across_games_newest_decisions_first(settings, monke
 
 def test_reading_stops_once_the_window_is_full(settings, monkeypatch, django_assert_num_queries):
     """A player with many more games: the same queries, as the games that ended before the window's
-    oldest decision are not read."""
+    oldest decision are not read (with two games read first, the window is full after them)."""
     settings.RELIABILITY_DECISIONS = 4
-    monkeypatch.setattr(services, "DECISION_BATCH", 2)
+    monkeypatch.setattr(services, "DECISION_GAMES", 2)
     user = make_user()
 
     def play(n: int, start: int) -> None:
@@ -190,7 +190,7 @@ def test_reading_stops_once_the_window_is_full(settings, monkeypatch, django_ass
                 log(game, seat_of(game, user), "player", start - 10 * k + minute, user)
             ended(game, start - 10 * k + 5)
 
-    play(3, 1000)
+    play(2, 1000)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -199,3 +199,19 @@ def test_reading_stops_once_the_window_is_full(settings, monkeypatch, django_ass
     play(12, 500)  # older games
     with django_assert_num_queries(len(few.captured_queries)):
         assert services.reliability_report(user).decisions == 4
+
+
+def test_the_games_that_ended_latest_are_read_first(settings, monkeypatch):
+    """Reading one game first: the game that ended last holds the newest decisions (two in time),
+    whatever the order the games were created in; the older games' timeouts stay out of the window."""
+    settings.RELIABILITY_DECISIONS = 2
+    monkeypatch.setattr(services, "DECISION_GAMES", 1)
+    user = make_user()
+    first, second, last = (make_game(users=[user, make_user(), make_user()]) for _ in range(3))
+    for game, minutes, end in ((first, (40, 41), 50), (second, (20, 21), 30), (last, (100, 101), 200)):
+        source = "player" if game is last else "timeout"
+        for minute in minutes:
+            log(game, seat_of(game, user), source, minute, user if source == "player" else None)
+        ended(game, end)
+    report = services.reliability_report(user)
+    assert (report.decisions, report.timeouts, report.score) == (2, 0, 1.0)
