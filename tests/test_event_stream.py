@@ -67,7 +67,7 @@ class Stream:
     async def settled(self) -> None:
         """Wait until the first lines (read from the database) are out: the next keep-alive. SQLite's
         shared in-memory test database refuses a write while another connection reads."""
-        while await self.raw_line(timeout=3) != b"":
+        while await self.raw_line(timeout=20) != b"":
             pass
 
     async def close(self) -> None:
@@ -213,7 +213,7 @@ async def test_a_keep_alive_line_when_nothing_happens(app, monkeypatch):
     _, key = await sync_to_async(user_with_key)()
     s = await open_stream(app, key)
     assert s.status == 200
-    lines = [await s.raw_line(timeout=2) for _ in range(3)]
+    lines = [await s.raw_line(timeout=20) for _ in range(3)]
     assert lines == [b"", b"", b""]
     await s.close()
 
@@ -260,8 +260,11 @@ async def test_a_client_that_goes_away_leaves_the_group(app):
     user, key = await sync_to_async(user_with_key)()
     s = await open_stream(app, key)
     layer = get_channel_layer()
-    await asyncio.sleep(0.05)
     if hasattr(layer, "groups"):  # the in-memory layer shows its members
+        for _ in range(600):  # until the stream has joined (a condition; 30 s at most on a loaded machine)
+            if layer.groups.get(user_group(user.pk)):
+                break
+            await asyncio.sleep(0.05)
         assert layer.groups.get(user_group(user.pk))
     await s.close()
     if hasattr(layer, "groups"):

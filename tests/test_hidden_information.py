@@ -100,7 +100,7 @@ async def _submit_and_listen(game: Game, action: dict) -> dict:
     out = {}
     for seat, communicator in sockets.items():
         while True:
-            message = await communicator.receive_json_from(timeout=2)
+            message = await communicator.receive_json_from(timeout=20)
             if message["type"] == "update":
                 out[seat] = message
                 break

@@ -62,7 +62,7 @@ async def test_a_failing_group_discard_still_removes_the_presence(settings, monk
         sockets.append(communicator)
     assert await sync_to_async(Presence.objects.filter(game=game).count)() == 2
     while True:  # the first socket's presence messages so far
-        message = await sockets[0].receive_json_from(timeout=2)
+        message = await sockets[0].receive_json_from(timeout=20)
         if message["type"] == "presence" and len(message["connected"]) == 2:
             break
 
@@ -76,7 +76,7 @@ async def test_a_failing_group_discard_still_removes_the_presence(settings, monk
     monkeypatch.undo()
     assert await sync_to_async(Presence.objects.filter(game=game).count)() == 1
     while True:
-        message = await sockets[0].receive_json_from(timeout=2)
+        message = await sockets[0].receive_json_from(timeout=20)
         if message["type"] == "presence":
             assert message["connected"] == [users[0].username]
             break

@@ -249,9 +249,9 @@ def test_a_failing_webhook_is_recorded_and_never_raises(django_capture_on_commit
     assert notification.emailed_at is not None  # the e-mail still went out
     settings.NOTIFY_WEBHOOK_TIMEOUT_SECONDS = 0.2
     hook.status, hook.delay = 204, 1.0
-    started = time.monotonic()
-    assert services.post_webhook(hook.url, "slow") is not None
-    assert time.monotonic() - started < 1.0
+    # the answer comes after 1 s, the timeout is 0.2 s: the webhook gives up (no wall-clock limit
+    # asserted here, a loaded machine may take longer; without the timeout it would answer None)
+    assert services.post_webhook(hook.url, "slow") == "TimeoutError"
     hook.delay = 0
     assert services.post_webhook("http://127.0.0.1:1/closed", "x") is not None
     assert services.post_webhook("ftp://example.com/", "x") == "not an http(s) URL"

@@ -386,7 +386,7 @@ async def test_the_leavers_socket_no_longer_gets_the_seats_secrets(settings):
     assert hello["seat"] == seat  # the leaver still holds the seat the engine plays
     await sync_to_async(do_take_seat)(game.pk, seat, sub)
     while True:
-        message = await old.receive_json_from(timeout=2)
+        message = await old.receive_json_from(timeout=20)
         if message["type"] == "update":
             break
     assert message["seats_changed"] is True and message["events"] == []
@@ -398,17 +398,17 @@ async def test_the_leavers_socket_no_longer_gets_the_seats_secrets(settings):
               "viewer": seat}
     layer = get_channel_layer()
     await layer.group_send(seat_group(game.pk, seat), secret)
-    got = await new.receive_json_from(timeout=2)
+    got = await new.receive_json_from(timeout=20)
     while got["type"] != "update":
-        got = await new.receive_json_from(timeout=2)
+        got = await new.receive_json_from(timeout=20)
     assert got["events"][0]["card"] == "a secret card"  # the substitute gets their seat's secrets
     # the leaver's socket left the seat's group; and a message already queued for it is stripped
     channel = await sync_to_async(lambda: Presence.objects.filter(user=leaver).values_list(
         "channel_name", flat=True).get())()
     await layer.send(channel, secret)
-    got = await old.receive_json_from(timeout=2)
+    got = await old.receive_json_from(timeout=20)
     while got["type"] != "update":
-        got = await old.receive_json_from(timeout=2)
+        got = await old.receive_json_from(timeout=20)
     assert got["events"] == [] and "secret" not in str(got)
     assert await old.receive_nothing(timeout=0.3)
     await old.disconnect()

@@ -158,7 +158,7 @@ def new_page(playwright_browser, request):
 
     def make(width: int = 1366, height: int = 900, **kwargs):
         context = playwright_browser.new_context(viewport={"width": width, "height": height}, **kwargs)
-        context.set_default_timeout(15000)
+        context.set_default_timeout(30000)  # a ceiling for a loaded machine; waits are on conditions
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))

@@ -54,7 +54,7 @@ def test_clocks_count_down(live_asgi_server, new_page, request, artifacts):
         assert re.fullmatch(r"(9|10):\d\d", first), first  # 10 minutes, minus the seconds since the start
         # the running clock counts down on its own, without a reload
         page.wait_for_function("(before) => { const b = document.querySelector('#clocks .clock.running b');"
-                               " return b && b.textContent !== before; }", arg=first, timeout=5000)
+                               " return b && b.textContent !== before; }", arg=first, timeout=30000)
         assert page.locator("#extend").count() == 0 or not page.locator("#extend").is_visible()  # no extension
         if ruleset == "agot":
             page.screenshot(path=str(artifacts / "clocks-agot-1440.png"))
