@@ -383,13 +383,11 @@ def _decision_events(user: User, window: int, subs: list[tuple]) -> list[tuple[d
                   .values_list("game_id", "seat", "game__finished_at")[:DECISION_GAMES + 1])
     read = latest[:DECISION_GAMES]
     found: list[tuple[datetime, int, str]] = []  # (created_at, id, source), newest first
-    if read:
-        pairs = {(game_id, seat) for game_id, seat, _ in read}
-        rows = (GameAction.objects
-                .filter(game_id__in={g for g, _ in pairs}, seat__in={s for _, s in pairs}, source__in=decisions)
-                .values_list("game_id", "seat", "created_at", "id", "source"))
-        found = sorted(((at, pk, source) for game_id, seat, at, pk, source in rows if (game_id, seat) in pairs),
-                       reverse=True)[:window]
+    if read:  # the user holds one seat a game: the game and the seat's user say which
+        held = GameSeat.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"), user=user)
+        found = list(GameAction.objects
+                     .filter(Exists(held), game_id__in=[game_id for game_id, _, _ in read], source__in=decisions)
+                     .order_by("-created_at", "-id").values_list("created_at", "id", "source")[:window])
     if len(latest) > len(read):
         ended = latest[-1][2]  # the latest end of the games not read (None: one is in progress)
         full = len(found) >= window
