@@ -118,7 +118,9 @@ class Site:
                                      status=Table.Status.FINISHED)
         for position, (reg, seat) in enumerate(zip(regs, game.seats.order_by("position"), strict=True)):
             TableSeat.objects.create(table=table, registration=reg, seat=seat.seat, position=position,
-                                     place=position + 1, points=3 - position)
+                                     place=position + 1, points=3 - position, abandoned=position == 2)
+        # the last seat's player left the game: the page says so (a game seat read per such seat was an N+1)
+        GameSeat.objects.filter(game=game, user=players[2]).update(left_at=timezone.now(), left_round=1)
         for i in range(max(1, n // 5)):
             challenge = Challenge.objects.create(challenger=self.others[i], ruleset="agot", time_limit=3600,
                                                  expires_at=timezone.now() + timedelta(days=1))

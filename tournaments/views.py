@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games.errors import GameError
+from games.models import GameSeat
 from ratings.templatetags.site_words import seat_name
 from tournaments import services
 from tournaments.api import rounds_of
@@ -69,19 +71,23 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    t = get_object_or_404(Tournament.objects.select_related("organizer").prefetch_related("co_organizers"),
+    # The registrations are read once, with their players: the list, yours, and the standings'
+    # (services.compute_standings reads t.registrations.all()); the co-organizers once too.
+    registered = Prefetch("registrations", queryset=Registration.objects.select_related("user"))
+    t = get_object_or_404(Tournament.objects.select_related("organizer").prefetch_related("co_organizers", registered),
                           pk=tournament_id)
-    mine = None
-    if request.user.is_authenticated:
-        mine = Registration.objects.filter(tournament=t, user=request.user).first()
-    registrations = list(Registration.objects.filter(tournament=t).select_related("user"))
+    registrations = list(t.registrations.all())
+    me = request.user.pk if request.user.is_authenticated else None
+    mine = next((r for r in registrations if me is not None and r.user_id == me), None)
+    is_organizer = me is not None and (me == t.organizer_id or any(co.pk == me for co in t.co_organizers.all()))
     rounds = list(rounds_of(t))
+    _with_games_left(rounds)
     standings = services.standings(t) if t.status != Tournament.Status.REGISTRATION else []
     _in_words(t, mine, registrations, rounds, standings)
     return render(request, "tournaments/detail.html", {
         "t": t,
         "mine": mine,
-        "is_organizer": t.is_organizer(request.user),
+        "is_organizer": is_organizer,
         "registrations": registrations,
         "rounds": rounds,
         "standings": standings,
@@ -89,6 +95,19 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         # castles and supply are the board game's measures; other games' tables have neither
         "board_game": t.ruleset == "agot",
     })
+
+
+def _with_games_left(rounds) -> None:
+    """The game seats of the players who left a table's game, read in one query for the page's
+    `table_seat_player` (ratings/templatetags/site_words.py), which would read one per seat."""
+    left = [(table, seat) for rnd in rounds for table in rnd.tables.all() for seat in table.seats.all()
+            if seat.abandoned and table.game_id is not None]
+    if not left:
+        return
+    game_seats = {(s.game_id, s.seat): s for s in
+                  GameSeat.objects.filter(game_id__in={table.game_id for table, _ in left}).select_related("user")}
+    for table, seat in left:
+        seat.game_seat = game_seats.get((table.game_id, seat.seat))
 
 
 def _in_words(t: Tournament, mine, registrations, rounds, standings) -> None:

@@ -91,7 +91,10 @@ def table_seat_player(seat, table):
     user = seat.registration.user
     if not seat.abandoned or table.game_id is None:
         return player(user)
-    game_seat = table.game.seats.select_related("user").filter(seat=seat.seat).first()
+    if hasattr(seat, "game_seat"):  # read for the whole page (tournaments/views.py, _with_games_left)
+        game_seat = seat.game_seat
+    else:
+        game_seat = table.game.seats.select_related("user").filter(seat=seat.seat).first()
     if game_seat is None or game_seat.left_at is None or game_seat.user_id != user.pk:
         return format_html("{} {}", player(user), LEFT_THE_GAME)
     return format_html("{}{}", who_played(game_seat), bot_badge(user))
