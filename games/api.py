@@ -148,7 +148,7 @@ class LobbyListView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        responses=paged("Lobby", LobbySerializer),
+        responses=paged("Lobby", LobbySerializer), operation_id="v1_lobbies_list",
         summary="Open public lobbies, newest first, a page at a time",
         parameters=[*PAGE_PARAMETERS,
             OpenApiParameter("ruleset", str), OpenApiParameter("ranked", bool),

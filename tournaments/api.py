@@ -72,7 +72,7 @@ class TournamentListView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
     content_negotiation_class = FormatIsAFilter
 
-    @extend_schema(responses=paged("Tournament", TournamentSerializer),
+    @extend_schema(responses=paged("Tournament", TournamentSerializer), operation_id="v1_tournaments_list",
                    summary="Tournaments, newest first, a page at a time",
                    parameters=[OpenApiParameter("status", str, enum=Tournament.Status.values),
                                OpenApiParameter("format", str, enum=Tournament.Format.values),
