@@ -9,16 +9,21 @@ from rest_framework.test import APIClient
 
 from tests.factories import make_user
 
-# .ci/run runs the suite twice, on PostgreSQL then on SQLite. Tests marked slow_once (the browser
-# tests, which run against a SQLite server of their own anyway, and whole games played by the engine
-# alone) test nothing new the second time: the second pass sets LONG_TESTS_RAN_ON to the first pass'
-# backend and leaves them out. `python3 dev.py test` alone (no such variable) runs everything.
+# .ci/run runs the suite twice, on PostgreSQL then on SQLite. Tests marked slow_once test nothing new
+# the second time: the browser tests (their server has a SQLite database of its own on both passes)
+# and the engine's tests in tests/engine (pure Python, no database; they play thousands of whole
+# games: 12 minutes on one core). The second pass sets LONG_TESTS_RAN_ON to the first pass' backend
+# and leaves them out. `python3 dev.py test` alone (no such variable) runs everything.
 LONG_TESTS_RAN_ON = "LONG_TESTS_RAN_ON"
 LEFT_OUT = "{count} long tests (marked slow_once) were left out: they ran on {backend} earlier in this CI run."
+ENGINE_TESTS = "/tests/engine/"
 
 
 @pytest.hookimpl(trylast=True)  # after tests/browser/conftest.py has marked its tests
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if ENGINE_TESTS in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.slow_once)
     backend = os.environ.get(LONG_TESTS_RAN_ON, "").strip()
     if not backend:
         return

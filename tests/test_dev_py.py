@@ -105,19 +105,20 @@ def pytest_run(*args: str, long_tests_ran_on: str | None) -> subprocess.Complete
 
 
 BROWSER_FILE = "tests/browser/test_site_pages.py"
+ENGINE_FILE = "tests/engine/test_agot_terms.py"  # the engine's tests: pure Python, no database
 QUICK_TEST = "tests/test_dev_py.py::test_bench_help_is_the_usage_not_the_benchmarks"
 
 
-def test_without_long_tests_ran_on_every_test_is_collected_browser_ones_included():
-    done = pytest_run("--collect-only", "-q", BROWSER_FILE, long_tests_ran_on=None)
+def test_without_long_tests_ran_on_every_test_is_collected_browser_and_engine_ones_included():
+    done = pytest_run("--collect-only", "-q", BROWSER_FILE, ENGINE_FILE, long_tests_ran_on=None)
     assert done.returncode == 0, done.stdout + done.stderr
-    collected = [line for line in done.stdout.splitlines() if line.startswith(BROWSER_FILE + "::")]
-    assert collected, done.stdout
+    for path in (BROWSER_FILE, ENGINE_FILE):
+        assert any(line.startswith(path + "::") for line in done.stdout.splitlines()), (path, done.stdout)
     assert "deselected" not in done.stdout and "left out" not in done.stdout
 
 
 def test_the_second_ci_pass_leaves_the_slow_once_tests_out_and_says_why_before_the_summary_line():
-    done = pytest_run("-q", "--durations=25", BROWSER_FILE, QUICK_TEST, long_tests_ran_on="PostgreSQL")
+    done = pytest_run("-q", "--durations=25", BROWSER_FILE, ENGINE_FILE, QUICK_TEST, long_tests_ran_on="PostgreSQL")
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()
     # CI reads the last line: pytest's summary, after the slowest tests and the reason
@@ -126,4 +127,5 @@ def test_the_second_ci_pass_leaves_the_slow_once_tests_out_and_says_why_before_t
     said = f"{left_out} long tests (marked slow_once) were left out: they ran on PostgreSQL earlier in this CI run."
     assert said in lines, done.stdout
     assert any("slowest 25 durations" in line for line in lines), done.stdout
-    assert "test_site_pages" not in done.stdout.split("slowest 25 durations")[-1]  # none of them ran
+    ran = done.stdout.split("slowest 25 durations")[-1]
+    assert "test_site_pages" not in ran and "test_agot_terms" not in ran  # none of them ran
