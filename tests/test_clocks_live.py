@@ -13,6 +13,8 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
 from tests.live_server import running_server
 
 MAKE_GAME = """
@@ -31,6 +33,7 @@ def get(server, path: str, key: str) -> dict:
     return json.load(urllib.request.urlopen(request, timeout=10))
 
 
+@pytest.mark.slow_once  # its own server on a SQLite file of its own: the same on both CI passes
 def test_a_clocked_game_times_out_a_seat_that_stops_answering():
     with running_server([sys.executable, "manage.py", "serve", "127.0.0.1:{port}", "--noreload"]) as server:
         game_id, key = re.search(r"GAME (\d+) (\S+)", server.manage("shell", "-c", MAKE_GAME)).groups()

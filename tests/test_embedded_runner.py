@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.request
 
+import pytest
 import websockets
 
 from tests.live_server import running_server
@@ -41,6 +42,7 @@ async def updates_until_timeout(url: str, game_id: int, key: str, wait: float) -
     return received
 
 
+@pytest.mark.slow_once  # its own server on a SQLite file of its own: the same on both CI passes
 def test_a_timeout_in_embedded_mode_reaches_the_players_socket():
     with running_server([sys.executable, "manage.py", "serve", "127.0.0.1:{port}", "--noreload"]) as server:
         game_id, key = re.search(r"GAME (\d+) (\S+)", server.manage("shell", "-c", MAKE_GAME)).groups()

@@ -229,6 +229,7 @@ async def _socket_updates(url: str, game_id: int, key: str, wait: float, want: i
     return received
 
 
+@pytest.mark.slow_once  # its own server on a SQLite file of its own: the same on both CI passes
 def test_the_embedded_runner_in_the_server_times_out_lcg_decisions_live():
     with running_server([sys.executable, "manage.py", "serve", "127.0.0.1:{port}", "--noreload"]) as server:
         game_id, key, first = re.search(r"GAME (\d+) (\S+) (p\d)", server.manage("shell", "-c", MAKE_GAME)).groups()

@@ -91,6 +91,7 @@ def test_what_the_tools_leave_behind_is_ignored(path):
     assert is_ignored(path), f"{path} is not ignored"
 
 
+@pytest.mark.slow_once  # its own server on a SQLite file of its own: the same on both CI passes
 def test_the_readme_example_plays_a_game_to_its_end_against_bots(tmp_path):
     """docs/examples/play_to_the_end.py, as the README runs it, against a real Daphne server."""
     from tests.live_server import running_server

@@ -43,6 +43,7 @@ def bot(server, key: str, *args: str) -> subprocess.Popen:
                             stderr=subprocess.STDOUT, text=True)
 
 
+@pytest.mark.slow_once  # its own server on a SQLite file of its own: the same on both CI passes
 def test_two_reference_bots_play_a_ranked_game_to_its_end():
     with running_server([sys.executable, "manage.py", "serve", "127.0.0.1:{port}", "--noreload"]) as server:
         keys = dict(re.findall(r"BOT (\w+) (\S+)", server.manage("shell", "-c", MAKE_BOTS)))
