@@ -34,7 +34,6 @@ import argparse
 import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,6 +46,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from server_api import free_port, percentile  # noqa: E402  (the other server benchmarks' own)
 
 RULESETS = ("agot", "btwixt", "lcg", "minis")
 # seat counts of the games stored per ruleset (each gets a few engine-played templates)
@@ -460,17 +462,6 @@ class Builder:
 
 
 # --- the requests ---------------------------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
 
 def start_daphne(env: dict[str, str], log: Path) -> tuple[subprocess.Popen, int]:
     port = free_port()
