@@ -189,11 +189,6 @@ class LobbyForm(forms.Form):
             self.add_error("seats", f"Players: say how many ({low} to {high}).")
         elif d.get("seats") is not None and not low <= d["seats"] <= high:
             self.add_error("seats", rulesets.players_words(ruleset, low, high))
-        computers = d.get("computer_seats") or 0
-        if d.get("seats") is not None and computers >= d["seats"] and "seats" not in self.errors:
-            self.add_error("computer_seats", f"Computer players: at most {d['seats'] - 1}, so that you have a seat.")
-        if computers and d.get("ranked"):
-            self.add_error("ranked", f"{lobbies.COMPUTER_UNRATED} Leave Ranked unticked, or give no seat to the computer.")
         if ruleset == "lcg" and d.get("deck_choice") == "assign" and not (d.get("my_deck") and d.get("their_deck")):
             self.add_error("their_deck" if d.get("my_deck") else "my_deck",
                            "Assigning the decks: choose your deck and your opponent's.")
