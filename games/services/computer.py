@@ -55,9 +55,9 @@ def do_play_computer(user: User, request: ComputerGame) -> Game:
         raise lobbies.invalid("ruleset", why)
     count = seat_count(request.ruleset, request.seats)
     deck, decks = request.deck, []
-    if request.their_deck:  # both decks chosen: assigned in join order, the person's first
-        choices = sorted(lobbies.deck_choices(request.ruleset))
-        decks, deck = [request.deck or secrets.choice(choices) if choices else request.deck, request.their_deck], ""
+    if request.their_deck:  # the computer's deck chosen: both assigned in join order, the person's first
+        mine = request.deck or secrets.choice(sorted(lobbies.deck_choices(request.ruleset)) or [""])
+        decks, deck = [mine, request.their_deck], ""
     settings = lobbies.LobbySettings(
         ruleset=request.ruleset, seat_count=count, time_limit=request.time_limit,
         name=f"{user.username} against the computer", clock_bank=request.clock_bank,
