@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.browser.util import PASSWORD, game_state, log_in
+from tests.browser.util import PASSWORD, game_state, log_in, pick_hand_card
 
 pytestmark = pytest.mark.browser
 
@@ -94,13 +94,7 @@ def test_three_leaders_play_a_round_live(live_asgi_server, new_page, artifacts):
         if kind == "turn" and seat not in played:
             # the card is picked in the hand (the decision panel does not list the hand again)
             assert page.locator("#decision .bt-card").count() == 0
-            pick = page.locator("#hand .bt-card.pickable").first
-            card = pick.get_attribute("data-card")
-            name = pick.locator("strong").first.inner_text()
-            pick.click()
-            targets = page.locator("#hand-targets input")
-            if targets.count():
-                targets.first.check()
+            card, name = pick_hand_card(page)
             assert json.loads(page.get_attribute("#hand-submit", "data-action"))["play"] == card
             page.click("#hand-submit")
             played.add(seat)

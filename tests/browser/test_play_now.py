@@ -15,7 +15,7 @@ import pytest
 
 from tests.browser import agot_driver
 from tests.browser.test_lcg_setup_replay import _setup_picks
-from tests.browser.util import game_state, log_in, sign_up, wait_version
+from tests.browser.util import game_state, log_in, pick_hand_card, sign_up, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -85,13 +85,7 @@ def decide_btwixt(page) -> None:
     version, progress = game_state(page)["version"], page.evaluate(PROGRESS)
     page.wait_for_selector("#hand .bt-card.pickable")
     assert "Pick a card in your hand" in page.locator("#decision").inner_text()
-    pick = page.locator("#hand .bt-card.pickable").first
-    card = pick.get_attribute("data-card")
-    name = pick.locator("strong").first.inner_text()
-    pick.click()
-    targets = page.locator("#hand-targets input")
-    if targets.count():
-        targets.first.check()
+    card, name = pick_hand_card(page)
     submit = page.locator("#hand-submit")
     assert submit.inner_text().startswith(f"Play {name}")
     submit.click()

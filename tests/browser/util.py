@@ -100,3 +100,16 @@ def scroll_to(locator) -> None:
     (`scroll_into_view_if_needed`: "Element is not attached to the DOM"), when the page's check for
     missed updates re-fetches the game a few seconds after it opens."""
     locator.evaluate("element => element.scrollIntoView({block: 'nearest'})")
+
+
+def pick_hand_card(page) -> tuple[str, str]:
+    """B'Twixt: pick the first playable card of the hand (and its first target, if it asks for one);
+    the card's id and its name."""
+    pick = page.locator("#hand .bt-card.pickable").first
+    card = pick.get_attribute("data-card")
+    name = pick.locator("strong").first.inner_text()
+    pick.click()
+    targets = page.locator("#hand-targets input")
+    if targets.count():
+        targets.first.check()
+    return card, name
