@@ -8,16 +8,14 @@ import json
 from functools import cache
 from pathlib import Path
 
-import yaml
+from games.engine import yamlfile
 
 ENGINE_DATA = Path(__file__).resolve().parent.parent / "games" / "engine" / "agot" / "data"
 LAYOUT = Path(__file__).resolve().parent / "data" / "layout.yaml"
 
 
 def _load(path: Path):
-    with path.open(encoding="utf-8") as handle:
-        # libyaml's loader when PyYAML has it (several times faster than the pure-Python one)
-        return yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return yamlfile.load(path)
 
 
 @cache

@@ -21,8 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from games.engine import yamlfile
 from games.engine.base import REFEREE, SPECTATOR, EngineError, Ruleset, ScenarioSetupError, State, get_ruleset
 
 TOP_LEVEL_KEYS = frozenset(
@@ -82,8 +81,8 @@ def run_file(path: str | Path) -> tuple[bool, str]:
     name = path.name
     try:
         text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-    except (OSError, yaml.YAMLError) as exc:
+        data = yamlfile.loads(text)
+    except (OSError, yamlfile.YAMLError) as exc:
         return False, f"FAIL {name}: cannot read the file: {_one_line(str(exc))}"
     if isinstance(data, dict) and isinstance(data.get("name"), str):
         name = data["name"]

@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from games.engine import yamlfile
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -32,8 +32,7 @@ WESTEROS_DECKS = {"westeros_1": "I", "westeros_2": "II", "westeros_3": "III"}
 
 
 def _load(name: str) -> Any:
-    with open(DATA_DIR / name, encoding="utf-8") as f:
-        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return yamlfile.load(DATA_DIR / name)
 
 
 TOKEN_KIND: dict[str, str] = {t: next(k for k in ORDER_KINDS if t.startswith(k)) for t in ORDER_TOKENS}

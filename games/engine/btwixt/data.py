@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from games.engine import yamlfile
 
 DATA_DIR = Path(__file__).parent / "data"
 DEFAULT_SET = DATA_DIR / "reference_set.yaml"
@@ -64,7 +64,7 @@ def _card(raw: dict[str, Any], kind: str) -> Card:
 
 def load_cardset(path: str | Path) -> CardSet:
     """Read and check a card set; a set whose counts differ from its `counts` is refused (B2)."""
-    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    raw = yamlfile.load(path)
     if raw.get("format") != "btwixt-cardset/1":
         raise ValueError(f"{path}: not a btwixt-cardset/1 file")
     cs = CardSet(id=str(raw["id"]), leaders=[str(x["id"]) for x in raw["leaders"]])
@@ -150,7 +150,7 @@ def catalogue() -> dict[str, Any]:
     card id its name, kind, colour, value (influence, or an ally's power), leader/house and texts
     (each with its timing, its ops and whom it applies to, `_applies`)."""
     path = _CURRENT[0]
-    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    raw = yamlfile.load(path)
     cs = cardset()
     cards = {
         c.id: {"name": c.name, "kind": c.kind, "colour": c.colour, "value": c.value, "copies": c.copies,

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from games.engine import yamlfile
 
 DATA_DIR = Path(__file__).parent / "data"
 DEFAULT_DATA = DATA_DIR / "core_learn_to_play.yaml"
@@ -131,7 +131,7 @@ def _nat(v: Any) -> bool:
 @lru_cache(maxsize=4)
 def load(path: str = str(DEFAULT_DATA)) -> dict[str, Any]:
     """{"cards": {id: card}, "decks": {id: deck}} from the data file."""
-    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    raw = yamlfile.load(path)
     cards = {c["id"]: _normalise(c, synthetic=False) for c in raw["cards"]}
     cards["blank"] = dict(BLANK)
     decks: dict[str, Any] = {}

@@ -8,8 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from games.engine import yamlfile
 from games.engine.base import EngineError, ScenarioSetupError
 
 DATA_FILE = Path(__file__).parent / "data" / "starter_armies.yaml"
@@ -35,8 +34,7 @@ SYNTHETIC_KEYS = {"id", "name", "faction", "type", "speed", "defense_save", "mor
 
 @functools.lru_cache(maxsize=1)
 def _raw() -> dict[str, Any]:
-    with DATA_FILE.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    return yamlfile.load(DATA_FILE)
 
 
 @functools.lru_cache(maxsize=1)
