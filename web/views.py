@@ -89,7 +89,7 @@ def _lcg_deck_name(game: Game, seat: str | None) -> str:
 
 def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
-    context = {"game": game, "steps": game.actions.count(), "finished": not game.is_active(),
+    context = {"game": game, "steps": game.version, "finished": not game.is_active(),
                "seat": queries.viewer_seat(game, request.user)}
     if game.ruleset == "btwixt":
         # the table is drawn by static/js/btwixt.js from each step's summary and the set's public catalogue
@@ -122,14 +122,15 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
     """The view after the first `step` actions of a finished game, as the viewer's seat (or a
     spectator) would have seen it then, with that step's public log entry. Only for finished games:
-    their seed and actions are public (the fairness endpoint), so nothing here is a secret."""
-    from games.replay import rebuild
+    their seed and actions are public (the fairness endpoint), so nothing here is a secret. The state
+    comes from the nearest kept checkpoint (games/checkpoints.py): a step costs the same early or late
+    in a long game."""
+    from games.checkpoints import state_after
 
     game = _visible_game(request, game_id)
     if game.is_active():
         return JsonResponse({"error": "not_finished", "detail": "Replays open when the game is over."}, status=409)
-    actions = list(game.actions.order_by("version"))
-    if step < 0 or step > len(actions):
+    if step < 0 or step > game.version:  # one version per action
         raise Http404("No such step.")
     seat = queries.viewer_seat(game, request.user)
     # once the game is over every seat's view is derivable from the published seed and actions
@@ -138,26 +139,25 @@ def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
     elif request.GET.get("as") == "spectator":
         seat = None
     engine = get_ruleset(game.ruleset)
-    state = rebuild(game.ruleset, game.seat_names(), game.options, game.seed,
-                    [{"seat": a.seat, "action": a.action} for a in actions], upto=step)
+    state = state_after(game, step)
+    record = game.actions.filter(version=step).first() if step > 0 else None
     entry = None
-    if step > 0:
-        record = actions[step - 1]
+    if record is not None:
         entry = {"version": record.version, "seat": record.seat, "source": record.source,
                  "events": [e for e in (engine.event_view(ev, seat) for ev in record.events) if e is not None]}
         describe = getattr(engine, "describe_event", None)
         if describe:  # the step in words, narrated after filtering (as the game's log)
             names = queries.seat_player_names(game)  # the card game's "{p1}" placeholders in names
             entry["lines"] = [queries.with_player_names(said, names) for said in map(describe, entry["events"]) if said]
-    return JsonResponse({"step": step, "steps": len(actions), "seat": seat, "view": engine.view(state, seat),
+    return JsonResponse({"step": step, "steps": game.version, "seat": seat, "view": engine.view(state, seat),
                          "summary": engine.summary(state, seat), "entry": entry,
-                         "clocks": _replay_clocks(game, actions, step, engine.pending(state))})
+                         "clocks": _replay_clocks(game, record, step, engine.pending(state))})
 
 
-def _replay_clocks(game: Game, actions: list, step: int, pending: dict) -> list[dict] | None:
-    """A clocked game's clocks as they were after `step` actions (each action row keeps them; at the
-    start every player has the whole bank, running for those with a decision): a list of {seat,
-    name, remaining, running} in seat order; None in a game without a clock."""
+def _replay_clocks(game: Game, record, step: int, pending: dict) -> list[dict] | None:
+    """A clocked game's clocks as they were after `step` actions (each action row keeps them, `record`
+    being the step's; at the start every player has the whole bank, running for those with a
+    decision): a list of {seat, name, remaining, running} in seat order; None in a game without a clock."""
     if not game.has_clock():
         return None
     seats = list(game.seats.all())
@@ -165,7 +165,7 @@ def _replay_clocks(game: Game, actions: list, step: int, pending: dict) -> list[
         state = {s.seat: {"remaining": game.clock_bank, "running": s.seat in pending}
                  for s in seats if s.user_id is not None}
     else:
-        state = actions[step - 1].clocks or {}
+        state = (record.clocks if record is not None else None) or {}
     names = queries.seat_player_names(game)
     return [{"seat": s.seat, "name": names.get(s.seat, s.seat), **state[s.seat]} for s in seats if s.seat in state]
 
