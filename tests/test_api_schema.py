@@ -35,3 +35,27 @@ def test_docs_page_is_served_without_a_cdn(client):
     assert response.status_code == 200
     assert b"swagger-ui" in response.content
     assert b"cdn.jsdelivr" not in response.content
+
+
+def test_the_schema_is_generated_once_per_process_and_format(client, monkeypatch):
+    """Issue 27: generating and rendering the schema cost about 300 ms a request; it is the same for
+    every caller, so each format is built once (westeros/schema_view.py)."""
+    import json
+
+    from drf_spectacular.generators import SchemaGenerator
+
+    from westeros.schema_view import ApiSchemaView
+
+    monkeypatch.setattr(ApiSchemaView, "_rendered", {})
+    built = []
+    original = SchemaGenerator.get_schema
+    monkeypatch.setattr(SchemaGenerator, "get_schema", lambda self, *a, **k: built.append(1) or original(self, *a, **k))
+    first = client.get(reverse("api-schema"))
+    again = client.get(reverse("api-schema"))
+    as_json = client.get(reverse("api-schema"), HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    json_again = client.get(reverse("api-schema"), HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert len(built) == 2  # one YAML, one JSON
+    assert first.content == again.content and first["Content-Type"].startswith("application/vnd.oai.openapi")
+    assert json.loads(as_json.content) == json.loads(json_again.content) == yaml.safe_load(first.content)
+    assert as_json["Content-Type"].startswith("application/vnd.oai.openapi+json")
+    assert "filename=" in first["Content-Disposition"]

@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from accounts import views as account_views
 from web import views as web_views
 from westeros.api_errors import api_not_found
+from westeros.schema_view import ApiSchemaView
 
 
 class ApiDocsView(SpectacularSwaggerView):
@@ -35,7 +36,7 @@ urlpatterns = [
     path("api/v1/", include("notifications.api_urls")),
     path("api/v1/", include("events.api_urls")),
     path("api/v1/", include("challenges.api_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", ApiSchemaView.as_view(), name="api-schema"),
     path("api/docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     # Anything else under /api/ is a JSON 404, never an HTML page (even with DEBUG on).
     re_path(r"^api/", api_not_found),
