@@ -16,6 +16,7 @@ import pytest
 
 from games.engine import get_ruleset
 from games.engine.minis import data, narrate
+from tests.engine.narrate_helpers import assert_every_sample_reads_as_a_sentence, strings
 
 R = get_ruleset("minis")
 SEATS = ["stark", "lannister"]
@@ -30,24 +31,11 @@ LOWER_IDS = re.compile(r"\b(stark|lannister|guardsmen|halberdiers|outriders|crow
                        r"panicked|vulnerable|weakened|front|flank|rear|vp|maneuver|march|push|pivot)\b")
 
 
-def _strings(x):
-    """Every string of a (filtered) event, keys included."""
-    if isinstance(x, str):
-        yield x
-    elif isinstance(x, dict):
-        for k, v in x.items():
-            yield k
-            yield from _strings(v)
-    elif isinstance(x, list):
-        for v in x:
-            yield from _strings(v)
-
-
 def _leaks(text, event, secrets):
     """The names of a hidden hand's cards in `text` that the filtered event does not name itself."""
     if not any(n in text for n in secrets):
         return []
-    told = set(_strings(event)) | {event["type"].replace("_", " ").title()}  # counterplot: the card's own event
+    told = set(strings(event)) | {event["type"].replace("_", " ").title()}  # counterplot: the card's own event
     allowed = sorted({TACTICS[s] for s in told if s in TACTICS} | {s for s in told if len(s) > 3}, key=len,
                      reverse=True)
     for name in allowed:
@@ -101,20 +89,9 @@ def test_random_games_emit_the_main_kinds(played):
 
 
 def test_every_event_kind_of_10_random_games_reads_as_a_sentence_without_ids(played):
-    for (kind, _), ev in played["samples"].items():
-        assert kind in narrate.NARRATORS, kind  # its own sentence, not the fallback
-        for viewer in ("stark", "lannister", None):
-            said = R.describe_event(R.event_view(ev, viewer))
-            text = said["text"]
-            assert text and (text[0].isupper() or text.startswith("{")) and text.endswith("."), (kind, text)
-            bare = PLACEHOLDER.sub("", text)
-            assert not RAW.search(text) and "{" not in bare and "}" not in bare, (kind, text)
-            assert not LOWER_IDS.search(bare), (kind, text)
-            assert not re.search(r"\b[a-z]+_[a-z]+", text), (kind, text)
-            assert "".join(p["text"] for p in said["parts"]) == text
-            seats = [p["seat"] for p in said["parts"] if "seat" in p]
-            assert all(p["text"] == "{" + p["seat"] + "}" for p in said["parts"] if "seat" in p)
-            assert len(seats) == len(PLACEHOLDER.findall(text)) and said.get("seats", []) == list(dict.fromkeys(seats))
+    assert_every_sample_reads_as_a_sentence(R, narrate.NARRATORS, played["samples"], ("stark", "lannister", None),
+                                            placeholder=PLACEHOLDER, raw=RAW, in_text=[re.compile(r"\b[a-z]+_[a-z]+")],
+                                            in_bare=[LOWER_IDS])
 
 
 def test_every_kind_written_in_the_engine_has_its_own_sentence():
