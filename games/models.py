@@ -163,6 +163,9 @@ class Game(models.Model):
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["deadline_at"], condition=models.Q(status="active"), name="active_game_deadline"),
+            # the home page's recent results, newest first: without it, a scan of every game (issue 27)
+            models.Index(fields=["-finished_at"], condition=models.Q(finished_at__isnull=False),
+                         name="finished_game_recent"),
         ]
 
     def __str__(self) -> str:
@@ -225,6 +228,12 @@ class GameSeat(models.Model):
 
     def has_left(self) -> bool:
         return self.left_at is not None
+
+    def awaits_decision(self) -> bool:
+        """Whether a decision of this seat's player is pending, without reading the game's state: the
+        deadline service (games/services/deadlines.py) runs a deadline for exactly those seats, in the
+        transaction that stores the state, and a pause freezes it as paused_remaining."""
+        return not self.is_bot and (self.deadline_at is not None or self.paused_remaining is not None)
 
     def is_computer(self) -> bool:
         """Played by the engine from the start (a computer opponent), not taken over after a player left."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games.engine import get_ruleset
@@ -213,11 +213,8 @@ def fairness_payload(game: Game) -> dict[str, Any]:
     return payload
 
 
-def awaiting(user, seats: QuerySet[GameSeat]) -> list[Game]:
-    return [seat.game for seat in awaiting_seats(seats)]
-
-
 def awaiting_seats(seats: QuerySet[GameSeat]) -> list[GameSeat]:
-    """Those of `seats` (with their game, one query) whose game waits on a decision of theirs."""
-    return [seat for seat in seats.select_related("game")
-            if seat.game.is_active() and seat.seat in get_ruleset(seat.game.ruleset).pending(seat.game.state)]
+    """Those of `seats` (with their game, one query, without its state) whose game waits on a decision
+    of theirs (GameSeat.awaits_decision, in SQL)."""
+    waiting = Q(is_bot=False) & (Q(deadline_at__isnull=False) | Q(paused_remaining__isnull=False))
+    return list(seats.filter(waiting, game__status=Game.Status.ACTIVE).select_related("game").defer("game__state"))

@@ -153,16 +153,18 @@ def places_in_words(game: Game) -> list[dict[str, Any]]:
     return [{"place": i + 1, "seat": seat, "seat_name": names[seat], "who": who[seat]} for i, seat in enumerate(order)]
 
 
-def seat_display_names(game: Game, seats: list[str] | None = None) -> dict[str, str]:
+def seat_display_names(game: Game, seats: list[str] | None = None, players: dict | None = None) -> dict[str, str]:
     """{seat: the seat in words}: the house, the B'Twixt leader, the card game's faction (Player 1,
-    Player 2 when both play the same faction), the miniatures army's faction."""
+    Player 2 when both play the same faction), the miniatures army's faction. `players`: the card
+    game's `players` of its state, when the caller read them without the whole state."""
     from ratings.templatetags.site_words import seat_name
 
     seats = list(seats if seats is not None else game.seat_names())
     if game.ruleset == "lcg":
         from games.engine.lcg.data import FACTION_NAMES
 
-        players = (game.state or {}).get("players") or {}
+        if players is None:
+            players = (game.state or {}).get("players") or {}
         factions = {s: (players.get(s) or {}).get("faction") for s in seats}
         if all(factions.values()) and len(set(factions.values())) == len(seats):
             return {s: FACTION_NAMES.get(factions[s], seat_name(factions[s])) for s in seats}

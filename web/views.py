@@ -290,7 +290,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     in_progress = Case(When(game__status=Game.Status.ACTIVE, then=Value(0)), default=Value(1))
     seats = (request.user.game_seats.filter(left_at__isnull=True)
              .order_by(in_progress, "-game__created_at", "-game__id")
-             .select_related("game").prefetch_related("game__seats"))
+             .select_related("game").defer("game__state").prefetch_related("game__seats"))
     pager = page_of(request, seats)
     return render(request, "web/my_games.html", {"rows": _rows_of(pager.rows), "pager": pager})
 
@@ -299,16 +299,19 @@ def _my_rows(user, limit: int = 200, active_only: bool = False) -> list[dict]:
     seats = user.game_seats.filter(left_at__isnull=True)
     if active_only:
         seats = seats.filter(game__status=Game.Status.ACTIVE)
-    return _rows_of(seats.select_related("game").prefetch_related("game__seats").order_by("-game__created_at")[:limit])
+    return _rows_of(seats.select_related("game").defer("game__state").prefetch_related("game__seats")
+                    .order_by("-game__created_at")[:limit])
 
 
 def _rows_of(seats) -> list[dict]:
-    """The rows of these seats (read with their games and the games' seats): awaiting you first."""
+    """The rows of these seats (read with their games, whose states they do not need, and the games'
+    seats): awaiting you first. Whether a decision is yours comes from the seat's deadline
+    (GameSeat.awaits_decision), not from the game's state (issue 27: fifty states a page)."""
     rows = []
     for seat in seats:
         game = seat.game
-        awaiting = game.is_active() and seat.seat in get_ruleset(game.ruleset).pending(game.state)
-        rows.append({"game": game, "seat": seat.seat, "awaiting": awaiting, "seat_name": _my_seat_name(game, seat.seat),
+        awaiting = game.is_active() and seat.awaits_decision()
+        rows.append({"game": game, "seat": seat.seat, "awaiting": awaiting,
                      "vs_computer": any(s.is_computer() for s in game.seats.all()),
                      "deadline": seat.deadline_at if awaiting else None})
     rows.sort(key=lambda r: (not r["awaiting"], not r["game"].is_active(),
@@ -316,11 +319,19 @@ def _rows_of(seats) -> list[dict]:
     return rows
 
 
-def _my_seat_name(game: Game, seat: str) -> str:
-    """The seat a player plays, as they know it: a house, a leader, an army, a card game's faction."""
+def _with_seat_names(rows: list[dict]) -> list[dict]:
+    """Each row with the seat its player plays, as they know it: a house, a leader, an army, a card
+    game's faction (games.results.seat_display_names). Only the card game's factions come from the state:
+    those games' players, read in one query."""
     from games.results import seat_display_names
 
-    return seat_display_names(game, [s.seat for s in game.seats.all()]).get(seat) or site_words.seat_name(seat, game.ruleset)
+    lcg = [r["game"].pk for r in rows if r["game"].ruleset == "lcg"]
+    players = dict(Game.objects.filter(pk__in=lcg).values_list("pk", "state__players")) if lcg else {}
+    for row in rows:
+        game = row["game"]
+        names = seat_display_names(game, [s.seat for s in game.seats.all()], players=players.get(game.pk))
+        row["seat_name"] = names.get(row["seat"]) or site_words.seat_name(row["seat"], game.ruleset)
+    return rows
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -339,7 +350,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
     return render(request, "home.html", {"lobbies": active_lobbies_for_home(), "games": games_offered(),
                                          "unrated": lobbies.COMPUTER_UNRATED,
-                                         "my_games": [r for r in mine if r["game"].is_active()][:10],
+                                         "my_games": _with_seat_names([r for r in mine if r["game"].is_active()][:10]),
                                          "results": results})
 
 
