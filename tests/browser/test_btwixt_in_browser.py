@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.browser.util import PASSWORD, game_state, log_in, pick_hand_card
+from tests.browser.util import PASSWORD, game_state, log_in, pick_hand_card, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -80,14 +80,18 @@ def test_three_leaders_play_a_round_live(live_asgi_server, new_page, artifacts):
     # every bid live (no reload); then whatever the winner must decide (claim, token, choices)
     played: set[str] = set()
     start_round, start_season = summary["round"], summary["season"]
-    for _ in range(40):
+
+    def next_actor():
+        """"over" once the round has ended; else the first (seat, page) asked something, if any."""
         s = _summary(alys)
         if (s["round"], s["season"]) != (start_round, start_season) or s["step"] == "game_over":
+            return "over"
+        return next(((seat, page) for seat, page in by_seat.items() if _my_pending(page)), None)
+
+    for _ in range(40):  # a bound on the decisions answered, not on time
+        actor = wait_until(alys, next_actor, "a leader to be asked something, or the round to end")
+        if actor == "over":
             break
-        actor = next(((seat, page) for seat, page in by_seat.items() if _my_pending(page)), None)
-        if actor is None:
-            alys.wait_for_timeout(200)
-            continue
         seat, page = actor
         kind = _my_pending(page)
         version = game_state(page)["version"]

@@ -13,7 +13,7 @@ from functools import partial
 
 import pytest
 
-from tests.browser.util import game_state, open_game, stage_game, wait_version
+from tests.browser.util import game_state, open_game, stage_game, wait_until, wait_version
 from tests.browser.util import pending as _pending  # also imported by the other table tests
 
 pytestmark = pytest.mark.browser
@@ -32,6 +32,11 @@ def _act(page, target) -> None:
     else:
         target.click()
     wait_version(page, before)
+
+
+def _asked(pages: dict) -> str | None:
+    """The first seat whose page asks it something, if any."""
+    return next((s for s, p in pages.items() if _pending(p)), None)
 
 
 def _no_ids(text: str) -> None:
@@ -58,15 +63,17 @@ def test_lcg_round_live(live_asgi_server, new_page, artifacts):
     _no_ids(alys.inner_text("#table"))
     _no_ids(alys.inner_text("#decision"))
 
+    def next_seat():
+        """"round 2" once it has begun; else the first seat asked something, if any."""
+        if game_state(alys)["view"]["round"] == 2:
+            return "round 2"
+        return _asked(pages)
+
     done = set()
-    for _ in range(120):
-        view = game_state(alys)["view"]
-        if view["round"] == 2:
+    for _ in range(120):  # a bound on the decisions answered, not on time
+        seat = wait_until(alys, next_seat, "a seat to be asked something, or round 2")
+        if seat == "round 2":
             break
-        seat = next((s for s, p in pages.items() if _pending(p)), None)
-        if seat is None:
-            alys.wait_for_timeout(150)
-            continue
         page = pages[seat]
         kind = _pending(page)
         state = game_state(page)["view"]
@@ -150,11 +157,8 @@ def test_lcg_refused_reason(live_asgi_server, new_page):
     alys = _open(new_page, live_asgi_server, names[0], game_id)
     bram = _open(new_page, live_asgi_server, names[1], game_id)
     pages = {"p1": alys, "p2": bram}
-    for _ in range(80):
-        seat = next((s for s, p in pages.items() if _pending(p)), None)
-        if seat is None:
-            alys.wait_for_timeout(150)
-            continue
+    for _ in range(80):  # a bound on the decisions answered, not on time
+        seat = wait_until(alys, lambda: _asked(pages), "a seat to be asked something")
         page, kind = pages[seat], _pending(pages[seat])
         if kind == "challenge":
             break

@@ -6,6 +6,7 @@ to test-artifacts/. The live server, its database and Chromium are set up in con
 from __future__ import annotations
 
 import re
+import time
 from functools import partial
 
 import pytest
@@ -51,14 +52,18 @@ def _no_ids(text: str) -> None:
     assert "{" not in text and '":' not in text, text
 
 
-def _answer_rest(pages: dict, until) -> None:
+def _answer_rest(pages: dict, until, timeout: float = 90) -> None:
     """Answer whatever else is asked (re-rolls kept, tokens not spent, windows passed, no pivot or
-    surge) from the page, until `until()` holds."""
-    for _ in range(40):
-        if until():
-            return
+    surge) from the page, until `until()` holds; return at once when a page asks anything else. The
+    pages reload their game between rounds of answers. Fails when `until()` does not hold within
+    `timeout` seconds (a ceiling for a loaded machine, not an expected duration)."""
+    deadline = time.monotonic() + timeout
+    while not until():
+        if time.monotonic() > deadline:
+            asked = {seat: _pending(page) for seat, page in pages.items()}
+            raise AssertionError(f"the game did not reach the expected decision within {timeout:.0f} s; asked: {asked}")
+        answered = False
         for page in pages.values():
-            page.wait_for_timeout(0)
             kind = _pending(page)
             if kind is None:
                 continue
@@ -71,9 +76,11 @@ def _answer_rest(pages: dict, until) -> None:
                 _act(page, box.locator("button.choice"))
             else:
                 return
+            answered = True
+        if not answered:  # nobody asked yet: the server is still at work, or a page has not heard
+            next(iter(pages.values())).wait_for_timeout(100)
         for page in pages.values():
             page.evaluate("window.__westerosGame.load()")
-    assert until(), "the game did not reach the expected decision"
 
 
 def test_minis_battle(live_asgi_server, new_page, artifacts):

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.browser.util import sign_up
+from tests.browser.util import sign_up, wait_until, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -143,19 +143,37 @@ def test_three_players_play_a_combat_live(live_asgi_server, new_page, artifacts)
         view = game_state(page)["view"]
         assert "lannister" not in view["secret"]
         assert chosen not in json.dumps(view["combat"] or {}) and chosen not in json.dumps(view["secret"])
+    version = game_state(baratheon)["version"]
     baratheon.locator("#decision .cards.choose .card[data-card]").first.click()
     baratheon.click("#house-card-submit")
-    for _ in range(40):  # casualties, retreat...: whatever the server lists, until the combat is over
-        stark.wait_for_timeout(500)
-        state = game_state(stark)
-        if state["view"]["combat"] and state["view"]["combat"].get("winner") and "_current" not in state["view"]["combat"]:
-            break
+    wait_version(baratheon, version)
+
+    def next_step():
+        """"over" once Stark sees the combat decided; else the first (page, what it can answer)."""
+        combat = game_state(stark)["view"]["combat"]
+        if combat and combat.get("winner") and "_current" not in combat:
+            return "over"
         for page in (lannister, baratheon):
             if pending(page) == "house_card" and page.locator("#decision .cards.choose [data-card]").count():
-                page.locator("#decision .cards.choose [data-card]").first.click()
-                page.click("#house-card-submit")
-            elif pending(page) and page.locator("#decision [data-action]").count():
-                page.locator("#decision [data-action]").first.click()
+                return page, "house_card"
+            if pending(page) and page.locator("#decision [data-action]").count():
+                return page, "action"
+        return None
+
+    for _ in range(40):  # casualties, retreat...: whatever the server lists (a bound on decisions, not on time)
+        step = wait_until(stark, next_step, "the combat to be decided, or Lannister or Baratheon to be asked something")
+        if step == "over":
+            break
+        page, kind = step
+        version = game_state(page)["version"]
+        if kind == "house_card":
+            page.locator("#decision .cards.choose [data-card]").first.click()
+            page.click("#house-card-submit")
+        else:
+            page.locator("#decision [data-action]").first.click()
+        wait_version(page, version)
+    else:
+        raise AssertionError("the combat was not decided after 40 decisions")
 
     # Stark, who only watched, saw the combat live (no reload since the staging)
     stark.wait_for_selector("#combat-panel:not([hidden]) #last-combat-breakdown .tie-rule >> text=won:")

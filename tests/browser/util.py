@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 PASSWORD = "a-long-and-unusual-passphrase-42"
 
@@ -85,6 +86,21 @@ def pending(page) -> str | None:
     """What the page's seat is asked now (None when nothing, or the game is over)."""
     s = game_state(page)
     return s["pending"].get(s["your_seat"]) if s["status"] == "active" else None
+
+
+def wait_until(page, check, what: str, timeout: float = 90):
+    """Poll `check()` (Python, reading one page or several) until it returns something true, and
+    return that. `page` paces the polls (Playwright serves every page meanwhile). After `timeout`
+    seconds, a ceiling for a loaded machine and never an expected duration, the test fails saying
+    it was waiting for `what`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what}")
+        page.wait_for_timeout(100)
 
 
 def wait_version(page, before: int) -> None:
