@@ -120,9 +120,14 @@ def test_phase_summary(live_asgi_server, demo_game, new_page, request, artifacts
         assert any(n.startswith(fled_to) for n in names), (names, fled_to)
     assert page.locator("#board g.ps-outlines path.ps-ring.phase").count() == len(changed)
     assert f"{len(changed)} areas that changed are outlined" in page.locator("#phase-summary .ps-note").inner_text()
-    # the outline survives the board being drawn again (a click on the board redraws it)
-    page.evaluate("window.__westerosGame.load()")
-    page.wait_for_timeout(300)
+    # the outline survives the board being drawn again (a click on the board redraws it): load()
+    # resolves once the page has drawn the board afresh, its old paths gone (a load already under
+    # way when it is called may have drawn before: the next one draws again)
+    assert page.evaluate("""async () => {
+        const old = document.querySelector('#board path.area[data-area]');
+        for (let i = 0; i < 3 && old.isConnected; i++) await window.__westerosGame.load();
+        return !old.isConnected;
+    }""")
     assert outlined(page) == changed
 
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
@@ -144,7 +149,7 @@ def test_phase_summary(live_asgi_server, demo_game, new_page, request, artifacts
     assert page.locator("#phase-summary").is_hidden() and not outlined(page)
     page.reload()
     wait_pending(page, "place_orders", 2)
+    # the log's lines are drawn just after the summary has read the same log (game.js, loadLog)
     page.wait_for_selector("#log .log-line")
-    page.wait_for_timeout(300)
     assert page.locator("#phase-summary").is_hidden() and not outlined(page)
 
