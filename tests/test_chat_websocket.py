@@ -33,7 +33,9 @@ async def connect(app, game_id: int, user=None) -> WebsocketCommunicator:
     return communicator
 
 
-async def next_of_type(communicator, kind: str, timeout: float = 2) -> dict:
+async def next_of_type(communicator, kind: str, timeout: float = 30) -> dict:
+    """The next message of type `kind` (the others skipped); `timeout` is a ceiling for a loaded
+    machine, not an expected delay."""
     while True:
         message = await communicator.receive_json_from(timeout=timeout)
         if message["type"] == kind:
@@ -42,13 +44,21 @@ async def next_of_type(communicator, kind: str, timeout: float = 2) -> dict:
 
 async def chat_messages(communicator, wait: float = 0.4) -> list[dict]:
     """Every chat message that arrives until nothing came for `wait` seconds (presence and the rest
-    skipped). receive_nothing, not a receive timeout: the latter cancels the application."""
+    skipped). receive_nothing, not a receive timeout: the latter cancels the application. Says that
+    nothing (more) came: a message expected is awaited first (only_chat)."""
     received = []
     while not await communicator.receive_nothing(timeout=wait):
         message = await communicator.receive_json_from()
         if message["type"] == "chat":
             received.append(message)
     return received
+
+
+async def only_chat(communicator) -> dict:
+    """The next chat message, however long it takes to come, and then no other."""
+    message = await next_of_type(communicator, "chat")
+    assert await chat_messages(communicator) == []
+    return message
 
 
 async def table(app, game: Game, *, spectators: int = 1) -> tuple[dict, list]:
@@ -83,8 +93,8 @@ async def test_a_private_message_reaches_only_its_two_seats(app):
     a, b, c = (await sync_to_async(game.seat_names)())
     await sockets[b].send_json_to({"type": "chat", "channel": f"{b}-{a}", "text": "The north remembers"})
     for seat in (a, b):
-        received = await chat_messages(sockets[seat])
-        assert [(m["channel"], m["text"]) for m in received] == [("-".join(sorted((a, b))), "The north remembers")]
+        message = await only_chat(sockets[seat])
+        assert (message["channel"], message["text"]) == ("-".join(sorted((a, b))), "The north remembers")
     assert await chat_messages(sockets[c]) == []
     assert await chat_messages(watchers[0]) == []
     await close(*sockets.values(), *watchers)
@@ -96,7 +106,7 @@ async def test_spectators_get_no_table_chat_when_the_game_forbids_it(app):
     sockets, watchers = await table(app, game)
     await sockets[(await sync_to_async(game.seat_names)())[0]].send_json_to({"type": "chat", "channel": "table", "text": "players only"})
     for communicator in sockets.values():
-        assert [m["text"] for m in await chat_messages(communicator)] == ["players only"]
+        assert (await only_chat(communicator))["text"] == "players only"
     assert await chat_messages(watchers[0]) == []
     await close(*sockets.values(), *watchers)
 
@@ -153,7 +163,7 @@ async def test_a_rest_post_is_delivered_on_the_socket_too(app):
     a, b, _ = (await sync_to_async(game.seat_names)())
     user = await sync_to_async(lambda: game.seats.get(seat=a).user)()
     await sync_to_async(chat.do_send_message)(game.pk, user, f"{a}-{b}", "via REST")
-    assert [m["text"] for m in await chat_messages(sockets[b])] == ["via REST"]
+    assert (await only_chat(sockets[b]))["text"] == "via REST"
     await close(*sockets.values())
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 import pytest
 import redis.exceptions
@@ -29,6 +30,15 @@ class SlowLayer:
         self.sent.append((group, message))
 
 
+async def eventually(condition, what: str, timeout: float = 30) -> None:
+    """Wait until `condition()` holds, letting the loop run; fail after `timeout` seconds (a
+    ceiling for a loaded machine, not an expected duration) saying what was awaited."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {timeout:.0f} s for {what}"
+        await asyncio.sleep(0.01)
+
+
 class DownLayer:
     async def group_send(self, group: str, message: dict) -> None:
         raise redis.exceptions.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
@@ -45,10 +55,7 @@ async def test_in_the_server_a_request_does_not_wait_for_its_sends_and_they_go_o
         await sync_to_async(commit, thread_sensitive=False)(n)  # returns while the first send still waits
     assert layer.sent == []
     layer.release.set()
-    for _ in range(100):
-        if len(layer.sent) == 6:
-            break
-        await asyncio.sleep(0.01)
+    await eventually(lambda: len(layer.sent) == 6, "the six sends")
     assert [group for group, _ in layer.sent] == ["game.0.table", "game.0.spectators", "game.1.table",
                                                   "game.1.spectators", "game.2.table", "game.2.spectators"]
 
@@ -58,10 +65,7 @@ async def test_in_the_server_a_failed_send_is_one_logged_line(caplog):
     with caplog.at_level("WARNING", logger="tests.live"):
         await sync_to_async(live.send_in_order, thread_sensitive=False)(
             DownLayer(), [("game.1.table", {})], log, "game 1 at version 4")
-        for _ in range(100):
-            if caplog.records:
-                break
-            await asyncio.sleep(0.01)
+        await eventually(lambda: caplog.records, "the failed send's logged line")
     (record,) = caplog.records
     assert "could not notify game 1 at version 4: the channel layer is unavailable" in record.getMessage()
     assert record.exc_info is None
@@ -86,16 +90,13 @@ async def test_in_the_server_work_after_a_commit_runs_in_a_background_thread():
 
     def work() -> None:  # e.g. handing notifications to Celery
         started.set()
-        release.wait(5)
+        release.wait(60)
         ran_in.append(threading.current_thread().name)
 
     await sync_to_async(live.off_the_request, thread_sensitive=False)(work, log, "enqueue")
-    assert await asyncio.to_thread(started.wait, 5) and ran_in == []  # the caller went on meanwhile
+    assert await asyncio.to_thread(started.wait, 60) and ran_in == []  # the caller went on meanwhile
     release.set()
-    for _ in range(100):
-        if ran_in:
-            break
-        await asyncio.sleep(0.01)
+    await eventually(lambda: ran_in, "the work to run")
     assert ran_in and ran_in[0].startswith("after-commit")
 
 
