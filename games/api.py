@@ -12,6 +12,7 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from games import queries
@@ -304,10 +305,27 @@ class GamePauseView(APIView):
 class GameLogView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The public event log (your secrets only to you)")
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        parameters=[
+            OpenApiParameter("after", {"type": "integer", "minimum": 0},
+                             description="the version the page starts after (default 0: from the start)"),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": queries.LOG_PAGE_MAX},
+                             description=f"versions a page covers (default {queries.LOG_PAGE}, "
+                                         f"at most {queries.LOG_PAGE_MAX})"),
+        ],
+        summary="The public event log, a page at a time (your secrets only to you): the entries after "
+                "version `after`, `through` the last version the page covers, `next` the next page (null "
+                "once the page reaches the game's version; ask again with after=through for what comes later)")
     def get(self, request: Request, game_id: int) -> Response:
+        after = _int_param(request, "after") or 0
+        limit = _int_param(request, "limit", 1, queries.LOG_PAGE_MAX) or queries.LOG_PAGE
         game = queries.get_visible_game(request.user, game_id, request.query_params.get("invite"))
-        return Response({"id": game.pk, "version": game.version, "entries": queries.log_payload(game, request.user)})
+        page = queries.log_page(game, request.user, after, limit)
+        following = None
+        if page.pop("more"):
+            following = request.build_absolute_uri(replace_query_param(request.get_full_path(), "after", page["through"]))
+        return Response({"id": game.pk, "version": game.version, **page, "next": following})
 
 
 class GameConcedeView(APIView):

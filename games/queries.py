@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -114,19 +115,29 @@ def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[
     }
 
 
-def log_payload(game: Game, user) -> list[dict[str, Any]]:
-    """The log as this user may see it: per action its events (filtered by the ruleset's event_view)
-    and, where the ruleset narrates (describe_event), the same events in words: `lines` (a sentence
-    each, with its pieces for colouring house names, its round and phase), `text` (the sentences
-    joined), and the `round` and `phase` the action was taken in. Only filtered events are narrated,
-    so a sentence never tells more than the event it stems from."""
+LOG_PAGE = 100  # versions a page of the log covers by default (GET /log?after=V&limit=N)
+LOG_PAGE_MAX = 500
+MOMENT_EVERY = 100  # the narration's round and phase are kept in the cache at every such version
+MOMENT_TIMEOUT = 7 * 24 * 3600
+
+
+def log_page(game: Game, user, after: int = 0, limit: int = LOG_PAGE) -> dict[str, Any]:
+    """A page of the log as this user may see it: the actions of versions after `after`, up to `limit`
+    of them (issue 27: a long game's whole log was 600 KB and 130 ms), `through` being the last version
+    the page covers and `more` whether later versions exist. Per action its events (filtered by the
+    ruleset's event_view) and, where the ruleset narrates (describe_event), the same events in words:
+    `lines` (a sentence each, with its pieces for colouring house names, its round and phase), `text`
+    (the sentences joined), and the `round` and `phase` the action was taken in. Only filtered events
+    are narrated, so a sentence never tells more than the event it stems from. A page that starts
+    later than version 0 takes its round and phase from the narration before it (narration_moment)."""
     seat = viewer_seat(game, user)
     engine = get_ruleset(game.ruleset)
     describe = getattr(engine, "describe_event", None)
-    moment = _log_start(engine, game) if describe else {}
+    through = max(after, min(game.version, after + limit))
+    moment = narration_moment(game, seat, after) if describe else {}
     names = seat_player_names(game) if describe else {}
     entries = []
-    for record in game.actions.all():
+    for record in game.actions.filter(version__gt=after, version__lte=through).order_by("version"):
         events = events_for(game.ruleset, [record], seat)
         if not events:
             continue
@@ -139,20 +150,62 @@ def log_payload(game: Game, user) -> list[dict[str, Any]]:
                 said = describe({k: v for k, v in event.items() if k != "version"})
                 if not said:
                     continue
-                moment.update({k: said[k] for k in ("round", "phase") if said.get(k) is not None})
+                _advance(moment, said)
                 lines.append({**with_player_names(said, names), **{k: v for k, v in moment.items() if v is not None}})
             entry["lines"] = lines
             entry["text"] = " ".join(line["text"] for line in lines)
         entries.append(entry)
-    return _with_take_overs(game, entries)
+    if describe and through > after:
+        cache.set(_moment_key(game, seat, through), dict(moment), MOMENT_TIMEOUT)
+    return {"after": after, "through": through, "more": through < game.version,
+            "entries": _with_take_overs(game, entries, after, through)}
 
 
-def _with_take_overs(game: Game, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _advance(moment: dict[str, Any], said: dict[str, Any]) -> None:
+    moment.update({k: said[k] for k in ("round", "phase") if said.get(k) is not None})
+
+
+def _moment_key(game: Game, seat: str | None, version: int) -> str:
+    return f"log-moment:{game.pk}:{game.seed_hash[:16]}:{seat or '-'}:{version}"
+
+
+def narration_moment(game: Game, seat: str | None, version: int) -> dict[str, Any]:
+    """The round and phase the log's narration, as `seat` reads it, has reached after `version`: those
+    of the game's setup, moved on by every narrated event up to it. The log is append-only, so this
+    never changes once the version exists: it is kept in the cache at the end of every page read and
+    at every MOMENT_EVERY-th version, and a page starting there costs no more than the first one.
+    Without a kept moment (a cold cache), the events up to `version` are narrated once."""
+    engine = get_ruleset(game.ruleset)
+    if version <= 0:
+        return _log_start(engine, game)
+    kept = cache.get(_moment_key(game, seat, version))
+    if kept is not None:
+        return kept
+    marks = list(range(version - version % MOMENT_EVERY, 0, -MOMENT_EVERY))
+    found = cache.get_many([_moment_key(game, seat, v) for v in marks]) if marks else {}
+    start = next((v for v in marks if _moment_key(game, seat, v) in found), 0)
+    moment = dict(found[_moment_key(game, seat, start)]) if start else _log_start(engine, game)
+    fresh = {}
+    records = game.actions.filter(version__gt=start, version__lte=version).order_by("version").only("version", "events")
+    for record in records.iterator(chunk_size=500):
+        for event in events_for(game.ruleset, [record], seat):
+            said = engine.describe_event({k: v for k, v in event.items() if k != "version"})
+            if said:
+                _advance(moment, said)
+        if record.version % MOMENT_EVERY == 0 or record.version == version:
+            fresh[_moment_key(game, seat, record.version)] = dict(moment)
+    cache.set_many(fresh, MOMENT_TIMEOUT)
+    return moment
+
+
+def _with_take_overs(game: Game, entries: list[dict[str, Any]], after: int, through: int) -> list[dict[str, Any]]:
     """The log with a line where a substitute took over an abandoned seat ("X takes over Y's seat."),
-    after the action of the version they took over at (games/services/substitutes.py)."""
+    after the action of the version they took over at (games/services/substitutes.py). A page carries
+    the take-overs at its versions, `after` included: one that came after a reader's last page is
+    then read with the next page (a reader keeps each once: version, source and seat name it)."""
     from games.services.substitutes import log_entries
 
-    taken = log_entries(game)
+    taken = [e for e in log_entries(game) if after <= e["version"] <= through]
     if not taken:
         return entries
     return sorted([*entries, *taken], key=lambda e: (e["version"], e["source"] == "substitute"))

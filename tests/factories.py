@@ -52,3 +52,22 @@ def api_client_for(user: User):
 def seat_client(game, seat: str):
     """An API client of the user in the game's `seat`."""
     return api_client_for(game.seats.get(seat=seat).user)
+
+
+def whole_log(get_json, game_id: int, invite: str | None = None) -> dict:
+    """A game's whole log as a reader gets it, a page at a time (GET /log?after=V, issue 27):
+    `get_json(path)` answers the JSON of an API path. The last page's body with every page's entries
+    (a take-over a page repeats is kept once: version, source and seat name it)."""
+    entries, seen, after = [], set(), 0
+    while True:
+        path = f"/api/v1/games/{game_id}/log?after={after}" + (f"&invite={invite}" if invite else "")
+        page = get_json(path)
+        for entry in page["entries"]:
+            key = (entry["version"], entry["source"], entry["seat"])
+            if key not in seen:
+                seen.add(key)
+                entries.append(entry)
+        if page["next"] is None:
+            return {**page, "entries": entries}
+        assert page["through"] > after, "a page must move on"
+        after = page["through"]

@@ -25,7 +25,7 @@ from games.services import deadlines
 from games.services.play import do_submit_action
 from games.services.replay import snapshot_matches_log
 from ratings.models import Rating, RatingChange
-from tests.factories import api_client_for, make_user, seat_client
+from tests.factories import api_client_for, make_user, seat_client, whole_log
 from tournaments import services
 from tournaments.models import Table, Tournament
 
@@ -46,10 +46,13 @@ def submit(game: Game, seat: str, action: dict) -> None:
 
 
 def log(game: Game, client) -> list[dict]:
-    """The game's log entries as `client` reads them."""
-    r = client.get(reverse("api-game-log", args=[game.id]))
-    assert r.status_code == 200
-    return r.json()["entries"]
+    """The game's whole log as `client` reads it, page after page."""
+    def get_json(path):
+        r = client.get(path)
+        assert r.status_code == 200
+        return r.json()
+
+    return whole_log(get_json, game.id)["entries"]
 
 
 def texts(entries: list[dict]) -> list[str]:

@@ -20,6 +20,7 @@ from games.engine import get_ruleset
 from games.engine.agot import smart_bot
 from games.models import Game
 from games.services.play import do_submit_action
+from tests.factories import whole_log
 
 ENGINE = get_ruleset("agot")
 
@@ -44,7 +45,7 @@ def test_the_demo_game_shows_a_battle_in_its_first_two_rounds(seed, monkeypatch)
 
     client = Client()
     client.force_login(user)
-    entries = client.get(f"/api/v1/games/{game.pk}/log").json()["entries"]
+    entries = whole_log(lambda path: client.get(path).json(), game.pk)["entries"]
     lines = [line for entry in entries for line in entry.get("lines", []) if line.get("round") in (1, 2)]
     battles = [line["text"] for line in lines if " wins the battle for " in line["text"]]
     assert battles, "no battle between two houses in the demo's first two rounds"

@@ -16,7 +16,7 @@ from django.urls import reverse
 from games.engine import get_ruleset
 from games.models import Game
 from games.services.notify import events_for
-from tests.factories import api_client_for, make_game, make_user
+from tests.factories import api_client_for, make_game, make_user, whole_log
 from westeros.asgi import websocket_application
 
 AGOT = get_ruleset("agot")
@@ -25,7 +25,7 @@ VOLATILE = {"id", "created_at", "finished_at", "deadline_at", "seed_hash", "seat
 
 def public_payload(game_id: int, client) -> dict:
     body = client.get(reverse("api-game", args=[game_id])).json()
-    log = client.get(reverse("api-game-log", args=[game_id])).json()
+    log = whole_log(lambda path: client.get(path).json(), game_id)
     for entry in log["entries"]:
         entry.pop("at")
     return {"game": {k: v for k, v in body.items() if k not in VOLATILE}, "log": log["entries"]}

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.engine import get_ruleset
 from games.engine.agot import narrate
 from games.engine.agot.data import board
-from tests.factories import api_client_for, make_game, make_user
+from tests.factories import api_client_for, make_game, make_user, whole_log
 
 pytestmark = pytest.mark.django_db
 AGOT = get_ruleset("agot")
@@ -48,7 +48,8 @@ def submit(game, seat, action):
 
 def lines(game, seat):
     user = game.seats.get(seat=seat).user if seat else make_user()
-    entries = api_client_for(user).get(reverse("api-game-log", args=[game.id])).json()["entries"]
+    client = api_client_for(user)
+    entries = whole_log(lambda path: client.get(path).json(), game.id)["entries"]
     return [line for e in entries for line in e["lines"]]
 
 

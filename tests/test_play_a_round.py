@@ -9,7 +9,7 @@ from accounts.models import User
 from games.engine import get_ruleset
 from games.models import Game
 from games.services.replay import snapshot_matches_log
-from tests.factories import api_client_for, make_user
+from tests.factories import api_client_for, make_user, whole_log
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def test_three_users_play_a_full_scripted_round_through_the_api():
     # Consolidate power: the engine resolves plain consolidate orders itself (forced, SCENARIOS.md),
     # giving 1 + the area's power icons (R179-R180): White Harbor prints none, Dragonstone one, and
     # a port gives 1 (A30).
-    log = seat_clients["stark"].get(reverse("api-game-log", args=[game_id])).json()
+    log = whole_log(lambda path: seat_clients["stark"].get(path).json(), game_id)
     gains = {e["house"]: e["gained"] for entry in log["entries"] for e in entry["events"]
              if e["type"] == "power_gained"}
     assert gains == {"stark": 1, "lannister": 1, "baratheon": 2}

@@ -629,11 +629,10 @@
 
   // ------------------------------------------------------------------ log
 
+  const readLog = window.WesterosClient.logReader(q);   // new entries only, a page at a time (gameclient.js)
   async function loadLog() {
-    const r = await fetch(q("/log"), { credentials: "same-origin" });
-    if (!r.ok) return;
-    const body = await r.json();
-    const entries = Array.isArray(body) ? body : (body.entries || body.results || []);
+    const entries = await readLog();
+    if (!entries) return;
     useGame();
     $("log").replaceChildren(...entries.slice(-150).reverse().map((e) =>
       h("li", { value: e.version }, e.source && e.source !== "player" ? h("span", { class: "log-seat" }, `(${e.source}) `) : null,

@@ -89,11 +89,10 @@
       more > 0 ? h("p", { class: "log-more" }, `and ${more} more ${more === 1 ? "event" : "events"} in the log below.`) : null);
   }
 
+  const readLog = window.WesterosClient.logReader(q);   // new entries only, a page at a time (gameclient.js)
   async function loadLog() {
-    const r = await fetch(q("/log"), { credentials: "same-origin" });
-    if (!r.ok) return;
-    const body = await r.json();
-    const entries = Array.isArray(body) ? body : (body.entries || []);
+    const entries = await readLog();
+    if (!entries) return;
     document.dispatchEvent(new CustomEvent("westeros:log", { detail: { entries } }));  // phase_summary.js
     const before = JSON.stringify(wildlingOutcome);
     wildlingOutcome = lastWildlingOutcome(entries);

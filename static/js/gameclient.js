@@ -90,5 +90,33 @@
     connect();
   }
 
-  window.WesterosClient = { h, csrf, post, connectLive, coalesced };
+  /* The game's log, read a page at a time and kept (issue 27): GET /log?after=V answers the entries
+     after version V, `through` the last version it covers and `next` while more follow. Each call of
+     the returned function fetches only what is new since the last one and resolves to every entry so
+     far (null when the server refused); calls made while one runs wait for it, so nothing is read twice.
+     A take-over that a page repeats is kept once. `url(path)` adds the page's own query (an invite). */
+  function logReader(url) {
+    const entries = [], seen = new Set();
+    let after = 0, chain = Promise.resolve();
+    async function more() {
+      for (;;) {
+        const r = await fetch(url(`/log?after=${after}`), { credentials: "same-origin" });
+        if (!r.ok) return null;
+        const body = await r.json();
+        for (const e of body.entries || []) {
+          const key = `${e.version}:${e.source}:${e.seat}`;
+          if (!seen.has(key)) { seen.add(key); entries.push(e); }
+        }
+        if (typeof body.through === "number") after = Math.max(after, body.through);
+        if (!body.next) return entries;
+      }
+    }
+    return function load() {
+      const run = chain.then(more, more);
+      chain = run.catch(() => null);
+      return run;
+    };
+  }
+
+  window.WesterosClient = { h, csrf, post, connectLive, coalesced, logReader };
 })();

@@ -1051,11 +1051,10 @@
 
   /* The log in words: the server's `lines` where it narrates the card game, otherwise this page's
      own sentence per event. Grouped by round and phase, newest first. */
+  const readLog = window.WesterosClient.logReader(q);   // new entries only, a page at a time (gameclient.js)
   async function loadLog() {
-    const r = await fetch(q("/log"), { credentials: "same-origin" });
-    if (!r.ok) return;
-    const body = await r.json();
-    const entries = Array.isArray(body) ? body : (body.entries || []);
+    const entries = await readLog();
+    if (!entries) return;
     useGame();
     const groups = [];
     let round = null, phase = null;

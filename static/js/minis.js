@@ -1451,11 +1451,10 @@
 
   // ------------------------------------------------------------------ log
 
+  const readLog = window.WesterosClient.logReader(q);   // new entries only, a page at a time (gameclient.js)
   async function loadLog() {
-    const r = await fetch(q("/log"), { credentials: "same-origin" });
-    if (!r.ok) return;
-    const body = await r.json();
-    const entries = Array.isArray(body) ? body : (body.entries || []);
+    const entries = await readLog();
+    if (!entries) return;
     useGame();
     const SOURCE = { bot: " (played by the computer)", timeout: " (time ran out: the default was played)" };
     const items = [];
