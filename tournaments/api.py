@@ -44,7 +44,16 @@ def _user(username: str) -> User:
 
 
 def _get(tournament_id: int) -> Tournament:
+    """The tournament as TournamentSerializer shows it (its organizers read with it)."""
     t = Tournament.objects.select_related("organizer").prefetch_related("co_organizers").filter(pk=tournament_id).first()
+    if t is None:
+        raise not_found("tournament")
+    return t
+
+
+def _event(tournament_id: int) -> Tournament:
+    """The tournament row alone, for the lists of its registrations, rounds and standings."""
+    t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         raise not_found("tournament")
     return t
@@ -55,10 +64,13 @@ def _answer(tournament_id: int, code: int = status.HTTP_200_OK) -> Response:
 
 
 def rounds_of(t: Tournament):
+    """The rounds in order with their tables, seats and byes, and the players of each (four queries;
+    services.standings takes them as they are, as it takes services.played_rounds)."""
     seats = TableSeat.objects.select_related("registration__user").order_by("position")
     tables = Table.objects.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number")
+    byes = Registration.objects.select_related("user")
     return (Round.objects.filter(tournament=t).order_by("number")
-            .prefetch_related(Prefetch("tables", queryset=tables), "byes__user"))
+            .prefetch_related(Prefetch("tables", queryset=tables), Prefetch("byes", queryset=byes)))
 
 
 class FormatIsAFilter(DefaultContentNegotiation):
@@ -200,7 +212,7 @@ class RegistrationsView(APIView):
 
     @extend_schema(responses=RegistrationSerializer(many=True), summary="Registrations, by seed")
     def get(self, request: Request, tournament_id: int) -> Response:
-        t = _get(tournament_id)
+        t = _event(tournament_id)
         qs = Registration.objects.filter(tournament=t).select_related("user", "replaces__user")
         return Response(RegistrationSerializer(qs, many=True).data)
 
@@ -210,7 +222,7 @@ class RoundsView(APIView):
 
     @extend_schema(responses=RoundSerializer(many=True), summary="Rounds with their tables, seats, games and results")
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(RoundSerializer(rounds_of(_get(tournament_id)), many=True).data)
+        return Response(RoundSerializer(rounds_of(_event(tournament_id)), many=True).data)
 
 
 class StandingsView(APIView):
@@ -219,4 +231,4 @@ class StandingsView(APIView):
     @extend_schema(responses=StandingSerializer(many=True),
                    summary="Standings (live: websocket group tournament.<id> announces every change)")
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(StandingSerializer(services.standings(_get(tournament_id)), many=True).data)
+        return Response(StandingSerializer(services.standings(_event(tournament_id)), many=True).data)

@@ -26,6 +26,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from accounts.models import User
@@ -632,37 +633,54 @@ class Standing:
     division: int
 
 
-def compute_standings(t: Tournament) -> list[P.Line]:
-    """Lines best first over every finished table, byes included (pairing.standings)."""
-    registrations = list(t.registrations.all())
+def played_rounds(t: Tournament) -> list[Round]:
+    """The rounds in order, each with its tables (by number), their seats (by position) and its byes:
+    four queries, whatever the size of the event. Standings are computed from them
+    (`compute_standings`); the page and the API pass the rounds they read with more (players)."""
+    seats = TableSeat.objects.order_by("position")
+    tables = Table.objects.order_by("number").prefetch_related(Prefetch("seats", queryset=seats))
+    return list(Round.objects.filter(tournament=t).order_by("number")
+                .prefetch_related(Prefetch("tables", queryset=tables), "byes"))
+
+
+def compute_standings(t: Tournament, rounds: list[Round] | None = None,
+                      registrations: list[Registration] | None = None) -> list[P.Line]:
+    """Lines best first over every finished table, byes included (pairing.standings). `rounds` as
+    `played_rounds` reads them and the event's `registrations`, when the caller has them already."""
+    registrations = list(t.registrations.all()) if registrations is None else registrations
+    rounds = played_rounds(t) if rounds is None else rounds
     seed_order = [r.pk for r in sorted(registrations, key=lambda r: (r.seed_rank or 10**6, r.registered_at, r.pk))]
-    games: list[P.GameRecord] = []
-    tables = (Table.objects.filter(round__tournament=t).exclude(status=Table.Status.PLAYING)
-              .prefetch_related("seats"))
-    for table in tables:
-        games.append(P.GameRecord(tuple(_pairing_seat(s) for s in table.seats.all())))
-    byes = [r.pk for rnd in t.round_set.prefetch_related("byes") for r in rnd.byes.all()]
-    seated = set(TableSeat.objects.filter(table__round__tournament=t).values_list("registration_id", flat=True))
+    tables = [table for rnd in rounds for table in rnd.tables.all()]
+    games = [P.GameRecord(tuple(_pairing_seat(s) for s in table.seats.all()))
+             for table in tables if table.status != Table.Status.PLAYING]
+    byes = [r.pk for rnd in rounds for r in rnd.byes.all()]
+    seated = {s.registration_id for table in tables for s in table.seats.all()}
     players = [r.pk for r in registrations if r.is_active() or r.pk in seated or r.pk in byes]
     return P.standings(players, games, scoring=t.scoring, full_size=t.seats_per_table,
                        tiebreakers=t.tiebreakers or (), byes=byes, seed_order=seed_order,
                        placement_points=t.placement_points or None, win_bonus=t.win_bonus)
 
 
-def standings(t: Tournament) -> list[Standing]:
+def standings(t: Tournament, rounds: list[Round] | None = None,
+              registrations: list[Registration] | None = None) -> list[Standing]:
     """The public standings. League: per division (top division first). Elimination: players who
-    went further first, the final table in its finishing order."""
-    lines = compute_standings(t)
-    registrations = {r.pk: r for r in t.registrations.select_related("user")}
+    went further first, the final table in its finishing order. `rounds` (as `played_rounds` reads
+    them) and `registrations` (with their users) when the caller read them already: then no query."""
+    if registrations is None:
+        registrations = list(t.registrations.select_related("user"))
+    rounds = played_rounds(t) if rounds is None else rounds
+    lines = compute_standings(t, rounds, registrations)
+    by_pk = {r.pk: r for r in registrations}
     if t.format == Tournament.Format.ELIMINATION:
         reached: dict[int, tuple[int, int]] = {}
-        for seat in TableSeat.objects.filter(table__round__tournament=t).select_related("table__round"):
-            key = (seat.table.round.number, -(seat.place or 99))
-            if seat.registration_id not in reached or key > reached[seat.registration_id]:
-                reached[seat.registration_id] = key
+        for rnd in rounds:
+            for table in rnd.tables.all():
+                for seat in table.seats.all():
+                    key = (rnd.number, -(seat.place or 99))
+                    if seat.registration_id not in reached or key > reached[seat.registration_id]:
+                        reached[seat.registration_id] = key
         order = {line.player: i for i, line in enumerate(lines)}
-        final = t.round_set.order_by("-number").first()
-        final_number = final.number if final else 0
+        final_number = max((rnd.number for rnd in rounds), default=0)
 
         def key(line: P.Line) -> tuple:
             number, neg_place = reached.get(line.player, (0, -99))
@@ -671,11 +689,11 @@ def standings(t: Tournament) -> list[Standing]:
 
         lines = sorted(lines, key=key)
     if t.format == Tournament.Format.LEAGUE:
-        lines = sorted(lines, key=lambda x: (registrations[x.player].division or 99, lines.index(x)))
+        lines = [line for _, line in sorted(enumerate(lines), key=lambda x: (by_pk[x[1].player].division or 99, x[0]))]
     out = []
     rank_in: dict[int, int] = {}
     for line in lines:
-        registration = registrations[line.player]
+        registration = by_pk[line.player]
         division = registration.division if t.format == Tournament.Format.LEAGUE else 0
         rank_in[division] = rank_in.get(division, 0) + 1
         line.rank = rank_in[division]

@@ -14,7 +14,6 @@ from games.errors import GameError
 from games.models import GameSeat
 from ratings.templatetags.site_words import seat_name
 from tournaments import services
-from tournaments.api import rounds_of
 from tournaments.forms import TIEBREAKER_FIELDS, TIEBREAKER_NAMES, TournamentForm, ruleset_choices, tiebreakers_of
 from tournaments.models import Registration, TableSeat, Tournament
 from web.paging import page_of
@@ -71,8 +70,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    # The registrations are read once, with their players: the list, yours, and the standings'
-    # (services.compute_standings reads t.registrations.all()); the co-organizers once too.
+    # The registrations are read once, with their players: the list, yours, and the standings'; the
+    # co-organizers once too. The standings are computed from the rounds the page shows (no query).
     registered = Prefetch("registrations", queryset=Registration.objects.select_related("user"))
     t = get_object_or_404(Tournament.objects.select_related("organizer").prefetch_related("co_organizers", registered),
                           pk=tournament_id)
@@ -80,9 +79,10 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     me = request.user.pk if request.user.is_authenticated else None
     mine = next((r for r in registrations if me is not None and r.user_id == me), None)
     is_organizer = me is not None and (me == t.organizer_id or any(co.pk == me for co in t.co_organizers.all()))
-    rounds = list(rounds_of(t))
+    rounds = services.played_rounds(t)
+    _with_players(rounds, registrations)
     _with_games_left(rounds)
-    standings = services.standings(t) if t.status != Tournament.Status.REGISTRATION else []
+    standings = services.standings(t, rounds, registrations) if t.status != Tournament.Status.REGISTRATION else []
     _in_words(t, mine, registrations, rounds, standings)
     return render(request, "tournaments/detail.html", {
         "t": t,
@@ -95,6 +95,18 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         # castles and supply are the board game's measures; other games' tables have neither
         "board_game": t.ruleset == "agot",
     })
+
+
+def _with_players(rounds, registrations) -> None:
+    """The seats' and byes' registrations are the page's own, read once with their players: the rounds
+    come without them (services.played_rounds), rather than with a copy of each player per seat."""
+    by_pk = {r.pk: r for r in registrations}
+    for rnd in rounds:
+        rnd.bye_registrations = [by_pk.get(r.pk, r) for r in rnd.byes.all()]
+        for table in rnd.tables.all():
+            for seat in table.seats.all():
+                if seat.registration_id in by_pk:
+                    seat.registration = by_pk[seat.registration_id]
 
 
 def _with_games_left(rounds) -> None:
