@@ -70,6 +70,8 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        # the lists' order, newest first: a page of them is read from the index (issue 27)
+        indexes = [models.Index(fields=["-created_at", "-id"], name="tournament_newest_first")]
 
     def __str__(self) -> str:
         return self.name
