@@ -67,3 +67,13 @@ def test_run_deadlines_tunes_after_loading_the_rulesets(monkeypatch):
         call_command("run_deadlines")
     assert steps == ["warm_up", "tune", "turn"]
 
+
+
+def test_the_data_pages_read_is_loaded_before_the_freeze():
+    """Issue 27: the catalogues the pages read were built by the first request that needed them, and
+    then walked by every full collection; now they are loaded first and frozen with the rest."""
+    code = ("import django; django.setup(); import gc; from westeros.heap import tune_collector; "
+            "from web import board, btwixt, lcg, minis; tune_collector(); "
+            "print(board.agot_board_json.cache_info().currsize, lcg.catalogue.cache_info().currsize, "
+            "minis.catalogue.cache_info().currsize, btwixt._built[1] is not None)")
+    assert run(code).split() == ["1", "1", "1", "True"]

@@ -33,8 +33,12 @@ YOUNG_THRESHOLD = 10_000  # allocations between two collections of the young gen
 
 
 def tune_collector() -> int:
-    """Collect, freeze what is left (the objects the process loaded at start), and collect the young
-    generation less often. Returns how many objects are now frozen."""
+    """Load what the process serves with (westeros/warm.py), collect, freeze what is left (the objects
+    the process loaded at start), and collect the young generation less often. Returns how many
+    objects are now frozen."""
+    from westeros.warm import warm_up
+
+    warm_up()
     gc.collect()
     gc.freeze()
     _, older, oldest = gc.get_threshold()
