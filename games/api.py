@@ -370,9 +370,12 @@ class MyGamesView(APIView):
              "seat": s.seat} for s in page])
 
 
+HOME_LOBBIES = 20  # the newest open lobbies the home page lists; the lobby list has them all, with filters
+
+
 def active_lobbies_for_home():
     return (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
             .annotate(taken=Count("members")).filter(taken__lt=F("seat_count") - F("computer_seats"))
-            .select_related("creator")[:50])
+            .select_related("creator").order_by("-created_at", "-id")[:HOME_LOBBIES])
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Case, Count, F, Value, When
+from django.db.models import Case, Count, F, Q, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
@@ -295,12 +295,16 @@ def my_games(request: HttpRequest) -> HttpResponse:
     return render(request, "web/my_games.html", {"rows": _rows_of(pager.rows), "pager": pager})
 
 
-def _my_rows(user, limit: int = 200, active_only: bool = False) -> list[dict]:
-    seats = user.game_seats.filter(left_at__isnull=True)
-    if active_only:
-        seats = seats.filter(game__status=Game.Status.ACTIVE)
-    return _rows_of(seats.select_related("game").defer("game__state").prefetch_related("game__seats")
-                    .order_by("-game__created_at")[:limit])
+def _games_in_progress(user, limit: int) -> list[dict]:
+    """The user's first `limit` games in progress as the home page lists them: those awaiting a
+    decision of theirs first, the nearest deadline first, then the newest (ordered by the database:
+    a busy player's fifty games are not all read to show ten)."""
+    awaiting = Case(When(Q(is_bot=False) & (Q(deadline_at__isnull=False) | Q(paused_remaining__isnull=False)),
+                         then=Value(0)), default=Value(1))
+    seats = (user.game_seats.filter(left_at__isnull=True, game__status=Game.Status.ACTIVE)
+             .select_related("game").defer("game__state").prefetch_related("game__seats")
+             .order_by(awaiting, F("deadline_at").asc(nulls_last=True), "-game__created_at", "-game__id")[:limit])
+    return _rows_of(seats)
 
 
 def _rows_of(seats) -> list[dict]:
@@ -339,7 +343,7 @@ def home(request: HttpRequest) -> HttpResponse:
     from games.api import active_lobbies_for_home
 
     # only games in progress are listed here: read only those (a player's history may be thousands)
-    mine = _my_rows(request.user, 50, active_only=True) if request.user.is_authenticated else []
+    mine = _games_in_progress(request.user, 10) if request.user.is_authenticated else []
     # take-overs prefetched: result_places names who played each seat without a query per game
     recent = (Game.objects.filter(private=False).exclude(status=Game.Status.ACTIVE)
               .exclude(finished_at=None).order_by("-finished_at")
@@ -350,7 +354,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
     return render(request, "home.html", {"lobbies": active_lobbies_for_home(), "games": games_offered(),
                                          "unrated": lobbies.COMPUTER_UNRATED,
-                                         "my_games": _with_seat_names([r for r in mine if r["game"].is_active()][:10]),
+                                         "my_games": _with_seat_names(mine),
                                          "results": results})
 
 
