@@ -77,6 +77,19 @@ def test_inactive_players_are_hidden(api, settings):
     assert [e["username"] for e in board(api).json()["results"]] == ["gone", "recent"]
 
 
+def test_closed_accounts_are_neither_listed_nor_counted(api):
+    """The leaderboard counts its players with a query of its own (ratings.services.Leaderboard): it
+    agrees with the rows, a closed account left out of both, with or without the bots filter."""
+    rate(make_user(username="open"), 1500)
+    rate(make_user(username="closed", is_active=False), 1900)
+    rate(make_user(username="robot", is_bot=True), 1600)
+    body = board(api).json()
+    assert (body["count"], [e["username"] for e in body["results"]]) == (2, ["robot", "open"])
+    people, bots = board(api, bots="false").json(), board(api, bots="true").json()
+    assert (people["count"], [e["username"] for e in people["results"]]) == (1, ["open"])
+    assert (bots["count"], [e["username"] for e in bots["results"]]) == (1, ["robot"])
+
+
 def test_leaderboard_is_per_ruleset(api):
     rate(make_user(username="agot-player"), 1500)
     rate(make_user(username="other-player"), 1500, ruleset="other")
