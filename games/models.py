@@ -222,6 +222,11 @@ class GameSeat(models.Model):
                 fields=["game", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_user_per_game"
             ),
         ]
+        indexes = [
+            # a player's games newest first, a page at a time (My games): without it, every game of a busy
+            # player was joined and sorted for each page (issue 27)
+            models.Index(fields=["user", "-game"], name="seat_user_newest_game"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.seat} in game {self.game_id}"

@@ -175,6 +175,28 @@ def test_my_games_page_shows_games_in_progress_first(two_a_page):
     assert sum(f"/games/{g.pk}/" in page for g in finished for page in (html, older)) == 2
 
 
+def test_my_games_pages_cross_from_games_in_progress_to_finished_ones_without_a_gap(two_a_page):
+    """Games in progress, then finished ones newest first, each read by the database a page at a time
+    (web.paging.Concatenated): a page may hold the last game in progress and the newest finished one,
+    and every game is on exactly one page, in order."""
+    me = make_user()
+    games = [make_game(2, ruleset="lcg", users=[me, make_user()]) for _ in range(6)]
+    finished = games[:3]
+    Game.objects.filter(pk__in=[g.pk for g in finished]).update(status=Game.Status.FINISHED)
+    in_progress = games[3:]
+    client = Client()
+    client.force_login(me)
+    seen, url = [], "/games/"
+    while url:
+        html = client.get(url).content.decode()
+        seen += [int(n) for n in re.findall(r'<a href="/games/(\d+)/"><span class="ruleset">', html)]
+        following = link(html, "next")
+        url = "/games/" + following if following else None
+    assert len(seen) == 6 and "Page 3 of 3" in html
+    assert sorted(seen[:3]) == sorted(g.pk for g in in_progress)
+    assert seen[3:] == sorted((g.pk for g in finished), reverse=True)
+
+
 def test_tournaments_and_bots_pages_page(two_a_page):
     made = tournaments(3, status=Tournament.Status.FINISHED)
     html = Client().get("/tournaments/", {"status": "finished"}).content.decode()

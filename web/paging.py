@@ -40,6 +40,42 @@ class Pager:
         return self.page.start_index()
 
 
+class Concatenated:
+    """Querysets one after the other, paged as one list (Paginator asks count() and a slice): each
+    part is counted and sliced by the database, so a page reads at most a page of rows however long
+    the list, and each part can keep an order its index serves. `total`: the count of all parts
+    together when it is cheaper to count than the last part alone (the last part is then counted as
+    the rest)."""
+
+    def __init__(self, *parts: Any, total: Any = None):
+        self.parts = parts
+        self.total = total
+        self._counts: list[int] | None = None
+
+    def counts(self) -> list[int]:
+        if self._counts is None:
+            first = [part.count() for part in self.parts[:-1]]
+            last = (self.total.count() - sum(first)) if self.total is not None else self.parts[-1].count()
+            self._counts = [*first, max(0, last)]
+        return self._counts
+
+    def count(self) -> int:
+        return sum(self.counts())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, cut: slice) -> list[Any]:
+        start, stop = cut.start or 0, cut.stop if cut.stop is not None else self.count()
+        rows, offset = [], 0
+        for part, size in zip(self.parts, self.counts(), strict=True):
+            low, high = max(start - offset, 0), min(stop - offset, size)
+            if low < high:
+                rows.extend(part[low:high])
+            offset += size
+        return rows
+
+
 def _url(request: HttpRequest, number: int) -> str:
     query = request.GET.copy()
     if number == 1:
