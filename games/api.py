@@ -363,7 +363,9 @@ class MyGamesView(APIView):
             rows = queries.awaiting_seats(seats.filter(game__status=Game.Status.ACTIVE))
         else:
             # without the games' states (what this list shows needs none; 200 states are megabytes)
-            rows = seats.select_related("game").defer("game__state").order_by("-game__created_at", "-game__id")
+            # newest first by number (games are numbered as they are created): the index seat_user_newest_game
+            # serves it a page at a time, where ordering by the games' dates joined and sorted them all
+            rows = seats.select_related("game").defer("game__state").order_by("-game_id")
         # each game with the seat row it was read by: no query per game
         return page_response(request, self, rows, lambda page: [
             {"id": s.game.pk, "ruleset": s.game.ruleset, "status": s.game.status, "version": s.game.version,
