@@ -31,7 +31,7 @@ class ChallengeListView(APIView):
                    summary="Your pending challenges: in (to answer) and out (sent)")
     def get(self, request: Request) -> Response:
         mine = services.challenges_of(request.user)
-        return Response({key: [ChallengeSerializer(services.payload(c)).data for c in mine[key]]
+        return Response({key: ChallengeSerializer([services.payload(c) for c in mine[key]], many=True).data
                          for key in ("in", "out")})
 
     @extend_schema(

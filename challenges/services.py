@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 from rest_framework.exceptions import Throttled
 
@@ -72,15 +73,46 @@ def shown_status(challenge: Challenge) -> str:
     return challenge.status
 
 
+def invites_with_people() -> Prefetch:
+    """A challenge's invites with their players, in one query."""
+    return Prefetch("invites", queryset=Invite.objects.select_related("user"))
+
+
 def with_people(queryset):
-    return queryset.select_related("challenger").prefetch_related("invites__user")
+    return queryset.select_related("challenger").prefetch_related(invites_with_people())
 
 
-def challenges_of(user: User) -> dict[str, list[Challenge]]:
-    """The user's pending challenges: `in` (waiting for their answer), `out` (sent by them)."""
-    incoming = with_people(pending_now().filter(invites__user=user, invites__status=Invite.Status.PENDING)).distinct()
-    outgoing = with_people(pending_now().filter(challenger=user))
-    return {"in": list(incoming[:200]), "out": list(outgoing[:200])}
+LISTED = 200  # the most challenges of each kind a list shows
+
+
+def challenges_of(user: User, *, also: list[Challenge] | None = None) -> dict[str, list[Challenge]]:
+    """The user's pending challenges, newest first, at most LISTED of each kind: `in` (waiting for
+    their answer), `out` (sent by them) and `accepted` (they accepted, the others have not yet).
+    Three queries: the ones sent, the ones received (one invite per user and challenge: no
+    duplicates), then the invites with their players, of all of them and of the challenges `also`
+    (a page's other list) at once."""
+    outgoing = list(pending_now().filter(challenger=user).select_related("challenger")[:LISTED])
+    answering = (Invite.Status.PENDING, Invite.Status.ACCEPTED)
+    received = list(pending_now().filter(invites__user=user, invites__status__in=answering)
+                    .select_related("challenger")[:2 * LISTED])
+    prefetch_related_objects([*outgoing, *received, *(also or [])], invites_with_people())
+    mine = {"in": [], "out": outgoing, "accepted": []}
+    kinds = {Invite.Status.PENDING: "in", Invite.Status.ACCEPTED: "accepted"}
+    for challenge in received:
+        invite = next((i for i in challenge.invites.all() if i.user_id == user.pk), None)
+        kind = kinds.get(invite.status) if invite is not None else None  # None: answered in between
+        if kind is not None and len(mine[kind]) < LISTED:
+            mine[kind].append(challenge)
+    return mine
+
+
+def answered_lately(user: User, now: datetime | None = None, count: int = 10):
+    """The user's last `count` challenges (sent or received) no longer waiting for answers: answered,
+    canceled or expired. Their challengers are read with them; their invites are not."""
+    received = Invite.objects.filter(user=user).values("challenge_id")
+    return (Challenge.objects.filter(Q(challenger=user) | Q(pk__in=received))
+            .exclude(status=Challenge.Status.PENDING, expires_at__gt=now or timezone.now())
+            .select_related("challenger")[:count])
 
 
 def visible_challenge(user: User, challenge_id: int) -> Challenge:

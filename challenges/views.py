@@ -14,9 +14,10 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import Throttled
@@ -183,18 +184,17 @@ def challenge_rows(challenges: list[Challenge], user: User) -> list[dict[str, An
 @login_required
 def challenge_list(request: HttpRequest) -> HttpResponse:
     """Challenges waiting for your answer, yours waiting for answers, and your last answered ones."""
-    mine = services.challenges_of(request.user)
-    pending_ids = [c.pk for c in mine["in"] + mine["out"]]
-    accepted = services.with_people(services.pending_now().filter(
-        invites__user=request.user, invites__status=Invite.Status.ACCEPTED)).distinct()
-    past = services.with_people(Challenge.objects.filter(Q(challenger=request.user) | Q(invites__user=request.user))
-                                .exclude(pk__in=pending_ids)).distinct()[:10]
+    now = timezone.now()
+    past = list(services.answered_lately(request.user, now))
+    mine = services.challenges_of(request.user, also=past)  # the invites of all four lists in one query
     return render(request, "challenges/list.html", {
         "incoming": challenge_rows(mine["in"], request.user),
-        "accepted": challenge_rows(list(accepted), request.user),
+        "accepted": challenge_rows(mine["accepted"], request.user),
         "outgoing": challenge_rows(mine["out"], request.user),
-        "past": challenge_rows([c for c in past if c.pk not in {a.pk for a in accepted}], request.user),
+        "past": challenge_rows(past, request.user),
         "reasons": list(services.DECLINE_REASONS.items()),
+        # the navigation's count of challenges waiting for your answer, known here (challenge_tags)
+        "challenges_waiting_known": len(mine["in"]) if len(mine["in"]) < services.LISTED else None,
     })
 
 

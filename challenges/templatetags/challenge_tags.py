@@ -26,10 +26,13 @@ def incoming_challenges(context) -> dict:
 
 @register.simple_tag(takes_context=True)
 def waiting_challenges(context) -> int:
-    """How many challenges wait for the signed-in user's answer (0 for a visitor): one COUNT query."""
+    """How many challenges wait for the signed-in user's answer (0 for a visitor): one COUNT query, or
+    none on a page that knows it (`challenges_waiting_known`: the challenges page lists them)."""
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return 0
+    if context.get("challenges_waiting_known") is not None:
+        return context["challenges_waiting_known"]
     return (services.pending_now().filter(invites__user=user, invites__status=Invite.Status.PENDING)
             .values("pk").distinct().count())
