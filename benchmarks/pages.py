@@ -566,7 +566,9 @@ def rows_to_measure(busy, build: Builder | None) -> list[tuple[str, str, str]]:
         if done[r]:
             api += [(f"API fairness {r}", f"/api/v1/games/{done[r].pk}/fairness"),
                     (f"API finished game {r}", f"/api/v1/games/{done[r].pk}"),
-                    (f"API finished log {r}", f"/api/v1/games/{done[r].pk}/log")]
+                    (f"API finished log {r}", f"/api/v1/games/{done[r].pk}/log"),
+                    # a later page of the log (issue 27: the log is read a page at a time)
+                    (f"API finished log, later page {r}", f"/api/v1/games/{done[r].pk}/log?after={done[r].version // 2}")]
     rows = []
     for label, path in pages + api:
         if path is None:
