@@ -14,7 +14,8 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
+from django.core.cache import cache
+from django.db.models import Count, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -246,13 +247,33 @@ def played_rulesets(user_ids: list[int]) -> dict[int, list[str]]:
     return out
 
 
+PLAYED_KEY = "bots-played:{user}:{game}"
+PLAYED_KEPT = 3600  # seconds; see played_rulesets_kept
+
+
+def played_rulesets_kept(bots: list[User]) -> dict[int, list[str]]:
+    """played_rulesets for the bots of a page, kept in the cache under each bot's newest game
+    (`newest_game`, read with the page): counting a busy bot's games by ruleset reads every seat it
+    ever had and its game, so it is done once per bot and newest game, and again when a new game of
+    theirs makes a new key. A seat taken in an older game (a substitute, a tournament's
+    replacement) shows within PLAYED_KEPT."""
+    keys = {b.pk: PLAYED_KEY.format(user=b.pk, game=b.newest_game) for b in bots}
+    kept = cache.get_many(list(keys.values()))
+    missing = [pk for pk, key in keys.items() if key not in kept]
+    fresh = played_rulesets(missing) if missing else {}
+    if missing:
+        cache.set_many({keys[pk]: fresh.get(pk, []) for pk in missing}, PLAYED_KEPT)
+    return {pk: kept[key] if key in kept else fresh.get(pk, []) for pk, key in keys.items()}
+
+
 def bot_list(request: HttpRequest) -> HttpResponse:
     """The bot accounts: their names, the games they have played, their ratings, a Challenge button."""
-    pager = page_of(request, User.objects.filter(is_bot=True, is_active=True).order_by("username", "id"),
-                    order="rank")
+    newest = GameSeat.objects.filter(user=OuterRef("pk")).order_by("-game_id").values("game_id")[:1]
+    bots = User.objects.filter(is_bot=True, is_active=True).annotate(newest_game=Subquery(newest))
+    pager = page_of(request, bots.order_by("username", "id"), order="rank")
     bots = pager.rows
     ids = [b.pk for b in bots]
-    played = played_rulesets(ids)
+    played = played_rulesets_kept(bots)
     ratings: dict[int, list[dict[str, Any]]] = {}
     for r in Rating.objects.filter(user_id__in=ids, format=STANDARD_FORMAT).order_by("-games", "ruleset"):
         ratings.setdefault(r.user_id, []).append({"game": ruleset_name(r.ruleset), "rating": round(r.rating),
