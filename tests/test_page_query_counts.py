@@ -43,7 +43,7 @@ PAGES = {
 API = {
     "/api/v1/me": 1, "/api/v1/lobbies": 5, "/api/v1/lobbies/{lobby}": 6, "/api/v1/me/games": 3,
     "/api/v1/me/games?awaiting=true": 2, "/api/v1/games/needs-player": 2, "/api/v1/me/tokens": 2,
-    "/api/v1/me/notifications": 2, "/api/v1/challenges": 5, "/api/v1/ratings/agot": 2, "/api/v1/users/{me}": 9,
+    "/api/v1/me/notifications": 2, "/api/v1/challenges": 5, "/api/v1/ratings/agot": 2, "/api/v1/users/{me}": 10,
     "/api/v1/tournaments": 4, "/api/v1/tournaments/{tournament}": 4,
     "/api/v1/tournaments/{tournament}/registrations": 4, "/api/v1/tournaments/{tournament}/rounds": 7,
     "/api/v1/tournaments/{tournament}/standings": 10, "/api/v1/games/{agot}": 5, "/api/v1/games/{agot}/log": 7,

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.models import Game
 from ratings import services
-from ratings.models import Rating
+from ratings.models import Rating, RatingChange
 from tests.factories import make_game, make_user
 
 pytestmark = pytest.mark.django_db
@@ -138,6 +138,20 @@ def test_history_is_newest_first_and_hides_private_game_ids(api):
     assert [h["placement"] for h in history] == [2, 1]
 
 
+def test_history_lists_changes_of_games_never_numbered_last(api, settings):
+    """A change whose game has no RatedGame (none the services write) comes after those of the games
+    rated, whatever its time; the history's length counts both (ratings.services.history)."""
+    me = make_user(username="hodor")
+    rated = ended_game([me, make_user(), make_user()])
+    loose = make_game(3, users=[me, make_user(), make_user()], seed=3)
+    RatingChange.objects.create(user=me, game=loose, ruleset="agot", seat=loose.seat_names()[0], placement=2,
+                                before=1532.0, after=1520.0, played_at=timezone.now() + timedelta(hours=1))
+    history = api.get("/api/v1/users/hodor").json()["history"]
+    assert [h["game"] for h in history] == [rated.pk, loose.pk]
+    settings.RATINGS_HISTORY_LENGTH = 1
+    assert [h["game"] for h in api.get("/api/v1/users/hodor").json()["history"]] == [rated.pk]
+
+
 def test_a_new_player_has_an_empty_profile(api):
     make_user(username="rickon")
     body = api.get("/api/v1/users/rickon").json()
@@ -176,5 +190,7 @@ def test_leaderboard_and_profile_queries_do_not_grow_with_the_page(api, django_a
         ended_game(users[n:n + 3])
     with django_assert_max_num_queries(3):
         assert len(board(api).json()["results"]) == 12
-    with django_assert_max_num_queries(8):
+    # the history of a player with fewer changes than its length looks for changes of games never
+    # numbered in a query more (ratings.services.history)
+    with django_assert_max_num_queries(9):
         assert len(api.get(f"/api/v1/users/{users[2].username}").json()["history"]) == 3

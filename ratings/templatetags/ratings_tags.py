@@ -68,8 +68,7 @@ def chart(values: list[float]) -> dict:
 
 @register.inclusion_tag("ratings/_history.html")
 def rating_history(user) -> dict:
-    changes = (RatingChange.objects.filter(user=user).order_by(*services.APPLIED_OLDEST_FIRST)
-               .values_list("ruleset", "before", "after"))
+    changes = services.in_applied_order(RatingChange.objects.filter(user=user)).values_list("ruleset", "before", "after")
     series: dict[str, list[float]] = {}
     for ruleset, before, after in changes:
         series.setdefault(ruleset, [before]).append(after)
@@ -93,10 +92,15 @@ def recent_games(user) -> list[dict]:
     """The player's last games, each with the seat, its place and who played it in words
     (games/results.py: "Alys (left in round 3; the computer played on)", never as if Alys had played
     it to the end); a seat they left that a substitute took over is listed too. Three queries; the games'
-    states are not read (a sort of the player's seats carried every state: 27 ms at 2,000 games)."""
-    seats = list(GameSeat.objects.filter(user=user).select_related("game", "user")
+    states are not read (a sort of the player's seats carried every state: 27 ms at 2,000 games). The
+    latest seats are picked by their games' creation times alone, read per seat (services.game_column),
+    and only those seats are then read with their games: sorting the seats joined to their games scanned
+    every game (15 ms at 50,000 games)."""
+    latest = (GameSeat.objects.filter(user=user).annotate(created=services.game_column("created_at"))
+              .order_by("-created", "-game_id").values("pk")[:RECENT_GAMES])
+    seats = list(GameSeat.objects.filter(pk__in=latest).select_related("game", "user")
                  .prefetch_related("game__substitutions__leaver", "game__substitutions__substitute")
-                 .defer("game__state").order_by("-game__created_at", "-game_id")[:RECENT_GAMES])
+                 .defer("game__state").order_by("-game__created_at", "-game_id"))
     rows = [{"game": s.game, "seat": s.seat, "left": s.has_left(), "who": who_played(s, list(s.game.substitutions.all()))}
             for s in seats]
     left = (SeatSubstitution.objects.filter(leaver=user).exclude(game_id__in=[s.game_id for s in seats])
