@@ -33,8 +33,9 @@ _seed = itertools.count(100)
 # The most queries each page or API GET may make (the player logged in; a session or a token).
 # A paginated list counts its rows first: one query more (westeros/pagination.py, web/paging.py). The
 # home page reads the card games' factions of the games it lists in one query (web/views.py, _with_seat_names).
+# My games counts and reads its two parts apart (in progress, finished), each in its index's order.
 PAGES = {
-    "/": 15, "/lobbies/": 5, "/lobbies/new/": 3, "/lobbies/{lobby}/": 6, "/games/": 6, "/games/needs-player/": 4,
+    "/": 15, "/lobbies/": 5, "/lobbies/new/": 3, "/lobbies/{lobby}/": 6, "/games/": 9, "/games/needs-player/": 4,
     "/accounts/profile/": 13, "/users/{me}/": 14, "/leaderboards/": 4, "/leaderboards/agot/": 4,
     "/tournaments/": 5, "/tournaments/{tournament}/": 19, "/challenges/": 9, "/bots/": 4,
     "/accounts/notifications/": 4, "/accounts/tokens/": 5, "/play/btwixt/": 3, "/games/{agot}/": 6,
