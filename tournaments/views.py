@@ -136,10 +136,14 @@ def _in_words(t: Tournament, mine, registrations, rounds, standings) -> None:
             seats = list(table.seats.all())
             for seat in seats:
                 seat.name = seat_name(seat.seat, t.ruleset)
-            # the organizer's ranking form: one choice per place, in the current order
+            # the organizer's ranking form: one choice per place, in the current order; each choice's
+            # options (seat, its words, whether chosen) made here once rather than looked up per option
             ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
+            choices = [(seat.seat, f"{seat.name} ({seat.registration.user.username})") for seat in seats]
             table.places = [{"label": PAGE_WORDS["places"][i] if i < len(PAGE_WORDS["places"]) else str(i + 1),
-                             "current": seat.seat} for i, seat in enumerate(ordered)]
+                             "current": seat.seat,
+                             "options": [(value, words, value == seat.seat) for value, words in choices]}
+                            for i, seat in enumerate(ordered)]
 
 
 @login_required
