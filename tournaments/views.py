@@ -83,7 +83,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _with_players(rounds, registrations)
     _with_games_left(rounds)
     standings = services.standings(t, rounds, registrations) if t.status != Tournament.Status.REGISTRATION else []
-    _in_words(t, mine, registrations, rounds, standings)
+    _in_words(t, mine, registrations, rounds, standings,
+              ranking_forms=is_organizer and t.status == Tournament.Status.RUNNING)
     return render(request, "tournaments/detail.html", {
         "t": t,
         "mine": mine,
@@ -122,8 +123,9 @@ def _with_games_left(rounds) -> None:
         seat.game_seat = game_seats.get((table.game_id, seat.seat))
 
 
-def _in_words(t: Tournament, mine, registrations, rounds, standings) -> None:
-    """Each status, tie-breaker and seat of the page in words, set on the objects the page shows."""
+def _in_words(t: Tournament, mine, registrations, rounds, standings, *, ranking_forms: bool = False) -> None:
+    """Each status, tie-breaker and seat of the page in words, set on the objects the page shows, and
+    the choices of the organizers' ranking forms when the page shows them (`ranking_forms`)."""
     t.status_words = STATUS_WORDS.get(t.status, t.status)
     t.tiebreaker_words = [TIEBREAKER_NAMES.get(x, x) for x in t.tiebreakers or []]
     for r in [mine, *registrations, *(s.registration for s in standings)]:
@@ -136,6 +138,8 @@ def _in_words(t: Tournament, mine, registrations, rounds, standings) -> None:
             seats = list(table.seats.all())
             for seat in seats:
                 seat.name = seat_name(seat.seat, t.ruleset)
+            if not ranking_forms:
+                continue
             # the organizer's ranking form: one choice per place, in the current order; each choice's
             # options (seat, its words, whether chosen) made here once rather than looked up per option
             ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
