@@ -37,17 +37,17 @@ _seed = itertools.count(100)
 PAGES = {
     "/": 15, "/lobbies/": 5, "/lobbies/new/": 3, "/lobbies/{lobby}/": 6, "/games/": 9, "/games/needs-player/": 4,
     "/accounts/profile/": 13, "/users/{me}/": 14, "/leaderboards/": 4, "/leaderboards/agot/": 4,
-    "/tournaments/": 5, "/tournaments/{tournament}/": 19, "/challenges/": 9, "/bots/": 4,
+    "/tournaments/": 5, "/tournaments/{tournament}/": 11, "/challenges/": 6, "/bots/": 4,
     "/accounts/notifications/": 4, "/accounts/tokens/": 5, "/play/btwixt/": 3, "/games/{agot}/": 6,
     "/games/{btwixt}/": 6, "/games/{lcg}/": 6, "/games/{minis}/": 6, "/games/{finished}/replay": 7,
 }
 API = {
     "/api/v1/me": 1, "/api/v1/lobbies": 5, "/api/v1/lobbies/{lobby}": 6, "/api/v1/me/games": 3,
     "/api/v1/me/games?awaiting=true": 2, "/api/v1/games/needs-player": 2, "/api/v1/me/tokens": 2,
-    "/api/v1/me/notifications": 2, "/api/v1/challenges": 5, "/api/v1/ratings/agot": 2, "/api/v1/users/{me}": 10,
+    "/api/v1/me/notifications": 2, "/api/v1/challenges": 4, "/api/v1/ratings/agot": 2, "/api/v1/users/{me}": 10,
     "/api/v1/tournaments": 4, "/api/v1/tournaments/{tournament}": 4,
-    "/api/v1/tournaments/{tournament}/registrations": 4, "/api/v1/tournaments/{tournament}/rounds": 7,
-    "/api/v1/tournaments/{tournament}/standings": 10, "/api/v1/games/{agot}": 5, "/api/v1/games/{agot}/log": 7,
+    "/api/v1/tournaments/{tournament}/registrations": 3, "/api/v1/tournaments/{tournament}/rounds": 6,
+    "/api/v1/tournaments/{tournament}/standings": 7, "/api/v1/games/{agot}": 5, "/api/v1/games/{agot}/log": 7,
     "/api/v1/games/{agot}/chat": 4, "/api/v1/games/{finished}/fairness": 5,
 }
 
