@@ -111,11 +111,11 @@ def recent_games(user) -> list[dict]:
     (games/results.py: "Alys (left in round 3; the computer played on)", never as if Alys had played
     it to the end); a seat they left that a substitute took over is listed too. Three queries; the games'
     states are not read (a sort of the player's seats carried every state: 27 ms at 2,000 games). The
-    latest seats are picked by their games' creation times alone, read per seat (services.game_column),
-    and only those seats are then read with their games: sorting the seats joined to their games scanned
-    every game (15 ms at 50,000 games)."""
-    latest = (GameSeat.objects.filter(user=user).annotate(created=services.game_column("created_at"))
-              .order_by("-created", "-game_id").values("pk")[:RECENT_GAMES])
+    latest seats are picked by their games' numbers in an index, and only those seats are then read with
+    their games: sorting the seats joined to their games scanned every game (15 ms at 50,000 games)."""
+    # newest first by number (games are numbered as they are created): the index seat_user_newest_game
+    # serves it (the games' creation times, read per seat, were 12 ms for 2,000 games)
+    latest = GameSeat.objects.filter(user=user).order_by("-game_id").values("pk")[:RECENT_GAMES]
     seats = list(GameSeat.objects.filter(pk__in=latest).select_related("game", "user")
                  .prefetch_related("game__substitutions__leaver", "game__substitutions__substitute")
                  .defer("game__state").order_by("-game__created_at", "-game_id"))
