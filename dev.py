@@ -68,7 +68,9 @@ def start(args: list[str]) -> None:
     os.environ.setdefault("SITE_URL", f"http://{host}:{port}")
     print(f"\nWesteros is starting on http://{address}/ (Daphne, ASGI); the server also enforces"
           " deadlines. Stop it with Ctrl+C.\n", flush=True)
-    # Daphne's runserver (websockets, static files, reload on changes) with a large listen backlog.
+    # Daphne's runserver (websockets, static files, reload on changes) with a large listen backlog and
+    # the production server's limits: a request body over REQUEST_BODY_MAX_SIZE is refused unread
+    # (games/management/commands/serve.py, westeros/asgi_server.py).
     # Without Redis the server process sweeps overdue deadlines itself every second, so timeouts
     # reach the pages live (games/runner.py). With REDIS_URL set (and no Celery here) the runner
     # runs beside it; the Redis channel layer carries its updates to the server.

@@ -86,6 +86,24 @@ MIDDLEWARE = [
 # The largest request body read (a 413 beyond, westeros/middleware.py); the largest the API takes
 # is a tournament with its 5,000-character description.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
+# The largest request body a server process reads at all: the site's Daphne (westeros/asgi_server.py,
+# which `manage.py serve` and the systemd unit run) answers 413 to a larger one before reading it, and
+# deploy/nginx-westeros.conf's client_max_body_size is the same (1088k). 64 KiB above Django's limit,
+# for multipart boundaries and headers: a body a little over Django's limit is still refused by Django
+# itself, in the API's error shape.
+REQUEST_BODY_MAX_SIZE = env_int("REQUEST_BODY_MAX_SIZE", DATA_UPLOAD_MAX_MEMORY_SIZE + 64 * 1024)
+
+# Websockets (westeros/consumers.py, FrameLimits). A message larger than WEBSOCKET_MAX_MESSAGE_SIZE bytes
+# closes the socket with 1009: Daphne refuses it before reading it whole (the DAPHNE_* settings are
+# read by `manage.py serve`, Daphne's runserver; westeros/asgi_server.py passes the same). The largest
+# a client sends is a chat message: 1,000 characters, under 12 KB even with every one \u-escaped.
+WEBSOCKET_MAX_MESSAGE_SIZE = env_int("WEBSOCKET_MAX_MESSAGE_SIZE", 64 * 1024)
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = WEBSOCKET_MAX_MESSAGE_SIZE
+# Frames a socket may send: a token bucket of WEBSOCKET_FRAME_BURST frames refilled at
+# WEBSOCKET_FRAME_RATE a second. A frame beyond it is dropped (one warning per flood); a socket that
+# goes on until another burst's worth was dropped is closed with 4008.
+WEBSOCKET_FRAME_RATE = env_int("WEBSOCKET_FRAME_RATE", 20)
+WEBSOCKET_FRAME_BURST = env_int("WEBSOCKET_FRAME_BURST", 50)
 
 # Connections the server's listening socket queues before accepting them (Twisted's default is 50,
 # which resets a burst of a few hundred simultaneous requests). `manage.py serve` uses it; the
