@@ -19,7 +19,14 @@ Chat (chat/services.py): a client sends {"type": "chat", "channel": "table" | "<
 "sender", "seat", "text", "html", "created_at"} (`text` is raw: render it as text, or insert the
 escaped `html`); a refusal comes back as {"type": "error", "error", "detail", "fields"}. A frame
 that is not JSON, is binary, nests too deep or holds a NUL is answered {"type": "error", "error":
-"bad_message", ...} and the socket stays open (westeros/parsers.py, SafeJsonFrames)."""
+"bad_message", ...} and the socket stays open (westeros/parsers.py, SafeJsonFrames).
+
+Limits (westeros/consumers.py, FrameLimits): a message over WEBSOCKET_MAX_MESSAGE_SIZE (64 KiB) closes
+the socket with 1009 (Daphne's own limit; 4009 if a server lets one through). A socket may send
+WEBSOCKET_FRAME_RATE (20) frames a second, in bursts of WEBSOCKET_FRAME_BURST (50): a frame beyond
+it is dropped unanswered, the first with {"type": "error", "error": "rate_limited", ...}, and a
+socket that goes on flooding (another burst's worth dropped) gets {"type": "error", "error":
+"too_many_frames", ...} and is closed with 4008."""
 from __future__ import annotations
 
 import asyncio
@@ -34,6 +41,7 @@ from games import queries
 from games.errors import GameError
 from games.models import Game, Presence
 from games.services.notify import seat_group, spectator_group, table_group
+from westeros.consumers import FrameLimits
 from westeros.parsers import SafeJsonFrames
 
 log = logging.getLogger(__name__)
@@ -42,7 +50,7 @@ log = logging.getLogger(__name__)
 REORDER_WAIT = 0.3
 
 
-class GameConsumer(SafeJsonFrames, AsyncJsonWebsocketConsumer):
+class GameConsumer(FrameLimits, SafeJsonFrames, AsyncJsonWebsocketConsumer):
     groups: list[str]
 
     async def connect(self) -> None:

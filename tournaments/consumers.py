@@ -3,7 +3,8 @@
 After each committed change the connection receives {"type": "update", "tournament", "kind",
 "status", "round", ...}; `kind` is one of registration, started, round_started, table_finished,
 round_finished, finished, cancelled. Messages may be dropped: re-fetch
-GET /api/v1/tournaments/{id}/standings (and /rounds) on every update."""
+GET /api/v1/tournaments/{id}/standings (and /rounds) on every update. What a client sends is held to
+the limits of every socket (westeros/consumers.py, FrameLimits: message size, frames a second)."""
 from __future__ import annotations
 
 from typing import Any
@@ -13,10 +14,11 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from tournaments.models import Tournament
 from tournaments.services import group_name
+from westeros.consumers import FrameLimits
 from westeros.parsers import SafeJsonFrames
 
 
-class TournamentConsumer(SafeJsonFrames, AsyncJsonWebsocketConsumer):
+class TournamentConsumer(FrameLimits, SafeJsonFrames, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.group = None

@@ -1,11 +1,99 @@
+"""Websocket consumers shared by the site: FrameLimits, the limits every socket's frames are held to
+(issue 28), and the /ws/ping/ health check."""
 from __future__ import annotations
 
+import logging
+import time
+from typing import Any
+
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 
 from westeros.parsers import SafeJsonFrames
 
+log = logging.getLogger(__name__)
 
-class PingConsumer(SafeJsonFrames, AsyncJsonWebsocketConsumer):
+# Close codes. Daphne (autobahn) lets an application close with 1000 or 3000-4999 only, so these
+# mirror RFC 6455's 1008 (policy violation) and 1009 (message too big) in the private range.
+CLOSE_TOO_MANY_FRAMES = 4008
+CLOSE_MESSAGE_TOO_BIG = 4009
+
+clock = time.monotonic  # the token bucket's clock (tests replace it)
+
+
+class FrameLimits:
+    """Per-socket limits on the frames a client sends; first in a consumer's bases, before
+    SafeJsonFrames. A frame is checked before anything reads it:
+
+    - Size: a message over WEBSOCKET_MAX_MESSAGE_SIZE bytes. Daphne itself closes the socket with 1009
+      before reading such a message whole (westeros/asgi_server.py and `manage.py serve` give it
+      the setting); one that a server let through is closed here with 4009 and the same reason.
+    - Rate: a token bucket of WEBSOCKET_FRAME_BURST frames, refilled at WEBSOCKET_FRAME_RATE a
+      second. A frame that finds it empty is dropped unread; the first one dropped is answered with
+      {"type": "error", "error": "rate_limited", "detail", "fields": {}}, once until the bucket is full
+      again. A socket that has had another burst's worth dropped meanwhile is told
+      {"type": "error", "error": "too_many_frames", ...} and closed with 4008; frames that still
+      arrive before the close completes are dropped too.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.frame_rate = settings.WEBSOCKET_FRAME_RATE
+        self.frame_burst = settings.WEBSOCKET_FRAME_BURST
+        self.max_message_size = settings.WEBSOCKET_MAX_MESSAGE_SIZE
+        self.frame_tokens = float(self.frame_burst)
+        self.frame_clock = clock()
+        self.frames_dropped = 0  # since the bucket was last full
+        self.frames_refused = False  # the socket is being closed: nothing more is read
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        if self.frames_refused:
+            return
+        if self._too_big(text_data, bytes_data):
+            self.frames_refused = True
+            log.warning("websocket %s closed: a message over %d bytes", self.scope.get("path"), self.max_message_size)
+            await self.close(code=CLOSE_MESSAGE_TOO_BIG, reason="message too big")
+            return
+        if self._take_token():
+            await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
+            return
+        self.frames_dropped += 1
+        if self.frames_dropped == 1:
+            await self.send_json(rate_error("rate_limited", f"Too many messages: at most {self.frame_rate} a second "
+                                            f"(bursts of {self.frame_burst}). Messages over it are dropped."))
+        elif self.frames_dropped >= self.frame_burst:
+            self.frames_refused = True
+            log.warning("websocket %s closed: %d frames dropped in a flood", self.scope.get("path"),
+                        self.frames_dropped)
+            await self.send_json(rate_error("too_many_frames", "Too many messages: the socket is closed (4008)."))
+            await self.close(code=CLOSE_TOO_MANY_FRAMES, reason="too many messages")
+
+    def _take_token(self) -> bool:
+        now = clock()
+        self.frame_tokens = min(float(self.frame_burst), self.frame_tokens + (now - self.frame_clock) * self.frame_rate)
+        self.frame_clock = now
+        if self.frame_tokens >= self.frame_burst:
+            self.frames_dropped = 0  # calm again: a later flood is warned about anew
+        if self.frame_tokens >= 1:
+            self.frame_tokens -= 1
+            return True
+        return False
+
+    def _too_big(self, text_data: str | None, bytes_data: bytes | None) -> bool:
+        limit = self.max_message_size
+        if not limit:
+            return False
+        if bytes_data is not None and len(bytes_data) > limit:
+            return True
+        # UTF-8 takes at most 4 bytes a character: only a long text is encoded to be measured.
+        return text_data is not None and len(text_data) * 4 > limit and len(text_data.encode("utf-8", "surrogatepass")) > limit
+
+
+def rate_error(code: str, detail: str) -> dict[str, Any]:
+    return {"type": "error", "error": code, "detail": detail, "fields": {}}
+
+
+class PingConsumer(FrameLimits, SafeJsonFrames, AsyncJsonWebsocketConsumer):
     """A health check for the websocket stack: answers every message with who the server sees (a
     frame that is not JSON gets a bad_message error; the socket stays open)."""
 
