@@ -180,3 +180,20 @@ def test_bot_is_shown_on_the_pages():
     person = make_user(username="plainname")
     assert 'class="bot-badge"' not in viewer.get("/users/plainname/").content.decode()
     assert person.is_bot is False
+
+
+def test_the_bots_page_lists_the_games_a_bot_played_at_once_after_a_new_one():
+    """The bots page keeps each bot's games by ruleset in the cache under its newest game
+    (challenges/views.py, issue 27): a new game makes a new entry, so the page is never behind."""
+    bot = make_bot(username="tallybot")
+    make_game(2, ruleset="lcg", users=[bot, make_user()])
+    viewer = Client()
+
+    def games_cell() -> str:
+        page = viewer.get("/bots/").content.decode()
+        row = page[page.index("tallybot"):]
+        return row[:row.index("</tr>")]
+
+    assert "Twixt" not in games_cell()
+    make_game(3, ruleset="btwixt", users=[bot, make_user(), make_user()])
+    assert "Twixt" in games_cell()

@@ -213,3 +213,16 @@ def test_organizer_tools_on_the_event_page(logged_in, user):
     response = logged_in.post(reverse("tournament-action", args=[t.pk, "drop"]), {"user": "nobody-at-all"},
                               follow=True)
     assert b"No user named" in response.content
+
+
+def test_the_list_counts_each_events_registrations_without_the_withdrawn():
+    """GET /tournaments counts each row's registrations for the page's rows alone (a subquery, issue
+    27): an event without any says 0, a withdrawal is not counted."""
+    org = api_client_for(make_user())
+    empty, busy = create(org, name="Empty cup").json()["id"], create(org, name="Busy cup").json()["id"]
+    players = [make_user() for _ in range(4)]
+    for player in players:
+        assert api_client_for(player).post(f"/api/v1/tournaments/{busy}/register").status_code == 201
+    services.do_withdraw(busy, players[0])
+    listed = {t["id"]: t["registered"] for t in org.get("/api/v1/tournaments").json()["results"]}
+    assert listed[empty] == 0 and listed[busy] == 3
