@@ -29,6 +29,7 @@ import pwd
 import re
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -73,13 +74,14 @@ def exec_start(unit: str) -> list[str]:
     return re.search(r"^ExecStart=(.+)$", text, re.M).group(1).split()
 
 
-def as_local(command: list[str], replacements: dict[str, str]) -> list[str]:
-    """A unit's command with this checkout's Python instead of /srv/westeros/.venv/bin/..."""
+def as_local(command: list[str], replacements: dict[str, str], python: str = sys.executable) -> list[str]:
+    """A unit's command with `python` (this checkout's) instead of /srv/westeros/.venv/bin/...: its
+    python as it is, another program (celery) as `python -m program`."""
     program = Path(command[0]).name
     args = [replacements.get(part, part) for part in command[1:]]
     for old, new in replacements.items():
         args = [part.replace(old, new) for part in args]
-    return [sys.executable, "-m", program, *args]
+    return [python, *args] if program == "python" else [python, "-m", program, *args]
 
 
 def replace_exactly(text: str, old: str, new: str, count: int = 1) -> str:
@@ -199,13 +201,35 @@ def answers(url: str, context: ssl.SSLContext | None = None) -> bool:
         return False
 
 
-@contextmanager
-def deployed_site(redis_url: str) -> Iterator[Site]:
-    folder = Path(tempfile.mkdtemp(prefix="westeros-deploy-"))
+def nginx_folder(prefix: str) -> Path:
+    """A temporary folder for an nginx of the test's own: its prefix, temp paths and web root."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     folder.chmod(0o755)  # nginx's worker (nobody, when the test runs as root) reads static files here
     (folder / "www").mkdir()
     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (folder / "temp" / kind).mkdir(parents=True)
+    return folder
+
+
+def self_signed_certificate(folder: Path) -> None:
+    """cert.pem and key.pem in `folder`, for 127.0.0.1."""
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem"), "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+
+
+def nginx_command(folder: Path) -> list[str]:
+    """nginx with the site's configuration as written in `folder` (checked with -t first)."""
+    nginx = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")]
+    checked = subprocess.run([*nginx, "-t"], capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0, checked.stderr
+    return nginx
+
+
+@contextmanager
+def deployed_site(redis_url: str) -> Iterator[Site]:
+    folder = nginx_folder("westeros-deploy-")
     https, http, daphnes = free_port(), free_port(), [free_port(), free_port()]
     static_root = folder / "staticfiles"
     env = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
@@ -218,16 +242,11 @@ def deployed_site(redis_url: str) -> Iterator[Site]:
     # pytest's, already migrated).
     subprocess.run([sys.executable, "manage.py", "collectstatic", "--no-input", "-v", "0"], cwd=ROOT, env=env,
                    check=True, timeout=300)
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem"), "-days", "2",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                   check=True, capture_output=True, timeout=60)
+    self_signed_certificate(folder)
     (folder / "westeros.conf").write_text(render_nginx_site(folder, http=http, https=https, daphnes=daphnes,
                                                             static_root=static_root))
     (folder / "nginx.conf").write_text(nginx_main_config(folder))
-    nginx = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")]
-    checked = subprocess.run([*nginx, "-t"], capture_output=True, text=True, timeout=30)
-    assert checked.returncode == 0, checked.stderr
+    nginx = nginx_command(folder)
 
     commands = {"nginx": nginx}
     for n, port in enumerate(daphnes, start=1):
@@ -363,6 +382,81 @@ def test_the_deploy_recipe_serves_the_site_through_nginx(settings):
         log = (site.folder / "access.log").read_text()
         assert f"GET /ws/games/{game.pk}/ HTTP/1.1\" 101" in log and key not in log and timed_key not in log
         assert_running(site)
+
+
+def test_nginx_takes_the_bodies_the_server_takes():
+    """client_max_body_size is REQUEST_BODY_MAX_SIZE's default (the limit of westeros/asgi_server.py)."""
+    from django.conf import settings
+
+    site = (DEPLOY / "nginx-westeros.conf").read_text()
+    [size] = re.findall(r"^\s*client_max_body_size (\d+)k;", site, re.M)
+    assert int(size) * 1024 == settings.REQUEST_BODY_MAX_SIZE
+    for limit in re.findall(r"at most (\d+) bytes", site):  # nginx's 413 says what Django's says
+        assert int(limit) == settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+@needs_nginx
+@pytest.mark.slow_once  # nginx and a Daphne on a SQLite file of their own: the same on both CI passes
+def test_nginx_refuses_a_body_over_the_limit_before_it_reaches_a_daphne():
+    """The shipped nginx in front of the Daphne unit's command: a body over the limit, announced or
+    chunked, is answered 413 by nginx (no upstream), in the API's error shape under /api/; a body at
+    the limit reaches the Daphne, whose Django answers (its own limit is 1 MiB)."""
+    from django.conf import settings
+
+    from tests.live_server import running_server
+    from tests.test_body_limits import chunks_past, read_answer, request_head
+
+    folder = nginx_folder("westeros-nginx-limits-")
+    https = free_port()
+    self_signed_certificate(folder)
+    context = ssl.create_default_context(cafile=str(folder / "cert.pem"))
+    command = as_local(exec_start("westeros-daphne@.service"), {"%i": "{port}"})
+    nginx = None
+    try:
+        with running_server(command) as daphne:
+            (folder / "westeros.conf").write_text(render_nginx_site(
+                folder, http=free_port(), https=https, daphnes=[daphne.port, daphne.port],
+                static_root=folder / "staticfiles"))
+            (folder / "nginx.conf").write_text(nginx_main_config(folder))
+            with (folder / "nginx.log").open("w") as log:
+                nginx = subprocess.Popen(nginx_command(folder), stdout=log, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+            assert wait_for(lambda: answers(f"https://127.0.0.1:{https}/", context) or nginx.poll() is not None,
+                            timeout=60)
+
+            def exchange(head: bytes, body: bytes = b"") -> tuple[int, dict, bytes]:
+                with socket.create_connection(("127.0.0.1", https), timeout=60) as raw, \
+                        context.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+                    tls.sendall(head + body)
+                    return read_answer(tls)
+
+            upstream = UPSTREAM_HEADER.lower()
+            big = 16 * 2**20
+            for path, content_type in (("/api/v1/auth/token", "application/json"),
+                                       ("/lobbies/new", "text/plain; charset=utf-8")):
+                status, headers, body = exchange(request_head("POST", path, Content_Length=big))
+                assert (status, headers["content-type"], headers.get(upstream)) == (413, content_type, None), body
+                assert b"at most 1048576 bytes" in body
+            assert json.loads(exchange(request_head("POST", "/api/v1/auth/token", Content_Length=big))[2]) == {
+                "error": "too_large", "detail": "The request body is too large (at most 1048576 bytes).", "fields": {}}
+            # Chunked: answered once past the limit (the body's end is never sent).
+            status, headers, _ = exchange(request_head("POST", "/api/v1/auth/token", Transfer_Encoding="chunked"),
+                                          chunks_past(settings.REQUEST_BODY_MAX_SIZE))
+            assert status == 413 and upstream not in headers
+            # One byte over the limit: nginx; at the limit: through to Daphne, where Django refuses it.
+            limit = settings.REQUEST_BODY_MAX_SIZE
+            head = request_head("POST", "/api/v1/auth/token", Content_Type="application/json", Content_Length=limit + 1)
+            status, headers, _ = exchange(head)
+            assert status == 413 and upstream not in headers
+            head = request_head("POST", "/api/v1/auth/token", Content_Type="application/json", Content_Length=limit)
+            status, headers, body = exchange(head, b" " * limit)
+            assert status == 413 and headers[upstream] == f"127.0.0.1:{daphne.port}", (headers, body)
+            assert json.loads(body)["error"] == "too_large"
+            assert "client intended to send too large" in (folder / "error.log").read_text()
+    finally:
+        if nginx is not None:
+            stop(nginx)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @needs_postgres
@@ -541,8 +635,8 @@ def test_every_deploy_as_documented_pulls_installs_migrates_collects_and_restart
 
             # The Daphne unit's command (as its User=, with its EnvironmentFile=) serves the deploy.
             port = free_port()
-            command = [str(app / ".venv" / "bin" / "python"), "-m", "daphne",
-                       *[part.replace("%i", str(port)) for part in exec_start("westeros-daphne@.service")[1:]]]
+            command = as_local(exec_start("westeros-daphne@.service"), {"%i": str(port)},
+                               python=str(app / ".venv" / "bin" / "python"))
             with (folder / "daphne.log").open("w") as log:
                 daphne = subprocess.Popen(["runuser", "-u", SERVICE_USER, "--", "sh", "-c",
                                            'set -a; . "$0"; set +a; cd "$1"; shift; exec "$@"',
@@ -595,7 +689,10 @@ def test_the_deploy_scripts_and_units_are_well_formed(tmp_path):
     for unit in units:
         if unit.suffix == ".service":
             assert re.search(r"^Restart=always$", unit.read_text(), re.M) or "oneshot" in unit.read_text(), unit.name
-    assert "backlog=2048" in " ".join(exec_start("westeros-daphne@.service"))
+    daphne = exec_start("westeros-daphne@.service")
+    assert "backlog=2048" in " ".join(daphne)
+    # the site's Daphne, with its body limits (tests/test_body_limits.py), not .venv/bin/daphne
+    assert daphne[:3] == ["/srv/westeros/.venv/bin/python", "-m", "westeros.asgi_server"], daphne
     if shutil.which("systemd-analyze") is None:
         return
     (tmp_path / "env").write_text("")
