@@ -234,6 +234,10 @@ class GameSeat(models.Model):
     def has_left(self) -> bool:
         return self.left_at is not None
 
+    # awaits_decision in SQL: a filter on seats
+    AWAITING_DECISION = models.Q(is_bot=False) & (models.Q(deadline_at__isnull=False)
+                                                  | models.Q(paused_remaining__isnull=False))
+
     def awaits_decision(self) -> bool:
         """Whether a decision of this seat's player is pending, without reading the game's state: the
         deadline service (games/services/deadlines.py) runs a deadline for exactly those seats, in the

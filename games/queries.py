@@ -5,7 +5,7 @@ import re
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine import get_ruleset
@@ -271,5 +271,5 @@ def fairness_payload(game: Game) -> dict[str, Any]:
 def awaiting_seats(seats: QuerySet[GameSeat]) -> list[GameSeat]:
     """Those of `seats` (with their game, one query, without its state) whose game waits on a decision
     of theirs (GameSeat.awaits_decision, in SQL)."""
-    waiting = Q(is_bot=False) & (Q(deadline_at__isnull=False) | Q(paused_remaining__isnull=False))
-    return list(seats.filter(waiting, game__status=Game.Status.ACTIVE).select_related("game").defer("game__state"))
+    return list(seats.filter(GameSeat.AWAITING_DECISION, game__status=Game.Status.ACTIVE)
+                .select_related("game").defer("game__state"))

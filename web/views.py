@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Case, Count, F, Q, Value, When
+from django.db.models import Case, Count, F, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from games import queries, rulesets
 from games.engine import get_ruleset
 from games.errors import GameError
-from games.models import Game, Lobby
+from games.models import Game, GameSeat, Lobby
 from games.services import lobbies
 from ratings.templatetags import site_words
 from web import forms as lobby_form
@@ -301,8 +301,7 @@ def _games_in_progress(user, limit: int) -> list[dict]:
     """The user's first `limit` games in progress as the home page lists them: those awaiting a
     decision of theirs first, the nearest deadline first, then the newest (ordered by the database:
     a busy player's fifty games are not all read to show ten)."""
-    awaiting = Case(When(Q(is_bot=False) & (Q(deadline_at__isnull=False) | Q(paused_remaining__isnull=False)),
-                         then=Value(0)), default=Value(1))
+    awaiting = Case(When(GameSeat.AWAITING_DECISION, then=Value(0)), default=Value(1))
     seats = (user.game_seats.filter(left_at__isnull=True, game__status=Game.Status.ACTIVE)
              .select_related("game").defer("game__state").prefetch_related("game__seats")
              .order_by(awaiting, F("deadline_at").asc(nulls_last=True), "-game__created_at", "-game__id")[:limit])
