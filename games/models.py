@@ -166,6 +166,9 @@ class Game(models.Model):
             # the home page's recent results, newest first: without it, a scan of every game (issue 27)
             models.Index(fields=["-finished_at"], condition=models.Q(finished_at__isnull=False),
                          name="finished_game_recent"),
+            # a player's games in the order they ended (the reliability's latest games): each seat's game's
+            # finished_at read from the index alone (issue 27)
+            models.Index(fields=["id"], include=["finished_at"], name="game_finished_at_by_id"),
         ]
 
     def __str__(self) -> str:
@@ -225,7 +228,8 @@ class GameSeat(models.Model):
         indexes = [
             # a player's games newest first, a page at a time (My games): without it, every game of a busy
             # player was joined and sorted for each page (issue 27)
-            models.Index(fields=["user", "-game"], name="seat_user_newest_game"),
+            # (with the seat: the reliability reads a player's seats from the index alone)
+            models.Index(fields=["user", "-game"], include=["seat"], name="seat_user_newest_game"),
         ]
 
     def __str__(self) -> str:
