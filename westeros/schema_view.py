@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from django.utils import translation
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SCHEMA_KWARGS, SpectacularAPIView
 
 
 class ApiSchemaView(SpectacularAPIView):
     _rendered: dict[tuple, tuple[bytes, str, str]] = {}
 
+    @extend_schema(**SCHEMA_KWARGS)  # as drf-spectacular documents its own view
     def get(self, request, *args, **kwargs):
         key = (request.accepted_media_type, request.GET.get("lang") or translation.get_language(),
                request.GET.get("version"))
