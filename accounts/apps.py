@@ -6,4 +6,6 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from accounts import schema  # noqa: F401  (registers the OpenAPI auth extension)
+        from accounts import revocation, schema  # noqa: F401  (schema registers the OpenAPI auth extension)
+
+        revocation.connect()

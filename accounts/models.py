@@ -20,6 +20,16 @@ class User(AbstractUser):
     is_bot = models.BooleanField("bot account", default=False)
     bot_since = models.DateTimeField(null=True, blank=True)
 
+    def save(self, *args, **kwargs) -> None:
+        # A new password ends every session made with the old one (Django refuses their session
+        # hash): their live connections close too (accounts/revocation.py).
+        password_changed = self._password is not None and not self._state.adding
+        super().save(*args, **kwargs)
+        if password_changed:
+            from accounts import revocation
+
+            revocation.announce(self.pk, "password_changed")
+
     def active_tokens(self) -> models.QuerySet[ApiToken]:
         return self.api_tokens.filter(revoked_at__isnull=True)
 
@@ -70,3 +80,6 @@ class ApiToken(models.Model):
         if self.revoked_at is None:
             self.revoked_at = timezone.now()
             self.save(update_fields=["revoked_at"])
+            from accounts import revocation  # its websockets and event streams close (issue 28)
+
+            revocation.announce(self.user_id, "token_revoked", token_id=self.pk)

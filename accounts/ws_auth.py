@@ -10,9 +10,9 @@ from accounts.models import ApiToken
 
 
 @database_sync_to_async
-def _user_for_key(key: str):
+def _token_for_key(key: str) -> ApiToken | None:
     token = ApiToken.find_active(key)
-    return token.user if token is not None and token.user.is_active else None
+    return token if token is not None and token.user.is_active else None
 
 
 def _key_from_scope(scope) -> str | None:
@@ -32,10 +32,11 @@ class TokenAuthMiddleware:
     async def __call__(self, scope, receive, send):
         key = _key_from_scope(scope)
         if key:
-            user = await _user_for_key(key)
-            if user is None:
+            token = await _token_for_key(key)
+            if token is None:
                 # A wrong token must not fall back to the session: refuse the connection.
                 await send({"type": "websocket.close", "code": 4401})
                 return
-            scope = {**scope, "user": user}
+            # the token's id: the socket closes when it is revoked (accounts/revocation.py)
+            scope = {**scope, "user": token.user, "api_token_id": token.pk}
         return await self.app(scope, receive, send)

@@ -7,7 +7,12 @@ turn now and the challenges waiting for their answer, then the live events (even
 An empty line is sent when nothing else was for KEEPALIVE_SECONDS, so proxies keep the connection
 and clients notice a dead one. The stream subscribes before it reads the database, so an event
 committed in between is sent twice at worst, never lost. A user holds at most EVENT_STREAMS_PER_USER
-streams at once (events/slots.py): one more is refused 429 with Retry-After."""
+streams at once (events/slots.py): one more is refused 429 with Retry-After.
+
+A stream lasts as long as its credential (accounts/revocation.py): when its token is revoked, its
+session logs out or the password changes, it sends {"type": "credentialRevoked", "reason"} and
+ends, at once on the revocation's message, and at the latest at the next keep-alive tick (it checks
+its credential then)."""
 from __future__ import annotations
 
 import asyncio
@@ -22,6 +27,7 @@ from django.conf import settings
 from django.http import JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts import revocation
 from events import auth, services, slots
 from westeros.api_errors import error_body
 from westeros.outages import RETRY_AFTER_SECONDS
@@ -43,7 +49,7 @@ async def event_stream(request):
         response["Allow"] = "GET"
         return response
     try:
-        user = await auth.authenticate(request)
+        user, credential = await auth.authenticate_credential(request)
     except auth.BadCredentials as bad:
         return _refuse(401, "authentication_failed", str(bad))
     if user is None:
@@ -62,11 +68,12 @@ async def event_stream(request):
         channel = await layer.new_channel()
         group = services.user_group(user.pk)
         await layer.group_add(group, channel)
+        await layer.group_add(credential.group, channel)
     except Exception as error:  # Redis down: the REST API still works
         log.warning("event stream refused: the channel layer is unavailable (%s)", error)
         return _refuse(503, "unavailable", "Live events are unavailable; retry shortly.", retry=True)
     held = (user.pk, slot, stream_id)
-    response = StreamingHttpResponse(_lines(user, layer, channel, group, held), content_type=CONTENT_TYPE)
+    response = StreamingHttpResponse(_lines(user, layer, channel, group, held, credential), content_type=CONTENT_TYPE)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
     return response
@@ -81,9 +88,17 @@ def _refuse(status: int, code: str, detail: str, *, retry: bool = False, retry_a
     return response
 
 
-async def _lines(user, layer, channel: str, group: str, held: tuple[int, int, str]):
+def _revoked(reason: str) -> bytes:
+    return line({"type": "credentialRevoked", "reason": reason,
+                 "detail": revocation.REASONS.get(reason, revocation.REASONS["invalid"])})
+
+
+async def _lines(user, layer, channel: str, group: str, held: tuple[int, int, str], credential):
     receiving: asyncio.Future | None = None
     try:
+        if not await revocation.ais_valid(credential):  # revoked before the stream joined its group
+            yield _revoked("invalid")
+            return
         for event in await sync_to_async(services.initial_events)(user):
             yield line(event)
         renewed = slot_renewed = time.monotonic()
@@ -95,21 +110,29 @@ async def _lines(user, layer, channel: str, group: str, held: tuple[int, int, st
                 receiving = asyncio.ensure_future(layer.receive(channel))
             done, _ = await asyncio.wait({receiving}, timeout=KEEPALIVE_SECONDS)
             if not done:
+                if not await revocation.ais_valid(credential):  # a revocation message the layer lost
+                    yield _revoked("invalid")
+                    return
                 yield b"\n"
             else:
                 message, receiving = receiving.result(), None
                 if message.get("type") == services.MESSAGE_TYPE:
                     yield line(message["event"])
+                elif message.get("type") == revocation.MESSAGE_TYPE and await revocation.revokes(credential, message):
+                    yield _revoked(message.get("reason", "invalid"))
+                    return
             if time.monotonic() - renewed > GROUP_RENEW_SECONDS:
                 await layer.group_add(group, channel)
+                await layer.group_add(credential.group, channel)
                 renewed = time.monotonic()
     finally:  # the client went away (the task is cancelled) or the layer failed
         if receiving is not None:
             receiving.cancel()
-        try:
-            await layer.group_discard(group, channel)
-        except Exception:
-            pass
+        for joined in (group, credential.group):
+            try:
+                await layer.group_discard(joined, channel)
+            except Exception:
+                pass
         try:
             await slots.release(*held)
         except Exception:  # the cache is down: the slot expires by itself

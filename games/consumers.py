@@ -26,7 +26,12 @@ the socket with 1009 (Daphne's own limit; 4009 if a server lets one through). A 
 WEBSOCKET_FRAME_RATE (20) frames a second, in bursts of WEBSOCKET_FRAME_BURST (50): a frame beyond
 it is dropped unanswered, the first with {"type": "error", "error": "rate_limited", ...}, and a
 socket that goes on flooding (another burst's worth dropped) gets {"type": "error", "error":
-"too_many_frames", ...} and is closed with 4008."""
+"too_many_frames", ...} and is closed with 4008.
+
+Credentials (accounts/revocation.py): a socket opened with a token that is then revoked, or with a
+session that logs out or whose password changes, gets {"type": "error", "error": "credential_revoked",
+...} and is closed with 4001. A bot account's browser session may watch but not chat (refused
+`bot_api_only`, as over HTTP); its token may."""
 from __future__ import annotations
 
 import asyncio
@@ -36,6 +41,8 @@ from channels.db import aclose_old_connections, database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from accounts.middleware import BOT_SESSION_MESSAGE
+from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation
 from chat import services as chat
 from games import queries
 from games.errors import GameError
@@ -50,7 +57,7 @@ log = logging.getLogger(__name__)
 REORDER_WAIT = 0.3
 
 
-class GameConsumer(FrameLimits, SafeJsonFrames, AsyncJsonWebsocketConsumer):
+class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
     groups: list[str]
 
     async def connect(self) -> None:
@@ -65,6 +72,9 @@ class GameConsumer(FrameLimits, SafeJsonFrames, AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.seat = seat
+        if not await self.watch_credential():  # revoked since the handshake authenticated it
+            await self.close(code=CLOSE_REVOKED)
+            return
         own = seat_group(self.game_id, seat) if seat else spectator_group(self.game_id)
         for group in (own, table_group(self.game_id)):
             await self.channel_layer.group_add(group, self.channel_name)
@@ -119,6 +129,14 @@ class GameConsumer(FrameLimits, SafeJsonFrames, AsyncJsonWebsocketConsumer):
                                             "actions go to POST /api/v1/games/<id>/actions."})
 
     async def _chat(self, content: dict) -> None:
+        user = self.scope.get("user")
+        if getattr(user, "is_bot", False) and self.scope.get("api_token_id") is None:
+            # a bot account's browser session cannot act, here as over HTTP (accounts/middleware.py)
+            await self.send_json(chat.error_payload(GameError("bot_api_only", BOT_SESSION_MESSAGE, status_code=403),
+                                                    content.get("ref")))
+            return
+        if not await self.credential_still_valid():  # a revocation message the layer lost
+            return
         try:
             await database_sync_to_async(chat.do_send_message)(
                 self.game_id, self.scope.get("user"), content.get("channel"), content.get("text"))

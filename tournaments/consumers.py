@@ -12,19 +12,23 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation
 from tournaments.models import Tournament
 from tournaments.services import group_name
 from westeros.consumers import FrameLimits
 from westeros.parsers import SafeJsonFrames
 
 
-class TournamentConsumer(FrameLimits, SafeJsonFrames, AsyncJsonWebsocketConsumer):
+class TournamentConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.group = None
         status = await self._status()
         if status is None:
             await self.close(code=4404)
+            return
+        if not await self.watch_credential():  # revoked since the handshake authenticated it
+            await self.close(code=CLOSE_REVOKED)
             return
         self.group = group_name(self.tournament_id)
         await self.channel_layer.group_add(self.group, self.channel_name)

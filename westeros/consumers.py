@@ -9,6 +9,7 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation
 from westeros.parsers import SafeJsonFrames
 
 log = logging.getLogger(__name__)
@@ -93,11 +94,14 @@ def rate_error(code: str, detail: str) -> dict[str, Any]:
     return {"type": "error", "error": code, "detail": detail, "fields": {}}
 
 
-class PingConsumer(FrameLimits, SafeJsonFrames, AsyncJsonWebsocketConsumer):
+class PingConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
     """A health check for the websocket stack: answers every message with who the server sees (a
     frame that is not JSON gets a bad_message error; the socket stays open)."""
 
     async def connect(self) -> None:
+        if not await self.watch_credential():  # revoked since the handshake authenticated it
+            await self.close(code=CLOSE_REVOKED)
+            return
         await self.accept()
 
     async def receive_json(self, content, **kwargs) -> None:
