@@ -27,7 +27,10 @@ class SignUpForm(UserCreationForm):
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's log-in form, counting failures per username and per IP (accounts/throttle.py)."""
+    """Django's log-in form, counting failures per username and address, per address and per username
+(accounts/throttle.py); `locked` is the throttle that refused the attempt."""
+
+    locked = None
 
     error_messages = {
         **AuthenticationForm.error_messages,
@@ -42,6 +45,7 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             try:
                 self.user_cache = do_authenticate(self.request, username, password)
             except LoginLocked as locked:
+                self.locked = locked.throttle
                 raise forms.ValidationError(
                     self.error_messages["locked"], code="locked", params={"message": str(locked)}
                 ) from None

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -8,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from accounts import throttle
 from accounts.forms import BotUpgradeForm, SignUpForm, ThrottledAuthenticationForm, TokenForm
 from accounts.models import User
 from accounts.services import (
@@ -42,10 +44,20 @@ class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
 
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # this browser is known to the account now: a guessing campaign never slows it (accounts/throttle.py)
+        response.set_signed_cookie(throttle.DEVICE_COOKIE, throttle.device_cookie_value(form.get_user().username),
+                                   salt=throttle.DEVICE_SALT, max_age=throttle.DEVICE_MAX_AGE, httponly=True,
+                                   secure=settings.SESSION_COOKIE_SECURE, samesite="Lax")
+        return response
+
     def form_invalid(self, form):
         response = super().form_invalid(form)
         codes = {error.code for error in form.non_field_errors().as_data()}
         response.status_code = 429 if "locked" in codes else 400
+        if getattr(form, "locked", None) is not None:
+            response["Retry-After"] = str(form.locked.retry_after_seconds())
         if "unavailable" in codes:  # Redis down: the throttle cannot be checked (accounts/throttle.py)
             response.status_code = 503
             response["Retry-After"] = str(RETRY_AFTER_SECONDS)
