@@ -227,3 +227,38 @@ def test_random_btwixt_seats_come_from_every_leader():
         body = join(make_user(), lobby.id).json()
         seen |= set(Game.objects.get(pk=body["game"]).seat_names())
     assert len(seen) > 3  # not always the first three leaders
+
+
+def test_lobby_passwords_are_throttled_like_log_ins_per_user_and_lobby(settings):
+    """30 wrong guesses used to get 30 x 403: now the fifth wrong guess locks that user out of that
+    lobby's password (429 in the error shape, Retry-After), even with the right password; another
+    user, or the same user at another lobby, is not affected."""
+    settings.LOBBY_PASSWORD_FAILURES = 5
+    creator = make_user()
+    created = create(api_client_for(creator), password="winter")
+    lobby_id = created.json()["id"]
+    other_lobby = create(api_client_for(make_user()), password="spring").json()["id"]
+    guesser = make_user()
+    for n in range(5):
+        assert join(guesser, lobby_id, password=f"guess{n}").status_code == 403
+    refused = join(guesser, lobby_id, password="winter")
+    assert refused.status_code == 429
+    body = refused.json()
+    assert body["error"] == "throttled" and "Too many wrong passwords" in body["detail"]
+    assert refused["Retry-After"] == str(settings.LOGIN_FAILURE_WINDOW_SECONDS)
+    assert not Lobby.objects.get(pk=lobby_id).members.filter(user=guesser).exists()
+    assert join(guesser, other_lobby, password="spring").status_code == 200
+    assert join(make_user(), lobby_id, password="winter").status_code == 200
+
+
+def test_the_lobby_page_shows_the_throttle_sentence(client, settings):
+    settings.LOBBY_PASSWORD_FAILURES = 2
+    lobby_id = create(api_client_for(make_user()), password="winter").json()["id"]
+    guesser = make_user()
+    client.force_login(guesser)
+    url = reverse("web-lobby-action", args=[lobby_id, "join"])
+    for _ in range(2):
+        client.post(url, {"password": "summer"})
+    page = client.post(url, {"password": "winter"}, follow=True)
+    assert b"Too many wrong passwords for this lobby" in page.content
+    assert not Lobby.objects.get(pk=lobby_id).members.filter(user=guesser).exists()

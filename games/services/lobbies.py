@@ -231,14 +231,58 @@ def do_join_lobby(
             raise conflict("already_joined", "You already have a seat in this lobby.")
         if lobby.is_full():
             raise conflict("lobby_full", "Every seat is taken.")
-        if not lobby.password_matches(password) and lobby.creator_id != user.pk:
-            raise forbidden("Wrong lobby password.")
+        if lobby.has_password() and lobby.creator_id != user.pk:
+            _check_lobby_password(lobby, user, password)
         if lobby.creator_id != user.pk and (reason := meets_requirements(user, lobby)) is not None:
             raise GameError("requirements_not_met", reason, status_code=403)
         _add_member(lobby, user, seat, deck)
         if lobby.auto_start and lobby.is_full():
             return _start(lobby)
         return lobby
+
+
+class LobbyPasswordThrottled(GameError):
+    """429 in the API's error shape; `wait` becomes the Retry-After header (DRF's handler)."""
+
+    def __init__(self, wait: int, detail: str, *, code: str = "throttled", status_code: int = 429):
+        super().__init__(code, detail, status_code=status_code, retry_after=wait)
+        self.wait = wait
+
+
+def _password_failures_key(lobby_id: int, user_id: int) -> str:
+    return f"lobby-pass-fail:{lobby_id}:{user_id}"
+
+
+def _check_lobby_password(lobby: Lobby, user: User, password: str | None) -> None:
+    """Lobby passwords are throttled like log-ins (accounts/throttle.py): LOBBY_PASSWORD_FAILURES (5)
+    wrong guesses by one user for one lobby refuse that user's further guesses for the lobby for
+    LOGIN_FAILURE_WINDOW_SECONDS, before the password is checked (429, Retry-After). When the counts
+    cannot be read or written (Redis down) the guess is refused (503), as a log-in is."""
+    from django.conf import settings as django_settings
+    from django.core.cache import cache
+
+    from westeros.outages import REDIS_ERRORS, RETRY_AFTER_SECONDS
+
+    limit = getattr(django_settings, "LOBBY_PASSWORD_FAILURES", 5)
+    window = django_settings.LOGIN_FAILURE_WINDOW_SECONDS
+    key = _password_failures_key(lobby.pk, user.pk)
+    try:
+        if cache.get(key, 0) >= limit:
+            minutes = max(1, window // 60)
+            raise LobbyPasswordThrottled(window, f"Too many wrong passwords for this lobby. Try again in {minutes} "
+                                                 "minutes, or ask its creator for the password or an invitation.")
+        if lobby.password_matches(password):
+            return
+        if not cache.add(key, 1, window):
+            try:
+                cache.incr(key)
+            except ValueError:  # expired between add and incr
+                cache.set(key, 1, window)
+    except REDIS_ERRORS:
+        raise LobbyPasswordThrottled(RETRY_AFTER_SECONDS, "Joining a lobby with a password is temporarily "
+                                     "unavailable. Try again in a minute.", code="unavailable",
+                                     status_code=503) from None
+    raise forbidden("Wrong lobby password.")
 
 
 @transaction.atomic
