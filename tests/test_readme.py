@@ -334,15 +334,18 @@ def test_every_manage_py_command_runs_with_the_venv_s_python_and_parses():
 
 
 def test_daphne_and_celery_are_the_venv_s_and_take_the_readme_s_options():
-    """Every Daphne and Celery command of the README is .venv/bin/daphne or .venv/bin/celery, and the
-    program (for Celery: with the project's app and that subcommand) knows each option it is given."""
+    """Every Daphne and Celery command of the README is .venv/bin/daphne (or the site's Daphne,
+    .venv/bin/python -m westeros.asgi_server) or .venv/bin/celery, and the program (for Celery: with
+    the project's app and that subcommand) knows each option it is given."""
     commands = [command.split() for command in readme_commands(README.read_text())
-                if re.match(r"\S*(daphne|celery) ", command)]
+                if re.match(r"\S*(daphne|celery|python -m westeros\.asgi_server) ", command)]
     assert len(commands) >= 6
-    bare = [" ".join(words) for words in commands if words[0] not in (".venv/bin/daphne", ".venv/bin/celery")]
+    bare = [" ".join(words) for words in commands if words[0] not in (".venv/bin/daphne", ".venv/bin/celery")
+            and words[:3] != [VENV_PYTHON, "-m", "westeros.asgi_server"]]
     assert bare == [], f"README.md runs Daphne or Celery outside .venv/: {bare}"
     for words in {tuple(words) for words in commands}:
         program = list(words[:4]) if words[0].endswith("celery") else [words[0]]  # celery -A westeros SUB
+        program = list(words[:3]) if words[0] == VENV_PYTHON else program  # python -m westeros.asgi_server
         done = subprocess.run([*program, "--help"], cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, (words, done.stdout + done.stderr)
         for option in (word for word in words[len(program):] if word.startswith("-")):

@@ -18,10 +18,12 @@ BURST = 450
 
 
 def documented_daphne_command() -> list[str]:
-    """The `.venv/bin/daphne ...` line of the README's production recipe, on a port of the test's own."""
-    line = next(line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith(".venv/bin/daphne "))
+    """The `.venv/bin/python -m westeros.asgi_server ...` line (the site's Daphne) of the README's
+    production recipe, on a port of the test's own."""
+    line = next(line for line in (ROOT / "README.md").read_text().splitlines()
+                if line.startswith(".venv/bin/python -m westeros.asgi_server "))
     line = line.replace("port=8000", "port={port}").replace("interface=0.0.0.0", "interface=127.0.0.1")
-    return [sys.executable, "-m", "daphne", *line.split()[1:]]
+    return [sys.executable, *line.split()[1:]]
 
 
 def listen_backlog(port: int) -> int:
