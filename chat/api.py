@@ -16,6 +16,7 @@ from chat import conf, services
 from chat.models import ChatMessage
 from chat.serializers import ChatChannelsSerializer, ChatMessageSerializer, ChatPostSerializer
 from westeros.fields import BIG_INTEGER_MAX
+from westeros.pagination import _whole as whole_number
 
 INVITE = OpenApiParameter("invite", str, description="a private game's invite token (spectators)")
 
@@ -25,9 +26,14 @@ class ChatPagination(CursorPagination):
     page_size_query_param = "limit"
 
     def get_page_size(self, request: Request) -> int:
+        """`limit` from 1 to CHAT_MAX_PAGE_SIZE; anything else (`limit=null`, `limit=abc`, 0, too many)
+        is a 400 in the API's error shape naming `limit`, not silently the default page."""
         self.max_page_size = conf.get("CHAT_MAX_PAGE_SIZE")
         self.page_size = conf.get("CHAT_PAGE_SIZE")
-        return super().get_page_size(request)
+        raw = request.query_params.get(self.page_size_query_param, "")
+        if raw == "":
+            return self.page_size
+        return whole_number(raw, self.page_size_query_param, 1, self.max_page_size)
 
     def decode_cursor(self, request: Request):
         """DRF trusts the cursor's position (a message id): a crafted one ("p=abc") was a 500."""
@@ -56,7 +62,8 @@ class GameChatView(ListAPIView):
         summary="A chat channel's messages, newest first (members only; spectators read the table if allowed)",
         parameters=[
             OpenApiParameter("channel", str, description='"table" (default) or two seats, e.g. "lannister-stark"'),
-            OpenApiParameter("limit", int, description="messages per page (default 50, at most 200)"),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200},
+                             description="messages per page (default 50, at most 200; anything else is a 400)"),
             INVITE,
         ],
     )

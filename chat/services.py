@@ -53,6 +53,17 @@ _local_rate_counts = LocMemCache("chat-rate-fallback", {})
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+# Characters that show nothing by themselves, beyond whitespace and the format characters (Cf:
+# zero-width space and joiners, direction marks, word joiner, BOM, tags...): Hangul fillers, the
+# braille blank, the combining grapheme joiner and the variation selectors.
+_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u180e") | frozenset(
+    chr(c) for c in [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
+
+
+def _invisible(ch: str) -> bool:
+    return ch.isspace() or ch in _BLANK_LOOKING or unicodedata.category(ch) in {"Cf", "Zs", "Zl", "Zp", "Cc"}
+
+
 def _clock() -> float:
     """The rate limiter's clock (tests replace it)."""
     return time.time()
@@ -64,7 +75,8 @@ def invalid(field: str, message: str) -> GameError:
 
 def clean_text(raw: Any) -> str:
     """The text as stored: line breaks normalised, control characters (but newline and tab) and
-    bidirectional controls removed, surrounding whitespace stripped; 1 to CHAT_MAX_LENGTH characters."""
+    bidirectional controls removed, surrounding whitespace stripped; 1 to CHAT_MAX_LENGTH characters,
+    at least one of them visible (not only whitespace, zero-width or other invisible characters)."""
     limit = conf.get("CHAT_MAX_LENGTH")
     if not isinstance(raw, str):
         raise invalid("text", "A string is required.")
@@ -77,6 +89,8 @@ def clean_text(raw: Any) -> str:
     ).strip()
     if not text:
         raise invalid("text", "Write something.")
+    if all(_invisible(ch) for ch in text):  # zero-width, bidi marks, fillers: a message that shows nothing
+        raise invalid("text", "Write something visible: this message is only invisible characters.")
     if len(text) > limit:
         raise invalid("text", f"Ensure this field has no more than {limit} characters.")
     return text

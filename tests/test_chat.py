@@ -254,3 +254,26 @@ def test_a_deleted_senders_messages_stay_with_no_name(game, seats):
     seats[a].delete()
     [message] = read(api_client_for(seats[b]), game, "table").json()["results"]
     assert message["sender"] is None and message["seat"] == a and message["text"] == "I was here"
+
+
+@pytest.mark.parametrize("text", ["\u200b", "\u200b\u200c\u200d\u2060\ufeff", " \u200e\u200f \u3164\u2800 ",
+                                  "\u00a0\u2003\u3000", "\ufe0f\u034f\u115f"])
+def test_a_message_of_invisible_characters_only_is_refused(game, seats, text):
+    """Zero-width characters, direction marks, fillers and odd spaces show nothing: refused like an
+    empty message, and nothing is stored; a visible character among them is a message."""
+    response = post(seats[game.seat_names()[0]], game, "table", text)
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid"
+    assert response.json()["fields"]["text"][0] in ("Write something.", "Write something visible: this message "
+                                                    "is only invisible characters.")
+    assert not ChatMessage.objects.exists()
+    assert post(seats[game.seat_names()[0]], game, "table", "\u200bhi\u200b").status_code == 201
+    assert post(seats[game.seat_names()[0]], game, "table", "\U0001f468\u200d\U0001f469").status_code == 201
+
+
+@pytest.mark.parametrize("limit", ["null", "abc", "0", "-1", "201", "1.5", "1e3"])
+def test_history_refuses_a_limit_that_is_not_a_whole_number_in_range(game, seats, limit):
+    response = read(api_client_for(seats[game.seat_names()[0]]), game, "table", limit=limit)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"] == "invalid" and "limit" in body["fields"]
