@@ -13,6 +13,16 @@ TOKEN_NAME_MAX = 64
 class SignUpForm(UserCreationForm):
     """Username, e-mail and a password checked by Django's validators (AUTH_PASSWORD_VALIDATORS)."""
 
+    def validate_unique(self) -> None:
+        # not the model's "User with this e-mail address already exists": the address is not stored
+        # on the account here (it waits in pending_email), and the answer must not tell
+        exclude = self._get_validation_exclusions()
+        exclude.add("email")
+        try:
+            self.instance.validate_unique(exclude=exclude)
+        except forms.ValidationError as error:
+            self._update_errors(error)
+
     email = forms.EmailField(required=True, max_length=254)
 
     class Meta:
@@ -20,10 +30,10 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this e-mail address already exists.", code="unique")
-        return email
+        # No "this address has an account" error: sign-up answers the same for any address and
+        # the address waits for its owner's confirmation (accounts.services.do_sign_up). Usernames
+        # are public, so a taken username is still said.
+        return self.cleaned_data["email"].strip().lower()
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):

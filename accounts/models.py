@@ -12,15 +12,25 @@ TOKEN_PREFIX_LENGTH = 8
 
 
 class User(AbstractUser):
-    """A player. E-mail is required and unique: password resets and notifications go there."""
+    """A player. `email` is the confirmed address, unique: password resets and notifications go
+    there. Sign-up does not reveal which addresses have an account (issue 28): the address typed
+    there waits in `pending_email` until its owner follows the link sent to it
+    (accounts.services.do_sign_up), whether or not another account holds it already; an account
+    made by the admin or `create_user` with an address has it confirmed."""
 
-    email = models.EmailField("e-mail address", unique=True)
+    email = models.EmailField("e-mail address", unique=True, null=True, blank=True)
+    pending_email = models.EmailField("e-mail address waiting for confirmation", blank=True, default="")
     # A bot account (docs/bots.md): a program playing through the API with a token, shown as BOT
     # wherever its name appears. Set once by accounts.services.do_upgrade_to_bot, never unset.
     is_bot = models.BooleanField("bot account", default=False)
     bot_since = models.DateTimeField(null=True, blank=True)
 
+    def clean(self) -> None:
+        super().clean()
+        self.email = self.email or None  # Django normalises a missing address to "": unique, so NULL
+
     def save(self, *args, **kwargs) -> None:
+        self.email = self.email or None
         # A new password ends every session made with the old one (Django refuses their session
         # hash): their live connections close too (accounts/revocation.py).
         password_changed = self._password is not None and not self._state.adding

@@ -9,8 +9,13 @@ from accounts.models import ApiToken, User
 class MeSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
-        fields = ("id", "username", "email", "date_joined", "bot")
+        fields = ("id", "username", "email", "email_pending", "date_joined", "bot")
         read_only_fields = fields
+
+    email = serializers.EmailField(read_only=True, allow_null=True,
+                                   help_text="the confirmed address (null until the sign-up link is followed)")
+    email_pending = serializers.CharField(source="pending_email", read_only=True,
+                                          help_text="an address waiting for its owner's confirmation, or empty")
 
     bot = serializers.BooleanField(source="is_bot", read_only=True,
                                    help_text="a bot account: plays only through the API with a token")

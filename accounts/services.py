@@ -1,13 +1,21 @@
 """Account actions. Views stay thin: they parse input, call one of these, and render the result."""
 from __future__ import annotations
 
+import logging
+
+from django.conf import settings
 from django.contrib.auth import authenticate
+from django.core import signing
+from django.core.mail import send_mail
 from django.db import transaction
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import ApiToken, User
 from accounts.throttle import LoginThrottle
+
+log = logging.getLogger(__name__)
 
 
 class LoginLocked(Exception):
@@ -37,8 +45,70 @@ def do_authenticate(request: HttpRequest, username: str, password: str) -> User 
 
 @transaction.atomic
 def do_create_user(*, username: str, email: str, password: str) -> User:
-    """Create a player. Input must already be validated (accounts.forms.SignUpForm)."""
+    """Create a player with a confirmed address (the admin, the demo account, tests)."""
     return User.objects.create_user(username=username, email=email, password=password)
+
+
+EMAIL_CONFIRM_SALT = "accounts.email-confirm"
+EMAIL_CONFIRM_MAX_AGE = 3 * 24 * 3600  # seconds a confirmation link stays valid
+
+
+def do_sign_up(request: HttpRequest, *, username: str, email: str, password: str) -> User:
+    """Create a player from the sign-up form, the same way whether or not an account holds `email`
+    already (the answer must not tell which addresses have an account, issue 28): the account
+    starts with the address waiting for confirmation, and one message goes to the address: a link
+    that confirms it, or, when another account has it, a note to its owner that someone tried to
+    sign up with it. Input must already be validated (accounts.forms.SignUpForm)."""
+    with transaction.atomic():
+        user = User.objects.create_user(username=username, email=None, password=password)
+        user.pending_email = email
+        user.save(update_fields=["pending_email"])
+    owner_exists = User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists()
+    if owner_exists:
+        subject = "Someone signed up with your e-mail address"
+        body = (f"Someone created the account {username} on Westeros with this e-mail address, which your account "
+                f"already uses. Nothing changed for your account, and that account will not get this address.\n\n"
+                f"If you forgot your password: {request.build_absolute_uri(reverse('password_reset'))}\n")
+    else:
+        link = request.build_absolute_uri(reverse("confirm-email", args=[email_confirmation_token(user, email)]))
+        subject = "Confirm your e-mail address"
+        body = (f"Welcome to Westeros, {username}. Confirm that this address is yours, for password resets and "
+                f"notifications, with this link (valid for three days):\n\n{link}\n\n"
+                f"If you did not sign up, ignore this message.\n")
+    try:
+        send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email])
+    except Exception as error:  # e.g. no mail server configured: the account exists; it can ask again later
+        log.warning("sign-up of %s: the confirmation message could not be sent (%s)", username, error)
+    return user
+
+
+def email_confirmation_token(user: User, email: str) -> str:
+    return signing.dumps({"u": user.pk, "e": email.lower()}, salt=EMAIL_CONFIRM_SALT, compress=True)
+
+
+class EmailConfirmationRefused(Exception):
+    pass
+
+
+@transaction.atomic
+def do_confirm_email(token: str) -> User:
+    """Attach the address a confirmation link names to its account; EmailConfirmationRefused with the
+    reason in words when the link is wrong, too old, already used, or another account has the address."""
+    try:
+        data = signing.loads(token, salt=EMAIL_CONFIRM_SALT, max_age=EMAIL_CONFIRM_MAX_AGE)
+    except signing.SignatureExpired:
+        raise EmailConfirmationRefused("This confirmation link is too old. Sign up again, or ask for a new one "
+                                       "from your profile.") from None
+    except signing.BadSignature:
+        raise EmailConfirmationRefused("This confirmation link is not valid.") from None
+    user = User.objects.select_for_update().filter(pk=data.get("u"), is_active=True).first()
+    if user is None or (user.pending_email or "").lower() != data.get("e"):
+        raise EmailConfirmationRefused("This confirmation link is not valid any more.")
+    if User.objects.filter(email__iexact=data["e"]).exclude(pk=user.pk).exists():
+        raise EmailConfirmationRefused("Another account uses this e-mail address.")
+    user.email, user.pending_email = user.pending_email, ""
+    user.save(update_fields=["email", "pending_email"])
+    return user
 
 
 def do_issue_token(user: User, name: str) -> tuple[ApiToken, str]:

@@ -14,10 +14,12 @@ from accounts.forms import BotUpgradeForm, SignUpForm, ThrottledAuthenticationFo
 from accounts.models import User
 from accounts.services import (
     BotUpgradeRefused,
+    EmailConfirmationRefused,
     bot_upgrade_refusal,
-    do_create_user,
+    do_confirm_email,
     do_issue_token,
     do_revoke_token,
+    do_sign_up,
     do_upgrade_to_bot,
 )
 from westeros.outages import RETRY_AFTER_SECONDS
@@ -28,13 +30,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = do_create_user(
+        user = do_sign_up(
+            request,
             username=form.cleaned_data["username"],
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Westeros, {user.username}.")
+        messages.success(request, f"Welcome to Westeros, {user.username}. We sent a message to "
+                                  f"{user.pending_email}: follow its link to confirm the address.")
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -119,3 +123,14 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     else:
         messages.success(request, f"Token '{token.name}' revoked. Programs using it are now refused.")
     return redirect("tokens")
+
+
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link of the sign-up message: the address becomes the account's."""
+    try:
+        user = do_confirm_email(token)
+    except EmailConfirmationRefused as refused:
+        messages.error(request, str(refused))
+        return redirect("home")
+    messages.success(request, f"{user.email} is confirmed for {user.username}.")
+    return redirect("home")

@@ -1,5 +1,9 @@
-"""Sign-up on the web: field errors for bad input, a logged-in player for good input."""
+"""Sign-up on the web: field errors for bad input, a logged-in player for good input, and the same
+answer whether or not an account has the e-mail address (issue 28): the address waits for its
+owner's confirmation."""
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.urls import reverse
@@ -16,13 +20,36 @@ def signup(client, **fields):
     return client.post(reverse("signup"), data)
 
 
-def test_valid_signup_creates_the_account_and_logs_in(client):
+def test_valid_signup_creates_the_account_and_logs_in(client, mailoutbox):
     response = signup(client)
     assert response.status_code == 302
     user = User.objects.get(username="arya")
-    assert user.email == "arya@example.com"
+    assert user.email is None and user.pending_email == "arya@example.com"
     assert user.check_password(DEFAULT_PASSWORD)
     assert client.get(reverse("profile")).status_code == 200
+    [message] = mailoutbox
+    assert message.to == ["arya@example.com"] and "Confirm" in message.subject
+
+
+def confirmation_link(message) -> str:
+    return re.search(r"http://testserver(/accounts/email/confirm/\S+/)", message.body).group(1)
+
+
+def test_the_link_sent_to_the_address_confirms_it(client, mailoutbox):
+    signup(client)
+    response = client.get(confirmation_link(mailoutbox[0]), follow=True)
+    assert b"is confirmed" in response.content
+    user = User.objects.get(username="arya")
+    assert user.email == "arya@example.com" and user.pending_email == ""
+    again = client.get(confirmation_link(mailoutbox[0]), follow=True)  # used already
+    assert b"not valid any more" in again.content
+
+
+def test_a_forged_link_confirms_nothing(client):
+    signup(client)
+    response = client.get(reverse("confirm-email", args=["not-a-token"]), follow=True)
+    assert b"not valid" in response.content
+    assert User.objects.get(username="arya").email is None
 
 
 @pytest.mark.parametrize(
@@ -57,11 +84,46 @@ def test_bad_email_gets_a_field_error(client):
     assert "email" in response.context["form"].errors
 
 
-def test_taken_email_gets_a_field_error_whatever_its_case(client):
-    make_user(email="arya@example.com")
-    response = signup(client, username="arya2", email="ARYA@example.com")
-    assert response.status_code == 400
-    assert "already exists" in response.context["form"].errors["email"][0]
+def test_a_taken_email_gets_the_same_answer_as_a_new_one(client, mailoutbox):
+    """Sign-up does not reveal which addresses have an account: same status, redirect and words; the
+    owner of the address is told by e-mail, and the new account never gets the address."""
+    owner = make_user(email="arya@example.com")
+    taken = signup(client, username="arya2", email="ARYA@example.com")
+    taken_page = client.get(taken["Location"]).content.decode()
+    client.post(reverse("logout"))
+    fresh = signup(client, username="arya3", email="nobody@example.com")
+    fresh_page = client.get(fresh["Location"]).content.decode()
+    assert taken.status_code == fresh.status_code == 302 and taken["Location"] == fresh["Location"]
+    assert ("We sent a message to arya@example.com" in taken_page
+            and "We sent a message to nobody@example.com" in fresh_page)
+    assert "already" not in taken_page.lower()
+    newcomer = User.objects.get(username="arya2")
+    assert newcomer.email is None and newcomer.pending_email == "arya@example.com"
+    notice = next(m for m in mailoutbox if "arya2" in m.body)
+    assert notice.to == ["arya@example.com"] and "/accounts/email/confirm/" not in notice.body
+    owner.refresh_from_db()
+    assert owner.email == "arya@example.com"
+
+
+def test_a_second_account_cannot_confirm_an_address_another_has_confirmed(client, mailoutbox):
+    signup(client, username="first", email="shared@example.com")
+    client.post(reverse("logout"))
+    signup(client, username="second", email="shared@example.com")
+    links = [confirmation_link(m) for m in mailoutbox]
+    assert len(links) == 2  # neither was confirmed when the other signed up
+    client.get(links[1])
+    response = client.get(links[0], follow=True)
+    assert b"Another account uses this e-mail address" in response.content
+    assert User.objects.get(username="second").email == "shared@example.com"
+    assert User.objects.get(username="first").email is None
+
+
+def test_the_api_shows_the_address_waiting_for_confirmation(client):
+    from tests.factories import api_client_for
+
+    signup(client)
+    me = api_client_for(User.objects.get(username="arya")).get(reverse("api-me")).json()
+    assert me["email"] is None and me["email_pending"] == "arya@example.com"
 
 
 def test_field_errors_are_shown_on_the_page(client):
