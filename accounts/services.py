@@ -63,12 +63,22 @@ def do_sign_up(request: HttpRequest, *, username: str, email: str, password: str
         user = User.objects.create_user(username=username, email=None, password=password)
         user.pending_email = email
         user.save(update_fields=["pending_email"])
+    send_confirmation(request, user)
+    return user
+
+
+def send_confirmation(request: HttpRequest, user: User) -> None:
+    """The message to the address waiting in user.pending_email: a confirmation link, or, when
+    another account has the address, a note to its owner (the same for the sender either way)."""
+    email, username = user.pending_email, user.username
+    if not email:
+        return
     owner_exists = User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists()
     if owner_exists:
         subject = "Someone signed up with your e-mail address"
-        body = (f"Someone created the account {username} on Westeros with this e-mail address, which your account "
-                f"already uses. Nothing changed for your account, and that account will not get this address.\n\n"
-                f"If you forgot your password: {request.build_absolute_uri(reverse('password_reset'))}\n")
+        body = (f"Someone asked for the account {username} on Westeros to use this e-mail address, which your "
+                f"account already uses. Nothing changed for your account, and that account will not get this "
+                f"address.\n\nIf you forgot your password: {request.build_absolute_uri(reverse('password_reset'))}\n")
     else:
         link = request.build_absolute_uri(reverse("confirm-email", args=[email_confirmation_token(user, email)]))
         subject = "Confirm your e-mail address"
@@ -78,8 +88,7 @@ def do_sign_up(request: HttpRequest, *, username: str, email: str, password: str
     try:
         send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email])
     except Exception as error:  # e.g. no mail server configured: the account exists; it can ask again later
-        log.warning("sign-up of %s: the confirmation message could not be sent (%s)", username, error)
-    return user
+        log.warning("the confirmation message for %s could not be sent (%s)", username, error)
 
 
 def email_confirmation_token(user: User, email: str) -> str:
@@ -97,8 +106,8 @@ def do_confirm_email(token: str) -> User:
     try:
         data = signing.loads(token, salt=EMAIL_CONFIRM_SALT, max_age=EMAIL_CONFIRM_MAX_AGE)
     except signing.SignatureExpired:
-        raise EmailConfirmationRefused("This confirmation link is too old. Sign up again, or ask for a new one "
-                                       "from your profile.") from None
+        raise EmailConfirmationRefused("This confirmation link is too old: ask for a new one on your profile "
+                                       "page.") from None
     except signing.BadSignature:
         raise EmailConfirmationRefused("This confirmation link is not valid.") from None
     user = User.objects.select_for_update().filter(pk=data.get("u"), is_active=True).first()

@@ -8,6 +8,7 @@ from accounts import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("email/confirm/<str:token>/", views.confirm_email, name="confirm-email"),
+    path("email/resend/", views.resend_confirmation, name="resend-confirmation"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),

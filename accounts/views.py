@@ -21,6 +21,7 @@ from accounts.services import (
     do_revoke_token,
     do_sign_up,
     do_upgrade_to_bot,
+    send_confirmation,
 )
 from westeros.outages import RETRY_AFTER_SECONDS
 
@@ -134,3 +135,30 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("home")
     messages.success(request, f"{user.email} is confirmed for {user.username}.")
     return redirect("home")
+
+
+@login_required
+@require_POST
+def resend_confirmation(request: HttpRequest) -> HttpResponse:
+    if request.user.pending_email:
+        if not _resend_allowed(request.user):
+            messages.error(request, "We sent one a moment ago: wait a minute before asking again.")
+            return redirect("profile")
+        send_confirmation(request, request.user)
+        messages.success(request, f"We sent a message to {request.user.pending_email}: follow its link to "
+                                  "confirm the address.")
+    return redirect("profile")
+
+
+RESEND_SECONDS = 60  # at most one confirmation message a minute per account (no mail bombing)
+
+
+def _resend_allowed(user) -> bool:
+    from django.core.cache import cache
+
+    from westeros.outages import REDIS_ERRORS
+
+    try:
+        return cache.add(f"email-resend:{user.pk}", 1, RESEND_SECONDS)
+    except REDIS_ERRORS:
+        return False

@@ -129,3 +129,15 @@ def test_the_api_shows_the_address_waiting_for_confirmation(client):
 def test_field_errors_are_shown_on_the_page(client):
     response = signup(client, email="not-an-email")
     assert b"Enter a valid email address." in response.content
+
+
+def test_the_profile_sends_the_link_again_at_most_once_a_minute(client, mailoutbox):
+    signup(client)
+    assert b"waits for confirmation" in client.get(reverse("profile")).content
+    first = client.post(reverse("resend-confirmation"), follow=True)
+    assert b"We sent a message to arya@example.com" in first.content
+    second = client.post(reverse("resend-confirmation"), follow=True)
+    assert b"wait a minute" in second.content
+    assert len(mailoutbox) == 2  # the sign-up's and one more
+    client.get(confirmation_link(mailoutbox[1]))
+    assert User.objects.get(username="arya").email == "arya@example.com"
