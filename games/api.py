@@ -16,6 +16,7 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from games import queries
+from games.engine import ruleset_ids
 from games.errors import GameError, not_found
 from games.models import Game, Lobby
 from games.serializers import (
@@ -32,7 +33,7 @@ from games.serializers import (
 from games.services import check, computer, deadlines, lobbies, pause, play
 from westeros.fields import INTEGER_MAX
 from westeros.outages import DATABASE_ERRORS
-from westeros.pagination import PAGE_PARAMETERS, page_response, paged
+from westeros.pagination import PAGE_PARAMETERS, choice_param, page_response, paged
 
 log = logging.getLogger(__name__)
 REREAD_FAILED = ("Your change was saved, but the database became unavailable before it could be read back: "
@@ -152,7 +153,7 @@ class LobbyListView(APIView):
         responses=paged("Lobby", LobbySerializer), operation_id="v1_lobbies_list",
         summary="Open public lobbies, newest first, a page at a time",
         parameters=[*PAGE_PARAMETERS,
-            OpenApiParameter("ruleset", str), OpenApiParameter("ranked", bool),
+            OpenApiParameter("ruleset", str, enum=ruleset_ids()), OpenApiParameter("ranked", bool),
             _int_query("seats_free", "at least this many free seats"),
             _int_query("max_time_limit", "seconds"),
             _int_query("min_time_limit", "seconds"),
@@ -164,7 +165,7 @@ class LobbyListView(APIView):
         qs = (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
               .annotate(taken=Count("members"), game_pk=Subquery(game))
               .select_related("creator").prefetch_related("members__user").order_by("-created_at", "-id"))
-        if ruleset := request.query_params.get("ruleset"):
+        if ruleset := choice_param(request, "ruleset", ruleset_ids()):
             qs = qs.filter(ruleset=ruleset)
         if (ranked := _bool_param(request, "ranked")) is not None:
             qs = qs.filter(ranked=ranked)

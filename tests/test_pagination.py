@@ -115,6 +115,20 @@ def test_bad_page_parameters_are_a_400_in_the_error_shape(url, params, field):
     assert body["error"] == "invalid" and field in body["fields"] and body["detail"]
 
 
+@pytest.mark.parametrize("url, params, field", [
+    ("/api/v1/lobbies", {"ruleset": "chess"}, "ruleset"), ("/api/v1/tournaments", {"status": "paused"}, "status"),
+    ("/api/v1/tournaments", {"format": "round-robin"}, "format"), ("/api/v1/tournaments", {"ruleset": "go"}, "ruleset"),
+])
+def test_an_unknown_filter_value_is_a_400_naming_it_not_an_empty_list(url, params, field):
+    """Issue 28: an enum filter's unknown value answered an empty page, as if it existed."""
+    answer = api_client_for(make_user()).get(url, params)
+    assert answer.status_code == 400, answer.content
+    body = answer.json()
+    assert body["error"] == "invalid" and field in body["fields"] and "Must be one of" in body["fields"][field][0]
+    assert api_client_for(make_user()).get(url, {field: "agot" if field == "ruleset" else
+                                                 {"status": "finished", "format": "swiss"}[field]}).status_code == 200
+
+
 @pytest.mark.parametrize("page", ["0", "abc", "99"])
 def test_leaderboard_bad_page_is_a_400(page):
     assert Client().get("/api/v1/ratings/agot", {"page": page}).status_code == 400

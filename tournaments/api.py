@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from games.engine import ruleset_ids
 from games.errors import not_found
 from games.serializers import UserRefSerializer
 from tournaments import services
@@ -28,7 +29,7 @@ from tournaments.serializers import (
     TournamentCreateSerializer,
     TournamentSerializer,
 )
-from westeros.pagination import PAGE_PARAMETERS, page_response, paged
+from westeros.pagination import PAGE_PARAMETERS, choice_param, page_response, paged
 
 
 def _valid(serializer_class, request: Request) -> dict:
@@ -89,7 +90,7 @@ class TournamentListView(APIView):
                    summary="Tournaments, newest first, a page at a time",
                    parameters=[OpenApiParameter("status", str, enum=Tournament.Status.values),
                                OpenApiParameter("format", str, enum=Tournament.Format.values),
-                               OpenApiParameter("ruleset", str), *PAGE_PARAMETERS])
+                               OpenApiParameter("ruleset", str, enum=ruleset_ids()), *PAGE_PARAMETERS])
     def get(self, request: Request) -> Response:
         # Each row's count of registrations is a subquery, counted for the page's rows alone (a join and
         # GROUP BY counted every event's before cutting the page), and the page is read from the index
@@ -99,8 +100,9 @@ class TournamentListView(APIView):
         qs = (Tournament.objects.select_related("organizer").prefetch_related("co_organizers").filter(bots_only=False)
               .annotate(registered_count=Coalesce(Subquery(registered, output_field=IntegerField()), 0))
               .order_by("-created_at", "-id"))
-        for name in ("status", "format", "ruleset"):
-            if value := request.query_params.get(name):
+        for name, choices in (("status", Tournament.Status.values), ("format", Tournament.Format.values),
+                              ("ruleset", ruleset_ids())):
+            if value := choice_param(request, name, choices):
                 qs = qs.filter(**{name: value})
         return page_response(request, self, qs, lambda rows: TournamentSerializer(rows, many=True).data)
 
