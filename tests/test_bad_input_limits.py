@@ -181,9 +181,11 @@ def test_huge_version_is_a_field_error():
 
 
 def test_chat_page_size_beyond_any_range_is_not_a_500():
+    """Not a 500, and (issue 28) not a silent default page either: a 400 naming `limit`."""
     user, game, _ = world()
     response = api_client_for(user).get(reverse("api-game-chat", args=[game.pk]), {"limit": str(10**30)})
-    assert response.status_code == 200, response.content[:300]
+    assert response.status_code == 400, response.content[:300]
+    assert response.json()["error"] == "invalid" and "limit" in response.json()["fields"]
 
 
 # --- 3. NUL characters ---------------------------------------------------------------------------
