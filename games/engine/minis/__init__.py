@@ -11,6 +11,7 @@ import marshal
 import random
 from typing import Any
 
+from games.engine import fields as F
 from games.engine.base import REFEREE, EngineError, register
 from games.engine.minis import cards, data, flow, narrate, setup, summary
 from games.engine.minis import table as T
@@ -113,6 +114,7 @@ class MinisRuleset:
         try:
             if not isinstance(action, dict) or len(action) != 1:
                 raise EngineError("bad_action", "an action is a mapping with one key")
+            F.guard(action)  # the same reading as apply's: a check and an action refuse alike
             kind, value = next(iter(action.items()))
             if kind == "line_of_sight" and seat in state["seats"]:
                 return self._line_of_sight(state, value)
@@ -154,9 +156,10 @@ class MinisRuleset:
             raise EngineError("game_over", "the game is over")
         if not isinstance(act, dict) or len(act) != 1:
             raise EngineError("bad_action", "an action is a mapping with one key")
+        F.guard(act)
         kind, value = next(iter(act.items()))
         if kind not in ALL_ANSWERS:
-            raise EngineError("bad_action", f"unknown action {kind!r}")
+            raise EngineError("bad_action", f"unknown action {F.shown(kind)}")
         if seat not in state["seats"]:
             raise EngineError("not_your_turn", f"{seat} is not a seat")
         d = state.get("decision")

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from games.engine import fields as F
 from games.engine.base import EngineError
 from games.engine.minis import data
 from games.engine.minis import geometry as G
@@ -137,7 +138,7 @@ def _shift(state: State, seat: str, p: dict[str, Any], limit: float, near: str |
     direction = mv.get("direction", "forward")
     if direction not in ("forward", "back", "left", "right"):
         raise EngineError("bad_action", "direction is forward, back, left or right")
-    at, facing, _ = flow.resolve_moves(state, name, [("move", direction, flow._num(mv.get("distance"), "distance",
+    at, facing, _ = flow.resolve_moves(state, name, [("move", direction, flow._num(mv.get("distance"), "move: distance",
                                                                                     0.0))], limit, "shift")
     return name, at, facing
 
@@ -436,8 +437,8 @@ def _assault_check(state, seat, ctx, p, o):
             raise illegal("Assault Orders: a Charge only " + ("from the swords zone" if card == "40207" else
                                                                "for a House Clegane unit"))
         ch = flow._keys(p["charge"], {"target", "face", "align", "arc"}, "charge")
-        flow.charge_checks(state, name, ch.get("target"), None if ch.get("face") is None else flow._num(
-            ch["face"], "face"))
+        flow.charge_checks(state, name, ch.get("target"), None if ch.get("face") is None else flow._angle(
+            ch["face"], "charge: face"))
         return p
     if p.get("target") not in T.engaged_with(state, name):
         raise illegal(f"Assault Orders: {name} is not engaged with {p.get('target')}")  # M57
@@ -522,8 +523,8 @@ def _overrun_check(state, seat, ctx, p, o):
     name = ctx["unit"]
     if p.get("charge") is not None:
         ch = flow._keys(p["charge"], {"target", "face", "align", "arc"}, "charge")
-        flow.charge_checks(state, name, ch.get("target"), None if ch.get("face") is None else flow._num(
-            ch["face"], "face"))
+        flow.charge_checks(state, name, ch.get("target"), None if ch.get("face") is None else flow._angle(
+            ch["face"], "charge: face"))
     elif p.get("march") is not None:
         flow.check_march(state, name, p["march"])
     else:
@@ -876,6 +877,20 @@ def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: s
     return [{}]
 
 
+def _fields(v: dict[str, Any], kind: str) -> None:
+    """The type of every field a `play` or an `order` may give (their values are checked by the
+    card's or the Order's own check)."""
+    for key in ("card", "unit", "target", "pick", "ability"):
+        F.name(v.get(key), f"{kind}: {key}", optional=True)
+    F.whole(v.get("mode"), f"{kind}: mode", 0, 9, optional=True)
+    F.whole(v.get("wounds"), f"{kind}: wounds", 0, 3, optional=True)
+    if v.get("picks") is not None:
+        F.names(v["picks"], f"{kind}: picks")
+    for key in ("move", "charge", "march"):
+        if v.get(key) is not None:
+            F.mapping(v[key], f"{kind}: {key}")
+
+
 def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, dict[str, Any], str | None, Any]:
     flow = _flow()
     task = state["work"][0]
@@ -884,6 +899,7 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
     if kind == "play":
         v = flow._keys(value, {"card", "mode", "unit", "target", "move", "pick", "picks", "wounds", "charge",
                                 "march"}, "play")
+        _fields(v, "play")
         card = v.get("card")
         if card not in state["players"][seat]["hand"]:
             raise illegal(f"{card} is not in your hand")
@@ -903,6 +919,7 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
                           "this turn (Winter Is Coming)")
         return eff, eff[3](state, seat, ctx, params, None), None, (card, mode)
     v = flow._keys(value, {"unit", "ability", "target", "move", "charge", "march"}, "order")
+    _fields(v, "order")
     unit = v.get("unit")
     usable = orders_now(state, seat, w, ctx)
     mine = [ab for n, ab in usable if n == unit]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import fields as F
 from games.engine.base import EngineError
 from games.engine.minis import cards, data
 from games.engine.minis import geometry as G
@@ -242,31 +243,52 @@ def resolve_moves(state: State, name: str, steps: list[tuple], budget: float, wh
     return [at[0], at[1]], facing, moved
 
 
+# The bounds of the numbers an action gives (issue 28): the table is 48 x 48 in, so a coordinate
+# or a distance lies within 100 in of its origin; an angle is a bearing in degrees, either way round.
+INCHES = 100.0
+DEGREES = 360.0
+
+
 def _num(v: Any, what: str, default: float | None = None) -> float:
+    """A distance or a coordinate of an action, in inches from -100 to 100; None takes `default`."""
     if v is None and default is not None:
         return default
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise EngineError("bad_action", f"{what} must be a number")
-    return float(v)
+    return F.number(v, what, -INCHES, INCHES, "inches")
+
+
+def _angle(v: Any, what: str, default: float | None = None) -> float:
+    """An angle of an action (face, end_face, facing), in degrees from -360 to 360; None takes
+    `default`."""
+    if v is None and default is not None:
+        return default
+    return F.number(v, what, -DEGREES, DEGREES, "degrees")
 
 
 def _keys(v: Any, allowed: set[str], what: str) -> dict[str, Any]:
     if v is None:
         return {}
     if not isinstance(v, dict):
-        raise EngineError("bad_action", f"{what} must be a mapping")
+        raise EngineError("bad_action", f"{what} must be an object, not {F.kind_of(v)}")
     extra = set(v) - allowed
     if extra:
-        raise EngineError("bad_action", f"{what}: unknown key {sorted(extra)[0]}")
+        raise EngineError("bad_action", f"{what}: unknown key {F.shown(sorted(extra)[0])} "
+                                        f"(it takes {', '.join(sorted(allowed))})")
     return v
+
+
+def _at(v: Any, what: str) -> list[float]:
+    """A position [x, y] in inches."""
+    if not (isinstance(v, list) and len(v) == 2):
+        raise EngineError("bad_action", f"{what}: at must be [x, y], two numbers of inches")
+    return [_num(v[0], f"{what}: x"), _num(v[1], f"{what}: y")]
 
 
 def maneuver_steps(state: State, name: str, m: Any, what: str = "maneuver") -> list[tuple]:
     m = _keys(m, {"face", "forward", "end_face"}, what)
     u = state["units"][name]
-    face = _num(m.get("face"), "face", u["facing"])
-    fwd = _num(m.get("forward"), "forward", 0.0)
-    end = _num(m.get("end_face"), "end_face", face)
+    face = _angle(m.get("face"), f"{what}: face", u["facing"])
+    fwd = _num(m.get("forward"), f"{what}: forward", 0.0)
+    end = _angle(m.get("end_face"), f"{what}: end_face", face)
     return [("pivot", face), ("move", "forward", fwd), ("pivot", end)]
 
 
@@ -288,10 +310,10 @@ def check_march(state: State, name: str, m: Any) -> tuple[list[float], float]:
     if m.get("face") is not None:
         if "Enhanced Mobility" not in T.abilities(state, name):
             raise illegal("a March has no pivot before the move")  # M45
-        steps.append(("pivot", _num(m["face"], "face")))
-    fwd = _num(m.get("forward"), "forward", 0.0)
+        steps.append(("pivot", _angle(m["face"], "march: face")))
+    fwd = _num(m.get("forward"), "march: forward", 0.0)
     steps.append(("move", "forward", fwd))
-    steps.append(("pivot", _num(m.get("end_face"), "end_face", steps[0][1] if steps[0][0] == "pivot"
+    steps.append(("pivot", _angle(m.get("end_face"), "march: end_face", steps[0][1] if steps[0][0] == "pivot"
                                 else u["facing"])))
     at, facing, _ = resolve_moves(state, name, steps, 2 * T.speed(state, name), "march")
     return at, facing
@@ -307,13 +329,13 @@ def retreat_forward_allowed(state: State, name: str) -> bool:
 def check_retreat_move(state: State, name: str, m: Any, maximum: float) -> tuple[list[float], float]:
     m = _keys(m, {"direction", "distance", "end_face"}, "retreat_move")
     direction = m.get("direction", "back")
-    if direction not in ("back", "left", "right", "forward"):
+    if not isinstance(direction, str) or direction not in ("back", "left", "right", "forward"):
         raise EngineError("bad_action", "direction is back, left, right or forward")
     if direction == "forward" and not retreat_forward_allowed(state, name):
         raise illegal("a Retreat goes forward only when engaged in the Flank or Rear")  # M47
-    dist = _num(m.get("distance"), "distance", 0.0)
+    dist = _num(m.get("distance"), "retreat_move: distance", 0.0)
     u = state["units"][name]
-    end = _num(m.get("end_face"), "end_face", u["facing"])
+    end = _angle(m.get("end_face"), "retreat_move: end_face", u["facing"])
     if dist == 0 and end == u["facing"] and not any_retreat(state, name, maximum):
         return list(u["at"]), u["facing"]  # M49: no legal retreat exists; the unit stays
     at, facing, _ = resolve_moves(state, name, [("move", direction, dist), ("pivot", end)], maximum, "retreat")
@@ -432,7 +454,7 @@ def answer_pivot(state: State, seat: str, value: Any, events: Events) -> None:
         value = {}
     if not isinstance(value, dict):
         raise EngineError("bad_action", "pivot: {unit: facing}")
-    trial = {n: _num(f, "facing") for n, f in value.items()}
+    trial = {n: _angle(f, "pivot: facing") for n, f in value.items()}
     for n in trial:
         if n not in task["units"]:
             raise illegal(f"{n} may not pivot now")
@@ -499,6 +521,7 @@ def _pose_free(state: State, name: str, at: list[float], facing: float, ignore: 
 
 
 def charge_checks(state: State, name: str, target: str, face: float | None) -> dict[str, Any]:
+    F.name(target, "charge: target")
     if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
         raise illegal(f"{target} is not an enemy unit on the table")
     if T.engaged_with(state, name):
@@ -541,10 +564,11 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
     target = v.get("target")
     if not isinstance(target, str):
         raise EngineError("bad_action", "charge needs a target")
-    face = _num(v["face"], "face") if v.get("face") is not None else None
+    face = _angle(v["face"], "charge: face") if v.get("face") is not None else None
     align = v.get("align", "center")
-    if align not in ("center", "left", "right"):
+    if not isinstance(align, str) or align not in ("center", "left", "right"):
         raise EngineError("bad_action", "align is center, left or right")
+    F.name(v.get("arc"), "charge: arc", optional=True)
     info = charge_checks(state, name, target, face)
     arc = info["arc"]
     if v.get("arc") is not None:
@@ -752,6 +776,20 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
     target = v.get("target")
     if not isinstance(target, str):
         raise EngineError("bad_action", "attack needs a target")
+    F.name(target, "attack: target")
+    F.name(v.get("attack"), "attack: attack", optional=True)
+    if v.get("face") is not None:
+        F.flag(v["face"], "attack: face")
+    align = v.get("align")
+    if align is not None and (not isinstance(align, str) or align not in ("center", "left", "right")):
+        raise EngineError("bad_action", "align is center, left or right")
+    shift = None
+    if v.get("shift") is not None:
+        s = _keys(v["shift"], {"direction", "distance"}, "shift")
+        direction = s.get("direction", "forward")
+        if not isinstance(direction, str) or direction not in ("forward", "back", "left", "right"):
+            raise EngineError("bad_action", "shift direction is forward, back, left or right")
+        shift = (direction, _num(s.get("distance"), "shift: distance", 0))
     if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
         raise illegal(f"{target} is not an enemy unit on the table")
     profile = _attack_profile(state, name, v.get("attack"), None if v.get("attack") else (
@@ -773,13 +811,8 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
         if T.engaged_with(state, name):
             raise illegal(f"{name} is engaged: no ranged attack")  # M51
         reach = 6.0 if profile["range"] == "short" else 12.0
-        if v.get("shift") is not None:
-            s = _keys(v["shift"], {"direction", "distance"}, "shift")
-            direction = s.get("direction", "forward")
-            if direction not in ("forward", "back", "left", "right"):
-                raise EngineError("bad_action", "shift direction is forward, back, left or right")
-            at, facing, _ = resolve_moves(state, name, [("move", direction, _num(s.get("distance"), "distance", 0))],
-                                          2.0, "shift")
+        if shift is not None:
+            at, facing, _ = resolve_moves(state, name, [("move", *shift)], 2.0, "shift")
             saved = dict(state["units"][name])
             set_pose(state, name, at, facing)
             ok = T.has_los(state, name, target, ranged=True) and G.le(
@@ -1234,7 +1267,9 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         if isinstance(value, dict):
             v = _keys(value, {"zone", "target", "influence"}, "claim")
             zone, target, influence = v.get("zone"), v.get("target"), v.get("influence")
-        if zone not in data.ZONES:
+            F.name(target, "claim: target", optional=True)
+            F.name(influence, "claim: influence", optional=True)
+        if not isinstance(zone, str) or zone not in data.ZONES:
             raise EngineError("bad_action", f"zone is one of {', '.join(data.ZONES)}")
         if state["board"][zone]:
             raise illegal(f"the {zone} zone is taken")  # M36
@@ -1254,7 +1289,7 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
     if kind == "place":
         if state["mode"] != "here_we_stand":
             raise illegal("NCUs are placed in quadrants only in Here We Stand")  # M123
-        if value not in ("sw", "se", "nw", "ne"):
+        if not isinstance(value, str) or value not in ("sw", "se", "nw", "ne"):
             raise EngineError("bad_action", "place: sw, se, nw or ne")
         if any(n["seat"] == seat and n["quadrant"] == value for i, n in state["ncus"].items() if i != nid):
             raise illegal("one NCU per player per quadrant")  # M123
@@ -1378,7 +1413,11 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         state["decision"] = None
         return
     v = _keys(value, {"unit", "condition", "target", "maneuver", "retreat"}, "choose")
-    name = v.get("unit")
+    name = F.name(v.get("unit"), "choose: unit")
+    F.name(v.get("condition"), "choose: condition", optional=True)
+    F.name(v.get("target"), "choose: target", optional=True)
+    if v.get("retreat") is not None:
+        F.flag(v["retreat"], "choose: retreat")
     if name not in T.live(state):
         raise illegal(f"{name} is not a unit on the table")
     useat = state["units"][name]["seat"]
@@ -1558,17 +1597,14 @@ def answer_redeploy(state: State, seat: str, value: Any, events: Events) -> None
         state["decision"] = None
         return
     v = _keys(value, {"unit", "at", "facing"}, "redeploy")
-    name = v.get("unit")
+    name = F.name(v.get("unit"), "redeploy: unit")
+    at = _at(v.get("at"), "redeploy")
+    facing = G.norm_angle(_angle(v.get("facing"), "redeploy: facing", 0))
     if name not in state["players"][seat]["destroyed"]:
         raise illegal(f"{name} is not a destroyed unit of yours")
-    at = v.get("at")
-    if not (isinstance(at, list) and len(at) == 2):
-        raise EngineError("bad_action", "at: [x, y]")
-    facing = G.norm_angle(_num(v.get("facing"), "facing", 0))
-    check_placement(state, name, [_num(at[0], "x"), _num(at[1], "y")], facing,
-                    lambda p: redeploy_zone_ok(state, seat, p), "redeploy")  # M123
+    check_placement(state, name, at, facing, lambda p: redeploy_zone_ok(state, seat, p), "redeploy")  # M123
     u = state["units"][name]
-    u.update(at=[float(at[0]), float(at[1])], facing=facing, destroyed=False, on_table=True, activated=True,
+    u.update(at=at, facing=facing, destroyed=False, on_table=True, activated=True,
              wounds=T.max_wounds(T.ucard(state, name)), conditions=[], order_used=False)
     state["players"][seat]["destroyed"].remove(name)
     state["decision"] = None
@@ -1619,15 +1655,12 @@ def _next_deploy(state: State, events: Events) -> None:
 
 def answer_deploy(state: State, seat: str, value: Any, events: Events) -> None:
     v = _keys(value, {"unit", "at", "facing"}, "deploy")
-    name = v.get("unit")
+    name = F.name(v.get("unit"), "deploy: unit")
+    at = _at(v.get("at"), "deploy")
+    facing = G.norm_angle(_angle(v.get("facing"), "deploy: facing", 0))
     u = state["units"].get(name)
     if not u or u["seat"] != seat or u["on_table"]:
         raise illegal(f"{name} is not one of your units waiting to deploy")
-    at = v.get("at")
-    if not (isinstance(at, list) and len(at) == 2):
-        raise EngineError("bad_action", "at: [x, y]")
-    at = [_num(at[0], "x"), _num(at[1], "y")]
-    facing = G.norm_angle(_num(v.get("facing"), "facing", 0))
     w, d = T.size(state, name)
     if not deploy_zone_ok(state, seat, G.tray(at, facing, w, d)):
         raise illegal("the tray must be entirely inside your deployment zone")  # M24
@@ -1705,7 +1738,8 @@ def answer_influence(state: State, seat: str, value: Any, events: Events, nid: s
         task = state["work"][0]
         nid = task["ncu"]
     v = _keys(value, {"unit", "condition"}, "choose")
-    name = v.get("unit")
+    name = F.name(v.get("unit"), "choose: unit")
+    F.name(v.get("condition"), "choose: condition", optional=True)
     if name not in T.live(state):
         raise illegal(f"{name} is not a combat unit on the table")  # M38
     u = state["units"][name]

@@ -1,0 +1,199 @@
+"""The shape of an action's fields, checked before an engine uses them (issue 28).
+
+An action comes from a player as JSON; whatever it holds, an engine answers EngineError, never a
+Python error. Two layers, both raising EngineError("bad_action") with a sentence that says what is
+wrong (never a rule id, never the Python form of what was sent):
+
+- `guard(action)`, called first by every ruleset's `apply` (and by the miniatures' `check`, so the
+  move check and the action read an action the same way): what no action of any ruleset ever
+  holds is refused whatever the field: a number that is not finite or beyond +-1,000,000 (10**400,
+  1e308, NaN, Infinity), a text (or a key) longer than 64 characters (the longest id of the four
+  games is 26, "Order: Tactical Reposition"; so no sentence repeats a long text it was sent), more
+  than 200 items in a list or an object, nesting deeper than 8, a value that JSON cannot carry.
+- the field readers (`name`, `whole`, `number`, `flag`, `mapping`, `items`), used where an engine
+  reads a field: the type the field takes and its range, in the field's own words ("at: x must be
+  a number of inches from -100 to 100").
+
+`shown(value)` puts a sent value in a sentence: a short text as it is, anything else by its kind
+("a list", "a number"...).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from games.engine.base import EngineError
+
+MAX_NUMBER = 1_000_000
+MAX_TEXT = 64
+MAX_ITEMS = 200
+MAX_DEPTH = 8
+SHOWN_TEXT = 40
+
+
+def bad(reason: str) -> EngineError:
+    return EngineError("bad_action", reason)
+
+
+def kind_of(value: Any) -> str:
+    """What a value is, in words: "null", "true", "a number", "a text", "a list", "an object"..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a value JSON cannot carry"
+
+
+def shown(value: Any) -> str:
+    """A sent value as a sentence may quote it: a short text as it is (a long one cut), a whole
+    number of a few digits, anything else by its kind."""
+    if isinstance(value, str):
+        return value if len(value) <= SHOWN_TEXT else value[:SHOWN_TEXT] + "..."
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**9:
+        return str(value)
+    return kind_of(value)
+
+
+def _where(path: str) -> str:
+    return f"{path}: " if path else ""
+
+
+def _key(k: Any) -> str:
+    return k if isinstance(k, str) and len(k) <= SHOWN_TEXT else "..."
+
+
+def guard(action: Any, path: str = "", depth: int = 0) -> None:
+    """Refuse what no action of any ruleset holds (the module's docstring); `path` names the field in
+    the sentence (`deploy.at[0]`)."""
+    if depth > MAX_DEPTH:
+        raise bad(f"{_where(path)}an action nests at most {MAX_DEPTH} lists or objects deep")
+    if action is None or isinstance(action, bool):
+        return
+    if isinstance(action, int):
+        if abs(action) > MAX_NUMBER:
+            raise bad(f"{_where(path)}numbers in an action are from -{MAX_NUMBER:,} to {MAX_NUMBER:,}")
+        return
+    if isinstance(action, float):
+        if not math.isfinite(action) or abs(action) > MAX_NUMBER:
+            raise bad(f"{_where(path)}numbers in an action are finite, from -{MAX_NUMBER:,} to {MAX_NUMBER:,}")
+        return
+    if isinstance(action, str):
+        if len(action) > MAX_TEXT:
+            raise bad(f"{_where(path)}texts in an action are at most {MAX_TEXT} characters long")
+        return
+    if isinstance(action, list):
+        if len(action) > MAX_ITEMS:
+            raise bad(f"{_where(path)}lists in an action hold at most {MAX_ITEMS} items")
+        for i, item in enumerate(action):
+            guard(item, f"{path}[{i}]", depth + 1)
+        return
+    if isinstance(action, dict):
+        if len(action) > MAX_ITEMS:
+            raise bad(f"{_where(path)}objects in an action hold at most {MAX_ITEMS} keys")
+        for k, item in action.items():
+            if not isinstance(k, str):
+                raise bad(f"{_where(path)}the keys of an object are texts")
+            if len(k) > MAX_TEXT:
+                raise bad(f"{_where(path)}keys in an action are at most {MAX_TEXT} characters long")
+            guard(item, f"{path}.{_key(k)}" if path else _key(k), depth + 1)
+        return
+    raise bad(f"{_where(path)}an action holds only JSON values (objects, lists, texts, numbers, true, false, null)")
+
+
+def action_key(action: Any, *, extra: frozenset[str] | set[str] = frozenset()) -> tuple[str, Any]:
+    """The (kind, value) of an action `{kind: value}`, after `guard`; `extra`: keys that may come
+    beside the kind (B'Twixt's `play` takes a `target`)."""
+    if not isinstance(action, dict) or not action:
+        raise bad(f"an action is an object with one key, the kind of action, not {kind_of(action)}")
+    guard(action)
+    kind = next(iter(action))
+    return kind, action[kind]
+
+
+def name(value: Any, what: str, *, optional: bool = False) -> str | None:
+    """A field holding an id (a unit, a card, an area, a seat): a text."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
+        raise bad(f"{what} must be a name (a text){' or null' if optional else ''}, not {kind_of(value)}")
+    return value
+
+
+def whole(value: Any, what: str, low: int, high: int, *, optional: bool = False) -> int | None:
+    """A whole number from `low` to `high` (true and false are not numbers)."""
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise bad(f"{what} must be a whole number from {low} to {high}")
+    return value
+
+
+def number(value: Any, what: str, low: float, high: float, unit: str = "") -> float:
+    """A finite number from `low` to `high`, as a float; `unit` is said in the sentence ("inches",
+    "degrees")."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or isinstance(value, float) and not (
+            math.isfinite(value)) or not low <= value <= high:
+        of = f" of {unit}" if unit else ""
+        raise bad(f"{what} must be a number{of} from {low:g} to {high:g}")
+    return float(value)
+
+
+def flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise bad(f"{what} must be true or false, not {kind_of(value)}")
+    return value
+
+
+def mapping(value: Any, what: str, allowed: set[str] | frozenset[str] | tuple[str, ...] | None = None,
+            required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """An object; `allowed` keys only (None: any text keys), every `required` key present."""
+    if not isinstance(value, dict):
+        raise bad(f"{what} must be an object, not {kind_of(value)}")
+    if allowed is not None:
+        extra = sorted(k for k in value if k not in allowed)
+        if extra:
+            raise bad(f"{what} takes only {', '.join(sorted(allowed))}; {shown(extra[0])} is not one of them")
+    missing = [k for k in required if k not in value]
+    if missing:
+        raise bad(f"{what} needs {', '.join(missing)}")
+    return value
+
+
+def items(value: Any, what: str, of: str = "") -> list[Any]:
+    """A list (`of`: what its items are, for the sentence)."""
+    if not isinstance(value, list):
+        raise bad(f"{what} must be a list{' of ' + of if of else ''}, not {kind_of(value)}")
+    return value
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON: true is not 1, 1.0 is not 1 (Python's == says they are); a tuple is a list."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def among(value: Any, options: list[Any]) -> bool:
+    """`value in options`, comparing as JSON (`same`)."""
+    return any(same(value, o) for o in options)
+
+
+def names(value: Any, what: str) -> list[str]:
+    """A list of names (texts)."""
+    items(value, what, "names")
+    for v in value:
+        if not isinstance(v, str) or not v:
+            raise bad(f"{what} must be a list of names (texts)")
+    return value
