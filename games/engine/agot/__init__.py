@@ -12,6 +12,7 @@ import marshal
 import random
 from typing import Any
 
+from games.engine import fields as F
 from games.engine.agot import action, planning, rounds, setup
 from games.engine.agot.defaults import COMBAT_KINDS
 from games.engine.base import REFEREE, EngineError, ScenarioSetupError, register
@@ -115,9 +116,10 @@ class AgotRuleset:
             raise EngineError("game_over", "the game is over")
         if not isinstance(act, dict) or len(act) != 1:
             raise EngineError("bad_action", "an action is a mapping with exactly one key")
+        F.guard(act)
         ((kind, value),) = act.items()
         if kind not in ACTION_NAMES:
-            raise EngineError("bad_action", f"unknown action {kind!r}")
+            raise EngineError("bad_action", f"unknown action {F.shown(kind)}")
         d = state.get("decision")
         if not d or d["kind"] not in ANSWERS.get(kind, (kind,)) or seat not in d["seats"]:
             raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from games.engine import fields as F
 from games.engine.agot import board as B
 from games.engine.agot import supply
 from games.engine.agot.data import LAND_UNITS, board, token_bonus, token_kind, token_special, unit_limits
@@ -160,9 +161,10 @@ def do_raid(state: State, house: str, value: Any, events: list[Event]) -> None:
     area, target = value["from"], value.get("target")
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "raid":
-        raise EngineError("illegal_action", f"{house} has no raid order in {area}")
+        raise EngineError("illegal_action", f"{house} has no raid order in {F.shown(area)}")
     if target is not None and target not in raid_targets(state, area):
-        raise EngineError("illegal_action", f"the raid in {area} cannot target {target} (R134, R137, R141, R142)")
+        raise EngineError("illegal_action",
+                          f"the raid in {area} cannot target {F.shown(target)} (R134, R137, R141, R142)")
     state["decision"] = None
     _remove_order(state, area, events, "raid")
     if target is not None:
@@ -260,12 +262,12 @@ def check_march(state: State, house: str, value: Any) -> tuple[str, dict[str, li
         raise EngineError("bad_action", "moves is {area: [units]}, leave_power_token true or false")
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "march":
-        raise EngineError("illegal_action", f"{house} has no march order in {area}")
+        raise EngineError("illegal_action", f"{house} has no march order in {F.shown(area)}")
     b = board()
     clean: dict[str, list[str]] = {}
     for dest, units in moves.items():
         if not isinstance(dest, str) or dest not in b.areas:
-            raise EngineError("bad_action", f"unknown area {dest!r}")
+            raise EngineError("bad_action", f"unknown area {F.shown(dest)}")
         if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
             raise EngineError("bad_action", f"moves.{dest} must be a list of units")
         if units:
@@ -299,7 +301,7 @@ def check_moves(state: State, house: str, area: str, moves: dict[str, list[str]]
             if B.is_routed(u):
                 raise EngineError("illegal_action", "routed units cannot move (R162)")
             if u not in STRENGTH:
-                raise EngineError("bad_action", f"unknown unit {u!r}")
+                raise EngineError("bad_action", f"unknown unit {F.shown(u)}")
             want[u] += 1
         dtype = b.type[dest]
         if neutral_at(state, dest) == "impassable":
@@ -549,7 +551,7 @@ def do_consolidate(state: State, house: str, value: Any, events: list[Event]) ->
     area = value["from"]
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "consolidate":
-        raise EngineError("illegal_action", f"{house} has no consolidate power order in {area}")
+        raise EngineError("illegal_action", f"{house} has no consolidate power order in {F.shown(area)}")
     if "muster" in value:
         if not token_special(o["token"]) or board().type[area] != "land" or not B.has_castle(area):
             raise EngineError("illegal_action", "only a special Consolidate Power order in a castle or stronghold "

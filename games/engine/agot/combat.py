@@ -23,6 +23,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
+from games.engine import fields as F
 from games.engine import rng
 from games.engine.agot import board as B
 from games.engine.agot import cards, supply
@@ -1163,7 +1164,7 @@ def _apply_choose(state: State, seat: str, value: Any, events: list[Event]) -> N
     ask = cur.get("ask")
     if not ask:
         raise EngineError("not_your_turn", f"{seat} has no pending ability choice")
-    if value not in ask["options"]:
+    if not F.among(value, ask["options"]):  # as JSON: 0 is not false, 1 is not true
         shown = ", ".join(json_text(o) for o in ask["options"])
         raise _illegal(f"{ask['card']}: choose one of {shown} (R221, D21)")
     cur["ask"] = None

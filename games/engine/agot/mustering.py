@@ -75,8 +75,8 @@ def _ship_payer(state: State, house: str, dest: str, given: Any, allowed: list[s
 
 def _item(state: State, house: str, dest: str, item: Any, allowed: list[str], plan: Plan) -> None:
     b = board()
-    if not isinstance(item, dict):
-        raise _bad()
+    if not isinstance(item, dict) or not all(isinstance(v, str) for v in item.values()):
+        raise _bad()  # every field of an item names a unit or an area
     keys = set(item)
     if keys in ({"recruit"}, {"recruit", "from"}):
         unit = item["recruit"]
@@ -212,8 +212,8 @@ def cp_to_muster(area: str, items: Any) -> dict[str, list[dict[str, Any]]]:
             raise _bad()
         item = dict(item)
         dest = item.pop("to", None) if item.get("recruit") == "ship" else area
-        if dest is None:
-            raise EngineError("bad_action", "a ship names where it goes with to")
+        if not isinstance(dest, str):
+            raise EngineError("bad_action", "a ship names where it goes with to (an area)")
         if item.get("recruit") == "ship":
             item["from"] = area
         value.setdefault(dest, []).append(item)

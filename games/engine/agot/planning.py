@@ -11,6 +11,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
+from games.engine import fields as F
 from games.engine.agot import board as B
 from games.engine.agot.data import ORDER_TOKENS, token_kind, token_special
 from games.engine.base import EngineError
@@ -90,7 +91,7 @@ def check_orders(state: State, house: str, placed: Any) -> dict[str, str]:
     counts: Counter[str] = Counter()
     for area, token in placed.items():
         if token not in ORDER_TOKENS:
-            raise EngineError("bad_action", f"unknown order token {token!r}")
+            raise EngineError("bad_action", f"unknown order token {F.shown(token)}")
         if area not in need_set:
             raise EngineError("illegal_action", f"{house} has no units in {area} to give an order (R112, R121)")
         if restricted(state, token):
@@ -152,7 +153,7 @@ def check_replacement(state: State, house: str, area: Any, token: Any) -> None:
     if not isinstance(area, str) or not isinstance(token, str):
         raise EngineError("bad_action", "raven replace takes {area, order}")
     if token not in ORDER_TOKENS:
-        raise EngineError("bad_action", f"unknown order token {token!r}")
+        raise EngineError("bad_action", f"unknown order token {F.shown(token)}")
     cur = state["orders"].get(area)
     if not cur or cur["house"] != house:
         raise EngineError("illegal_action", f"{house} has no order in {area} to replace (R126)")
