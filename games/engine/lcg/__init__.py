@@ -13,6 +13,7 @@ import marshal
 import random
 from typing import Any
 
+from games.engine import fields as F
 from games.engine import rng
 from games.engine.base import REFEREE, EngineError, register
 from games.engine.lcg import abilities as A
@@ -114,9 +115,10 @@ class LcgRuleset:
             raise EngineError("game_over", "the game is over")
         if not isinstance(act, dict) or len(act) != 1:
             raise EngineError("bad_action", "an action is a mapping with one key")
+        F.guard(act)
         kind = next(iter(act))
         if kind not in actions.ANSWERS:
-            raise EngineError("bad_action", f"unknown action {kind!r}")
+            raise EngineError("bad_action", f"unknown action {F.shown(kind)}")
         if seat not in state["seats"]:
             raise EngineError("not_your_turn", f"{seat} is not a seat")
         new = copy_state(state)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import fields as F
 from games.engine import rng
 from games.engine.base import EngineError
 from games.engine.lcg import table as T
@@ -931,16 +932,22 @@ def _printed_cid(state: State, cid: str) -> int:
 def resolve_name(state: State, seat: str, name: Any) -> str:
     """A card named in an act: in play (copy name, optionally {card, seat}), or {card, zone, seat?}."""
     if isinstance(name, dict) and "zone" in name:
-        if set(name) - {"card", "zone", "seat"}:
-            raise EngineError("bad_action", "a card is {card, zone, seat?}")
+        if set(name) - {"card", "zone", "seat"} or not isinstance(name.get("card"), str) \
+                or not isinstance(name["zone"], str) or not isinstance(name.get("seat", seat), str):
+            raise EngineError("bad_action", "a card is {card, zone, seat?}: three names")
         s = name.get("seat", seat)
         if s not in state["seats"] or name["zone"] not in ("hand", "discard", "dead", "deck"):
-            refuse(f"no such place: {name}")
+            refuse(f"no such place: the {F.shown(name['zone'])} of {F.shown(s)}")
         for u in state["players"][s][name["zone"]]:
             if T.cid(state, u) == name["card"]:
                 return u
         refuse(f"{name['card']} is not in that {name['zone']}")
     return T.find_in_play(state, name, [seat] + T.others(state, seat))
+
+
+def shown_name(name: Any) -> str:
+    """A card named in an act, for a sentence: its id (`<id>` or the `card` of {card, ...})."""
+    return F.shown(name.get("card") if isinstance(name, dict) else name)
 
 
 def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]) -> None:
@@ -954,6 +961,12 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     if not isinstance(value, dict) or not isinstance(value.get("card"), (str, dict)) \
             or set(value) - {"card", "ability", "targets", "x", "duplicate"}:
         raise EngineError("bad_action", f"{kind}: a card id or {{card, ability?, targets?, x?}}")
+    # the type of every field before anything reads it (issue 28); their values are checked below
+    F.whole(value.get("ability"), f"{kind}: ability", 1, 9, optional=True)
+    F.whole(value.get("x"), f"{kind}: x", 0, 99, optional=True)
+    if value.get("targets") is not None:
+        F.items(value["targets"], f"{kind}: targets", "cards")
+    duplicate = F.flag(value.get("duplicate", False), f"{kind}: duplicate")
     if _catelyn_blocks(state, seat):
         refuse("Catelyn Stark is participating: you cannot trigger card abilities")
     if kind == "play":
@@ -969,14 +982,14 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     else:
         src = T.find_in_play(state, value["card"], [seat])
         is_event = False
-        if value.get("duplicate"):
+        if duplicate:
             _duplicate_save(state, seat, src, ev, events)
             _after_act(state, seat, timing)
             return
     sp = live_specs(state, src)
     trig = [(i, a) for i, a in enumerate(sp) if a["kind"] in TRIGGERED]
     n = value.get("ability", 1)
-    if not isinstance(n, int) or not 1 <= n <= len(trig):
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(trig):
         refuse(f"{T.card(state, src)['name']} has no such triggered ability")
     i, a = trig[n - 1]
     if not _window_ok(state, a, timing, ev):
@@ -1021,7 +1034,7 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
         for nm in names:
             u = resolve_name(state, seat, nm)
             if u not in cands or u in targets:
-                refuse(f"{nm} is not a valid target (L136-L141)")
+                refuse(f"{shown_name(nm)} is not a valid target (L136-L141)")
             targets.append(u)
         if tsel == "opponent_character_cost_x" and _printed(state, targets[0], "cost") > ctx.get("x", 0):
             refuse("the character's printed cost is above X")
@@ -1679,7 +1692,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
                      optional=True)
         return
     if w == "mode":
-        if value not in range(fr["modes"]):
+        if isinstance(value, bool) or not isinstance(value, int) or value not in range(fr["modes"]):
             refuse(f"choose a mode, 0 to {fr['modes'] - 1}")
         _done_choice(state, fr)
         if value == 0:
@@ -1713,7 +1726,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if w in ("target", "kneel_cost"):
         u = resolve_name(state, seat, value)
         if u not in opts:
-            refuse(f"{value} is not a valid choice (L136-L141)")
+            refuse(f"{shown_name(value)} is not a valid choice (L136-L141)")
         _done_choice(state, fr)
         if w == "target":
             ctx["targets"] = [u]
@@ -1730,7 +1743,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
             return
         u = resolve_name(state, seat, value)
         if u not in opts:
-            refuse(f"{value} is not a valid choice")
+            refuse(f"{shown_name(value)} is not a valid choice")
         _done_choice(state, fr)
         _finish_card_choice(state, fr, u, events)
         return

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from games.engine import fields as F
 from games.engine.base import EngineError
 from games.engine.lcg import abilities as A
 from games.engine.lcg import flow
@@ -237,8 +238,7 @@ def check_setup(state: State, seat: str, value: Any) -> list[dict[str, Any]]:
 def _setup_host(state: State, entries: list[dict[str, Any]], name: Any) -> int | None:
     if not isinstance(name, str):
         raise EngineError("bad_action", "setup: 'on' names a character placed before it")
-    base, _, num = name.partition("#")
-    n = int(num) if num.isdigit() else 1
+    base, n = T.copy_number(name)
     k = 0
     for i, e in enumerate(entries):
         if not e["duplicate"] and e["host"] is None and T.cid(state, e["uid"]) == base \
@@ -349,7 +349,7 @@ def _ambush(state: State, seat: str, value: Any, events: list[Event]) -> None:
     x = A.ambush_value(state, seat, uid)
     if x is None:
         refuse(f"{T.card(state, uid)['name']} has no ambush")
-    if isinstance(value, dict) and value.get("x") not in (None, x):
+    if isinstance(value, dict) and value.get("x") is not None and not F.same(value["x"], x):
         refuse(f"{T.card(state, uid)['name']} has ambush {x}")
     why, dup = entry_problem(state, seat, uid, host, marshal=False)
     if why:
@@ -419,7 +419,7 @@ def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None
         raise EngineError("bad_action", "challenge type: military, intrigue or power")
     opponent = value.get("opponent", T.opponent(state, seat))
     if opponent not in T.others(state, seat):
-        refuse(f"{opponent} is not an opponent")
+        refuse(f"{F.shown(opponent)} is not an opponent")
     why = A.challenge_allowance(state, seat, ctype)
     if why:
         refuse(why)
@@ -432,7 +432,7 @@ def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None
             refuse(f"{T.card(state, u)['name']} is kneeling: attackers must be standing (L169)")
         if not T.has_icon(state, u, ctype):
             refuse(f"{T.card(state, u)['name']} has no {ctype} icon (L169)")
-    raw = value.get("stealth") or {}
+    raw = {} if value.get("stealth") is None else value["stealth"]
     if not isinstance(raw, dict):
         raise EngineError("bad_action", "stealth: {attacker: target}")
     stealth: dict[str, str] = {}
@@ -442,7 +442,7 @@ def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None
             refuse(f"{a_name} is not an attacker with stealth (L199)")
         t = T.find_in_play(state, t_name, [opponent], "character")
         if T.has_keyword(state, t, "stealth"):
-            refuse(f"{t_name} has stealth and cannot be bypassed (L199)")
+            refuse(f"{A.shown_name(t_name)} has stealth and cannot be bypassed (L199)")
         stealth[a] = t
     flow.initiate_challenge(state, seat, ctype, attackers, stealth, opponent, events)
 
@@ -488,7 +488,7 @@ def _discard(state: State, seat: str, value: Any, events: list[Event]) -> None:
     for n in names:
         u = next((x for x in left if T.cid(state, x) == n), None) if isinstance(n, str) else None
         if u is None:
-            refuse(f"{n} is not in your hand (or not that many copies)")
+            refuse(f"{F.shown(n)} is not in your hand (or not that many copies)")
         left.remove(u)
         uids.append(u)
     count = state["decision"]["count"]
@@ -507,7 +507,7 @@ def _keyword(kw: str):
             else:
                 u = T.find_in_play(state, value, [state["challenge"]["loser"]], "character")
                 if u not in options:
-                    refuse(f"{value} cannot be knelt: a standing character with STR at most "
+                    refuse(f"{A.shown_name(value)} cannot be knelt: a standing character with STR at most "
                            f"{state['challenge']['margin']} (L195)")
                 uids = [u]
         else:
@@ -522,7 +522,9 @@ def _keyword(kw: str):
 
 def _order(state: State, seat: str, value: Any, events: list[Event]) -> None:
     options = state["decision"]["options"]
-    if not isinstance(value, list) or Counter(map(str, value)) != Counter(options):
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise EngineError("bad_action", "order: a list of names")
+    if Counter(value) != Counter(options):
         refuse(f"order: every one of {', '.join(options)}, once")
     if state["decision"].get("abilities"):
         A.order_answer(state, [str(v) for v in value])

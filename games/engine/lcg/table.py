@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import fields as F
 from games.engine.base import EngineError
 from games.engine.lcg import data
 
@@ -133,17 +134,12 @@ def find_in_play(state: State, name: Any, seats: list[str], ctype: str | None = 
             raise EngineError("bad_action", "a card is an id or {card: id, seat: seat}")
         if "seat" in name:
             if name["seat"] not in state["seats"]:
-                raise EngineError("illegal_action", f"{name['seat']} is not a seat")
+                raise EngineError("illegal_action", f"{F.shown(name['seat'])} is not a seat")
             seats = [name["seat"]]
         name = name["card"]
     if not isinstance(name, str):
         raise EngineError("bad_action", "a card is named by its id")
-    base, _, num = name.partition("#")
-    n = 1
-    if num:
-        if not num.isdigit() or int(num) < 1:
-            raise EngineError("bad_action", f"{name}: a copy is <id>#<n>")
-        n = int(num)
+    base, n = copy_number(name)
     for seat in seats:
         k = 0
         for u in state["players"][seat]["play"]:
@@ -152,6 +148,17 @@ def find_in_play(state: State, name: Any, seats: list[str], ctype: str | None = 
                 if k == n:
                     return u
     raise EngineError("illegal_action", f"{name} is not in play there")
+
+
+def copy_number(name: str) -> tuple[str, int]:
+    """`<id>#<n>` -> (id, n); a plain `<id>` is copy 1. n is a whole number from 1 to 99 in ASCII
+    digits (str.isdigit also takes "²", which int() refuses)."""
+    base, sep, num = name.partition("#")
+    if not sep:
+        return base, 1
+    if not (num.isascii() and num.isdigit() and len(num) <= 2 and int(num) >= 1):
+        raise EngineError("bad_action", f"{F.shown(name)}: a copy is named <id>#<n>, n from 1 to 99")
+    return base, int(num)
 
 
 def find_in_hand(state: State, seat: str, name: Any) -> str:
