@@ -10,6 +10,7 @@ import marshal
 import random
 from typing import Any
 
+from games.engine import fields as F
 from games.engine.base import REFEREE, EngineError, register
 from games.engine.btwixt import data, effects, flow, setup, summary
 from games.engine.btwixt import table as T
@@ -87,9 +88,10 @@ class BtwixtRuleset:
             raise EngineError("game_over", "the game is over")
         if not isinstance(act, dict) or not act:
             raise EngineError("bad_action", "an action is a mapping")
+        F.guard(act)
         kind = next((k for k in ACTIONS if k in act), None)
         if kind is None:
-            raise EngineError("bad_action", f"unknown action {', '.join(map(str, act))}")
+            raise EngineError("bad_action", f"unknown action {', '.join(F.shown(k) for k in list(act)[:3])}")
         if kind != "play" and len(act) != 1:
             raise EngineError("bad_action", "an action has exactly one key (play may add target)")
         if seat not in state["seats"]:
