@@ -108,16 +108,6 @@ def guard(action: Any, path: str = "", depth: int = 0) -> None:
     raise bad(f"{_where(path)}an action holds only JSON values (objects, lists, texts, numbers, true, false, null)")
 
 
-def action_key(action: Any, *, extra: frozenset[str] | set[str] = frozenset()) -> tuple[str, Any]:
-    """The (kind, value) of an action `{kind: value}`, after `guard`; `extra`: keys that may come
-    beside the kind (B'Twixt's `play` takes a `target`)."""
-    if not isinstance(action, dict) or not action:
-        raise bad(f"an action is an object with one key, the kind of action, not {kind_of(action)}")
-    guard(action)
-    kind = next(iter(action))
-    return kind, action[kind]
-
-
 def name(value: Any, what: str, *, optional: bool = False) -> str | None:
     """A field holding an id (a unit, a card, an area, a seat): a text."""
     if value is None and optional:

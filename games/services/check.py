@@ -7,10 +7,15 @@ Nothing is applied, stored or sent: the game is read without a lock, no action r
 event, no deadline changes. The same refusals as an action come first (not your game, left, over,
 paused, a stale version), so a check that says ok is an action the server would take at that
 version. The answer is the engine's verdict only (`ok`, and `at`/`facing` or `error`/`reason`),
-never a view of the state: nothing the seat may not see."""
+never a view of the state: nothing the seat may not see.
+
+A malformed action is refused here as it is by POST /actions (games/services/play.py): both hand
+it to the engine, whose own reading of every field (games/engine/fields.py, issue 28) answers
+EngineError(bad_action) with a sentence. The check used to also turn any other exception into
+"The action could not be read", which hid what the action path then answered with a 500; an
+exception other than EngineError is an engine bug, and both paths let it through alike."""
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from accounts.models import User
@@ -20,7 +25,6 @@ from games.errors import GameError, forbidden, not_found
 from games.models import Game
 from games.services.play import check_request, require_seat_may_act
 
-log = logging.getLogger(__name__)
 VERDICT_KEYS = ("ok", "at", "facing", "error", "reason")
 
 
@@ -47,9 +51,6 @@ def do_check_action(game_id: int, user: User, *, action: Any, version: Any) -> d
         verdict = engine.check(game.state, seat.seat, action)
     except EngineError as error:
         verdict = {"ok": False, "error": error.code, "reason": error.reason}
-    except Exception:  # an engine that cannot read the action: a bad action, not a 500
-        log.exception("move check of game %s could not read %.200r", game.pk, action)
-        verdict = {"ok": False, "error": "bad_action", "reason": "The action could not be read."}
     if not isinstance(verdict, dict):
         verdict = {"ok": bool(verdict)}
     return {**{k: verdict[k] for k in VERDICT_KEYS if k in verdict}, "version": game.version}
