@@ -115,7 +115,7 @@ def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[
     }
 
 
-LOG_PAGE = 100  # versions a page of the log covers by default (GET /log?after=V&limit=N)
+LOG_PAGE = 50  # versions a page of the log covers by default (GET /log?after=V&limit=N)
 LOG_PAGE_MAX = 500
 MOMENT_EVERY = 100  # the narration's round and phase are kept in the cache at every such version
 MOMENT_TIMEOUT = 7 * 24 * 3600

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.db.models import Case, Count, F, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -345,18 +346,32 @@ def home(request: HttpRequest) -> HttpResponse:
 
     # only games in progress are listed here: read only those (a player's history may be thousands)
     mine = _games_in_progress(request.user, 10) if request.user.is_authenticated else []
-    # take-overs prefetched: result_places names who played each seat without a query per game
-    recent = (Game.objects.filter(private=False).exclude(status=Game.Status.ACTIVE)
-              .exclude(finished_at=None).order_by("-finished_at")
-              .prefetch_related("seats__user", "substitutions__leaver", "substitutions__substitute")[:10])
-    results = [{"game": g, "ranking": [(seat, next((s.user.username for s in g.seats.all() if s.seat == seat and s.user),
-                                                     "bot")) for seat in (g.ranking or [])]} for g in recent]
     from web.play import games_offered
 
     return render(request, "home.html", {"lobbies": active_lobbies_for_home(), "games": games_offered(),
                                          "unrated": lobbies.COMPUTER_UNRATED,
                                          "my_games": _with_seat_names(mine),
-                                         "results": results})
+                                         "results": recent_results()})
+
+
+RECENT_RESULTS_SECONDS = 10  # how long the home page's recent results are kept before they are read again
+
+
+def recent_results() -> list[dict]:
+    """The ten public games that ended last, each {pk, finished_at, places} (games.results.places_in_words:
+    who played each seat, in words). The same for every visitor: kept in the cache for
+    RECENT_RESULTS_SECONDS, so the home page reads them at most that often (issue 27: four queries and
+    ten games a request)."""
+    from games.results import places_in_words
+
+    def read() -> list[dict]:
+        # take-overs prefetched: places_in_words names who played each seat without a query per game
+        recent = (Game.objects.filter(private=False).exclude(status=Game.Status.ACTIVE)
+                  .exclude(finished_at=None).order_by("-finished_at")
+                  .prefetch_related("seats__user", "substitutions__leaver", "substitutions__substitute")[:10])
+        return [{"pk": g.pk, "finished_at": g.finished_at, "places": places_in_words(g)} for g in recent]
+
+    return cache.get_or_set("home:recent-results", read, RECENT_RESULTS_SECONDS)
 
 
 def leaderboard(request: HttpRequest, ruleset: str = "agot") -> HttpResponse:

@@ -1,11 +1,10 @@
 """Words for the pages instead of codes and numbers of seconds: {% load site_words %}, then
 `{{ game.ruleset|ruleset_name }}` ("A Game of Thrones: The Board Game", "B'Twixt", "A Game of Thrones:
 The Card Game"), `{% open_rulesets ruleset as others %}` (the games open on the site but `ruleset`, each with its
-name) and
+name),
 `{{ lobby.time_limit|duration_words }}` ("2 hours", "1 day and 12 hours", "90 seconds"),
 `{{ row.seat|seat_name:row.game.ruleset }}` ("Baratheon", "Cersei Lannister", "Player 1"),
-`{% for p in game|result_places %}` (a finished game's seats in place order with who played each, in
-words: games/results.py) and `{% table_seat_player seat table %}` (a tournament table's player, with
+and `{% table_seat_player seat table %}` (a tournament table's player, with
 "left in round N; the computer played on" when they left).
 
 It lives in the ratings app because `web` is not an installed app (its templates are found by
@@ -70,15 +69,6 @@ def duration_words(seconds) -> str:
             parts.append(f"{count} {name}{'' if count == 1 else 's'}")
     return " and ".join(parts[:2])
 
-
-
-@register.filter
-def result_places(game) -> list[dict]:
-    """A finished game's seats in place order, each {place, seat, seat_name, who}: who played it in
-    words, "Alys (left in round 3; the computer played on)" for a seat the engine took over."""
-    from games.results import places_in_words
-
-    return places_in_words(game)
 
 
 @register.simple_tag
