@@ -23,6 +23,7 @@ from accounts.services import (
     do_upgrade_to_bot,
     send_confirmation,
 )
+from web.paging import page_of
 from westeros.outages import RETRY_AFTER_SECONDS
 
 
@@ -87,7 +88,9 @@ def tokens(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         _token, new_key = do_issue_token(request.user, form.cleaned_data["name"])
         form = TokenForm()
-    context = {"form": form, "tokens": request.user.active_tokens(), "new_key": new_key, **_bot_context(request.user)}
+    # a page at a time (a script that makes a token per run leaves hundreds; issue 27)
+    pager = page_of(request, request.user.active_tokens())
+    context = {"form": form, "tokens": pager.rows, "pager": pager, "new_key": new_key, **_bot_context(request.user)}
     return render(request, "accounts/tokens.html", context)
 
 

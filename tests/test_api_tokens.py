@@ -120,3 +120,21 @@ def test_session_authenticated_api_writes_need_csrf(user):
     response = client.post(reverse("api-tokens"), {"name": "x"}, format="json")
     assert response.status_code == 403
     assert "CSRF" in response.json()["detail"]
+
+
+def test_the_tokens_page_lists_a_page_of_tokens_at_a_time(monkeypatch):
+    """Issue 27: a script that makes a token per run leaves hundreds; the page lists them a page at a
+    time, newest first, with the pager's links in words."""
+    from django.test import Client
+
+    import web.paging
+
+    monkeypatch.setattr(web.paging, "PER_PAGE", 2)
+    user = make_user()
+    for name in ("first", "second", "third"):
+        make_token(user, name)
+    client = Client()
+    client.force_login(user)
+    html = client.get("/accounts/tokens/").content.decode()
+    assert "third" in html and "second" in html and "first" not in html and "Page 1 of 2" in html
+    assert "first" in client.get("/accounts/tokens/?page=2").content.decode()

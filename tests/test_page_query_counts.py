@@ -38,7 +38,7 @@ PAGES = {
     "/": 15, "/lobbies/": 5, "/lobbies/new/": 3, "/lobbies/{lobby}/": 6, "/games/": 9, "/games/needs-player/": 4,
     "/accounts/profile/": 13, "/users/{me}/": 14, "/leaderboards/": 4, "/leaderboards/agot/": 4,
     "/tournaments/": 5, "/tournaments/{tournament}/": 11, "/challenges/": 6, "/bots/": 4,
-    "/accounts/notifications/": 4, "/accounts/tokens/": 5, "/play/btwixt/": 3, "/games/{agot}/": 6,
+    "/accounts/notifications/": 4, "/accounts/tokens/": 6, "/play/btwixt/": 3, "/games/{agot}/": 6,
     "/games/{btwixt}/": 6, "/games/{lcg}/": 6, "/games/{minis}/": 6, "/games/{finished}/replay": 7,
 }
 API = {
