@@ -131,10 +131,10 @@ def test_the_tokens_page_lists_a_page_of_tokens_at_a_time(monkeypatch):
 
     monkeypatch.setattr(web.paging, "PER_PAGE", 2)
     user = make_user()
-    for name in ("first", "second", "third"):
+    for name in ("oldest-token", "middle-token", "newest-token"):
         make_token(user, name)
     client = Client()
     client.force_login(user)
     html = client.get("/accounts/tokens/").content.decode()
-    assert "third" in html and "second" in html and "first" not in html and "Page 1 of 2" in html
-    assert "first" in client.get("/accounts/tokens/?page=2").content.decode()
+    assert "newest-token" in html and "middle-token" in html and "oldest-token" not in html and "Page 1 of 2" in html
+    assert "oldest-token" in client.get("/accounts/tokens/?page=2").content.decode()
