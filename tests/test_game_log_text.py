@@ -1,4 +1,4 @@
-"""The log API in words (games/queries.log_payload, issue 15): every entry of an AGoT game carries
+"""The log API in words (games/queries.log_page, issue 15): every entry of an AGoT game carries
 sentences (`text`, `lines` with house pieces) and the round and phase; hidden information stays
 hidden in the words too: another seat's face-down orders and house card never appear in a viewer's
 log text, and two games differing only in a secret read the same to everyone else."""

@@ -1,4 +1,4 @@
-"""The card game's log API in words (games/queries.log_payload with LcgRuleset.describe_event, issue 17):
+"""The card game's log API in words (games/queries.log_page with LcgRuleset.describe_event, issue 17):
 every entry of an lcg game carries sentences (`text`, `lines` with seat pieces) and the round and
 phase; the narrator's seat placeholders ("{p1}") come out as the players' names; the cards a seat
 draws are named in its own log only (rules/lcg.md §5.2)."""

@@ -1,4 +1,4 @@
-"""The miniatures game's log API in words (games/queries.log_payload with MinisRuleset.describe_event):
+"""The miniatures game's log API in words (games/queries.log_page with MinisRuleset.describe_event):
 every entry of a minis game carries sentences (`text`, `lines` with seat pieces) and the round and
 phase; the narrator's seat placeholders ("{stark}") come out as the players' names; units are named
 as printed; the Tactics cards a seat draws at the start (M25) are named in its own log only
