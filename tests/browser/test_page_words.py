@@ -153,10 +153,10 @@ def test_btwixt_labels_say_whom_an_ability_is_for_and_the_last_kneel_wins(live_a
     page.locator("#decision").screenshot(path=str(artifacts / "btwixt-last-kneel-decision-1440.png"))
     page.locator("#hand-panel").screenshot(path=str(artifacts / "btwixt-hand-labels-1440.png"))
     phone = _btwixt(live_asgi_server, new_page, "words_bt_phone", "mounted_lances", ["sworn_sword", "ambush"], 390, 844)
-    phone.locator("#last-bidder").scroll_into_view_if_needed()
-    phone.screenshot(path=str(artifacts / "btwixt-last-kneel-wins-390.png"), full_page=True)
-    # scrolled by the page's own script in one step: the hand may be drawn again meanwhile (a late
+    # scrolled by the page's own script in one step: the table may be drawn again meanwhile (a late
     # websocket hello re-fetches the game), and Playwright's scroll waits for the element to stay put
+    phone.locator("#last-bidder").evaluate("box => box.scrollIntoView({block: 'center'})")
+    phone.screenshot(path=str(artifacts / "btwixt-last-kneel-wins-390.png"), full_page=True)
     phone.locator("#hand .bt-card[data-card=sellswords]").evaluate("card => card.scrollIntoView({block: 'center'})")
     phone.screenshot(path=str(artifacts / "btwixt-lose-label-390.png"))
     assert phone.evaluate("document.documentElement.scrollWidth") <= 392
