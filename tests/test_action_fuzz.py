@@ -267,6 +267,11 @@ def try_action(engine, state: dict, seat: str, action: Any) -> None:
         assert json.dumps(state, sort_keys=True) == before, "check changed the state it was given"
 
 
+# the same examples on every run and machine, however slow the machine
+REPRODUCIBLE = {"deadline": None, "derandomize": True, "database": None,
+                "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+
+
 @pytest.mark.slow_once  # pure Python, no database: once per CI run (tests/conftest.py)
 @pytest.mark.parametrize("ruleset", sorted(PLAYERS))
 def test_the_engine_accepts_or_refuses_every_mutated_action(ruleset):
@@ -275,8 +280,7 @@ def test_the_engine_accepts_or_refuses_every_mutated_action(ruleset):
     vocab = vocabulary(ruleset)
     assert sum(map(len, groups)) > 20
 
-    @settings(max_examples=ENGINE_EXAMPLES, deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(max_examples=ENGINE_EXAMPLES, **REPRODUCIBLE)
     @given(data=st.data())
     def run(data):
         state, seat, legal = data.draw(a_decision(groups), label="decision")
@@ -317,8 +321,7 @@ def test_the_api_answers_every_mutated_action_with_a_4xx_or_applies_it(ruleset):
     clients = {s.seat: api_client_for(s.user) for s in game.seats.select_related("user")}
     assert set(clients) == set(groups[0][0][0]["seats"])
 
-    @settings(max_examples=API_EXAMPLES, deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(max_examples=API_EXAMPLES, **REPRODUCIBLE)
     @given(data=st.data())
     def run(data):
         state, seat, legal = data.draw(a_decision(groups), label="decision")

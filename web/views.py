@@ -290,8 +290,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     the finished ones, newest first (by number: games are numbered as they are created). Each part is
     read by the database in its index's order (GameSeat's seat_user_newest_game: a page of a busy
     player's 2,000 games no longer sorts them all; issue 27)."""
-    seats = (request.user.game_seats.filter(left_at__isnull=True)
-             .select_related("game").defer("game__state").prefetch_related("game__seats"))
+    seats = _listed(request.user.game_seats.filter(left_at__isnull=True))
     in_progress = seats.filter(game__status=Game.Status.ACTIVE).order_by("-game_id")
     finished = seats.exclude(game__status=Game.Status.ACTIVE).order_by("-game_id")
     pager = page_of(request, Concatenated(in_progress, finished, total=request.user.game_seats.filter(left_at__isnull=True)))
@@ -303,10 +302,15 @@ def _games_in_progress(user, limit: int) -> list[dict]:
     decision of theirs first, the nearest deadline first, then the newest (ordered by the database:
     a busy player's fifty games are not all read to show ten)."""
     awaiting = Case(When(GameSeat.AWAITING_DECISION, then=Value(0)), default=Value(1))
-    seats = (user.game_seats.filter(left_at__isnull=True, game__status=Game.Status.ACTIVE)
-             .select_related("game").defer("game__state").prefetch_related("game__seats")
+    seats = (_listed(user.game_seats.filter(left_at__isnull=True, game__status=Game.Status.ACTIVE))
              .order_by(awaiting, F("deadline_at").asc(nulls_last=True), "-game__created_at", "-game__id")[:limit])
     return _rows_of(seats)
+
+
+def _listed(seats):
+    """Seats as the lists of games read them: with their game, without its state (a list needs none),
+    and the game's seats."""
+    return seats.select_related("game").defer("game__state").prefetch_related("game__seats")
 
 
 def _rows_of(seats) -> list[dict]:
