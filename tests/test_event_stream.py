@@ -271,13 +271,15 @@ async def test_a_client_that_goes_away_leaves_the_group(app):
         assert not layer.groups.get(user_group(user.pk))
 
 
-async def test_a_user_holds_at_most_event_streams_per_user_streams_at_once(app, settings):
+async def test_a_user_holds_at_most_event_streams_per_user_streams_at_once(app, settings, short_keepalive):
     """One more is refused 429 in the error shape with Retry-After; another user is not counted; a
     closed stream frees its place at once."""
     settings.EVENT_STREAMS_PER_USER = 2
     user, key = await sync_to_async(user_with_key)()
     first, second = await open_stream(app, key), await open_stream(app, key)
     assert first.status == second.status == 200
+    for s in (first, second):
+        await s.settled()  # their first lines are read before the next user is written (SQLite)
     third = await open_stream(app, key)
     assert third.status == 429 and third.header("Retry-After") == "30"
     body = await third.body()
@@ -285,9 +287,11 @@ async def test_a_user_holds_at_most_event_streams_per_user_streams_at_once(app, 
     _, other_key = await sync_to_async(user_with_key)()
     other = await open_stream(app, other_key)
     assert other.status == 200
+    await other.settled()
     await first.close()
     again = await open_stream(app, key)
     assert again.status == 200
+    await again.settled()
     for s in (second, other, again):
         await s.close()
 
