@@ -68,6 +68,160 @@ SETTING_NAMES = ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HO
                  "DB_POOL_SIZE", "DB_CONN_MAX_AGE", "CSRF_TRUSTED_ORIGINS")
 
 
+# --------------------------------------------------------------------------- Redis with a replica and Sentinel
+
+REDIS_RECIPE = DEPLOY / "redis"
+
+
+def sentinel_master_name() -> str:
+    """The primary's name in deploy/redis/sentinel.conf (REDIS_SENTINEL_MASTER)."""
+    return re.search(r"^sentinel monitor (\S+) ", (REDIS_RECIPE / "sentinel.conf").read_text(), re.M).group(1)
+
+
+def render_redis_conf(*, port: int, password: str, folder: Path, replica_of: int | None = None) -> str:
+    """deploy/redis/redis.conf (and replica.conf for the replica) on loopback: the test's port,
+    password and folder; every other line as shipped."""
+    text = (REDIS_RECIPE / "redis.conf").read_text()
+    text = replace_exactly(text, "\nbind 127.0.0.1 10.0.0.5\n", "\nbind 127.0.0.1\n")
+    text = replace_exactly(text, "\nport 6379\n", f"\nport {port}\n")
+    text = replace_exactly(text, "\nrequirepass PASSWORD\n", f"\nrequirepass {password}\n")
+    text = replace_exactly(text, "\nmasterauth PASSWORD\n", f"\nmasterauth {password}\n")
+    if replica_of is not None:
+        replica = (REDIS_RECIPE / "replica.conf").read_text()
+        text += replace_exactly(replica, "\nreplicaof 10.0.0.5 6379\n", f"\nreplicaof 127.0.0.1 {replica_of}\n")
+    return text + f"dir {folder}\n"
+
+
+def render_sentinel_conf(*, port: int, primary: int, password: str, sentinel_password: str, folder: Path) -> str:
+    """deploy/redis/sentinel.conf on loopback: the test's ports, passwords and folder."""
+    text = (REDIS_RECIPE / "sentinel.conf").read_text()
+    text = replace_exactly(text, "\nbind 127.0.0.1 10.0.0.5\n", "\nbind 127.0.0.1\n")
+    text = replace_exactly(text, "\nport 26379\n", f"\nport {port}\n")
+    text = replace_exactly(text, "\nrequirepass SENTINEL_PASSWORD\n", f"\nrequirepass {sentinel_password}\n")
+    text = replace_exactly(text, " 10.0.0.5 6379 2\n", f" 127.0.0.1 {primary} 2\n")
+    text = replace_exactly(text, " PASSWORD\n", f" {password}\n")
+    return text + f"dir {folder}\n"
+
+
+@dataclass
+class SentinelRedis:
+    """deploy/redis/'s Redis on loopback: a primary, its replica and three sentinels, each a
+    redis-server of the test's own on a free port (never the shared Redis)."""
+
+    folder: Path
+    primary: int
+    replica: int
+    sentinels: list[int]
+    password: str
+    sentinel_password: str
+    master: str
+    processes: dict[str, subprocess.Popen]
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The settings deploy/westeros.env.example names for Redis through Sentinel."""
+        return {"REDIS_SENTINELS": ",".join(f"127.0.0.1:{port}" for port in self.sentinels),
+                "REDIS_SENTINEL_MASTER": self.master, "REDIS_PASSWORD": self.password,
+                "REDIS_SENTINEL_PASSWORD": self.sentinel_password}
+
+    def server(self, port: int):
+        import redis
+
+        return redis.Redis(port=port, password=self.password, socket_timeout=2, socket_connect_timeout=2)
+
+    def sentinel(self, port: int):
+        import redis
+
+        return redis.Redis(port=port, password=self.sentinel_password, socket_timeout=2, socket_connect_timeout=2,
+                           decode_responses=True)
+
+    def ask(self, port: int, ask) -> object:
+        """`ask(client)` on one server or sentinel, None when it does not answer."""
+        import redis
+
+        client = self.sentinel(port) if port in self.sentinels else self.server(port)
+        try:
+            return ask(client)
+        except redis.RedisError:
+            return None
+        finally:
+            client.close()
+
+    def role(self, port: int) -> str | None:
+        info = self.ask(port, lambda client: client.info("replication"))
+        return info["role"] if info else None
+
+    def replica_in_sync(self) -> bool:
+        info = self.ask(self.replica, lambda client: client.info("replication"))
+        return bool(info) and info.get("master_link_status") == "up"
+
+    def primary_seen_by_sentinels(self) -> set:
+        """(host, port) of the primary according to each sentinel (None for one that did not say)."""
+        return {self.ask(port, lambda client: client.sentinel_get_master_addr_by_name(self.master))
+                for port in self.sentinels}
+
+    def sentinels_ready(self) -> bool:
+        """Each sentinel watches the primary, knows its replica and both other sentinels."""
+        for port in self.sentinels:
+            state = self.ask(port, lambda client: client.sentinel_master(self.master))
+            if not state or state.get("num-slaves") != 1 or state.get("num-other-sentinels") != 2:
+                return False
+        return True
+
+    def promoted(self) -> bool:
+        """Every sentinel names the replica as the primary, and the replica says it is one."""
+        return (self.primary_seen_by_sentinels() == {("127.0.0.1", self.replica)}
+                and self.role(self.replica) == "master")
+
+    def kill_primary(self) -> None:
+        """SIGKILL, as a lost machine or the OOM killer would (never restarted here)."""
+        process = self.processes["redis-primary"]
+        process.kill()
+        process.wait(timeout=10)
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {path.name}\n{path.read_text(errors='replace')[-2000:]}"
+                         for path in sorted(self.folder.glob("*.log")))
+
+
+@contextmanager
+def sentinel_redis() -> Iterator[SentinelRedis]:
+    """Starts the primary, the replica (and waits until it has copied the primary), then the three
+    sentinels (and waits until each knows the replica and the two others); stops them all after."""
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed (Debian's redis-server package)")
+    folder = Path(tempfile.mkdtemp(prefix="westeros-sentinel-"))
+    cluster = SentinelRedis(folder, free_port(), free_port(), [free_port() for _ in range(3)],
+                            password=uuid.uuid4().hex, sentinel_password=uuid.uuid4().hex,
+                            master=sentinel_master_name(), processes={})
+
+    def start(name: str, config: str, *args: str) -> None:
+        (folder / name).mkdir()
+        (folder / f"{name}.conf").write_text(config)
+        with (folder / f"{name}.log").open("w") as log:
+            cluster.processes[name] = subprocess.Popen(["redis-server", str(folder / f"{name}.conf"), *args],
+                                                       stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    try:
+        start("redis-primary", render_redis_conf(port=cluster.primary, password=cluster.password,
+                                                 folder=folder / "redis-primary"))
+        start("redis-replica", render_redis_conf(port=cluster.replica, password=cluster.password,
+                                                 folder=folder / "redis-replica", replica_of=cluster.primary))
+        assert wait_for(cluster.replica_in_sync, timeout=30), cluster.logs()
+        for n, port in enumerate(cluster.sentinels, start=1):
+            start(f"sentinel-{n}", render_sentinel_conf(port=port, primary=cluster.primary, password=cluster.password,
+                                                        sentinel_password=cluster.sentinel_password,
+                                                        folder=folder / f"sentinel-{n}"), "--sentinel")
+        assert wait_for(cluster.sentinels_ready, timeout=60), cluster.logs()
+        yield cluster
+    finally:
+        for process in cluster.processes.values():
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def exec_start(unit: str) -> list[str]:
     """The ExecStart command of a unit in deploy/systemd/."""
     text = (DEPLOY / "systemd" / unit).read_text()

@@ -8,10 +8,20 @@ reconnecting. Here the channel skips that step. Nothing is lost by it: tasks are
 they start (settings: no late acks, no prefetch), so at most a message just received is left in
 Redis's unacknowledged set, which kombu puts back on its queue after the visibility timeout (or which
 went with Redis if Redis restarted); every task is idempotent and the database is the truth, so the
-next deadline sweep or the notification outbox does its work anyway. Settings: CELERY_BROKER_TRANSPORT.
+next deadline sweep or the notification outbox does its work anyway. Settings: CELERY_BROKER_TRANSPORT
+(westeros/redis_config.py, celery_broker).
+
+Through Redis Sentinel (REDIS_SENTINELS) the same holds for kombu's sentinel transport: SentinelTransport
+below, whose channel asks the sentinels for the primary and skips that step too. kombu picks the transport
+again from a URL's scheme whenever it moves on to the next `sentinel://` URL of the broker's list after a
+connection error (kombu.Connection.switch, which says so): so `sentinel` is made to name this transport
+too, in kombu's table of transport names (kombu.transport.TRANSPORT_ALIASES), when this module is loaded,
+which kombu does when it first resolves CELERY_BROKER_TRANSPORT. Otherwise the first failover would put
+a worker back on kombu's own transport, and the next loss of Redis would stop it.
 """
 from __future__ import annotations
 
+from kombu import transport as kombu_transports
 from kombu.transport import redis
 
 
@@ -25,3 +35,23 @@ class Channel(redis.Channel):
 
 class Transport(redis.Transport):
     Channel = Channel
+
+
+class SentinelChannel(redis.SentinelChannel):
+    QoS = QoS
+
+
+class SentinelTransport(redis.SentinelTransport):
+    Channel = SentinelChannel
+
+
+SENTINEL_TRANSPORT = f"{__name__}:SentinelTransport"
+
+
+def use_for_sentinel_urls() -> None:
+    """`sentinel://` URLs name SentinelTransport (see the module's docstring). Idempotent."""
+    kombu_transports.TRANSPORT_ALIASES["sentinel"] = SENTINEL_TRANSPORT
+    kombu_transports._transport_cache.pop("sentinel", None)  # resolved before this module was loaded
+
+
+use_for_sentinel_urls()

@@ -2,7 +2,7 @@
 
 With nothing set, the site runs in *embedded mode*: SQLite in the project folder, the in-memory
 channel layer, local-memory cache, e-mail printed to the console, DEBUG on. Production sets at least
-SECRET_KEY, DEBUG=false, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL (see README, "Production").
+SECRET_KEY, DEBUG=false, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL or REDIS_SENTINELS (see README, "Production").
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from kombu import Exchange, Queue
 
+from westeros import redis_config
 from westeros.env import (
     ConfigurationError,
     database_from_url,
@@ -23,8 +24,11 @@ from westeros.env import (
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DATABASE_URL = env_str("DATABASE_URL")
-REDIS_URL = env_str("REDIS_URL")
-EMBEDDED = not DATABASE_URL and not REDIS_URL
+# Redis: REDIS_URL, or REDIS_SENTINELS (Redis Sentinel) and the variables that go with it. REDIS.enabled
+# is Redis mode either way; how each part reaches Redis is built in westeros/redis_config.py.
+REDIS = redis_config.redis_settings()
+REDIS_URL = REDIS.url  # empty through Sentinel: test REDIS.enabled for Redis mode
+EMBEDDED = not DATABASE_URL and not REDIS.enabled
 
 # DEBUG is on by default only in embedded mode; a deployment with real services defaults to off.
 DEBUG = env_bool("DEBUG", EMBEDDED)
@@ -158,31 +162,16 @@ LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60)
 
 # Bounded waits: a Redis that hangs (rather than refusing connections) makes a log-in answer 503
 # after a couple of seconds instead of holding the request (accounts/throttle.py fails closed).
-REDIS_CACHE_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 2}
-if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "OPTIONS": REDIS_CACHE_OPTIONS}}
-    # No socket timeout: redis-py 8 reads with a 5 s default, which kills the layer's blocking
-    # receive on an idle socket and closes the websocket with 1011 (seen under load in
-    # benchmarks/server_live.py).
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # One Daphne process receives for all its sockets through one channel: channels-redis'
-            # default capacity of 100 waiting messages dropped updates from about 20 actions/s. A
-            # message that waited `expiry` seconds is dropped (the client re-fetches by version).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                       "capacity": env_int("CHANNEL_LAYER_CAPACITY", 5000),
-                       "expiry": env_int("CHANNEL_LAYER_EXPIRY", 30)},
-        }
-    }
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+REDIS_CACHE_OPTIONS = redis_config.CACHE_OPTIONS
+CACHES = redis_config.caches(REDIS)
+# channels-redis, without a socket timeout on its blocking reads (westeros/redis_config.py says why).
+CHANNEL_LAYERS = redis_config.channel_layers(REDIS, capacity=env_int("CHANNEL_LAYER_CAPACITY", 5000),
+                                             expiry=env_int("CHANNEL_LAYER_EXPIRY", 30))
 
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+_BROKER = redis_config.celery_broker(REDIS)
+CELERY_BROKER_URL = _BROKER["url"]
 CELERY_RESULT_BACKEND = None
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = not REDIS.enabled
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 # Tasks are acknowledged when a worker starts them, and a worker fetches a task only when a process
@@ -194,12 +183,14 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = False
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_DISABLE_PREFETCH = True
-# Redis, through a transport that does not exit when Redis goes away (westeros/broker.py).
-CELERY_BROKER_TRANSPORT = "westeros.broker:Transport" if REDIS_URL else None
+# Redis (directly or through Sentinel), through a transport that does not exit when Redis goes away
+# (westeros/broker.py).
+CELERY_BROKER_TRANSPORT = _BROKER["transport"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # a worker waits for Redis to come back, however long
-# A message reserved by a worker that was then killed returns to the queue after this.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+# visibility_timeout: a message reserved by a worker that was then killed returns to the queue after
+# 300 s; through Sentinel, the primary's name too.
+CELERY_BROKER_TRANSPORT_OPTIONS = _BROKER["transport_options"]
 # Deadlines: beat sends a sweep every DEADLINE_SWEEP_SECONDS; it drains the overdue games for at most
 # DEADLINE_SWEEP_BUDGET_SECONDS (then the next sweep goes on). A sweep that waited in the queue
 # longer than a few periods (workers down) is dropped unrun: a newer one does the same work.
@@ -217,7 +208,7 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in ("celery", DEADLINE_QUEUE)]
 # Without Redis, the web server process itself sweeps every second (games/runner.py), so timeouts
 # reach the pages through the in-memory channel layer; off when Celery does the job.
-DEADLINE_RUNNER_IN_SERVER = env_bool("DEADLINE_RUNNER_IN_SERVER", not REDIS_URL)
+DEADLINE_RUNNER_IN_SERVER = env_bool("DEADLINE_RUNNER_IN_SERVER", not REDIS.enabled)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -239,7 +230,7 @@ CELERY_BEAT_SCHEDULE = {
 NOTIFICATION_RETENTION_DAYS = env_int("NOTIFICATION_RETENTION_DAYS", 30)
 # Without a broker, notifications wait in their table for the embedded runner (never sent inside
 # a request); with one, a task sends each right after the commit.
-NOTIFY_OUTBOX_ONLY = env_bool("NOTIFY_OUTBOX_ONLY", not REDIS_URL)
+NOTIFY_OUTBOX_ONLY = env_bool("NOTIFY_OUTBOX_ONLY", not REDIS.enabled)
 # Event streams (GET /api/v1/stream/events) a user may hold open at once; one more is refused 429.
 EVENT_STREAMS_PER_USER = env_int("EVENT_STREAMS_PER_USER", 8)
 
