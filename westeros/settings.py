@@ -74,12 +74,12 @@ MIDDLEWARE = [
     # 413 for an oversized body, 404/400 for a NUL in the path, a query parameter or a header
     "westeros.middleware.RequestLimitsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # the Content-Security-Policy header: CONTENT_SECURITY_POLICY below (westeros/csp.py)
+    "westeros.csp.SiteCSPMiddleware",
     # Static files with DEBUG off too (Daphne serves none): STATIC_ROOT, see "Static files" below.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    # the Content-Security-Policy header: CONTENT_SECURITY_POLICY below (westeros/csp.py)
-    "westeros.csp.SiteCSPMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # a bot account's browser session may read but not act (docs/bots.md)
@@ -316,14 +316,21 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
 # Content-Security-Policy (django-csp, westeros/csp.py), enforced on every response: scripts only
 # from the site's own static files, never inline (no <script> without src, no on*= attribute, no
 # javascript: URL, no eval); data for a page's script travels in json_script blocks (type
 # application/json, never run) or data- attributes. Styles too come only from the site's
 # stylesheets (scripts may still set element.style). connect-src also gets the page's own
 # ws:// and wss:// origin per request (westeros/csp.py). The Django admin needs no exception.
-# CSP_REPORT_URI (off by default): where browsers send their reports of what the policy blocked.
-CSP_REPORT_URI = env_str("CSP_REPORT_URI")
+# The variable CSP_REPORT_URI (off by default): where browsers send their reports of what the policy
+# blocked (read into a lower-case name: django-csp's checks take a CSP_REPORT_URI setting for its
+# old 3.x form).
+_csp_report_uri = env_str("CSP_REPORT_URI")
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
@@ -336,14 +343,9 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": ["'self'"],
         "form-action": ["'self'"],
         "frame-ancestors": ["'none'"],
-        **({"report-uri": [CSP_REPORT_URI]} if CSP_REPORT_URI else {}),
+        **({"report-uri": [_csp_report_uri]} if _csp_report_uri else {}),
     },
 }
-
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-SECURE_CONTENT_TYPE_NOSNIFF = True
-X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
     "version": 1,
