@@ -118,6 +118,9 @@ def bench(args: list[str]) -> None:
     run(PYTHON, "benchmarks/server_live.py", "--only-deadlines", "--in-server", env=env)
     if env.get("REDIS_URL"):
         run(PYTHON, "benchmarks/server_live.py", "--only-deadlines", "--celery", env=env)
+    if env.get("REDIS_URL"):  # the production shape on loopback, one process killed at a time (issue 28);
+        # it starts its own PostgreSQL, Redis with Sentinel and nginx on private ports (needs their programs)
+        run(PYTHON, "benchmarks/chaos.py", env=env)
 
 
 COMMANDS = {"start": start, "test": test, "bench": bench}
