@@ -63,7 +63,8 @@ needs_nginx = pytest.mark.skipif(
 pytestmark = [pytest.mark.deploy]
 
 # Settings the app processes get from /etc/westeros/env in production; the test's own values.
-SETTING_NAMES = ("DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL", "STATIC_ROOT",
+SETTING_NAMES = ("DATABASE_URL", "REDIS_URL", "REDIS_SENTINELS", "REDIS_SENTINEL_MASTER", "REDIS_PASSWORD",
+                 "REDIS_SENTINEL_PASSWORD", "REDIS_DB", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SITE_URL", "STATIC_ROOT",
                  "SECURE_SSL_REDIRECT", "DEADLINE_QUEUE", "NOTIFY_QUEUE", "EMAIL_HOST", "EMAIL_BACKEND",
                  "DB_POOL_SIZE", "DB_CONN_MAX_AGE", "CSRF_TRUSTED_ORIGINS")
 
@@ -382,14 +383,16 @@ def nginx_command(folder: Path) -> list[str]:
 
 
 @contextmanager
-def deployed_site(redis_url: str) -> Iterator[Site]:
+def deployed_site(redis: dict[str, str], workers: int = 1) -> Iterator[Site]:
+    """nginx, two Daphne processes, `workers` Celery workers and beat, with the Redis settings `redis`
+    (REDIS_URL, or REDIS_SENTINELS and the variables with it)."""
     folder = nginx_folder("westeros-deploy-")
     https, http, daphnes = free_port(), free_port(), [free_port(), free_port()]
     static_root = folder / "staticfiles"
     env = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
     env.update(DEBUG="false", SECRET_KEY=f"deploy-test-{uuid.uuid4().hex}-{uuid.uuid4().hex}",
                ALLOWED_HOSTS="127.0.0.1,localhost", SITE_URL=f"https://127.0.0.1:{https}",
-               DATABASE_URL=_database_url(), REDIS_URL=redis_url, STATIC_ROOT=str(static_root),
+               DATABASE_URL=_database_url(), STATIC_ROOT=str(static_root), **redis,
                DB_POOL_SIZE="4", EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
                PYTHONUNBUFFERED="1", LOG_LEVEL="INFO")
     # What deploy/deploy.sh does before (re)starting: collect the static files (the database is
@@ -407,7 +410,10 @@ def deployed_site(redis_url: str) -> Iterator[Site]:
         # The unit's command line, with an access log of its own for the test.
         command = as_local(exec_start("westeros-daphne@.service"), {"%i": str(port)})
         commands[f"daphne-{n}"] = [*command[:-1], "--access-log", str(folder / f"daphne-{n}.access.log"), command[-1]]
-    commands["worker"] = as_local(exec_start("westeros-worker.service"), {})
+    for n in range(1, workers + 1):
+        # Two workers on one machine here: a node name each (on two machines their host names differ).
+        commands[f"worker-{n}" if workers > 1 else "worker"] = [
+            *as_local(exec_start("westeros-worker.service"), {}), *(["-n", f"worker-{n}@%h"] if workers > 1 else [])]
     commands["beat"] = as_local(exec_start("westeros-beat.service"), {"/var/lib/westeros": str(folder)})
     processes: dict[str, subprocess.Popen] = {}
     context = ssl.create_default_context(cafile=str(folder / "cert.pem"))
@@ -469,7 +475,7 @@ async def one_socket_on_each_daphne(site: Site, game_id: int, key: str) -> dict:
 def test_the_deploy_recipe_serves_the_site_through_nginx(settings):
     from games.engine import get_ruleset
 
-    with private_redis() as redis, site_on_broker(settings, redis.url, "celery"), deployed_site(redis.url) as site:
+    with private_redis() as redis, site_on_broker(settings, redis.url, "celery"), deployed_site({"REDIS_URL": redis.url}) as site:
         # 1. Static files: nginx serves them from STATIC_ROOT (its own Cache-Control; no upstream).
         status, _, page = site.request("/")
         assert status == 200, site.logs()
@@ -535,6 +541,148 @@ def test_the_deploy_recipe_serves_the_site_through_nginx(settings):
         # nginx logs requests without their query string: no API token in its access log.
         log = (site.folder / "access.log").read_text()
         assert f"GET /ws/games/{game.pk}/ HTTP/1.1\" 101" in log and key not in log and timed_key not in log
+        assert_running(site)
+
+
+@contextmanager
+def site_on_sentinel_broker(settings, redis: dict[str, str]) -> Iterator[None]:
+    """This test process (which creates the games) publishes its tasks as the site's processes do,
+    through the sentinels (tests/celery_worker.py's site_on_broker, for Sentinel)."""
+    from westeros.celery import app
+    from westeros.redis_config import celery_broker, redis_settings
+
+    broker = celery_broker(redis_settings(redis))
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.DEADLINE_QUEUE = settings.NOTIFY_QUEUE = "celery"
+    names = ("broker_url", "broker_transport", "broker_transport_options", "task_always_eager")
+    saved = {name: app.conf[name] for name in names}
+    app.conf.update(broker_url=broker["url"], broker_transport=broker["transport"],
+                    broker_transport_options=broker["transport_options"], task_always_eager=False)
+    app._pool, app.amqp._producer_pool = None, None  # the next publish connects to the new broker
+    try:
+        yield
+    finally:
+        app.conf.update(saved)
+        app._pool, app.amqp._producer_pool = None, None
+
+
+async def sockets_until_both_answer(site: Site, game_id: int, key: str, timeout: float) -> dict:
+    """A socket on each Daphne, trying again while new handshakes fail (while a Daphne's channel
+    layer has not yet reached the new primary, its handshakes are closed with 4503)."""
+    stop_at = time.monotonic() + timeout
+    while True:
+        try:
+            return await one_socket_on_each_daphne(site, game_id, key)
+        except (TimeoutError, OSError, websockets.exceptions.WebSocketException, AssertionError, KeyError):
+            if time.monotonic() > stop_at:
+                raise
+            await asyncio.sleep(0.2)
+
+
+async def what_came(ws, timeout: float) -> str:
+    """"update" when the ws's next update came, or how it was closed ("closed 4503")."""
+    try:
+        await next_update(ws, timeout=timeout)
+        return "update"
+    except websockets.exceptions.ConnectionClosed as closed:
+        return f"closed {closed.rcvd.code if closed.rcvd else 'without a code'}"
+    except TimeoutError:
+        return "nothing"
+
+
+@needs_postgres
+@needs_nginx
+@pytest.mark.django_db(transaction=True)
+def test_the_two_node_recipe_follows_sentinel_when_the_redis_primary_dies(settings):
+    """deploy/README.md's "Two machines" on loopback: deploy/redis/'s Redis primary, its replica and
+    three sentinels; nginx in front of two Daphne nodes, two Celery workers and beat, every one
+    configured through REDIS_SENTINELS as deploy/westeros.env.example says. An action POSTed through
+    nginx reaches a ws on the other Daphne and a 2 s deadline is resolved by the workers; then the
+    Redis primary is SIGKILLed. Once the sentinels have promoted the replica: new websocket handshakes
+    work on both Daphne nodes, an action reaches the other node's ws, log-in works (its throttle
+    counts in the cache, and refuses with 503 without it), a new deadline is resolved, and no process
+    of the site exited. Nothing is restarted. Sockets that were open when the primary died were closed
+    with 4503 (the page reconnects and re-fetches) or go on receiving."""
+    from django.conf import global_settings
+
+    from games.engine import get_ruleset
+    from tests.factories import DEFAULT_PASSWORD, make_user
+
+    def new_game() -> tuple[object, str, dict]:
+        game = make_game(time_limit=3600)
+        _, key = make_token(game.seats.get(seat="stark").user)
+        return game, key, get_ruleset("agot").default_action(game.state, "stark")
+
+    async def post_action(game, key: str, action: dict) -> str:
+        """The action through nginx; the name of the Daphne that applied it."""
+        status, headers, body = await asyncio.to_thread(
+            site.request, f"/api/v1/games/{game.pk}/actions", method="POST", token=key,
+            body={"version": 0, "action": action})
+        assert status == 200, body
+        return site.daphne_named(headers[UPSTREAM_HEADER.lower()])
+
+    async def action_reaches_the_other_daphne(handshake_timeout: float) -> None:
+        game, key, action = await asyncio.to_thread(new_game)
+        sockets = await sockets_until_both_answer(site, game.pk, key, handshake_timeout)
+        served_by = await post_action(game, key, action)
+        other = next(name for name in sockets if name != served_by)
+        update = await next_update(sockets[other], timeout=30)
+        assert (update["from_version"], update["version"]) == (0, 1), update
+        for ws in sockets.values():
+            await ws.close()
+
+    async def deadline_resolved() -> float:
+        """A game with a 2 s time limit; the seconds from its creation to the timeouts on its socket."""
+        created = time.monotonic()
+        timed = await asyncio.to_thread(make_game, time_limit=2)
+        _, timed_key = await asyncio.to_thread(make_token, await asyncio.to_thread(
+            lambda: timed.seats.get(seat="stark").user))
+        ws, _ = await open_socket(site, timed.pk, timed_key)
+        update = await next_update(ws, timeout=90)  # a ceiling: once beat's sweep has run
+        await ws.close()
+        assert update["version"] >= 3, update
+        status, _, body = await asyncio.to_thread(site.request, f"/api/v1/games/{timed.pk}/log", token=timed_key)
+        assert status == 200 and [e["source"] for e in json.loads(body)["entries"][:3]] == ["timeout"] * 3
+        return time.monotonic() - created
+
+    async def play() -> dict:
+        await action_reaches_the_other_daphne(handshake_timeout=30)
+        times = {"a 2 s deadline resolved before": await deadline_resolved()}
+        assert redis.primary_seen_by_sentinels() == {("127.0.0.1", redis.primary)}
+        held_game, held_key, held_action = await asyncio.to_thread(new_game)
+        held = await one_socket_on_each_daphne(site, held_game.pk, held_key)
+
+        # The Redis primary dies; the sentinels agree (2 of 3), promote the replica, and every
+        # process finds it by asking them.
+        redis.kill_primary()
+        killed = time.monotonic()
+        assert await asyncio.to_thread(wait_for, redis.promoted, 60), redis.logs()
+        times["promoted"] = time.monotonic() - killed
+
+        await action_reaches_the_other_daphne(handshake_timeout=60)
+        times["handshakes and an action across"] = time.monotonic() - killed
+        settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS  # the site's, not the suite's fast one
+        user = await asyncio.to_thread(make_user)
+        status, _, body = await asyncio.to_thread(
+            site.request, "/api/v1/auth/token", method="POST",
+            body={"username": user.username, "password": DEFAULT_PASSWORD, "name": "cli"})
+        assert status == 201, body
+        times["a 2 s deadline resolved after"] = await deadline_resolved()
+
+        # The sockets open when the primary died: closed for the page to reconnect, or still live.
+        await post_action(held_game, held_key, held_action)
+        outcomes = {name: await what_came(ws, timeout=30) for name, ws in held.items()}
+        for ws in held.values():
+            await ws.close()
+        print("seconds (after the Redis primary was killed, or for a deadline):",
+              {k: round(v, 1) for k, v in times.items()},
+              "; sockets open at the time:", outcomes)
+        assert set(outcomes.values()) <= {"update", "closed 4503"}, outcomes
+        return outcomes
+
+    with sentinel_redis() as redis, site_on_sentinel_broker(settings, redis.env), \
+            deployed_site(redis.env, workers=2) as site:
+        asyncio.run(play())
         assert_running(site)
 
 
