@@ -11,6 +11,11 @@ Which Daphne served what: for this test only, nginx adds `X-Westeros-Upstream: <
 proxied response, the 101 of a websocket included (the one line the test adds to the config), and
 each Daphne writes an access log of its own, which the test reads to confirm.
 
+The two-machine shape (deploy/README.md, "Two machines") runs the same way: deploy/redis/'s Redis
+primary, its replica and three sentinels (each a redis-server of the test's own on a free port), nginx,
+two Daphne nodes, two workers and beat, all through REDIS_SENTINELS; the Redis primary is SIGKILLed and
+play, log-in and deadlines go on once the sentinels have promoted the replica.
+
 nginx runs as a foreground process with a prefix in a temporary folder (never the system's nginx,
 configuration, logs or port 80). Needs PostgreSQL (the processes share the test database) and
 nginx (`.ci/run` installs Debian's nginx-light).
