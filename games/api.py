@@ -5,7 +5,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models import Count, F, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 from games import queries
 from games.engine import ruleset_ids
 from games.errors import GameError, not_found
-from games.models import Game, Lobby
+from games.models import Game, Lobby, LobbyMember
 from games.serializers import (
     ActionSerializer,
     AssignSerializer,
@@ -29,6 +30,7 @@ from games.serializers import (
     MoveCheckSerializer,
     PauseSerializer,
     UserRefSerializer,
+    lobby_rows,
 )
 from games.services import check, computer, deadlines, lobbies, pause, play
 from westeros.fields import INTEGER_MAX
@@ -163,19 +165,21 @@ class LobbyListView(APIView):
         # each lobby's game (if any) annotated: the serializer reads it without a query per lobby
         game = Game.objects.filter(lobby=OuterRef("pk")).values("pk")[:1]
         qs = (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
-              .annotate(taken=Count("members"), game_pk=Subquery(game))
-              .select_related("creator").prefetch_related("members__user").order_by("-created_at", "-id"))
+              .annotate(game_pk=Subquery(game))
+              .select_related("creator")
+              .prefetch_related(Prefetch("members", LobbyMember.objects.select_related("user")))
+              .order_by("-created_at", "-id"))
         if ruleset := choice_param(request, "ruleset", ruleset_ids()):
             qs = qs.filter(ruleset=ruleset)
         if (ranked := _bool_param(request, "ranked")) is not None:
             qs = qs.filter(ranked=ranked)
         if (free := _int_param(request, "seats_free")) is not None:
-            qs = qs.filter(seat_count__gte=F("taken") + F("computer_seats") + free)
+            qs = with_members_taken(qs).filter(seat_count__gte=F("taken") + F("computer_seats") + free)
         if (longest := _int_param(request, "max_time_limit")) is not None:
             qs = qs.filter(time_limit__lte=longest)
         if (shortest := _int_param(request, "min_time_limit")) is not None:
             qs = qs.filter(time_limit__gte=shortest)
-        return page_response(request, self, qs, lambda rows: LobbySerializer(rows, many=True).data)
+        return page_response(request, self, qs, lobby_rows)
 
     @extend_schema(request=LobbyCreateSerializer, responses={201: LobbySerializer}, summary="Create a lobby")
     def post(self, request: Request) -> Response:
@@ -376,9 +380,16 @@ class MyGamesView(APIView):
 HOME_LOBBIES = 20  # the newest open lobbies the home page lists; the lobby list has them all, with filters
 
 
+def with_members_taken(lobbies):
+    """The lobbies with their members counted (`taken`) by a subquery per lobby: counted by a GROUP BY,
+    the lobbies were joined to their creators after a scan of every user (10 ms at 10,000 users)."""
+    taken = LobbyMember.objects.filter(lobby=OuterRef("pk")).order_by().values("lobby").annotate(n=Count("pk"))
+    return lobbies.annotate(taken=Coalesce(Subquery(taken.values("n")), 0))
+
+
 def active_lobbies_for_home():
-    return (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
-            .annotate(taken=Count("members")).filter(taken__lt=F("seat_count") - F("computer_seats"))
+    return (with_members_taken(Lobby.objects.filter(status=Lobby.Status.OPEN, private=False))
+            .filter(taken__lt=F("seat_count") - F("computer_seats"))
             .select_related("creator").order_by("-created_at", "-id")[:HOME_LOBBIES])
 
 

@@ -116,6 +116,37 @@ class LobbySerializer(serializers.ModelSerializer):
         return game.pk if game else None
 
 
+_WHEN = serializers.DateTimeField()  # the API's way of writing a time (ISO 8601, "Z" for UTC)
+
+
+def lobby_rows(lobbies) -> list[dict]:
+    """What LobbySerializer(lobbies, many=True).data gives (the schema is the serializer's), written
+    without DRF's per-field machinery: a page of 50 lobbies spent 20 of its 35 ms in it (issue 27).
+    The lobbies come with their members (and their users) prefetched and their game annotated
+    (`game_pk`); tests/test_api_lobby_rows.py holds the two equal field by field."""
+    when = _WHEN.to_representation
+    rows = []
+    for lobby in lobbies:
+        members = list(lobby.members.all())
+        rows.append({
+            "id": lobby.pk, "name": lobby.name, "ruleset": lobby.ruleset, "creator": lobby.creator.username,
+            "creator_bot": lobby.creator.is_bot, "seats": lobby.seat_count,
+            "seats_free": max(0, lobby.people_seats() - len(members)),
+            "members": [{"user": m.user.username, "bot": m.user.is_bot, "seat": m.seat, "deck": m.deck,
+                         "joined_at": when(m.joined_at)} for m in members],
+            "ranked": lobby.ranked, "private": lobby.private, "has_password": lobby.has_password(),
+            "time_limit": lobby.time_limit, "clock_bank": lobby.clock_bank, "clock_increment": lobby.clock_increment,
+            "house_choice": lobby.house_choice, "options": lobby.options, "decks": lobby.decks,
+            "auto_start": lobby.auto_start, "computer_seats": lobby.computer_seats,
+            "fill_with_computer": lobby.fill_with_computer, "rematch_of": lobby.rematch_of_id,
+            "max_consecutive_timeouts": lobby.max_consecutive_timeouts, "min_rating": lobby.min_rating,
+            "min_reliability": lobby.min_reliability, "private_chat": lobby.private_chat,
+            "spectator_chat": lobby.spectator_chat, "status": lobby.status, "created_at": when(lobby.created_at),
+            "game": lobby.game_pk,
+        })
+    return rows
+
+
 class JoinSerializer(serializers.Serializer):
     seat = serializers.CharField(max_length=32, required=False, default="", allow_blank=True)
     deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
