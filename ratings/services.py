@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -410,6 +411,22 @@ def reliability_of(user: User) -> float:
     return reliability_report(user).score
 
 
+def shown_reliability(user: User) -> Reliability:
+    """The reliability a profile shows (the page and GET /api/v1/users/{name}): reliability_report,
+    kept RELIABILITY_SHOWN_SECONDS in the cache, so a profile opened again and again reads a busy
+    player's latest decisions once a minute at most (issue 27: 10-15 ms a profile). Decisions that
+    admit or refuse a player (lobbies, tournaments) read it afresh."""
+    key = f"ratings:reliability:{user.pk}"
+    cached = cache.get(key)
+    if cached is None:
+        cached = reliability_report(user)
+        cache.set(key, cached, RELIABILITY_SHOWN_SECONDS)
+    return cached
+
+
+RELIABILITY_SHOWN_SECONDS = 60
+
+
 # The user's latest games whose decisions are read first (the rest, when needed, in one more query).
 DECISION_GAMES = 64
 
@@ -542,7 +559,7 @@ def public_profile(user: User) -> Profile:
         date_joined=user.date_joined,
         games_played=games_played(user),
         bot=user.is_bot,
-        reliability=reliability_report(user),
+        reliability=shown_reliability(user),
         ratings=ratings_of(user),
         history=history(user),
     )
