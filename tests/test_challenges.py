@@ -201,3 +201,20 @@ def test_a_bot_account_can_be_challenged_and_challenge(people):
 def test_a_challenge_needs_an_account():
     assert_error(APIClient().post(URL, {}, format="json"), 401, "not_authenticated")
     assert_error(APIClient().get(URL), 401, "not_authenticated")
+
+
+def test_the_home_page_reads_the_newest_ten_waiting_for_you_as_the_list_has_them(people):
+    """challenges.services.waiting_for (the home page's, issue 27) reads only those waiting for your
+    answer: the same, in the same order, as the first ten of the list's `in`."""
+    from challenges import services
+
+    arya, brienne, cersei = people
+    for n in range(12):
+        challenge(client_for(make_user(username=f"rival{n}")), ["brienne"])
+    accepted = challenge(client_for(arya), ["brienne", "cersei"], ruleset="agot", seats=3).json()
+    client_for(brienne).post(f"{URL}/{accepted['id']}/accept")  # waits for cersei: not for brienne
+    challenge(client_for(brienne), ["arya"])  # sent by her
+    listed = services.challenges_of(brienne)
+    assert len(listed["in"]) == 12 and len(listed["accepted"]) == 1 and len(listed["out"]) == 1
+    assert [c.pk for c in services.waiting_for(brienne, 10)] == [c.pk for c in listed["in"][:10]]
+    assert [c.pk for c in services.waiting_for(cersei, 10)] == [accepted["id"]]

@@ -10,6 +10,7 @@ from challenges import services
 from challenges.models import Invite
 
 register = template.Library()
+HOME_CHALLENGES = 10  # the newest challenges waiting for your answer that the home page lists
 
 
 @register.inclusion_tag("challenges/_home.html", takes_context=True)
@@ -20,7 +21,7 @@ def incoming_challenges(context) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"rows": []}
-    return {"rows": challenge_rows(services.challenges_of(user)["in"][:10], user), "request": request,
+    return {"rows": challenge_rows(services.waiting_for(user, HOME_CHALLENGES), user), "request": request,
             "reasons": list(services.DECLINE_REASONS.items()), "csrf_token": context.get("csrf_token")}
 
 
