@@ -149,6 +149,26 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+# a string that is a function already: "function ...", "(a, b) => ...", "x => ...", "async ..."
+_A_FUNCTION = re.compile(r"\s*(async\b|function\b|\(([^()]|\([^()]*\))*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
+
+
+def _wait_without_eval(page) -> None:
+    """The site's Content-Security-Policy forbids eval (script-src 'self', westeros/csp.py), and
+    Playwright polls a wait_for_function given as an expression ("window.x && ...") by eval'ing it in
+    the page, which the policy refuses (EvalError). Given as a function ("() => window.x && ...") it is
+    compiled by the browser's debugger, which the policy does not govern: so each expression is turned
+    into a function here, and the pages run under the real policy."""
+    original = page.wait_for_function
+
+    def wait_for_function(expression, *args, **kwargs):
+        if isinstance(expression, str) and not _A_FUNCTION.match(expression):
+            expression = f"() => ({expression.strip()})"
+        return original(expression, *args, **kwargs)
+
+    page.wait_for_function = wait_for_function
+
+
 @pytest.fixture
 def new_page(playwright_browser, request):
     """new_page(width, height) -> a page in a fresh context (its own cookies); page errors fail the
@@ -162,6 +182,7 @@ def new_page(playwright_browser, request):
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        _wait_without_eval(page)
         return page
 
     yield make
