@@ -149,6 +149,49 @@ def test_the_worker_keeps_the_site_transport_when_kombu_moves_to_the_next_sentin
     assert broker.Transport.Channel.QoS.restore_at_shutdown is False
 
 
+def test_connecting_through_sentinel_asks_again_while_the_failover_goes_on(monkeypatch):
+    """While the sentinels still name a dead primary, or none, each attempt fails: the transport asks
+    again every quarter second for up to FAILOVER_WAIT seconds (so a worker connects as soon as the
+    replica is promoted, not after kombu's 2 s, 4 s, 6 s pauses), then gives the error to kombu."""
+    import redis.exceptions
+    from kombu.transport import redis as kombu_redis
+
+    attempts = []
+    failures = {"left": 3}
+
+    def establish(transport):  # kombu's: fails while there is no primary to connect to
+        attempts.append(1)
+        if failures["left"]:
+            failures["left"] -= 1
+            raise redis.exceptions.ConnectionError("No master found for 'westeros'")
+        return transport
+
+    monkeypatch.setattr(kombu_redis.SentinelTransport, "establish_connection", establish)
+    monkeypatch.setattr(broker.SentinelTransport, "RETRY_EVERY", 0.01)
+    celery = redis_config.celery_broker(redis_settings(SENTINELS))
+    transport = Connection(celery["url"], transport=celery["transport"],
+                           transport_options=celery["transport_options"]).transport
+    assert transport.establish_connection() is transport
+    assert len(attempts) == 4  # three failures, then connected
+
+    # No primary for longer than FAILOVER_WAIT: kombu gets the error (and goes on in its own way).
+    attempts.clear()
+    failures["left"] = 10**6
+    monkeypatch.setattr(broker.SentinelTransport, "FAILOVER_WAIT", 0.2)
+    with pytest.raises(redis.exceptions.ConnectionError):
+        transport.establish_connection()
+    assert 1 < len(attempts) < 10**6
+
+
+def test_the_transport_waits_longer_than_a_failover_takes():
+    """FAILOVER_WAIT outlasts deploy/redis/sentinel.conf's down-after plus a promotion (about 1 s)."""
+    import re
+
+    conf = (ROOT / "deploy" / "redis" / "sentinel.conf").read_text()
+    down_after = int(re.search(r"^sentinel down-after-milliseconds \S+ (\d+)$", conf, re.M).group(1)) / 1000
+    assert broker.SentinelTransport.FAILOVER_WAIT >= down_after + 2
+
+
 def settings_in_subprocess(code: str, **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in (*REDIS_VARS, "DATABASE_URL", "DEBUG")}
     clean.update(env)
