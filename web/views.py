@@ -290,11 +290,12 @@ def my_games(request: HttpRequest) -> HttpResponse:
     the finished ones, newest first (by number: games are numbered as they are created). Each part is
     read by the database in its index's order (GameSeat's seat_user_newest_game: a page of a busy
     player's 2,000 games no longer sorts them all; issue 27)."""
-    seats = _listed(request.user.game_seats.filter(left_at__isnull=True))
+    # the page names no opponent: the games' seats are not read (50 games' seats a page)
+    seats = _listed(request.user.game_seats.filter(left_at__isnull=True), with_seats=False)
     in_progress = seats.filter(game__status=Game.Status.ACTIVE).order_by("-game_id")
     finished = seats.exclude(game__status=Game.Status.ACTIVE).order_by("-game_id")
     pager = page_of(request, Concatenated(in_progress, finished, total=request.user.game_seats.filter(left_at__isnull=True)))
-    return render(request, "web/my_games.html", {"rows": _rows_of(pager.rows), "pager": pager})
+    return render(request, "web/my_games.html", {"rows": _rows_of(pager.rows, vs_computer=False), "pager": pager})
 
 
 def _games_in_progress(user, limit: int) -> list[dict]:
@@ -307,22 +308,23 @@ def _games_in_progress(user, limit: int) -> list[dict]:
     return _rows_of(seats)
 
 
-def _listed(seats):
+def _listed(seats, with_seats: bool = True):
     """Seats as the lists of games read them: with their game, without its state (a list needs none),
-    and the game's seats."""
-    return seats.select_related("game").defer("game__state").prefetch_related("game__seats")
+    and (`with_seats`) the game's seats."""
+    seats = seats.select_related("game").defer("game__state")
+    return seats.prefetch_related("game__seats") if with_seats else seats
 
 
-def _rows_of(seats) -> list[dict]:
-    """The rows of these seats (read with their games, whose states they do not need, and the games'
-    seats): awaiting you first. Whether a decision is yours comes from the seat's deadline
-    (GameSeat.awaits_decision), not from the game's state (issue 27: fifty states a page)."""
+def _rows_of(seats, vs_computer: bool = True) -> list[dict]:
+    """The rows of these seats (read with their games, whose states they do not need, and, for
+    `vs_computer`, the games' seats): awaiting you first. Whether a decision is yours comes from the
+    seat's deadline (GameSeat.awaits_decision), not from the game's state (issue 27: fifty states a page)."""
     rows = []
     for seat in seats:
         game = seat.game
         awaiting = game.is_active() and seat.awaits_decision()
         rows.append({"game": game, "seat": seat.seat, "awaiting": awaiting,
-                     "vs_computer": any(s.is_computer() for s in game.seats.all()),
+                     "vs_computer": vs_computer and any(s.is_computer() for s in game.seats.all()),
                      "deadline": seat.deadline_at if awaiting else None})
     rows.sort(key=lambda r: (not r["awaiting"], not r["game"].is_active(),
                              r["deadline"].timestamp() if r["deadline"] else 0))
