@@ -31,15 +31,30 @@ socket that goes on flooding (another burst's worth dropped) gets {"type": "erro
 Credentials (accounts/revocation.py): a socket opened with a token that is then revoked, or with a
 session that logs out or whose password changes, gets {"type": "error", "error": "credential_revoked",
 ...} and is closed with 4001. A bot account's browser session may watch but not chat (refused
-`bot_api_only`, as over HTTP); its token may."""
+`bot_api_only`, as over HTTP); its token may.
+
+Keep-alive (issue 28): the channel layer may drop a message (channels-redis expires what waited too
+long under overload) and nothing else would tell the socket. So this process sends each of its game
+sockets {"type": "keepalive", "version"}, the game's current version (the same for every seat and
+spectator: nothing else), when nothing was sent to it for LIVE_KEEPALIVE_SECONDS (2; 0: off), and at
+once when the game's version has been ahead of what the socket was sent for a whole tick (half that
+interval). A client whose version is older re-fetches the game, as on a gap notice; the socket's
+updates go on from that version. One query per tick reads the versions of every game this process
+has sockets for (`Keepalive`), however many sockets watch them."""
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 
+from asgiref.sync import sync_to_async
 from channels.db import aclose_old_connections, database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.db import close_old_connections, connection
 
 from accounts.middleware import BOT_SESSION_MESSAGE
 from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation
@@ -55,6 +70,7 @@ log = logging.getLogger(__name__)
 
 # How long an update that came before an older one waits for it (seconds); then the gap is announced.
 REORDER_WAIT = 0.3
+clock = time.monotonic  # the keep-alive's clock (tests replace it)
 
 
 class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
@@ -83,6 +99,8 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
         self.delivered = await self._version()  # the client has every change up to this version
         await self.accept()
         await self.send_json({"type": "hello", "game": self.game_id, "seat": seat, "version": self.delivered})
+        self.was_behind = False  # the game's version was ahead of `delivered` at the last keep-alive tick
+        keepalive_of_this_loop().add(self)
         await self._set_presence(user, present=True)
         await self._broadcast_presence()
 
@@ -92,6 +110,7 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
         try:
             await super().__call__(scope, receive, send)
         finally:
+            keepalive_of_this_loop().discard(self)
             if getattr(self, "channel_name", None):
                 await database_sync_to_async(Presence.objects.filter(channel_name=self.channel_name).delete)()
 
@@ -105,6 +124,7 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
         raise StopConsumer()
 
     async def disconnect(self, code) -> None:
+        keepalive_of_this_loop().discard(self)
         if getattr(self, "waiting", None) is not None:
             self.waiting.cancel()
         for group in getattr(self, "groups", []):
@@ -164,6 +184,27 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
         async with self.sending:
             self.early.append(message)
             await self._deliver()
+
+    async def send_json(self, content, close=False) -> None:
+        self.last_sent = clock()  # what the keep-alive counts from
+        await super().send_json(content, close=close)
+
+    async def keepalive(self, version: int, now: float, interval: float) -> None:
+        """A keep-alive tick (`Keepalive`): `version` is the game's version as just read. Sends
+        {"type": "keepalive", "version"} when nothing was sent for `interval` seconds, or when the
+        game was already ahead of this socket at the previous tick (an update lost, or stuck in the
+        layer): the socket's updates then go on from that version, as after a gap notice."""
+        async with self.sending:
+            behind = version > self.delivered
+            if not (now - getattr(self, "last_sent", now) >= interval or (behind and self.was_behind)):
+                self.was_behind = behind
+                return
+            self.was_behind = False
+            if behind:
+                self.delivered = version
+            await self.send_json({"type": "keepalive", "version": self.delivered})
+            if behind and self.early:
+                await self._deliver()  # the waiting updates from this version on go out; older ones are covered
 
     async def _deliver(self, *, gap: bool = False) -> None:
         """Send the waiting updates that follow the client's version, in order. With `gap` (the wait
@@ -248,3 +289,98 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
         await self.channel_layer.group_send(
             table_group(self.game_id), {"type": "table.presence", "connected": await self._connected()}
         )
+
+
+def keepalive_seconds() -> float:
+    return float(getattr(settings, "LIVE_KEEPALIVE_SECONDS", 0) or 0)
+
+
+class Keepalive:
+    """The game sockets of one event loop (a server process's, or a test's), by game, and the task
+    that sends them their keep-alives: every half LIVE_KEEPALIVE_SECONDS it reads the version of every
+    game that has a socket here in one query (in a thread of its own, so a queue of requests in
+    Django's thread never delays it), then gives each socket its game's version
+    (GameConsumer.keepalive). The task ends when the last socket leaves."""
+
+    def __init__(self) -> None:
+        self.sockets: dict[int, set[GameConsumer]] = {}
+        self.task: asyncio.Task | None = None
+        self.failing = False
+
+    def add(self, consumer: GameConsumer) -> None:
+        if keepalive_seconds() <= 0:
+            return
+        self.sockets.setdefault(consumer.game_id, set()).add(consumer)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def discard(self, consumer: GameConsumer) -> None:
+        watching = self.sockets.get(getattr(consumer, "game_id", None))
+        if watching is not None:
+            watching.discard(consumer)
+            if not watching:
+                del self.sockets[consumer.game_id]
+
+    async def _run(self) -> None:
+        while self.sockets:
+            interval = keepalive_seconds()
+            if interval <= 0:
+                return
+            await asyncio.sleep(interval / 2)
+            try:
+                await self.tick(interval)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database restarting: the next tick tries again
+                if not self.failing:
+                    log.warning("keep-alive: could not read the games' versions (%s)", error)
+                self.failing = True
+            else:
+                self.failing = False
+
+    async def tick(self, interval: float) -> None:
+        if not self.sockets:
+            return
+        versions = await _read_versions(list(self.sockets))
+        now = clock()
+        for game_id, watching in list(self.sockets.items()):
+            version = versions.get(game_id)
+            if version is None:  # the game is gone
+                continue
+            for consumer in list(watching):
+                try:
+                    await consumer.keepalive(version, now, interval)
+                except Exception as error:  # a socket closing meanwhile: it leaves by itself
+                    log.debug("keep-alive not sent to a socket of game %s (%s)", game_id, error)
+
+
+_keepalives: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Keepalive] = weakref.WeakKeyDictionary()
+# One thread for the keep-alive's reads in each process: never queued behind the views in Django's
+# own thread (under overload that queue is seconds long, the moment the keep-alive matters most).
+_reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-keepalive")
+VERSIONS_PER_QUERY = 1000
+
+
+def keepalive_of_this_loop() -> Keepalive:
+    loop = asyncio.get_running_loop()
+    keepalive = _keepalives.get(loop)
+    if keepalive is None:
+        keepalive = _keepalives[loop] = Keepalive()
+    return keepalive
+
+
+def versions_of(game_ids: list[int]) -> dict[int, int]:
+    """{game id: version} for `game_ids`, by primary key, a thousand per query."""
+    close_old_connections()
+    try:
+        versions: dict[int, int] = {}
+        for start in range(0, len(game_ids), VERSIONS_PER_QUERY):
+            chunk = game_ids[start:start + VERSIONS_PER_QUERY]
+            versions.update(Game.objects.filter(pk__in=chunk).values_list("pk", "version"))
+        return versions
+    finally:
+        connection.close()  # back to the pool, or closed: this thread holds none between ticks
+
+
+async def _read_versions(game_ids: list[int]) -> dict[int, int]:
+    return await sync_to_async(versions_of, thread_sensitive=False, executor=_reader)(game_ids)

@@ -236,6 +236,10 @@ EVENT_STREAMS_PER_USER = env_int("EVENT_STREAMS_PER_USER", 8)
 
 # E-mail: SMTP once EMAIL_HOST is set. Without it, DEBUG prints messages on the console; with DEBUG
 # off nothing is sent *or printed* (a password-reset link in the server log opens that account):
+# Every game socket is sent the game's version when nothing else was sent to it for this many seconds
+# (or at once when it has fallen behind): a socket whose update the channel layer dropped learns of it
+# and re-fetches (games/consumers.py, Keepalive). 0: off.
+LIVE_KEEPALIVE_SECONDS = env_int("LIVE_KEEPALIVE_SECONDS", 2)
 # westeros/mail.py refuses each message, and `check --deploy` fails (westeros.E001).
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",

@@ -1,6 +1,7 @@
 /* What every game page shares: building elements, the CSRF token, and the game websocket with
    reconnection. A page passes what it does with each message; versions are how it notices a
-   missed update (then it re-fetches the game over REST), as does a {"type": "gap"} notice. */
+   missed update (then it re-fetches the game over REST), as do a {"type": "gap"} notice and the
+   server's {"type": "keepalive", "version"}, which comes every couple of seconds. */
 (function () {
   "use strict";
 
@@ -78,6 +79,9 @@
         if (msg.type === "hello") { if (msg.version !== opts.version()) opts.load(); }
         else if (msg.type === "update") { if (isNews(msg, opts.version())) opts.load(); }
         else if (msg.type === "gap") opts.load();  // an update was lost or came too late
+        // The server's keep-alive (every couple of seconds, and as soon as this socket falls behind)
+        // carries the game's version: a newer one means an update never came, so re-fetch.
+        else if (msg.type === "keepalive") { if (msg.version > opts.version()) opts.load(); }
         else if (msg.type === "chat" && opts.onChat) opts.onChat(msg);
         else if (msg.type === "presence" && opts.onPresence) opts.onPresence(msg.connected);
       };
