@@ -584,6 +584,18 @@ async def sockets_until_both_answer(site: Site, game_id: int, key: str, timeout:
             await asyncio.sleep(0.2)
 
 
+WORKER_RESOLVED = re.compile(r"games\.tasks\.sweep_deadlines\[[^]]+\] succeeded in [0-9.]+s: [1-9]")
+
+
+def worker_logs(site: Site) -> dict[str, str]:
+    return {path.name: path.read_text(errors="replace") for path in site.folder.glob("worker-*.log")}
+
+
+def workers_resolved_since(site: Site, before: dict[str, str]) -> bool:
+    """A worker's log says a deadline sweep resolved a game since `before` (worker_logs)."""
+    return any(WORKER_RESOLVED.search(text[len(before.get(name, "")):]) for name, text in worker_logs(site).items())
+
+
 async def what_came(ws, timeout: float) -> str:
     """"update" when the ws's next update came, or how it was closed ("closed 4503")."""
     try:
@@ -652,13 +664,17 @@ def test_the_two_node_recipe_follows_sentinel_when_the_redis_primary_dies(settin
 
     async def play() -> dict:
         await action_reaches_the_other_daphne(handshake_timeout=30)
+        logs = worker_logs(site)
         times = {"a 2 s deadline resolved before": await deadline_resolved()}
+        # by the workers (not by a Daphne's fallback sweep, if the site has one)
+        assert await asyncio.to_thread(wait_for, lambda: workers_resolved_since(site, logs), 30), site.logs()
         assert redis.primary_seen_by_sentinels() == {("127.0.0.1", redis.primary)}
         held_game, held_key, held_action = await asyncio.to_thread(new_game)
         held = await one_socket_on_each_daphne(site, held_game.pk, held_key)
 
         # The Redis primary dies; the sentinels agree (2 of 3), promote the replica, and every
         # process finds it by asking them.
+        logs = worker_logs(site)
         redis.kill_primary()
         killed = time.monotonic()
         assert await asyncio.to_thread(wait_for, redis.promoted, 60), redis.logs()
@@ -673,6 +689,8 @@ def test_the_two_node_recipe_follows_sentinel_when_the_redis_primary_dies(settin
             body={"username": user.username, "password": DEFAULT_PASSWORD, "name": "cli"})
         assert status == 201, body
         times["a 2 s deadline resolved after"] = await deadline_resolved()
+        # and the workers resolve deadlines again, on the new primary
+        assert await asyncio.to_thread(wait_for, lambda: workers_resolved_since(site, logs), 30), site.logs()
 
         # The sockets open when the primary died: closed for the page to reconnect, or still live.
         await post_action(held_game, held_key, held_action)
