@@ -4,6 +4,15 @@ warn of near ones and send pending notifications. It runs inside the web server'
 lives in that process: a timeout resolved there reaches the players' websockets like any action.
 `manage.py run_deadlines` runs the same tick in a process of its own, for deployments whose channel
 layer is shared (Redis) but that have no Celery.
+
+With Celery (production), each web server runs a fallback instead (`start_fallback_in_server`): the
+same sweeps every second, but only of games whose deadline passed more than
+DEADLINE_FALLBACK_GRACE_SECONDS ago. While the workers keep up they resolve every deadline within
+about a second and the fallback finds nothing; when every worker is down (killed, restarting, or
+Redis' queue lost) the web servers resolve the deadlines a grace later. Nothing is done twice: each
+game is claimed under its row lock with SKIP LOCKED and resolution re-checks the deadline under it
+(games/services/deadlines.py). Its websocket messages go through the shared channel layer like any
+action's. It sends no notifications (the workers do, from their queue and the outbox, when back).
 """
 from __future__ import annotations
 
@@ -22,6 +31,7 @@ from notifications.services import deliver_pending, purge_old, warn_deadlines
 
 log = logging.getLogger(__name__)
 INTERVAL_SECONDS = 1.0
+_started: set[asyncio.Task] = set()  # asyncio keeps only weak references to running tasks
 
 
 @dataclass(frozen=True)
@@ -126,13 +136,14 @@ def until_next_tick(interval: float) -> float:
     return interval if soon is None else max(0.0, min(interval, soon + 0.01))
 
 
-async def _sweep_on_loop() -> int:
+async def _sweep_on_loop(overdue_by: float = 0.0) -> int:
     """The sweeps from the server's event loop: they run in worker threads started from this loop
     (sync_to_async), side by side, so that the websocket messages each sends after its commits are
-    scheduled back onto this loop, where the in-memory channel layer's queues live."""
+    scheduled back onto this loop, where the in-memory channel layer's queues live. `overdue_by`:
+    only games overdue by that many seconds (the fallback)."""
     workers = await sync_to_async(_between_connections, thread_sensitive=False)(sweep_workers)
-    results = await asyncio.gather(*(sync_to_async(_between_connections, thread_sensitive=False)(sweep)
-                                     for _ in range(workers)))
+    results = await asyncio.gather(*(sync_to_async(_between_connections, thread_sensitive=False)(
+        lambda: sweep(overdue_by=overdue_by)) for _ in range(workers)))
     return sum(r.timeouts for r in results)
 
 
@@ -144,6 +155,9 @@ async def _every(interval: float, step, what: str, next_wait=None) -> None:
             done = await step()
             if done and what == "sweep":
                 log.info("applied %s timeout default(s)", done)
+            elif done and what == "fallback sweep":
+                log.warning("the web server applied %s timeout default(s) overdue by more than %g s: "
+                            "are the Celery workers and beat running?", done, fallback_grace())
             if next_wait is not None:
                 soon = await next_wait()
                 if soon is not None:
@@ -170,10 +184,38 @@ async def run_forever(interval: float = INTERVAL_SECONDS) -> None:
                          _every(interval, lambda: notifications(after_sweep), "notification pass"))
 
 
-def start_in_server() -> bool:
-    """Start `run_forever` on Daphne's event loop once its reactor runs. Only under Daphne (its
-    asyncio reactor is installed before the application is imported): anywhere else, such as a test
-    importing the ASGI application, nothing starts. Returns whether it was arranged."""
+def fallback_grace() -> float:
+    from django.conf import settings
+
+    return float(settings.DEADLINE_FALLBACK_GRACE_SECONDS)
+
+
+def fallback_sweep() -> int:
+    """One pass of the fallback in the calling thread (`sweep_parallel`'s threads on PostgreSQL): the
+    games overdue by more than the grace. Returns how many timeout defaults it applied."""
+    return sweep_parallel(overdue_by=fallback_grace()).timeouts
+
+
+async def run_fallback_forever(interval: float = INTERVAL_SECONDS) -> None:
+    """The fallback on the server's event loop: every `interval` seconds (or when the next deadline
+    plus the grace comes, if sooner) sweep the games overdue by more than the grace. A failing pass
+    (database restarting) is logged and the loop goes on."""
+    grace = fallback_grace()
+    log.info("deadline fallback started in the web server (deadlines overdue by more than %g s)", grace)
+    next_deadline = sync_to_async(_between_connections, thread_sensitive=False)
+
+    async def until_next() -> float | None:
+        soon = await next_deadline(seconds_to_next_deadline)
+        return None if soon is None else soon + grace
+
+    await _every(interval, lambda: _sweep_on_loop(overdue_by=grace), "fallback sweep", until_next)
+
+
+def start_in_server(fallback: bool = False) -> bool:
+    """Start `run_forever` (or, with `fallback`, `run_fallback_forever`) on Daphne's event loop once
+    its reactor runs. Only under Daphne (its asyncio reactor is installed before the application is
+    imported): anywhere else, such as a test importing the ASGI application, nothing starts. Returns
+    whether it was arranged."""
     if "daphne.server" not in sys.modules:
         return False
     from twisted.internet import reactor  # the asyncio reactor Daphne installed
@@ -181,7 +223,7 @@ def start_in_server() -> bool:
     loop = reactor._asyncioEventloop  # Daphne runs the application on this loop too
 
     def start() -> None:
-        loop.create_task(run_forever())
+        _started.add(loop.create_task(run_fallback_forever() if fallback else run_forever()))
 
     reactor.callWhenRunning(start)
     return True

@@ -26,7 +26,9 @@ def websocket_application():
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application()})
 
 # Embedded mode (no Redis, so no Celery): this process sweeps deadlines itself, so its timeouts
-# reach the websockets through the in-memory channel layer (games/runner.py).
+# reach the websockets through the in-memory channel layer (games/runner.py). With Celery it sweeps
+# only the deadlines the workers left overdue for more than DEADLINE_FALLBACK_GRACE_SECONDS (all
+# workers down), through the shared channel layer.
 from django.conf import settings  # noqa: E402
 
 from games.runner import start_in_server, warm_up  # noqa: E402
@@ -35,4 +37,6 @@ from westeros.heap import tune_when_serving  # noqa: E402
 warm_up()  # the rulesets imported now, not by the first action or timeout
 if settings.DEADLINE_RUNNER_IN_SERVER:
     start_in_server()
+elif settings.DEADLINE_FALLBACK_IN_SERVER:
+    start_in_server(fallback=True)
 tune_when_serving()  # the garbage collector set for a server (westeros/heap.py)

@@ -209,6 +209,11 @@ CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in 
 # Without Redis, the web server process itself sweeps every second (games/runner.py), so timeouts
 # reach the pages through the in-memory channel layer; off when Celery does the job.
 DEADLINE_RUNNER_IN_SERVER = env_bool("DEADLINE_RUNNER_IN_SERVER", not REDIS.enabled)
+# With Celery, each web server also sweeps, as a fallback, the deadlines overdue by more than
+# DEADLINE_FALLBACK_GRACE_SECONDS: normally the workers resolve them first and it finds nothing; with
+# every worker down, deadlines go on a grace late (games/runner.py). Resolution is idempotent.
+DEADLINE_FALLBACK_IN_SERVER = env_bool("DEADLINE_FALLBACK_IN_SERVER", not DEADLINE_RUNNER_IN_SERVER)
+DEADLINE_FALLBACK_GRACE_SECONDS = env_int("DEADLINE_FALLBACK_GRACE_SECONDS", 2)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -231,15 +236,15 @@ NOTIFICATION_RETENTION_DAYS = env_int("NOTIFICATION_RETENTION_DAYS", 30)
 # Without a broker, notifications wait in their table for the embedded runner (never sent inside
 # a request); with one, a task sends each right after the commit.
 NOTIFY_OUTBOX_ONLY = env_bool("NOTIFY_OUTBOX_ONLY", not REDIS.enabled)
+# Every game socket is sent the game's version when nothing else was sent to it for this many seconds
+# (or at once when it has fallen behind): a socket whose update the channel layer dropped learns of it
+# and re-fetches (games/consumers.py, Keepalive). 0: off.
+LIVE_KEEPALIVE_SECONDS = env_int("LIVE_KEEPALIVE_SECONDS", 2)
 # Event streams (GET /api/v1/stream/events) a user may hold open at once; one more is refused 429.
 EVENT_STREAMS_PER_USER = env_int("EVENT_STREAMS_PER_USER", 8)
 
 # E-mail: SMTP once EMAIL_HOST is set. Without it, DEBUG prints messages on the console; with DEBUG
 # off nothing is sent *or printed* (a password-reset link in the server log opens that account):
-# Every game socket is sent the game's version when nothing else was sent to it for this many seconds
-# (or at once when it has fallen behind): a socket whose update the channel layer dropped learns of it
-# and re-fetches (games/consumers.py, Keepalive). 0: off.
-LIVE_KEEPALIVE_SECONDS = env_int("LIVE_KEEPALIVE_SECONDS", 2)
 # westeros/mail.py refuses each message, and `check --deploy` fails (westeros.E001).
 EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND",

@@ -4,7 +4,9 @@ the earliest, which the sweep queries), and nothing else holds it: no task waits
 a worker's memory for a particular deadline.
 
 The sweep wakes every second (Celery beat's `sweep_deadlines`, or the embedded runner inside the
-web server) and resolves every overdue game, a small batch per transaction, each game claimed with
+web server; with Celery, each web server also sweeps as a fallback, only for games overdue by more
+than DEADLINE_FALLBACK_GRACE_SECONDS, so that deadlines go on when every worker is down:
+games/runner.py) and resolves every overdue game, a small batch per transaction, each game claimed with
 a row lock taken with SKIP LOCKED: several sweeps running at once (the DEADLINE_SWEEP_WORKERS
 threads of one tick, two workers, or a sweep still busy when the next one starts) share the overdue
 games between them instead of queueing on the same row. Resolution re-checks everything under that
@@ -226,18 +228,19 @@ def sweep_workers() -> int:
     return max(1, int(getattr(settings, "DEADLINE_SWEEP_WORKERS", 1)))
 
 
-def sweep_in_thread(now: datetime | None = None, budget_seconds: float | None = None) -> SweepResult:
+def sweep_in_thread(now: datetime | None = None, budget_seconds: float | None = None,
+                    overdue_by: float = 0.0) -> SweepResult:
     """`sweep` in a thread of its own: its database connection is closed when it ends."""
     from django.db import connection
 
     try:
-        return sweep(now, budget_seconds)
+        return sweep(now, budget_seconds, overdue_by=overdue_by)
     finally:
         connection.close()
 
 
 def sweep_parallel(workers: int | None = None, now: datetime | None = None,
-                   budget_seconds: float | None = None) -> SweepResult:
+                   budget_seconds: float | None = None, overdue_by: float = 0.0) -> SweepResult:
     """`workers` sweeps at once in threads (default: `sweep_workers()`), sharing the overdue games
     through SKIP LOCKED; one worker is a plain `sweep` in the calling thread. For a Celery worker or
     `manage.py run_deadlines`; the runner inside Daphne starts its sweeps on the server's loop
@@ -246,9 +249,9 @@ def sweep_parallel(workers: int | None = None, now: datetime | None = None,
 
     workers = sweep_workers() if workers is None else workers
     if workers <= 1:
-        return sweep(now, budget_seconds)
+        return sweep(now, budget_seconds, overdue_by=overdue_by)
     with ThreadPoolExecutor(workers, thread_name_prefix="deadline-sweep") as pool:
-        futures = [pool.submit(sweep_in_thread, now, budget_seconds) for _ in range(workers)]
+        futures = [pool.submit(sweep_in_thread, now, budget_seconds, overdue_by) for _ in range(workers)]
         results = [f.result() for f in futures]  # a failed claim (database down) raises, as in sweep
     total = SweepResult()
     for result in results:
@@ -257,7 +260,7 @@ def sweep_parallel(workers: int | None = None, now: datetime | None = None,
 
 
 def sweep(now: datetime | None = None, budget_seconds: float | None = None,
-          batch: int | None = None) -> SweepResult:
+          batch: int | None = None, overdue_by: float = 0.0) -> SweepResult:
     """Resolve overdue games until none is left that no other sweep holds, or `budget_seconds` have
     passed (the next sweep carries on). Games are claimed `batch` at a time (DEADLINE_SWEEP_BATCH)
     with `SELECT ... FOR UPDATE SKIP LOCKED` on PostgreSQL, so sweeps running side by side never
@@ -265,7 +268,10 @@ def sweep(now: datetime | None = None, budget_seconds: float | None = None,
     trip, and resolved in one transaction: one claim and one commit for the batch instead of one
     per game. If any game of a batch fails, the whole batch rolls back and its games are redone one
     per transaction, so one broken game stops nobody else. `now` fixes the clock (tests); otherwise
-    each claim reads it afresh, so a long sweep also takes deadlines that fall due while it runs."""
+    each claim reads it afresh, so a long sweep also takes deadlines that fall due while it runs.
+    `overdue_by` (seconds): claim only games whose deadline passed at least that long ago (the web
+    servers' fallback, games/runner.py, leaves the others to the workers); they are resolved as of
+    now all the same (their next deadlines count from now)."""
     budget = settings.DEADLINE_SWEEP_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     size = max(1, int(getattr(settings, "DEADLINE_SWEEP_BATCH", 1) if batch is None else batch))
     stop_at = time.monotonic() + budget
@@ -276,7 +282,7 @@ def sweep(now: datetime | None = None, budget_seconds: float | None = None,
         try:
             with transaction.atomic():
                 clock = now or timezone.now()
-                games = list(overdue_games(clock).exclude(pk__in=result.handled)
+                games = list(overdue_games(clock - timedelta(seconds=overdue_by)).exclude(pk__in=result.handled)
                              .select_for_update(skip_locked=True).prefetch_related(SEATS_WITH_PLAYERS)[:size])
                 claimed = [game.pk for game in games]
                 result.handled.extend(claimed)
@@ -289,7 +295,7 @@ def sweep(now: datetime | None = None, budget_seconds: float | None = None,
                 _failed(result, claimed[0])
             else:
                 for game_id in claimed:  # everything rolled back: one game at a time, to isolate it
-                    _sweep_one(game_id, now, result)
+                    _sweep_one(game_id, now, result, overdue_by)
             continue
         if not claimed:
             break
@@ -298,11 +304,11 @@ def sweep(now: datetime | None = None, budget_seconds: float | None = None,
     return result
 
 
-def _sweep_one(game_id: int, now: datetime | None, result: SweepResult) -> None:
+def _sweep_one(game_id: int, now: datetime | None, result: SweepResult, overdue_by: float = 0.0) -> None:
     try:
         with transaction.atomic():
             clock = now or timezone.now()
-            game = overdue_games(clock).filter(pk=game_id).select_for_update(skip_locked=True).first()
+            game = overdue_games(clock - timedelta(seconds=overdue_by)).filter(pk=game_id).select_for_update(skip_locked=True).first()
             records = _resolve_locked(game, clock) if game is not None else []
     except Exception:
         _failed(result, game_id)
