@@ -208,7 +208,25 @@ async def run_fallback_forever(interval: float = INTERVAL_SECONDS) -> None:
         soon = await next_deadline(seconds_to_next_deadline)
         return None if soon is None else soon + grace
 
-    await _every(interval, lambda: _sweep_on_loop(overdue_by=grace), "fallback sweep", until_next)
+    await _every(interval, lambda: _fallback_on_loop(grace), "fallback sweep", until_next)
+
+
+def _anything_overdue_by(grace: float) -> bool:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services.deadlines import overdue_games
+
+    return overdue_games(timezone.now() - timedelta(seconds=grace)).exists()
+
+
+async def _fallback_on_loop(grace: float) -> int:
+    """One query (the partial index on active games' deadlines) while the workers keep up; the
+    sweeps, side by side, only when a game is overdue by more than the grace."""
+    if not await sync_to_async(_between_connections, thread_sensitive=False)(lambda: _anything_overdue_by(grace)):
+        return 0
+    return await _sweep_on_loop(overdue_by=grace)
 
 
 def start_in_server(fallback: bool = False) -> bool:

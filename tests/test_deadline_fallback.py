@@ -68,6 +68,18 @@ def test_the_ordinary_sweep_still_takes_a_deadline_just_passed(settings):
     assert sweep().timeouts == 3
 
 
+@pytest.mark.django_db
+def test_while_the_workers_keep_up_each_pass_is_one_query_that_finds_nothing(django_assert_num_queries):
+    """What each Daphne asks every second before it sweeps (runner._fallback_on_loop); the real
+    server's loop runs it in the test below."""
+    game = make_game(time_limit=600)
+    overdue_since(game, 1)
+    with django_assert_num_queries(1):
+        assert runner._anything_overdue_by(30) is False
+    overdue_since(game, 31)
+    assert runner._anything_overdue_by(30) is True
+
+
 def serve(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
     """A Daphne process as the recipe starts one (deploy/systemd/westeros-daphne@.service)."""
     with log.open("w") as out:
