@@ -13,8 +13,8 @@ PostgreSQL or Redis):
 - nginx with deploy/nginx-westeros.conf (ports, certificate and paths substituted) in front of two
   Daphne nodes, two Celery workers and beat, each started with the ExecStart line of its systemd
   unit in deploy/systemd/ (workers get a node name each, as two machines would have). A process
-  that dies is started again after its unit's RestartSec, as systemd's Restart=always would; Redis
-  servers too (Debian's redis-server unit restarts them).
+  that dies is started again after its unit's RestartSec, as systemd's Restart=always would; the
+  sentinels after 1 s; the Redis servers as the redis fault below says.
 
 The load (printed at the start): `--games` games in play, a mix of the four rulesets (AGoT, the card
 game, B'Twixt, miniatures); one game in five is a deadline game (a short time limit, nobody acts:
@@ -31,8 +31,10 @@ play that are measured with it:
   daphne    SIGKILL a Daphne node (its unit restarts it)
   worker    SIGKILL a Celery worker and its pool (restarted)
   beat      SIGKILL beat (restarted)
-  redis     SIGKILL the Redis primary (Sentinel promotes the replica; the old primary restarts
-            and the sentinels make it a replica)
+  redis     SIGKILL the Redis primary (Sentinel promotes the replica; the old primary is started
+            again once that happened, as a machine that was lost and comes back, and the sentinels
+            make it a replica: restarted at once, before the sentinels' 2 s down-after, it would
+            come back as the primary with its data and no failover would be measured)
   postgres  `pg_ctl restart -m fast`
   overload  first the rate one Daphne node sustains is measured (clients sending back to back to
             node 1 directly for a few seconds), then actions at twice that rate through nginx
