@@ -37,8 +37,8 @@ Keep-alive (issue 28): the channel layer may drop a message (channels-redis expi
 long under overload) and nothing else would tell the socket. So this process sends each of its game
 sockets {"type": "keepalive", "version"}, the game's current version (the same for every seat and
 spectator: nothing else), when nothing was sent to it for LIVE_KEEPALIVE_SECONDS (2; 0: off), and at
-once when the game's version has been ahead of what the socket was sent for a whole tick (half that
-interval). A client whose version is older re-fetches the game, as on a gap notice; the socket's
+once when the game's version has been ahead of what the socket was sent for that long (the ticks
+come every half interval, so a lost update is told within about 1.5 intervals). A client whose version is older re-fetches the game, as on a gap notice; the socket's
 updates go on from that version. One query per tick reads the versions of every game this process
 has sockets for (`Keepalive`), however many sockets watch them."""
 from __future__ import annotations
@@ -99,7 +99,7 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
         self.delivered = await self._version()  # the client has every change up to this version
         await self.accept()
         await self.send_json({"type": "hello", "game": self.game_id, "seat": seat, "version": self.delivered})
-        self.was_behind = False  # the game's version was ahead of `delivered` at the last keep-alive tick
+        self.behind_since: float | None = None  # since when the keep-alive ticks have seen the game ahead
         keepalive_of_this_loop().add(self)
         await self._set_presence(user, present=True)
         await self._broadcast_presence()
@@ -192,14 +192,19 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
     async def keepalive(self, version: int, now: float, interval: float) -> None:
         """A keep-alive tick (`Keepalive`): `version` is the game's version as just read. Sends
         {"type": "keepalive", "version"} when nothing was sent for `interval` seconds, or when the
-        game was already ahead of this socket at the previous tick (an update lost, or stuck in the
-        layer): the socket's updates then go on from that version, as after a gap notice."""
+        game has been ahead of this socket for `interval` seconds (an update lost, or stuck in the
+        layer; a shorter lag is an update on its way): the socket's updates then go on from that
+        version, as after a gap notice."""
         async with self.sending:
             behind = version > self.delivered
-            if not (now - getattr(self, "last_sent", now) >= interval or (behind and self.was_behind)):
-                self.was_behind = behind
+            if not behind:
+                self.behind_since = None
+            elif self.behind_since is None:
+                self.behind_since = now
+            lost = behind and now - self.behind_since >= interval
+            if not (now - getattr(self, "last_sent", now) >= interval or lost):
                 return
-            self.was_behind = False
+            self.behind_since = None
             if behind:
                 self.delivered = version
             await self.send_json({"type": "keepalive", "version": self.delivered})

@@ -146,10 +146,12 @@ async def test_one_query_per_tick_reads_every_game_whatever_the_number_of_socket
     keepalive.task.cancel()
 
 
-async def test_a_socket_behind_for_a_whole_tick_is_told_at_once_and_a_busy_one_only_when_idle(app, monkeypatch):
+async def test_a_socket_behind_for_a_whole_interval_is_told_at_once_and_a_busy_one_only_when_idle(app, monkeypatch,
+                                                                                                   settings):
     """The scheduling, on the real consumer with a hand-driven clock: a socket that was just sent
-    something gets no keep-alive; one that the game is ahead of gets it on the second tick that
-    sees it behind (the first may be an update still on its way), however busy it is."""
+    something gets no keep-alive; one that the game has been ahead of for a whole interval gets it
+    (a shorter lag may be an update still on its way), however busy it is."""
+    settings.LIVE_KEEPALIVE_SECONDS = 3600  # the process's own ticker sleeps: this test ticks by hand
     now = [1000.0]
     monkeypatch.setattr(consumers, "clock", lambda: now[0])
     game = await sync_to_async(make_game)()
@@ -162,7 +164,10 @@ async def test_a_socket_behind_for_a_whole_tick_is_told_at_once_and_a_busy_one_o
     assert await socket.receive_nothing(timeout=0.2)
     await consumer.keepalive(3, now[0] + 0.5, interval)  # behind, first seen: perhaps in flight
     assert await socket.receive_nothing(timeout=0.2)
-    await consumer.keepalive(3, now[0] + 1.0, interval)  # still behind a tick later: told now
+    await consumer.keepalive(3, now[0] + 1.5, interval)  # a second later: perhaps still in flight
+    assert await socket.receive_nothing(timeout=0.2)
+    consumer.last_sent = now[0] + 2.4  # busy: something else was just sent
+    await consumer.keepalive(3, now[0] + 2.5, interval)  # behind for the whole interval: told now
     assert await socket.receive_json_from(timeout=WAIT) == {"type": "keepalive", "version": 3}
     assert consumer.delivered == 3
     # an update from the version it was told goes straight out; an older one is covered
