@@ -67,6 +67,16 @@ def isolated_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def no_game_socket_keepalive(settings):
+    """No keep-alive on the game sockets of in-process tests (games/consumers.py, issue 28), unless a
+    test sets LIVE_KEEPALIVE_SECONDS itself (tests/test_live_keepalive.py): many tests read a socket
+    until a message of some kind comes, each read with a timeout, and a keep-alive every 2 s would
+    turn a missing message into a test that never ends instead of one that fails. Servers the tests
+    start as processes keep the default."""
+    settings.LIVE_KEEPALIVE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def isolated_channel_layer(settings):
     """A fresh channel layer for each test, with its own key prefix on Redis. Group names come from
     ids, and every parallel worker's test database starts its ids at 1, so without a prefix one
