@@ -673,7 +673,7 @@ def main() -> None:
     parser.add_argument("--database", default="westeros_bench_pages", help="PostgreSQL database to (re)create")
     parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database (and the SQLite file)")
     parser.add_argument("--reuse", action="store_true",
-                        help="PostgreSQL: measure the database a run with --keep left (no build)")
+                        help="PostgreSQL: measure the database a run with --keep left (no build; it is kept)")
     args = parser.parse_args()
     if args.users < 100:
         parser.error("--users must be at least 100 (tables of strangers are drawn from them)")
@@ -726,7 +726,7 @@ def main() -> None:
         if server is not None:
             server.terminate()
             server.wait(timeout=10)
-        if pg_name and not args.keep:
+        if pg_name and not (args.keep or args.reuse):  # a database measured again is kept again
             from django.db import connections
 
             connections.close_all()
