@@ -257,16 +257,19 @@ def render_nginx_site(folder: Path, *, http: int, https: int, daphnes: list[int]
     site = replace_exactly(site, "    listen [::]:80;\n", "")
     site = replace_exactly(site, "    listen 443 ssl;\n", f"    listen 127.0.0.1:{https} ssl;\n")
     site = replace_exactly(site, "    listen [::]:443 ssl;\n", "")
-    site = replace_exactly(site, "server 127.0.0.1:8001 ", f"server 127.0.0.1:{daphnes[0]} ")
-    site = replace_exactly(site, "server 127.0.0.1:8002 ", f"server 127.0.0.1:{daphnes[1]} ")
+    # each Daphne twice: in the upstream for pages and the API, and in the one for websockets
+    site = replace_exactly(site, "server 127.0.0.1:8001 ", f"server 127.0.0.1:{daphnes[0]} ", count=2)
+    site = replace_exactly(site, "server 127.0.0.1:8002 ", f"server 127.0.0.1:{daphnes[1]} ", count=2)
     site = replace_exactly(site, "/etc/letsencrypt/live/westeros.example/fullchain.pem", str(folder / "cert.pem"))
     site = replace_exactly(site, "/etc/letsencrypt/live/westeros.example/privkey.pem", str(folder / "key.pem"))
     site = replace_exactly(site, "alias /srv/westeros/staticfiles/;", f"alias {static_root}/;")
     site = replace_exactly(site, "root /var/www/html;", f"root {folder / 'www'};")
     site = replace_exactly(site, "/var/log/nginx/access.log", str(folder / "access.log"), count=2)
-    return replace_exactly(site, "        proxy_pass http://westeros_daphne;\n",
-                           f"        proxy_pass http://westeros_daphne;\n"
-                           f"        add_header {UPSTREAM_HEADER} $upstream_addr always;\n", count=2)
+    for upstream in ("westeros_daphne", "westeros_daphne_ws"):
+        site = replace_exactly(site, f"        proxy_pass http://{upstream};\n",
+                               f"        proxy_pass http://{upstream};\n"
+                               f"        add_header {UPSTREAM_HEADER} $upstream_addr always;\n")
+    return site
 
 
 def nginx_main_config(folder: Path) -> str:
