@@ -23,8 +23,9 @@ players' API tokens through nginx at `--rate` actions/s in all (round robin, eac
 Idempotency-Key; a request whose outcome is unknown, a connection error or a 502/503/504, is sent
 again once with the same key after a second). `--sockets` websockets watch the games through nginx
 (the seats' players and spectators), each behaving as the game page's script (static/js/gameclient.js):
-on close it reconnects after 1 s, then 2, 4... A probe opens a new websocket every half second
-through nginx and times its handshake (to the hello message).
+on close it reconnects after a random wait of up to 1 s, then up to 2, 4... (full jitter, 30 s at
+most). A probe opens a new websocket every half second through nginx and times its handshake (to the
+hello message).
 
 Phases: a baseline (no fault), then each fault in turn, each followed by `--recovery` seconds of
 play that are measured with it:
@@ -801,7 +802,7 @@ class SocketRunner:
                 raise
             except Exception as error:
                 log.handshakes.append((started, time.time() - started, False, reason(error)))
-                await asyncio.sleep(retry)
+                await asyncio.sleep(random.uniform(0, retry))  # full jitter, as gameclient.js
                 retry = min(retry * 2, 30.0)
                 continue
             log.handshakes.append((started, time.time() - started, True, ""))
@@ -829,7 +830,8 @@ class SocketRunner:
             except Exception:
                 pass
             log.closes.append(time.time())
-            await asyncio.sleep(retry)  # gameclient.js: reconnect after 1 s, then 2, 4... (30 s at most)
+            # gameclient.js: reconnect after a random wait of up to 1 s, then up to 2, 4... (30 s at most)
+            await asyncio.sleep(random.uniform(0, retry))
             retry = min(retry * 2, 30.0)
 
     async def _probe(self) -> None:

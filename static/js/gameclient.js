@@ -56,10 +56,18 @@
     return msg.version > known || (msg.version === known && msg.from_version === known);
   }
 
+  /* Reconnection waits: "full jitter" (a random wait between 0 and the current backoff, which starts
+     at 1 s, doubles after each failed attempt and stops at 30 s; back to 1 s once a socket opens).
+     When a server or Redis goes down, every page's socket closes in the same second; without the
+     random part they would all come back in the same second, 1, 2, 4... s later, a storm the servers
+     cannot accept in time (issue 28). */
+  const RECONNECT_FIRST = 1000, RECONNECT_MOST = 30000;
+  function reconnectWait(backoff) { return Math.random() * backoff; }
+
   /* connectLive({path, invite, status, version, load, onOpen, onPresence, onChat}): `version()` is the
      version the page shows; `load()` re-fetches; `status` is the element that says live/reconnecting. */
   function connectLive(opts) {
-    let retry = 1000;
+    let backoff = RECONNECT_FIRST;
     // A deadline shown on the page passed (countdown.js): the server applies the default within a
     // couple of seconds. Re-fetch then, and once more later, unless an update came meanwhile: a page
     // must not keep asking for a decision already taken, even when its live update is lost.
@@ -71,7 +79,7 @@
       const proto = location.protocol === "https:" ? "wss://" : "ws://";
       const ws = new WebSocket(proto + location.host + opts.path + (opts.invite ? "?invite=" + encodeURIComponent(opts.invite) : ""));
       ws.onopen = () => {
-        retry = 1000; opts.status.textContent = "live"; opts.status.className = "conn on";
+        backoff = RECONNECT_FIRST; opts.status.textContent = "live"; opts.status.className = "conn on";
         if (opts.onOpen) opts.onOpen();
       };
       ws.onmessage = (e) => {
@@ -87,7 +95,7 @@
       };
       ws.onclose = () => {
         opts.status.textContent = "reconnecting…"; opts.status.className = "conn off";
-        setTimeout(connect, retry); retry = Math.min(retry * 2, 30000);
+        setTimeout(connect, reconnectWait(backoff)); backoff = Math.min(backoff * 2, RECONNECT_MOST);
       };
       window.__westerosSocket = ws;
     }
