@@ -14,8 +14,8 @@ listed (`legal_actions` null: AGoT's orders, some card-game choices) is left to 
 applies the ruleset's documented default. The engine's own smart player (`bot_action`) is not used:
 it reads the whole state, hidden cards included, which no client ever sees. See docs/bots.md.
 
-    python examples/bot.py --server http://127.0.0.1:8000 --token KEY --accept
-    python examples/bot.py --server http://127.0.0.1:8000 --token KEY --challenge otherbot --ruleset lcg --ranked
+    python examples/bot.py --server http://127.0.0.1:8000 --token=KEY --accept
+    python examples/bot.py --server http://127.0.0.1:8000 --token=KEY --challenge otherbot --ruleset lcg --ranked
 """
 from __future__ import annotations
 

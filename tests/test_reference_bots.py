@@ -39,7 +39,8 @@ def api(server, path: str, key: str):
 
 
 def bot(server, key: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "examples/bot.py", "--server", server.url, "--token", key, "--games", "1",
+    # --token=KEY: a key may start with "-", which argparse would take for an option after a space
+    return subprocess.Popen([sys.executable, "examples/bot.py", "--server", server.url, f"--token={key}", "--games", "1",
                              "--prefer-pass", "0.5", *args], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
 
