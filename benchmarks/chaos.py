@@ -65,7 +65,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
 import sys
@@ -80,6 +79,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from server_api import free_port, percentile  # noqa: E402  (the other server benchmarks' own)
+
 DEPLOY = ROOT / "deploy"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 PG_BIN = next((str(Path(p).parent) for p in ["/usr/local/bin/pg_ctl", *sorted(Path("/usr/lib/postgresql").glob(
@@ -90,17 +92,6 @@ HANDSHAKE_GOAL = 2.0
 DEADLINE_GOAL = 5.0
 SOCKETS_GOAL = 0.99
 FAULTS = ("daphne", "worker", "beat", "redis", "postgres", "overload")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def wait_for(condition, timeout: float, interval: float = 0.2) -> bool:

@@ -416,12 +416,8 @@ def shown_reliability(user: User) -> Reliability:
     kept RELIABILITY_SHOWN_SECONDS in the cache, so a profile opened again and again reads a busy
     player's latest decisions once a minute at most (issue 27: 10-15 ms a profile). Decisions that
     admit or refuse a player (lobbies, tournaments) read it afresh."""
-    key = f"ratings:reliability:{user.pk}"
-    cached = cache.get(key)
-    if cached is None:
-        cached = reliability_report(user)
-        cache.set(key, cached, RELIABILITY_SHOWN_SECONDS)
-    return cached
+    return cache.get_or_set(f"ratings:reliability:{user.pk}", lambda: reliability_report(user),
+                            RELIABILITY_SHOWN_SECONDS)
 
 
 RELIABILITY_SHOWN_SECONDS = 60

@@ -103,11 +103,7 @@ def history_charts(user) -> list[dict]:
     if not stamp["count"]:
         return []
     key = f"ratings:charts:{user.pk}:{stamp['newest']}:{stamp['count']}"
-    charts = cache.get(key)
-    if charts is None:
-        charts = _draw_charts(user)
-        cache.set(key, charts, CHARTS_CACHE_SECONDS)
-    return charts
+    return cache.get_or_set(key, lambda: _draw_charts(user), CHARTS_CACHE_SECONDS)
 
 
 def _draw_charts(user) -> list[dict]:
