@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -298,19 +299,39 @@ async def test_a_user_holds_at_most_event_streams_per_user_streams_at_once(app, 
 
 async def test_an_open_stream_keeps_its_place_and_a_lost_one_lets_it_go(app, settings, monkeypatch, short_keepalive):
     """A stream renews its place while it runs; the place of a stream whose server died (never
-    released) frees itself SLOT_SECONDS after its last renewal."""
+    released) frees itself SLOT_SECONDS after its last renewal. Waits on conditions: the running
+    stream is asked about only once it has renewed its place past the time an unrenewed place lasts;
+    the lost place is polled until it frees itself."""
     from events import slots
 
-    monkeypatch.setattr(slots, "SLOT_SECONDS", 2)  # renewed every 0.2 s here (the keep-alive)
+    monkeypatch.setattr(slots, "SLOT_SECONDS", 4)  # renewed every 0.2 s here (the keep-alive)
+    renewals = []
+    real_renew = slots.renew
+
+    async def counted_renew(*args):
+        await real_renew(*args)
+        renewals.append(time.monotonic())
+
+    monkeypatch.setattr(slots, "renew", counted_renew)
     settings.EVENT_STREAMS_PER_USER = 1
     user, key = await sync_to_async(user_with_key)()
     running = await open_stream(app, key)
-    await asyncio.sleep(3)  # longer than a place lasts without renewal
+    opened = time.monotonic()
+    for _ in range(1200):  # until a renewal comes later than an unrenewed place would have lasted
+        if renewals and renewals[-1] - opened > slots.SLOT_SECONDS + 1:
+            break
+        await asyncio.sleep(0.05)
+    assert renewals[-1] - opened > slots.SLOT_SECONDS + 1
     assert (await open_stream(app, key)).status == 429
     await running.close()
+    lost = time.monotonic()
     assert await slots.claim(user.pk, "a stream on a server that died", 1) == 0  # never released
     assert (await open_stream(app, key)).status == 429
-    await asyncio.sleep(2.5)
-    late = await open_stream(app, key)
+    for _ in range(600):  # the lost place frees itself once it expires (polled; 60 s at most)
+        late = await open_stream(app, key)
+        if late.status == 200:
+            break
+        await asyncio.sleep(0.1)
     assert late.status == 200
+    assert time.monotonic() - lost >= slots.SLOT_SECONDS - 0.5  # not before it expired
     await late.close()
