@@ -15,7 +15,8 @@ ranked game), open lobbies, challenges, notifications and chat, and one busy pla
 players, and every stored game is a copy of one of them (seed, final state and log), so that every
 log replays. Games in progress are copies of a prefix of such a log.
 
-Then Daphne is started on a free 127.0.0.1 port with the benchmark's settings
+Then Daphne is started on a free 127.0.0.1 port, with a pool of database connections as a production
+server has (DB_POOL_SIZE), and with the benchmark's settings
 (benchmarks/pages_settings.py: the site's settings plus a middleware, ServerTiming below, that
 times each request inside the Django process, from the first middleware in to the response out,
 and counts its database queries with connection.execute_wrapper; both come back as response
@@ -112,9 +113,13 @@ def setup_environment(database: str, run_dir: Path, reuse: bool = False) -> tupl
     else:
         env["DATABASE_URL"] = f"sqlite:///{run_dir}/pages.sqlite3"
     env.pop("REDIS_URL", None)  # the in-memory channel layer and cache: nothing lands in a shared Redis
+    # The database connections as a production server has them (deploy/westeros.env.example): a pool
+    # of DB_POOL_SIZE per process. Without it, Daphne (ASGI: each request on a thread of its own)
+    # opened a connection for every request, and every query of it was planned on a cold catalog
+    # cache: 10-30 ms a request that the site does not pay (issue 27, fifth round).
     env.update(SECRET_KEY="bench", DEBUG="false", ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="false",
-               DJANGO_SETTINGS_MODULE="benchmarks.pages_settings", LOG_LEVEL="WARNING", DB_POOL_SIZE="0",
-               DB_CONN_MAX_AGE="60", STATIC_ROOT=str(run_dir / "static"), DEADLINE_RUNNER_IN_SERVER="false",
+               DJANGO_SETTINGS_MODULE="benchmarks.pages_settings", LOG_LEVEL="WARNING", DB_POOL_SIZE="10",
+               DB_CONN_MAX_AGE="0", STATIC_ROOT=str(run_dir / "static"), DEADLINE_RUNNER_IN_SERVER="false",
                EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend")
     return env, pg_name
 
