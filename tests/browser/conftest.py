@@ -21,13 +21,16 @@ Chromium fails the tests instead (.ci/run installs Debian's chromium).
 """
 from __future__ import annotations
 
+import json
 import os
 import re
+import select
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -88,14 +91,45 @@ class LiveServer:
     def __init__(self, url: str, env: dict[str, str]):
         self.url = url
         self.env = env
+        self.stager: subprocess.Popen | None = None
+        self.staging = threading.Lock()
 
     def manage(self, *args: str, stdin: str | None = None) -> str:
-        """Run manage.py against the server's database; returns stdout."""
+        """Run manage.py against the server's database; returns stdout. `shell -c CODE` runs in the
+        server's stager (tests/browser/stager.py), one process that starts Django once."""
+        if len(args) == 3 and args[:2] == ("shell", "-c") and stdin is None:
+            return self.stage(args[2])
         done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, input=stdin,
                               capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
         return done.stdout
+
+    def stage(self, code: str) -> str:
+        """What `manage.py shell -c CODE` would print, run in the stager; RuntimeError if it raised."""
+        with self.staging:
+            if self.stager is None or self.stager.poll() is not None:
+                self.stager = subprocess.Popen([sys.executable, "-m", "tests.browser.stager"], cwd=ROOT, env=self.env,
+                                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            self.stager.stdin.write(json.dumps({"code": code}) + "\n")
+            self.stager.stdin.flush()
+            # the stager answers every line, or has died; a staging that hangs is killed, as the
+            # subprocess it replaces was after 120 s
+            if not select.select([self.stager.stdout], [], [], 120)[0]:
+                self.stager.kill()
+                raise RuntimeError(f"manage.py shell -c {code!r} did not finish within 120 s")
+            line = self.stager.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the stager died running manage.py shell -c {code!r}")
+            answer = json.loads(line)
+        if not answer["ok"]:
+            raise RuntimeError(f"manage.py shell -c {code!r} failed:\n{answer['out']}\n{answer['error']}")
+        return answer["out"]
+
+    def close(self) -> None:
+        if self.stager is not None:
+            self.stager.stdin.close()
+            stop_process(self.stager)
 
 
 @pytest.fixture(scope="session")
@@ -122,6 +156,7 @@ def live_asgi_server(chromium_path):
                 time.sleep(0.3)
         yield server
     finally:
+        server.close()
         stop_process(proc)
         log.close()
         shutil.rmtree(folder, ignore_errors=True)
