@@ -67,6 +67,14 @@ def pending_now(now: datetime | None = None):
     return Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=now or timezone.now())
 
 
+def waiting_count(user: User) -> int:
+    """How many challenges wait for the user's answer (pending_now's, with the user's invite pending):
+    counted by the user's invites, one per challenge and user (a constraint), so without the DISTINCT
+    over a join that counting challenges needs. The navigation shows it on every page (issue 27)."""
+    return Invite.objects.filter(user=user, status=Invite.Status.PENDING, challenge__status=Challenge.Status.PENDING,
+                                 challenge__expires_at__gt=timezone.now()).count()
+
+
 def shown_status(challenge: Challenge) -> str:
     if challenge.is_pending() and challenge.expires_at <= timezone.now():
         return Challenge.Status.EXPIRED

@@ -7,7 +7,6 @@ from __future__ import annotations
 from django import template
 
 from challenges import services
-from challenges.models import Invite
 
 register = template.Library()
 HOME_CHALLENGES = 10  # the newest challenges waiting for your answer that the home page lists
@@ -35,5 +34,4 @@ def waiting_challenges(context) -> int:
         return 0
     if context.get("challenges_waiting_known") is not None:
         return context["challenges_waiting_known"]
-    return (services.pending_now().filter(invites__user=user, invites__status=Invite.Status.PENDING)
-            .values("pk").distinct().count())
+    return services.waiting_count(user)
