@@ -18,8 +18,9 @@ derandomize=True: the same examples on every run, so CI is reproducible (without
 hypothesis gathers from the project's modules loaded so far, which depend on the tests run before:
 `same_examples`). The sampled decisions (a few seeded games per ruleset) and the API's game are
 shared by the examples: each example puts the API's game at one of the sampled decisions, so that
-none depends on what the ones before it applied. 30 to 50 s per ruleset (both tests) on two cores
-shared with a benchmark. A refusal also says what is wrong in a sentence of its own: it never
+none depends on what the ones before it applied. Per ruleset 2,500 examples at the engine and 800
+through the API: 3,300 in all (5,000 at the engine took 40-65 s a ruleset on a quiet machine, the
+largest share of .ci/run's time among the non-browser tests; issue 27). A refusal also says what is wrong in a sentence of its own: it never
 repeats a number beyond what any field takes, nor a text longer than any an action may hold."""
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ from games.models import Game
 from tests.factories import api_client_for, make_game
 
 PLAYERS = {"agot": 3, "btwixt": 4, "lcg": 2, "minis": 2}
-ENGINE_EXAMPLES = 5000
+ENGINE_EXAMPLES = 2500
 API_EXAMPLES = 800
 MAX_REASON = 4000  # a refusal is a sentence (it may list the legal options), never the echo of a huge value
 ECHO = MAX_TEXT  # a sent text longer than the longest text an action may hold is never repeated in a refusal
