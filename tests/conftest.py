@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -48,12 +49,36 @@ def pytest_testnodedown(node, error):
         node.config.stash[LEFT_OUT_COUNT] = max(count, node.config.stash.get(LEFT_OUT_COUNT, 0))
 
 
+def cpu_times() -> tuple[int, int] | None:
+    """(all CPU time, idle CPU time) of the machine since it started, in ticks (Linux only)."""
+    try:
+        ticks = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return sum(ticks), ticks[3] + ticks[4]  # idle and iowait
+
+
+CPU_AT_START = pytest.StashKey[tuple[int, int] | None]()
+
+
+def pytest_sessionstart(session):
+    session.config.stash[CPU_AT_START] = cpu_times()
+
+
 def pytest_terminal_summary(terminalreporter, config):
-    """Why the slow_once tests were left out: printed before pytest's last line, its summary."""
+    """Why the slow_once tests were left out, and how busy the machine's CPUs were during the run (so a
+    slow run says whether the tests waited or the machine was full: issue 27): printed before pytest's
+    last line, its summary."""
     backend = os.environ.get(LONG_TESTS_RAN_ON, "").strip()
     count = config.stash.get(LEFT_OUT_COUNT, 0)
     if backend and count:
         terminalreporter.write_line(LEFT_OUT.format(count=count, backend=backend))
+    start, end = config.stash.get(CPU_AT_START, None), cpu_times()
+    if start and end and end[0] > start[0]:
+        busy = 100 * (1 - (end[1] - start[1]) / (end[0] - start[0]))
+        load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
+        terminalreporter.write_line(f"The machine's {os.cpu_count()} CPUs were {busy:.0f}% busy during this run"
+                                    f" (these tests and anything else running); load average now {load}.")
 
 
 @pytest.fixture(autouse=True)
