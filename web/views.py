@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db.models import Case, Count, F, Value, When
+from django.db.models import Case, F, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
@@ -172,8 +173,12 @@ def _replay_clocks(game: Game, record, step: int, pending: dict) -> list[dict] |
 
 
 def lobby_list(request: HttpRequest) -> HttpResponse:
-    qs = (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
-          .annotate(taken=Count("members")).select_related("creator").order_by("-created_at"))
+    from games.api import with_members_taken
+
+    # members counted by a subquery per lobby, as the API's list and the home page do, not by a GROUP BY
+    # over the lobbies joined to their members and creators (4.3 -> 2.9 ms at 120 open lobbies; issue 27)
+    qs = (with_members_taken(Lobby.objects.filter(status=Lobby.Status.OPEN, private=False))
+          .select_related("creator").order_by("-created_at"))
     ranked = request.GET.get("ranked", "")
     if ranked in ("true", "false"):
         qs = qs.filter(ranked=ranked == "true")
@@ -295,7 +300,22 @@ def my_games(request: HttpRequest) -> HttpResponse:
     in_progress = seats.filter(game__status=Game.Status.ACTIVE).order_by("-game_id")
     finished = seats.exclude(game__status=Game.Status.ACTIVE).order_by("-game_id")
     pager = page_of(request, Concatenated(in_progress, finished, total=request.user.game_seats.filter(left_at__isnull=True)))
-    return render(request, "web/my_games.html", {"rows": _rows_of(pager.rows, vs_computer=False), "pager": pager})
+    return render(request, "web/my_games.html", {"rows": _in_words(_rows_of(pager.rows, vs_computer=False)),
+                                                 "pager": pager})
+
+
+def _in_words(rows: list[dict]) -> list[dict]:
+    """Each row of My games with what the page writes of it (its links, the game's name, the seat, the
+    time per decision and the status in words), made here rather than by the template's filters and
+    url tags, which resolve each of their arguments again for each of the page's 50 rows (issue 27)."""
+    for row in rows:
+        game = row["game"]
+        row.update(url=reverse("web-game", args=[game.pk]),
+                   replay_url="" if game.is_active() else reverse("web-replay", args=[game.pk]),
+                   game_name=site_words.ruleset_name(game.ruleset),
+                   seat_name=site_words.seat_name(row["seat"], game.ruleset),
+                   time_words=site_words.duration_words(game.time_limit), status_words=game.get_status_display())
+    return rows
 
 
 def _games_in_progress(user, limit: int) -> list[dict]:
