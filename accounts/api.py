@@ -22,6 +22,7 @@ from accounts.services import (
     do_authenticate,
     do_issue_token,
     do_revoke_token,
+    do_set_language,
     do_upgrade_to_bot,
 )
 from accounts.throttle import ThrottleUnavailable
@@ -38,6 +39,14 @@ def _new_token_response(token, key: str) -> Response:
 class MeView(APIView):
     @extend_schema(responses=MeSerializer, summary="The authenticated user")
     def get(self, request: Request) -> Response:
+        return Response(MeSerializer(request.user).data)
+
+    @extend_schema(request=MeSerializer, responses=MeSerializer, summary="Change your account's settings (its language)")
+    def patch(self, request: Request) -> Response:
+        serializer = MeSerializer(request.user, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        if "language" in serializer.validated_data:
+            do_set_language(request.user, serializer.validated_data["language"])
         return Response(MeSerializer(request.user).data)
 
 

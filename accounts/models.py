@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 TOKEN_PREFIX_LENGTH = 8
 
@@ -24,6 +25,9 @@ class User(AbstractUser):
     # wherever its name appears. Set once by accounts.services.do_upgrade_to_bot, never unset.
     is_bot = models.BooleanField("bot account", default=False)
     bot_since = models.DateTimeField(null=True, blank=True)
+    # The language the site speaks to this player (issue 29; westeros/i18n.py): one of
+    # settings.LANGUAGES, or "" to follow the browser. Set by the language switch and the profile page.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
 
     def clean(self) -> None:
         super().clean()

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from rest_framework import serializers
 
 from accounts.forms import TOKEN_NAME_MAX
@@ -9,8 +10,13 @@ from accounts.models import ApiToken, User
 class MeSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
-        fields = ("id", "username", "email", "email_pending", "date_joined", "bot")
-        read_only_fields = fields
+        fields = ("id", "username", "email", "email_pending", "date_joined", "bot", "language")
+        read_only_fields = ("id", "username", "email", "email_pending", "date_joined", "bot")
+
+    language = serializers.ChoiceField(
+        choices=[("", "follow the browser"), *settings.LANGUAGES], required=False, allow_blank=True,
+        help_text="the language of the pages and of the API's messages: 'en', 'es', or '' to follow the "
+                  "browser's Accept-Language (PATCH to change it)")
 
     email = serializers.EmailField(read_only=True, allow_null=True,
                                    help_text="the confirmed address (null until the sign-up link is followed)")

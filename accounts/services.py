@@ -120,6 +120,14 @@ def do_confirm_email(token: str) -> User:
     return user
 
 
+def do_set_language(user: User, language: str) -> User:
+    """The language the site speaks to `user` ("" follows the browser); the caller checked it is
+    one of settings.LANGUAGES."""
+    user.language = language
+    user.save(update_fields=["language"])
+    return user
+
+
 def do_issue_token(user: User, name: str) -> tuple[ApiToken, str]:
     return ApiToken.issue(user, name)
 

@@ -89,8 +89,9 @@ def test_dev_py_test_asks_pytest_for_the_25_slowest_tests_before_the_caller_s_ar
     monkeypatch.setattr(dev, "ensure_installed", lambda extras="": None)
     monkeypatch.setattr(dev, "run", lambda *args, env=None: calls.append([str(a) for a in args]))
     dev.test(["-k", "lobby", "--durations=60"])
-    [ruff, pytest_call] = calls
+    [ruff, compile_call, pytest_call] = calls
     assert ruff[1:] == ["check", "."]
+    assert compile_call[1:] == ["manage.py", "compile_translations"]  # the Spanish the tests read (issue 29)
     assert pytest_call[1:6] == ["-m", "pytest", "-n", "2", "-q"]
     # the default first, the caller's arguments after it (pytest keeps the last --durations)
     assert pytest_call[6:] == ["--durations=25", "-k", "lobby", "--durations=60"]

@@ -82,6 +82,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # the page's language (Django's LocaleMiddleware, after the user is known): the account's
+    # setting, else the language cookie, else Accept-Language, else English (westeros/i18n.py)
+    "westeros.i18n.SiteLocaleMiddleware",
     # a bot account's browser session may read but not act (docs/bots.md)
     "accounts.middleware.BotSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -259,9 +262,15 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Westeros <noreply@westeros.local>")
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# English and Spanish (issue 29): locale/es/LC_MESSAGES/django.po and djangojs.po, compiled by
+# `manage.py compile_translations` (dev.py start and test run it); docs/translating.md.
+LANGUAGES = [("en", "English"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # a visitor's choice is remembered a year
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_TZ = True
 
 # Static files. With DEBUG off, `manage.py collectstatic` copies them to STATIC_ROOT with hashed names

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularSwaggerView
 
 from accounts import views as account_views
 from web import views as web_views
+from westeros import i18n
 from westeros.api_errors import api_not_found
 from westeros.schema_view import ApiSchemaView
 
@@ -23,6 +24,9 @@ urlpatterns = [
     path("", web_views.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/notifications/", include("notifications.urls")),
+    # the language switch (every page's footer, the profile page) and the scripts' catalogue (issue 29)
+    path("accounts/language/", i18n.switch_language, name="set-language"),
+    path("jsi18n/<str:language>/", i18n.javascript_catalog, name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("users/<str:username>/", account_views.public_profile, name="public-profile"),
     path("", include("tournaments.urls")),

@@ -1,0 +1,69 @@
+"""The site's two languages (issue 29): which one a request is answered in, the switch that
+changes it, and the pages' scripts' catalogue.
+
+A request's language is the account's setting (`User.language`, when the user chose one), else the
+language cookie (a visitor's choice, Django's `django_language`), else the browser's
+Accept-Language, else English (settings.LANGUAGE_CODE). The API follows the same rule; a client
+with a token is known only inside the API view, after the language was chosen, so its answers
+follow its Accept-Language (or the cookie).
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
+from django.views.decorators.cache import cache_page
+from django.views.decorators.http import require_POST
+from django.views.i18n import JavaScriptCatalog, set_language
+
+SUPPORTED = {code for code, _name in settings.LANGUAGES}
+CATALOG_CACHE_SECONDS = 24 * 3600
+
+
+def account_language(request: HttpRequest) -> str:
+    """The language the logged-in account chose, or "" (none chosen, or a visitor)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return ""
+    language = getattr(user, "language", "")
+    return language if language in SUPPORTED else ""
+
+
+class SiteLocaleMiddleware(LocaleMiddleware):
+    """Django's LocaleMiddleware with the account's setting first. It runs after
+    AuthenticationMiddleware (so the user is known); the site has no language prefix in its URLs,
+    so nothing before it needs the language."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        language = account_language(request) or translation.get_language_from_request(request)
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()
+
+
+@require_POST
+def switch_language(request: HttpRequest) -> HttpResponse:
+    """The footer's "English · Español" form: Django's set_language (the cookie, then back to the
+    page), and the account's setting when someone is logged in, so it follows them to other
+    browsers. An unknown language changes nothing (set_language ignores it)."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if language in SUPPORTED and request.user.is_authenticated and request.user.language != language:
+        from accounts.services import do_set_language
+
+        do_set_language(request.user, language)
+    return response
+
+
+class SiteJavaScriptCatalog(JavaScriptCatalog):
+    """The catalogue of static/js/*.js's strings (djangojs.po) for the language in the URL
+    (/jsi18n/es/): each language has its own address, so browsers and the cache keep one copy per
+    language and a switch never serves the other language's copy."""
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        language = kwargs.pop("language")
+        with translation.override(language if language in SUPPORTED else settings.LANGUAGE_CODE):
+            return super().get(request, *args, **kwargs)
+
+
+javascript_catalog = cache_page(CATALOG_CACHE_SECONDS)(SiteJavaScriptCatalog.as_view())
