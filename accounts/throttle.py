@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext_lazy, ngettext
 
 from westeros.outages import REDIS_ERRORS
 
@@ -34,7 +35,7 @@ log = logging.getLogger(__name__)
 class ThrottleUnavailable(Exception):
     """The failure counts cannot be checked or recorded: the log-in is refused (fail closed)."""
 
-    message = "Log-in is temporarily unavailable. Try again in a minute."
+    message = gettext_lazy("Log-in is temporarily unavailable. Try again in a minute.")
 
     def __init__(self) -> None:
         super().__init__(self.message)
@@ -160,7 +161,11 @@ class LoginThrottle:
     @property
     def message(self) -> str:
         if self.slowed:
-            return (f"Too many failed log-in attempts for this account from many places. "
-                    f"Try again in {slowdown_seconds()} seconds.")
+            seconds = slowdown_seconds()
+            return ngettext("Too many failed log-in attempts for this account from many places. "
+                            "Try again in %(seconds)d second.",
+                            "Too many failed log-in attempts for this account from many places. "
+                            "Try again in %(seconds)d seconds.", seconds) % {"seconds": seconds}
         minutes = max(1, settings.LOGIN_FAILURE_WINDOW_SECONDS // 60)
-        return f"Too many failed log-in attempts. Try again in {minutes} minutes."
+        return ngettext("Too many failed log-in attempts. Try again in %(minutes)d minute.",
+                        "Too many failed log-in attempts. Try again in %(minutes)d minutes.", minutes) % {"minutes": minutes}

@@ -7,6 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts import throttle
@@ -39,8 +40,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             password=form.cleaned_data["password1"],
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome to Westeros, {user.username}. We sent a message to "
-                                  f"{user.pending_email}: follow its link to confirm the address.")
+        messages.success(request, gettext("Welcome to Westeros, %(username)s. We sent a message to %(email)s: "
+                                          "follow its link to confirm the address.")
+                         % {"username": user.username, "email": user.pending_email})
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form}, status=400 if form.errors else 200)
 

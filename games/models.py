@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.jsonfield import OrderedJSONField
 from games.replay import commitment
@@ -75,7 +76,8 @@ class Lobby(models.Model):
         verbose_name_plural = "lobbies"
 
     def __str__(self) -> str:
-        return self.name or f"{self.creator.username}'s lobby"
+        # an unnamed lobby in the reader's language (issue 29)
+        return self.name or gettext("%(creator)s's lobby") % {"creator": self.creator.username}
 
     def set_password(self, raw: str | None) -> None:
         self.password_hash = make_password(raw) if raw else ""

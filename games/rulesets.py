@@ -12,12 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from games.engine import ruleset_ids
 
 NOT_YET_ON_SITE: dict[str, str] = {}
 # Each game by the name players know it by (pages, messages); an unlisted ruleset by its id, capitalised
-NAMES = {"agot": "A Game of Thrones: The Board Game", "btwixt": "B'Twixt",
-         "lcg": "A Game of Thrones: The Card Game", "minis": "A Song of Ice and Fire: Tabletop Miniatures"}
+# The names in English; pages show them translated (gettext(name(ruleset)): Spanish editions' titles,
+# docs/glossary-es.md), the API and stored texts keep them in English.
+NAMES = {"agot": gettext_noop("A Game of Thrones: The Board Game"), "btwixt": gettext_noop("B'Twixt"),
+         "lcg": gettext_noop("A Game of Thrones: The Card Game"),
+         "minis": gettext_noop("A Song of Ice and Fire: Tabletop Miniatures")}
 
 
 def name(ruleset: str) -> str:

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from games import rulesets
@@ -22,10 +23,10 @@ from web import forms as lobby_form
 
 # Each game in a sentence, for the home page and the game's page
 ABOUT = {
-    "agot": "Conquer Westeros on the board: orders, bids for influence, battles with house cards, the wildlings.",
-    "btwixt": "Leaders bid with influence cards for the allies of the realm, season after season.",
-    "lcg": "A duel of decks: marshal characters, win challenges of military, intrigue and power, reach 15 power.",
-    "minis": "Stark against Lannister on a 48 inch table: move, charge, shoot and hold the objectives.",
+    "agot": gettext_lazy("Conquer Westeros on the board: orders, bids for influence, battles with house cards, the wildlings."),
+    "btwixt": gettext_lazy("Leaders bid with influence cards for the allies of the realm, season after season."),
+    "lcg": gettext_lazy("A duel of decks: marshal characters, win challenges of military, intrigue and power, reach 15 power."),
+    "minis": gettext_lazy("Stark against Lannister on a 48 inch table: move, charge, shoot and hold the objectives."),
 }
 # The seat's word on the form ("Your house"), per game
 SEAT_LABEL = {"agot": "Your house", "btwixt": "Your leader", "minis": "Your army"}
@@ -130,11 +131,13 @@ def games_offered() -> list[dict[str, Any]]:
     out = []
     for ruleset in rulesets.open_ruleset_ids():
         engine = get_ruleset(ruleset)
-        players = (f"{engine.min_seats} players" if engine.min_seats == engine.max_seats
-                   else f"{engine.min_seats} to {engine.max_seats} players")
+        players = (ngettext("%(count)d player", "%(count)d players", engine.min_seats) % {"count": engine.min_seats}
+                   if engine.min_seats == engine.max_seats
+                   else gettext("%(low)d to %(high)d players") % {"low": engine.min_seats, "high": engine.max_seats})
         seats = computer.seat_count(ruleset, None)
-        against = "the computer" if seats == 2 else f"{seats - 1} computer players"
-        out.append({"ruleset": ruleset, "name": rulesets.name(ruleset), "about": ABOUT.get(ruleset, ""),
+        against = (gettext("the computer") if seats == 2
+                   else ngettext("%(count)d computer player", "%(count)d computer players", seats - 1) % {"count": seats - 1})
+        out.append({"ruleset": ruleset, "name": gettext(rulesets.name(ruleset)), "about": ABOUT.get(ruleset, ""),
                     "players": players, "against": against})
     return out
 

@@ -9,6 +9,7 @@ from django.db.models import Case, F, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
@@ -375,7 +376,7 @@ def home(request: HttpRequest) -> HttpResponse:
     from web.play import games_offered
 
     return render(request, "home.html", {"lobbies": active_lobbies_for_home(), "games": games_offered(),
-                                         "unrated": lobbies.COMPUTER_UNRATED,
+                                         "unrated": gettext(lobbies.COMPUTER_UNRATED),
                                          "my_games": _with_seat_names(mine),
                                          "results": recent_results()})
 

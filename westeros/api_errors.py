@@ -1,4 +1,7 @@
-"""One error format for every API 4xx/5xx: {"error": code, "detail": message, "fields": {...}}."""
+"""One error format for every API 4xx/5xx: {"error": code, "detail": message, "fields": {...}}.
+
+"detail" is in the request's language (westeros/i18n.py: the account's, else Accept-Language), "error"
+is a code and stays English; DRF's own messages come translated by DRF."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import Http404, HttpResponse, JsonResponse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -27,12 +31,14 @@ def _flatten(detail: Any) -> Any:
 class PayloadTooLarge(exceptions.APIException):
     status_code = 413
     default_code = "too_large"
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
 
 
 def too_large_detail() -> str:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    return f"The request body is too large (at most {limit} bytes)." if limit else PayloadTooLarge.default_detail
+    if not limit:
+        return str(PayloadTooLarge.default_detail)
+    return gettext("The request body is too large (at most %(limit)d bytes).") % {"limit": limit}
 
 
 def too_large_response(request) -> HttpResponse:
@@ -57,7 +63,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if isinstance(detail, dict):
             fields = _flatten(detail)
             non_field = fields.pop("non_field_errors", None)
-            message = "; ".join(non_field) if non_field else "Some fields are not valid."
+            message = "; ".join(non_field) if non_field else gettext("Some fields are not valid.")
             response.data = error_body("invalid", message, fields)
         else:
             messages = _flatten(detail if isinstance(detail, list) else [detail])
@@ -70,7 +76,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     code = getattr(exc, "default_code", "error")
     detail = getattr(exc, "detail", str(exc))
     if isinstance(detail, dict | list):
-        response.data = error_body(code, "Request refused.", {"detail": _flatten(detail)})
+        response.data = error_body(code, gettext("Request refused."), {"detail": _flatten(detail)})
     else:
         response.data = error_body(getattr(detail, "code", None) or code, str(detail))
     return response
@@ -78,7 +84,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 @csrf_exempt  # a POST to no endpoint is a JSON 404, not Django's HTML CSRF page
 def api_not_found(request, *args, **kwargs) -> JsonResponse:
-    return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)
+    return JsonResponse(error_body("not_found", gettext("No API endpoint at %(path)s.") % {"path": request.path}),
+                        status=404)
 
 
 def is_api_request(request) -> bool:
@@ -95,7 +102,7 @@ def handler404(request, exception=None):
 
 def handler500(request):
     if is_api_request(request):
-        return JsonResponse(error_body("server_error", "The server failed; the error was logged."), status=500)
+        return JsonResponse(error_body("server_error", gettext("The server failed; the error was logged.")), status=500)
     from django.views.defaults import server_error
 
     return server_error(request)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games import rulesets
@@ -56,7 +57,8 @@ class LobbySettings:
     rematch_of: Game | None = None
 
 
-COMPUTER_UNRATED = "Games that start with computer players are unrated for everyone."
+# marked for translation; the pages translate it (gettext), the API's error says it in English for now
+COMPUTER_UNRATED = gettext_noop("Games that start with computer players are unrated for everyone.")
 
 
 def invalid(field: str, message: str) -> GameError:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext_lazy
 
 from games import rulesets
 
@@ -20,12 +21,15 @@ register = template.Library()
 
 RULESET_NAMES = rulesets.NAMES
 LEFT_THE_GAME = "(left the game)"
-UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
+UNITS = ((ngettext_lazy("%(count)d day", "%(count)d days", "count"), 86400),
+         (ngettext_lazy("%(count)d hour", "%(count)d hours", "count"), 3600),
+         (ngettext_lazy("%(count)d minute", "%(count)d minutes", "count"), 60),
+         (ngettext_lazy("%(count)d second", "%(count)d seconds", "count"), 1))
 
 
 @register.filter
 def ruleset_name(ruleset: str) -> str:
-    return rulesets.name(ruleset)
+    return gettext(rulesets.name(ruleset))  # in the page's language (the names are marked in games/rulesets.py)
 
 
 @register.simple_tag
@@ -61,13 +65,15 @@ def duration_words(seconds) -> str:
     except (TypeError, ValueError):
         return ""
     if left <= 0:
-        return "no time"
+        return gettext("no time")
     parts = []
-    for name, size in UNITS:
+    for words, size in UNITS:
         count, left = divmod(left, size)
         if count:
-            parts.append(f"{count} {name}{'' if count == 1 else 's'}")
-    return " and ".join(parts[:2])
+            parts.append(words % {"count": count})
+    if len(parts) == 1:
+        return parts[0]
+    return gettext("%(larger)s and %(smaller)s") % {"larger": parts[0], "smaller": parts[1]}
 
 
 

@@ -5,6 +5,8 @@
    then, so a page never keeps asking for a decision already taken, even if a live update is lost. */
 (function () {
   "use strict";
+  // the words in the page's language: the catalogue base.html loads first (/jsi18n/<language>/, djangojs.po)
+  const gettext = window.gettext || ((text) => text), interpolate = window.interpolate || ((text, values) => text.replace("%s", values[0]));
   const passed = new Set();  // deadlines already announced
   function tick() {
     for (const node of document.querySelectorAll("[data-deadline]")) {
@@ -12,8 +14,8 @@
       if (Number.isNaN(due)) continue;
       const left = Math.max(0, Math.round((due - Date.now()) / 1000));
       const d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
-      node.textContent = left ? "time left " + (d ? d + "d " : "") + [h, m, s].map((n) => String(n).padStart(2, "0")).join(":")
-                              : "time is up";
+      const clock = (d ? interpolate(gettext("%sd"), [d]) + " " : "") + [h, m, s].map((n) => String(n).padStart(2, "0")).join(":");
+      node.textContent = left ? interpolate(gettext("time left %s"), [clock]) : gettext("time is up");
       node.classList.toggle("urgent", left < 300);
       if (!left && !passed.has(node.dataset.deadline)) {
         passed.add(node.dataset.deadline);
