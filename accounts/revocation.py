@@ -33,6 +33,8 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, user_logged_out
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
+from westeros.socket_db import socket_database
+
 log = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "credential.revoked"
@@ -107,13 +109,16 @@ def is_valid(credential: Credential) -> bool:
 
 
 ais_valid = database_sync_to_async(is_valid)
+# the websockets' check: on their own threads (westeros/socket_db.py), not asgiref's one sync thread
+socket_is_valid = socket_database(is_valid)
 
 
-async def revokes(credential: Credential | None, message: dict[str, Any]) -> bool:
-    """Whether a credential.revoked message ends the connection opened with `credential`."""
+async def revokes(credential: Credential | None, message: dict[str, Any], valid=ais_valid) -> bool:
+    """Whether a credential.revoked message ends the connection opened with `credential` (`valid`:
+    how the database is asked)."""
     if credential is None:
         return False
-    return credential.is_named_by(message) or not await ais_valid(credential)
+    return credential.is_named_by(message) or not await valid(credential)
 
 
 def announce(user_id: int, reason: str, *, token_id: int | None = None, session_key: str | None = None) -> None:
@@ -149,29 +154,36 @@ class ClosesOnRevocation:
     """A websocket consumer mixin: `await self.watch_credential()` in connect() (after the consumer
     has decided to accept, before accept()) joins the user's credentials group, and returns False
     when the credential was revoked already (close instead). The group is left with the consumer's
-    other groups (self.groups)."""
+    other groups (self.groups). A consumer that reads the database in one call of its own at
+    connect (games/consumers.py) joins with `credential_groups()` instead, then checks `is_valid`
+    in that call. The database is read on the sockets' threads (westeros/socket_db.py)."""
 
     credential: Credential | None = None
     credential_closed = False
 
-    async def watch_credential(self) -> bool:
+    def credential_groups(self) -> list[str]:
+        """The group to join before checking the credential ([] for an anonymous socket)."""
         self.credential = credential_from_scope(self.scope)
+        return [] if self.credential is None else [self.credential.group]
+
+    async def watch_credential(self) -> bool:
+        for name in self.credential_groups():
+            await self.channel_layer.group_add(name, self.channel_name)
+            self.groups = [*(self.groups or []), name]
         if self.credential is None:
             return True
-        await self.channel_layer.group_add(self.credential.group, self.channel_name)
-        self.groups = [*(self.groups or []), self.credential.group]
         # revoked between the middleware's authentication and joining the group: nobody told us
-        return await ais_valid(self.credential)
+        return await socket_is_valid(self.credential)
 
     async def credential_still_valid(self) -> bool:
         """Check the credential now; when it is no longer valid, close the socket and say False."""
-        if self.credential is None or await ais_valid(self.credential):
+        if self.credential is None or await socket_is_valid(self.credential):
             return True
         await self.close_revoked("invalid")
         return False
 
     async def credential_revoked(self, message: dict[str, Any]) -> None:
-        if not self.credential_closed and await revokes(self.credential, message):
+        if not self.credential_closed and await revokes(self.credential, message, valid=socket_is_valid):
             await self.close_revoked(message.get("reason", "invalid"))
 
     async def close_revoked(self, reason: str) -> None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
-
 from accounts.models import ApiToken
+from westeros.socket_db import socket_database
 
 
-@database_sync_to_async
+@socket_database  # on the sockets' own threads, not asgiref's one (issue 28)
 def _token_for_key(key: str) -> ApiToken | None:
     token = ApiToken.find_active(key)
     return token if token is not None and token.user.is_active else None

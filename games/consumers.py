@@ -12,7 +12,10 @@ gets {"type": "gap", "version"} (re-fetch the game over REST) and the updates go
 an update that comes after that is dropped. A client applies an update whose from_version is the
 version it has, ignores one whose version is older than its own, and re-fetches the game on a gap
 notice or when from_version is newer than its version. Presence (who is connected) is sent to the
-whole table whenever it changes.
+whole table as {"type": "presence", "connected": [usernames]} when it changes: at once, and when
+more changes follow within PRESENCE_WINDOW (0.5 s; a storm of sockets connecting), once more at the
+window's end with who is connected then. The last presence message a socket gets is always the
+table's state after the last change.
 
 Chat (chat/services.py): a client sends {"type": "chat", "channel": "table" | "<seatA>-<seatB>",
 "text": ...}; the message reaches only the channel's members as {"type": "chat", "id", "channel",
@@ -40,7 +43,14 @@ spectator: nothing else), when nothing was sent to it for LIVE_KEEPALIVE_SECONDS
 once when the game's version has been ahead of what the socket was sent for that long (the ticks
 come every half interval, so a lost update is told within about 1.5 intervals). A client whose version is older re-fetches the game, as on a gap notice; the socket's
 updates go on from that version. One query per tick reads the versions of every game this process
-has sockets for (`Keepalive`), however many sockets watch them."""
+has sockets for (`Keepalive`), however many sockets watch them.
+
+Handshakes (issue 28): a reconnection storm brings hundreds of sockets to a process at once. A
+connect reads the database twice (who the viewer is, before subscribing; then the credential, the
+version, and the socket's presence written with who is connected, in one call), on the sockets' own
+threads (westeros/socket_db.py): the sockets connect side by side, not one database call at a time
+on asgiref's one thread. A handshake whose client went away (Daphne drops one it has not accepted
+within 5 s) stops where it is (westeros/consumers.py, PooledConsumer)."""
 from __future__ import annotations
 
 import asyncio
@@ -50,31 +60,34 @@ import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
-from channels.db import aclose_old_connections, database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections, connection
 
 from accounts.middleware import BOT_SESSION_MESSAGE
-from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation
+from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation, is_valid
 from chat import services as chat
 from games import queries
 from games.errors import GameError
 from games.models import Game, Presence
 from games.services.notify import seat_group, spectator_group, table_group
-from westeros.consumers import FrameLimits
+from westeros.consumers import FrameLimits, PooledConsumer, group_call
 from westeros.parsers import SafeJsonFrames
+from westeros.socket_db import socket_database
 
 log = logging.getLogger(__name__)
 
 # How long an update that came before an older one waits for it (seconds); then the gap is announced.
 REORDER_WAIT = 0.3
+# Presence changes of a table within this long after a broadcast make one more broadcast, at its end.
+PRESENCE_WINDOW = 0.5
 clock = time.monotonic  # the keep-alive's clock (tests replace it)
 
 
-class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
+class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
     groups: list[str]
+    present = False  # this socket's Presence row may exist (written at connect, removed when it ends)
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -88,21 +101,32 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
             await self.close(code=4404)
             return
         self.seat = seat
-        if not await self.watch_credential():  # revoked since the handshake authenticated it
-            await self.close(code=CLOSE_REVOKED)
+        if self.client_gone():
             return
         own = seat_group(self.game_id, seat) if seat else spectator_group(self.game_id)
-        for group in (own, table_group(self.game_id)):
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups.append(group)
-        # read once subscribed: a change committed meanwhile is in this version or in an update
-        self.delivered = await self._version()  # the client has every change up to this version
+        await self._join_groups([own, table_group(self.game_id), *self.credential_groups()])
+        if self.client_gone():
+            return
+        # read once subscribed: a change committed meanwhile is in this version or in an update; the
+        # credential too: a revocation since the handshake authenticated it was announced to nobody
+        self.present = True
+        arrived = await self._arrive(user, presence_of_this_loop().needs_names(self.game_id))
+        if arrived is None:
+            self.present = False
+            await self.close(code=CLOSE_REVOKED)
+            return
+        self.delivered, connected = arrived  # the client has every change up to this version
         await self.accept()
         await self.send_json({"type": "hello", "game": self.game_id, "seat": seat, "version": self.delivered})
         self.behind_since: float | None = None  # since when the keep-alive ticks have seen the game ahead
         keepalive_of_this_loop().add(self)
-        await self._set_presence(user, present=True)
-        await self._broadcast_presence()
+        await presence_of_this_loop().changed(self.channel_layer, self.game_id, connected)
+
+    async def _join_groups(self, groups: list[str]) -> None:
+        """Subscribe to `groups` side by side (each a Redis round trip); each is left at disconnect,
+        even when another failed."""
+        self.groups.extend(groups)
+        await asyncio.gather(*(group_call(self.channel_layer.group_add(group, self.channel_name)) for group in groups))
 
     async def __call__(self, scope, receive, send) -> None:
         """When the channel layer fails (Redis down), Channels ends the consumer without calling
@@ -111,8 +135,9 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
             await super().__call__(scope, receive, send)
         finally:
             keepalive_of_this_loop().discard(self)
-            if getattr(self, "channel_name", None):
-                await database_sync_to_async(Presence.objects.filter(channel_name=self.channel_name).delete)()
+            if self.present:
+                self.present = False
+                await self._leave()
 
     async def websocket_disconnect(self, message) -> None:
         """Channels' own version leaves the groups first and, when the layer refuses (Redis'
@@ -120,7 +145,6 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
         presence would stay announced. disconnect() below leaves them itself, one failure at a
         time."""
         await self.disconnect(message["code"])
-        await aclose_old_connections()
         raise StopConsumer()
 
     async def disconnect(self, code) -> None:
@@ -129,13 +153,14 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
             self.waiting.cancel()
         for group in getattr(self, "groups", []):
             try:
-                await self.channel_layer.group_discard(group, self.channel_name)
+                await group_call(self.channel_layer.group_discard(group, self.channel_name))
             except Exception as error:  # e.g. MaxConnectionsError when a thousand sockets close at once:
                 # the membership expires with the layer's group_expiry; the presence must go now
                 log.warning("could not leave group %s on disconnect (%s)", group, error)
-        if getattr(self, "groups", None):
-            await self._set_presence(self.scope.get("user"), present=False)
-            await self._broadcast_presence()
+        if self.present:
+            connected = await self._leave(presence_of_this_loop().needs_names(self.game_id))
+            self.present = False  # (when the database refused, __call__ tries again as the consumer ends)
+            await presence_of_this_loop().changed(self.channel_layer, self.game_id, connected)
 
     async def receive_json(self, content, **kwargs) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
@@ -158,7 +183,7 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
         if not await self.credential_still_valid():  # a revocation message the layer lost
             return
         try:
-            await database_sync_to_async(chat.do_send_message)(
+            await socket_database(chat.do_send_message)(
                 self.game_id, self.scope.get("user"), content.get("channel"), content.get("text"))
         except GameError as error:
             await self.send_json(chat.error_payload(error, content.get("ref")))
@@ -264,36 +289,112 @@ class GameConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWeb
 
         return parse_qs(self.scope.get("query_string", b"").decode()).get("invite", [None])[0]
 
-    @database_sync_to_async
+    @socket_database
     def _viewer(self, user, invite) -> tuple[bool, str | None]:
         """(whether the user may watch the game, the user's seat)"""
-        game = Game.objects.filter(pk=self.game_id).prefetch_related("seats").first()
+        # without the state (the largest column, tens of kilobytes in a long game), which is not needed here
+        game = Game.objects.filter(pk=self.game_id).defer("state").prefetch_related("seats").first()
         if game is None or not queries.can_view(game, user, invite):
             return False, None
         return True, queries.viewer_seat(game, user)
 
-    @database_sync_to_async
+    @socket_database
     def _version(self) -> int:
-        return Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first() or 0
+        return game_version(self.game_id)
 
-    @database_sync_to_async
-    def _set_presence(self, user, *, present: bool) -> None:
-        if present:
-            Presence.objects.create(game_id=self.game_id, channel_name=self.channel_name,
-                                    user=user if user is not None and user.is_authenticated else None)
-        else:
-            Presence.objects.filter(channel_name=self.channel_name).delete()
+    @socket_database
+    def _arrive(self, user, names: bool) -> tuple[int, list[str] | None] | None:
+        """Once subscribed, in one call: None when the credential was revoked meanwhile; else the
+        version the client starts from, and (with `names`) who is connected once this socket's
+        presence is written."""
+        if self.credential is not None and not is_valid(self.credential):
+            return None
+        version = game_version(self.game_id)
+        Presence.objects.create(game_id=self.game_id, channel_name=self.channel_name,
+                                user=user if user is not None and user.is_authenticated else None)
+        return version, connected_to(self.game_id) if names else None
 
-    @database_sync_to_async
-    def _connected(self) -> list[str]:
-        names = Presence.objects.filter(game_id=self.game_id, user__isnull=False).values_list(
-            "user__username", flat=True)
-        return sorted(set(names))
+    @socket_database
+    def _leave(self, names: bool = False) -> list[str] | None:
+        """This socket's presence removed; (with `names`) who is still connected."""
+        Presence.objects.filter(channel_name=self.channel_name).delete()
+        return connected_to(self.game_id) if names else None
 
-    async def _broadcast_presence(self) -> None:
-        await self.channel_layer.group_send(
-            table_group(self.game_id), {"type": "table.presence", "connected": await self._connected()}
-        )
+
+def game_version(game_id: int) -> int:
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first() or 0
+
+
+def connected_to(game_id: int) -> list[str]:
+    """The usernames connected to the game (anonymous spectators are not named)."""
+    names = Presence.objects.filter(game_id=game_id, user__isnull=False).values_list("user__username", flat=True)
+    return sorted(set(names))
+
+
+class PresenceBroadcasts:
+    """The presence broadcasts of one event loop's game sockets, by game. A change is sent to the
+    table at once (with who was connected just after it) and opens a window of PRESENCE_WINDOW
+    seconds; changes within it are not sent one by one (a storm of 200 sockets connecting made
+    200 broadcasts, each to every socket of its table) but once, when the window ends, with who is
+    connected then, read after the last of them; that broadcast opens the next window. So the last
+    broadcast always follows the last change."""
+
+    def __init__(self) -> None:
+        self.windows: dict[int, bool] = {}  # game id -> changed since the window opened
+
+    def needs_names(self, game_id: int) -> bool:
+        """Whether a change of the game's presence now would be sent at once (so the socket reads
+        who is connected in the same call as its change); within a window, the window's end reads it."""
+        return game_id not in self.windows
+
+    async def changed(self, layer, game_id: int, connected: list[str] | None) -> None:
+        """The game's presence changed; `connected`: who is connected just after, or None when not read."""
+        if game_id in self.windows:
+            self.windows[game_id] = True  # the window's end reads and sends it
+            return
+        self.windows[game_id] = False  # opened before reading: a change meanwhile is read at its end
+        asyncio.get_running_loop().create_task(self._window(layer, game_id))
+        if connected is None:  # the window closed while this socket's change was being written
+            connected = await _connected_to(game_id)
+        await send_presence(layer, game_id, connected)
+
+    async def _window(self, layer, game_id: int) -> None:
+        try:
+            while True:
+                await window_passes()
+                if not self.windows.get(game_id):
+                    return
+                self.windows[game_id] = False  # a change from now on is read by the next round
+                await send_presence(layer, game_id, await _connected_to(game_id))
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # Redis or the database failing: the next change sends anew
+            log.warning("presence of game %s not sent (%s)", game_id, error)
+        finally:
+            self.windows.pop(game_id, None)
+
+
+_connected_to = socket_database(connected_to)
+
+
+async def window_passes() -> None:
+    """A presence window's wait (tests replace it)."""
+    await asyncio.sleep(PRESENCE_WINDOW)
+
+
+async def send_presence(layer, game_id: int, connected: list[str]) -> None:
+    await layer.group_send(table_group(game_id), {"type": "table.presence", "connected": connected})
+
+
+_presences: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, PresenceBroadcasts] = weakref.WeakKeyDictionary()
+
+
+def presence_of_this_loop() -> PresenceBroadcasts:
+    loop = asyncio.get_running_loop()
+    presence = _presences.get(loop)
+    if presence is None:
+        presence = _presences[loop] = PresenceBroadcasts()
+    return presence
 
 
 def keepalive_seconds() -> float:

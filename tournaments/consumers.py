@@ -4,22 +4,23 @@ After each committed change the connection receives {"type": "update", "tourname
 "status", "round", ...}; `kind` is one of registration, started, round_started, table_finished,
 round_finished, finished, cancelled. Messages may be dropped: re-fetch
 GET /api/v1/tournaments/{id}/standings (and /rounds) on every update. What a client sends is held to
-the limits of every socket (westeros/consumers.py, FrameLimits: message size, frames a second)."""
+the limits of every socket (westeros/consumers.py, FrameLimits: message size, frames a second). Its
+database reads run on the sockets' own threads (westeros/socket_db.py), as the game socket's do."""
 from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation
 from tournaments.models import Tournament
 from tournaments.services import group_name
-from westeros.consumers import FrameLimits
+from westeros.consumers import FrameLimits, PooledConsumer
 from westeros.parsers import SafeJsonFrames
+from westeros.socket_db import socket_database
 
 
-class TournamentConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
+class TournamentConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.group = None
@@ -45,6 +46,6 @@ class TournamentConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJ
     async def tournament_update(self, message: dict[str, Any]) -> None:
         await self.send_json({**message, "type": "update"})
 
-    @database_sync_to_async
+    @socket_database
     def _status(self) -> str | None:
         return Tournament.objects.filter(pk=self.tournament_id).values_list("status", flat=True).first()

@@ -9,18 +9,21 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "westeros.settings")
 # Django must be set up before anything imports models (consumers, middleware).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
 from westeros.routing import websocket_urlpatterns  # noqa: E402
+from westeros.socket_db import HandshakeGate, PooledAuthMiddlewareStack  # noqa: E402
 
 
 def websocket_application():
     """Websockets: origin checked against ALLOWED_HOSTS (read now), then the session user, replaced by
-    the token's user when the client authenticates with an API token."""
-    return AllowedHostsOriginValidator(AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))))
+    the token's user when the client authenticates with an API token. Both read the database on the
+    sockets' own threads (westeros/socket_db.py), a few handshakes at a time in the order they came
+    (HandshakeGate)."""
+    return AllowedHostsOriginValidator(
+        HandshakeGate(PooledAuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))))
 
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application()})

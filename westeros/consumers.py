@@ -1,11 +1,14 @@
-"""Websocket consumers shared by the site: FrameLimits, the limits every socket's frames are held to
-(issue 28), and the /ws/ping/ health check."""
+"""Websocket consumers shared by the site: PooledConsumer (what a storm of handshakes needs, issue 28),
+FrameLimits, the limits every socket's frames are held to (issue 28), and the /ws/ping/ health check."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+import weakref
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
@@ -20,6 +23,70 @@ CLOSE_TOO_MANY_FRAMES = 4008
 CLOSE_MESSAGE_TOO_BIG = 4009
 
 clock = time.monotonic  # the token bucket's clock (tests replace it)
+
+
+class PooledConsumer:
+    """A websocket consumer mixin, first in its bases, for a consumer whose database work runs on the
+    sockets' threads (westeros/socket_db.py) and never on asgiref's one sync thread:
+
+    - Its messages are dispatched without Channels' `aclose_old_connections()` before each handler:
+      that is a call on the sync thread per message (every update and presence message of every
+      socket queued there, behind each other, in a storm), which closed connections that only that
+      thread's calls held; the pool's calls close their own.
+    - `client_gone()` tells connect() that the client went away while it was running (Daphne
+      drops a handshake its application has not accepted within its connect timeout, 5 s, and the
+      client may leave): the rest of the handshake is work for nobody, and a storm is made of them.
+      While connect() runs, the client's next message (only a disconnect can come before the
+      accept) is read ahead, and handed to the consumer afterwards in order.
+    """
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        self._client_receive = receive
+        self._read_ahead: asyncio.Future | None = None
+
+        async def receive_in_order() -> dict:
+            ahead, self._read_ahead = self._read_ahead, None
+            return await (ahead if ahead is not None else receive())
+
+        try:
+            await super().__call__(scope, receive_in_order, send)
+        finally:
+            if self._read_ahead is not None:
+                self._read_ahead.cancel()
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_connect(self, message: dict) -> None:
+        if self._read_ahead is None:
+            self._read_ahead = asyncio.ensure_future(self._client_receive())
+        await super().websocket_connect(message)
+
+    def client_gone(self) -> bool:
+        ahead = getattr(self, "_read_ahead", None)
+        if ahead is None or not ahead.done() or ahead.cancelled() or ahead.exception() is not None:
+            return False
+        return ahead.result().get("type") == "websocket.disconnect"
+
+
+# Group joins and leaves of a process's sockets in flight at once: channels-redis' connection pool
+# (redis-py's, 100 connections) refuses the 101st call with "Too many connections", which a storm
+# of sockets arriving or leaving together reached; beyond this many, a call waits its turn instead.
+GROUP_CALLS_AT_ONCE = 48
+_group_calls: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
+async def group_call(call: Any) -> Any:
+    """Await the channel layer's group_add or group_discard `call` (a coroutine) in its turn."""
+    loop = asyncio.get_running_loop()
+    turns = _group_calls.get(loop)
+    if turns is None:
+        turns = _group_calls[loop] = asyncio.Semaphore(GROUP_CALLS_AT_ONCE)
+    async with turns:
+        return await call
 
 
 class FrameLimits:
@@ -94,7 +161,7 @@ def rate_error(code: str, detail: str) -> dict[str, Any]:
     return {"type": "error", "error": code, "detail": detail, "fields": {}}
 
 
-class PingConsumer(FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
+class PingConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
     """A health check for the websocket stack: answers every message with who the server sees (a
     frame that is not JSON gets a bad_message error; the socket stays open)."""
 

@@ -113,6 +113,10 @@ DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = WEBSOCKET_
 # goes on until another burst's worth was dropped is closed with 4008.
 WEBSOCKET_FRAME_RATE = env_int("WEBSOCKET_FRAME_RATE", 20)
 WEBSOCKET_FRAME_BURST = env_int("WEBSOCKET_FRAME_BURST", 50)
+# Threads a server process runs its websockets' database work on (westeros/socket_db.py): sockets
+# connect side by side (2 x this many handshakes at a time, westeros/socket_db.py), and hold at most
+# this many database connections per process for them.
+WEBSOCKET_DB_THREADS = env_int("WEBSOCKET_DB_THREADS", 8)
 
 # Connections the server's listening socket queues before accepting them (Twisted's default is 50,
 # which resets a burst of a few hundred simultaneous requests). `manage.py serve` uses it; the
