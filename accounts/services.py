@@ -10,7 +10,8 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.models import ApiToken, User
 from accounts.throttle import LoginThrottle
@@ -73,18 +74,24 @@ def send_confirmation(request: HttpRequest, user: User) -> None:
     email, username = user.pending_email, user.username
     if not email:
         return
-    owner_exists = User.objects.filter(email__iexact=email).exclude(pk=user.pk).exists()
-    if owner_exists:
-        subject = "Someone signed up with your e-mail address"
-        body = (f"Someone asked for the account {username} on Westeros to use this e-mail address, which your "
-                f"account already uses. Nothing changed for your account, and that account will not get this "
-                f"address.\n\nIf you forgot your password: {request.build_absolute_uri(reverse('password_reset'))}\n")
-    else:
+    owner = User.objects.filter(email__iexact=email).exclude(pk=user.pk).first()
+    if owner is not None:
+        # in the owner's language (their account's setting), not the sender's
+        with translation.override(owner.language or settings.LANGUAGE_CODE):
+            subject = gettext("Someone signed up with your e-mail address")
+            body = gettext(
+                "Someone asked for the account %(username)s on Westeros to use this e-mail address, which your "
+                "account already uses. Nothing changed for your account, and that account will not get this "
+                "address.\n\nIf you forgot your password: %(reset_link)s\n"
+            ) % {"username": username, "reset_link": request.build_absolute_uri(reverse("password_reset"))}
+    else:  # in the language the new player signs up in
         link = request.build_absolute_uri(reverse("confirm-email", args=[email_confirmation_token(user, email)]))
-        subject = "Confirm your e-mail address"
-        body = (f"Welcome to Westeros, {username}. Confirm that this address is yours, for password resets and "
-                f"notifications, with this link (valid for three days):\n\n{link}\n\n"
-                f"If you did not sign up, ignore this message.\n")
+        subject = gettext("Confirm your e-mail address")
+        body = gettext(
+            "Welcome to Westeros, %(username)s. Confirm that this address is yours, for password resets and "
+            "notifications, with this link (valid for three days):\n\n%(link)s\n\n"
+            "If you did not sign up, ignore this message.\n"
+        ) % {"username": username, "link": link}
     try:
         send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email])
     except Exception as error:  # e.g. no mail server configured: the account exists; it can ask again later
@@ -106,15 +113,15 @@ def do_confirm_email(token: str) -> User:
     try:
         data = signing.loads(token, salt=EMAIL_CONFIRM_SALT, max_age=EMAIL_CONFIRM_MAX_AGE)
     except signing.SignatureExpired:
-        raise EmailConfirmationRefused("This confirmation link is too old: ask for a new one on your profile "
-                                       "page.") from None
+        raise EmailConfirmationRefused(gettext("This confirmation link is too old: ask for a new one on your "
+                                               "profile page.")) from None
     except signing.BadSignature:
-        raise EmailConfirmationRefused("This confirmation link is not valid.") from None
+        raise EmailConfirmationRefused(gettext("This confirmation link is not valid.")) from None
     user = User.objects.select_for_update().filter(pk=data.get("u"), is_active=True).first()
     if user is None or (user.pending_email or "").lower() != data.get("e"):
-        raise EmailConfirmationRefused("This confirmation link is not valid any more.")
+        raise EmailConfirmationRefused(gettext("This confirmation link is not valid any more."))
     if User.objects.filter(email__iexact=data["e"]).exclude(pk=user.pk).exists():
-        raise EmailConfirmationRefused("Another account uses this e-mail address.")
+        raise EmailConfirmationRefused(gettext("Another account uses this e-mail address."))
     user.email, user.pending_email = user.pending_email, ""
     user.save(update_fields=["email", "pending_email"])
     return user

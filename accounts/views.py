@@ -138,7 +138,8 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
     except EmailConfirmationRefused as refused:
         messages.error(request, str(refused))
         return redirect("home")
-    messages.success(request, f"{user.email} is confirmed for {user.username}.")
+    messages.success(request, gettext("%(email)s is confirmed for %(username)s.")
+                     % {"email": user.email, "username": user.username})
     return redirect("home")
 
 
@@ -147,11 +148,11 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
 def resend_confirmation(request: HttpRequest) -> HttpResponse:
     if request.user.pending_email:
         if not _resend_allowed(request.user):
-            messages.error(request, "We sent one a moment ago: wait a minute before asking again.")
+            messages.error(request, gettext("We sent one a moment ago: wait a minute before asking again."))
             return redirect("profile")
         send_confirmation(request, request.user)
-        messages.success(request, f"We sent a message to {request.user.pending_email}: follow its link to "
-                                  "confirm the address.")
+        messages.success(request, gettext("We sent a message to %(email)s: follow its link to confirm the address.")
+                         % {"email": request.user.pending_email})
     return redirect("profile")
 
 

@@ -270,6 +270,25 @@ def test_the_welcome_after_sign_up_is_in_spanish(client):
     assert "Te damos la bienvenida a Westeros, carla." in response.content.decode()
 
 
+def test_the_sign_up_message_goes_in_the_sign_up_s_language_and_the_owner_s_note_in_the_owner_s(client, mailoutbox):
+    client.post(reverse("signup"), {"username": "dani", "email": "dani@example.com", "password1": DEFAULT_PASSWORD,
+                                    "password2": DEFAULT_PASSWORD}, HTTP_ACCEPT_LANGUAGE="es")
+    [welcome] = mailoutbox
+    assert welcome.subject == "Confirma tu dirección de correo"
+    assert welcome.body.startswith("Te damos la bienvenida a Westeros, dani. Confirma que esta dirección es tuya")
+    # the address belongs to an English-speaking account: its owner is told in English
+    make_user(username="owner", email="taken@example.com", language="en")
+    Client().post(reverse("signup"), {"username": "eva", "email": "taken@example.com", "password1": DEFAULT_PASSWORD,
+                                      "password2": DEFAULT_PASSWORD}, HTTP_ACCEPT_LANGUAGE="es")
+    note = mailoutbox[1]
+    assert note.to == ["taken@example.com"] and note.subject == "Someone signed up with your e-mail address"
+
+
+def test_a_broken_confirmation_link_is_said_in_spanish(client):
+    response = client.get(reverse("confirm-email", args=["not-a-token"]), HTTP_ACCEPT_LANGUAGE="es", follow=True)
+    assert "Este enlace de confirmación no es válido." in response.content.decode()
+
+
 # --- the API --------------------------------------------------------------------------------------
 
 def test_an_api_error_speaks_spanish_and_keeps_its_english_code(client):
