@@ -6,6 +6,7 @@ optional sound); rating charts with axes and values, leaderboard names linking t
 button for a new token, and the API docs inside the site's layout. Server: conftest.py."""
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -16,6 +17,7 @@ from tests.browser.util import PASSWORD, log_in
 pytestmark = pytest.mark.browser
 
 WIDTHS = {"desktop": (1440, 900), "phone": (390, 844)}
+STAGINGS = itertools.count(1)
 
 
 def stage_site(username: str, password: str) -> None:
@@ -65,9 +67,11 @@ def stage_site(username: str, password: str) -> None:
     print(json.dumps({"game": game.pk, "btwixt": btwixt.pk, "tournament": t.pk}))
 
 
-@pytest.fixture
-def site(live_asgi_server, request) -> dict:
-    name = ("s" + re.sub(r"\W", "", request.node.name))[:24]
+@pytest.fixture(scope="module")
+def site(live_asgi_server) -> dict:
+    """One staged world for the module's tests: they read it (and add API tokens, a tab's sound
+    setting, which no other test looks at), so staging it again for each test checks nothing more."""
+    name = f"sitepages{next(STAGINGS)}"  # a module fixture is set up again when xdist comes back to the module
     out = live_asgi_server.manage(
         "shell", "-c", f"from tests.browser.test_site_pages import stage_site; stage_site({name!r}, {PASSWORD!r})")
     ids = json.loads(out.strip().splitlines()[-1])
