@@ -37,16 +37,26 @@ def log_texts(page) -> list[str]:
     return [t.strip() for t in page.locator("#log .log-line").all_text_contents()]
 
 
-@pytest.mark.parametrize("width,height", [(1440, 900), (390, 844)])
-def test_log_by_round(live_asgi_server, demo_game, new_page, request, artifacts, width, height):
+WIDTHS = ((1440, 900), (390, 844))
+
+
+def test_log_by_round(live_asgi_server, demo_game, new_page, request, artifacts):
     """The log reads as sentences grouped by round and phase, with a digest (a short name: the demo
-    user is named after the test)."""
+    user is named after the test). One game, open at both widths at once: the move and the bots'
+    answers reach both pages live, so each width is checked on a page that followed the game."""
     base = live_asgi_server.url
-    page = new_page(width, height)
-    log_in(page, base, request.node.demo_user)
-    page.goto(f"{base}/games/{demo_game}/")
-    page.wait_for_selector("#log .log-line")
-    play_default(live_asgi_server, page, demo_game, "stark")
+    pages = {}
+    for width, height in WIDTHS:
+        page = pages[width] = new_page(width, height)
+        log_in(page, base, request.node.demo_user)
+        page.goto(f"{base}/games/{demo_game}/")
+        page.wait_for_selector("#log .log-line")
+    play_default(live_asgi_server, pages[1440], demo_game, "stark")
+    for width, height in WIDTHS:
+        check_log_by_round(live_asgi_server, pages[width], new_page, artifacts, demo_game, width, height)
+
+
+def check_log_by_round(server, page, new_page, artifacts, game_id: int, width: int, height: int) -> None:
     # the bots play on until Stark's next decision; the page follows live
     page.wait_for_function("document.querySelectorAll('#log details').length >= 2", timeout=30000)
     page.wait_for_selector("#log-digest:not([hidden])")
@@ -76,10 +86,9 @@ def test_log_by_round(live_asgi_server, demo_game, new_page, request, artifacts,
     # the page does not scroll sideways
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
-
     # a spectator reads the same game without Stark's secret
     other = new_page(width, height)
-    other.goto(f"{base}/games/{demo_game}/")
+    other.goto(f"{server.url}/games/{game_id}/")
     other.wait_for_selector("#log .log-line")
     seen = "\n".join(log_texts(other))
     assert "Stark places" in seen and "seen only" not in seen

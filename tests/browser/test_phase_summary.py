@@ -61,21 +61,39 @@ def outlined(page, cls="phase-changed"):
     return set(page.locator(f"#board path.area.{cls}").evaluate_all("ps => ps.map((p) => p.dataset.area)"))
 
 
-@pytest.mark.parametrize("width,height", [(1440, 900), (390, 844)])
-def test_phase_summary(live_asgi_server, demo_game, new_page, request, artifacts, width, height):
+WIDTHS = ((1440, 900), (390, 844))
+
+
+def test_phase_summary(live_asgi_server, demo_game, new_page, request, artifacts):
+    """One staged game, open at both widths at once (each page in a context of its own, as two
+    devices): the desktop page sends Stark's decisions and both pages follow the game live, so each
+    width is checked after each phase on a page that watched it end."""
     base = live_asgi_server.url
     live_asgi_server.manage("shell", "-c", f"from tests.browser.stage_phase_summary import stage_battle_round; "
                                            f"stage_battle_round({demo_game})")
-    page = new_page(width, height)
-    log_in(page, base, request.node.demo_user)
-    page.goto(f"{base}/games/{demo_game}/")
-    wait_pending(page, "place_orders", 1)
-    page.wait_for_selector("#log .log-line")
-    # nothing has ended yet in this game: no summary
-    assert page.locator("#phase-summary").is_hidden()
+    pages = {}
+    for width, height in WIDTHS:
+        page = pages[width] = new_page(width, height)
+        log_in(page, base, request.node.demo_user)
+        page.goto(f"{base}/games/{demo_game}/")
+        wait_pending(page, "place_orders", 1)
+        page.wait_for_selector("#log .log-line")
+        # nothing has ended yet in this game: no summary
+        assert page.locator("#phase-summary").is_hidden()
 
     # the Planning phase ends with Stark's orders: its summary says the orders were revealed
-    send(page, {"place_orders": {"winterfell": "march+1*"}})
+    send(pages[1440], {"place_orders": {"winterfell": "march+1*"}})
+    for page in pages.values():
+        check_planning_summary(page)
+
+    # the Action phase: Stark attacks White Harbor with Eddard Stark and wins; then round 2's Westeros
+    # phase (no decision) and the bots' orders of round 2: Stark places orders again
+    attack_and_play_to_round_two(pages[1440], live_asgi_server, demo_game)
+    for width, height in WIDTHS:
+        check_round_two(pages[width], new_page, artifacts, base, demo_game, width, height)
+
+
+def check_planning_summary(page) -> None:
     wait_pending(page, "march", 1)
     page.wait_for_selector("#phase-summary h2:has-text('What happened in the Planning phase of round 1')")
     lines = panel_lines(page)
@@ -84,9 +102,9 @@ def test_phase_summary(live_asgi_server, demo_game, new_page, request, artifacts
     assert not outlined(page, "recently-changed") and not outlined(page)
     assert not RAW.search(page.locator("#phase-summary").inner_text()), page.locator("#phase-summary").inner_text()
 
-    # the Action phase: Stark attacks White Harbor with Eddard Stark and wins; then round 2's Westeros
-    # phase (no decision) and the bots' orders of round 2: Stark places orders again
-    attack_and_play_to_round_two(page, live_asgi_server, demo_game)
+
+def check_round_two(page, new_page, artifacts, base: str, game_id: int, width: int, height: int) -> None:
+    wait_pending(page, "place_orders", 2)
     page.wait_for_selector("#phase-summary h2:has-text('What happened in the Westeros phase of round 2')")
     page.wait_for_selector("#phase-summary .ps-older")
 
@@ -139,7 +157,7 @@ def test_phase_summary(live_asgi_server, demo_game, new_page, request, artifacts
     # a first visit (a spectator, nothing remembered) shows only the phase that ended last, and none
     # of the seat's secrets (the log is filtered per seat)
     other = new_page(width, height)
-    other.goto(f"{base}/games/{demo_game}/")
+    other.goto(f"{base}/games/{game_id}/")
     other.wait_for_selector("#phase-summary h2:has-text('What happened in the Westeros phase of round 2')")
     assert other.locator("#phase-summary .ps-older").count() == 0
     assert panel_lines(other) == westeros and not outlined(other)
