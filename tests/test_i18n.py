@@ -199,8 +199,8 @@ def visible_texts(html: str) -> set[str]:
 
 
 # Names, not sentences: they read the same in both languages (the card game's title has no Spanish
-# edition in the seeds, so the English title is kept: docs/glossary-es.md).
-NAMES = {"Westeros", "API", "English", "Español", "A Game of Thrones: The Card Game"}
+# edition in the seeds, so the English title is kept: docs/glossary-es.md; BOT is the bot badge).
+NAMES = {"Westeros", "API", "English", "Español", "A Game of Thrones: The Card Game", "BOT"}
 
 
 def english_left(client_factory, url: str, names: set[str] = frozenset()) -> tuple[set[str], set[str]]:
@@ -225,7 +225,8 @@ def test_the_home_page_for_a_visitor_has_no_english_sentence_in_spanish():
 def test_the_home_page_for_a_player_with_a_game_has_no_english_sentence_in_spanish():
     player = make_user()
     game = make_game(3, users=[player, make_user(), make_user()])
-    lobby = make_lobby(time_limit=86400, ranked=True)
+    card_game = make_game(2, ruleset="lcg", users=[player, make_user()])
+    lobby = make_lobby(make_user(is_bot=True), time_limit=86400, ranked=True)  # a bot's: the BOT badge's title
 
     def logged_in() -> Client:
         client = Client()
@@ -235,7 +236,27 @@ def test_the_home_page_for_a_player_with_a_game_has_no_english_sentence_in_spani
     seat = game.seats.get(user=player).seat
     left, spanish = english_left(logged_in, "/", names={player.username, seat.capitalize(), lobby.creator.username})
     assert not left, f"English left on the Spanish home page: {sorted(left)}"
-    assert {"Tus partidas", f"Partida {game.pk}", "Mis partidas", "Cerrar sesión", "1 día por decisión"} <= spanish
+    assert {"Tus partidas", f"Partida {game.pk}", f"Partida {card_game.pk}", "Mis partidas", "Cerrar sesión",
+            "1 día por decisión", "una cuenta bot: un programa que juega a través de la API"} <= spanish
+
+
+def test_the_page_words_follow_the_active_language():
+    from django.utils import translation
+
+    from ratings.templatetags.site_words import duration_words, ruleset_name, seat_name
+
+    with translation.override("es"):
+        assert (seat_name("p1", "lcg"), duration_words(93784), ruleset_name("btwixt")) == \
+            ("Jugador 1", "1 día y 2 horas", "Tierra de Nadie")
+    assert (seat_name("p1", "lcg"), duration_words(93784), ruleset_name("btwixt")) == \
+        ("Player 1", "1 day and 2 hours", "B'Twixt")
+
+
+def test_a_spanish_request_leaves_no_spanish_behind_in_its_thread(client):
+    from django.utils import translation
+
+    client.get("/", HTTP_ACCEPT_LANGUAGE="es")
+    assert translation.get_language() == "en"
 
 
 @pytest.mark.parametrize("url_name, sentences", [

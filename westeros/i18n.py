@@ -36,9 +36,22 @@ class SiteLocaleMiddleware(LocaleMiddleware):
     so nothing before it needs the language."""
 
     def process_request(self, request: HttpRequest) -> None:
+        # the thread's language before this request, given back after it: a Spanish request must
+        # not leave Spanish behind for whatever the thread runs next outside a request (Django's
+        # LocaleMiddleware leaves it; a test calling a function after a Spanish page saw Spanish)
+        request._language_before = translation.get_language()
         language = account_language(request) or translation.get_language_from_request(request)
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        response = super().process_response(request, response)
+        before = getattr(request, "_language_before", None)
+        if before is None:
+            translation.deactivate()
+        else:
+            translation.activate(before)
+        return response
 
 
 @require_POST

@@ -6,10 +6,15 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 register = template.Library()
 
-BADGE = '<span class="bot-badge" title="a bot account: a program playing through the API">BOT</span>'
+
+def badge() -> SafeString:
+    """The BOT badge, its explanation in the page's language ("BOT" reads the same in both)."""
+    return format_html('<span class="bot-badge" title="{}">BOT</span>',
+                       gettext("a bot account: a program playing through the API"))
 
 
 def is_bot_account(user) -> bool:
@@ -26,10 +31,10 @@ def player(user) -> SafeString:
         return mark_safe("")
     name = getattr(user, "username", user)
     if is_bot_account(user):
-        return format_html("{} {}", name, mark_safe(BADGE))
+        return format_html("{} {}", name, badge())
     return format_html("{}", name)
 
 
 @register.simple_tag
 def bot_badge(user) -> SafeString:
-    return mark_safe(" " + BADGE) if is_bot_account(user) else mark_safe("")
+    return format_html(" {}", badge()) if is_bot_account(user) else mark_safe("")

@@ -46,7 +46,7 @@ def seat_name(seat, ruleset: str = "agot") -> str:
     "Cersei Lannister" for a B'Twixt leader, "Player 1" in the card game), never an id."""
     seat = str(seat or "")
     if ruleset == "lcg" and seat[1:].isdigit():
-        return f"Player {seat[1:]}"
+        return gettext("Player %(number)s") % {"number": seat[1:]}
     if ruleset == "btwixt":
         from web import btwixt as btwixt_data  # built once per process (issue 27)
 
