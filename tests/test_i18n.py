@@ -340,6 +340,18 @@ def test_the_javascript_catalogue_answers_in_the_language_of_its_address(client)
     assert client.get(reverse("javascript-catalog", args=["xx"])).status_code == 200
 
 
+def test_the_javascript_catalogue_needs_no_cache_server(client, settings):
+    """The pages' scripts get their words while Redis is down: the catalogue is not kept in the cache."""
+    from django.core.cache import caches
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:9/0"}}  # nothing listens there
+    with pytest.raises(Exception):  # noqa: B017 (whatever the client raises: the cache is down)
+        caches["default"].get("anything")
+    response = client.get(reverse("javascript-catalog", args=["es"]))
+    assert response.status_code == 200 and "quedan" in response.content.decode()
+
+
 def test_every_page_loads_the_catalogue_of_its_language_before_its_scripts(client):
     page = client.get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     catalogue = page.index(f'<script src="{reverse("javascript-catalog", args=["es"])}"></script>')

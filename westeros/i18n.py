@@ -13,7 +13,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
-from django.views.decorators.cache import cache_page
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_POST
 from django.views.i18n import JavaScriptCatalog, set_language
 
@@ -68,15 +68,23 @@ def switch_language(request: HttpRequest) -> HttpResponse:
     return response
 
 
-class SiteJavaScriptCatalog(JavaScriptCatalog):
-    """The catalogue of static/js/*.js's strings (djangojs.po) for the language in the URL
-    (/jsi18n/es/): each language has its own address, so browsers and the cache keep one copy per
-    language and a switch never serves the other language's copy."""
-
-    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        language = kwargs.pop("language")
-        with translation.override(language if language in SUPPORTED else settings.LANGUAGE_CODE):
-            return super().get(request, *args, **kwargs)
+# Each language's catalogue, built once per process (the translations do not change while it runs;
+# with DEBUG on, every time, so a recompiled catalogue shows at once). Not in the shared cache: the
+# pages' scripts must get their words even while Redis is down.
+_CATALOGUES: dict[str, bytes] = {}
 
 
-javascript_catalog = cache_page(CATALOG_CACHE_SECONDS)(SiteJavaScriptCatalog.as_view())
+def javascript_catalog(request: HttpRequest, language: str) -> HttpResponse:
+    """The catalogue of static/js/*.js's strings (djangojs.po; Django's JavaScriptCatalog) for the
+    language in the URL (/jsi18n/es/): each language has its own address, so browsers keep one copy
+    per language (a day) and a switch never serves the other language's copy."""
+    language = language if language in SUPPORTED else settings.LANGUAGE_CODE
+    body = _CATALOGUES.get(language)
+    if body is None:
+        with translation.override(language):
+            body = JavaScriptCatalog.as_view()(request).content
+        if not settings.DEBUG:
+            _CATALOGUES[language] = body
+    response = HttpResponse(body, content_type='text/javascript; charset="utf-8"')
+    patch_cache_control(response, public=True, max_age=CATALOG_CACHE_SECONDS)
+    return response
