@@ -33,6 +33,8 @@ as_app .venv/bin/python manage.py check --deploy --fail-level WARNING
 if [ -z "${NO_MIGRATE:-}" ]; then
     as_app .venv/bin/python manage.py migrate --no-input
 fi
+# locale/*.po -> .mo (not in the repository): without them every page is English (issue 29)
+as_app .venv/bin/python manage.py compile_translations
 as_app .venv/bin/python manage.py collectstatic --no-input -v 0
 systemctl daemon-reload
 systemctl restart westeros.target

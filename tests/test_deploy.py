@@ -957,6 +957,7 @@ def test_every_deploy_as_documented_pulls_installs_migrates_collects_and_restart
             assert "System check identified no issues" in done.stdout + done.stderr
             assert calls.read_text().splitlines()[:2] == ["daemon-reload", "restart westeros.target"]
             assert (app / "staticfiles" / "staticfiles.json").exists()
+            assert (app / "locale" / "es" / "LC_MESSAGES" / "django.mo").exists()  # the Spanish pages (issue 29)
             migrated = as_service_user("sh", "-c", 'set -a; . "$0"; set +a; cd "$1"; .venv/bin/python manage.py '
                                        "migrate --check", str(folder / "env"), str(app), env=env, timeout=300)
             assert migrated.returncode == 0, migrated.stdout + migrated.stderr
