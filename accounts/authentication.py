@@ -7,6 +7,7 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions
 
 from accounts.models import ApiToken
+from westeros.i18n import use_account_language
 
 KEYWORDS = ("token", "bearer")
 # Writing last_used_at on every request would turn every read into a write; a minute is precise enough.
@@ -26,6 +27,7 @@ class ApiTokenAuthentication(authentication.BaseAuthentication):
         now = timezone.now()
         if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        use_account_language(token.user)  # the account's language for a token client too (issue 29)
         return token.user, token
 
     def authenticate_header(self, request) -> str:

@@ -319,6 +319,23 @@ def test_an_api_error_speaks_spanish_and_keeps_its_english_code(client):
     assert client.get("/api/v1/no-such-thing").json()["detail"] == "No API endpoint at /api/v1/no-such-thing."
 
 
+def test_a_token_client_gets_its_account_s_language_else_its_accept_language(client):
+    from tests.factories import make_token
+
+    spanish = make_user(language="es")
+    _token, key = make_token(spanish)
+    body = client.patch("/api/v1/me", {"language": "xx"}, content_type="application/json",
+                        HTTP_AUTHORIZATION=f"Token {key}", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert body["error"] == "invalid" and body["detail"] == "Algunos campos no son válidos."
+    _token, key = make_token(make_user())  # no setting: the browser's (the client's) Accept-Language
+    answer = client.patch("/api/v1/me", {"language": "xx"}, content_type="application/json",
+                          HTTP_AUTHORIZATION=f"Token {key}", HTTP_ACCEPT_LANGUAGE="es")
+    assert answer.json()["detail"] == "Algunos campos no son válidos." and answer["Content-Language"] == "es"
+    answer = client.patch("/api/v1/me", {"language": "xx"}, content_type="application/json",
+                          HTTP_AUTHORIZATION=f"Token {key}")
+    assert answer.json()["detail"] == "Some fields are not valid."
+
+
 def test_a_validation_error_in_spanish_has_its_fields_in_spanish_too():
     api = api_client_for(make_user())
     response = api.patch("/api/v1/me", {"language": "xx"}, format="json", HTTP_ACCEPT_LANGUAGE="es")

@@ -4,8 +4,8 @@ changes it, and the pages' scripts' catalogue.
 A request's language is the account's setting (`User.language`, when the user chose one), else the
 language cookie (a visitor's choice, Django's `django_language`), else the browser's
 Accept-Language, else English (settings.LANGUAGE_CODE). The API follows the same rule; a client
-with a token is known only inside the API view, after the language was chosen, so its answers
-follow its Accept-Language (or the cookie).
+with a token is known only inside the API view, so its account's setting is applied there
+(use_account_language, called by accounts.authentication).
 """
 from __future__ import annotations
 
@@ -28,6 +28,14 @@ def account_language(request: HttpRequest) -> str:
         return ""
     language = getattr(user, "language", "")
     return language if language in SUPPORTED else ""
+
+
+def use_account_language(user) -> None:
+    """The account's language from here on, for a client known only once the API view authenticated
+    it (a token); nothing when the account follows its browser. The middleware gives the thread its
+    language back after the response."""
+    if getattr(user, "language", "") in SUPPORTED:
+        translation.activate(user.language)
 
 
 class SiteLocaleMiddleware(LocaleMiddleware):
