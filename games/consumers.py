@@ -70,7 +70,7 @@ from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation, is_valid
 from chat import services as chat
 from games import queries
 from games.errors import GameError
-from games.models import Game, Presence
+from games.models import Game, GameSeat, Presence
 from games.services.notify import seat_group, spectator_group, table_group
 from westeros.consumers import FrameLimits, PooledConsumer, group_call
 from westeros.parsers import SafeJsonFrames
@@ -126,7 +126,7 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
         """Subscribe to `groups` side by side (each a Redis round trip); each is left at disconnect,
         even when another failed."""
         self.groups.extend(groups)
-        await asyncio.gather(*(group_call(self.channel_layer.group_add(group, self.channel_name)) for group in groups))
+        await asyncio.gather(*(group_call(self.channel_layer.group_add, group, self.channel_name) for group in groups))
 
     async def __call__(self, scope, receive, send) -> None:
         """When the channel layer fails (Redis down), Channels ends the consumer without calling
@@ -153,7 +153,7 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
             self.waiting.cancel()
         for group in getattr(self, "groups", []):
             try:
-                await group_call(self.channel_layer.group_discard(group, self.channel_name))
+                await group_call(self.channel_layer.group_discard, group, self.channel_name)
             except Exception as error:  # e.g. MaxConnectionsError when a thousand sockets close at once:
                 # the membership expires with the layer's group_expiry; the presence must go now
                 log.warning("could not leave group %s on disconnect (%s)", group, error)
@@ -292,11 +292,14 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
     @socket_database
     def _viewer(self, user, invite) -> tuple[bool, str | None]:
         """(whether the user may watch the game, the user's seat)"""
-        # without the state (the largest column, tens of kilobytes in a long game), which is not needed here
-        game = Game.objects.filter(pk=self.game_id).defer("state").prefetch_related("seats").first()
+        # only the columns needed (not the state, tens of kilobytes in a long game), and only the
+        # user's own seats: every handshake of a storm runs this
+        game = Game.objects.filter(pk=self.game_id).only("id", "private", "lobby_id").first()
         if game is None or not queries.can_view(game, user, invite):
             return False, None
-        return True, queries.viewer_seat(game, user)
+        if user is None or not user.is_authenticated:
+            return True, None
+        return True, queries.viewer_seat(game, user, list(GameSeat.objects.filter(game_id=self.game_id, user_id=user.pk)))
 
     @socket_database
     def _version(self) -> int:

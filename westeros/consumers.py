@@ -79,14 +79,14 @@ GROUP_CALLS_AT_ONCE = 48
 _group_calls: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 
-async def group_call(call: Any) -> Any:
-    """Await the channel layer's group_add or group_discard `call` (a coroutine) in its turn."""
+async def group_call(method: Any, group: str, channel: str) -> Any:
+    """The channel layer's group_add or group_discard `method` of (group, channel), in its turn."""
     loop = asyncio.get_running_loop()
     turns = _group_calls.get(loop)
     if turns is None:
         turns = _group_calls[loop] = asyncio.Semaphore(GROUP_CALLS_AT_ONCE)
     async with turns:
-        return await call
+        return await method(group, channel)
 
 
 class FrameLimits:
