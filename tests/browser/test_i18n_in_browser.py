@@ -64,3 +64,7 @@ def test_spanish_pages_keep_their_layout_at_1440_and_390_px(live_asgi_server, ne
         log_in(player, base, "mercedes")
         assert player.evaluate("() => document.documentElement.scrollWidth") <= width
         player.screenshot(path=str(artifacts / f"es-home-player-{width}.png"), full_page=True)
+        player.goto(base + "/accounts/profile/")  # the account's language setting
+        assert player.locator("select#account-language").input_value() == "es"
+        assert player.evaluate("() => document.documentElement.scrollWidth") <= width
+        player.screenshot(path=str(artifacts / f"es-profile-{width}.png"), full_page=True)
