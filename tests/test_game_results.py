@@ -4,9 +4,9 @@ the rematch link, a constant number of queries; and the pages listing results (t
 the home page, a tournament table) saying "X (left in round N; the computer played on)".
 
 Games are played to their end by the engine's players: computer seats play themselves, and each
-person's seat sends what the engine's player would choose (`play_out`). Where only a finished card
-game's result matters (ratings, unrated, query counts), the game starts one power short of the end
-(`near_the_end`); the card game's own end is played out whole in test_card_game_power_or_an_empty_deck_decides."""
+person's seat sends what the engine's player would choose (`play_out`). Where only a finished game's
+result matters (ratings, unrated, query counts), the game starts near its end (`near_the_end`); each
+ruleset's own end is played out whole in the tests of "each ruleset's end"."""
 from __future__ import annotations
 
 import re
@@ -52,17 +52,22 @@ def play_out(game: Game, *, until=None) -> Game:
     raise AssertionError(f"{game.ruleset} game {game.pk} did not end in {MAX_ACTIONS} actions")
 
 
-# A card game one power short of the end (SCENARIOS.md "lcg" setup): the result is what the tests of
-# a finished card game read, and a dealt game takes the engine's players some 300 decisions to end.
-LCG_NEAR_THE_END = {"first_player": "p1", "round": 1, "players": {
-    "p1": {"decklist": "the_old_ways", "faction_power": 14},
-    "p2": {"decklist": "secrets_and_schemes", "faction_power": 14}}}
+# Where the game's end is near (SCENARIOS.md setups): a card game one power short of fifteen, a board
+# game at its last round; the result is what the tests of a finished game read, and a dealt game
+# takes the engine's players hundreds of decisions to end.
+NEAR_THE_END = {
+    "lcg": ({"first_player": "p1", "round": 1, "players": {
+        "p1": {"decklist": "the_old_ways", "faction_power": 14},
+        "p2": {"decklist": "secrets_and_schemes", "faction_power": 14}}}, "plot"),
+    "agot": ({"round": 10}, "planning"),
+}
 
 
 def near_the_end(game: Game) -> Game:
-    """The card game `game` (just created) put at the plot phase of LCG_NEAR_THE_END."""
-    game.state = get_ruleset("lcg").scenario_game(game.seat_names(), dict(game.options or {}), game.seed,
-                                                  LCG_NEAR_THE_END, "plot")
+    """`game` (just created) put where NEAR_THE_END says for its ruleset."""
+    setup, start = NEAR_THE_END[game.ruleset]
+    game.state = get_ruleset(game.ruleset).scenario_game(game.seat_names(), dict(game.options or {}), game.seed,
+                                                         setup, start)
     game.save(update_fields=["state"])
     return game
 
@@ -258,7 +263,7 @@ def test_the_rematch_link_is_for_players_only():
 def test_game_payload_queries_do_not_grow_with_the_seats():
     small, (a, b) = new_game("lcg", 2, ranked=True)
     big, people = new_game("agot", 6, seats=6, ranked=True)
-    small, big = play_out(near_the_end(small)), play_out(big)
+    small, big = play_out(near_the_end(small)), play_out(near_the_end(big))
     counts = []
     for game, viewer in ((small, a), (big, people[0])):
         loaded = get_visible_game(viewer, game.pk)
