@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.urls import reverse
@@ -269,11 +270,17 @@ def test_postgres_connections_come_from_a_pool_when_configured():
 
 
 @pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="DATABASE_URL not set: SQLite run")
+@pytest.mark.django_db
 def test_the_pool_really_connects_to_postgresql():
+    # to this run's test database, which exists whatever DATABASE_URL's own database (a missing one
+    # costs the pool's 10 s timeout, then fails)
+    from django.db import connection
+
+    url = urlsplit(os.environ["DATABASE_URL"])._replace(path="/" + connection.settings_dict["NAME"]).geturl()
     result = settings_in_subprocess(
         "import django; django.setup(); from django.db import connection; connection.ensure_connection();"
         " print(type(connection.pool).__name__)",
-        DATABASE_URL=os.environ["DATABASE_URL"], DB_POOL_SIZE="2", SECRET_KEY="x" * 50,
+        DATABASE_URL=url, DB_POOL_SIZE="2", SECRET_KEY="x" * 50,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ConnectionPool"
