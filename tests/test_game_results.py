@@ -5,8 +5,8 @@ the home page, a tournament table) saying "X (left in round N; the computer play
 
 Games are played to their end by the engine's players: computer seats play themselves, and each
 person's seat sends what the engine's player would choose (`play_out`). Where only a finished game's
-result matters (ratings, unrated, query counts), the game starts near its end (`near_the_end`); each
-ruleset's own end is played out whole in the tests of "each ruleset's end"."""
+result matters (ratings, unrated, query counts, who left and when), the game starts near its end
+(`near_the_end`); each ruleset's own end is played out whole in the tests of "each ruleset's end"."""
 from __future__ import annotations
 
 import re
@@ -53,14 +53,15 @@ def play_out(game: Game, *, until=None) -> Game:
 
 
 # Where the game's end is near (SCENARIOS.md setups): a card game one power short of fifteen, a board
-# game at its last round; the result is what the tests of a finished game read, and a dealt game
+# game two rounds from its end; the result is what the tests of a finished game read, and a dealt game
 # takes the engine's players hundreds of decisions to end.
 NEAR_THE_END = {
     "lcg": ({"first_player": "p1", "round": 1, "players": {
         "p1": {"decklist": "the_old_ways", "faction_power": 14},
         "p2": {"decklist": "secrets_and_schemes", "faction_power": 14}}}, "plot"),
-    "agot": ({"round": 10}, "planning"),
+    "agot": ({"round": 9}, "planning"),
 }
+LAST_ROUND = 10  # a board game's: a seat left in it has had a round to play first, as in round 2 of a dealt game
 
 
 def near_the_end(game: Game) -> Game:
@@ -195,12 +196,12 @@ def test_the_only_person_conceding_against_the_computer():
 
 def test_a_conceded_seat_says_the_round_and_that_the_computer_played_on():
     game, (alys, bran, cat) = new_game("agot", 3)
-    game = play_out(game, until=lambda state: state["round"] >= 2)
+    game = play_out(near_the_end(game), until=lambda state: state["round"] >= LAST_ROUND)
     do_concede(game.pk, alys)
     game = play_out(game)
     result = result_of(game, bran)
     stark = place_of(result, "stark")
-    assert stark["who"] == f"{alys.username} (left in round 2; the computer played on)"
+    assert stark["who"] == f"{alys.username} (left in round {LAST_ROUND}; the computer played on)"
     assert stark["player"] == alys.username and stark["computer"] is False
     assert place_of(result, "lannister")["who"] == bran.username
     # the headline names a seat the computer finished as the seat, never as its leaver
@@ -209,14 +210,14 @@ def test_a_conceded_seat_says_the_round_and_that_the_computer_played_on():
 
 def test_a_substitute_took_over_from_the_leaver():
     game, (alys, bran, cat) = new_game("agot", 3)
-    game = play_out(game, until=lambda state: state["round"] >= 2)
+    game = play_out(near_the_end(game), until=lambda state: state["round"] >= LAST_ROUND)
     do_concede(game.pk, alys)
     dany = make_user()
     do_take_seat(game.pk, "stark", dany)
     game = play_out(game)
     result = result_of(game, dany)
     stark = place_of(result, "stark")
-    assert stark["who"] == f"{dany.username} (took over from {alys.username} in round 2)"
+    assert stark["who"] == f"{dany.username} (took over from {alys.username} in round {LAST_ROUND})"
     assert stark["player"] == dany.username
     # the leaver also played this game: a rematch is theirs to ask for too
     assert result_of(game, alys)["rematch_url"] == f"/games/{game.pk}/rematch"
@@ -279,9 +280,9 @@ def test_game_payload_queries_do_not_grow_with_the_seats():
 
 
 def _left_game() -> tuple[Game, object]:
-    """A finished public board game where the first player conceded in round 2."""
+    """A finished public board game where the first player conceded in the last round."""
     game, (alys, _bran, _cat) = new_game("agot", 3)
-    game = play_out(game, until=lambda state: state["round"] >= 2)
+    game = play_out(near_the_end(game), until=lambda state: state["round"] >= LAST_ROUND)
     do_concede(game.pk, alys)
     return play_out(game), alys
 
@@ -291,27 +292,27 @@ def test_the_profile_says_who_played_a_seat_left_to_the_computer():
     page = Client().get(reverse("public-profile", args=[alys.username]))
     assert page.status_code == 200
     text = page.content.decode()
-    assert f"{alys.username} (left in round 2; the computer played on)" in text
+    assert f"{alys.username} (left in round {LAST_ROUND}; the computer played on)" in text
 
 
 def test_the_profile_of_a_leaver_whose_seat_was_taken_over():
     game, (alys, _bran, _cat) = new_game("agot", 3)
-    game = play_out(game, until=lambda state: state["round"] >= 2)
+    game = play_out(near_the_end(game), until=lambda state: state["round"] >= LAST_ROUND)
     do_concede(game.pk, alys)
     dany = make_user()
     do_take_seat(game.pk, "stark", dany)
     game = play_out(game)
     text = Client().get(reverse("public-profile", args=[alys.username])).content.decode()
-    assert f"{alys.username} (left in round 2; {dany.username} took over)" in text
+    assert f"{alys.username} (left in round {LAST_ROUND}; {dany.username} took over)" in text
     text = Client().get(reverse("public-profile", args=[dany.username])).content.decode()
-    assert f"{dany.username} (took over from {alys.username} in round 2)" in text
+    assert f"{dany.username} (took over from {alys.username} in round {LAST_ROUND})" in text
 
 
 def test_the_home_page_recent_results_say_who_played_a_seat():
     game, alys = _left_game()
     text = Client().get("/").content.decode()
     section = text[text.index("Recent results"):]
-    assert f"Stark: {alys.username} (left in round 2; the computer played on)" in section
+    assert f"Stark: {alys.username} (left in round {LAST_ROUND}; the computer played on)" in section
     others = [s.user.username for s in game.seats.select_related("user") if s.seat != "stark"]
     assert all(f": {name}" in section for name in others)
     assert "(bot)" not in section
@@ -324,7 +325,7 @@ def test_who_played_is_the_same_words_everywhere():
 
     words = seat_players(Game.objects.prefetch_related("seats__user").get(pk=game.pk))["stark"]
     assert words == place_of(result_of(game, alys), "stark")["who"]
-    assert words == f"{seat.user.username} (left in round 2; the computer played on)"
+    assert words == f"{seat.user.username} (left in round {LAST_ROUND}; the computer played on)"
 
 
 def test_a_tournament_table_says_who_left_and_that_the_computer_played_on():
@@ -339,12 +340,12 @@ def test_a_tournament_table_says_who_left_and_that_the_computer_played_on():
         services.do_register(t.pk, user)
     services.do_start(t.pk, organizer)
     table = Table.objects.get(round__tournament=t)
-    game = play_out(table.game, until=lambda state: state["round"] >= 2)
+    game = play_out(near_the_end(table.game), until=lambda state: state["round"] >= LAST_ROUND)
     leaver = game.seats.select_related("user").get(position=0)
     do_concede(game.pk, leaver.user)
     play_out(game)
     table.refresh_from_db()
     assert table.status != Table.Status.PLAYING
     page = Client().get(reverse("tournament", args=[t.pk])).content.decode()
-    assert f"{leaver.user.username} (left in round 2; the computer played on)" in page
+    assert f"{leaver.user.username} (left in round {LAST_ROUND}; the computer played on)" in page
     assert "(abandoned)" not in page
