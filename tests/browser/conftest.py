@@ -11,7 +11,8 @@ How the live server works, and why:
   CI). A subprocess cannot see pytest-django's test database inside a transaction, and a file
   database shared by two processes is the simplest thing that works on SQLite and PostgreSQL runs
   alike. `REDIS_URL` is removed, so the channel layer is in-memory: HTTP actions and websockets run
-  in the same server process, so that is enough. The tests touch the database only through the
+  in the same server process, so that is enough. Its settings are the site's with a fast password hasher
+  (tests/browser/server_settings.py), as the in-process tests have. The tests touch the database only through the
   server (the browser, or `manage.py` subprocesses with the same environment: see stage.py).
 - Chromium runs with the flags this machine needs (no sandbox as root, no GPU, no background
   networking) and a fresh profile folder per browser.
@@ -137,7 +138,8 @@ def live_asgi_server(chromium_path):
     folder = Path(tempfile.mkdtemp(prefix="westeros-browser-"))
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
     env.update(DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}", DEBUG="true", SECURE_SSL_REDIRECT="false",
-               DB_CONN_MAX_AGE="0", ALLOWED_HOSTS="127.0.0.1,localhost", PYTHONUNBUFFERED="1")
+               DB_CONN_MAX_AGE="0", ALLOWED_HOSTS="127.0.0.1,localhost", PYTHONUNBUFFERED="1",
+               DJANGO_SETTINGS_MODULE="tests.browser.server_settings")  # a fast password hasher
     port = _free_port()
     server = LiveServer(f"http://127.0.0.1:{port}", env)
     server.manage("migrate", "--no-input", "-v", "0")
