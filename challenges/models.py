@@ -6,15 +6,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 
 class Challenge(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "waiting for answers"
-        STARTED = "started", "accepted by everyone: the game started"
-        DECLINED = "declined", "declined"
-        CANCELED = "canceled", "canceled by the challenger"
-        EXPIRED = "expired", "expired unanswered"
+        # English labels (the API's words), marked for the pages, which say them in the reader's language
+        PENDING = "pending", gettext_noop("waiting for answers")
+        STARTED = "started", gettext_noop("accepted by everyone: the game started")
+        DECLINED = "declined", gettext_noop("declined")
+        CANCELED = "canceled", gettext_noop("canceled by the challenger")
+        EXPIRED = "expired", gettext_noop("expired unanswered")
 
     challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent")
     ruleset = models.CharField(max_length=32)

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 from rest_framework.exceptions import Throttled
 
 from accounts.models import User
@@ -24,20 +25,31 @@ from games.errors import GameError, conflict, forbidden, not_found
 from games.models import Game
 from games.services import lobbies
 
-# lichess's decline reasons, in words.
+# lichess's decline reasons, in words: English here (the API's reason_text, the event stream), in the
+# reader's language on the pages (decline_reason_words).
 DECLINE_REASONS = {
-    "generic": "I'm not accepting challenges at the moment.",
-    "later": "This is not the right time for me, please ask again later.",
-    "too_fast": "This time limit is too fast for me, please challenge again with a slower game.",
-    "too_slow": "This time limit is too slow for me, please challenge again with a faster game.",
-    "time_limit": "I'm not accepting challenges with this time limit.",
-    "ranked": "Please send me a ranked challenge instead.",
-    "casual": "Please send me a casual challenge instead.",
-    "ruleset": "I'm not accepting challenges to this game at the moment.",
-    "options": "I'm not accepting challenges with these options.",
-    "no_bot": "I'm not accepting challenges from bots.",
-    "only_bot": "I'm only accepting challenges from bots.",
+    "generic": gettext_noop("I'm not accepting challenges at the moment."),
+    "later": gettext_noop("This is not the right time for me, please ask again later."),
+    "too_fast": gettext_noop("This time limit is too fast for me, please challenge again with a slower game."),
+    "too_slow": gettext_noop("This time limit is too slow for me, please challenge again with a faster game."),
+    "time_limit": gettext_noop("I'm not accepting challenges with this time limit."),
+    "ranked": gettext_noop("Please send me a ranked challenge instead."),
+    "casual": gettext_noop("Please send me a casual challenge instead."),
+    "ruleset": gettext_noop("I'm not accepting challenges to this game at the moment."),
+    "options": gettext_noop("I'm not accepting challenges with these options."),
+    "no_bot": gettext_noop("I'm not accepting challenges from bots."),
+    "only_bot": gettext_noop("I'm only accepting challenges from bots."),
 }
+
+
+def decline_reason_words(reason: str) -> str:
+    """A decline reason in the active language ("" for none)."""
+    return gettext(DECLINE_REASONS[reason]) if reason in DECLINE_REASONS else ""
+
+
+def decline_reason_choices() -> list[tuple[str, str]]:
+    """The decline form's reasons, in the active language."""
+    return [(key, gettext(words)) for key, words in DECLINE_REASONS.items()]
 
 
 def conf(name: str) -> Any:
@@ -46,7 +58,7 @@ def conf(name: str) -> Any:
 
 
 def invalid(field: str, message: str) -> GameError:
-    return GameError("invalid", "Some fields are not valid.", fields={field: [message]})
+    return GameError("invalid", gettext("Some fields are not valid."), fields={field: [message]})
 
 
 @dataclass(frozen=True)
@@ -193,20 +205,20 @@ def _check_rate(challenger: User, now: datetime) -> None:
                   .order_by("created_at").values_list("created_at", flat=True)[:limit])
     if len(recent) >= limit:
         wait = max(1, math.ceil((recent[0] + timedelta(hours=1) - now).total_seconds()))
-        raise Throttled(wait=wait, detail=f"At most {limit} challenges an hour.")
+        raise Throttled(wait=wait, detail=gettext("At most %(limit)d challenges an hour.") % {"limit": limit})
 
 
 def _invitees(challenger: User, names: list[str], ruleset: str) -> list[User]:
     if not names:
-        raise invalid("users", "Name at least one player to challenge.")
+        raise invalid("users", gettext("Name at least one player to challenge."))
     if len(set(names)) != len(names):
-        raise invalid("users", "Name each player once.")
+        raise invalid("users", gettext("Name each player once."))
     if challenger.username in names:
-        raise invalid("users", "You cannot challenge yourself: name the other players.")
+        raise invalid("users", gettext("You cannot challenge yourself: name the other players."))
     found = {u.username: u for u in User.objects.filter(username__in=names, is_active=True)}
     missing = [n for n in names if n not in found]
     if missing:
-        raise invalid("users", f"No player named {', '.join(repr(n) for n in missing)}.")
+        raise invalid("users", gettext("No player named %(names)s.") % {"names": ", ".join(repr(n) for n in missing)})
     return [found[n] for n in names]
 
 
@@ -251,16 +263,19 @@ def _lock(challenge_id: int, user: User) -> Challenge:
     if challenge.is_pending() and challenge.expires_at <= timezone.now():
         challenge.status = Challenge.Status.EXPIRED  # refused below; shown as expired by every read
     if not challenge.is_pending():
-        raise conflict(f"challenge_{challenge.status}", f"This challenge is {challenge.get_status_display()}.")
+        raise conflict(f"challenge_{challenge.status}", gettext("This challenge is %(status)s.") % {
+            "status": gettext(challenge.get_status_display())})
     return challenge
 
 
 def _my_invite(challenge: Challenge, user: User) -> Invite:
     invite = next((i for i in challenge.invites.all() if i.user_id == user.pk), None)
     if invite is None:
-        raise forbidden("Only the players challenged can answer a challenge.")
+        raise forbidden(gettext("Only the players challenged can answer a challenge."))
     if invite.status != Invite.Status.PENDING:
-        raise conflict("already_answered", f"You already {invite.status} this challenge.")
+        answered = (gettext("You already accepted this challenge.") if invite.status == Invite.Status.ACCEPTED
+                    else gettext("You already declined this challenge."))
+        raise conflict("already_answered", answered)
     return invite
 
 
@@ -292,14 +307,14 @@ def _start_game(challenge: Challenge) -> Game:
         lobby = lobbies.do_join_lobby(lobby.pk, user)
     game = lobbies.lobby_game(lobby)
     if game is None:  # a lobby full of its players always starts (auto_start)
-        raise conflict("not_started", "The game could not be started.")
+        raise conflict("not_started", gettext("The game could not be started."))
     return game
 
 
 def do_decline(challenge_id: int, user: User, reason: str = "generic") -> Challenge:
     """Decline: the challenge ends (its game needs everyone); the others hear why."""
     if reason not in DECLINE_REASONS:
-        raise invalid("reason", f"Choose one of: {', '.join(DECLINE_REASONS)}.")
+        raise invalid("reason", gettext("Choose one of: %(reasons)s.") % {"reasons": ", ".join(DECLINE_REASONS)})
     with transaction.atomic():
         challenge = _lock(challenge_id, user)
         invite = _my_invite(challenge, user)
@@ -316,7 +331,7 @@ def do_cancel(challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _lock(challenge_id, user)
         if challenge.challenger_id != user.pk:
-            raise forbidden("Only the challenger can cancel a challenge; decline it instead.")
+            raise forbidden(gettext("Only the challenger can cancel a challenge; decline it instead."))
         challenge.status, challenge.ended_at = Challenge.Status.CANCELED, timezone.now()
         challenge.save(update_fields=["status", "ended_at"])
         _notify(challenge, "challengeCanceled", _others(challenge, user))

@@ -19,11 +19,15 @@ from django.db.models import Count, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.html import conditional_escape
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import Throttled
 
 from accounts.models import User
+from accounts.templatetags.bots import player
 from challenges import services
 from challenges.models import Challenge, Invite
 from games import rulesets
@@ -37,25 +41,33 @@ from web import forms as lobby_form
 from web.paging import page_of
 
 WORDS = {
-    "others_label": "Also challenge (names, separated by commas)",
-    "others_help": "{game} needs {low} to {high} players: you, {name} and the players you name here.",
-    "count_mismatch": "Players: you chose {seats} players, so name {wanted} to challenge besides you; you named {named}.",
-    "rate": "You have sent {limit} challenges in the last hour, the most allowed: "
-            "you can send the next one in {wait}.",
-    "sent": "Challenge sent to {names}. This page takes you to the game once everyone has accepted.",
-    "accepted_started": "Everyone accepted: the game has started.",
-    "accepted_waiting": "You accepted. The game starts when {names} {verb} accepted too.",
-    "declined": "You declined {challenger}'s challenge.",
-    "canceled": "Your challenge is canceled.",
-    "no_such_verb": "No such answer to a challenge.",
-    "self": "You cannot challenge yourself.",
-    "closed": "The challenges of {game} are not open on the site yet.",
+    "others_label": gettext_lazy("Also challenge (names, separated by commas)"),
+    "others_help": gettext_lazy("%(game)s needs %(low)d to %(high)d players: you, %(name)s and the players "
+                                "you name here."),
+    "count_mismatch": gettext_lazy("Players: you chose %(seats)d players, so name %(wanted)s to challenge "
+                                   "besides you; you named %(named)s."),
+    "rate": gettext_lazy("You have sent %(limit)d challenges in the last hour, the most allowed: "
+                         "you can send the next one in %(wait)s."),
+    "sent": gettext_lazy("Challenge sent to %(names)s. This page takes you to the game once everyone has accepted."),
+    "accepted_started": gettext_lazy("Everyone accepted: the game has started."),
+    "declined": gettext_lazy("You declined %(challenger)s's challenge."),
+    "canceled": gettext_lazy("Your challenge is canceled."),
+    "no_such_verb": gettext_lazy("No such answer to a challenge."),
+    "self": gettext_lazy("You cannot challenge yourself."),
+    "closed": gettext_lazy("The challenges of %(game)s are not open on the site yet."),
 }
 
 
 def _join(names: list[str]) -> str:
-    """"arya", "arya and brienne", "arya, brienne and cersei"."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    """"arya", "arya and brienne", "arya, brienne and cersei" (in the active language)."""
+    if len(names) == 1:
+        return names[0]
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def _join_html(names: list[str]) -> str:
+    """_join for names already made safe HTML (the |player filter's, with the BOT badge)."""
+    return mark_safe(_join([conditional_escape(n) for n in names]))  # each name escaped; "and" is ours
 
 
 # --- the form -----------------------------------------------------------------------------------------
@@ -88,8 +100,8 @@ class ChallengeForm(lobby_form.LobbyForm):
         d["users"] = [self.opponent.username, *names]
         if engine.min_seats != engine.max_seats and engine.min_seats <= d["seats"] <= engine.max_seats \
                 and len(d["users"]) + 1 != d["seats"]:
-            self.add_error("others", WORDS["count_mismatch"].format(
-                seats=d["seats"], wanted=_players(d["seats"] - 1), named=_join(d["users"])))
+            self.add_error("others", WORDS["count_mismatch"] % {
+                "seats": d["seats"], "wanted": _players(d["seats"] - 1), "named": _join(d["users"])})
         return d
 
     def request(self) -> services.ChallengeRequest:
@@ -108,7 +120,7 @@ class ChallengeForm(lobby_form.LobbyForm):
 
 
 def _players(n: int) -> str:
-    return "1 player" if n == 1 else f"{n} players"
+    return ngettext("%(count)d player", "%(count)d players", n) % {"count": n}
 
 
 def _form_context(form: ChallengeForm, opponent: User, chosen: str) -> dict[str, Any]:
@@ -122,7 +134,8 @@ def _form_context(form: ChallengeForm, opponent: User, chosen: str) -> dict[str,
         "army_lists": lf.army_lists(),
         "minis_modes": [(key, name, key in rulesets.MINIS_PLAYABLE_MODES) for key, name in rulesets.MINIS_MODES.items()],
         "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
-        "several": [(r, WORDS["others_help"].format(game=ruleset_name(r), low=low, high=high, name=opponent.username))
+        "several": [(r, WORDS["others_help"] % {"game": ruleset_name(r), "low": low, "high": high,
+                                                 "name": opponent.username})
                     for r, (low, high) in seat_ranges.items() if low != high],
         "two_player": " ".join(r for r, (low, high) in seat_ranges.items() if low == high),
     }
@@ -147,13 +160,13 @@ def challenge_new(request: HttpRequest, username: str) -> HttpResponse:
         try:
             challenge = services.do_create_challenge(request.user, form.request())
         except Throttled as refused:
-            form.add_error(None, forms.ValidationError(WORDS["rate"].format(
-                limit=services.conf("CHALLENGES_PER_HOUR"), wait=duration_words(refused.wait or 1)), code="throttled"))
+            form.add_error(None, forms.ValidationError(WORDS["rate"] % {
+                "limit": services.conf("CHALLENGES_PER_HOUR"), "wait": duration_words(refused.wait or 1)}, code="throttled"))
         except GameError as error:
             form.add_challenge_error(error)
         else:
             names = [i.user.username for i in challenge.invites.all()]
-            messages.success(request, WORDS["sent"].format(names=_join(names)))
+            messages.success(request, WORDS["sent"] % {"names": _join(names)})
             return redirect("challenges")
     chosen = (form.data.get("ruleset") or "agot") if form.is_bound else _default_ruleset(opponent)
     status = 400 if form.errors else 200
@@ -173,10 +186,12 @@ def challenge_rows(challenges: list[Challenge], user: User) -> list[dict[str, An
         rows.append({
             "challenge": c, "game_name": ruleset_name(c.ruleset), "time": duration_words(c.time_limit),
             "options": lobby_form.option_words(c.ruleset, c.options or {}), "status": services.shown_status(c),
-            "status_words": Challenge.Status(services.shown_status(c)).label,
-            "invites": [{"user": i.user, "status": i.status, "reason": services.DECLINE_REASONS.get(i.reason, "")}
+            "status_words": gettext(Challenge.Status(services.shown_status(c)).label),
+            "invites": [{"user": i.user, "status": i.status, "reason": services.decline_reason_words(i.reason)}
                         for i in invites],
             "others": [i.user for i in invites if i.user_id != user.pk],
+            "others_words": _join_html([player(i.user) for i in invites if i.user_id != user.pk]) if len(invites) > 1 else "",
+            "players_words": _join_html([gettext("you") if i.user_id == user.pk else player(i.user) for i in invites]),
             "mine": mine, "accepted": mine is not None and mine.status == Invite.Status.ACCEPTED,
         })
     return rows
@@ -193,7 +208,7 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
         "accepted": challenge_rows(mine["accepted"], request.user),
         "outgoing": challenge_rows(mine["out"], request.user),
         "past": challenge_rows(past, request.user),
-        "reasons": list(services.DECLINE_REASONS.items()),
+        "reasons": services.decline_reason_choices(),
         # the navigation's count of challenges waiting for your answer, known here (challenge_tags)
         "challenges_waiting_known": len(mine["in"]) if len(mine["in"]) < services.LISTED else None,
     })
@@ -214,12 +229,13 @@ def challenge_answer(request: HttpRequest, challenge_id: int, verb: str) -> Http
                 messages.success(request, WORDS["accepted_started"])
                 return redirect("web-game", game_id=challenge.game_id)
             waiting = [i.user.username for i in challenge.invites.all() if i.status == Invite.Status.PENDING]
-            messages.success(request, WORDS["accepted_waiting"].format(
-                names=_join(waiting), verb="have" if len(waiting) > 1 else "has"))
+            messages.success(request, ngettext(
+                "You accepted. The game starts when %(names)s has accepted too.",
+                "You accepted. The game starts when %(names)s have accepted too.", len(waiting)) % {"names": _join(waiting)})
             return redirect("challenges")  # its page follows the challenge to its game
         if verb == "decline":
             challenge = services.do_decline(challenge_id, request.user, request.POST.get("reason") or "generic")
-            messages.success(request, WORDS["declined"].format(challenger=challenge.challenger.username))
+            messages.success(request, WORDS["declined"] % {"challenger": challenge.challenger.username})
         elif verb == "cancel":
             services.do_cancel(challenge_id, request.user)
             messages.success(request, WORDS["canceled"])

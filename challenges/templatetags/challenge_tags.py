@@ -21,7 +21,7 @@ def incoming_challenges(context) -> dict:
     if user is None or not user.is_authenticated:
         return {"rows": []}
     return {"rows": challenge_rows(services.waiting_for(user, HOME_CHALLENGES), user), "request": request,
-            "reasons": list(services.DECLINE_REASONS.items()), "csrf_token": context.get("csrf_token")}
+            "reasons": services.decline_reason_choices(), "csrf_token": context.get("csrf_token")}
 
 
 @register.simple_tag(takes_context=True)
