@@ -8,8 +8,10 @@ from django.core.cache import cache
 from django.db.models import Case, F, Value, When
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
@@ -378,7 +380,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"lobbies": active_lobbies_for_home(), "games": games_offered(),
                                          "unrated": gettext(lobbies.COMPUTER_UNRATED),
                                          "my_games": _with_seat_names(mine),
-                                         "results": recent_results()})
+                                         "results_html": recent_results_html()})
 
 
 RECENT_RESULTS_SECONDS = 10  # how long the home page's recent results are kept before they are read again
@@ -386,19 +388,26 @@ RECENT_RESULTS_SECONDS = 10  # how long the home page's recent results are kept 
 
 def recent_results() -> list[dict]:
     """The ten public games that ended last, each {pk, finished_at, places} (games.results.places_in_words:
-    who played each seat, in words). The same for every visitor: kept in the cache for
-    RECENT_RESULTS_SECONDS, so the home page reads them at most that often (issue 27: four queries and
-    ten games a request)."""
+    who played each seat, in words)."""
     from games.results import places_in_words
 
-    def read() -> list[dict]:
-        # take-overs prefetched: places_in_words names who played each seat without a query per game
-        recent = (Game.objects.filter(private=False).exclude(status=Game.Status.ACTIVE)
-                  .exclude(finished_at=None).order_by("-finished_at")
-                  .prefetch_related("seats__user", "substitutions__leaver", "substitutions__substitute")[:10])
-        return [{"pk": g.pk, "finished_at": g.finished_at, "places": places_in_words(g)} for g in recent]
+    # take-overs prefetched: places_in_words names who played each seat without a query per game
+    recent = (Game.objects.filter(private=False).exclude(status=Game.Status.ACTIVE)
+              .exclude(finished_at=None).order_by("-finished_at")
+              .prefetch_related("seats__user", "substitutions__leaver", "substitutions__substitute")[:10])
+    return [{"pk": g.pk, "finished_at": g.finished_at, "places": places_in_words(g)} for g in recent]
 
-    return cache.get_or_set("home:recent-results", read, RECENT_RESULTS_SECONDS)
+
+def recent_results_html() -> str:
+    """The home page's recent results section, rendered (templates/web/_recent_results.html). The same
+    for everyone who reads the page in one language: kept in the cache for RECENT_RESULTS_SECONDS, per
+    language, so the home page reads and renders them at most that often (issue 27: four queries and
+    ten games' places a request)."""
+    def render_section() -> str:
+        return render_to_string("web/_recent_results.html", {"results": recent_results()})
+
+    return mark_safe(cache.get_or_set(f"home:recent-results:{get_language()}", render_section,
+                                      RECENT_RESULTS_SECONDS))
 
 
 def leaderboard(request: HttpRequest, ruleset: str = "agot") -> HttpResponse:
