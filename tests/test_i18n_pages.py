@@ -144,3 +144,76 @@ def test_an_expired_challenge_is_said_expired_in_spanish(people, client):
     page = client.post(f"/challenges/{challenge.pk}/cancel/", {"next": "/challenges/"}, HTTP_ACCEPT_LANGUAGE="es",
                        follow=True).content.decode()
     assert "Este desafío ya no espera respuestas: caducado sin respuesta." in page
+
+
+# --- tournaments -----------------------------------------------------------------------------------
+
+def running_tournament():
+    """A board-game tournament under way: its organizer, three players at a table, round 1 decided
+    at the table by the organizer, so the page shows standings, a round, a table and places."""
+    from tournaments import services
+    from tournaments.models import Table
+
+    organizer = make_user(username="varys")
+    t = services.do_create_tournament(organizer, services.TournamentSettings(
+        name="Copa del Tridente", ruleset="agot", seats_per_table=3, rounds=2, auto_advance=False,
+        tiebreakers=["wins", "castles"]))
+    players = [make_user(username=name) for name in ("arya", "brienne", "cersei")]
+    for player in players:
+        services.do_register(t.pk, player)
+    services.do_start(t.pk, organizer)
+    table = Table.objects.get(round__tournament=t)
+    return t, organizer, players, table
+
+
+def test_the_tournament_page_has_no_english_sentence_in_spanish():
+    from ratings.templatetags.site_words import seat_name
+    from tournaments import services
+
+    t, organizer, players, table = running_tournament()
+    # names, and names with numbers: the houses at the table, the players' seed lines ("1. arya (1500)"),
+    # the organizer's choices of places ("Stark (arya)")
+    names = {"varys", "arya", "brienne", "cersei", t.name, *(seat_name(s.seat, "agot") for s in table.seats.all())}
+    names |= {f"{r.seed_rank}. {r.user.username} ({r.rating:.0f}" for r in t.registrations.all()}
+    names |= {f"{seat_name(s.seat, 'agot')} ({s.registration.user.username}" for s in table.seats.all()}  # places
+    # as a visitor and as its organizer (the organizer's forms: start, end, replace, drop, decide places)
+    for factory in (Client, logged_in(organizer)):
+        left, spanish = english_left(factory, f"/tournaments/{t.pk}/", names=names)
+        assert not left, f"English left on the Spanish tournament page: {sorted(left)}"
+    assert {"Mesas suizas", "en curso", "Ronda 1", "Mesa 1", "Empezar la siguiente ronda", "Terminar el torneo",
+            "Decide el resultado de la mesa 1", "Primer puesto", "Jugadores (3", "puntos por puesto",
+            "empates resueltos por más victorias y después más Castillos y Fortalezas controlados al final de las "
+            "partidas"} <= spanish, spanish
+    # once the table is decided: the standings and the table's places
+    services.do_adjudicate(t.pk, organizer, table.pk, [s.seat for s in table.seats.order_by("position")])
+    left, spanish = english_left(logged_in(players[0]), f"/tournaments/{t.pk}/", names=names)
+    assert not left, f"English left on the Spanish tournament page: {sorted(left)}"
+    assert {"Clasificación", "Puntos", "Victorias", "Castillos", "Suministro", "Retirarme"} <= spanish, spanish
+
+
+def test_the_tournament_list_and_form_have_no_english_sentence_in_spanish():
+    t, organizer, _, _ = running_tournament()
+    left, spanish = english_left(logged_in(organizer), "/tournaments/", names={"varys", t.name, "/api/v1/tournaments"})
+    assert not left, f"English left on the Spanish tournament list: {sorted(left)}"
+    assert {"Torneos", "Organiza un torneo", "en curso", "Mesas suizas"} <= spanish
+    assert any("3 asientos por mesa" in text for text in spanish), spanish
+    left, spanish = english_left(logged_in(organizer), "/tournaments/new/", names={"varys"})
+    assert not left, f"English left on the Spanish tournament form: {sorted(left)}"
+    assert {"Nombre", "Jugadores por mesa", "Primer desempate", "Tiempo por decisión", "más victorias", "días"} <= spanish
+
+
+def test_a_tournament_form_error_and_a_refusal_are_in_spanish(client):
+    t, organizer, players, _ = running_tournament()
+    client.force_login(organizer)
+    form = {"name": "Copa", "ruleset": "btwixt", "format": "swiss", "rounds": 2, "seats_per_table": 3,
+            "advance_per_table": 2, "division_size": 10, "scoring": "placement", "win_bonus": 10,
+            "tiebreaker_1": "castles", "time_limit_0": 0, "time_limit_1": "days"}
+    page = client.post("/tournaments/new/", form, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Tiempo por decisión: un número entero de minutos, horas o días." in page
+    assert "Tierra de Nadie no tiene Castillos ni Fortalezas: elige entre" in page
+    # a refusal of the service, as a message: the next round while the first is being played
+    page = client.post(f"/tournaments/{t.pk}/start-round", HTTP_ACCEPT_LANGUAGE="es", follow=True).content.decode()
+    assert "La ronda 1 aún no ha terminado." in page
+    client.force_login(players[0])
+    page = client.post(f"/tournaments/{t.pk}/register", HTTP_ACCEPT_LANGUAGE="es", follow=True).content.decode()
+    assert "Las inscripciones de este torneo no están abiertas." in page

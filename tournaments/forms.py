@@ -8,41 +8,44 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from tournaments.models import Tournament
 from tournaments.pairing import TIEBREAKERS
 
 WORDS = {
-    "time_amount": "Time per decision: a whole number of minutes, hours or days.",
-    "time_range": "Time per decision: from 2 minutes to 7 days.",
-    "tiebreaker_twice": "“{name}” is chosen twice: choose each tie-breaker once.",
-    "tiebreaker_not_here": "{game} has no {measure}: choose among {choices}.",
-    "tiebreaker_choice": "Choose one of the tie-breakers in the list.",
-    "fewest_too_many": "The fewest players at a table cannot be more than the players per table ({count}).",
-    "fewest_too_few": "{game} needs at least {count} players at a table.",
-    "ruleset_choice": "Choose one of the games in the list.",
+    "time_amount": gettext_lazy("Time per decision: a whole number of minutes, hours or days."),
+    "time_range": gettext_lazy("Time per decision: from 2 minutes to 7 days."),
+    "tiebreaker_twice": gettext_lazy("“{name}” is chosen twice: choose each tie-breaker once."),
+    "tiebreaker_not_here": gettext_lazy("{game} has no {measure}: choose among {choices}."),
+    "tiebreaker_choice": gettext_lazy("Choose one of the tie-breakers in the list."),
+    "fewest_too_many": gettext_lazy("The fewest players at a table cannot be more than the players per table ({count})."),
+    "fewest_too_few": gettext_lazy("{game} needs at least {count} players at a table."),
+    "ruleset_choice": gettext_lazy("Choose one of the games in the list."),
 }
 
 UNIT_SECONDS = {"minutes": 60, "hours": 60 * 60, "days": 24 * 60 * 60}
-UNITS = [("minutes", "minutes"), ("hours", "hours"), ("days", "days")]
+UNITS = [("minutes", gettext_lazy("minutes")), ("hours", gettext_lazy("hours")), ("days", gettext_lazy("days"))]
 
-# Each tie-breaker in words (tournaments/pairing.py TIEBREAKERS), and the measure it needs
+# Each tie-breaker in words (tournaments/pairing.py TIEBREAKERS), and the measure it needs: English,
+# said in the reader's language where shown (gettext)
 TIEBREAKER_NAMES = {
-    "wins": "most wins",
-    "castles": "most castles and strongholds held at the end of games",
-    "supply": "most supply at the end of games",
-    "time_used": "least time taken to decide",
-    "head_to_head": "results between the tied players",
+    "wins": gettext_noop("most wins"),
+    "castles": gettext_noop("most castles and strongholds held at the end of games"),
+    "supply": gettext_noop("most supply at the end of games"),
+    "time_used": gettext_noop("least time taken to decide"),
+    "head_to_head": gettext_noop("results between the tied players"),
 }
-TIEBREAKER_MEASURES = {"castles": "castles and strongholds", "supply": "supply track"}
+TIEBREAKER_MEASURES = {"castles": gettext_noop("castles and strongholds"), "supply": gettext_noop("supply track")}
 # The tie-breakers each game has: castles and supply are the board game's (tournaments/services.py
 # records them from its summary); the other games record neither.
 RULESET_TIEBREAKERS = {"agot": TIEBREAKERS}
 OTHER_TIEBREAKERS = tuple(t for t in TIEBREAKERS if t not in TIEBREAKER_MEASURES)
 TIEBREAKER_FIELDS = [f"tiebreaker_{i}" for i in range(1, len(TIEBREAKERS) + 1)]
-TIEBREAKER_LABELS = ["First tie-breaker", "Second tie-breaker", "Third tie-breaker", "Fourth tie-breaker",
-                     "Fifth tie-breaker"]
+TIEBREAKER_LABELS = [gettext_lazy("First tie-breaker"), gettext_lazy("Second tie-breaker"),
+                     gettext_lazy("Third tie-breaker"), gettext_lazy("Fourth tie-breaker"),
+                     gettext_lazy("Fifth tie-breaker")]
 
 
 def tiebreakers_of(ruleset: str) -> tuple[str, ...]:
@@ -70,8 +73,8 @@ class DurationWidget(forms.MultiWidget):
     """A number and its unit, side by side."""
 
     def __init__(self) -> None:
-        super().__init__([forms.NumberInput(attrs={"min": 1, "class": "amount", "aria-label": "number"}),
-                          forms.Select(choices=UNITS, attrs={"aria-label": "unit"})])
+        super().__init__([forms.NumberInput(attrs={"min": 1, "class": "amount", "aria-label": gettext_lazy("number")}),
+                          forms.Select(choices=UNITS, attrs={"aria-label": gettext_lazy("unit")})])
 
     def decompress(self, value: Any) -> list[Any]:
         if value in (None, ""):
@@ -102,46 +105,46 @@ class DurationField(forms.MultiValueField):
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=5000)
-    ruleset = forms.ChoiceField(label="Game", choices=ruleset_choices, initial="agot", required=False,
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
+    description = forms.CharField(label=gettext_lazy("Description"), widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=5000)
+    ruleset = forms.ChoiceField(label=gettext_lazy("Game"), choices=ruleset_choices, initial="agot", required=False,
                                 error_messages={"invalid_choice": WORDS["ruleset_choice"]})
-    format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
-    rounds = forms.IntegerField(min_value=1, max_value=30, initial=3, help_text="Swiss: number of rounds")
-    seats_per_table = forms.IntegerField(label="Players per table", min_value=2, max_value=6, initial=6,
-                                         help_text="2 for A Game of Thrones: The Card Game and the miniatures "
-                                                   "game, 3 to 6 for the others")
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
+    rounds = forms.IntegerField(label=gettext_lazy("Rounds"), min_value=1, max_value=30, initial=3, help_text=gettext_lazy("Swiss: number of rounds"))
+    seats_per_table = forms.IntegerField(label=gettext_lazy("Players per table"), min_value=2, max_value=6, initial=6,
+                                         help_text=gettext_lazy("2 for A Game of Thrones: The Card Game and the "
+                                                                "miniatures game, 3 to 6 for the others"))
     min_seats_per_table = forms.IntegerField(
-        label="Fewest players at a short table", min_value=2, max_value=6, required=False,
-        help_text="blank: the fewest the game allows; the same as the players per table: byes instead")
-    advance_per_table = forms.IntegerField(label="Players who go on from each table", min_value=1, max_value=5,
-                                           initial=2, help_text="elimination: the top players of each table")
-    division_size = forms.IntegerField(label="Players per division", min_value=3, max_value=30, initial=10,
-                                       help_text="league")
-    scoring = forms.ChoiceField(choices=Tournament.Scoring.choices, initial=Tournament.Scoring.PLACEMENT)
-    win_bonus = forms.IntegerField(label="League points for a win", min_value=0, max_value=1000, initial=10)
-    time_limit = DurationField(label="Time per decision", initial=24 * 60 * 60,
-                               help_text="from 2 minutes to 7 days; a player who lets it pass gets the usual default")
-    ranked = forms.BooleanField(required=False)
-    capacity = forms.IntegerField(label="Most players", min_value=2, required=False, help_text="blank: no limit")
-    check_in_required = forms.BooleanField(label="Players check in before the start", required=False)
-    registration_closes = forms.DateTimeField(required=False, help_text="YYYY-MM-DD HH:MM (UTC)")
-    min_rating = forms.IntegerField(label="Least rating to register", min_value=0, required=False)
-    min_reliability = forms.FloatField(label="Least reliability to register", min_value=0, max_value=1,
-                                       required=False, help_text="a share from 0 to 1 (0.9: 90%)")
-    auto_advance = forms.BooleanField(label="Start the next round when the last game ends", required=False,
+        label=gettext_lazy("Fewest players at a short table"), min_value=2, max_value=6, required=False,
+        help_text=gettext_lazy("blank: the fewest the game allows; the same as the players per table: byes instead"))
+    advance_per_table = forms.IntegerField(label=gettext_lazy("Players who go on from each table"), min_value=1, max_value=5,
+                                           initial=2, help_text=gettext_lazy("elimination: the top players of each table"))
+    division_size = forms.IntegerField(label=gettext_lazy("Players per division"), min_value=3, max_value=30, initial=10,
+                                       help_text=gettext_lazy("league"))
+    scoring = forms.ChoiceField(label=gettext_lazy("Scoring"), choices=Tournament.Scoring.choices, initial=Tournament.Scoring.PLACEMENT)
+    win_bonus = forms.IntegerField(label=gettext_lazy("League points for a win"), min_value=0, max_value=1000, initial=10)
+    time_limit = DurationField(label=gettext_lazy("Time per decision"), initial=24 * 60 * 60,
+                               help_text=gettext_lazy("from 2 minutes to 7 days; a player who lets it pass gets the usual default"))
+    ranked = forms.BooleanField(label=gettext_lazy("Ranked"), required=False)
+    capacity = forms.IntegerField(label=gettext_lazy("Most players"), min_value=2, required=False, help_text=gettext_lazy("blank: no limit"))
+    check_in_required = forms.BooleanField(label=gettext_lazy("Players check in before the start"), required=False)
+    registration_closes = forms.DateTimeField(label=gettext_lazy("Registration closes"), required=False, help_text=gettext_lazy("YYYY-MM-DD HH:MM (UTC)"))
+    min_rating = forms.IntegerField(label=gettext_lazy("Least rating to register"), min_value=0, required=False)
+    min_reliability = forms.FloatField(label=gettext_lazy("Least reliability to register"), min_value=0, max_value=1,
+                                       required=False, help_text=gettext_lazy("a share from 0 to 1 (0.9: 90%)"))
+    auto_advance = forms.BooleanField(label=gettext_lazy("Start the next round when the last game ends"), required=False,
                                       initial=True)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "—")] + [(t, TIEBREAKER_NAMES[t]) for t in TIEBREAKERS]
+        choices = [("", "—")] + [(t, gettext(TIEBREAKER_NAMES[t])) for t in TIEBREAKERS]
         initial = ["wins", "castles"]
         fields = {}
         for i, (name, label) in enumerate(zip(TIEBREAKER_FIELDS, TIEBREAKER_LABELS, strict=True)):
             fields[name] = forms.ChoiceField(
                 label=label, choices=choices, required=False, initial=initial[i] if i < len(initial) else "",
                 error_messages={"invalid_choice": WORDS["tiebreaker_choice"]},
-                help_text="when players have the same points: the first that separates them decides"
+                help_text=gettext_lazy("when players have the same points: the first that separates them decides")
                 if i == 0 else "")
         # the tie-breakers come after the scoring
         order = list(self.fields)
@@ -160,10 +163,10 @@ class TournamentForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         d = super().clean()
         ruleset = d.get("ruleset") or "agot"
-        from games import rulesets
         from games.engine import get_ruleset
+        from ratings.templatetags.site_words import ruleset_name
 
-        game = rulesets.name(ruleset)
+        game = ruleset_name(ruleset)  # in the reader's language
         allowed = tiebreakers_of(ruleset)
         chosen: list[str] = []
         for name in TIEBREAKER_FIELDS:
@@ -171,11 +174,11 @@ class TournamentForm(forms.Form):
             if not value:
                 continue
             if value in chosen:
-                self.add_error(name, WORDS["tiebreaker_twice"].format(name=TIEBREAKER_NAMES[value]))
+                self.add_error(name, WORDS["tiebreaker_twice"].format(name=gettext(TIEBREAKER_NAMES[value])))
             elif value not in allowed:
                 self.add_error(name, WORDS["tiebreaker_not_here"].format(
-                    game=game, measure=TIEBREAKER_MEASURES.get(value, TIEBREAKER_NAMES[value]),
-                    choices=", ".join(f"“{TIEBREAKER_NAMES[t]}”" for t in allowed)))
+                    game=game, measure=gettext(TIEBREAKER_MEASURES.get(value, TIEBREAKER_NAMES[value])),
+                    choices=", ".join(f"“{gettext(TIEBREAKER_NAMES[t])}”" for t in allowed)))
             chosen.append(value)
         d["tiebreakers"] = chosen
         engine = get_ruleset(ruleset) if ruleset in dict(ruleset_choices()) else None

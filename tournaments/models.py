@@ -6,19 +6,20 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.models import Game
 
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
-        SWISS = "swiss", "Swiss tables"
-        LEAGUE = "league", "League (round robin of divisions)"
-        ELIMINATION = "elimination", "Elimination by tables"
+        SWISS = "swiss", gettext_lazy("Swiss tables")
+        LEAGUE = "league", gettext_lazy("League (round robin of divisions)")
+        ELIMINATION = "elimination", gettext_lazy("Elimination by tables")
 
     class Scoring(models.TextChoices):
-        PLACEMENT = "placement", "placement points"
-        LEAGUE = "league", "league points (win bonus + castles and strongholds held)"
+        PLACEMENT = "placement", gettext_lazy("placement points")
+        LEAGUE = "league", gettext_lazy("league points (win bonus + castles and strongholds held)")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration"

@@ -28,6 +28,7 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from accounts.models import User
 from games import rulesets
@@ -49,8 +50,19 @@ def group_name(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
+# A tournament's status in words (the pages and the refusals), in the reader's language; Spanish says
+# "finished" in the gender of what is finished, hence the contexts.
+STATUS_WORDS = {"registration": gettext_lazy("open for registration"), "running": gettext_lazy("under way"),
+                "finished": pgettext_lazy("a tournament", "finished"),
+                "cancelled": pgettext_lazy("a tournament", "cancelled")}
+
+
+def _status_words(status: str) -> str:
+    return str(STATUS_WORDS.get(status, status))
+
+
 def invalid(field_name: str, message: str) -> GameError:
-    return GameError("invalid", "Some fields are not valid.", fields={field_name: [message]})
+    return GameError("invalid", gettext("Some fields are not valid."), fields={field_name: [message]})
 
 
 # --------------------------------------------------------------------------- settings
@@ -91,9 +103,9 @@ class TournamentSettings:
 
 def validate_settings(s: TournamentSettings) -> None:
     if not s.name.strip():
-        raise invalid("name", "A name is required.")
+        raise invalid("name", gettext("A name is required."))
     if s.format not in Tournament.Format.values:
-        raise invalid("format", f"Choose one of: {', '.join(Tournament.Format.values)}.")
+        raise invalid("format", gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(Tournament.Format.values)})
     if why := rulesets.refusal(s.ruleset):
         raise invalid("ruleset", why)
     ruleset = get_ruleset(s.ruleset)
@@ -101,28 +113,29 @@ def validate_settings(s: TournamentSettings) -> None:
         raise invalid("seats_per_table", rulesets.players_words(s.ruleset, ruleset.min_seats, ruleset.max_seats))
     low = s.min_seats_per_table if s.min_seats_per_table is not None else ruleset.min_seats
     if not ruleset.min_seats <= low <= s.seats_per_table:
-        raise invalid("min_seats_per_table", f"From {ruleset.min_seats} to seats_per_table ({s.seats_per_table}).")
+        raise invalid("min_seats_per_table", gettext("From %(low)d to the players per table (%(high)d).") % {"low": ruleset.min_seats, "high": s.seats_per_table})
     if not 1 <= s.rounds <= 30:
-        raise invalid("rounds", "From 1 to 30 rounds.")
+        raise invalid("rounds", gettext("From 1 to 30 rounds."))
     if s.format == Tournament.Format.ELIMINATION and not 1 <= s.advance_per_table < low:
-        raise invalid("advance_per_table", f"From 1 to {low - 1}: fewer than the smallest table.")
+        raise invalid("advance_per_table", gettext("From 1 to %(most)d: fewer than the smallest table.") % {"most": low - 1})
     if s.format == Tournament.Format.LEAGUE and not s.seats_per_table <= s.division_size <= 30:
-        raise invalid("division_size", f"From one table ({s.seats_per_table}) to 30 players.")
+        raise invalid("division_size", gettext("From one table (%(count)d) to 30 players.") % {"count": s.seats_per_table})
     if s.scoring not in Tournament.Scoring.values:
-        raise invalid("scoring", f"Choose one of: {', '.join(Tournament.Scoring.values)}.")
+        raise invalid("scoring", gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(Tournament.Scoring.values)})
     if any(not isinstance(x, int | float) or isinstance(x, bool) for x in s.placement_points):
-        raise invalid("placement_points", "A list of numbers, first place first.")
+        raise invalid("placement_points", gettext("A list of numbers, first place first."))
     unknown = [t for t in s.tiebreakers if t not in P.TIEBREAKERS]
     if unknown or len(set(s.tiebreakers)) != len(s.tiebreakers):
-        raise invalid("tiebreakers", f"Distinct tie-breakers among: {', '.join(P.TIEBREAKERS)}.")
+        raise invalid("tiebreakers", gettext("Distinct tie-breakers among: %(choices)s.") % {"choices": ", ".join(P.TIEBREAKERS)})
     if not MIN_TIME_LIMIT <= s.time_limit <= MAX_TIME_LIMIT:
-        raise invalid("time_limit", f"The time limit is from {MIN_TIME_LIMIT} seconds to {MAX_TIME_LIMIT} (7 days).")
+        raise invalid("time_limit", gettext("The time limit is from %(low)d seconds to %(high)d (7 days).") % {
+            "low": MIN_TIME_LIMIT, "high": MAX_TIME_LIMIT})
     if s.registration_opens and s.registration_closes and s.registration_closes <= s.registration_opens:
-        raise invalid("registration_closes", "Registration must close after it opens.")
+        raise invalid("registration_closes", gettext("Registration must close after it opens."))
     if s.capacity is not None and s.capacity < low:
-        raise invalid("capacity", f"At least {low} players.")
+        raise invalid("capacity", gettext("At least %(count)d players.") % {"count": low})
     if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
-        raise invalid("min_reliability", "A reliability is a share between 0 and 1.")
+        raise invalid("min_reliability", gettext("A reliability is a share between 0 and 1."))
     if why := rulesets.options_refusal(s.ruleset, s.options or {}):
         raise invalid("options", why)
     try:
@@ -143,12 +156,12 @@ def lock_tournament(tournament_id: int) -> Tournament:
 
 def _require_organizer(t: Tournament, user: User) -> None:
     if not t.is_organizer(user):
-        raise forbidden("Only the organizers of this tournament may do that.")
+        raise forbidden(gettext("Only the organizers of this tournament may do that."))
 
 
 def _require_status(t: Tournament, *statuses: str) -> None:
     if t.status not in statuses:
-        raise conflict("wrong_status", f"This tournament is {t.status}.")
+        raise conflict("wrong_status", gettext("This tournament is %(status)s.") % {"status": _status_words(t.status)})
 
 
 def notify_after_commit(t: Tournament, kind: str, **data: Any) -> None:
@@ -179,9 +192,13 @@ def _requirements_problem(t: Tournament, user: User) -> str | None:
     except ImportError:  # pragma: no cover
         return None
     if t.min_rating is not None and (rating := effective_rating(user, t.ruleset)) < t.min_rating:
-        return f"This tournament requires a {t.ruleset} rating of at least {t.min_rating}; yours counts as {rating:.0f}."
+        from ratings.templatetags.site_words import ruleset_name
+
+        return gettext("This tournament requires a rating at %(game)s of at least %(least)d; yours counts as "
+                       "%(yours).0f.") % {"game": ruleset_name(t.ruleset), "least": t.min_rating, "yours": rating}
     if t.min_reliability is not None and (rel := reliability_of(user)) < t.min_reliability:
-        return f"This tournament requires a reliability of at least {t.min_reliability:.0%}; yours is {rel:.0%}."
+        return gettext("This tournament requires a reliability of at least %(least)s; yours is %(yours)s.") % {
+            "least": f"{t.min_reliability:.0%}", "yours": f"{rel:.0%}"}
     return None
 
 
@@ -222,7 +239,7 @@ def do_create_tournament(organizer: User, s: TournamentSettings) -> Tournament:
 def do_add_co_organizer(tournament_id: int, user: User, co_organizer: User) -> Tournament:
     t = lock_tournament(tournament_id)
     if user.pk != t.organizer_id:
-        raise forbidden("Only the organizer may add co-organizers.")
+        raise forbidden(gettext("Only the organizer may add co-organizers."))
     t.co_organizers.add(co_organizer)
     return t
 
@@ -231,7 +248,7 @@ def do_add_co_organizer(tournament_id: int, user: User, co_organizer: User) -> T
 def do_remove_co_organizer(tournament_id: int, user: User, co_organizer: User) -> Tournament:
     t = lock_tournament(tournament_id)
     if user.pk != t.organizer_id:
-        raise forbidden("Only the organizer may remove co-organizers.")
+        raise forbidden(gettext("Only the organizer may remove co-organizers."))
     t.co_organizers.remove(co_organizer)
     return t
 
@@ -240,12 +257,12 @@ def do_remove_co_organizer(tournament_id: int, user: User, co_organizer: User) -
 def do_register(tournament_id: int, user: User, *, now: datetime | None = None) -> Registration:
     t = lock_tournament(tournament_id)
     if not t.registration_open(now):
-        raise conflict("registration_closed", "Registration for this tournament is not open.")
+        raise conflict("registration_closed", gettext("Registration for this tournament is not open."))
     existing = Registration.objects.filter(tournament=t, user=user).first()
     if existing is not None and existing.is_active():
-        raise conflict("already_registered", "You are already registered.")
+        raise conflict("already_registered", gettext("You are already registered."))
     if t.capacity is not None and t.registrations.filter(status__in=Registration.ACTIVE).count() >= t.capacity:
-        raise conflict("full", "This tournament is full.")
+        raise conflict("full", gettext("This tournament is full."))
     if (problem := _requirements_problem(t, user)) is not None:
         raise GameError("requirements_not_met", problem, status_code=403)
     rating = rating_for(user, t.ruleset)
@@ -269,7 +286,7 @@ def do_withdraw(tournament_id: int, user: User) -> Registration:
     _require_status(t, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
     registration = Registration.objects.filter(tournament=t, user=user).first()
     if registration is None or not registration.is_active():
-        raise conflict("not_registered", "You are not registered.")
+        raise conflict("not_registered", gettext("You are not registered."))
     registration.status = Registration.Status.WITHDRAWN
     registration.save(update_fields=["status"])
     notify_after_commit(t, "registration")
@@ -281,10 +298,10 @@ def do_check_in(tournament_id: int, user: User) -> Registration:
     t = lock_tournament(tournament_id)
     _require_status(t, Tournament.Status.REGISTRATION)
     if not t.check_in_required:
-        raise conflict("no_check_in", "This tournament has no check-in.")
+        raise conflict("no_check_in", gettext("This tournament has no check-in."))
     registration = Registration.objects.filter(tournament=t, user=user).first()
     if registration is None or not registration.is_active():
-        raise conflict("not_registered", "You are not registered.")
+        raise conflict("not_registered", gettext("You are not registered."))
     registration.status = Registration.Status.CHECKED_IN
     registration.save(update_fields=["status"])
     notify_after_commit(t, "registration")
@@ -308,9 +325,10 @@ def do_start(tournament_id: int, user: User) -> Tournament:
         t.registrations.filter(status=Registration.Status.REGISTERED).update(status=Registration.Status.WITHDRAWN)
     players = _participants(t)
     if len(players) < t.min_seats_per_table:
-        raise conflict("too_few_players", f"At least {t.min_seats_per_table} players are needed; {len(players)} registered.")
+        raise conflict("too_few_players", gettext("At least %(needed)d players are needed; %(registered)d registered.") % {
+            "needed": t.min_seats_per_table, "registered": len(players)})
     if t.format == Tournament.Format.LEAGUE and len(players) < t.seats_per_table:
-        raise conflict("too_few_players", f"A league division needs at least {t.seats_per_table} players.")
+        raise conflict("too_few_players", gettext("A league division needs at least %(count)d players.") % {"count": t.seats_per_table})
     # Seeding: rating at the start, best first; ties by registration order.
     for registration in players:
         registration.rating = rating_for(registration.user, t.ruleset)
@@ -344,9 +362,9 @@ def do_start_round(tournament_id: int, user: User) -> Tournament:
     _close_round_if_done(t)
     current = t.round_set.filter(number=t.current_round).first()
     if current is not None and current.status != Round.Status.FINISHED:
-        raise conflict("round_in_progress", f"Round {current.number} is not over yet.")
+        raise conflict("round_in_progress", gettext("Round %(number)d is not over yet.") % {"number": current.number})
     if _is_complete(t):
-        raise conflict("no_more_rounds", "Every round has been played: end the tournament.")
+        raise conflict("no_more_rounds", gettext("Every round has been played: end the tournament."))
     _start_next_round(t)
     _advance(t)
     return t
@@ -386,7 +404,7 @@ def _pair_and_create(t: Tournament) -> Round:
     seed = t.seed * 1000 + number
     players = _participants(t)
     if len(players) < t.min_seats_per_table:
-        raise conflict("too_few_players", f"{len(players)} players are left: not enough for a table.")
+        raise conflict("too_few_players", gettext("%(count)d players are left: not enough for a table.") % {"count": len(players)})
     by_id = {r.pk: r for r in players}
     rnd = Round.objects.create(tournament=t, number=number)
     t.current_round = number
@@ -714,14 +732,14 @@ def do_adjudicate(tournament_id: int, user: User, table_id: int, ranking: list[s
     if table is None:
         raise not_found("table")
     if table.game_id is None:
-        raise conflict("no_game", "This table has no game.")
+        raise conflict("no_game", gettext("This table has no game."))
     game = play.lock_game(table.game_id)  # the game first, then the tournament (settle's order)
     t = lock_tournament(tournament_id)
     _require_organizer(t, user)
     _require_status(t, Tournament.Status.RUNNING)
     seats = set(game.seat_names())
     if not isinstance(ranking, list) or sorted(ranking) != sorted(seats) or len(set(ranking)) != len(ranking):
-        raise invalid("ranking", f"List every seat once, first to last: {', '.join(sorted(seats))}.")
+        raise invalid("ranking", gettext("List every seat once, first to last: %(seats)s.") % {"seats": ", ".join(sorted(seats))})
     table = Table.objects.select_related("round").get(pk=table.pk)
     ended_now = game.is_active()
     if ended_now:
@@ -755,7 +773,7 @@ def do_replace_player(tournament_id: int, user: User, old: User, new: User) -> R
     if before is None:
         raise not_found("registration")
     if Registration.objects.filter(tournament=t, user=new, status__in=Registration.ACTIVE).exists():
-        raise conflict("already_registered", f"{new.username} is already in this tournament.")
+        raise conflict("already_registered", gettext("%(name)s is already in this tournament.") % {"name": new.username})
     after, _ = Registration.objects.update_or_create(
         tournament=t, user=new,
         defaults={"status": Registration.Status.REGISTERED, "rating": before.rating, "seed_rank": before.seed_rank,
@@ -850,7 +868,7 @@ def do_next_season(tournament_id: int, user: User) -> Tournament:
     t = lock_tournament(tournament_id)
     _require_organizer(t, user)
     if t.format != Tournament.Format.LEAGUE:
-        raise conflict("not_a_league", "Only a league has seasons.")
+        raise conflict("not_a_league", gettext("Only a league has seasons."))
     _require_status(t, Tournament.Status.FINISHED)
     by_division: dict[int, list[int]] = {}
     for s in standings(t):

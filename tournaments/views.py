@@ -7,9 +7,13 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.templatetags.bots import player
 from games.errors import GameError
 from games.models import GameSeat
 from ratings.templatetags.site_words import seat_name
@@ -18,18 +22,26 @@ from tournaments.forms import TIEBREAKER_FIELDS, TIEBREAKER_NAMES, TournamentFor
 from tournaments.models import Registration, TableSeat, Tournament
 from web.paging import page_of
 
-# What the event page says of the statuses and settings, in words (one place, to be translated)
-STATUS_WORDS = {"registration": "open for registration", "running": "under way", "finished": "finished",
-                "cancelled": "cancelled"}
-ROUND_WORDS = {"active": "being played", "finished": "finished"}
-TABLE_WORDS = {"playing": "playing", "finished": "finished", "adjudicated": "decided by the organizers"}
-REGISTRATION_WORDS = {"registered": "registered", "checked_in": "checked in", "withdrawn": "withdrawn",
-                      "dropped": "dropped (no-shows or by the organizers)", "replaced": "replaced",
-                      "eliminated": "eliminated"}
+# What the event page says of the statuses and settings, in words (gettext_lazy: said in the reader's
+# language; pgettext_lazy where Spanish says it in the gender of what it is said of)
+STATUS_WORDS = services.STATUS_WORDS
+ROUND_WORDS = {"active": gettext_lazy("being played"), "finished": pgettext_lazy("a round", "finished")}
+TABLE_WORDS = {"playing": gettext_lazy("playing"), "finished": pgettext_lazy("a table", "finished"),
+               "adjudicated": gettext_lazy("decided by the organizers")}
+REGISTRATION_WORDS = {"registered": gettext_lazy("registered"), "checked_in": gettext_lazy("checked in"),
+                      "withdrawn": gettext_lazy("withdrawn"),
+                      "dropped": gettext_lazy("dropped (no-shows or by the organizers)"),
+                      "replaced": gettext_lazy("replaced"), "eliminated": gettext_lazy("eliminated")}
 PAGE_WORDS = {
-    "ranking": "Choose each seat once, from first place to last.",
-    "places": ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"],
+    "ranking": gettext_lazy("Choose each seat once, from first place to last."),
+    "places": [gettext_lazy("First place"), gettext_lazy("Second place"), gettext_lazy("Third place"),
+               gettext_lazy("Fourth place"), gettext_lazy("Fifth place"), gettext_lazy("Sixth place")],
 }
+
+
+def _join_html(names: list[str]) -> str:
+    """The organizers: "arya", "arya, brienne" (each escaped; the separator is ours)."""
+    return mark_safe(", ".join(conditional_escape(name) for name in names))
 
 
 def _error_text(error: GameError) -> str:
@@ -44,8 +56,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     if status in Tournament.Status.values:
         qs = qs.filter(status=status)
     pager = page_of(request, qs)  # a page at a time, newest first (issue 27)
+    for t in pager.rows:
+        t.status_words = STATUS_WORDS.get(t.status, t.status)
     return render(request, "tournaments/list.html", {"tournaments": pager.rows, "pager": pager, "status": status,
-                                                     "statuses": Tournament.Status.values})
+                                                     "statuses": [(value, STATUS_WORDS[value]) for value in Tournament.Status.values]})
 
 
 @login_required
@@ -127,7 +141,9 @@ def _in_words(t: Tournament, mine, registrations, rounds, standings, *, ranking_
     """Each status, tie-breaker and seat of the page in words, set on the objects the page shows, and
     the choices of the organizers' ranking forms when the page shows them (`ranking_forms`)."""
     t.status_words = STATUS_WORDS.get(t.status, t.status)
-    t.tiebreaker_words = [TIEBREAKER_NAMES.get(x, x) for x in t.tiebreakers or []]
+    t.tiebreaker_words = [gettext(TIEBREAKER_NAMES.get(x, x)) for x in t.tiebreakers or []]
+    t.tiebreaker_words_joined = gettext(", then ").join(t.tiebreaker_words)
+    t.organizers_words = _join_html([player(t.organizer), *(co.username for co in t.co_organizers.all())])
     for r in [mine, *registrations, *(s.registration for s in standings)]:
         if r is not None:
             r.status_words = REGISTRATION_WORDS.get(r.status, r.status)
@@ -144,7 +160,8 @@ def _in_words(t: Tournament, mine, registrations, rounds, standings, *, ranking_
             # options (seat, its words, whether chosen) made here once rather than looked up per option
             ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
             choices = [(seat.seat, f"{seat.name} ({seat.registration.user.username})") for seat in seats]
-            table.places = [{"label": PAGE_WORDS["places"][i] if i < len(PAGE_WORDS["places"]) else str(i + 1),
+            table.places = [{"label": PAGE_WORDS["places"][i] if i < len(PAGE_WORDS["places"])
+                             else gettext("Place %(number)d") % {"number": i + 1},
                              "current": seat.seat,
                              "options": [(value, words, value == seat.seat) for value, words in choices]}
                             for i, seat in enumerate(ordered)]
@@ -174,13 +191,13 @@ def tournament_action(request: HttpRequest, tournament_id: int, verb: str) -> Ht
             # one choice per place (the page), or the seats first to last separated by commas
             ranking = [x.strip() for value in request.POST.getlist("ranking") for x in value.split(",") if x.strip()]
             if not table_id.isdigit():
-                raise Http404("No such table.")
+                raise Http404(gettext("No such table."))
             seats = TableSeat.objects.filter(table_id=int(table_id), table__round__tournament_id=tournament_id)
             if sorted(ranking) != sorted(seats.values_list("seat", flat=True)):
                 raise GameError("invalid", PAGE_WORDS["ranking"])
             services.do_adjudicate(tournament_id, request.user, int(table_id), ranking)
         else:
-            raise Http404("No such action.")
+            raise Http404(gettext("No such action."))
     except GameError as exc:
         messages.error(request, _error_text(exc))
     return redirect("tournament", tournament_id=tournament_id)
@@ -189,5 +206,5 @@ def tournament_action(request: HttpRequest, tournament_id: int, verb: str) -> Ht
 def _named(username: str) -> User:
     user = User.objects.filter(username=username.strip()).first()
     if user is None:
-        raise GameError("not_found", f"No user named {username!r}.", status_code=404)
+        raise GameError("not_found", gettext("No user named %(name)r.") % {"name": username}, status_code=404)
     return user
