@@ -86,14 +86,14 @@ class ThrottledAuthenticationForm(AuthenticationForm):
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=TOKEN_NAME_MAX, help_text="What the token is for, e.g. 'my bot'.")
+    name = forms.CharField(label=_("Name"), max_length=TOKEN_NAME_MAX, help_text=_("What the token is for, e.g. 'my bot'."))
 
 
 class BotUpgradeForm(forms.Form):
     """The confirmation in words: the player types their own username."""
 
-    confirm = forms.CharField(max_length=150, label="Type your username to confirm",
-                              help_text="This cannot be undone.")
+    confirm = forms.CharField(max_length=150, label=_("Type your username to confirm"),
+                              help_text=_("This cannot be undone."))
 
     def __init__(self, *args, user: User, **kwargs):
         super().__init__(*args, **kwargs)
@@ -102,5 +102,6 @@ class BotUpgradeForm(forms.Form):
     def clean_confirm(self) -> str:
         typed = self.cleaned_data["confirm"].strip()
         if typed != self.user.username:
-            raise forms.ValidationError(f"Type your username, {self.user.username}, exactly, to confirm.")
+            raise forms.ValidationError(_("Type your username, %(username)s, exactly, to confirm.")
+                                        % {"username": self.user.username})
         return typed

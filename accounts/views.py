@@ -112,8 +112,8 @@ def upgrade_to_bot(request: HttpRequest) -> HttpResponse:
         except BotUpgradeRefused as refused:
             messages.error(request, str(refused))
         else:
-            messages.success(request, f"{request.user.username} is now a bot account: it plays through the API "
-                                      "with a token, and is shown as BOT.")
+            messages.success(request, gettext("%(username)s is now a bot account: it plays through the API "
+                                              "with a token, and is shown as BOT.") % {"username": request.user.username})
         return redirect("tokens")
     context = {"form": TokenForm(), "tokens": request.user.active_tokens(), "new_key": None,
                **_bot_context(request.user, form)}
@@ -125,9 +125,10 @@ def upgrade_to_bot(request: HttpRequest) -> HttpResponse:
 def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     token = do_revoke_token(request.user, token_id)
     if token is None:
-        messages.error(request, "No such token.")
+        messages.error(request, gettext("No such token."))
     else:
-        messages.success(request, f"Token '{token.name}' revoked. Programs using it are now refused.")
+        messages.success(request, gettext("Token “%(name)s” revoked. Programs using it are now refused.")
+                         % {"name": token.name})
     return redirect("tokens")
 
 

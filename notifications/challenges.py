@@ -6,7 +6,7 @@ page where they accept or decline.
 Decided after the challenge's transaction commits (a post_save of a new Challenge registers it with
 `transaction.on_commit`: the invites are stored by then), once per challenge and player (the key
 `challenge:<challenge>:<user>`), then sent like every notification (services._decide_many). The
-words are here, in one place (WORDS), to be translated."""
+words are here, in one place (WORDS), said in the recipient's language (services.compose)."""
 from __future__ import annotations
 
 import logging
@@ -16,19 +16,19 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from notifications.models import Kind, Notification
 
 log = logging.getLogger(__name__)
 
 WORDS = {
-    "subject": "[Westeros] {challenger} challenges you to {game}",
-    "text": "{challenger} challenges you to a {ranked} game of {game}, {time} per decision{others}.",
-    "others": ", with {names}",
-    "options": " Options: {options}.",
-    "answer": " Accept or decline on your challenges page before {expires}:",
-    "ranked": "ranked",
-    "casual": "casual",
+    "subject": gettext_lazy("[Westeros] {challenger} challenges you to {game}"),
+    "text_ranked": gettext_lazy("{challenger} challenges you to a ranked game of {game}, {time} per decision{others}."),
+    "text_casual": gettext_lazy("{challenger} challenges you to a casual game of {game}, {time} per decision{others}."),
+    "others": gettext_lazy(", with {names}"),
+    "options": gettext_lazy(" Options: {options}."),
+    "answer": gettext_lazy(" Accept or decline on your challenges page before {expires}:"),
 }
 
 
@@ -63,9 +63,8 @@ def compose(notification: Notification) -> tuple[str, str]:
     me = notification.user.username
     game = ruleset_name(data.get("ruleset", ""))
     others = [name for name in data.get("players", []) if name != me]
-    text = WORDS["text"].format(
-        challenger=data.get("challenger", ""), ranked=WORDS["ranked" if data.get("ranked") else "casual"],
-        game=game, time=duration_words(data.get("time_limit")),
+    text = WORDS["text_ranked" if data.get("ranked") else "text_casual"].format(
+        challenger=data.get("challenger", ""), game=game, time=duration_words(data.get("time_limit")),
         others=WORDS["others"].format(names=", ".join(others)) if others else "")
     options = option_words(data.get("ruleset", ""), data.get("options") or {})
     if options:

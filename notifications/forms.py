@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from notifications.models import NotificationSettings
 from notifications.services import SETTING_FIELDS, validate_webhook_url
@@ -8,8 +9,8 @@ from notifications.services import SETTING_FIELDS, validate_webhook_url
 
 class NotificationSettingsForm(forms.ModelForm):
     webhook_url = forms.URLField(
-        label="Webhook URL", max_length=500, required=False, assume_scheme="https",
-        help_text="optional; receives a Discord-compatible JSON body {\"content\": \"...\"}",
+        label=gettext_lazy("Webhook URL"), max_length=500, required=False, assume_scheme="https",
+        help_text=gettext_lazy("optional; receives a Discord-compatible JSON body {\"content\": \"...\"}"),
     )
 
     class Meta:

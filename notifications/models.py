@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.models import Game
 
@@ -22,20 +23,20 @@ class NotificationSettings(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="notification_settings")
-    email_your_turn = models.BooleanField("e-mail: your turn", default=True)
-    email_deadline_near = models.BooleanField("e-mail: deadline near", default=True)
-    email_game_started = models.BooleanField("e-mail: game started", default=True)
-    email_game_ended = models.BooleanField("e-mail: game ended", default=True)
-    email_challenge = models.BooleanField("e-mail: someone challenged you", default=True)
+    email_your_turn = models.BooleanField(gettext_lazy("e-mail: your turn"), default=True)
+    email_deadline_near = models.BooleanField(gettext_lazy("e-mail: deadline near"), default=True)
+    email_game_started = models.BooleanField(gettext_lazy("e-mail: game started"), default=True)
+    email_game_ended = models.BooleanField(gettext_lazy("e-mail: game ended"), default=True)
+    email_challenge = models.BooleanField(gettext_lazy("e-mail: someone challenged you"), default=True)
     webhook_url = models.URLField(
-        "webhook URL", max_length=500, blank=True,
-        help_text="optional; receives a Discord-compatible JSON body {\"content\": \"...\"}",
+        gettext_lazy("webhook URL"), max_length=500, blank=True,
+        help_text=gettext_lazy("optional; receives a Discord-compatible JSON body {\"content\": \"...\"}"),
     )
-    webhook_your_turn = models.BooleanField("webhook: your turn", default=True)
-    webhook_deadline_near = models.BooleanField("webhook: deadline near", default=True)
-    webhook_game_started = models.BooleanField("webhook: game started", default=True)
-    webhook_game_ended = models.BooleanField("webhook: game ended", default=True)
-    webhook_challenge = models.BooleanField("webhook: someone challenged you", default=True)
+    webhook_your_turn = models.BooleanField(gettext_lazy("webhook: your turn"), default=True)
+    webhook_deadline_near = models.BooleanField(gettext_lazy("webhook: deadline near"), default=True)
+    webhook_game_started = models.BooleanField(gettext_lazy("webhook: game started"), default=True)
+    webhook_game_ended = models.BooleanField(gettext_lazy("webhook: game ended"), default=True)
+    webhook_challenge = models.BooleanField(gettext_lazy("webhook: someone challenged you"), default=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

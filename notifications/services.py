@@ -29,16 +29,16 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone, translation
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from games import rulesets
 from games.decision_words import decision_words
 from games.engine import get_ruleset
 from games.models import Game, GameAction, GameSeat
 from notifications import conf
 from notifications.models import Kind, Notification, NotificationSettings
-from ratings.templatetags.site_words import seat_name
+from ratings.templatetags.site_words import ruleset_name, seat_name
 from westeros import live
 
 log = logging.getLogger(__name__)
@@ -77,9 +77,9 @@ def validate_webhook_url(url: str) -> None:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise ValidationError("Enter an http:// or https:// URL.", code="invalid") from None
+        raise ValidationError(WEBHOOK_URL_MESSAGE, code="invalid") from None
     if parts.scheme not in {"http", "https"} or not parts.hostname:
-        raise ValidationError("Enter an http:// or https:// URL.", code="invalid")
+        raise ValidationError(WEBHOOK_URL_MESSAGE, code="invalid")
     if conf.get("NOTIFY_WEBHOOK_ALLOW_PRIVATE"):
         return
     host = parts.hostname
@@ -93,8 +93,9 @@ def validate_webhook_url(url: str) -> None:
         raise ValidationError(PRIVATE_ADDRESS_MESSAGE, code="private_address")
 
 
-PRIVATE_ADDRESS_MESSAGE = ("The webhook must be on a public address, not a private, loopback, link-local, "
-                           "multicast or reserved one.")
+WEBHOOK_URL_MESSAGE = gettext_lazy("Enter an http:// or https:// URL.")
+PRIVATE_ADDRESS_MESSAGE = gettext_lazy("The webhook must be on a public address, not a private, loopback, "
+                                       "link-local, multicast or reserved one.")
 
 
 def is_public_address(text: str) -> bool:
@@ -389,32 +390,33 @@ def deliver(notification_id: int) -> Delivery:
     return Delivery(emailed=emailed, webhook=webhook)
 
 
-# Every sentence of the game notifications, in one place (to be translated). {game} is the game in
+# Every sentence of the game notifications, in one place, said in the recipient's language (compose). {game} is the game in
 # words ("Game 12", or "Game 12 “Friday night”" when its lobby has a name), {ruleset} the game's name
 # ("A Game of Thrones: The Board Game"), {seat} the house, leader or player the person plays
 # ("Stark", "Cersei Lannister", "Player 1"), {decision} what they decide (games/decision_words.py).
 NOTIFICATION_WORDS = {
-    "game": "Game {number}",
-    "game_named": "Game {number} “{name}”",
-    "your_turn_subject": "Your turn in {game}, {ruleset}",
-    "your_turn": "Your turn in {game}, {ruleset}: {decision}. You play as {seat}.",
-    "your_deadline": " Decide by {deadline}.",
-    "deadline_near_subject": "Deadline near in {game}, {ruleset}",
-    "deadline_near": ("Your time to decide in {game}, {ruleset}, runs out on {deadline}. You play as {seat}; "
-                      "if you have not decided by then, the usual default is played for you."),
-    "started_subject": "{game}, {ruleset}, has started",
-    "started": "{game}, {ruleset}, has started: you play as {seat}.",
-    "started_your_turn": " It is your turn: {decision}.",
-    "ended_subject": "{game}, {ruleset}, is over",
-    "ended": "{game}, {ruleset}, is over.",
-    "abandoned": "{game}, {ruleset}, was abandoned before its end.",
-    "won": " You won as {seat}.",
-    "shared_win": " You shared the victory as {seat}.",
-    "placed": " You placed {place} of {count} as {seat}.",
-    "its_deadline": "its deadline",
-    "deadline_format": "{day} {month} {year}, {time} UTC",
+    "game": gettext_lazy("Game {number}"),
+    "game_named": gettext_lazy("Game {number} “{name}”"),
+    "your_turn_subject": gettext_lazy("Your turn in {game}, {ruleset}"),
+    "your_turn": gettext_lazy("Your turn in {game}, {ruleset}: {decision}. You play as {seat}."),
+    "your_deadline": gettext_lazy(" Decide by {deadline}."),
+    "deadline_near_subject": gettext_lazy("Deadline near in {game}, {ruleset}"),
+    "deadline_near": gettext_lazy("Your time to decide in {game}, {ruleset}, runs out on {deadline}. You play as "
+                                  "{seat}; if you have not decided by then, the usual default is played for you."),
+    "started_subject": gettext_lazy("{game}, {ruleset}, has started"),
+    "started": gettext_lazy("{game}, {ruleset}, has started: you play as {seat}."),
+    "started_your_turn": gettext_lazy(" It is your turn: {decision}."),
+    "ended_subject": gettext_lazy("{game}, {ruleset}, is over"),
+    "ended": gettext_lazy("{game}, {ruleset}, is over."),
+    "abandoned": gettext_lazy("{game}, {ruleset}, was abandoned before its end."),
+    "won": gettext_lazy(" You won as {seat}."),
+    "shared_win": gettext_lazy(" You shared the victory as {seat}."),
+    "placed": gettext_lazy(" You placed {place} of {count} as {seat}."),
+    "its_deadline": gettext_lazy("its deadline"),
+    "deadline_format": gettext_lazy("{day} {month} {year}, {time} UTC"),
 }
-ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth"}
+ORDINALS = {1: gettext_lazy("first"), 2: gettext_lazy("second"), 3: gettext_lazy("third"), 4: gettext_lazy("fourth"),
+            5: gettext_lazy("fifth"), 6: gettext_lazy("sixth")}
 
 
 def game_label(game: Game) -> str:
@@ -435,14 +437,21 @@ def game_link(game: Game) -> str:
 
 
 def compose(notification: Notification) -> tuple[str, str]:
-    """(e-mail subject, text); the text is also the webhook's content."""
+    """(e-mail subject, text); the text is also the webhook's content. In the recipient's language
+    (their account's setting, else English): no request tells it, as for the sign-up's note to an
+    address's owner (accounts/services.py)."""
+    with translation.override(getattr(notification.user, "language", "") or settings.LANGUAGE_CODE):
+        return _compose(notification)
+
+
+def _compose(notification: Notification) -> tuple[str, str]:
     if notification.kind == Kind.CHALLENGE:  # no game yet: notifications/challenges.py
         from notifications.challenges import compose as compose_challenge
 
         return compose_challenge(notification)
     game, data = notification.game, notification.data
     seat = data.get("seat", "")
-    words = {"game": game_label(game), "ruleset": rulesets.name(game.ruleset),
+    words = {"game": game_label(game), "ruleset": ruleset_name(game.ruleset),
              "seat": seat_name(seat, game.ruleset)}
     link = game_link(game)
     w = NOTIFICATION_WORDS
@@ -585,5 +594,5 @@ def _human(iso: str | None) -> str:
     if not iso:
         return NOTIFICATION_WORDS["its_deadline"]
     moment = datetime.fromisoformat(iso).astimezone(UTC)
-    return NOTIFICATION_WORDS["deadline_format"].format(day=moment.day, month=moment.strftime("%B"),
+    return NOTIFICATION_WORDS["deadline_format"].format(day=moment.day, month=dateformat.format(moment, "F"),
                                                         year=moment.year, time=moment.strftime("%H:%M"))

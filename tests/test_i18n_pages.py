@@ -4,6 +4,7 @@ tests/test_i18n.py's: the Spanish rendering keeps no visible sentence of the Eng
 and says its own sentences."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -217,3 +218,89 @@ def test_a_tournament_form_error_and_a_refusal_are_in_spanish(client):
     client.force_login(players[0])
     page = client.post(f"/tournaments/{t.pk}/register", HTTP_ACCEPT_LANGUAGE="es", follow=True).content.decode()
     assert "Las inscripciones de este torneo no están abiertas." in page
+
+
+# --- notifications -----------------------------------------------------------------------------------
+
+def test_the_notification_settings_page_has_no_english_sentence_in_spanish():
+    user = make_user(username="samwell", email="sam@example.com")
+    names = {"samwell", "sam@example.com", '{"content": "..."}'}  # the webhook's JSON body is code
+    left, spanish = english_left(logged_in(user), "/accounts/notifications/", names=names)
+    assert not left, f"English left on the Spanish notification settings: {sorted(left)}"
+    assert {"Notificaciones", "Correo: tu turno", "Webhook: alguien te ha desafiado", "URL del webhook",
+            "Volver a tu perfil", "Guardar"} <= spanish, spanish
+
+
+def test_a_bad_webhook_address_is_refused_in_spanish(client):
+    client.force_login(make_user())
+    response = client.post("/accounts/notifications/", {"webhook_url": "http://127.0.0.1/hook"},
+                           HTTP_ACCEPT_LANGUAGE="es")
+    assert response.status_code == 400
+    assert "El webhook debe estar en una dirección pública" in response.content.decode()
+
+
+def test_a_notification_is_written_in_its_recipient_s_language():
+    """No request tells the language of an e-mail sent by a task: the recipient's setting does (else
+    English), whatever language is active where it is composed."""
+    from django.utils import translation
+
+    from notifications import services
+    from notifications.models import Kind, Notification
+    from tests.factories import make_game
+
+    spanish, english = make_user(language="es"), make_user(language="")
+    game = make_game(3, users=[spanish, english, make_user()])
+    data = {"seat": game.seats.get(user=spanish).seat, "deadline_at": "2026-11-30T18:00:00+00:00"}
+    with translation.override("en"):
+        subject, text = services.compose(Notification(user=spanish, game=game, kind=Kind.DEADLINE_NEAR, data=data))
+    assert subject == f"[Westeros] El plazo está a punto de vencer en Partida {game.pk}, Juego de Tronos: El Juego de Tablero"
+    assert text.startswith(f"Tu tiempo para decidir en Partida {game.pk}, Juego de Tronos: El Juego de Tablero, se "
+                           "acaba el 30 de noviembre de 2026, a las 18:00 UTC. Juegas como ")
+    data["seat"] = game.seats.get(user=english).seat
+    with translation.override("es"):
+        subject, _ = services.compose(Notification(user=english, game=game, kind=Kind.DEADLINE_NEAR, data=data))
+    assert subject == f"[Westeros] Deadline near in Game {game.pk}, A Game of Thrones: The Board Game"
+
+
+def test_a_challenge_notification_is_written_in_its_recipient_s_language(people):
+    from notifications import challenges as challenge_notes
+    from notifications import services
+
+    arya, brienne, _ = people
+    brienne.language = "es"
+    brienne.save(update_fields=["language"])
+    challenge = do_create_challenge(arya, ChallengeRequest(ruleset="lcg", users=["brienne"], time_limit=3600,
+                                                           ranked=True))
+    [note] = challenge_notes.decide(challenge.pk)
+    subject, text = services.compose(note)
+    assert subject == "[Westeros] arya te desafía a A Game of Thrones: The Card Game"
+    assert text.startswith("arya te desafía a una partida puntuable de A Game of Thrones: The Card Game, "
+                           "1 hora por decisión. Acepta o rechaza en tu página de desafíos antes del ")
+
+
+# --- the API tokens page and the API docs ----------------------------------------------------------
+
+def test_the_tokens_page_has_no_english_sentence_in_spanish(client):
+    from tests.factories import make_token
+
+    user = make_user(username="gendry")
+    make_token(user, name="forja")
+    names = {"gendry", "forja", "Authorization: Token <key>", "Bearer", "BOT"}  # names and the header's code
+    left, spanish = english_left(logged_in(user), "/accounts/tokens/", names=names)
+    # the token's first characters, and its date ("29 Nov 2026, 01:32" reads the same in Spanish)
+    left = {text for text in left if not text.endswith("…") and not re.fullmatch(r"\d+ \w{3} \d{4}, \d\d:\d\d", text)}
+    assert not left, f"English left on the Spanish tokens page: {sorted(left)}"
+    assert {"Claves de API", "Crear la clave", "Revocar", "Cuenta bot", "Nombre", "Convertir a gendry en una cuenta bot",
+            "Escribe tu nombre de usuario para confirmar"} <= spanish, spanish
+    # a refusal of the bot form, in Spanish
+    client.force_login(user)
+    page = client.post("/accounts/tokens/bot/", {"confirm": "someone"}, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Escribe tu nombre de usuario, gendry, exactamente, para confirmar." in page
+
+
+def test_the_api_docs_page_has_no_english_sentence_in_spanish():
+    for factory in (Client, logged_in(make_user(username="tyrion"))):
+        names = {"tyrion", "/api/v1/", "Authorization: Token <key>"}
+        left, spanish = english_left(factory, "/api/docs/", names=names)
+        assert not left, f"English left on the Spanish API docs page: {sorted(left)}"
+        assert "Documentación de la API" in spanish
