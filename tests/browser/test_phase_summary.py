@@ -42,14 +42,16 @@ def attack_and_play_to_round_two(page, server, game_id: int) -> None:
     send(page, MARCH)
     wait_pending(page, "house_card", 1)
     send(page, {"house_card": "eddard_stark"})
-    for _ in range(10):
+    for _ in range(20):
         g = game_state(page)
         if g["view"]["round"] == 2 and g["pending"].get("stark") == "place_orders":
             break
-        if g["pending"].get("stark"):
-            send(page, default_action(server, game_id, "stark"))
-        else:
-            page.wait_for_function(f"window.__westerosGame.state().version > {g['version']}", timeout=30000)
+        if g["pending"].get("stark") and page.evaluate("(a) => window.__westerosGame.send(a)",
+                                                       default_action(server, game_id, "stark")):
+            continue
+        # nothing to decide, or the page sent from a version the game has left (another seat acted
+        # and its update is on its way: the server refuses it, the page re-fetches): wait for it
+        page.wait_for_function(f"window.__westerosGame.state().version > {g['version']}", timeout=30000)
     wait_pending(page, "place_orders", 2)
 
 
