@@ -88,29 +88,41 @@ def credential_from_scope(scope: dict[str, Any]) -> Credential | None:
     return None
 
 
-def is_valid(credential: Credential) -> bool:
-    """Whether the credential still authenticates its user (a database read)."""
+def why_invalid(credential: Credential) -> str | None:
+    """None while the credential still authenticates its user, else why it no longer does (a key of
+    REASONS; a database read). A connection that finds out by asking, before the revocation's message
+    reaches it, then says the same reason the message would have."""
     from accounts.models import ApiToken, User
 
     if credential.token_id is not None:
-        return ApiToken.objects.filter(pk=credential.token_id, user_id=credential.user_id, revoked_at__isnull=True,
-                                       user__is_active=True).exists()
+        token = ApiToken.objects.filter(pk=credential.token_id, user_id=credential.user_id).values_list(
+            "revoked_at", "user__is_active").first()
+        if token is None or token[0] is not None:
+            return "token_revoked"
+        return None if token[1] else "invalid"
     if credential.session_key is None:
-        return True
+        return None
     data = import_module(settings.SESSION_ENGINE).SessionStore(session_key=credential.session_key).load()
     if str(data.get(SESSION_KEY)) != str(credential.user_id):
-        return False
+        return "logged_out"
     user = User.objects.filter(pk=credential.user_id, is_active=True).first()
     if user is None:
-        return False
+        return "invalid"
     held = data.get(HASH_SESSION_KEY) or ""
     hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
-    return any(constant_time_compare(held, current) for current in hashes)
+    return None if any(constant_time_compare(held, current) for current in hashes) else "password_changed"
+
+
+def is_valid(credential: Credential) -> bool:
+    """Whether the credential still authenticates its user (a database read)."""
+    return why_invalid(credential) is None
 
 
 ais_valid = database_sync_to_async(is_valid)
+awhy_invalid = database_sync_to_async(why_invalid)
 # the websockets' check: on their own threads (westeros/socket_db.py), not asgiref's one sync thread
 socket_is_valid = socket_database(is_valid)
+socket_why_invalid = socket_database(why_invalid)
 
 
 async def revokes(credential: Credential | None, message: dict[str, Any], valid=ais_valid) -> bool:
@@ -177,9 +189,10 @@ class ClosesOnRevocation:
 
     async def credential_still_valid(self) -> bool:
         """Check the credential now; when it is no longer valid, close the socket and say False."""
-        if self.credential is None or await socket_is_valid(self.credential):
+        reason = None if self.credential is None else await socket_why_invalid(self.credential)
+        if reason is None:
             return True
-        await self.close_revoked("invalid")
+        await self.close_revoked(reason)
         return False
 
     async def credential_revoked(self, message: dict[str, Any]) -> None:

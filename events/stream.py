@@ -96,8 +96,9 @@ def _revoked(reason: str) -> bytes:
 async def _lines(user, layer, channel: str, group: str, held: tuple[int, int, str], credential):
     receiving: asyncio.Future | None = None
     try:
-        if not await revocation.ais_valid(credential):  # revoked before the stream joined its group
-            yield _revoked("invalid")
+        reason = await revocation.awhy_invalid(credential)
+        if reason:  # revoked before the stream joined its group
+            yield _revoked(reason)
             return
         for event in await sync_to_async(services.initial_events)(user):
             yield line(event)
@@ -110,8 +111,9 @@ async def _lines(user, layer, channel: str, group: str, held: tuple[int, int, st
                 receiving = asyncio.ensure_future(layer.receive(channel))
             done, _ = await asyncio.wait({receiving}, timeout=KEEPALIVE_SECONDS)
             if not done:
-                if not await revocation.ais_valid(credential):  # a revocation message the layer lost
-                    yield _revoked("invalid")
+                reason = await revocation.awhy_invalid(credential)
+                if reason:  # revoked, and its message lost by the layer or not here yet
+                    yield _revoked(reason)
                     return
                 yield b"\n"
             else:
