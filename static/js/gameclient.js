@@ -17,17 +17,20 @@
   }
 
   /* One fetch of the game at a time: a call while one is in flight (an update arrived meanwhile)
-     returns that fetch and runs `task` once more after it, so the page ends on the newest state. */
+     gets one more run of `task` after it (one, however many calls came meanwhile), so the page ends
+     on the newest state, and whoever awaits the call sees what changed before it: `await load()`
+     after an action resolves once the game was read after the action, not when a read begun before
+     it ends (the page then rendered the old decision after the action, and a choice made next was
+     lost when the newer read came). */
   function coalesced(task) {
-    let running = null, again = false;
+    let running = null, next = null;
     function run() {
-      if (running) { again = true; return running; }
-      running = (async () => {
-        try { await task(); } finally {
-          running = null;
-          if (again) { again = false; run(); }
-        }
-      })();
+      if (running) {
+        const after = () => { next = null; return run(); };
+        if (!next) next = running.then(after, after);
+        return next;
+      }
+      running = (async () => { try { await task(); } finally { running = null; } })();
       return running;
     }
     return run;
