@@ -392,12 +392,18 @@ async def send_presence(layer, game_id: int, connected: list[str]) -> None:
 _presences: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, PresenceBroadcasts] = weakref.WeakKeyDictionary()
 
 
-def presence_of_this_loop() -> PresenceBroadcasts:
+def of_this_loop(registry: weakref.WeakKeyDictionary, make):
+    """The one object of `registry` for the running event loop (a server process's, or a test's),
+    made by `make()` on first use; it goes with its loop."""
     loop = asyncio.get_running_loop()
-    presence = _presences.get(loop)
-    if presence is None:
-        presence = _presences[loop] = PresenceBroadcasts()
-    return presence
+    found = registry.get(loop)
+    if found is None:
+        found = registry[loop] = make()
+    return found
+
+
+def presence_of_this_loop() -> PresenceBroadcasts:
+    return of_this_loop(_presences, PresenceBroadcasts)
 
 
 def keepalive_seconds() -> float:
@@ -471,11 +477,7 @@ VERSIONS_PER_QUERY = 1000
 
 
 def keepalive_of_this_loop() -> Keepalive:
-    loop = asyncio.get_running_loop()
-    keepalive = _keepalives.get(loop)
-    if keepalive is None:
-        keepalive = _keepalives[loop] = Keepalive()
-    return keepalive
+    return of_this_loop(_keepalives, Keepalive)
 
 
 def versions_of(game_ids: list[int]) -> dict[int, int]:
