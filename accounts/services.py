@@ -10,11 +10,12 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import ApiToken, User
 from accounts.throttle import LoginThrottle
+from westeros.i18n import in_language_of
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def send_confirmation(request: HttpRequest, user: User) -> None:
     owner = User.objects.filter(email__iexact=email).exclude(pk=user.pk).first()
     if owner is not None:
         # in the owner's language (their account's setting), not the sender's
-        with translation.override(owner.language or settings.LANGUAGE_CODE):
+        with in_language_of(owner):
             subject = gettext("Someone signed up with your e-mail address")
             body = gettext(
                 "Someone asked for the account %(username)s on Westeros to use this e-mail address, which your "

@@ -29,7 +29,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import NoReverseMatch, reverse
-from django.utils import dateformat, timezone, translation
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
@@ -40,6 +40,7 @@ from notifications import conf
 from notifications.models import Kind, Notification, NotificationSettings
 from ratings.templatetags.site_words import ruleset_name, seat_name
 from westeros import live
+from westeros.i18n import in_language_of
 
 log = logging.getLogger(__name__)
 
@@ -440,7 +441,7 @@ def compose(notification: Notification) -> tuple[str, str]:
     """(e-mail subject, text); the text is also the webhook's content. In the recipient's language
     (their account's setting, else English): no request tells it, as for the sign-up's note to an
     address's owner (accounts/services.py)."""
-    with translation.override(getattr(notification.user, "language", "") or settings.LANGUAGE_CODE):
+    with in_language_of(notification.user):
         return _compose(notification)
 
 

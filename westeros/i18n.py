@@ -30,6 +30,12 @@ def account_language(request: HttpRequest) -> str:
     return language if language in SUPPORTED else ""
 
 
+def in_language_of(user):
+    """Words for `user` where no request tells the language (e-mails, webhooks): their account's
+    setting, else English. A context manager (Django's translation.override)."""
+    return translation.override(getattr(user, "language", "") or settings.LANGUAGE_CODE)
+
+
 def use_account_language(user) -> None:
     """The account's language from here on, for a client known only once the API view authenticated
     it (a token); nothing when the account follows its browser. The middleware gives the thread its
