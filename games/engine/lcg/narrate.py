@@ -12,6 +12,13 @@ braces ever appear in a sentence.
 Cards are named as printed ("Robb Stark", from the card data); phases and challenge types in words
 ("the Marshaling phase", "a military challenge").
 
+Languages (issue 29). Each sentence is one translatable template with named placeholders, said with
+`games.engine.narration.say` so a seat keeps its piece in any word order; counted words come from
+`ngettext` + `counted`, the tables below hold English words marked with `gettext_noop` and are
+translated where they are used, and the game's terms (phases, challenge types, piles, keywords) go
+through `term("lcg", english, kind)`: the Spanish Rules Reference's words (games/i18n/glossary/lcg.yaml).
+Without installed words (the engine, its tests) every sentence is the English one, unchanged.
+
 Hidden information. The narrator runs after `event_view` (per seat), and reads only the filtered
 event: a `draw` or `look` names its cards only when the event carries them (`cards`, the private part
 `event_view` gives the seat that drew or looked); everyone else reads the count. Such a line is marked
@@ -24,18 +31,32 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine.lcg import data
-from games.engine.narration import Event, Part, Piece, Seat, count_of, join, line, seats, sentence, text
+from games.engine.narration import (Event, Part, Piece, Seat, counted, gettext, gettext_noop, join, line, ngettext,
+                                    pgettext, say, seats, sentence, term, text)
 from games.engine.narration import fill as fill  # the module's API: a sentence with the players' names
 
 PHASE_NAMES = {"setup": "Setup", "plot": "Plot phase", "draw": "Draw phase", "marshaling": "Marshaling phase",
                "challenges": "Challenges phase", "dominance": "Dominance phase", "standing": "Standing phase",
                "taxation": "Taxation phase"}
 CHALLENGES = ("military", "intrigue", "power")
+# The piles by their glossary name (kind "zone"); "out of the game" is no pile of the glossary.
 PILES = {"dead": "dead pile", "discard": "discard pile", "hand": "hand", "deck": "draw deck",
-         "plots": "plot deck", "used_plots": "used pile", "removed": "out of the game"}
+         "plots": "plot deck", "used_plots": "used pile", "removed": gettext_noop("out of the game")}
+# A pile with its article, where a card goes ("goes to the dead pile").
+THE_PILES = {"dead": gettext_noop("the dead pile"), "discard": gettext_noop("the discard pile"),
+             "hand": gettext_noop("the hand"), "deck": gettext_noop("the draw deck"),
+             "plots": gettext_noop("the plot deck"), "used_plots": gettext_noop("the used pile"),
+             "removed": gettext_noop("the out of the game")}
 # Why something happened, when the engine says so by a word rather than a card id.
-REASONS = {"claim": "claim", "pillage": "pillage", "renown": "renown", "intimidate": "intimidate",
-           "unopposed": "an unopposed challenge", "reserve": "reserve", "cost": "a cost"}
+REASONS = {"claim": gettext_noop("claim"), "pillage": gettext_noop("pillage"), "renown": gettext_noop("renown"),
+           "intimidate": gettext_noop("intimidate"), "unopposed": gettext_noop("an unopposed challenge"),
+           "reserve": gettext_noop("reserve"), "cost": gettext_noop("a cost")}
+# The three challenges with their article (Spanish: "un reto Militar", "el reto de Intriga").
+A_CHALLENGE = {"military": gettext_noop("a military challenge"), "intrigue": gettext_noop("an intrigue challenge"),
+               "power": gettext_noop("a power challenge")}
+THE_CHALLENGE = {"military": gettext_noop("the military challenge"),
+                 "intrigue": gettext_noop("the intrigue challenge"), "power": gettext_noop("the power challenge")}
+TOKENS = {"poison": gettext_noop("poison")}
 # Lines that matter in a digest ("since your last move"); the others are bookkeeping.
 KEY_KINDS = frozenset({
     "round", "plots_revealed", "initiative", "first_player", "marshal", "ambush", "put_into_play", "played",
@@ -57,39 +78,51 @@ HEADLINE_KINDS = frozenset({
 def words(x: Any) -> str:
     """Any id as words: 'the_old_ways' -> 'the old ways' (never underscores or braces)."""
     if x is None:
-        return "nobody"
+        return pgettext("lcg", "nobody")
     return re.sub(r"[_{}\[\]\"]", " ", str(x)).replace("  ", " ").strip()
 
 
 def card(cid: Any) -> str:
     """A card's printed name ('robb_stark' -> 'Robb Stark'); a card the data does not know (a
-    scenario's synthetic card) reads as its id in words, title case."""
+    scenario's synthetic card) reads as its id in words, title case. Card names stay as printed in
+    every language (the Spanish seed names no card of the Core Set's decks)."""
     if cid == "faction":
-        return "their faction card"
+        return gettext("their faction card")
     info = data.cards().get(cid) if isinstance(cid, str) else None
     if info and info.get("name"):
         return str(info["name"]).strip('"')
-    return words(cid).title() if cid else "a card"
+    return words(cid).title() if cid else pgettext("lcg", "a card")
 
 
 def cards(cids: Any) -> str:
-    return join([card(c) for c in cids or []]) or "no cards"
+    return join([card(c) for c in cids or []]) or pgettext("lcg", "no cards")
 
 
 def seat(s: Any) -> Seat | str:
-    return Seat(s) if isinstance(s, str) and s else "nobody"
+    return Seat(s) if isinstance(s, str) and s else pgettext("lcg", "nobody")
 
 
 def phase(p: Any) -> str:
-    return PHASE_NAMES.get(p, words(p).capitalize() + " phase")
+    if p in PHASE_NAMES:
+        return term("lcg", PHASE_NAMES[p], "phase")
+    return gettext("%(name)s phase") % {"name": words(p).capitalize()}
 
 
 def challenge(t: Any, article: str = "a") -> str:
     """'military' -> 'a military challenge' (article 'the' or '' as asked)."""
-    name = t if t in CHALLENGES else words(t)
+    if t in CHALLENGES and article in ("a", "the"):
+        return gettext((A_CHALLENGE if article == "a" else THE_CHALLENGE)[t])
+    if t in CHALLENGES:
+        return term("lcg", f"{t} challenge", "challenge")
+    name = words(t)
     if article == "a" and name[:1] in "aeiou":
         article = "an"
     return f"{article + ' ' if article else ''}{name} challenge"
+
+
+def challenge_type(t: Any) -> str:
+    """'military' -> 'military' ('Militar'): the challenge's type alone."""
+    return term("lcg", t, "challenge") if t in CHALLENGES else words(t)
 
 
 def why(reason: Any, card_id: Any = None) -> str:
@@ -98,70 +131,99 @@ def why(reason: Any, card_id: Any = None) -> str:
     if not reason or reason == card_id:
         return ""
     if reason in REASONS:
-        return f" ({REASONS[reason]})"
+        return f" ({gettext(REASONS[reason])})"
     return f" ({card(reason)})"
 
 
 def power(n: Any) -> str:
-    return f"{int(n or 0)} power"
+    n = int(n or 0)
+    return ngettext("%(n)s power", "%(n)s power", n) % {"n": n}
 
 
 def gold(n: Any) -> str:
-    return f"{int(n or 0)} gold" if n else "no gold"
+    n = int(n or 0)
+    return ngettext("%(n)s gold", "%(n)s gold", n) % {"n": n} if n else gettext("no gold")
 
 
-def owned(s: Any, name: str) -> list[Piece]:
-    """"{p1}'s Robb Stark"."""
-    return [seat(s), f"'s {name}"]
+def count_cards(n: Any) -> str:
+    """'no cards', 'one card', 'three cards', '12 cards' (in the active language)."""
+    n = int(n or 0)
+    return counted(n, ngettext("one card", "%(count)s cards", n)) if n else pgettext("lcg", "no cards")
+
+
+def count_characters(n: Any) -> str:
+    n = int(n or 0)
+    return counted(n, ngettext("one character", "%(count)s characters", n)) if n else gettext("no characters")
+
+
+def pile(where: Any) -> str:
+    """A pile by its glossary name ('dead pile', 'pila de muertos')."""
+    if where == "removed":
+        return gettext(PILES["removed"])
+    return term("lcg", PILES[where], "zone") if where in PILES else words(where)
+
+
+def the_pile(where: Any) -> str:
+    return gettext(THE_PILES[where]) if where in THE_PILES else f"the {words(where)}"
+
+
+def score(values: Any) -> str:
+    """'3 to 2' (in the active language): each value in order."""
+    out = ""
+    for v in values:
+        out = str(v) if out == "" else gettext("%(score)s to %(next)s") % {"score": out, "next": v}
+    return out
 
 
 # ------------------------------------------------------------------ setup, rounds, plots
 
 
 def _round(ev: Event) -> list[Piece]:
-    return [f"Round {ev['round']} begins."]
+    return say(gettext("Round %(round)s begins."), round=str(ev["round"]))
 
 
 def _phase(ev: Event) -> list[Piece]:
-    return [f"The {phase(ev['phase'])} begins."]
+    return say(gettext("The %(phase)s begins."), phase=phase(ev["phase"]))
 
 
 def _mulligan(ev: Event) -> list[Piece]:
     if ev.get("mulligan"):
-        return [seat(ev["seat"]), " takes a mulligan: their hand goes back into the deck and they draw a new one."]
-    return [seat(ev["seat"]), " keeps their opening hand."]
+        return say(gettext("%(seat)s takes a mulligan: their hand goes back into the deck and they draw a new one."),
+                   seat=seat(ev["seat"]))
+    return say(gettext("%(seat)s keeps their opening hand."), seat=seat(ev["seat"]))
 
 
 def _setup_chosen(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), " chooses their setup cards face down."]
+    return say(gettext("%(seat)s chooses their setup cards face down."), seat=seat(ev["seat"]))
 
 
 def _setup_revealed(ev: Event) -> list[Piece]:
-    out: list[Piece] = ["The setup cards are revealed: "]
+    placed: list[Piece] = []
     for i, (s, cs) in enumerate((ev.get("cards") or {}).items()):
-        out += ["; " if i else "", seat(s), f" places {cards(cs)}"]
-    return out + ["."]
+        placed += ["; " if i else "", say(gettext("%(seat)s places %(cards)s"), seat=seat(s), cards=cards(cs))]
+    return say(gettext("The setup cards are revealed: %(placed)s."), placed=placed)
 
 
 def _draw(ev: Event) -> list[Piece]:
     n = ev.get("count") or len(ev.get("cards") or [])
-    drawn = "a card" if n == 1 else count_of(n, "card", "cards")
+    drawn = pgettext("lcg", "a card") if n == 1 else count_cards(n)
     if ev.get("cards"):
-        return [seat(ev["seat"]), f" draws {drawn}: {cards(ev['cards'])}."]
-    return [seat(ev["seat"]), f" draws {drawn}."]
+        return say(gettext("%(seat)s draws %(drawn)s: %(cards)s."), seat=seat(ev["seat"]), drawn=drawn,
+                   cards=cards(ev["cards"]))
+    return say(gettext("%(seat)s draws %(drawn)s."), seat=seat(ev["seat"]), drawn=drawn)
 
 
 def _plot_chosen(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), " chooses a plot face down."]
+    return say(gettext("%(seat)s chooses a plot face down."), seat=seat(ev["seat"]))
 
 
 def _plots_revealed(ev: Event) -> list[Piece]:
-    out: list[Piece] = ["The plots are revealed: "]
+    plots: list[Piece] | str = []
     for i, (s, c) in enumerate((ev.get("plots") or {}).items()):
-        out += ["; " if i else "", seat(s), f" reveals {card(c)}"]
+        plots += ["; " if i else "", say(gettext("%(seat)s reveals %(card)s"), seat=seat(s), card=card(c))]
     if not ev.get("plots"):
-        out.append("nobody has a plot left to reveal")
-    return out + ["."]
+        plots = gettext("nobody has a plot left to reveal")
+    return say(gettext("The plots are revealed: %(plots)s."), plots=plots)
 
 
 def _initiative(ev: Event) -> list[Piece]:
@@ -169,59 +231,66 @@ def _initiative(ev: Event) -> list[Piece]:
     w = ev["winner"]
     rest = [v for s, v in values.items() if s != w]
     if rest and all(v == values.get(w) for v in rest):
-        score = f" (a tie at {values.get(w)}, broken in their favour)"
-    elif rest:
-        score = f" ({values.get(w)} to {max(rest)})"
-    else:
-        score = ""
-    return [seat(w), f" wins the initiative{score}."]
+        return say(gettext("%(seat)s wins the initiative (a tie at %(value)s, broken in their favour)."),
+                   seat=seat(w), value=str(values.get(w)))
+    if rest:
+        return say(gettext("%(seat)s wins the initiative (%(value)s to %(other)s)."), seat=seat(w),
+                   value=str(values.get(w)), other=str(max(rest)))
+    return say(gettext("%(seat)s wins the initiative."), seat=seat(w))
 
 
 def _first_player(ev: Event) -> list[Piece]:
     if ev.get("by") in (None, ev["seat"]):
-        return [seat(ev["seat"]), " chooses to be the first player."]
-    return [seat(ev["by"]), " chooses ", seat(ev["seat"]), " as the first player."]
+        return say(gettext("%(seat)s chooses to be the first player."), seat=seat(ev["seat"]))
+    return say(gettext("%(by)s chooses %(seat)s as the first player."), by=seat(ev["by"]), seat=seat(ev["seat"]))
 
 
 def _plots_recycled(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), " takes the used plots back into their plot deck."]
+    return say(gettext("%(seat)s takes the used plots back into their plot deck."), seat=seat(ev["seat"]))
 
 
 # ------------------------------------------------------------------ marshaling, cards entering play
 
 
 def _income(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" collects {gold(ev.get('gold'))}."]
+    return say(gettext("%(seat)s collects %(gold)s."), seat=seat(ev["seat"]), gold=gold(ev.get("gold")))
 
 
 def _marshal(ev: Event) -> list[Piece]:
     name = card(ev["card"])
     if ev.get("duplicate"):
-        return [seat(ev["seat"]), f" marshals a duplicate of {name}."]
-    onto = f" onto {card(ev['on'])}" if ev.get("on") else ""
-    return [seat(ev["seat"]), f" marshals {name}{onto}."]
+        return say(gettext("%(seat)s marshals a duplicate of %(card)s."), seat=seat(ev["seat"]), card=name)
+    if ev.get("on"):
+        return say(gettext("%(seat)s marshals %(card)s onto %(on)s."), seat=seat(ev["seat"]), card=name,
+                   on=card(ev["on"]))
+    return say(gettext("%(seat)s marshals %(card)s."), seat=seat(ev["seat"]), card=name)
 
 
 def _ambush(ev: Event) -> list[Piece]:
     name = card(ev["card"])
     if ev.get("duplicate"):
-        return [seat(ev["seat"]), f" ambushes a duplicate of {name} into play."]
-    onto = f", attaching it to {card(ev['on'])}" if ev.get("on") else ""
-    return [seat(ev["seat"]), f" brings {name} into play by ambush{onto}."]
+        return say(gettext("%(seat)s ambushes a duplicate of %(card)s into play."), seat=seat(ev["seat"]), card=name)
+    if ev.get("on"):
+        return say(gettext("%(seat)s brings %(card)s into play by ambush, attaching it to %(on)s."),
+                   seat=seat(ev["seat"]), card=name, on=card(ev["on"]))
+    return say(gettext("%(seat)s brings %(card)s into play by ambush."), seat=seat(ev["seat"]), card=name)
 
 
 def _put_into_play(ev: Event) -> list[Piece]:
     if ev.get("duplicate"):
-        return [seat(ev["seat"]), f" puts a duplicate of {card(ev['card'])} into play."]
-    return [seat(ev["seat"]), f" puts {card(ev['card'])} into play."]
+        return say(gettext("%(seat)s puts a duplicate of %(card)s into play."), seat=seat(ev["seat"]),
+                   card=card(ev["card"]))
+    return say(gettext("%(seat)s puts %(card)s into play."), seat=seat(ev["seat"]), card=card(ev["card"]))
 
 
 def _bestow(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" bestows {gold(ev.get('gold'))} on {card(ev['card'])}."]
+    return say(gettext("%(seat)s bestows %(gold)s on %(card)s."), seat=seat(ev["seat"]), gold=gold(ev.get("gold")),
+               card=card(ev["card"]))
 
 
 def _attached(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" attaches {card(ev['card'])} to {card(ev['on'])}."]
+    return say(gettext("%(seat)s attaches %(card)s to %(on)s."), seat=seat(ev["seat"]), card=card(ev["card"]),
+               on=card(ev["on"]))
 
 
 def _duplicate_placed(ev: Event) -> list[Piece]:
@@ -230,101 +299,126 @@ def _duplicate_placed(ev: Event) -> list[Piece]:
     elif ev.get("card") and not ev.get("facedown"):
         what = card(ev["card"])
     else:
-        what = "the top card of their deck"
-    how = " facedown" if ev.get("facedown") else ""
-    return [seat(ev["seat"]), f" places {what}{how} on {card(ev['on'])} as a duplicate."]
+        what = gettext("the top card of their deck")
+    if ev.get("facedown"):
+        return say(gettext("%(seat)s places %(what)s facedown on %(on)s as a duplicate."), seat=seat(ev["seat"]),
+                   what=what, on=card(ev["on"]))
+    return say(gettext("%(seat)s places %(what)s on %(on)s as a duplicate."), seat=seat(ev["seat"]), what=what,
+               on=card(ev["on"]))
 
 
 # ------------------------------------------------------------------ abilities
 
 
-def _targets(ev: Event) -> str:
-    return f", targeting {cards(ev['targets'])}" if ev.get("targets") else ""
-
-
 def _played(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" plays {card(ev['card'])}{_targets(ev)}."]
+    if ev.get("targets"):
+        return say(gettext("%(seat)s plays %(card)s, targeting %(targets)s."), seat=seat(ev["seat"]),
+                   card=card(ev["card"]), targets=cards(ev["targets"]))
+    return say(gettext("%(seat)s plays %(card)s."), seat=seat(ev["seat"]), card=card(ev["card"]))
 
 
 def _triggered(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" uses the ability of {card(ev['card'])}{_targets(ev)}."]
+    if ev.get("targets"):
+        return say(gettext("%(seat)s uses the ability of %(card)s, targeting %(targets)s."), seat=seat(ev["seat"]),
+                   card=card(ev["card"]), targets=cards(ev["targets"]))
+    return say(gettext("%(seat)s uses the ability of %(card)s."), seat=seat(ev["seat"]), card=card(ev["card"]))
 
 
 def _forced(ev: Event) -> list[Piece]:
-    return owned(ev["seat"], card(ev["card"])) + [" takes effect."]
+    return say(gettext("%(seat)s's %(card)s takes effect."), seat=seat(ev["seat"]), card=card(ev["card"]))
 
 
 def _cancelled(ev: Event) -> list[Piece]:
-    return owned(ev["seat"], card(ev["card"])) + [" is cancelled."]
+    return say(gettext("%(seat)s's %(card)s is cancelled."), seat=seat(ev["seat"]), card=card(ev["card"]))
 
 
 def _saved(ev: Event) -> list[Piece]:
-    return owned(ev["seat"], card(ev["card"])) + [" is saved."]
+    return say(gettext("%(seat)s's %(card)s is saved."), seat=seat(ev["seat"]), card=card(ev["card"]))
 
 
 def _duplicate_discarded(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" discards a duplicate of {card(ev['card'])} to save it."]
+    return say(gettext("%(seat)s discards a duplicate of %(card)s to save it."), seat=seat(ev["seat"]),
+               card=card(ev["card"]))
 
 
 def _gold(ev: Event) -> list[Piece]:
     n = int(ev.get("gold") or 0)
-    verb = "gains" if n >= 0 else "loses"
-    return [seat(ev["seat"]), f" {verb} {gold(abs(n))}{why(ev.get('card'))}."]
+    template = gettext("%(seat)s gains %(gold)s%(why)s.") if n >= 0 else gettext("%(seat)s loses %(gold)s%(why)s.")
+    return say(template, seat=seat(ev["seat"]), gold=gold(abs(n)), why=why(ev.get("card")))
 
 
 def _gold_returned(ev: Event) -> list[Piece]:
-    return [f"{card(ev['card'])}: every player returns their gold to the treasury."]
+    return say(gettext("%(card)s: every player returns their gold to the treasury."), card=card(ev["card"]))
 
 
 def _named(ev: Event) -> list[Piece]:
-    by = f" for {card(ev['card'])}"
+    by = card(ev["card"])
     if "challenge" in ev:
-        return [seat(ev["seat"]), f" names {challenge(ev['challenge'])}{by}."]
+        return say(gettext("%(seat)s names %(challenge)s for %(card)s."), seat=seat(ev["seat"]),
+                   challenge=challenge(ev["challenge"]), card=by)
     if "card_type" in ev:
         kind = words(ev["card_type"])
-        return [seat(ev["seat"]), f" names the card type {kind}{by}."]
-    return [seat(ev["seat"]), f" chooses X = {ev.get('x')}{by}."]
+        return say(gettext("%(seat)s names the card type %(kind)s for %(card)s."), seat=seat(ev["seat"]),
+                   kind=term("lcg", kind, "card_type"), card=by)
+    return say(gettext("%(seat)s chooses X = %(x)s for %(card)s."), seat=seat(ev["seat"]), x=str(ev.get("x")), card=by)
 
 
 def _revealed(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" reveals {card(ev['card'])}{why(ev.get('reason'))}."]
+    return say(gettext("%(seat)s reveals %(card)s%(why)s."), seat=seat(ev["seat"]), card=card(ev["card"]),
+               why=why(ev.get("reason")))
 
 
 def _look(ev: Event) -> list[Piece]:
-    whose: list[Piece] = ["their"] if ev.get("deck") in (None, ev["seat"]) else [seat(ev["deck"]), "'s"]
-    top = count_of(ev.get("count"), "card", "cards")
-    seen = f": {cards(ev['cards'])}" if ev.get("cards") else ""
-    return [seat(ev["seat"]), f" looks at the top {top} of ", *whose, f" deck{seen}."]
-
-
-def _deck_of(ev: Event) -> list[Piece]:
-    return ["their"] if ev.get("by") in (None, ev["seat"]) else [seat(ev["seat"]), "'s"]
+    top = count_cards(ev.get("count"))
+    own = ev.get("deck") in (None, ev["seat"])
+    if ev.get("cards"):
+        seen = cards(ev["cards"])
+        if own:
+            return say(gettext("%(seat)s looks at the top %(count)s of their deck: %(cards)s."), seat=seat(ev["seat"]),
+                       count=top, cards=seen)
+        return say(gettext("%(seat)s looks at the top %(count)s of %(owner)s's deck: %(cards)s."),
+                   seat=seat(ev["seat"]), count=top, owner=seat(ev["deck"]), cards=seen)
+    if own:
+        return say(gettext("%(seat)s looks at the top %(count)s of their deck."), seat=seat(ev["seat"]), count=top)
+    return say(gettext("%(seat)s looks at the top %(count)s of %(owner)s's deck."), seat=seat(ev["seat"]), count=top,
+               owner=seat(ev["deck"]))
 
 
 def _to_bottom(ev: Event) -> list[Piece]:
-    n = count_of(ev.get("count"), "card", "cards")
-    return [seat(ev.get("by") or ev["seat"]), f" puts {n} at the bottom of ", *_deck_of(ev), " deck."]
+    n = count_cards(ev.get("count"))
+    who = seat(ev.get("by") or ev["seat"])
+    if ev.get("by") in (None, ev["seat"]):
+        return say(gettext("%(seat)s puts %(count)s at the bottom of their deck."), seat=who, count=n)
+    return say(gettext("%(seat)s puts %(count)s at the bottom of %(owner)s's deck."), seat=who, count=n,
+               owner=seat(ev["seat"]))
 
 
 def _reordered(ev: Event) -> list[Piece]:
-    n = count_of(ev.get("count"), "card", "cards")
-    return [seat(ev.get("by") or ev["seat"]), f" puts {n} back on top of ", *_deck_of(ev), " deck in an order of their choice."]
+    n = count_cards(ev.get("count"))
+    who = seat(ev.get("by") or ev["seat"])
+    if ev.get("by") in (None, ev["seat"]):
+        return say(gettext("%(seat)s puts %(count)s back on top of their deck in an order of their choice."),
+                   seat=who, count=n)
+    return say(gettext("%(seat)s puts %(count)s back on top of %(owner)s's deck in an order of their choice."),
+               seat=who, count=n, owner=seat(ev["seat"]))
 
 
 def _shuffled_into_deck(ev: Event) -> list[Piece]:
     if not ev.get("cards"):
-        return [seat(ev["seat"]), " shuffles their deck."]
-    return [seat(ev["seat"]), f" shuffles {cards(ev.get('cards'))} from their discard pile into their deck."]
+        return say(gettext("%(seat)s shuffles their deck."), seat=seat(ev["seat"]))
+    return say(gettext("%(seat)s shuffles %(cards)s from their discard pile into their deck."), seat=seat(ev["seat"]),
+               cards=cards(ev.get("cards")))
 
 
 def _returned_to_hand(ev: Event) -> list[Piece]:
-    pile = PILES.get(ev.get("from"), words(ev.get("from")))
-    return [seat(ev["seat"]), f" returns {card(ev['card'])} from their {pile} to their hand."]
+    return say(gettext("%(seat)s returns %(card)s from their %(pile)s to their hand."), seat=seat(ev["seat"]),
+               card=card(ev["card"]), pile=pile(ev.get("from")))
 
 
 def _token(ev: Event) -> list[Piece]:
-    kind = words(ev.get("token") or "a")
-    return [f"{card(ev['card'])} gets a {kind} token."]
+    kind = ev.get("token") or "a"
+    return say(gettext("%(card)s gets a %(kind)s token."), card=card(ev["card"]),
+               kind=gettext(TOKENS[kind]) if kind in TOKENS else words(kind))
 
 
 # ------------------------------------------------------------------ kneeling, standing, power
@@ -333,58 +427,74 @@ def _token(ev: Event) -> list[Piece]:
 def _kneel(ev: Event) -> list[Piece]:
     name = card(ev["card"])
     if ev.get("reason") == "cost":
-        return [seat(ev["seat"]), f" kneels {name} to pay a cost."]
+        return say(gettext("%(seat)s kneels %(card)s to pay a cost."), seat=seat(ev["seat"]), card=name)
     if ev.get("reason") == "intimidate":
-        return ["Intimidate: "] + owned(ev["seat"], name) + [" kneels."]
-    return owned(ev["seat"], name) + [f" kneels{why(ev.get('reason'))}."]
+        return say(gettext("Intimidate: %(seat)s's %(card)s kneels."), seat=seat(ev["seat"]), card=name)
+    return say(gettext("%(seat)s's %(card)s kneels%(why)s."), seat=seat(ev["seat"]), card=name,
+               why=why(ev.get("reason")))
 
 
 def _stand(ev: Event) -> list[Piece]:
     if not ev.get("card"):
-        return ["Every kneeling card stands."]
-    return owned(ev["seat"], card(ev["card"])) + [" stands."]
+        return [gettext("Every kneeling card stands.")]
+    return say(gettext("%(seat)s's %(card)s stands."), seat=seat(ev["seat"]), card=card(ev["card"]))
 
 
 def _power(ev: Event) -> list[Piece]:
     n = int(ev.get("amount") or 0)
-    verb = "gains" if n >= 0 else "loses"
+    gains = n >= 0
     reason = ev.get("reason")
+    amount = power(abs(n))
     if ev.get("card") == "faction":
-        for_what = " for an unopposed challenge" if reason == "unopposed" else why(reason)
-        return [seat(ev["seat"]), f" {verb} {power(abs(n))} on their faction card{for_what}."]
+        if reason == "unopposed":
+            template = (gettext("%(seat)s gains %(power)s on their faction card for an unopposed challenge.") if gains
+                        else gettext("%(seat)s loses %(power)s on their faction card for an unopposed challenge."))
+            return say(template, seat=seat(ev["seat"]), power=amount)
+        template = (gettext("%(seat)s gains %(power)s on their faction card%(why)s.") if gains
+                    else gettext("%(seat)s loses %(power)s on their faction card%(why)s."))
+        return say(template, seat=seat(ev["seat"]), power=amount, why=why(reason))
     name = card(ev.get("card"))
     if reason == "renown":
-        return ["Renown: "] + owned(ev["seat"], name) + [f" {verb} {power(abs(n))}."]
-    return owned(ev["seat"], name) + [f" {verb} {power(abs(n))}{why(reason, ev.get('card'))}."]
+        template = (gettext("Renown: %(seat)s's %(card)s gains %(power)s.") if gains
+                    else gettext("Renown: %(seat)s's %(card)s loses %(power)s."))
+        return say(template, seat=seat(ev["seat"]), card=name, power=amount)
+    template = (gettext("%(seat)s's %(card)s gains %(power)s%(why)s.") if gains
+                else gettext("%(seat)s's %(card)s loses %(power)s%(why)s."))
+    return say(template, seat=seat(ev["seat"]), card=name, power=amount, why=why(reason, ev.get("card")))
 
 
 def _power_moved(ev: Event) -> list[Piece]:
     n = int(ev.get("amount") or 0)
     if not n:
-        return [seat(ev["from"]), " has no power on their faction card for ", seat(ev["to"]), " to take."]
-    return [seat(ev["to"]), f" takes {power(n)} from ", seat(ev["from"]), "'s faction card."]
+        return say(gettext("%(loser)s has no power on their faction card for %(taker)s to take."),
+                   loser=seat(ev["from"]), taker=seat(ev["to"]))
+    return say(gettext("%(taker)s takes %(power)s from %(loser)s's faction card."), taker=seat(ev["to"]),
+               power=power(n), loser=seat(ev["from"]))
 
 
 # ------------------------------------------------------------------ challenges
 
 
 def _no_challenge(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), " declares no further challenge."]
+    return say(gettext("%(seat)s declares no further challenge."), seat=seat(ev["seat"]))
 
 
 def _challenge(ev: Event) -> list[Piece]:
-    out: list[Piece] = [seat(ev["seat"]), f" declares {challenge(ev['challenge'])} against ", seat(ev.get("defender")),
-                        f", attacking with {cards(ev.get('attackers'))}"]
+    pieces = {"seat": seat(ev["seat"]), "challenge": challenge(ev["challenge"]), "defender": seat(ev.get("defender")),
+              "attackers": cards(ev.get("attackers"))}
     stealth = ev.get("stealth") or {}
     if stealth:
-        out.append("; stealth: " + join([f"{card(a)} bypasses {card(b)}" for a, b in stealth.items()]))
-    return out + ["."]
+        bypass = join([gettext("%(card)s bypasses %(target)s") % {"card": card(a), "target": card(b)}
+                       for a, b in stealth.items()])
+        return say(gettext("%(seat)s declares %(challenge)s against %(defender)s, attacking with %(attackers)s; "
+                           "stealth: %(stealth)s."), stealth=bypass, **pieces)
+    return say(gettext("%(seat)s declares %(challenge)s against %(defender)s, attacking with %(attackers)s."), **pieces)
 
 
 def _defenders(ev: Event) -> list[Piece]:
     if not ev.get("defenders"):
-        return [seat(ev["seat"]), " does not defend."]
-    return [seat(ev["seat"]), f" defends with {cards(ev['defenders'])}."]
+        return say(gettext("%(seat)s does not defend."), seat=seat(ev["seat"]))
+    return say(gettext("%(seat)s defends with %(cards)s."), seat=seat(ev["seat"]), cards=cards(ev["defenders"]))
 
 
 def _challenge_result(ev: Event) -> list[Piece]:
@@ -392,48 +502,68 @@ def _challenge_result(ev: Event) -> list[Piece]:
     w = ev.get("winner")
     kind = challenge(ev.get("challenge"), "the")
     if w is None:
-        score = " to ".join(str(v) for v in strength.values())
-        return [f"Nobody wins {kind}" + (f" ({score})." if score else ".")]
+        if strength:
+            return say(gettext("Nobody wins %(challenge)s (%(score)s)."), challenge=kind, score=score(strength.values()))
+        return say(gettext("Nobody wins %(challenge)s."), challenge=kind)
     lost = [v for s, v in strength.items() if s != w]
-    score = f", {strength.get(w)} to {lost[0]}" if lost and w in strength else ""
-    if lost and lost[0] == strength.get(w):
-        score += " (the attacker wins a tie)"
-    unopposed = " unopposed" if ev.get("unopposed") else ""
-    return [seat(w), f" wins {kind}{unopposed}{score}."]
+    unopposed = bool(ev.get("unopposed"))
+    if not (lost and w in strength):
+        template = gettext("%(seat)s wins %(challenge)s unopposed.") if unopposed else gettext("%(seat)s wins %(challenge)s.")
+    elif lost[0] == strength.get(w):
+        template = (gettext("%(seat)s wins %(challenge)s unopposed, %(won)s to %(lost)s (the attacker wins a tie).")
+                    if unopposed else gettext("%(seat)s wins %(challenge)s, %(won)s to %(lost)s (the attacker wins a tie)."))
+    else:
+        template = (gettext("%(seat)s wins %(challenge)s unopposed, %(won)s to %(lost)s.") if unopposed
+                    else gettext("%(seat)s wins %(challenge)s, %(won)s to %(lost)s."))
+    return say(template, seat=seat(w), challenge=kind, won=str(strength.get(w)), lost=str(lost[0]) if lost else "")
 
 
-CLAIM_EFFECT = {
-    "military": lambda n: f"the defender must kill {count_of(n, 'character', 'characters')}",
-    "intrigue": lambda n: f"the defender discards {count_of(n, 'card', 'cards')} at random from their hand",
-    "power": lambda n: f"{power(n)} moves from the defender's faction card to the attacker's",
-}
+def claim_effect(kind: Any, n: int) -> str | None:
+    """What a won challenge's claim does, in words ('the defender must kill two characters')."""
+    if kind == "military":
+        return gettext("the defender must kill %(count)s") % {"count": count_characters(n)}
+    if kind == "intrigue":
+        return gettext("the defender discards %(count)s at random from their hand") % {"count": count_cards(n)}
+    if kind == "power":
+        return gettext("%(power)s moves from the defender's faction card to the attacker's") % {"power": power(n)}
+    return None
 
 
 def _claim(ev: Event) -> list[Piece]:
     n = int(ev.get("claim") or 0)
     kind = ev.get("challenge")
     if n <= 0:
-        return [seat(ev["seat"]), f" wins {challenge(kind)} but has a claim of 0: nothing happens."]
-    effect = CLAIM_EFFECT.get(kind)
-    told = f": {effect(n)}" if effect else ""
-    return [seat(ev["seat"]), f" claims {n} ({words(kind)}){told}."]
+        return say(gettext("%(seat)s wins %(challenge)s but has a claim of 0: nothing happens."), seat=seat(ev["seat"]),
+                   challenge=challenge(kind))
+    effect = claim_effect(kind, n)
+    if effect:
+        return say(gettext("%(seat)s claims %(n)s (%(kind)s): %(effect)s."), seat=seat(ev["seat"]), n=str(n),
+                   kind=challenge_type(kind), effect=effect)
+    return say(gettext("%(seat)s claims %(n)s (%(kind)s)."), seat=seat(ev["seat"]), n=str(n), kind=challenge_type(kind))
 
 
 def _leaves_play(ev: Event) -> list[Piece]:
     name = card(ev["card"])
     to, reason = ev.get("to"), ev.get("reason")
+    who = seat(ev["seat"])
     if reason == "sacrifice":
-        return [seat(ev["seat"]), f" sacrifices {name}."]
+        return say(gettext("%(seat)s sacrifices %(card)s."), seat=who, card=name)
     if reason == "host_left":
-        where = "returns to its owner's hand" if to == "hand" else f"goes to the {PILES.get(to, words(to))}"
-        return [f"{name} {where}, as the card it was attached to leaves play."]
+        if to == "hand":
+            return say(gettext("%(card)s returns to its owner's hand, as the card it was attached to leaves play."),
+                       card=name)
+        return say(gettext("%(card)s goes to %(pile)s, as the card it was attached to leaves play."), card=name,
+                   pile=the_pile(to))
     if to == "removed":
-        return owned(ev["seat"], name) + [f" is removed from the game{why(None if reason == 'removed' else reason)}."]
+        return say(gettext("%(seat)s's %(card)s is removed from the game%(why)s."), seat=who, card=name,
+                   why=why(None if reason == "removed" else reason))
     if to == "dead":
-        return owned(ev["seat"], name) + [f" is killed{why(reason, ev['card'])}."]
+        return say(gettext("%(seat)s's %(card)s is killed%(why)s."), seat=who, card=name, why=why(reason, ev["card"]))
     if to == "hand":
-        return owned(ev["seat"], name) + [f" returns to its owner's hand{why(None if reason == 'returned' else reason)}."]
-    return owned(ev["seat"], name) + [f" is discarded from play{why(reason, ev['card'])}."]
+        return say(gettext("%(seat)s's %(card)s returns to its owner's hand%(why)s."), seat=who, card=name,
+                   why=why(None if reason == "returned" else reason))
+    return say(gettext("%(seat)s's %(card)s is discarded from play%(why)s."), seat=who, card=name,
+               why=why(reason, ev["card"]))
 
 
 def _discard(ev: Event) -> list[Piece]:
@@ -441,19 +571,24 @@ def _discard(ev: Event) -> list[Piece]:
     if "cards" in ev:
         listed = cards(ev["cards"])
         if reason == "reserve":
-            return [seat(ev["seat"]), f" discards {listed} from their hand, down to their reserve."]
-        return [seat(ev["seat"]), f" discards {listed}{why(reason)}."]
+            return say(gettext("%(seat)s discards %(cards)s from their hand, down to their reserve."),
+                       seat=seat(ev["seat"]), cards=listed)
+        return say(gettext("%(seat)s discards %(cards)s%(why)s."), seat=seat(ev["seat"]), cards=listed, why=why(reason))
     name = card(ev["card"])
     if reason == "claim":
-        return ["Claim: ", seat(ev["seat"]), f" discards {name} at random from their hand."]
+        return say(gettext("Claim: %(seat)s discards %(card)s at random from their hand."), seat=seat(ev["seat"]),
+                   card=name)
     if reason == "pillage":
-        return ["Pillage: ", seat(ev["seat"]), f" discards {name} from the top of their deck."]
-    pile = " into their dead pile" if ev.get("to") == "dead" else ""
-    return [seat(ev["seat"]), f" discards {name}{pile}{why(reason)}."]
+        return say(gettext("Pillage: %(seat)s discards %(card)s from the top of their deck."), seat=seat(ev["seat"]),
+                   card=name)
+    if ev.get("to") == "dead":
+        return say(gettext("%(seat)s discards %(cards)s into their dead pile%(why)s."), seat=seat(ev["seat"]),
+                   cards=name, why=why(reason))
+    return say(gettext("%(seat)s discards %(cards)s%(why)s."), seat=seat(ev["seat"]), cards=name, why=why(reason))
 
 
 def _removed_from_challenge(ev: Event) -> list[Piece]:
-    return [f"{card(ev['card'])} is removed from the challenge."]
+    return say(gettext("%(card)s is removed from the challenge."), card=card(ev["card"]))
 
 
 # ------------------------------------------------------------------ dominance, the end
@@ -463,28 +598,31 @@ def _dominance(ev: Event) -> list[Piece]:
     total = ev.get("total") or {}
     w = ev.get("winner")
     if w is None:
-        scores = " to ".join(str(v) for v in total.values())
-        return [f"Nobody wins dominance: a tie, {scores}." if scores else "Nobody wins dominance."]
+        if total:
+            return [gettext("Nobody wins dominance: a tie, %(score)s.") % {"score": score(total.values())}]
+        return [gettext("Nobody wins dominance.")]
     rest = [v for s, v in total.items() if s != w]
-    score = f" ({total.get(w)} to {max(rest)})" if rest and w in total else ""
-    return [seat(w), f" wins dominance{score} and gains 1 power on their faction card."]
+    if rest and w in total:
+        return say(gettext("%(seat)s wins dominance (%(won)s to %(other)s) and gains 1 power on their faction card."),
+                   seat=seat(w), won=str(total.get(w)), other=str(max(rest)))
+    return say(gettext("%(seat)s wins dominance and gains 1 power on their faction card."), seat=seat(w))
 
 
 def _eliminated(ev: Event) -> list[Piece]:
     if ev.get("reason") == "decked":
-        return [seat(ev["seat"]), " has run out of cards in their draw deck and is out of the game."]
-    return [seat(ev["seat"]), f" is out of the game{why(ev.get('reason'))}."]
+        return say(gettext("%(seat)s has run out of cards in their draw deck and is out of the game."),
+                   seat=seat(ev["seat"]))
+    return say(gettext("%(seat)s is out of the game%(why)s."), seat=seat(ev["seat"]), why=why(ev.get("reason")))
 
 
 def _game_over(ev: Event) -> list[Piece]:
     reason = ev.get("reason")
+    winner = seat(ev.get("winner"))
     if reason == "power":
-        how = " with 15 power"
-    elif reason == "decked":
-        how = ": their opponent's draw deck ran out"
-    else:
-        how = ""
-    return ["The game is over: ", seat(ev.get("winner")), f" wins{how}."]
+        return say(gettext("The game is over: %(seat)s wins with 15 power."), seat=winner)
+    if reason == "decked":
+        return say(gettext("The game is over: %(seat)s wins: their opponent's draw deck ran out."), seat=winner)
+    return say(gettext("The game is over: %(seat)s wins."), seat=winner)
 
 
 NARRATORS: dict[str, Callable[[Event], list[Piece]]] = {
