@@ -1,4 +1,9 @@
-"""The log in words: one plain English sentence per engine event, for players.
+"""The log in words: one plain sentence per engine event, for players, in the reader's language.
+
+Each sentence is one translatable template (games.engine.narration: `say(gettext("%(house)s raids from
+%(area)s with %(order)s."), ...)`), game names (areas, cards, orders, decks) come through `term`, the
+Spanish rulebook's words on the site (games/i18n/glossary/agot.yaml); without a host's words, as in the
+engine's own tests and tools, everything is English as it always was.
 
 Pure and read-only: `narrate(event)` is the sentence, `parts(event)` the same sentence as a list of
 pieces ({"text"} or {"text", "house"}) so a page can colour the house names. Names come from the
@@ -26,14 +31,32 @@ from games.engine.agot.data import (
     token_special,
     westeros_cards,
 )
-from games.engine.narration import Event, Marked, Part, count_of, join, line, sentence, text
+from games.engine.narration import (
+    Event,
+    Marked,
+    Part,
+    count_of,
+    counted,
+    gettext,
+    gettext_noop,
+    join,
+    line,
+    ngettext,
+    say,
+    sentence,
+    term,
+    text,
+)
 
-PHASE_NAMES = {"planning": "Planning phase", "action": "Action phase", "westeros": "Westeros phase",
-               "over": "End of the game"}
-TRACK_NAMES = {"iron_throne": "the Iron Throne track", "fiefdoms": "the Fiefdoms track",
-               "kings_court": "the King's Court track", "wildlings": "the Night's Watch (against the wildlings)"}
-TOKEN_NAMES = {"iron_throne": "the Iron Throne", "valyrian_steel_blade": "the Valyrian Steel Blade",
-               "messenger_raven": "the Messenger Raven"}
+# Names shown by pages and tools (English ids to words): marked for translation, said where used.
+PHASE_NAMES = {"planning": gettext_noop("Planning phase"), "action": gettext_noop("Action phase"),
+               "westeros": gettext_noop("Westeros phase"), "over": gettext_noop("End of the game")}
+TRACK_NAMES = {"iron_throne": gettext_noop("the Iron Throne track"), "fiefdoms": gettext_noop("the Fiefdoms track"),
+               "kings_court": gettext_noop("the King's Court track"),
+               "wildlings": gettext_noop("the Night's Watch (against the wildlings)")}
+TOKEN_NAMES = {"iron_throne": gettext_noop("the Iron Throne"),
+               "valyrian_steel_blade": gettext_noop("the Valyrian Steel Blade"),
+               "messenger_raven": gettext_noop("the Messenger Raven")}
 UNIT_NAMES = {"footman": ("footman", "footmen"), "knight": ("knight", "knights"), "ship": ("ship", "ships"),
               "siege_engine": ("siege engine", "siege engines")}
 DECK_NAMES = {"westeros_1": "Westeros deck I", "westeros_2": "Westeros deck II", "westeros_3": "Westeros deck III"}
@@ -72,14 +95,15 @@ AREA_FIELDS: dict[str, tuple[str, ...]] = {
 
 # Why the engine removed a Raid or March order it could not carry out (action.py `reason`, R139).
 REMOVED_WHY = {
-    "no_target": "no adjacent enemy order it could raid",
-    "only_defense": "the only enemy orders it could reach are Defense orders, which only a special Raid removes",
-    "routed": "its units are routed and cannot march",
-    "no_move": "none of its units can march anywhere",
+    "no_target": gettext_noop("no adjacent enemy order it could raid"),
+    "only_defense": gettext_noop("the only enemy orders it could reach are Defense orders, which only a special "
+                                 "Raid removes"),
+    "routed": gettext_noop("its units are routed and cannot march"),
+    "no_move": gettext_noop("none of its units can march anywhere"),
 }
 # Which rule decided a battle (combat.py `decided_by`, R229).
 DECIDED_WHY = {
-    "fiefdoms_tie": "a tie, won by the house higher on the Fiefdoms track",
+    "fiefdoms_tie": gettext_noop("a tie, won by the house higher on the Fiefdoms track"),
 }
 
 
@@ -100,9 +124,9 @@ def house(h: Any) -> _House | str:
 def words(x: Any) -> str:
     """Any id as words: 'the_shivering_sea' -> 'the shivering sea' (never underscores or braces)."""
     if x is None:
-        return "nobody"
+        return gettext("nobody")
     if isinstance(x, bool):
-        return "yes" if x else "no"
+        return gettext("yes") if x else gettext("no")
     if isinstance(x, (list, tuple)):
         return join([words(v) for v in x])
     if isinstance(x, dict):
@@ -111,8 +135,9 @@ def words(x: Any) -> str:
 
 
 def area(a: Any) -> str:
+    """An area's name, as the Spanish rulebook writes it when the reader's language is Spanish."""
     info = board().areas.get(a) if isinstance(a, str) else None
-    return info["name"] if info else words(a)
+    return term("agot", info["name"], "area") if info else words(a)
 
 
 @cache
@@ -124,47 +149,109 @@ def card(c: Any) -> str:
     """A house, Westeros or wildling card's printed name, in quotes-free title form."""
     if not isinstance(c, str):
         return words(c)
-    for table in (house_cards(), westeros_cards()):
+    for table, kind in ((house_cards(), "house_card"), (westeros_cards(), "westeros_card")):
         if c in table and table[c].get("name"):
-            return table[c]["name"]
-    return _wildling_names().get(c) or words(c).capitalize()
+            return term("agot", table[c]["name"], kind)
+    name = _wildling_names().get(c)
+    return term("agot", name, "wildling_card") if name else words(c).capitalize()
+
+
+def deck(d: Any) -> str:
+    return term("agot", DECK_NAMES[d], "card") if d in DECK_NAMES else words(d)
+
+
+def track(t: Any) -> str:
+    return gettext(TRACK_NAMES[t]) if t in TRACK_NAMES else words(t)
 
 
 def tides(t: Any) -> str:
     info = tides_cards().get(t) if isinstance(t, str) else None
     if not info:
-        return "a Tides of Battle card"
-    extra = [f"{info[k]} {k[:-1] if info[k] == 1 else k}" for k in ("swords", "fortifications", "skulls") if info[k]]
-    return f"a Tides of Battle card worth {info['value']}" + (f" with {join(extra)}" if extra else "")
+        return gettext("a Tides of Battle card")
+    icons = {"swords": ngettext("%(count)s sword", "%(count)s swords", info["swords"]),
+             "fortifications": ngettext("%(count)s fortification", "%(count)s fortifications",
+                                        info["fortifications"]),
+             "skulls": ngettext("%(count)s skull", "%(count)s skulls", info["skulls"])}
+    extra = [icons[k] % {"count": info[k]} for k in ("swords", "fortifications", "skulls") if info[k]]
+    if extra:
+        return gettext("a Tides of Battle card worth %(value)s with %(icons)s") % {
+            "value": info["value"], "icons": join(extra)}
+    return gettext("a Tides of Battle card worth %(value)s") % {"value": info["value"]}
+
+
+def _order_name(t: str) -> tuple[str, bool] | None:
+    """('March +1', True) for 'march+1*': the order's printed name (the rulebook's, in Spanish) and
+    whether it is special; None for a token that is no order."""
+    try:
+        kind, bonus, special = token_kind(t), token_bonus(t), token_special(t)
+    except (KeyError, ValueError, StopIteration):
+        return None
+    name = term("agot", {"consolidate": "Consolidate Power"}.get(kind, kind.capitalize()), "order")
+    if kind in ("march", "defense") or (kind == "support" and bonus):
+        name += f" {bonus:+d}"
+    return name, bool(special)
 
 
 def token(t: Any) -> str:
     """'march+1*' -> 'a special March +1 order'; a face-down order stays face down."""
     if not isinstance(t, str) or t == "hidden":
-        return "a face-down order"
-    try:
-        kind, bonus, special = token_kind(t), token_bonus(t), token_special(t)
-    except (KeyError, ValueError, StopIteration):
+        return gettext("a face-down order")
+    named = _order_name(t)
+    if named is None:
         return words(t)
-    name = {"consolidate": "Consolidate Power"}.get(kind, kind.capitalize())
-    if kind in ("march", "defense") or (kind == "support" and bonus):
-        name += f" {bonus:+d}"
-    return ("a special " if special else "a ") + name + " order"
+    name, special = named
+    return (gettext("a special %(name)s order") if special else gettext("a %(name)s order")) % {"name": name}
+
+
+def order(t: Any) -> str:
+    """The order without its article ('special March +1 order'), as a list of orders names it."""
+    if not isinstance(t, str) or t == "hidden":
+        return gettext("face-down order")
+    named = _order_name(t)
+    if named is None:
+        return words(t)
+    name, special = named
+    return (gettext("special %(name)s order") if special else gettext("%(name)s order")) % {"name": name}
+
+
+def _unit_count(u: str, n: int) -> str:
+    if u == "footman":
+        return counted(n, ngettext("one footman", "%(count)s footmen", n))
+    if u == "knight":
+        return counted(n, ngettext("one knight", "%(count)s knights", n))
+    if u == "ship":
+        return counted(n, ngettext("one ship", "%(count)s ships", n))
+    if u == "siege_engine":
+        return counted(n, ngettext("one siege engine", "%(count)s siege engines", n))
+    return count_of(n, words(u), words(u) + "s")
 
 
 def units(us: Any) -> str:
     if isinstance(us, dict):
-        return join([f"{units(v)} in {area(a)}" for a, v in us.items() if v]) or "no units"
+        return join([in_area(units(v), a) for a, v in us.items() if v]) or gettext("no units")
     if not us:
-        return "no units"
+        return gettext("no units")
     counts: dict[str, int] = {}
     for u in us:
         counts[u] = counts.get(u, 0) + 1
-    return join([count_of(n, *UNIT_NAMES.get(u, (words(u), words(u) + "s"))) for u, n in counts.items()])
+    return join([_unit_count(u, n) for u, n in counts.items()])
 
 
-def power(n: int) -> str:
-    return count_of(int(n), "Power token", "Power tokens")
+def in_area(what: str, a: Any) -> str:
+    """'one knight in Winterfell', 'Raid order in Pyke'."""
+    return gettext("%(what)s in %(area)s") % {"what": what, "area": area(a)}
+
+
+def power(n: Any) -> str:
+    n = int(n)
+    if n == 0:
+        return gettext("no Power tokens")
+    return counted(n, ngettext("one Power token", "%(count)s Power tokens", n))
+
+
+def _num(x: Any) -> str:
+    """A number inside a sentence, as the engine gave it ('None' when missing: the fallback tells it)."""
+    return str(x)
 
 
 # ------------------------------------------------------------------ sentences
@@ -174,27 +261,36 @@ Piece = Any  # str or _House, or a list of them (flattened)
 
 def houses(hs: Any) -> list[Piece]:
     """'Stark, Lannister and Greyjoy' with each name a house piece."""
-    hs = list(hs or [])
-    out: list[Piece] = []
-    for i, h in enumerate(hs):
-        if i:
-            out.append(" and " if i == len(hs) - 1 else ", ")
-        out.append(house(h))
-    return out
+    hs = [house(h) for h in (hs or [])]
+    if len(hs) <= 1:
+        return hs
+    items: list[Piece] = []
+    for i, h in enumerate(hs[:-1]):
+        items += [", " if i else "", h]
+    return say(gettext("%(items)s and %(last)s"), items=items, last=hs[-1])
 
 
 def per_house(mapping: dict[str, Any], fmt) -> list[Piece]:
+    """One piece per house, '; ' between them: fmt(house piece, value) -> pieces."""
     out: list[Piece] = []
-    items = list((mapping or {}).items())
-    for i, (h, v) in enumerate(items):
+    for i, (h, v) in enumerate(list((mapping or {}).items())):
         if i:
-            out.append("; " if i < len(items) else "")
-        out += [house(h), " ", fmt(v)]
+            out.append("; ")
+        out += fmt(house(h), v)
     return out
 
 
+def _plain(hp: Piece, v: Any) -> list[Piece]:
+    """'Stark 3'."""
+    return [hp, " ", f"{v}"]
+
+
 def _forced(ev: Event) -> str:
-    return " (time ran out or there was no choice)" if ev.get("forced") else ""
+    return gettext(" (time ran out or there was no choice)") if ev.get("forced") else ""
+
+
+def _by(c: Any) -> str:
+    return f" ({card(c)})" if c else ""
 
 
 def _e(ev: Event) -> list[Piece] | None:
@@ -202,229 +298,315 @@ def _e(ev: Event) -> list[Piece] | None:
     h = house(ev.get("house"))
     g = ev.get
     if t == "round":
-        return [f"Round {g('round')} begins."]
+        return say(gettext("Round %(round)s begins."), round=_num(g("round")))
     if t == "planning":
-        return ["The Planning phase begins: every house places its orders face down."]
+        return [gettext("The Planning phase begins: every house places its orders face down.")]
     if t == "action_phase":
-        return ["The Action phase begins: raids first, then marches, then consolidations."]
+        return [gettext("The Action phase begins: raids first, then marches, then consolidations.")]
     if t == "orders_placed":
         if g("forced") and not g("count"):
-            return [h, " has no order to place."]
-        return [h, f" places {count_of(int(g('count') or 0), 'order', 'orders')} face down."]
+            return say(gettext("%(house)s has no order to place."), house=h)
+        n = int(g("count") or 0)
+        placed = gettext("no orders") if n == 0 else counted(n, ngettext("one order", "%(count)s orders", n))
+        return say(gettext("%(house)s places %(orders)s face down."), house=h, orders=placed)
     if t == "orders_placed_detail":
-        listed = join([f"{token(o)[2:] if token(o).startswith('a ') else token(o)} in {area(a)}"
-                       for a, o in (g("orders") or {}).items()])
-        return [h, "'s orders, seen only by ", h, f": {listed or 'none'}."]
+        listed = join([in_area(order(o), a) for a, o in (g("orders") or {}).items()])
+        return say(gettext("%(house)s's orders, seen only by %(seer)s: %(orders)s."), house=h, seer=h,
+                   orders=listed or gettext("none"))
     if t == "orders_revealed":
         per: dict[str, list[str]] = {}
         for a, by in (g("orders") or {}).items():
             for hh, o in by.items():
-                per.setdefault(hh, []).append(f"{token(o)[2:] if token(o).startswith('a ') else token(o)} in {area(a)}")
-        out: list[Piece] = ["The orders are revealed."]
+                per.setdefault(hh, []).append(in_area(order(o), a))
+        out: list[Piece] = [gettext("The orders are revealed.")]
         for hh, items in per.items():
             out += [" ", house(hh), f": {join(items)}."]
         return out
     if t == "raven_skip":
-        return [h, " does not use the Messenger Raven."]
+        return say(gettext("%(house)s does not use the Messenger Raven."), house=h)
     if t == "raven_peek":
-        return [h, " uses the Messenger Raven to look at the top wildling card."]
+        return say(gettext("%(house)s uses the Messenger Raven to look at the top wildling card."), house=h)
     if t == "raven_peeked":
-        return [h, " sees the top wildling card (seen only by ", h, f"): {card(g('card'))}."]
+        return say(gettext("%(house)s sees the top wildling card (seen only by %(seer)s): %(card)s."),
+                   house=h, seer=h, card=card(g("card")))
     if t == "raven_peek_keep":
-        return [h, " leaves the wildling card on top of the deck."]
+        return say(gettext("%(house)s leaves the wildling card on top of the deck."), house=h)
     if t == "raven_peek_bottom":
-        return [h, " puts the wildling card at the bottom of the deck."]
+        return say(gettext("%(house)s puts the wildling card at the bottom of the deck."), house=h)
     if t == "raven_replace":
-        return [h, f" uses the Messenger Raven to swap {token(g('old'))} in {area(g('area'))} for {token(g('new'))}."]
+        return say(gettext("%(house)s uses the Messenger Raven to swap %(old)s in %(area)s for %(new)s."),
+                   house=h, old=token(g("old")), area=area(g("area")), new=token(g("new")))
     if t == "raid":
-        return [h, f" raids from {area(g('area'))} with {token(g('token'))}."]
+        return say(gettext("%(house)s raids from %(area)s with %(order)s."), house=h, area=area(g("area")),
+                   order=token(g("token")))
     if t == "raided":
-        return [h, f" loses {token(g('token'))} in {area(g('area'))} to the raid."]
+        return say(gettext("%(house)s loses %(order)s in %(area)s to the raid."), house=h,
+                   order=token(g("token")), area=area(g("area")))
     if t == "pillage":
         if not g("lost"):
-            return [h, " pillages, but ", house(g("victim")), " has no Power token to lose."]
-        return [h, " pillages a Power token from ", house(g("victim")), f" and gains {power(g('gained') or 0)}."]
+            return say(gettext("%(house)s pillages, but %(victim)s has no Power token to lose."), house=h,
+                       victim=house(g("victim")))
+        return say(gettext("%(house)s pillages a Power token from %(victim)s and gains %(power)s."), house=h,
+                   victim=house(g("victim")), power=power(g("gained") or 0))
     if t in ("raid_removed", "march_removed") and g("reason") in REMOVED_WHY:
-        kind = "raid" if t == "raid_removed" else "march"
-        special = "special " if isinstance(g("token"), str) and token_special(g("token")) else ""
-        return [h, f"'s {special}{kind} in {area(g('area'))} is removed: {REMOVED_WHY[g('reason')]}."]
+        special = isinstance(g("token"), str) and token_special(g("token"))
+        if t == "raid_removed":
+            template = gettext("%(house)s's special raid in %(area)s is removed: %(why)s.") if special \
+                else gettext("%(house)s's raid in %(area)s is removed: %(why)s.")
+        else:
+            template = gettext("%(house)s's special march in %(area)s is removed: %(why)s.") if special \
+                else gettext("%(house)s's march in %(area)s is removed: %(why)s.")
+        return say(template, house=h, area=area(g("area")), why=gettext(REMOVED_WHY[g("reason")]))
     if t in ("raid_removed", "march_removed", "order_removed", "order_lost", "march_done"):
-        what = {"raid_removed": "removes", "march_removed": "removes", "order_removed": "loses",
-                "order_lost": "loses", "march_done": "has resolved"}[t]
-        by = f" ({card(g('by'))})" if g("by") else ""
-        why = " because it cannot be carried out" if t in ("raid_removed", "march_removed") and g("forced") else ""
-        return [h, f" {what} {token(g('token'))} in {area(g('area'))}{by}{why}."]
+        pieces = {"house": h, "order": token(g("token")), "area": area(g("area")), "by": _by(g("by"))}
+        if t in ("raid_removed", "march_removed"):
+            if g("forced"):
+                return say(gettext("%(house)s removes %(order)s in %(area)s%(by)s because it cannot be carried out."),
+                           **pieces)
+            return say(gettext("%(house)s removes %(order)s in %(area)s%(by)s."), **pieces)
+        if t == "march_done":
+            return say(gettext("%(house)s has resolved %(order)s in %(area)s%(by)s."), **pieces)
+        return say(gettext("%(house)s loses %(order)s in %(area)s%(by)s."), **pieces)
     if t == "march":
         moves = g("moves") or {}
         if not moves:
-            return [h, f" resolves {token(g('token'))} in {area(g('from'))} without moving."]
-        went = join([f"{units(us)} to {area(a)}" for a, us in moves.items()])
-        return [h, f" marches from {area(g('from'))}: {went}."]  # a Power token left behind: its own event
+            return say(gettext("%(house)s resolves %(order)s in %(area)s without moving."), house=h,
+                       order=token(g("token")), area=area(g("from")))
+        went = join([gettext("%(units)s to %(area)s") % {"units": units(us), "area": area(a)} for a, us in moves.items()])
+        # a Power token left behind: its own event
+        return say(gettext("%(house)s marches from %(area)s: %(moves)s."), house=h, area=area(g("from")), moves=went)
     if t == "power_token_placed":
-        return [h, f" leaves a Power token in {area(g('area'))} to keep control of it."]
+        return say(gettext("%(house)s leaves a Power token in %(area)s to keep control of it."), house=h,
+                   area=area(g("area")))
     if t == "power_token_removed":
-        return [h, f"'s Power token in {area(g('area'))} is removed."]
+        return say(gettext("%(house)s's Power token in %(area)s is removed."), house=h, area=area(g("area")))
     if t == "consolidate":
-        return [h, f" consolidates power in {area(g('area'))}{_forced(ev)}."]
+        return say(gettext("%(house)s consolidates power in %(area)s%(forced)s."), house=h, area=area(g("area")),
+                   forced=_forced(ev))
     if t == "power_gained":
-        where = f" in {area(g('area'))}" if g("area") else ""
-        why = f" ({card(g('card'))})" if g("card") else ""
-        return [h, f" gains {power(g('gained') or 0)}{where}{why}."]
+        if g("area"):
+            return say(gettext("%(house)s gains %(power)s in %(area)s%(why)s."), house=h,
+                       power=power(g("gained") or 0), area=area(g("area")), why=_by(g("card")))
+        return say(gettext("%(house)s gains %(power)s%(why)s."), house=h, power=power(g("gained") or 0),
+                   why=_by(g("card")))
     if t == "power_lost":
-        why = f" ({card(g('card'))})" if g("card") else ""
-        return [h, f" loses {power(g('lost') or 0)}{why}."]
+        return say(gettext("%(house)s loses %(power)s%(why)s."), house=h, power=power(g("lost") or 0),
+                   why=_by(g("card")))
     if t == "power_income":
-        return ["Power from crowns: "] + per_house(g("gained") or {}, lambda n: f"gains {n}") + ["."]
+        gains = per_house(g("gained") or {},
+                          lambda hp, n: say(gettext("%(house)s gains %(count)s"), house=hp, count=f"{n}"))
+        return say(gettext("Power from crowns: %(gains)s."), gains=gains)
     if t == "ships_destroyed":
-        return [h, f" loses {units(g('units'))} in {area(g('area'))}."]
+        return say(gettext("%(house)s loses %(units)s in %(area)s%(why)s."), house=h, units=units(g("units")),
+                   area=area(g("area")), why="")
     if t == "ships_replaced":
-        return [h, f" takes {area(g('area'))} with {count_of(int(g('count') or 0), 'new ship', 'new ships')}."]
+        n = int(g("count") or 0)
+        ships = gettext("no new ships") if n == 0 else counted(n, ngettext("one new ship", "%(count)s new ships", n))
+        return say(gettext("%(house)s takes %(area)s with %(ships)s."), house=h, area=area(g("area")), ships=ships)
     if t == "cleanup":
-        return [f"Round {g('round')} ends: the orders come off the board and routed units stand up again."]
+        return say(gettext("Round %(round)s ends: the orders come off the board and routed units stand up again."),
+                   round=_num(g("round")))
     # combat
     if t == "combat_started":
-        against = ["the neutral force"] if g("neutral") is not None else [house(g("defender"))]
-        return ["Battle in ", area(g("area")), ": ", house(g("attacker")), f" attacks from {area(g('origin'))} with "
-                f"{units(g('units'))} against "] + against + ["."]
+        pieces = {"area": area(g("area")), "attacker": house(g("attacker")), "origin": area(g("origin")),
+                  "units": units(g("units"))}
+        if g("neutral") is not None:
+            return say(gettext("Battle in %(area)s: %(attacker)s attacks from %(origin)s with %(units)s against "
+                               "the neutral force."), **pieces)
+        return say(gettext("Battle in %(area)s: %(attacker)s attacks from %(origin)s with %(units)s against "
+                           "%(defender)s."), defender=house(g("defender")), **pieces)
     if t == "support_declared":
         if g("for") is None:
-            return [h, f" supports nobody in the battle for {area(g('area'))}."]
+            return say(gettext("%(house)s supports nobody in the battle for %(area)s."), house=h, area=area(g("area")))
         if g("for") == g("house"):
-            return [h, f" supports its own side in the battle for {area(g('area'))}."]
-        return [h, " supports ", house(g("for")), f" in the battle for {area(g('area'))}."]
+            return say(gettext("%(house)s supports its own side in the battle for %(area)s."), house=h,
+                       area=area(g("area")))
+        return say(gettext("%(house)s supports %(ally)s in the battle for %(area)s."), house=h,
+                   ally=house(g("for")), area=area(g("area")))
     if t == "support_refused":
-        return [h, " refuses the support of ", house(g("supporter")), f" in {area(g('area'))}."]
+        return say(gettext("%(house)s refuses the support of %(supporter)s in %(area)s."), house=h,
+                   supporter=house(g("supporter")), area=area(g("area")))
     if t == "neutral_force_destroyed":
-        return [h, f" defeats the neutral force in {area(g('area'))} with strength {g('strength')}."]
+        return say(gettext("%(house)s defeats the neutral force in %(area)s with strength %(strength)s."),
+                   house=h, area=area(g("area")), strength=_num(g("strength")))
     if t == "neutral_force_holds":
-        return [f"The neutral force in {area(g('area'))} holds: ", h,
-                f" has strength {g('strength')} and needed {g('needed')}."]
+        return say(gettext("The neutral force in %(area)s holds: %(house)s has strength %(strength)s and needed "
+                           "%(needed)s."), area=area(g("area")), house=h, strength=_num(g("strength")),
+                   needed=_num(g("needed")))
     if t == "house_card_chosen":
-        return [h, " chooses a house card face down."]
+        return say(gettext("%(house)s chooses a house card face down."), house=h)
     if t == "house_card_chosen_detail":
-        return [h, " picks ", card(g("card")), " (seen only by ", h, ")."]
+        return say(gettext("%(house)s picks %(card)s (seen only by %(seer)s)."), house=h, card=card(g("card")),
+                   seer=h)
     if t == "house_card_forced":
-        return [h, " has only one house card left and must play it."]
+        return say(gettext("%(house)s has only one house card left and must play it."), house=h)
     if t == "house_card_replaced":
-        return [h, f" plays {card(g('card'))} instead in the battle for {area(g('area'))}."]
+        return say(gettext("%(house)s plays %(card)s instead in the battle for %(area)s."), house=h,
+                   card=card(g("card")), area=area(g("area")))
     if t == "house_cards_revealed":
-        out = [f"House cards in {area(g('area'))}: "]
-        items = list((g("cards") or {}).items())
         strength = g("initial_strength") or {}
-        for i, (hh, c) in enumerate(items):
-            out += ["; " if i else "", house(hh), f" plays {card(c)}"]
+        plays: list[Piece] = []
+        for i, (hh, c) in enumerate((g("cards") or {}).items()):
+            if i:
+                plays.append("; ")
             if hh in strength:
-                out.append(f" (strength {strength[hh]})")
-        return out + ["."]
+                plays += say(gettext("%(house)s plays %(card)s (strength %(strength)s)"), house=house(hh),
+                             card=card(c), strength=_num(strength[hh]))
+            else:
+                plays += say(gettext("%(house)s plays %(card)s"), house=house(hh), card=card(c))
+        return say(gettext("House cards in %(area)s: %(plays)s."), area=area(g("area")), plays=plays)
     if t == "tides_drawn":
-        return [h, " draws a Tides of Battle card."]
+        return say(gettext("%(house)s draws a Tides of Battle card."), house=h)
     if t == "tides_drawn_detail":
-        return [h, f" draws {tides(g('card'))} (seen only by ", h, ")."]
+        return say(gettext("%(house)s draws %(card)s (seen only by %(seer)s)."), house=h, card=tides(g("card")),
+                   seer=h)
     if t == "blade_redraw":
-        return [h, " uses the Valyrian Steel Blade to draw another Tides of Battle card."]
+        return say(gettext("%(house)s uses the Valyrian Steel Blade to draw another Tides of Battle card."), house=h)
     if t == "tides_revealed":
-        out = [f"Tides of Battle in {area(g('area'))}: "]
+        reveals: list[Piece] = []
         for i, (hh, c) in enumerate((g("tides") or {}).items()):
-            out += ["; " if i else "", house(hh), f" reveals {tides(c)}"]
-        return out + ["."]
+            reveals += (["; "] if i else []) + say(gettext("%(house)s reveals %(card)s"), house=house(hh),
+                                                   card=tides(c))
+        return say(gettext("Tides of Battle in %(area)s: %(reveals)s."), area=area(g("area")), reveals=reveals)
     if t == "blade_used":
-        return [h, f" uses the Valyrian Steel Blade (+1) in {area(g('area'))}."]
+        return say(gettext("%(house)s uses the Valyrian Steel Blade (+1) in %(area)s."), house=h, area=area(g("area")))
     if t == "combat_won":
         s = g("strength") or {}
-        tie = f", {DECIDED_WHY[g('decided_by')]}" if g("decided_by") in DECIDED_WHY else ""
-        score = f" ({s.get(g('winner'))} to {s.get(g('loser'))}{tie})" if s else ""
-        loss = f"; the loser must take {count_of(int(g('casualties') or 0), 'casualty', 'casualties')}" \
-            if g("casualties") else ""
-        return [house(g("winner")), f" wins the battle for {area(g('area'))}", " against ", house(g("loser")),
-                f"{score}{loss}."]
+        score = ""
+        if s:
+            numbers = {"won": s.get(g("winner")), "lost": s.get(g("loser"))}
+            if g("decided_by") in DECIDED_WHY:
+                score = gettext(" (%(won)s to %(lost)s, %(why)s)") % {**numbers,
+                                                                       "why": gettext(DECIDED_WHY[g("decided_by")])}
+            else:
+                score = gettext(" (%(won)s to %(lost)s)") % numbers
+        n = int(g("casualties") or 0)
+        loss = gettext("; the loser must take %(casualties)s") % {
+            "casualties": counted(n, ngettext("one casualty", "%(count)s casualties", n))} if n else ""
+        return say(gettext("%(winner)s wins the battle for %(area)s against %(loser)s%(score)s%(loss)s."),
+                   winner=house(g("winner")), area=area(g("area")), loser=house(g("loser")), score=score, loss=loss)
     if t == "casualties":
-        return [h, f" loses {units(g('units'))} in {area(g('area'))}{_forced(ev)}."]
+        return say(gettext("%(house)s loses %(units)s in %(area)s%(why)s."), house=h, units=units(g("units")),
+                   area=area(g("area")), why=_forced(ev))
     if t == "retreat":
         if not g("units"):
-            return [h, f" has no units left to retreat from {area(g('from'))}."]
-        return [h, f" retreats {units(g('units'))} from {area(g('from'))} to {area(g('to'))}{_forced(ev)}."]
+            return say(gettext("%(house)s has no units left to retreat from %(area)s."), house=h, area=area(g("from")))
+        return say(gettext("%(house)s retreats %(units)s from %(from)s to %(to)s%(forced)s."), house=h,
+                   units=units(g("units")), **{"from": area(g("from"))}, to=area(g("to")), forced=_forced(ev))
     if t == "garrison_removed":
-        return [h, f"'s garrison in {area(g('area'))} is destroyed."]
+        return say(gettext("%(house)s's garrison in %(area)s is destroyed."), house=h, area=area(g("area")))
     if t == "units_destroyed":
-        where = f" in {area(g('area'))}" if g("area") and not isinstance(g("units"), dict) else ""
-        return [h, f" loses {units(g('units'))}{where}{_why(g('reason') or g('why'))}."]
+        why = _why(g("reason") or g("why"))
+        if g("area") and not isinstance(g("units"), dict):
+            return say(gettext("%(house)s loses %(units)s in %(area)s%(why)s."), house=h, units=units(g("units")),
+                       area=area(g("area")), why=why)
+        return say(gettext("%(house)s loses %(units)s%(why)s."), house=h, units=units(g("units")), why=why)
     if t == "units_replaced":
-        lost = f", losing {units(g('destroyed'))}" if g("destroyed") else ""
-        return [h, f" replaces {units(g('units'))} with weaker units{lost}{_forced(ev)}."]
+        if g("destroyed"):
+            return say(gettext("%(house)s replaces %(units)s with weaker units, losing %(lost)s%(forced)s."), house=h,
+                       units=units(g("units")), lost=units(g("destroyed")), forced=_forced(ev))
+        return say(gettext("%(house)s replaces %(units)s with weaker units%(forced)s."), house=h,
+                   units=units(g("units")), forced=_forced(ev))
     if t == "hand_refreshed":
-        return [h, " takes back every house card of the discard pile."]
+        return say(gettext("%(house)s takes back every house card of the discard pile."), house=h)
     if t == "combat_over":
-        return [f"The battle for {area(g('area'))} is over", (": " if g("winner") else ""),
-                (house(g("winner")) if g("winner") else ""), (" holds the field." if g("winner") else ".")]
+        if g("winner"):
+            return say(gettext("The battle for %(area)s is over: %(winner)s holds the field."), area=area(g("area")),
+                       winner=house(g("winner")))
+        return say(gettext("The battle for %(area)s is over."), area=area(g("area")))
     if t == "card_ability":
         return _ability(ev, h)
     # Westeros phase
     if t == "westeros_revealed":
-        return [f"Westeros cards for round {g('round')}: {join([card(c) for c in g('cards') or []])}."]
+        return say(gettext("Westeros cards for round %(round)s: %(cards)s."), round=_num(g("round")),
+                   cards=join([card(c) for c in g("cards") or []]))
     if t == "wildling_threat":
-        return [f"The wildling threat rises to {g('threat')}."]
+        return say(gettext("The wildling threat rises to %(threat)s."), threat=_num(g("threat")))
     if t == "westeros_card":
-        return [f"{card(g('card'))} ({DECK_NAMES.get(g('deck'), words(g('deck')))}) is resolved."]
+        return say(gettext("%(card)s (%(deck)s) is resolved."), card=card(g("card")), deck=deck(g("deck")))
     if t == "winter_is_coming":
-        return [f"Winter is Coming: {DECK_NAMES.get(g('deck'), words(g('deck')))} is shuffled and "
-                f"{card(g('card'))} is drawn instead."]
+        return say(gettext("Winter is Coming: %(deck)s is shuffled and %(card)s is drawn instead."),
+                   deck=deck(g("deck")), card=card(g("card")))
     if t == "westeros_option":
-        return [h, f" chooses {card(g('option'))} for {card(g('card'))}."]
+        return say(gettext("%(house)s chooses %(option)s for %(card)s."), house=h, option=card(g("option")),
+                   card=card(g("card")))
     if t == "restriction":
-        return [f"{card(g('card'))}: {_restrictions(g('restrictions'))} for this round."]
+        return say(gettext("%(card)s: %(restrictions)s for this round."), card=card(g("card")),
+                   restrictions=_restrictions(g("restrictions")))
     if t == "westeros_done":
-        return [f"The Westeros phase is over{'; ' + _restrictions(g('restrictions')) if g('restrictions') else ''}."]
+        if g("restrictions"):
+            return say(gettext("The Westeros phase is over; %(restrictions)s."),
+                       restrictions=_restrictions(g("restrictions")))
+        return [gettext("The Westeros phase is over.")]
     if t == "supply":
-        why = f" ({card(g('card'))})" if g("card") else ""
-        return ["Supply levels", why, ": "] + per_house(g("supply") or {}, lambda n: f"{n}") + ["."]
+        return say(gettext("Supply levels%(why)s: %(levels)s."), why=_by(g("card")),
+                   levels=per_house(g("supply") or {}, _plain))
     if t == "muster":
         rec, up = g("recruited") or {}, g("upgraded") or {}
-        src = "" if g("source") in (None, "mustering") else f" ({card(g('source'))})"
+        src = "" if g("source") in (None, "mustering") else _by(g("source"))
         if not rec and not up:
-            return [h, f" musters nothing{src}."]
-        bits = [f"{units(us)} in {area(a)}" for a, us in rec.items()]
-        bits += [f"upgrades to {units(us)} in {area(a)}" for a, us in up.items()]
-        return [h, f" musters{src}: {join(bits)}."]
+            return say(gettext("%(house)s musters nothing%(source)s."), house=h, source=src)
+        bits = [in_area(units(us), a) for a, us in rec.items()]
+        bits += [gettext("upgrades to %(units)s in %(area)s") % {"units": units(us), "area": area(a)}
+                 for a, us in up.items()]
+        return say(gettext("%(house)s musters%(source)s: %(units)s."), house=h, source=src, units=join(bits))
     if t == "bidding":
-        return [f"Bidding for {TRACK_NAMES.get(g('for'), words(g('for')))} begins: ", houses(g("houses")),
-                " bid Power tokens in secret."]
+        return say(gettext("Bidding for %(track)s begins: %(houses)s bid Power tokens in secret."),
+                   track=track(g("for")), houses=houses(g("houses")))
     if t == "bid_placed":
-        return [h, " places a secret bid" + _forced(ev) + "."]
+        return say(gettext("%(house)s places a secret bid%(forced)s."), house=h, forced=_forced(ev))
     if t == "bid_detail":
-        return [h, f" bids {power(g('bid') or 0)} (seen only by ", h, ")."]
+        return say(gettext("%(house)s bids %(power)s (seen only by %(seer)s)."), house=h, power=power(g("bid") or 0),
+                   seer=h)
     if t == "bids_revealed":
-        return [f"Bids for {TRACK_NAMES.get(g('for'), words(g('for')))}: "] + \
-            per_house(g("bids") or {}, lambda n: f"{n}") + ["."]
+        return say(gettext("Bids for %(track)s: %(bids)s."), track=track(g("for")),
+                   bids=per_house(g("bids") or {}, _plain))
     if t == "tie_broken":
-        return [h if g("house") else house(g("by")), " breaks the tie: ", houses(g("order")), " in that order."]
+        return say(gettext("%(house)s breaks the tie: %(order)s in that order."),
+                   house=h if g("house") else house(g("by")), order=houses(g("order")))
     if t == "track":
-        name = TRACK_NAMES.get(g("track"), words(g("track")))
-        return [name[:1].upper() + name[1:] + ": ", houses(g("order")), " from first to last."]
+        name = track(g("track"))
+        return say(gettext("%(track)s: %(houses)s from first to last."), track=name[:1].upper() + name[1:],
+                   houses=houses(g("order")))
     if t == "dominance":
-        return [house(g("house")), f" takes {TOKEN_NAMES.get(g('token'), words(g('token')))}",
-                *([" from ", house(g("from"))] if g("from") and g("from") != g("house") else []), "."]
+        what = gettext(TOKEN_NAMES[g("token")]) if g("token") in TOKEN_NAMES else words(g("token"))
+        if g("from") and g("from") != g("house"):
+            return say(gettext("%(house)s takes %(token)s from %(from)s."), house=house(g("house")), token=what,
+                       **{"from": house(g("from"))})
+        return say(gettext("%(house)s takes %(token)s."), house=house(g("house")), token=what)
     if t == "wildling_attack":
-        return [f"The wildlings attack with strength {g('strength')}: ", houses(g("houses")),
-                " bid Power tokens for the Night's Watch."]
+        return say(gettext("The wildlings attack with strength %(strength)s: %(houses)s bid Power tokens for the "
+                           "Night's Watch."), strength=_num(g("strength")), houses=houses(g("houses")))
     if t == "wildling_result":
-        side = "the Night's Watch holds" if g("nights_watch") else "the wildlings win"
-        return [f"Against the wildlings' {g('strength')}, the houses bid {g('total')}: {side}. "
-                f"The threat is now {g('threat')}."]
+        numbers = {"strength": _num(g("strength")), "total": _num(g("total")), "threat": _num(g("threat"))}
+        if g("nights_watch"):
+            return say(gettext("Against the wildlings' %(strength)s, the houses bid %(total)s: the Night's Watch "
+                               "holds. The threat is now %(threat)s."), **numbers)
+        return say(gettext("Against the wildlings' %(strength)s, the houses bid %(total)s: the wildlings win. "
+                           "The threat is now %(threat)s."), **numbers)
     if t == "wildling_card":
-        who = g("highest") if g("nights_watch") else g("lowest")
-        role = "the highest bidder" if g("nights_watch") else "the lowest bidder"
-        return [f"Wildling card {card(g('card'))}: ", house(who), f" is {role}."]
+        if g("nights_watch"):
+            return say(gettext("Wildling card %(card)s: %(house)s is the highest bidder."), card=card(g("card")),
+                       house=house(g("highest")))
+        return say(gettext("Wildling card %(card)s: %(house)s is the lowest bidder."), card=card(g("card")),
+                   house=house(g("lowest")))
     if t == "cards_returned":
-        return [h, f" takes back {join([card(c) for c in g('cards') or []]) or 'no cards'}."]
+        return say(gettext("%(house)s takes back %(cards)s."), house=h,
+                   cards=join([card(c) for c in g("cards") or []]) or gettext("no cards"))
     if t == "cards_discarded":
-        return [h, f" discards {join([card(c) for c in g('cards') or []]) or 'no cards'}."]
+        return say(gettext("%(house)s discards %(cards)s."), house=h,
+                   cards=join([card(c) for c in g("cards") or []]) or gettext("no cards"))
     if t == "reward_declined":
-        return [h, " declines the reward."]
+        return say(gettext("%(house)s declines the reward."), house=h)
     if t == "victory":
-        return ["Castles and strongholds held: "] + per_house(g("victory") or {}, lambda n: f"{n}") + ["."]
+        return say(gettext("Castles and strongholds held: %(counts)s."),
+                   counts=per_house(g("victory") or {}, _plain))
     if t == "game_over":
-        how = " with seven castles and strongholds" if g("instant") else " at the end of round 10"
-        return ["The game is over: ", house(g("winner")), f" wins{how}. Final ranking: ", houses(g("ranking")), "."]
+        if g("instant"):
+            return say(gettext("The game is over: %(winner)s wins with seven castles and strongholds. Final "
+                               "ranking: %(ranking)s."), winner=house(g("winner")), ranking=houses(g("ranking")))
+        return say(gettext("The game is over: %(winner)s wins at the end of round 10. Final ranking: "
+                           "%(ranking)s."), winner=house(g("winner")), ranking=houses(g("ranking")))
     return None
 
 
@@ -433,63 +615,77 @@ def _why(reason: Any) -> str:
         return ""
     r = str(reason)
     if r.startswith("supply"):
-        return " to stay within its supply limit"
+        return gettext(" to stay within its supply limit")
     if r == "mace_tyrell":
-        return f" to {card('mace_tyrell')}"
+        return gettext(" to %(card)s") % {"card": card("mace_tyrell")}
     if "retreat" in r:
-        return " with nowhere to retreat"
+        return gettext(" with nowhere to retreat")
     if r == "wildlings":
-        return " to the wildlings"
+        return gettext(" to the wildlings")
     if r in _wildling_names():
-        return f" to the wildlings ({card(r)})"
+        return gettext(" to the wildlings (%(card)s)") % {"card": card(r)}
     return f" ({words(r)})"
+
+
+RESTRICTED = {"march+1*": gettext_noop("special March +1 orders"), "defense": gettext_noop("Defense orders"),
+              "raid": gettext_noop("Raid orders"), "consolidate": gettext_noop("Consolidate Power orders"),
+              "support": gettext_noop("Support orders")}
 
 
 def _restrictions(rs: Any) -> str:
     if not rs:
-        return "no orders are restricted"
-    names = {"march+1*": "special March +1 orders", "defense": "Defense orders", "raid": "Raid orders",
-             "consolidate": "Consolidate Power orders", "support": "Support orders"}
-    return join([names.get(r, words(r)) for r in rs]) + " may not be played"
+        return gettext("no orders are restricted")
+    names = join([gettext(RESTRICTED[r]) if r in RESTRICTED else words(r) for r in rs])
+    return gettext("%(orders)s may not be played") % {"orders": names}
 
 
 def _ability(ev: Event, h: Any) -> list[Piece]:
     g = ev.get
     name = card(g("card"))
     if g("declined"):
-        return [h, f" does not use the ability of {name}."]
+        return say(gettext("%(house)s does not use the ability of %(card)s."), house=h, card=name)
     if g("cancelled"):
-        return [h, f"'s {name} cancels ", house(g("opponent")), f"'s {card(g('cancelled'))}."]
+        return say(gettext("%(house)s's %(card)s cancels %(opponent)s's %(other)s."), house=h, card=name,
+                   opponent=house(g("opponent")), other=card(g("cancelled")))
     if g("discarded"):
-        return [h, f"'s {name} makes ", house(g("opponent")), f" discard {card(g('discarded'))}."]
+        return say(gettext("%(house)s's %(card)s makes %(opponent)s discard %(other)s."), house=h, card=name,
+                   opponent=house(g("opponent")), other=card(g("discarded")))
     if g("prevented_by"):
-        return [h, f"'s {name} is stopped by {card(g('prevented_by'))}."]
+        return say(gettext("%(house)s's %(card)s is stopped by %(other)s."), house=h, card=name,
+                   other=card(g("prevented_by")))
     if g("upgraded"):
-        return [h, f"'s {name} turns a footman into a knight in {area(g('area'))}."]
+        return say(gettext("%(house)s's %(card)s turns a footman into a knight in %(area)s."), house=h, card=name,
+                   area=area(g("area")))
     if g("track"):
-        return [h, f"'s {name} moves ", house(g("moved")), f" to the bottom of {TRACK_NAMES.get(g('track'), words(g('track')))}."]
+        return say(gettext("%(house)s's %(card)s moves %(moved)s to the bottom of %(track)s."), house=h, card=name,
+                   moved=house(g("moved")), track=track(g("track")))
     if g("power") is not None:
-        return [h, f"'s {name} gains {power(g('power'))}."]
+        return say(gettext("%(house)s's %(card)s gains %(power)s."), house=h, card=name, power=power(g("power")))
     if g("paid") is not None:
-        return [h, f" pays {power(g('paid'))} for {name}."]
+        return say(gettext("%(house)s pays %(power)s for %(card)s."), house=h, power=power(g("paid")), card=name)
     if g("hand_returned"):
-        return [h, f"'s {name} takes every discarded house card back."]
+        return say(gettext("%(house)s's %(card)s takes every discarded house card back."), house=h, card=name)
     if g("returned") is not None:
-        return [h, f"'s {name} sends the attackers back to {area(g('to'))}: {units(g('returned'))}."]
+        return say(gettext("%(house)s's %(card)s sends the attackers back to %(area)s: %(units)s."), house=h,
+                   card=name, area=area(g("to")), units=units(g("returned")))
     if g("to"):
-        return [h, f"'s {name} carries the march order from {area(g('from'))} to {area(g('to'))}."]
-    return [h, f" uses the ability of {name}."]
+        return say(gettext("%(house)s's %(card)s carries the march order from %(from)s to %(to)s."), house=h,
+                   card=name, **{"from": area(g("from"))}, to=area(g("to")))
+    return say(gettext("%(house)s uses the ability of %(card)s."), house=h, card=name)
 
 
 def _fallback(ev: Event) -> list[Piece]:
     """An event this module does not know: its kind in words, the house and area it names."""
-    kind = words(ev.get("type") or "something").capitalize()
-    out: list[Piece] = [kind]
-    if ev.get("house") in HOUSES:
-        out += [": ", house(ev["house"])]
-    if isinstance(ev.get("area"), str):
-        out.append(f" in {area(ev['area'])}")
-    return out + ["."]
+    kind = words(ev.get("type") or gettext("something")).capitalize()
+    hp = house(ev["house"]) if ev.get("house") in HOUSES else None
+    where = area(ev["area"]) if isinstance(ev.get("area"), str) else None
+    if hp is not None and where is not None:
+        return say(gettext("%(kind)s: %(house)s in %(area)s."), kind=kind, house=hp, area=where)
+    if hp is not None:
+        return say(gettext("%(kind)s: %(house)s."), kind=kind, house=hp)
+    if where is not None:
+        return say(gettext("%(kind)s in %(area)s."), kind=kind, area=where)
+    return [kind, "."]
 
 
 def parts(event: Event) -> list[Part]:
