@@ -26,62 +26,73 @@ Ratings come from the ratings app's history rows (RatingChange, written by the g
 signal in the transaction that ends the game), read through the reverse relation so that games/
 does not import ratings; a game whose rows are not there (yet) shows null.
 
-Every sentence a player reads is in WORDS (one place, for translation)."""
+Every sentence a player reads is in WORDS (one place, for translation): each a whole sentence with named
+placeholders, said in the active language when it is built (the home page keeps its rendered results
+per language: web.views.recent_results_html)."""
 from __future__ import annotations
 
 from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from games.engine import get_ruleset
 from games.models import Game, GameSeat, SeatSubstitution
 
 WORDS = {
     # who played a seat
-    "computer": "The computer",
-    "left": "{name} (left {when}; the computer played on)",
-    "left_no_round": "{name} (left; the computer played on)",
-    "left_taken": "{name} (left {when}; {substitute} took over)",
-    "left_taken_no_round": "{name} (left; {substitute} took over)",
-    "took_over": "{name} (took over from {leaver} {when})",
-    "took_over_no_round": "{name} (took over from {leaver})",
-    "took_over_and_left": "{name} (took over from {leaver} {when}; left {left}; "
-                          "the computer played on)",
-    "a_player": "a player",
-    "in_round": "in round {round}",
-    "before_round_1": "before round 1",
+    "computer": _("The computer"),
+    "left": _("%(name)s (left %(when)s; the computer played on)"),
+    "left_no_round": _("%(name)s (left; the computer played on)"),
+    "left_taken": _("%(name)s (left %(when)s; %(substitute)s took over)"),
+    "left_taken_no_round": _("%(name)s (left; %(substitute)s took over)"),
+    "took_over": _("%(name)s (took over from %(leaver)s %(when)s)"),
+    "took_over_no_round": _("%(name)s (took over from %(leaver)s)"),
+    "took_over_and_left": _("%(name)s (took over from %(leaver)s %(when)s; left %(left)s; "
+                          "the computer played on)"),
+    "a_player": _("a player"),
+    "in_round": _("in round %(round)s"),
+    "before_round_1": _("before round 1"),
     # headlines
-    "abandoned_everyone": "Everyone left: the game was abandoned.",
-    "abandoned_one": "{name} left {when}: the game was abandoned.",
-    "abandoned_one_no_round": "{name} left: the game was abandoned.",
-    "won": "{name} won.",
-    "shared": "{names} shared the victory.",
-    "and": "{first} and {last}",
-    "agot_instant": "{name} won with {castles} in round {round}.",
-    "agot_end": "{name} won with {castles} after round {round}.",
-    "agot_end_tie": "{name} won with {castles} after round {round}, ahead of {other} on {measure} ({a} to {b}).",
-    "agot_end_throne": "{name} won with {castles} after round {round}, ahead of {other} on the Iron Throne track.",
-    "castles": "{n} castle",
-    "castles_plural": "{n} castles",
-    "strongholds": "strongholds",
-    "supply": "the Supply track",
-    "power": "available power",
-    "btwixt_won": "{name} won with {score}.",
-    "btwixt_tie": "{name} won with {score}, ahead of {other} on {measure} ({a} to {b}).",
-    "btwixt_shared": "{names} shared the victory with {score} each.",
-    "btwixt_score": "{n} power in the weaker council",
-    "btwixt_other": "the other council",
-    "btwixt_allies": "allies",
-    "lcg_power": "{name} won with {power}.",
-    "lcg_decked": "{name} won: {others} ran out of cards to draw.",
-    "lcg_deck_of": "{name}'s draw deck",
-    "power_score": "{n} power",
-    "minis_vp": "{name} won on victory points, {a} to {b}.",
-    "minis_points": "{name} won on army points left on the battlefield, {a} to {b}, after a tie at {vp}.",
-    "minis_draw": "A draw: {vp} each and the same army points left on the battlefield.",
-    "minis_draw_elimination": "A draw: both armies were destroyed.",
-    "minis_elimination": "{name} won: {other} has no combat unit left on the battlefield.",
-    "vp": "{n} victory point",
-    "vp_plural": "{n} victory points",
+    "abandoned_everyone": _("Everyone left: the game was abandoned."),
+    "abandoned_one": _("%(name)s left %(when)s: the game was abandoned."),
+    "abandoned_one_no_round": _("%(name)s left: the game was abandoned."),
+    "won": _("%(name)s won."),
+    "shared": _("%(names)s shared the victory."),
+    "and": _("%(first)s and %(last)s"),
+    "agot_instant": _("%(name)s won with %(castles)s in round %(round)s."),
+    "agot_end": _("%(name)s won with %(castles)s after round %(round)s."),
+    "agot_end_tie": _("%(name)s won with %(castles)s after round %(round)s, ahead of %(other)s on %(measure)s (%(a)s to %(b)s)."),
+    "agot_end_throne": _("%(name)s won with %(castles)s after round %(round)s, ahead of %(other)s on the Iron Throne track."),
+    "strongholds": _("strongholds"),
+    "supply": _("the Supply track"),
+    "power": _("available power"),
+    "btwixt_won": _("%(name)s won with %(score)s."),
+    "btwixt_tie": _("%(name)s won with %(score)s, ahead of %(other)s on %(measure)s (%(a)s to %(b)s)."),
+    "btwixt_shared": _("%(names)s shared the victory with %(score)s each."),
+    "btwixt_score": _("%(n)s power in the weaker council"),
+    "btwixt_other": _("the other council"),
+    "btwixt_allies": _("allies"),
+    "lcg_power": _("%(name)s won with %(power)s."),
+    "lcg_decked": _("%(name)s won: %(others)s ran out of cards to draw."),
+    "lcg_deck_of": _("%(name)s's draw deck"),
+    "power_score": _("%(n)s power"),
+    "minis_vp": _("%(name)s won on victory points, %(a)s to %(b)s."),
+    "minis_points": _("%(name)s won on army points left on the battlefield, %(a)s to %(b)s, after a tie at %(vp)s."),
+    "minis_draw": _("A draw: %(vp)s each and the same army points left on the battlefield."),
+    "minis_draw_elimination": _("A draw: both armies were destroyed."),
+    "minis_elimination": _("%(name)s won: %(other)s has no combat unit left on the battlefield."),
 }
+# counted words (Spanish has its own plural forms)
+PLURALS = {
+    "castles": ngettext_lazy("%(n)s castle", "%(n)s castles", "n"),
+    "vp": ngettext_lazy("%(n)s victory point", "%(n)s victory points", "n"),
+}
+
+
+def _say(key: str, **values: Any) -> str:
+    """WORDS[key] in the active language with its values (a sentence is one template: issue 29)."""
+    return str(WORDS[key]) % values if values else str(WORDS[key])
 
 ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
 
@@ -93,21 +104,21 @@ def who_played(seat: GameSeat, substitutions: list[SeatSubstitution] = ()) -> st
     """The seat's player in words (module docstring). `substitutions`: the game's take-overs (any
     seat's; this one's are picked out), with their leaver and substitute loaded."""
     if seat.is_computer():
-        return WORDS["computer"]
-    name = seat.user.username if seat.user is not None else WORDS["a_player"]
+        return _say("computer")
+    name = seat.user.username if seat.user is not None else _say("a_player")
     subs = [s for s in substitutions if s.seat == seat.seat]
     left = seat.left_at is not None
     if subs:
         last = subs[-1]
-        leaver = last.leaver.username if last.leaver is not None else WORDS["a_player"]
+        leaver = last.leaver.username if last.leaver is not None else _say("a_player")
         if left and last.left_round is not None and seat.left_round is not None:
-            return WORDS["took_over_and_left"].format(name=name, leaver=leaver, when=_when(last.left_round),
-                                                      left=_when(seat.left_round))
+            return _say("took_over_and_left", name=name, leaver=leaver, when=_when(last.left_round),
+                        left=_when(seat.left_round))
         if left:
             return _left(name, seat.left_round)
         if last.left_round is not None:
-            return WORDS["took_over"].format(name=name, leaver=leaver, when=_when(last.left_round))
-        return WORDS["took_over_no_round"].format(name=name, leaver=leaver)
+            return _say("took_over", name=name, leaver=leaver, when=_when(last.left_round))
+        return _say("took_over_no_round", name=name, leaver=leaver)
     if left:
         return _left(name, seat.left_round)
     return name
@@ -115,23 +126,23 @@ def who_played(seat: GameSeat, substitutions: list[SeatSubstitution] = ()) -> st
 
 def _left(name: str, round_: int | None) -> str:
     if round_ is None:
-        return WORDS["left_no_round"].format(name=name)
-    return WORDS["left"].format(name=name, when=_when(round_))
+        return _say("left_no_round", name=name)
+    return _say("left", name=name, when=_when(round_))
 
 
 def _when(round_: int) -> str:
     """"in round 3"; "before round 1" for round 0 (the miniatures' deployment, a setup)."""
-    return WORDS["in_round"].format(round=round_) if round_ >= 1 else WORDS["before_round_1"]
+    return _say("in_round", round=round_) if round_ >= 1 else _say("before_round_1")
 
 
 def leaver_words(substitution: SeatSubstitution) -> str:
     """A player who left a seat someone took over later, as their own results say it:
     "Alys (left in round 3; Bran took over)"."""
-    name = substitution.leaver.username if substitution.leaver is not None else WORDS["a_player"]
-    substitute = substitution.substitute.username if substitution.substitute is not None else WORDS["a_player"]
+    name = substitution.leaver.username if substitution.leaver is not None else _say("a_player")
+    substitute = substitution.substitute.username if substitution.substitute is not None else _say("a_player")
     if substitution.left_round is None:
-        return WORDS["left_taken_no_round"].format(name=name, substitute=substitute)
-    return WORDS["left_taken"].format(name=name, when=_when(substitution.left_round), substitute=substitute)
+        return _say("left_taken_no_round", name=name, substitute=substitute)
+    return _say("left_taken", name=name, when=_when(substitution.left_round), substitute=substitute)
 
 
 def seat_players(game: Game) -> dict[str, str]:
@@ -255,13 +266,13 @@ def _label(seat: GameSeat, seat_name: str) -> str:
 
 
 def _plural(key: str, n: int) -> str:
-    return WORDS[key if n == 1 else key + "_plural"].format(n=n)
+    return PLURALS[key] % {"n": n}
 
 
 def _join(names: list[str]) -> str:
     if len(names) == 1:
         return names[0]
-    return WORDS["and"].format(first=", ".join(names[:-1]), last=names[-1])
+    return _say("and", first=", ".join(names[:-1]), last=names[-1])
 
 
 def _scores(ruleset: str, state: dict) -> dict[str, str]:
@@ -270,11 +281,11 @@ def _scores(ruleset: str, state: dict) -> dict[str, str]:
         if ruleset == "agot":
             return {s: _plural("castles", int(n)) for s, n in state["victory"].items()}
         if ruleset == "btwixt":
-            return {s: WORDS["btwixt_score"].format(n=v["lesser"]) for s, v in state["score"].items()}
+            return {s: _say("btwixt_score", n=v["lesser"]) for s, v in state["score"].items()}
         if ruleset == "lcg":
             from games.engine.lcg import table
 
-            return {s: WORDS["power_score"].format(n=table.power_total(state, s)) for s in state["seats"]}
+            return {s: _say("power_score", n=table.power_total(state, s)) for s in state["seats"]}
         if ruleset == "minis":
             return {s: _plural("vp", int(n)) for s, n in state["vp"].items()}
     except (KeyError, TypeError, ValueError):
@@ -293,8 +304,8 @@ def _headline(ruleset: str, state: dict, places: dict[str, int], label: dict[str
     if said:
         return said
     if len(winners) > 1:
-        return WORDS["shared"].format(names=_join([label[s] for s in winners]))
-    return WORDS["won"].format(name=label[order[0]])
+        return _say("shared", names=_join([label[s] for s in winners]))
+    return _say("won", name=label[order[0]])
 
 
 def _agot(state, order, winners, label, names, scores) -> str:
@@ -305,36 +316,33 @@ def _agot(state, order, winners, label, names, scores) -> str:
     first = order[0]
     castles, round_ = scores[first], state["round"]
     if state["victory"][first] >= rounds.INSTANT_WIN:
-        return WORDS["agot_instant"].format(name=label[first], castles=castles, round=round_)
+        return _say("agot_instant", name=label[first], castles=castles, round=round_)
     if len(order) > 1:
         second = order[1]
         mine, theirs = rounds.ranking_key(state, first), rounds.ranking_key(state, second)
         if mine[0] == theirs[0]:
             for index, measure in ((1, "strongholds"), (2, "supply"), (3, "power")):
                 if mine[index] != theirs[index]:
-                    return WORDS["agot_end_tie"].format(
-                        name=label[first], castles=castles, round=round_, other=label[second],
-                        measure=WORDS[measure], a=-mine[index], b=-theirs[index])
-            return WORDS["agot_end_throne"].format(name=label[first], castles=castles, round=round_,
-                                                   other=label[second])
-    return WORDS["agot_end"].format(name=label[first], castles=castles, round=round_)
+                    return _say("agot_end_tie", name=label[first], castles=castles, round=round_,
+                                other=label[second], measure=_say(measure), a=-mine[index], b=-theirs[index])
+            return _say("agot_end_throne", name=label[first], castles=castles, round=round_, other=label[second])
+    return _say("agot_end", name=label[first], castles=castles, round=round_)
 
 
 def _btwixt(state, order, winners, label, names, scores) -> str:
     """B53-B56: the weaker council, then the other council, then allies; else a shared victory."""
     score = state["score"]
     if len(winners) > 1:
-        return WORDS["btwixt_shared"].format(names=_join([label[s] for s in winners]), score=scores[winners[0]])
+        return _say("btwixt_shared", names=_join([label[s] for s in winners]), score=scores[winners[0]])
     first = order[0]
     if len(order) > 1:
         second = order[1]
         if score[first]["lesser"] == score[second]["lesser"]:
             for key, measure in (("other", "btwixt_other"), ("allies", "btwixt_allies")):
                 if score[first][key] != score[second][key]:
-                    return WORDS["btwixt_tie"].format(name=label[first], score=scores[first], other=label[second],
-                                                      measure=WORDS[measure], a=score[first][key],
-                                                      b=score[second][key])
-    return WORDS["btwixt_won"].format(name=label[first], score=scores[first])
+                    return _say("btwixt_tie", name=label[first], score=scores[first], other=label[second],
+                                measure=_say(measure), a=score[first][key], b=score[second][key])
+    return _say("btwixt_won", name=label[first], score=scores[first])
 
 
 def _lcg(state, order, winners, label, names, scores) -> str:
@@ -344,12 +352,12 @@ def _lcg(state, order, winners, label, names, scores) -> str:
 
     first = state["winner"] or order[0]
     if table.power_total(state, first) >= 15:
-        return WORDS["lcg_power"].format(name=label[first], power=scores[first])
+        return _say("lcg_power", name=label[first], power=scores[first])
     decked = [s for s in state["seats"] if s != first and not state["players"][s]["deck"]]
     if decked:
-        return WORDS["lcg_decked"].format(
-            name=label[first], others=_join([WORDS["lcg_deck_of"].format(name=label[s]) for s in decked]))
-    return WORDS["won"].format(name=label[first])
+        return _say("lcg_decked", name=label[first],
+                    others=_join([_say("lcg_deck_of", name=label[s]) for s in decked]))
+    return _say("won", name=label[first])
 
 
 def _minis(state, order, winners, label, names, scores) -> str:
@@ -359,15 +367,15 @@ def _minis(state, order, winners, label, names, scores) -> str:
     result, winner, vp = state["result"], state["winner"], state["vp"]
     if winner is None:
         if result == "elimination":
-            return WORDS["minis_draw_elimination"]
-        return WORDS["minis_draw"].format(vp=scores[order[0]])
+            return _say("minis_draw_elimination")
+        return _say("minis_draw", vp=scores[order[0]])
     other = next(s for s in state["seats"] if s != winner)
     if result == "elimination":
-        return WORDS["minis_elimination"].format(name=label[winner], other=label[other])
+        return _say("minis_elimination", name=label[winner], other=label[other])
     if result == "points":
-        return WORDS["minis_points"].format(name=label[winner], a=table.army_points(state, winner),
-                                            b=table.army_points(state, other), vp=scores[winner])
-    return WORDS["minis_vp"].format(name=label[winner], a=vp[winner], b=vp[other])
+        return _say("minis_points", name=label[winner], a=table.army_points(state, winner),
+                            b=table.army_points(state, other), vp=scores[winner])
+    return _say("minis_vp", name=label[winner], a=vp[winner], b=vp[other])
 
 
 HEADLINES = {"agot": _agot, "btwixt": _btwixt, "lcg": _lcg, "minis": _minis}
@@ -378,8 +386,8 @@ def _abandoned_headline(seats: list[GameSeat]) -> str:
     people = [s for s in seats if not s.is_computer()]
     if len(people) == 1:
         seat = people[0]
-        name = seat.user.username if seat.user is not None else WORDS["a_player"]
+        name = seat.user.username if seat.user is not None else _say("a_player")
         if seat.left_round is None:
-            return WORDS["abandoned_one_no_round"].format(name=name)
-        return WORDS["abandoned_one"].format(name=name, when=_when(seat.left_round))
-    return WORDS["abandoned_everyone"]
+            return _say("abandoned_one_no_round", name=name)
+        return _say("abandoned_one", name=name, when=_when(seat.left_round))
+    return _say("abandoned_everyone")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games import rulesets
 from games.engine import get_ruleset
@@ -17,25 +19,29 @@ from games.models import Lobby
 from games.services import lobbies
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
-RULESETS = [("agot", "A Game of Thrones (board game)"), ("btwixt", "B'Twixt (card game, 3-6 leaders)"),
-            ("lcg", "A Game of Thrones: The Card Game (2 players)"),
-            ("minis", "A Song of Ice and Fire: Tabletop Miniatures (2 players)")]
+# the labels are lazy: each form, page and notification says them in its reader's language
+RULESETS = [("agot", _("A Game of Thrones (board game)")), ("btwixt", _("B'Twixt (card game, 3-6 leaders)")),
+            ("lcg", _("A Game of Thrones: The Card Game (2 players)")),
+            ("minis", _("A Song of Ice and Fire: Tabletop Miniatures (2 players)"))]
 ARMIES = [("stark", "Stark"), ("lannister", "Lannister")]
-DECK_CHOICES = [("pick", "each player picks their own"), ("assign", "I assign both")]
-TIME_LIMITS = [(120, "2 minutes"), (600, "10 minutes"), (3600, "1 hour"), (86400, "1 day"), (259200, "3 days")]
+DECK_CHOICES = [("pick", _("each player picks their own")), ("assign", _("I assign both"))]
+TIME_LIMITS = [(120, _("2 minutes")), (600, _("10 minutes")), (3600, _("1 hour")), (86400, _("1 day")),
+               (259200, _("3 days"))]
 # Clocks for live play (games/services/clocks.py): "bank+increment" in seconds; none by default
-CLOCKS = [("", "none: only the time per decision"), ("300+5", "5 minutes + 5 seconds a decision"),
-          ("1200+10", "20 minutes + 10 seconds a decision"), ("3600+30", "1 hour + 30 seconds a decision")]
-HOUSE_CHOICES = [(Lobby.HouseChoice.RANDOM, "drawn at random"), (Lobby.HouseChoice.PICK, "each player picks"),
-                 (Lobby.HouseChoice.ASSIGN, "the creator assigns them")]
+CLOCKS = [("", _("none: only the time per decision")), ("300+5", _("5 minutes + 5 seconds a decision")),
+          ("1200+10", _("20 minutes + 10 seconds a decision")), ("3600+30", _("1 hour + 30 seconds a decision"))]
+HOUSE_CHOICES = [(Lobby.HouseChoice.RANDOM, _("drawn at random")), (Lobby.HouseChoice.PICK, _("each player picks")),
+                 (Lobby.HouseChoice.ASSIGN, _("the creator assigns them"))]
 # B'Twixt's modes (games/engine/btwixt/setup.py OPTION_KEYS), each with its label and what it does
+# (the Spanish rules' names of the modes: docs/glossary-es.md, seed 001:236-290)
 BTWIXT_OPTIONS = {
-    "advanced": ("Advanced game", "each leader's own influence cards and event cards join the game"),
-    "draft": ("Draft the hands", "each season the dealt cards are passed round, each leader keeping one at a time"),
-    "succession": ("Succession Assembly", "every leader and event card is shuffled into the influence deck "
-                                          "and anyone may play them; the hands are drafted"),
-    "allies_in_sight": ("Allies in Sight", "each season a row of allies is laid face up, so you see which ally comes next"),
-    "short": ("Short game", "one season less: 3-4 leaders start in Autumn, 5-6 in Winter"),
+    "advanced": (_("Advanced game"), _("each leader's own influence cards and event cards join the game")),
+    "draft": (_("Draft the hands"), _("each season the dealt cards are passed round, each leader keeping one at a time")),
+    "succession": (_("Succession Assembly"), _("every leader and event card is shuffled into the influence deck "
+                                               "and anyone may play them; the hands are drafted")),
+    "allies_in_sight": (_("Allies in Sight"),
+                        _("each season a row of allies is laid face up, so you see which ally comes next")),
+    "short": (_("Short game"), _("one season less: 3-4 leaders start in Autumn, 5-6 in Winter")),
 }
 CHECKED = {"on", "true", "1", "yes"}
 UNCHECKED = {"", "off", "false", "0", "no"}
@@ -62,7 +68,8 @@ class Tick(forms.Field):
             return True
         if text in UNCHECKED:
             return False
-        raise forms.ValidationError(f"{self.label}: tick the box or leave it empty.", code="invalid")
+        raise forms.ValidationError(gettext("%(label)s: tick the box or leave it empty.") % {"label": self.label},
+                                    code="invalid")
 
 
 def _leaders() -> list[tuple[str, str]]:
@@ -80,18 +87,24 @@ def army_lists() -> list[tuple[str, str]]:
     """The miniatures game's fixed starter lists in words: [("Stark", "Stark Sworn Swords with Robb
     Stark, The Wolf Lord (commander), ...; Catelyn Stark, Lady of Winterfell")]."""
     from games.engine.minis import data as minis_data
+    from games.engine.narration import term
+
+    def name_of(card_id: str) -> str:  # the Spanish edition's name where the glossary has it
+        return term("minis", minis_data.card(card_id)["name"])
 
     out = []
     for lst in rulesets.minis_lists().values():
         units = []
         for u in lst["combat_units"]:
-            name = minis_data.card(u["unit"])["name"]
+            name = name_of(u["unit"])
             if u.get("attachment"):
-                attached = minis_data.card(u["attachment"])["name"]
-                name += f" with {attached}" + (" (commander)" if u["attachment"] == lst["commander_id"] else "")
+                said = (gettext("%(unit)s with %(attachment)s (commander)") if u["attachment"] == lst["commander_id"]
+                        else gettext("%(unit)s with %(attachment)s"))
+                name = said % {"unit": name, "attachment": name_of(u["attachment"])}
             units.append(name)
-        ncus = [minis_data.card(n)["name"] for n in lst["ncus"]]
-        out.append((lst["faction"].title(), f"{', '.join(units)}; {', '.join(ncus)} ({lst['total_points']} points)"))
+        ncus = [name_of(n) for n in lst["ncus"]]
+        out.append((lst["faction"].title(), gettext("%(units)s; %(ncus)s (%(points)s points)") % {
+            "units": ", ".join(units), "ncus": ", ".join(ncus), "points": lst["total_points"]}))
     return out
 
 
@@ -102,47 +115,47 @@ def cardset_name() -> str:
 
 
 class LobbyForm(forms.Form):
-    ruleset = forms.ChoiceField(label="Game", choices=RULESETS, required=False,  # none posted: A Game of Thrones
-                                error_messages={"invalid_choice": "Choose one of the games in the list."})
-    name = forms.CharField(label="Name", max_length=80, required=False)
-    seats = forms.IntegerField(label="Players", required=False, error_messages={  # the game's range: clean()
-        "invalid": "Players: a whole number from 3 to 6."})
-    time_limit = forms.TypedChoiceField(label="Time per decision", choices=TIME_LIMITS, coerce=int, error_messages={
-        "invalid_choice": "Time per decision: choose one of the times in the list."})
-    clock = forms.ChoiceField(label="Clock", choices=CLOCKS, required=False, error_messages={
-        "invalid_choice": "Clock: choose none or one of the clocks in the list."})
-    house_choice = forms.ChoiceField(label="Seats", choices=HOUSE_CHOICES, required=False, error_messages={
-        "invalid_choice": "Seats: choose random, each player picks, or the creator assigns."})
+    ruleset = forms.ChoiceField(label=pgettext_lazy("which of the four games", "Game"), choices=RULESETS, required=False,  # none posted: A Game of Thrones
+                                error_messages={"invalid_choice": _("Choose one of the games in the list.")})
+    name = forms.CharField(label=_("Name"), max_length=80, required=False)
+    seats = forms.IntegerField(label=_("Players"), required=False, error_messages={  # the game's range: clean()
+        "invalid": _("Players: a whole number from 3 to 6.")})
+    time_limit = forms.TypedChoiceField(label=_("Time per decision"), choices=TIME_LIMITS, coerce=int, error_messages={
+        "invalid_choice": _("Time per decision: choose one of the times in the list.")})
+    clock = forms.ChoiceField(label=_("Clock"), choices=CLOCKS, required=False, error_messages={
+        "invalid_choice": _("Clock: choose none or one of the clocks in the list.")})
+    house_choice = forms.ChoiceField(label=_("Seats"), choices=HOUSE_CHOICES, required=False, error_messages={
+        "invalid_choice": _("Seats: choose random, each player picks, or the creator assigns.")})
     # A Game of Thrones
-    seat = forms.ChoiceField(label="Your house", required=False, choices=[("", "—")] + [(h, h.title()) for h in HOUSES],
-                             error_messages={"invalid_choice": "Your house: choose one of the six houses."})
-    tides_of_battle = Tick("Tides of Battle")
+    seat = forms.ChoiceField(label=_("Your house"), required=False, choices=[("", "—")] + [(h, h.title()) for h in HOUSES],
+                             error_messages={"invalid_choice": _("Your house: choose one of the six houses.")})
+    tides_of_battle = Tick(_("Tides of Battle"))
     # B'Twixt
-    leader = forms.ChoiceField(label="Your leader", required=False, error_messages={
-        "invalid_choice": "Your leader: choose one of the leaders in the list."})
+    leader = forms.ChoiceField(label=_("Your leader"), required=False, error_messages={
+        "invalid_choice": _("Your leader: choose one of the leaders in the list.")})
     # The card game: the decks (games/services/lobbies.py)
-    deck_choice = forms.ChoiceField(label="Decks", choices=DECK_CHOICES, required=False, error_messages={
-        "invalid_choice": "Decks: choose “each player picks” or “I assign both”."})
-    my_deck = forms.ChoiceField(label="Your deck", required=False, error_messages={
-        "invalid_choice": "Your deck: choose one of the decks in the list."})
-    their_deck = forms.ChoiceField(label="Your opponent's deck", required=False, error_messages={
-        "invalid_choice": "Your opponent's deck: choose one of the decks in the list."})
+    deck_choice = forms.ChoiceField(label=_("Decks"), choices=DECK_CHOICES, required=False, error_messages={
+        "invalid_choice": _("Decks: choose “each player picks” or “I assign both”.")})
+    my_deck = forms.ChoiceField(label=_("Your deck"), required=False, error_messages={
+        "invalid_choice": _("Your deck: choose one of the decks in the list.")})
+    their_deck = forms.ChoiceField(label=_("Your opponent's deck"), required=False, error_messages={
+        "invalid_choice": _("Your opponent's deck: choose one of the decks in the list.")})
     # The miniatures game: the army (seat) when each player picks, the mode, random terrain; the
     # armies are the fixed 30-point starter lists (games/rulesets.py options_refusal)
-    army = forms.ChoiceField(label="Your army", required=False, choices=[("", "—")] + ARMIES, error_messages={
-        "invalid_choice": "Your army: choose Stark or Lannister."})
-    minis_mode = forms.ChoiceField(label="Mode", required=False, choices=list(rulesets.MINIS_MODES.items()),
-                                   error_messages={"invalid_choice": "Mode: choose one of the modes in the list."})
-    random_terrain = Tick("Random terrain")
+    army = forms.ChoiceField(label=_("Your army"), required=False, choices=[("", "—")] + ARMIES, error_messages={
+        "invalid_choice": _("Your army: choose Stark or Lannister.")})
+    minis_mode = forms.ChoiceField(label=_("Mode"), required=False, choices=list(rulesets.MINIS_MODES.items()),
+                                   error_messages={"invalid_choice": _("Mode: choose one of the modes in the list.")})
+    random_terrain = Tick(_("Random terrain"))
     # the engine's players: seats given to the computer now, and empty seats given to it when the creator starts early
-    computer_seats = forms.IntegerField(label="Computer players", required=False, min_value=0, error_messages={
-        "invalid": "Computer players: a whole number (0 for none).",
-        "min_value": "Computer players: 0 or more."})
-    fill_with_computer = Tick("Start before the lobby is full")
-    no_private_chat = Tick("No private chat")
-    ranked = Tick("Ranked")
-    private = Tick("Private")
-    password = forms.CharField(label="Password", required=False, max_length=128)
+    computer_seats = forms.IntegerField(label=_("Computer players"), required=False, min_value=0, error_messages={
+        "invalid": _("Computer players: a whole number (0 for none)."),
+        "min_value": _("Computer players: 0 or more.")})
+    fill_with_computer = Tick(_("Start before the lobby is full"))
+    no_private_chat = Tick(_("No private chat"))
+    ranked = Tick(_("Ranked"))
+    private = Tick(_("Private"))
+    password = forms.CharField(label=_("Password"), required=False, max_length=128)
 
     AGOT_FIELDS = ("seat", "tides_of_battle")
     LCG_FIELDS = ("deck_choice", "my_deck", "their_deck")
@@ -154,16 +167,17 @@ class LobbyForm(forms.Form):
     def clean_minis_mode(self) -> str:
         mode = self.cleaned_data["minis_mode"] or "here_we_stand"
         if mode not in rulesets.MINIS_PLAYABLE_MODES:
-            raise forms.ValidationError(f"Mode: {rulesets.MINIS_MODES[mode]} is not available yet; "
-                                        "Here We Stand is the mode played on the site.", code="invalid")
+            raise forms.ValidationError(gettext("Mode: %(mode)s is not available yet; Here We Stand is the mode "
+                                                "played on the site.") % {"mode": gettext(str(rulesets.MINIS_MODES[mode]))},
+                                        code="invalid")
         return mode
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["leader"].choices = [("", "—")] + _leaders()
-        self.fields["my_deck"].choices = [("", "drawn at random")] + deck_list()
+        self.fields["my_deck"].choices = [("", _("drawn at random"))] + deck_list()
         self.fields["their_deck"].choices = [("", "—")] + deck_list()
-        for key, (label, _) in BTWIXT_OPTIONS.items():
+        for key, (label, _help) in BTWIXT_OPTIONS.items():
             self.fields[f"btwixt_{key}"] = Tick(label)
         # only the chosen game's own fields are read (and checked)
         chosen = (self.data.get("ruleset") or "agot") if self.is_bound else None
@@ -186,16 +200,16 @@ class LobbyForm(forms.Form):
             self.errors.pop("seats", None)
             d["seats"] = low
         elif d.get("seats") is None and "seats" not in self.errors:
-            self.add_error("seats", f"Players: say how many ({low} to {high}).")
+            self.add_error("seats", gettext("Players: say how many (%(low)s to %(high)s).") % {"low": low, "high": high})
         elif d.get("seats") is not None and not low <= d["seats"] <= high:
             self.add_error("seats", rulesets.players_words(ruleset, low, high))
         if ruleset == "lcg" and d.get("deck_choice") == "assign" and not (d.get("my_deck") and d.get("their_deck")):
             self.add_error("their_deck" if d.get("my_deck") else "my_deck",
-                           "Assigning the decks: choose your deck and your opponent's.")
+                           gettext("Assigning the decks: choose your deck and your opponent's."))
         return d
 
     def btwixt_fields(self) -> list[tuple[forms.BoundField, str]]:
-        return [(self[f"btwixt_{k}"], help) for k, (_, help) in BTWIXT_OPTIONS.items() if f"btwixt_{k}" in self.fields]
+        return [(self[f"btwixt_{k}"], help) for k, (_label, help) in BTWIXT_OPTIONS.items() if f"btwixt_{k}" in self.fields]
 
     def options(self) -> dict[str, bool]:
         d = self.cleaned_data
@@ -247,7 +261,7 @@ class LobbyForm(forms.Form):
         for name, messages in fields.items():
             text = " ".join(map(str, messages))
             if name == "options":
-                self.add_error(None, f"These options cannot be played together: {text}.")
+                self.add_error(None, gettext("These options cannot be played together: %(why)s.") % {"why": text})
             elif name == "seat" and seat_field in self.fields:
                 self.add_error(seat_field, _seat_words(text, seat_field))
             elif name in ("deck", "decks") and "my_deck" in self.fields:
@@ -258,27 +272,34 @@ class LobbyForm(forms.Form):
                 self.add_error(None, text)
 
 
-# field -> (the seat's word, "players pick their ...", "each player picks" for the ...)
-SEAT_WORDS = {"leader": ("leader", "seats", "seats"), "army": ("army", "armies", "armies"),
-              "seat": ("house", "houses", "seats")}
+# field -> (the service asked for a seat, the service refused a seat: whole sentences, for translation)
+SEAT_WORDS = {
+    "leader": (_("Your leader: pick the leader you play (players pick their seats in this lobby)."),
+               _("Your leader: leave it empty, or choose “each player picks” for the seats.")),
+    "army": (_("Your army: pick the army you play (players pick their armies in this lobby)."),
+             _("Your army: leave it empty, or choose “each player picks” for the armies.")),
+    "seat": (_("Your house: pick the house you play (players pick their houses in this lobby)."),
+             _("Your house: leave it empty, or choose “each player picks” for the seats.")),
+}
 
 
 def _seat_words(text: str, field: str) -> str:
-    """The service names seats by id ("Pick a seat: stark, lannister"); say it with names."""
-    word, words, choice = SEAT_WORDS.get(field, SEAT_WORDS["seat"])
-    if "Pick a seat" in text:
-        return f"Your {word}: pick the {word} you play (players pick their {words} in this lobby)."
-    if "not picked by the players" in text:
-        return f"Your {word}: leave it empty, or choose “each player picks” for the {choice}."
+    """The service names seats by id ("Pick a seat: stark, lannister"); say it with names (the service's
+    refusals are in the reader's language: compared in it)."""
+    pick, not_picked = SEAT_WORDS.get(field, SEAT_WORDS["seat"])
+    if "Pick a seat" in text or gettext("Pick a seat: %(seats)s.").split("%(")[0] in text:
+        return str(pick)
+    if "not picked by the players" in text or gettext("In this lobby seats are not picked by the players.") in text:
+        return str(not_picked)
     return text
 
 
 def option_words(ruleset: str, options: dict[str, Any]) -> list[str]:
     """A lobby's or game's options as the form names them ("Tides of Battle", "Short game")."""
     if ruleset == "btwixt":
-        return [label for key, (label, _) in BTWIXT_OPTIONS.items() if options.get(key)]
+        return [str(label) for key, (label, _help) in BTWIXT_OPTIONS.items() if options.get(key)]
     if ruleset == "minis":
         mode = options.get("mode", "here_we_stand")
-        return [rulesets.MINIS_MODES.get(mode, str(mode)), "the starter armies (30 points each)",
-                "random terrain" if options.get("terrain") == "random" else "no terrain"]
-    return ["Tides of Battle"] if options.get("tides_of_battle") else []
+        return [gettext(str(rulesets.MINIS_MODES.get(mode, str(mode)))), gettext("the starter armies (30 points each)"),
+                gettext("random terrain") if options.get("terrain") == "random" else gettext("no terrain")]
+    return [gettext("Tides of Battle")] if options.get("tides_of_battle") else []

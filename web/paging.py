@@ -9,14 +9,15 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_lazy
 
 PER_PAGE = 50
 # the pager's words, in one place (translation): newest-first lists and ranked lists
 WORDS = {
-    "time": {"previous": "Newer", "next": "Older"},
-    "rank": {"previous": "Previous page", "next": "Next page"},
-    "where": "Page {number} of {pages}",
-    "label": "More pages",
+    "time": {"previous": gettext_lazy("Newer"), "next": gettext_lazy("Older")},
+    "rank": {"previous": gettext_lazy("Previous page"), "next": gettext_lazy("Next page")},
+    "where": gettext_lazy("Page %(number)s of %(pages)s"),
+    "label": gettext_lazy("More pages"),
 }
 
 
@@ -97,5 +98,6 @@ def page_of(request: HttpRequest, items: Any, per_page: int | None = None, order
     return Pager(page=page,
                  previous_url=_url(request, number - 1) if page.has_previous() else "",
                  next_url=_url(request, number + 1) if page.has_next() else "",
-                 previous_word=words["previous"], next_word=words["next"],
-                 where=WORDS["where"].format(number=number, pages=paginator.num_pages), label=WORDS["label"])
+                 previous_word=str(words["previous"]), next_word=str(words["next"]),
+                 where=gettext("Page %(number)s of %(pages)s") % {"number": number, "pages": paginator.num_pages},
+                 label=str(WORDS["label"]))

@@ -29,7 +29,7 @@ ABOUT = {
     "minis": gettext_lazy("Stark against Lannister on a 48 inch table: move, charge, shoot and hold the objectives."),
 }
 # The seat's word on the form ("Your house"), per game
-SEAT_LABEL = {"agot": "Your house", "btwixt": "Your leader", "minis": "Your army"}
+SEAT_LABEL = {"agot": gettext_lazy("Your house"), "btwixt": gettext_lazy("Your leader"), "minis": gettext_lazy("Your army")}
 
 
 def seat_options(ruleset: str) -> list[tuple[str, str]]:
@@ -39,9 +39,13 @@ def seat_options(ruleset: str) -> list[tuple[str, str]]:
         out = []
         for house in engine.seat_choices(engine.max_seats):
             smallest = next(n for n in range(engine.min_seats, engine.max_seats + 1) if house in engine.seat_choices(n))
-            at = "any table" if smallest == engine.min_seats else (
-                f"{smallest} players or more" if smallest < engine.max_seats else f"{smallest} players")
-            out.append((house, f"{house.title()} ({at})"))
+            if smallest == engine.min_seats:
+                said = gettext("%(house)s (any table)")
+            elif smallest < engine.max_seats:
+                said = gettext("%(house)s (%(count)s players or more)")
+            else:
+                said = gettext("%(house)s (%(count)s players)")
+            out.append((house, said % {"house": house.title(), "count": smallest}))
         return out
     if ruleset == "btwixt":
         return lobby_form._leaders()
@@ -53,34 +57,37 @@ def seat_options(ruleset: str) -> list[tuple[str, str]]:
 class PlayForm(forms.Form):
     """The options of a game against the computer: all optional, the defaults make a good first game."""
 
-    seats = forms.IntegerField(label="Players", required=False, error_messages={"invalid": "Players: a whole number."})
-    seat = forms.ChoiceField(label="Your seat", required=False)
-    tides_of_battle = lobby_form.Tick("Tides of Battle")
-    my_deck = forms.ChoiceField(label="Your deck", required=False, error_messages={
-        "invalid_choice": "Your deck: choose one of the decks in the list."})
-    their_deck = forms.ChoiceField(label="The computer's deck", required=False, error_messages={
-        "invalid_choice": "The computer's deck: choose one of the decks in the list."})
-    random_terrain = lobby_form.Tick("Random terrain")
-    time_limit = forms.TypedChoiceField(label="Time per decision", choices=lobby_form.TIME_LIMITS, coerce=int,
+    seats = forms.IntegerField(label=gettext_lazy("Players"), required=False,
+                               error_messages={"invalid": gettext_lazy("Players: a whole number.")})
+    seat = forms.ChoiceField(label=gettext_lazy("Your seat"), required=False)
+    tides_of_battle = lobby_form.Tick(gettext_lazy("Tides of Battle"))
+    my_deck = forms.ChoiceField(label=gettext_lazy("Your deck"), required=False, error_messages={
+        "invalid_choice": gettext_lazy("Your deck: choose one of the decks in the list.")})
+    their_deck = forms.ChoiceField(label=gettext_lazy("The computer's deck"), required=False, error_messages={
+        "invalid_choice": gettext_lazy("The computer's deck: choose one of the decks in the list.")})
+    random_terrain = lobby_form.Tick(gettext_lazy("Random terrain"))
+    time_limit = forms.TypedChoiceField(label=gettext_lazy("Time per decision"), choices=lobby_form.TIME_LIMITS, coerce=int,
                                         required=False, empty_value=computer.DEFAULT_TIME_LIMIT, error_messages={
-                                            "invalid_choice": "Time per decision: choose one of the times in the list."})
-    clock = forms.ChoiceField(label="Clock", choices=lobby_form.CLOCKS, required=False, error_messages={
-        "invalid_choice": "Clock: choose none or one of the clocks in the list."})
+                                            "invalid_choice": gettext_lazy(
+                                                "Time per decision: choose one of the times in the list.")})
+    clock = forms.ChoiceField(label=gettext_lazy("Clock"), choices=lobby_form.CLOCKS, required=False, error_messages={
+        "invalid_choice": gettext_lazy("Clock: choose none or one of the clocks in the list.")})
 
     def __init__(self, ruleset: str, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.ruleset = ruleset
-        self.fields["seat"].label = SEAT_LABEL.get(ruleset, "Your seat")
-        self.fields["seat"].choices = [("", "drawn at random")] + seat_options(ruleset)
-        self.fields["seat"].error_messages["invalid_choice"] = f"{self.fields['seat'].label}: choose one in the list."
+        self.fields["seat"].label = SEAT_LABEL.get(ruleset, gettext_lazy("Your seat"))
+        self.fields["seat"].choices = [("", gettext("drawn at random"))] + seat_options(ruleset)
+        self.fields["seat"].error_messages["invalid_choice"] = gettext("%(label)s: choose one in the list.") % {
+            "label": self.fields["seat"].label}
         decks = lobby_form.deck_list()
-        self.fields["my_deck"].choices = [("", "drawn at random")] + decks
-        self.fields["their_deck"].choices = [("", "drawn at random")] + decks
-        for key, (label, _) in lobby_form.BTWIXT_OPTIONS.items():
+        self.fields["my_deck"].choices = [("", gettext("drawn at random"))] + decks
+        self.fields["their_deck"].choices = [("", gettext("drawn at random"))] + decks
+        for key, (label, _help) in lobby_form.BTWIXT_OPTIONS.items():
             self.fields[f"btwixt_{key}"] = lobby_form.Tick(label)
 
     def btwixt_fields(self) -> list[tuple[forms.BoundField, str]]:
-        return [(self[f"btwixt_{k}"], help) for k, (_, help) in lobby_form.BTWIXT_OPTIONS.items()]
+        return [(self[f"btwixt_{k}"], help) for k, (_label, help) in lobby_form.BTWIXT_OPTIONS.items()]
 
     def clean_seats(self) -> int | None:
         seats = self.cleaned_data.get("seats")
@@ -95,8 +102,8 @@ class PlayForm(forms.Form):
             engine = get_ruleset("agot")
             count = computer.seat_count("agot", d.get("seats"))
             if d["seat"] not in engine.seat_choices(count):
-                self.add_error("seat", f"{d['seat'].title()} does not play at a table of {count}: choose more players "
-                                       "or another house.")
+                self.add_error("seat", gettext("%(house)s does not play at a table of %(count)s: choose more players "
+                                               "or another house.") % {"house": d["seat"].title(), "count": count})
         return d
 
     def request(self) -> computer.ComputerGame:
@@ -169,7 +176,7 @@ def play_page(request: HttpRequest, ruleset: str) -> HttpResponse:
         "min_seats": engine.min_seats, "max_seats": engine.max_seats,
         "default_seats": computer.seat_count(ruleset, None), "seat_label": SEAT_LABEL.get(ruleset, ""),
         "time_limits": lobby_form.TIME_LIMITS, "clocks": lobby_form.CLOCKS,
-        "default_time": computer.DEFAULT_TIME_LIMIT, "unrated": computer.lobbies.COMPUTER_UNRATED,
+        "default_time": computer.DEFAULT_TIME_LIMIT, "unrated": gettext(computer.lobbies.COMPUTER_UNRATED),
         "army_lists": lobby_form.army_lists() if ruleset == "minis" else [],
         "cardset_name": lobby_form.cardset_name() if ruleset == "btwixt" else "",
     })
@@ -185,11 +192,12 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as exc:
         if exc.status_code == 404:
             raise Http404("No such game.") from None
-        messages.error(request, f"No rematch: {exc.detail}")
+        messages.error(request, gettext("No rematch: %(why)s") % {"why": exc.detail})
         return redirect("web-game", game_id=game_id)
     if done.game is not None:
         return redirect("web-game", game_id=done.game.pk)
-    messages.info(request, "Your seat is kept in the rematch: the game starts when the other players ask for it too "
-                           "(their game page offers it), or when you start it with the computer in the empty seats.")
+    messages.info(request, gettext("Your seat is kept in the rematch: the game starts when the other players ask for it "
+                                   "too (their game page offers it), or when you start it with the computer in the "
+                                   "empty seats."))
     url = reverse("web-lobby", args=[done.lobby.pk])
     return redirect(f"{url}?invite={done.lobby.invite_token}" if done.lobby.private else url)

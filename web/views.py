@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
@@ -69,7 +69,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         # public data (web/minis.py), the same for every viewer: hands come from the API as this seat may see them
         from web import minis
 
-        context.update(cards=minis.catalogue(), seat_names=_seat_names(game))
+        context.update(cards=minis.page_catalogue(), seat_names=_seat_names(game))
         return render(request, "web/minis_game.html", context)
     return render(request, "web/game.html", context)
 
@@ -116,7 +116,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         # drawn by static/js/minis.js (MinisTable) from each step's view and summary; seats by their players
         from web import minis
 
-        context["cards"] = minis.catalogue()
+        context["cards"] = minis.page_catalogue()
         context["seat_names"] = _seat_names(game)
         context["seats"] = list(context["seat_names"].items())
     else:
@@ -134,7 +134,7 @@ def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
 
     game = _visible_game(request, game_id)
     if game.is_active():
-        return JsonResponse({"error": "not_finished", "detail": "Replays open when the game is over."}, status=409)
+        return JsonResponse({"error": "not_finished", "detail": gettext("Replays open when the game is over.")}, status=409)
     if step < 0 or step > game.version:  # one version per action
         raise Http404("No such step.")
     seat = queries.viewer_seat(game, request.user)
@@ -212,10 +212,11 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
         "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
         "armies": lf.ARMIES, "army_lists": lf.army_lists(),
-        "minis_modes": [(key, name, key in rulesets.MINIS_PLAYABLE_MODES) for key, name in rulesets.MINIS_MODES.items()],
+        "minis_modes": [(key, gettext(str(name)), key in rulesets.MINIS_PLAYABLE_MODES)
+                        for key, name in rulesets.MINIS_MODES.items()],
         "chosen": form.data.get("ruleset") or (request.GET.get("ruleset") if request.GET.get("ruleset") in dict(lf.RULESETS)
                                                else "agot"),
-        "unrated": lobbies.COMPUTER_UNRATED,
+        "unrated": gettext(lobbies.COMPUTER_UNRATED),
         "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
     })
 
@@ -226,9 +227,21 @@ def _btwixt_leaders() -> list[tuple[str, str]]:
     return list(btwixt_data.catalogue()["leaders"].items())
 
 
-# what a lobby's seats are called: "Your army: Stark" (the miniatures game), "Leader", "House"
-SEAT_WORDS = {"btwixt": "Leader", "minis": "Army"}
-SEAT_WORDS_PLURAL = {"btwixt": "leaders", "minis": "armies"}
+# what a lobby's seats are called, each a whole label (the Spanish words' genders differ): the joiner's
+# choice ("Your army"), the creator's list for a member ("Army for arya"), how the seats are given
+SEAT_WORDS = {"agot": gettext_lazy("Your house"), "btwixt": gettext_lazy("Your leader"), "minis": gettext_lazy("Your army")}
+SEAT_NOUN = {"agot": pgettext_lazy("a lobby's seat", "House"), "btwixt": pgettext_lazy("a lobby's seat", "Leader"),
+             "minis": pgettext_lazy("a lobby's seat", "Army")}
+# how a lobby's seats are given (Lobby.HouseChoice's words)
+HOUSE_CHOICE_WORDS = {"assign": gettext_lazy("the creator assigns seats"), "pick": gettext_lazy("players pick in join order"),
+                      "random": gettext_lazy("random at the start")}
+SEAT_FOR = {"agot": gettext_lazy("House for %(name)s"), "btwixt": gettext_lazy("Leader for %(name)s"),
+            "minis": gettext_lazy("Army for %(name)s")}
+SEAT_CHOICE = {"agot": gettext_lazy("houses: %(how)s"), "btwixt": gettext_lazy("leaders: %(how)s"),
+               "minis": gettext_lazy("armies: %(how)s")}
+# a game's status in My games
+GAME_STATUS = {"active": pgettext_lazy("a game", "active"), "finished": pgettext_lazy("a game", "finished"),
+               "abandoned": pgettext_lazy("a game", "abandoned")}
 
 
 def _lobby_or_404(request: HttpRequest, lobby_id: int) -> Lobby:
@@ -252,13 +265,17 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
     for m in members:
         m.seat_name = seat_name(m.seat) if m.seat else ""
         m.deck_name = decks.get(m.deck, "")
+        m.seat_for = str(SEAT_FOR.get(lobby.ruleset, SEAT_FOR["agot"])) % {"name": m.user.username}
+    how = HOUSE_CHOICE_WORDS.get(lobby.house_choice) or lobby.get_house_choice_display()
     return render(request, "web/lobby.html", {
         "lobby": lobby, "members": members, "me": me, "game": game, "free": max(0, lobby.people_seats() - len(members)),
-        "people_seats": lobby.people_seats(), "unrated": lobbies.COMPUTER_UNRATED,
+        "people_seats": lobby.people_seats(),
         "is_creator": request.user.pk == lobby.creator_id,
         "open_seats": [(s, seat_name(s)) for s in seats if s not in taken], "all_seats": [(s, seat_name(s)) for s in seats],
-        "seat_word": SEAT_WORDS.get(lobby.ruleset, "House"),
-        "seat_words": SEAT_WORDS_PLURAL.get(lobby.ruleset, "houses"), "invite": request.GET.get("invite", ""),
+        "seat_word": SEAT_WORDS.get(lobby.ruleset, SEAT_WORDS["agot"]),
+        "seat_noun": SEAT_NOUN.get(lobby.ruleset, SEAT_NOUN["agot"]),
+        "seat_choice": str(SEAT_CHOICE.get(lobby.ruleset, SEAT_CHOICE["agot"])) % {"how": how},
+        "unrated": gettext(lobbies.COMPUTER_UNRATED), "invite": request.GET.get("invite", ""),
         "option_words": lobby_form.option_words(lobby.ruleset, lobby.options or {}),
         "decks": list(decks.items()), "pick_deck": bool(decks) and not lobby.decks,
     })
@@ -317,7 +334,8 @@ def _in_words(rows: list[dict]) -> list[dict]:
                    replay_url="" if game.is_active() else reverse("web-replay", args=[game.pk]),
                    game_name=site_words.ruleset_name(game.ruleset),
                    seat_name=site_words.seat_name(row["seat"], game.ruleset),
-                   time_words=site_words.duration_words(game.time_limit), status_words=game.get_status_display())
+                   time_words=site_words.duration_words(game.time_limit),
+                   status_words=str(GAME_STATUS.get(game.status, game.get_status_display())))
     return rows
 
 
@@ -430,7 +448,7 @@ def needs_player(request: HttpRequest) -> HttpResponse:
 
     pager = page_of(request, substitutes.listing(request.user))
     return render(request, "web/needs_player.html", {"rows": pager.rows, "pager": pager,
-                                                     "unrated_note": substitutes.UNRATED_NOTE})
+                                                     "unrated_note": gettext(str(substitutes.UNRATED_NOTE))})
 
 
 @require_POST
@@ -443,5 +461,6 @@ def take_seat(request: HttpRequest, game_id: int, seat: str) -> HttpResponse:
     except GameError as exc:
         messages.error(request, _error_text(exc))
         return redirect("web-needs-player")
-    messages.success(request, f"The seat is yours: play on. {substitutes.UNRATED_NOTE}")
+    messages.success(request, gettext("The seat is yours: play on. %(note)s")
+                     % {"note": gettext(str(substitutes.UNRATED_NOTE))})
     return redirect("web-game", game_id=game_id)

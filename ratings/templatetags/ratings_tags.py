@@ -8,6 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django import template
 from django.core.cache import cache
 from django.db.models import Count, Max
+from django.utils.translation import pgettext_lazy
 
 from games.models import GameSeat, SeatSubstitution
 from games.results import leaver_words, who_played
@@ -23,6 +24,9 @@ CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 52, 14, 24, 42
 NICE_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
 MAX_POINT_MARKS = 60
 RECENT_GAMES = 10
+# a game's status in words (the recent games' table)
+GAME_STATUS = {"active": pgettext_lazy("a game", "active"), "finished": pgettext_lazy("a game", "finished"),
+               "abandoned": pgettext_lazy("a game", "abandoned")}
 
 
 @register.inclusion_tag("ratings/_summary.html")
@@ -151,4 +155,5 @@ def recent_games(user) -> list[dict]:
     for row in rows:
         ranking = row["game"].ranking
         row["place"] = ranking.index(row["seat"]) + 1 if ranking and row["seat"] in ranking else None
+        row["status_words"] = GAME_STATUS.get(row["game"].status, row["game"].status)
     return rows[:RECENT_GAMES]

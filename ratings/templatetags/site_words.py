@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from django import template
 from django.utils.html import format_html
-from django.utils.translation import gettext, ngettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext_lazy
 
 from games import rulesets
 
 register = template.Library()
 
 RULESET_NAMES = rulesets.NAMES
-LEFT_THE_GAME = "(left the game)"
+LEFT_THE_GAME = gettext_lazy("(left the game)")
 UNITS = ((ngettext_lazy("%(count)d day", "%(count)d days", "count"), 86400),
          (ngettext_lazy("%(count)d hour", "%(count)d hours", "count"), 3600),
          (ngettext_lazy("%(count)d minute", "%(count)d minutes", "count"), 60),

@@ -20,8 +20,8 @@
     const state = { channel: "table", seen: new Set() };
 
     function label(c) {
-      if (c.channel === "table") return "Table (everyone)";
-      return "Private: " + c.seats.filter((s) => s !== opts.seat).map(seatName).join(", ");
+      if (c.channel === "table") return gettext("Table (everyone)");
+      return interpolate(gettext("Private: %(seats)s"), { seats: c.seats.filter((s) => s !== opts.seat).map(seatName).join(", ") }, true);
     }
 
     async function load() {
@@ -45,7 +45,7 @@
       if (!r.ok) return;
       const body = await r.json();
       (body.results || body).slice().reverse().forEach(addMessage);
-      if (!state.seen.size) $("chat-messages").append(h("li", { class: "empty" }, "No messages yet."));
+      if (!state.seen.size) $("chat-messages").append(h("li", { class: "empty" }, gettext("No messages yet.")));
     }
 
     function addMessage(m) {
@@ -76,7 +76,7 @@
       const r = await fetch(opts.q("/chat"), { method: "POST", credentials: "same-origin",
         headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body: JSON.stringify({ channel: state.channel, text }) });
       if (r.ok) { $("chat-text").value = ""; addMessage(await r.json()); }
-      else { const b = await r.json().catch(() => ({})); opts.showError(`Your message was not sent: ${b.detail || r.status}`); }
+      else { const b = await r.json().catch(() => ({})); opts.showError(interpolate(gettext("Your message was not sent: %(why)s"), { why: b.detail || r.status }, true)); }
     });
 
     return { load, addMessage };

@@ -48,7 +48,8 @@
                                  body: payload === undefined ? undefined : JSON.stringify(payload) });
     let body = {};
     try { body = (await r.json()) || {}; } catch (e) { /* not JSON */ }
-    const reason = r.ok ? "" : String(body.detail || body.reason || r.statusText || `the server did not accept this (${r.status})`);
+    const reason = r.ok ? "" : String(body.detail || body.reason || r.statusText
+      || interpolate(gettext("the server did not accept this (%(status)s)"), { status: r.status }, true));
     return { ok: r.ok, status: r.status, body, reason };
   }
 
@@ -82,7 +83,7 @@
       const proto = location.protocol === "https:" ? "wss://" : "ws://";
       const ws = new WebSocket(proto + location.host + opts.path + (opts.invite ? "?invite=" + encodeURIComponent(opts.invite) : ""));
       ws.onopen = () => {
-        backoff = RECONNECT_FIRST; opts.status.textContent = "live"; opts.status.className = "conn on";
+        backoff = RECONNECT_FIRST; opts.status.textContent = gettext("live"); opts.status.className = "conn on";
         if (opts.onOpen) opts.onOpen();
       };
       ws.onmessage = (e) => {
@@ -97,7 +98,7 @@
         else if (msg.type === "presence" && opts.onPresence) opts.onPresence(msg.connected);
       };
       ws.onclose = () => {
-        opts.status.textContent = "reconnecting…"; opts.status.className = "conn off";
+        opts.status.textContent = gettext("reconnecting…"); opts.status.className = "conn off";
         setTimeout(connect, reconnectWait(backoff)); backoff = Math.min(backoff * 2, RECONNECT_MOST);
       };
       window.__westerosSocket = ws;

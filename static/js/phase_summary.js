@@ -27,10 +27,17 @@
   const STORE = `westeros:phase-summary:${root.dataset.game}:${SEAT || "spectator"}`;
   const MAX_LINES = 8, MAX_PHASES = 3, RECENT_MS = 20000, PHONE_LINES = 3;
   const PHONE = window.matchMedia ? window.matchMedia("(max-width: 600px)") : null;
-  // sentences that only say a round or phase begins: the panel's title says that already
-  const FILLER = [/^Round \d+ begins\.$/, /^The (Planning|Action|Westeros) phase begins\b/];
+  // sentences that only say a round or phase begins: the panel's title says that already. The log
+  // reads in the reader's language: the catalogue gives each pattern in it (the English ones stay).
+  const FILLER = [/^Round \d+ begins\.$/, /^The (Planning|Action|Westeros) phase begins\b/,
+    ...[gettext("^Round \\d+ begins\\.$"), gettext("^The (Planning|Action|Westeros) phase begins\\b")].map((re) => new RegExp(re))];
   const filler = (l) => FILLER.some((re) => re.test((l.text || "").trim()));
-  const PHASE = { planning: "Planning phase", action: "Action phase", westeros: "Westeros phase" };
+  // the title of each phase's summary, a whole sentence per phase
+  const PHASE = {
+    planning: (round) => interpolate(gettext("What happened in the Planning phase of round %(round)s"), { round }, true),
+    action: (round) => interpolate(gettext("What happened in the Action phase of round %(round)s"), { round }, true),
+    westeros: (round) => interpolate(gettext("What happened in the Westeros phase of round %(round)s"), { round }, true),
+  };
   const NS = "http://www.w3.org/2000/svg";
 
   let since;                    // the id of the last phase not to show (undefined until the first log)
@@ -57,7 +64,7 @@
 
   // sentences that state a standing anew each time it changes ("Castles and strongholds held: ..."):
   // within a phase only the last one says where it stands
-  const STANDING = [/^Castles and strongholds held: /];
+  const STANDING = [/^Castles and strongholds held: /, new RegExp(gettext("^Castles and strongholds held: "))];
   const standing = (l) => STANDING.find((re) => re.test((l.text || "").trim()));
   function latestStandings(lines) {
     return lines.filter((l, i) => {
@@ -73,7 +80,7 @@
     return heads.concat(open.filter((l) => l.key && !l.headline).slice(0, MAX_LINES - heads.length));
   }
 
-  function title(g) { return `What happened in the ${PHASE[g.phase]} of round ${g.round}`; }
+  function title(g) { return PHASE[g.phase](g.round); }
 
   function sentence(line) {
     return (line.parts || [{ text: line.text }]).map((p) => (p.house ? h("span", { class: "house-name house-" + p.house }, p.text) : p.text));
@@ -91,14 +98,15 @@
           class: compact && i >= PHONE_LINES ? "ps-extra" : null,
           onmouseenter: on, onmouseleave: off, onfocus: on, onblur: off }, sentence(l));
       })),
-      more > 0 ? h("p", { class: "ps-more" }, "and ", h("a", { href: "#log" }, `${more} more in the log`), ".") : null,
+      more > 0 ? h("p", { class: "ps-more" }, h("a", { href: "#log" },
+        interpolate(ngettext("and %(count)s more in the log.", "and %(count)s more in the log.", more), { count: more }, true))) : null,
     ];
   }
 
   function panel() {
     let box = document.getElementById("phase-summary");
     if (!box) {
-      box = h("section", { id: "phase-summary", class: "phase-summary", "aria-label": "What happened", hidden: true });
+      box = h("section", { id: "phase-summary", class: "phase-summary", "aria-label": gettext("What happened"), hidden: true });
       const wrap = svg.closest(".board-wrap");
       wrap.insertBefore(box, wrap.firstChild);
     }
@@ -118,18 +126,20 @@
     const toggle = phone && (hiddenLines > 0 || expanded)
       ? h("button", { type: "button", class: "link ps-toggle", "aria-expanded": expanded ? "true" : "false",
         onclick: () => { expanded = !expanded; render(); } },
-        expanded ? "Show less" : `Show all (${hiddenLines} more ${hiddenLines === 1 ? "line" : "lines"})`)
+        expanded ? gettext("Show less") : interpolate(ngettext("Show all (%(count)s more line)", "Show all (%(count)s more lines)", hiddenLines),
+          { count: hiddenLines }, true))
       : null;
     box.replaceChildren(...[   // replaceChildren would write a null as the text "null"
       h("div", { class: "ps-head" },
         h("h2", { role: "status" }, title(newest)),
-        h("button", { type: "button", class: "ps-close", onclick: dismiss, "aria-label": "Dismiss the summary" }, "Dismiss")),
+        h("button", { type: "button", class: "ps-close", onclick: dismiss, "aria-label": gettext("Dismiss the summary") }, gettext("Dismiss"))),
       ...phaseBody(newest, compact),
       toggle,
       ...older.map((g) => h("details", { class: "ps-older" }, h("summary", {}, title(g)), ...phaseBody(g))),
       changed ? h("p", { class: "ps-note" }, h("span", { class: "ps-swatch", "aria-hidden": "true" }),
-        ` ${changed === 1 ? "The area" : `The ${changed} areas`} that changed ${changed === 1 ? "is" : "are"} outlined in yellow on the board. `,
-        h("button", { type: "button", class: "link ps-show", onclick: showOnBoard }, "Show on the board")) : null,
+        " " + interpolate(ngettext("The area that changed is outlined in yellow on the board.",
+          "The %(count)s areas that changed are outlined in yellow on the board.", changed), { count: changed }, true) + " ",
+        h("button", { type: "button", class: "link ps-show", onclick: showOnBoard }, gettext("Show on the board"))) : null,
     ].filter(Boolean));
     decorate();
   }

@@ -12,7 +12,9 @@
   const MN = root.dataset.ruleset === "minis" ? window.MinisTable : null;
   const W = BT || LCG || MN ? null : window.Westeros;
   const svg = document.getElementById("board");
-  const SOURCE = { player: "", bot: " (bot)", timeout: " (time ran out: the default was applied)" };
+  const SOURCE = { player: "", bot: " " + gettext("(bot)"), timeout: " " + gettext("(time ran out: the default was applied)") };
+  const PHASES = { planning: gettext("Planning phase"), action: gettext("Action phase"), westeros: gettext("Westeros phase"),
+    over: gettext("the game is over") };
   let step = 0;
   let showing = 0;   // the latest request: an older answer arriving late is dropped
 
@@ -26,13 +28,14 @@
     if (asked !== showing) return;
     if (MN) MN.showReplayStep(data, step, steps); else if (LCG) LCG.showReplayStep(data, step, steps); else if (BT) showTable(data); else showBoard(data);
     // a clocked game: every player's clock as it was after this step (countdown.js)
-    window.WesterosClock.show(document.getElementById("replay-clocks"), data.clocks, "Clocks at this step: ");
+    window.WesterosClock.show(document.getElementById("replay-clocks"), data.clocks, gettext("Clocks at this step: "));
   }
 
   function showBoard(data) {
     const v = data.view;
     W.drawBoard(svg, v, data.seat, {});
-    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · round ${v.round} · ${({ planning: "Planning phase", action: "Action phase", westeros: "Westeros phase", over: "the game is over" })[v.phase] || v.phase}`;
+    document.getElementById("replay-pos").textContent = interpolate(gettext("Step %(step)s of %(steps)s · round %(round)s · %(phase)s"),
+      { step, steps, round: v.round, phase: PHASES[v.phase] || v.phase }, true);
     const box = document.getElementById("replay-entry");
     box.replaceChildren();
     if (data.entry) {
@@ -48,12 +51,15 @@
         }
         list.append(li);
       }
-      if (!lines.length) { const li = document.createElement("li"); li.textContent = "Nothing you could see happened at this step."; list.append(li); }
+      if (!lines.length) { const li = document.createElement("li"); li.textContent = gettext("Nothing you could see happened at this step."); list.append(li); }
       box.append(list);
-    } else box.textContent = "The game as it started.";
+    } else box.textContent = gettext("The game as it started.");
     const table = document.createElement("table");
     table.className = "small";
-    table.innerHTML = "<thead><tr><th>House</th><th>Castles</th><th>Supply</th><th>Power</th><th>Throne</th></tr></thead>";
+    const head = table.createTHead().insertRow();
+    for (const word of [gettext("House"), gettext("Castles"), gettext("Supply"), gettext("Power"), gettext("Throne")]) {
+      const th = document.createElement("th"); th.textContent = word; head.append(th);
+    }
     const body = table.createTBody();
     for (const house of v.seats) {
       const row = body.insertRow();
@@ -69,13 +75,14 @@
     const s = data.summary;
     const { h } = window.WesterosClient;
     const table = BT.renderTable(s, CARDS, { seat: data.seat });
-    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · ${BT.phaseText()}`;
+    document.getElementById("replay-pos").textContent = interpolate(gettext("Step %(step)s of %(steps)s · %(where)s"),
+      { step, steps, where: BT.phaseText() }, true);
     const hand = data.seat && Array.isArray((s.hands || {})[data.seat]) ? s.hands[data.seat] : null;
     document.getElementById("replay-table").replaceChildren(table,
-      hand ? h("section", { class: "replay-hand" }, h("h2", {}, `${BT.leaderName(data.seat, CARDS)}'s hand`),
-        hand.length ? h("div", { class: "bt-cards" }, hand.map((c) => BT.cardView(c))) : h("p", { class: "empty" }, "No cards in hand.")) : null);
+      hand ? h("section", { class: "replay-hand" }, h("h2", {}, interpolate(gettext("%(leader)s's hand"), { leader: BT.leaderName(data.seat, CARDS) }, true)),
+        hand.length ? h("div", { class: "bt-cards" }, hand.map((c) => BT.cardView(c))) : h("p", { class: "empty" }, gettext("No cards in hand."))) : null);
     const box = document.getElementById("replay-entry");
-    if (!data.entry) { box.replaceChildren(h("p", {}, "The game as it started: the hands are dealt and the first ally is on offer.")); return; }
+    if (!data.entry) { box.replaceChildren(h("p", {}, gettext("The game as it started: the hands are dealt and the first ally is on offer."))); return; }
     box.replaceChildren(h("p", {}, h("strong", {}, BT.leaderName(data.entry.seat, CARDS)), SOURCE[data.entry.source] ?? ""),
       ...data.entry.events.map((ev) => h("div", { class: "log-event" },
         BT.describeEvent(ev.type === "reorder_dead" ? { ...ev, seat: data.entry.seat } : ev, s, CARDS))));

@@ -12,48 +12,55 @@
   "use strict";
 
   const WORDS = {
-    bar: "Your seat",
-    extend: "Extend my deadline (once per game)",
-    extendLater: "Extend my deadline (once, when you have a decision)",
-    extendRefused: "Extension refused: ",
-    concede: "Concede",
-    concedeAsk: "Concede this game? The computer takes your seat and plays it to the end; you cannot come back.",
-    concedeYes: "Yes, concede",
-    concedeNo: "Keep playing",
-    concedeRefused: "Concession refused: ",
-    pauseAlone: "Pause the game",
-    pauseWaits: (names) => `Pause: waits for ${names}'s vote`,
-    pauseWaitsMany: (names) => `Pause: waits for the votes of ${names}`,
-    pauseLast: (names) => `Pause the game (${names} voted to pause)`,
-    voted: (names) => `You voted to pause; the game pauses when ${names} ${names.includes(" and ") ? "vote" : "votes"} too.`,
-    withdraw: "Withdraw my vote",
-    paused: "The game is paused: every deadline and clock is stopped.",
-    resume: "Resume the game",
-    pauseRefused: "Pause refused: ",
-    left: "You left this game: the computer plays your seat.",
-    unrated: "Unrated: this game started with computer players.",
-    over: "The game is over",
-    abandoned: "The game was abandoned",
-    overWithout: "The game is over. Its result is not ready yet: reload the page in a moment.",
-    places: "Places",
-    place: "Place",
-    seat: "Seat",
-    player: "Player",
-    score: "Score",
-    rating: "Rating",
-    winner: "winner",
-    notRated: "This game was not rated.",
-    notRatedComputer: "This game was not rated: it started with computer players.",
+    bar: gettext("Your seat"),
+    extend: gettext("Extend my deadline (once per game)"),
+    extendLater: gettext("Extend my deadline (once, when you have a decision)"),
+    extendRefused: gettext("Extension refused: "),
+    concede: gettext("Concede"),
+    concedeAsk: gettext("Concede this game? The computer takes your seat and plays it to the end; you cannot come back."),
+    concedeYes: gettext("Yes, concede"),
+    concedeNo: gettext("Keep playing"),
+    concedeRefused: gettext("Concession refused: "),
+    pauseAlone: gettext("Pause the game"),
+    pauseWaits: (names) => interpolate(gettext("Pause: waits for %(names)s's vote"), { names }, true),
+    pauseWaitsMany: (names) => interpolate(gettext("Pause: waits for the votes of %(names)s"), { names }, true),
+    pauseLast: (names) => interpolate(gettext("Pause the game (%(names)s voted to pause)"), { names }, true),
+    // `count`: how many players the vote still waits for (the verb agrees with them)
+    voted: (names, count) => interpolate(ngettext("You voted to pause; the game pauses when %(names)s votes too.",
+      "You voted to pause; the game pauses when %(names)s vote too.", count), { names }, true),
+    withdraw: gettext("Withdraw my vote"),
+    paused: gettext("The game is paused: every deadline and clock is stopped."),
+    resume: gettext("Resume the game"),
+    pauseRefused: gettext("Pause refused: "),
+    left: gettext("You left this game: the computer plays your seat."),
+    unrated: gettext("Unrated: this game started with computer players."),
+    over: gettext("The game is over"),
+    abandoned: gettext("The game was abandoned"),
+    overWithout: gettext("The game is over. Its result is not ready yet: reload the page in a moment."),
+    places: gettext("Places"),
+    place: gettext("Place"),
+    seat: gettext("Seat"),
+    player: gettext("Player"),
+    score: gettext("Score"),
+    rating: gettext("Rating"),
+    winner: gettext("winner"),
+    notRated: gettext("This game was not rated."),
+    notRatedComputer: gettext("This game was not rated: it started with computer players."),
     ratingChange: (before, after) => `${before} → ${after} (${after - before >= 0 ? "+" : "−"}${Math.abs(after - before)})`,
-    noRating: "not rated",
-    replay: "Watch the replay",
-    rematch: "Rematch",
-    rematchHint: (computer) => computer ? "A new game with the same seats, options and computer players." : "A new game with the same seats and options.",
+    noRating: gettext("not rated"),
+    replay: gettext("Watch the replay"),
+    rematch: gettext("Rematch"),
+    rematchHint: (computer) => computer ? gettext("A new game with the same seats, options and computer players.")
+      : gettext("A new game with the same seats and options."),
+    // a place in words: "1st", "2nd" in English; the catalogue says how other languages write it ("1.º")
     ordinal: (n) => {
       const t = n % 100, u = n % 10;
-      return n + (t >= 11 && t <= 13 ? "th" : u === 1 ? "st" : u === 2 ? "nd" : u === 3 ? "rd" : "th");
+      const suffix = t >= 11 && t <= 13 ? "th" : u === 1 ? "st" : u === 2 ? "nd" : u === 3 ? "rd" : "th";
+      const said = { st: gettext("%(n)sst"), nd: gettext("%(n)snd"), rd: gettext("%(n)srd"), th: gettext("%(n)sth") }[suffix];
+      return interpolate(said, { n }, true);
     },
-    list: (names) => names.length <= 1 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1],
+    list: (names) => names.length <= 1 ? names.join("")
+      : interpolate(gettext("%(items)s and %(last)s"), { items: names.slice(0, -1).join(", "), last: names[names.length - 1] }, true),
   };
 
   const client = window.WesterosClient;
@@ -102,7 +109,7 @@
     const others = people().filter((s) => s.seat !== me.seat);
     const missing = others.filter((s) => !votes.has(s.seat)).map(nameOf);
     if (votes.has(me.seat)) {
-      return [h("p", { class: "tc-voted", role: "status" }, WORDS.voted(WORDS.list(missing))),
+      return [h("p", { class: "tc-voted", role: "status" }, WORDS.voted(WORDS.list(missing), missing.length)),
         h("button", { type: "button", class: "secondary", id: "tc-withdraw", onclick: () => send("/pause", { pause: false }, WORDS.pauseRefused) }, WORDS.withdraw)];
     }
     let label;

@@ -8,7 +8,7 @@
   const root = document.getElementById("game");
   const SEAT = (root && root.dataset.seat) || null;
   const SOUND_KEY = "westeros.turnSound";
-  const PREFIX = "● Your move — ";
+  const PREFIX = gettext("● Your move — ");
   const baseTitle = document.title;
   const icon = (fill, stroke) => "data:image/svg+xml," + encodeURIComponent(
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="13" fill="${fill}" stroke="${stroke}" stroke-width="3"/></svg>`);
@@ -55,7 +55,7 @@
     const show = () => {
       const on = soundOn();
       button.setAttribute("aria-pressed", on ? "true" : "false");
-      button.textContent = on ? "♪ Sound on your turn: on" : "♪ Sound on your turn: off";
+      button.textContent = on ? gettext("♪ Sound on your turn: on") : gettext("♪ Sound on your turn: off");
     };
     button.addEventListener("click", () => {
       const on = !soundOn();
