@@ -20,6 +20,12 @@
 (function () {
   "use strict";
   const { h } = window.WesterosClient;
+  // the page's words in the reader's language (the catalogue templates/base.html loads: issue 29)
+  const gettext = window.gettext || ((t) => t);
+  const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+  const pgettext = window.pgettext || ((context, t) => t);
+  const interpolate = window.interpolate || ((t, o) => t.replace(/%\((\w+)\)s/g, (m, k) => o[k]));
+  const fmt = (template, values) => interpolate(template, values, true);
 
   // ------------------------------------------------------------------ what the drawing reads
 
@@ -51,42 +57,55 @@
   const cap = (s) => String(s ?? "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
   const base = (name) => String(name).split("#")[0];
   const card = (id) => C.cards[base(id)] || { name: cap(base(id)), type: "?", faction: "neutral", traits: [], keywords: {}, text: "" };
-  const cardName = (id) => (id === "faction" ? "the faction card" : card(id).name);
-  const factionName = (f) => (C.factions || {})[f] || cap(f);
+  const cardName = (id) => (id === "faction" ? gettext("the faction card") : card(id).name);
+  // the factions the Spanish rulebook names otherwise (the others are house names: "Stark")
+  const FACTION_WORDS = { thenightswatch: gettext("The Night's Watch"), neutral: pgettext("faction", "Neutral") };
+  const factionName = (f) => FACTION_WORDS[f] || (C.factions || {})[f] || cap(f);
   const seats = () => V.seats || S.seats || [];
   const other = (seat) => seats().find((s) => s !== seat);
   const player = (seat) => (V.players || {})[seat] || {};
   function seatRow(seat) { return ROWS.find((r) => r.seat === seat) || {}; }
   /* A seat by its player's name; a bot's (or a replay's unknown) seat by its faction. */
   function seatName(seat) {
-    if (!seat) return "nobody";
+    if (!seat) return gettext("nobody");
     const row = seatRow(seat);
     if (row.user) return row.user;
     const f = player(seat).faction;
-    return f ? factionName(f) : (seat === "p1" ? "Player 1" : seat === "p2" ? "Player 2" : cap(seat));
+    return f ? factionName(f) : (seat === "p1" || seat === "p2" ? fmt(gettext("Player %(number)s"), { number: seat.slice(1) }) : cap(seat));
   }
-  const possessive = (seat) => (seat === ME ? "your" : seatName(seat) + "'s");
+  const possessive = (seat) => (seat === ME ? gettext("your") : fmt(gettext("%(name)s's"), { name: seatName(seat) }));
   const plural = (n, word, many) => `${n} ${n === 1 ? word : (many || word + "s")}`;
+  const goldWords = (n) => fmt(ngettext("%(n)s gold", "%(n)s gold", n), { n });
 
-  const ICONS = { military: ["M", "Military"], intrigue: ["I", "Intrigue"], power: ["P", "Power"] };
-  const PHASES = { setup: "Setup", plot: "Plot phase", draw: "Draw phase", marshaling: "Marshaling phase",
-    challenges: "Challenges phase", dominance: "Dominance phase", standing: "Standing phase", taxation: "Taxation phase" };
-  const STEPS = { mulligan: "mulligans", setup: "choosing setup cards", "1.1": "the round begins", "1.2": "each player chooses a plot",
-    "1.3": "plots are revealed", "1.5": "the plot phase ends", "2.1": "drawing", "2.2": "each player draws 2 cards", "2.3": "the draw phase ends",
-    "3.1": "the marshaling phase begins", "3.2": "marshaling cards", "3.3": "the next player marshals", "3.4": "the marshaling phase ends",
-    "4.1": "the challenges phase begins", "4.2": "declaring a challenge", "4.2.1": "declaring defenders", "4.2.2": "comparing strength",
-    "4.2.3": "challenge bonuses", "4.2.4": "claim", "4.2.5": "keywords", "4.2.6": "the challenge ends", "4.3": "the next player's challenges",
-    "4.4": "the challenges phase ends", "5.1": "dominance", "5.2": "counting dominance", "5.3": "the dominance phase ends",
-    "6.1": "standing", "6.2": "every card stands", "6.3": "the standing phase ends", "7.1": "taxation",
-    "7.2": "unspent gold returns", "7.3": "checking hands against reserve", "7.5": "the round ends" };
-  const WINDOWS = { plot: "after the plots are revealed", draw: "after cards are drawn", marshaling: "marshaling",
-    before_challenge: "before a challenge", after_attackers: "after attackers are declared", after_defenders: "after defenders are declared",
-    dominance: "after dominance", standing: "after cards stand", taxation: "after the reserve check" };
-  const DECISIONS = { mulligan: "to keep or mulligan", setup: "to place setup cards", plot: "to choose a plot",
-    first_player: "to choose the first player", action: "to act or pass", interrupt: "to interrupt or pass", reaction: "to react or pass",
-    challenge: "to declare a challenge or pass", defenders: "to declare defenders", kill: "to choose characters to kill",
-    discard: "to choose cards to discard", renown: "renown", insight: "insight", pillage: "pillage", intimidate: "intimidate",
-    order: "to choose an order", winner: "to name the winner", choose: "to make a choice" };
+  // words of the rules as the Spanish Rules Reference writes them (games/i18n/glossary/lcg.yaml)
+  const ICONS = { military: ["M", gettext("Military")], intrigue: ["I", gettext("Intrigue")], power: ["P", pgettext("challenge", "Power")] };
+  const TYPES = { character: gettext("Character"), location: gettext("Location"), attachment: gettext("Attachment"),
+    event: gettext("Event"), plot: gettext("Plot"), agenda: gettext("Agenda"), faction: gettext("Faction") };
+  const typeName = (t) => TYPES[t] || cap(t);
+  const KEYWORDS = { ambush: gettext("Ambush"), bestow: gettext("Bestow"), insight: gettext("Insight"), intimidate: gettext("Intimidate"),
+    limited: gettext("Limited"), pillage: gettext("Pillage"), renown: gettext("Renown"), stealth: gettext("Stealth"),
+    terminal: gettext("Terminal"), no_attachments: gettext("No attachments") };
+  const keywordName = (k) => KEYWORDS[k] || cap(k.replace("no_attachments", "no attachments"));
+  const PHASES = { setup: gettext("Setup"), plot: gettext("Plot phase"), draw: gettext("Draw phase"), marshaling: gettext("Marshaling phase"),
+    challenges: gettext("Challenges phase"), dominance: gettext("Dominance phase"), standing: gettext("Standing phase"), taxation: gettext("Taxation phase") };
+  const STEPS = { mulligan: gettext("mulligans"), setup: gettext("choosing setup cards"), "1.1": gettext("the round begins"), "1.2": gettext("each player chooses a plot"),
+    "1.3": gettext("plots are revealed"), "1.5": gettext("the plot phase ends"), "2.1": gettext("drawing"), "2.2": gettext("each player draws 2 cards"), "2.3": gettext("the draw phase ends"),
+    "3.1": gettext("the marshaling phase begins"), "3.2": gettext("marshaling cards"), "3.3": gettext("the next player marshals"), "3.4": gettext("the marshaling phase ends"),
+    "4.1": gettext("the challenges phase begins"), "4.2": gettext("declaring a challenge"), "4.2.1": gettext("declaring defenders"), "4.2.2": gettext("comparing strength"),
+    "4.2.3": gettext("challenge bonuses"), "4.2.4": gettext("claim"), "4.2.5": gettext("keywords"), "4.2.6": gettext("the challenge ends"), "4.3": gettext("the next player's challenges"),
+    "4.4": gettext("the challenges phase ends"), "5.1": gettext("dominance"), "5.2": gettext("counting dominance"), "5.3": gettext("the dominance phase ends"),
+    "6.1": gettext("standing"), "6.2": gettext("every card stands"), "6.3": gettext("the standing phase ends"), "7.1": gettext("taxation"),
+    "7.2": gettext("unspent gold returns"), "7.3": gettext("checking hands against reserve"), "7.5": gettext("the round ends") };
+  const WINDOWS = { plot: gettext("after the plots are revealed"), draw: gettext("after cards are drawn"), marshaling: gettext("marshaling"),
+    before_challenge: gettext("before a challenge"), after_attackers: gettext("after attackers are declared"), after_defenders: gettext("after defenders are declared"),
+    dominance: gettext("after dominance"), standing: gettext("after cards stand"), taxation: gettext("after the reserve check") };
+  const DECISIONS = { mulligan: gettext("to keep or mulligan"), setup: gettext("to place setup cards"), plot: gettext("to choose a plot"),
+    first_player: gettext("to choose the first player"), action: gettext("to act or pass"), interrupt: gettext("to interrupt or pass"), reaction: gettext("to react or pass"),
+    challenge: gettext("to declare a challenge or pass"), defenders: gettext("to declare defenders"), kill: gettext("to choose characters to kill"),
+    discard: gettext("to choose cards to discard"), renown: gettext("renown"), insight: gettext("insight"), pillage: gettext("pillage"), intimidate: gettext("intimidate"),
+    order: gettext("to choose an order"), winner: gettext("to name the winner"), choose: gettext("to make a choice") };
+  const CHALLENGE_TYPES = { military: gettext("military"), intrigue: gettext("intrigue"), power: pgettext("challenge type", "power") };
+  const challengeType = (t) => CHALLENGE_TYPES[t] || String(t || "").replace(/_/g, " ");
 
   /* Card instances in play: uid -> {id, seat, name ("id#n", the engine's copy name)}. */
   function inPlay() {
@@ -118,38 +137,44 @@
   }
   /* A card reference of an action in words: "Winterfell Steward (2nd copy, Bob's)". */
   function refLabel(ref) {
-    if (ref === null || ref === undefined) return "none";
+    if (ref === null || ref === undefined) return gettext("none");
+    const copy = (n) => fmt(gettext("copy %(n)s"), { n });
+    const whose = (seat) => fmt(gettext("%(name)s's"), { name: seatName(seat) });
     if (typeof ref === "string") {
-      if (ref === "faction") return "your faction card";
+      if (ref === "faction") return gettext("your faction card");
       const [id, n] = ref.split("#");
       const uid = findUid(ref);
       const seat = uid ? inPlay()[uid].seat : null;
       const bits = [];
-      if (n && n !== "1") bits.push(`copy ${n}`);
-      if (seat && seat !== ME) bits.push(`${seatName(seat)}'s`);
+      if (n && n !== "1") bits.push(copy(n));
+      if (seat && seat !== ME) bits.push(whose(seat));
       return cardName(id) + (bits.length ? ` (${bits.join(", ")})` : "");
     }
     if (typeof ref === "object" && ref.card) {
-      const zone = { hand: "hand", discard: "discard pile", dead: "dead pile", deck: "deck", plots: "plot deck" }[ref.zone];
-      if (zone) return `${cardName(ref.card)} (${ref.seat && ref.seat !== ME ? seatName(ref.seat) + "'s" : "your"} ${zone})`;
+      const mine = !(ref.seat && ref.seat !== ME);
+      const ZONES = mine
+        ? { hand: gettext("your hand"), discard: gettext("your discard pile"), dead: gettext("your dead pile"), deck: gettext("your deck"), plots: gettext("your plot deck") }
+        : { hand: gettext("%(name)s's hand"), discard: gettext("%(name)s's discard pile"), dead: gettext("%(name)s's dead pile"), deck: gettext("%(name)s's deck"), plots: gettext("%(name)s's plot deck") };
+      const zone = ZONES[ref.zone];
+      if (zone) return `${cardName(ref.card)} (${mine ? zone : fmt(zone, { name: seatName(ref.seat) })})`;
       const [, n] = ref.card.split("#");
       return cardName(ref.card) + ((n && n !== "1") || (ref.seat && ref.seat !== ME)
-        ? ` (${[n && n !== "1" ? `copy ${n}` : null, ref.seat && ref.seat !== ME ? seatName(ref.seat) + "'s" : null].filter(Boolean).join(", ")})` : "");
+        ? ` (${[n && n !== "1" ? copy(n) : null, ref.seat && ref.seat !== ME ? whose(ref.seat) : null].filter(Boolean).join(", ")})` : "");
     }
     return describeValue(ref);
   }
   /* Any value in words (the fallback): a card or seat by its name, a list joined; never JSON. */
   function describeValue(v) {
-    if (v === true) return "yes";
-    if (v === false) return "no";
-    if (v === null || v === undefined || v === "") return "none";
+    if (v === true) return gettext("yes");
+    if (v === false) return gettext("no");
+    if (v === null || v === undefined || v === "") return gettext("none");
     if (typeof v === "number") return String(v);
     if (typeof v === "string") {
       if (seats().includes(v)) return seatName(v);
       if (C.cards[base(v)]) return refLabel(v);
       return v.replace(/_/g, " ");
     }
-    if (Array.isArray(v)) return v.length ? v.map(describeValue).join(", ") : "none";
+    if (Array.isArray(v)) return v.length ? v.map(describeValue).join(", ") : gettext("none");
     if (typeof v === "object") {
       if (v.card) return refLabel(v);
       return Object.entries(v).map(([k, x]) => `${k.replace(/_/g, " ")} ${describeValue(x)}`).join(", ");
@@ -178,20 +203,20 @@
     });
   }
   function keywordWords(kw) {
-    return Object.entries(kw || {}).filter(([, v]) => v).map(([k, v]) => cap(k.replace("no_attachments", "no attachments")) + (v === true ? "" : ` (${v})`));
+    return Object.entries(kw || {}).filter(([, v]) => v).map(([k, v]) => keywordName(k) + (v === true ? "" : ` (${v})`));
   }
   function iconsNode(icons) {
-    return h("span", { class: "icons", "aria-label": "icons: " + (icons.length ? icons.join(", ") : "none") },
-      ["military", "intrigue", "power"].map((i) => h("span", { class: `icon icon-${i}` + (icons.includes(i) ? "" : " off"), title: ICONS[i][1] + (icons.includes(i) ? "" : " (none)") }, ICONS[i][0])));
+    return h("span", { class: "icons", "aria-label": fmt(gettext("icons: %(icons)s"), { icons: icons.length ? icons.map(challengeType).join(", ") : gettext("none") }) },
+      ["military", "intrigue", "power"].map((i) => h("span", { class: `icon icon-${i}` + (icons.includes(i) ? "" : " off"), title: icons.includes(i) ? ICONS[i][1] : fmt(gettext("%(icon)s (none)"), { icon: ICONS[i][1] }) }, ICONS[i][0])));
   }
   function plotValues(id, live) {
     const p = card(id).plot || {};
     const val = (k) => (live && live[k] !== undefined ? live[k] : p[k]);
     return h("span", { class: "plot-values" },
-      h("span", { title: "income (gold)" }, "Gold ", h("b", {}, val("income") ?? "–")),
-      h("span", { title: "initiative" }, "Init ", h("b", {}, val("initiative") ?? "–")),
-      h("span", { title: "claim" }, "Claim ", h("b", {}, val("claim") ?? "–")),
-      h("span", { title: "reserve" }, "Res ", h("b", {}, val("reserve") ?? "–")));
+      h("span", { title: gettext("income (gold)") }, gettext("Gold") + " ", h("b", {}, val("income") ?? "–")),
+      h("span", { title: gettext("initiative") }, pgettext("short for initiative", "Init") + " ", h("b", {}, val("initiative") ?? "–")),
+      h("span", { title: gettext("claim") }, pgettext("plot value", "Claim") + " ", h("b", {}, val("claim") ?? "–")),
+      h("span", { title: gettext("reserve") }, pgettext("short for reserve", "Res") + " ", h("b", {}, val("reserve") ?? "–")));
   }
 
   /* One card. `state` (in play): {kneeling, power, gold, duplicates, tokens, strength, participating};
@@ -207,13 +232,17 @@
     const role = INTERACT && key ? INTERACT(key, id) : null;
     if (role && role.cls) classes.push(role.cls);
     const status = [];
-    if (state.power) status.push(h("span", { class: "power", title: `${state.power} power` }, `★ ${state.power}`));
-    if (state.gold) status.push(h("span", { class: "gold-on", title: `${state.gold} gold on it` }, `◉ ${state.gold}`));
-    if (state.duplicates) status.push(h("span", { class: "dupes", title: "duplicates" }, `+${state.duplicates} dup.`));
-    for (const [t, n] of Object.entries(state.tokens || {})) if (n) status.push(h("span", { class: "token" }, `${n} ${t}`));
-    if (state.participating) status.push(h("span", { class: "part" }, state.participating));
+    const powerWords = (n) => fmt(ngettext("%(n)s power", "%(n)s power", n), { n });
+    if (state.power) status.push(h("span", { class: "power", title: powerWords(state.power) }, `★ ${state.power}`));
+    if (state.gold) status.push(h("span", { class: "gold-on", title: fmt(ngettext("%(n)s gold on it", "%(n)s gold on it", state.gold), { n: state.gold }) }, `◉ ${state.gold}`));
+    if (state.duplicates) status.push(h("span", { class: "dupes", title: gettext("duplicates") }, fmt(gettext("+%(n)s dup."), { n: state.duplicates })));
+    const TOKENS = { poison: gettext("poison") };
+    for (const [t, n] of Object.entries(state.tokens || {})) if (n) status.push(h("span", { class: "token" }, `${n} ${TOKENS[t] || t}`));
+    const PARTICIPATING = { attacking: gettext("attacking"), defending: gettext("defending") };
+    if (state.participating) status.push(h("span", { class: "part" }, PARTICIPATING[state.participating] || state.participating));
     const str = state.strength !== undefined ? state.strength : c.strength;
-    const label = `${c.name}${c.type !== "?" ? ", " + c.type : ""}${state.kneeling ? ", kneeling" : ""}${state.power ? `, ${state.power} power` : ""}`;
+    const label = [c.name, c.type !== "?" ? typeName(c.type).toLowerCase() : null, state.kneeling ? gettext("kneeling") : null,
+      state.power ? powerWords(state.power) : null].filter(Boolean).join(", ");
     const node = h("div", {
       class: classes.join(" "), "data-card": base(id), "data-key": key || null, "data-uid": state.uid || null,
       tabindex: role && role.click ? "0" : null, role: role && role.click ? "button" : null,
@@ -222,16 +251,16 @@
       onkeydown: role && role.click ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); role.click(); } } : null,
     },
     h("div", { class: "c-head" },
-      c.cost !== undefined ? h("span", { class: "cost", title: "cost" }, c.cost) : null,
+      c.cost !== undefined ? h("span", { class: "cost", title: gettext("cost") }, c.cost) : null,
       h("strong", { class: "c-name" }, c.unique ? "◆ " : "", c.name)),
     c.type === "plot" ? plotValues(id, state.plotLive) : null,
-    c.type === "character" ? h("div", { class: "c-str" }, iconsNode(c.icons || []), h("span", { class: "str", title: "strength" }, str ?? "")) : null,
-    h("div", { class: "c-type" }, [cap(c.type === "?" ? "card" : c.type), ...(c.traits || [])].join(" · ")),
+    c.type === "character" ? h("div", { class: "c-str" }, iconsNode(c.icons || []), h("span", { class: "str", title: gettext("strength") }, str ?? "")) : null,
+    h("div", { class: "c-type" }, [c.type === "?" ? gettext("Card") : typeName(c.type), ...(c.traits || [])].join(" · ")),
     kw.length ? h("div", { class: "c-kw" }, kw.join(". ") + ".") : null,
     c.text ? h("div", { class: "c-text" }, textNodes(c.text)) : null,
     status.length ? h("div", { class: "c-status" }, status) : null,
     extra.children || null,
-    h("button", { type: "button", class: "c-info", "aria-label": `Read ${c.name}`, onclick: (e) => { e.stopPropagation(); showDetail(id, e.currentTarget); } }, "i"));
+    h("button", { type: "button", class: "c-info", "aria-label": fmt(gettext("Read %(card)s"), { card: c.name }), onclick: (e) => { e.stopPropagation(); showDetail(id, e.currentTarget); } }, "i"));
     // the whole card after a short hover (a mouse passing over does not flash it)
     node.addEventListener("mouseenter", () => { clearTimeout(hoverTimer); hoverTimer = setTimeout(() => { if (node.isConnected) showDetail(id, node, true); }, 450); });
     node.addEventListener("mouseleave", () => { clearTimeout(hoverTimer); hideDetail(true); });
@@ -244,14 +273,14 @@
     const c = card(id);
     const kw = keywordWords(c.keywords);
     return [h("h3", {}, c.unique ? "◆ " : "", c.name),
-      h("p", { class: "d-type" }, [cap(c.type), factionName(c.faction), c.loyal ? "loyal" : null].filter(Boolean).join(" · ")),
-      c.cost !== undefined ? h("p", {}, `Cost ${c.cost}` + (c.type === "character" ? ` · Strength ${c.strength}` : "")) : null,
-      c.type === "character" ? h("p", {}, "Icons: ", (c.icons || []).length ? c.icons.map((i) => ICONS[i][1]).join(", ") : "none") : null,
-      c.plot ? h("p", {}, `Gold ${c.plot.income} · Initiative ${c.plot.initiative} · Claim ${c.plot.claim} · Reserve ${c.plot.reserve}`) : null,
+      h("p", { class: "d-type" }, [typeName(c.type), factionName(c.faction), c.loyal ? gettext("loyal") : null].filter(Boolean).join(" · ")),
+      c.cost !== undefined ? h("p", {}, fmt(gettext("Cost %(n)s"), { n: c.cost }) + (c.type === "character" ? " · " + fmt(gettext("Strength %(n)s"), { n: c.strength }) : "")) : null,
+      c.type === "character" ? h("p", {}, gettext("Icons:") + " ", (c.icons || []).length ? c.icons.map((i) => ICONS[i][1]).join(", ") : gettext("none")) : null,
+      c.plot ? h("p", {}, fmt(gettext("Gold %(income)s · Initiative %(initiative)s · Claim %(claim)s · Reserve %(reserve)s"), c.plot)) : null,
       (c.traits || []).length ? h("p", { class: "d-traits" }, c.traits.join(". ") + ".") : null,
       kw.length ? h("p", {}, h("b", {}, kw.join(". ") + ".")) : null,
-      c.plot_modifiers ? h("p", {}, Object.entries(c.plot_modifiers).map(([k, n]) => `${n > 0 ? "+" : ""}${n} ${k === "income" ? "gold" : k}`).join(", ")) : null,
-      c.text ? h("p", { class: "d-text" }, textNodes(c.text)) : h("p", { class: "d-text empty" }, "No ability text.")];
+      c.plot_modifiers ? h("p", {}, Object.entries(c.plot_modifiers).map(([k, n]) => `${n > 0 ? "+" : ""}${n} ${({ income: gettext("gold"), initiative: gettext("initiative"), reserve: gettext("reserve"), claim: gettext("claim") })[k] || k}`).join(", ")) : null,
+      c.text ? h("p", { class: "d-text" }, textNodes(c.text)) : h("p", { class: "d-text empty" }, gettext("No ability text."))];
   }
   let detailPinned = false;
   let hoverTimer = null;
@@ -260,7 +289,7 @@
     if (!box || (hover && detailPinned)) return;
     if (!hover) detailPinned = true;
     box.replaceChildren(...detailNode(id).filter(Boolean),
-      ...(hover ? [] : [h("button", { type: "button", class: "secondary d-close", onclick: () => { detailPinned = false; box.hidden = true; } }, "Close")]));
+      ...(hover ? [] : [h("button", { type: "button", class: "secondary d-close", onclick: () => { detailPinned = false; box.hidden = true; } }, gettext("Close"))]));
     box.hidden = false;
     const r = near.getBoundingClientRect();
     const w = Math.min(320, window.innerWidth - 16);
@@ -283,16 +312,16 @@
   function shownRound() { return V.phase === "taxation" && V.step === "7.5" ? V.round - 1 : V.round; }
   function phaseText(status) {
     if ((status && status !== "active") || V.over) {
-      return V.winner ? `Game over: ${seatName(V.winner)} wins.` : "Game over.";
+      return V.winner ? fmt(gettext("Game over: %(name)s wins."), { name: seatName(V.winner) }) : gettext("Game over.");
     }
-    const parts = [`Round ${shownRound()}`, PHASES[V.phase] || cap(V.phase)];
+    const parts = [fmt(gettext("Round %(round)s"), { round: shownRound() }), PHASES[V.phase] || cap(V.phase)];
     const d = V.decision;
-    if (d && d.kind === "action" && V.window) parts.push(`action window ${WINDOWS[V.window.name] || cap(V.window.name)}`);
+    if (d && d.kind === "action" && V.window) parts.push(fmt(gettext("action window %(when)s"), { when: WINDOWS[V.window.name] || cap(V.window.name) }));
     else if (STEPS[V.step]) parts.push(STEPS[V.step]);
-    if (V.active && (V.phase === "marshaling" || V.phase === "challenges")) parts.push(`${seatName(V.active)} is active`);
+    if (V.active && (V.phase === "marshaling" || V.phase === "challenges")) parts.push(fmt(gettext("%(name)s is active"), { name: seatName(V.active) }));
     const pend = S.pending || {};
     const waiting = Object.entries(pend).map(([seat, k]) => `${seatName(seat)} (${DECISIONS[k] || cap(k)})`).join(", ");
-    if (waiting) parts.push("waiting for " + waiting);
+    if (waiting) parts.push(fmt(gettext("waiting for %(names)s"), { names: waiting }));
     return parts.join(" · ");
   }
 
@@ -326,8 +355,10 @@
   function openPiles(seat, piles, redraw) {
     const shown = piles.filter(([zone, , ids]) => OPEN.has(`${seat}:${zone}`) && ids.length);
     return shown.map(([zone, title, ids]) => h("div", { class: "lcg-pile-open", id: `open-${seat}-${zone}` },
-      h("h4", {}, `${title} (${possessive(seat)}${zone === "used_plots" ? "" : ", top first"})`,
-        h("button", { type: "button", class: "secondary small-button", onclick: () => { OPEN.delete(`${seat}:${zone}`); if (redraw) redraw(); } }, "Close")),
+      h("h4", {}, seat === ME
+        ? fmt(zone === "used_plots" ? gettext("%(pile)s (your)") : gettext("%(pile)s (your, top first)"), { pile: title })
+        : fmt(zone === "used_plots" ? gettext("%(pile)s (%(name)s's)") : gettext("%(pile)s (%(name)s's, top first)"), { pile: title, name: seatName(seat) }),
+        h("button", { type: "button", class: "secondary small-button", onclick: () => { OPEN.delete(`${seat}:${zone}`); if (redraw) redraw(); } }, gettext("Close"))),
       h("div", { class: "lcg-row" }, ids.map((id, i) => cardView(id, {}, `pile:${seat}:${zone}:${i}`)))));
   }
 
@@ -339,12 +370,13 @@
     return h("div", { class: "lcg-slot faction-slot" + (p.faction_kneeling ? " kneeling" : "") },
       h("div", { class: `lcg-card type-faction faction-${f}` + (role && role.cls ? " " + role.cls : ""), "data-key": key,
         tabindex: role && role.click ? "0" : null, role: role && role.click ? "button" : null,
-        "aria-label": `${factionName(f)} faction card, ${p.faction_power || 0} power${p.faction_kneeling ? ", kneeling" : ""}`,
+        "aria-label": fmt(p.faction_kneeling ? gettext("%(faction)s faction card, %(power)s power, kneeling") : gettext("%(faction)s faction card, %(power)s power"),
+          { faction: factionName(f), power: p.faction_power || 0 }),
         onclick: role && role.click ? () => role.click() : null,
         onkeydown: role && role.click ? (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); role.click(); } } : null },
       h("div", { class: "c-head" }, h("strong", { class: "c-name" }, factionName(f))),
-      h("div", { class: "c-type" }, "Faction"),
-      h("div", { class: "c-status" }, h("span", { class: "power", title: "power on the faction card" }, `★ ${p.faction_power || 0}`))));
+      h("div", { class: "c-type" }, gettext("Faction")),
+      h("div", { class: "c-status" }, h("span", { class: "power", title: gettext("power on the faction card") }, `★ ${p.faction_power || 0}`))));
   }
 
   function stat(label, value, title) { return h("span", { class: "stat", title: title || label }, label + " ", h("b", {}, value ?? "–")); }
@@ -360,40 +392,41 @@
     const used = (p.used_plots || []).map((u) => V.cards[u]);
     const discard = (p.discard || []).map((u) => V.cards[u]);
     const dead = (p.dead || []).map((u) => V.cards[u]);
-    const piles = [["used_plots", "Used plots", used], ["discard", "Discard", discard], ["dead", "Dead", dead]];
+    const piles = [["used_plots", gettext("Used plots"), used], ["discard", pgettext("pile", "Discard"), discard], ["dead", pgettext("pile", "Dead"), dead]];
     const chars = cardsInPlay(seat, "character");
     const locs = [...cardsInPlay(seat, "location"), ...cardsInPlay(seat, "attachment")];
     const handCount = (p.hand || []).length;
     const badges = [];
-    if (V.first_player === seat) badges.push(h("span", { class: "badge first", title: "first player" }, "★ first player"));
-    if (V.active === seat && (V.phase === "marshaling" || V.phase === "challenges")) badges.push(h("span", { class: "badge turn" }, "active"));
-    if (STATUS === "active" && (S.pending || {})[seat]) badges.push(h("span", { class: "badge pending" }, "deciding", row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null));
-    if (V.winner === seat) badges.push(h("span", { class: "badge won" }, "winner"));
+    if (V.first_player === seat) badges.push(h("span", { class: "badge first", title: gettext("first player") }, "★ " + gettext("first player")));
+    if (V.active === seat && (V.phase === "marshaling" || V.phase === "challenges")) badges.push(h("span", { class: "badge turn" }, gettext("active")));
+    if (STATUS === "active" && (S.pending || {})[seat]) badges.push(h("span", { class: "badge pending" }, gettext("deciding"), row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null));
+    if (V.winner === seat) badges.push(h("span", { class: "badge won" }, gettext("winner")));
     const who = h("span", { class: "who" }, h("strong", { class: "seat-name" }, seatName(seat)),
-      row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null,
-      row.connected !== undefined ? h("span", { class: "presence " + (row.connected ? "on" : "off"), title: row.connected ? "connected" : "not connected" }, row.is_bot ? " · the computer" : (row.connected ? " ●" : " ○")) : null,
+      row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: gettext("a bot account: a program playing through the API") }, "BOT")] : null,
+      row.connected !== undefined ? h("span", { class: "presence " + (row.connected ? "on" : "off"), title: row.connected ? gettext("connected") : gettext("not connected") }, row.is_bot ? " · " + gettext("the computer") : (row.connected ? " ●" : " ○")) : null,
       h("span", { class: "faction-word" }, " · " + factionName(p.faction)));
     const power = (S.power || {})[seat] ?? 0;
-    const summaryLine = h("span", { class: "area-summary" }, stat("Power", power, "total power"), stat("Gold", p.gold), stat("Hand", handCount),
-      stat("Characters", chars.length + (chars.some((u) => V.inplay[u].kneeling) ? ` (${chars.filter((u) => V.inplay[u].kneeling).length} kneeling)` : "")));
+    const kneeling = chars.filter((u) => V.inplay[u].kneeling).length;
+    const summaryLine = h("span", { class: "area-summary" }, stat(pgettext("total", "Power"), power, gettext("total power")), stat(gettext("Gold"), p.gold), stat(gettext("Hand"), handCount),
+      stat(gettext("Characters"), kneeling ? fmt(ngettext("%(n)s (%(kneeling)s kneeling)", "%(n)s (%(kneeling)s kneeling)", kneeling), { n: chars.length, kneeling }) : chars.length));
     const bar = h("div", { class: "lcg-bar" },
       factionCard(seat),
       p.agenda ? h("div", { class: "agenda" }, cardView(p.agenda, {}, `agenda:${seat}`, { slotClass: "small" })) : null,
       plotId ? h("div", { class: "revealed-plot" }, cardView(plotId, { plotLive: live }, `plot:${seat}`, { slotClass: "plot" }))
-        : h("div", { class: "revealed-plot none" }, p.chosen_plot ? "Plot chosen (face down)" : "No plot revealed"),
+        : h("div", { class: "revealed-plot none" }, p.chosen_plot ? gettext("Plot chosen (face down)") : gettext("No plot revealed")),
       h("div", { class: "counters" },
-        h("div", { class: "stats" }, stat("Power", power, "total power (faction card and cards in play)"), stat("Gold", p.gold, "gold in the gold pool"),
-          stat("Reserve", live.reserve, "reserve: the hand is discarded down to it at taxation"),
-          stat("Hand", handCount, mine ? "cards in your hand" : "cards in hand (hidden)"), stat("Deck", p.deck, "cards in the draw deck"),
-          stat("Plot deck", (p.plots || []).length, "plots left to choose from")),
+        h("div", { class: "stats" }, stat(pgettext("total", "Power"), power, gettext("total power (faction card and cards in play)")), stat(gettext("Gold"), p.gold, gettext("gold in the gold pool")),
+          stat(gettext("Reserve"), live.reserve, gettext("reserve: the hand is discarded down to it at taxation")),
+          stat(gettext("Hand"), handCount, mine ? gettext("cards in your hand") : gettext("cards in hand (hidden)")), stat(gettext("Deck"), p.deck, gettext("cards in the draw deck")),
+          stat(gettext("Plot deck"), (p.plots || []).length, gettext("plots left to choose from"))),
         h("div", { class: "piles" }, piles.map(([zone, title, ids]) => pile(seat, zone, title, ids, opts)))));
     const body = [bar, ...openPiles(seat, piles, opts.redraw),
-      h("div", { class: "lcg-row chars", "aria-label": `${possessive(seat)} characters` },
-        chars.length ? chars.map(group) : h("p", { class: "empty" }, "No characters.")),
-      h("div", { class: "lcg-row locs", "aria-label": `${possessive(seat)} locations` },
-        locs.length ? locs.map(group) : h("p", { class: "empty" }, "No locations."))];
+      h("div", { class: "lcg-row chars", "aria-label": seat === ME ? gettext("your characters") : fmt(gettext("%(name)s's characters"), { name: seatName(seat) }) },
+        chars.length ? chars.map(group) : h("p", { class: "empty" }, gettext("No characters."))),
+      h("div", { class: "lcg-row locs", "aria-label": seat === ME ? gettext("your locations") : fmt(gettext("%(name)s's locations"), { name: seatName(seat) }) },
+        locs.length ? locs.map(group) : h("p", { class: "empty" }, gettext("No locations.")))];
     if (mine) body.push(handView(seat));
-    else body.push(h("p", { class: "opp-hand" }, `${seatName(seat)}'s hand: ${plural(handCount, "card")} (hidden)`));
+    else body.push(h("p", { class: "opp-hand" }, fmt(ngettext("%(name)s's hand: %(n)s card (hidden)", "%(name)s's hand: %(n)s cards (hidden)", handCount), { name: seatName(seat), n: handCount })));
     const head = h("div", { class: "area-head" }, who, " ", h("span", { class: "badges" }, badges));
     if (mine) return h("section", { class: "lcg-area me", id: `area-${seat}`, "data-seat": seat }, head, body);
     // the other seat: on a phone it folds to one summary line (the reader may open it)
@@ -406,10 +439,10 @@
   function handView(seat) {
     const hand = player(seat).hand || [];
     const extra = INTERACT && INTERACT.handNote ? INTERACT.handNote() : null;
-    return h("section", { class: "lcg-hand-wrap", id: "hand-panel", "aria-label": "Your hand" },
-      h("h3", {}, `Your hand (${hand.length})`, extra ? h("span", { class: "hand-hint" }, " · ", extra) : null),
+    return h("section", { class: "lcg-hand-wrap", id: "hand-panel", "aria-label": gettext("Your hand") },
+      h("h3", {}, fmt(gettext("Your hand (%(n)s)"), { n: hand.length }), extra ? h("span", { class: "hand-hint" }, " · ", extra) : null),
       hand.length ? h("div", { class: "lcg-hand", id: "hand" }, hand.map((id, i) => cardView(id, {}, `hand:${i}`)))
-        : h("p", { class: "empty", id: "hand" }, "No cards in hand."));
+        : h("p", { class: "empty", id: "hand" }, gettext("No cards in hand.")));
   }
 
   /* The challenge in progress (or the last one, small): type, sides, attackers and defenders, strength. */
@@ -417,22 +450,29 @@
     const ch = V.challenge;
     if (!ch) return null;
     const all = inPlay();
-    const side = (uids) => uids.map((u) => all[u] ? `${card(all[u].id).name} (${strengthOf(u)})` : ((S.challenge || {}).names || {})[u] ? cardName(S.challenge.names[u]) : "a character gone");
+    const side = (uids) => uids.map((u) => all[u] ? `${card(all[u].id).name} (${strengthOf(u)})` : ((S.challenge || {}).names || {})[u] ? cardName(S.challenge.names[u]) : gettext("a character gone"));
     const total = (uids) => uids.filter((u) => all[u]).reduce((n, u) => n + (strengthOf(u) || 0), 0);
     const str = ch.strength && Object.keys(ch.strength).length ? ch.strength : null;
     const a = str ? str[ch.attacker] : total(ch.attackers), d = str ? str[ch.defender] : total(ch.defenders);
-    const title = `${cap(ch.type)} challenge: ${seatName(ch.attacker)} attacks ${seatName(ch.defender)}`;
+    const TITLES = { military: gettext("Military challenge: %(attacker)s attacks %(defender)s"), intrigue: gettext("Intrigue challenge: %(attacker)s attacks %(defender)s"),
+      power: gettext("Power challenge: %(attacker)s attacks %(defender)s") };
+    const title = fmt(TITLES[ch.type] || `${cap(ch.type)}: %(attacker)s → %(defender)s`, { attacker: seatName(ch.attacker), defender: seatName(ch.defender) });
     if (!ch.live) {
       if (V.phase !== "challenges") return null;
-      return h("div", { class: "lcg-challenge last" }, h("p", {}, `Last challenge: ${cap(ch.type)}, ${seatName(ch.attacker)} against ${seatName(ch.defender)} — `,
-        ch.winner ? `${seatName(ch.winner)} won${ch.unopposed ? " (unopposed)" : ""}.` : "nobody won."));
+      const sides = { type: typeof ICONS[ch.type] === "object" ? ICONS[ch.type][1] : cap(ch.type), attacker: seatName(ch.attacker), defender: seatName(ch.defender), winner: seatName(ch.winner) };
+      return h("div", { class: "lcg-challenge last" }, h("p", {}, fmt(!ch.winner ? gettext("Last challenge: %(type)s, %(attacker)s against %(defender)s — nobody won.")
+        : ch.unopposed ? gettext("Last challenge: %(type)s, %(attacker)s against %(defender)s — %(winner)s won (unopposed).")
+          : gettext("Last challenge: %(type)s, %(attacker)s against %(defender)s — %(winner)s won."), sides)));
     }
+    const claimed = typeof ch.claim === "number" && ch.winner === ch.attacker;
+    const won = ch.unopposed ? (claimed ? gettext("%(name)s wins unopposed · claim %(claim)s.") : gettext("%(name)s wins unopposed."))
+      : (claimed ? gettext("%(name)s wins · claim %(claim)s.") : gettext("%(name)s wins."));
     return h("div", { class: `lcg-challenge live type-${ch.type}`, id: "challenge", role: "status" },
       h("h3", {}, title),
       h("div", { class: "sides" },
-        h("div", { class: "side-a" }, h("b", {}, "Attackers: "), ch.attackers.length ? side(ch.attackers).join(", ") : "none", h("span", { class: "total" }, ` · strength ${a}`)),
-        h("div", { class: "side-d" }, h("b", {}, "Defenders: "), ch.defenders.length ? side(ch.defenders).join(", ") : (V.step === "4.2" || V.step === "4.2.1" ? "not declared yet" : "none"), h("span", { class: "total" }, ` · strength ${d}`))),
-      ch.winner ? h("p", {}, `${seatName(ch.winner)} wins${ch.unopposed ? " unopposed" : ""}${typeof ch.claim === "number" && ch.winner === ch.attacker ? ` · claim ${ch.claim}` : ""}.`) : null);
+        h("div", { class: "side-a" }, h("b", {}, gettext("Attackers:") + " "), ch.attackers.length ? side(ch.attackers).join(", ") : gettext("none"), h("span", { class: "total" }, " · " + fmt(gettext("strength %(n)s"), { n: a }))),
+        h("div", { class: "side-d" }, h("b", {}, gettext("Defenders:") + " "), ch.defenders.length ? side(ch.defenders).join(", ") : (V.step === "4.2" || V.step === "4.2.1" ? gettext("not declared yet") : gettext("none")), h("span", { class: "total" }, " · " + fmt(gettext("strength %(n)s"), { n: d })))),
+      ch.winner ? h("p", {}, fmt(won, { name: seatName(ch.winner), claim: ch.claim })) : null);
   }
 
   /* The whole table for a viewer: opts {seat, rows, interact, open, oppOpen, onOppToggle, redraw}. */
@@ -529,43 +569,50 @@
   function describeAction(a, ctx) {
     const [k, v] = Object.entries(a)[0];
     const targets = (x) => (x && (x.targets || []).length ? " → " + x.targets.map(refLabel).join(", ") : "");
+    const withX = (x) => (x && x.x !== undefined ? ` (X = ${x.x})` : "");
     const cardOf = (x) => (typeof x === "string" ? x : x && x.card);
+    const onto = (x, label) => (x && x.on ? fmt(gettext("%(card)s on %(host)s"), { card: label, host: refLabel(x.on) }) : label);
+    const thenJoin = (items) => items.reduce((out, item) => (out === null ? item : fmt(gettext("%(first)s, then %(next)s"), { first: out, next: item })), null) || "";
     switch (k) {
-      case "pass": return (ctx && ctx.passLabel) || "Pass";
-      case "mulligan": return v ? "Mulligan: shuffle this hand back and draw 7 new cards" : "Keep this hand";
-      case "plot": return `Choose ${cardName(v)}`;
-      case "first_player": return v === ME ? "I go first" : `${seatName(v)} goes first`;
-      case "marshal": return `Marshal ${cardName(cardOf(v))}` + (v && v.on ? ` on ${refLabel(v.on)}` : "");
-      case "ambush": return `Ambush: ${cardName(cardOf(v))}` + (v && v.on ? ` on ${refLabel(v.on)}` : "") + (v && v.x !== undefined ? ` (X = ${v.x})` : "");
-      case "play": return `Play ${cardName(cardOf(v))}` + targets(v) + (v && v.x !== undefined ? ` (X = ${v.x})` : "");
+      case "pass": return (ctx && ctx.passLabel) || gettext("Pass");
+      case "mulligan": return v ? gettext("Mulligan: shuffle this hand back and draw 7 new cards") : gettext("Keep this hand");
+      case "plot": return fmt(gettext("Choose %(card)s"), { card: cardName(v) });
+      case "first_player": return v === ME ? gettext("I go first") : fmt(gettext("%(name)s goes first"), { name: seatName(v) });
+      case "marshal": return fmt(gettext("Marshal %(card)s"), { card: onto(v, cardName(cardOf(v))) });
+      case "ambush": return fmt(gettext("Ambush: %(card)s"), { card: onto(v, cardName(cardOf(v))) }) + withX(v);
+      case "play": return fmt(gettext("Play %(card)s"), { card: cardName(cardOf(v)) }) + targets(v) + withX(v);
       case "trigger": {
         const c = cardOf(v);
-        if (v && v.duplicate) return `Discard a duplicate to save ${refLabel(c)}`;
-        return `Use ${c === "faction" ? "your faction card" : refLabel(c)}` + (v && v.ability ? ` (ability ${v.ability})` : "") + targets(v);
+        if (v && v.duplicate) return fmt(gettext("Discard a duplicate to save %(card)s"), { card: refLabel(c) });
+        return fmt(gettext("Use %(card)s"), { card: c === "faction" ? gettext("your faction card") : refLabel(c) })
+          + (v && v.ability ? " " + fmt(gettext("(ability %(n)s)"), { n: v.ability }) : "") + targets(v);
       }
       case "renown": case "insight": case "pillage":
-        return v.length ? `${cap(k)}: ${v.map(refLabel).join(", ")}` : `No ${k}`;
-      case "intimidate": return v ? `Kneel ${refLabel(v)} (intimidate)` : "Do not intimidate";
-      case "order": return v.map((x) => (C.cards[x] ? cardName(x) : cap(x))).join(", then ");
-      case "winner": return `${seatName(v)} wins`;
-      case "kill": return `Kill ${v.map(refLabel).join(", ")}`;
-      case "discard": return `Discard ${v.map(cardName).join(", ")}`;
+        return v.length ? `${KEYWORDS[k]}: ${v.map(refLabel).join(", ")}` : { renown: gettext("No renown"), insight: gettext("No insight"), pillage: gettext("No pillage") }[k];
+      case "intimidate": return v ? fmt(gettext("Kneel %(card)s (intimidate)"), { card: refLabel(v) }) : gettext("Do not intimidate");
+      case "order": return thenJoin(v.map((x) => (C.cards[x] ? cardName(x) : ORDER_WORDS[x] || cap(x))));
+      case "winner": return fmt(gettext("%(name)s wins"), { name: seatName(v) });
+      case "kill": return fmt(gettext("Kill %(cards)s"), { cards: v.map(refLabel).join(", ") });
+      case "discard": return fmt(gettext("Discard %(cards)s"), { cards: v.map(cardName).join(", ") });
       case "choose": return describeChoice(v, ctx);
       default: return cap(k) + ": " + describeValue(v);
     }
   }
+  // what an "order" decision may list besides cards: the keywords of a won challenge
+  const ORDER_WORDS = { renown: gettext("Renown"), insight: gettext("Insight"), pillage: gettext("Pillage"), intimidate: gettext("Intimidate") };
   function describeChoice(v, ctx) {
     const d = (ctx && ctx.decision) || V.decision || {};
-    if (d.what === "mode") return `Option ${v + 1}`;
+    if (d.what === "mode") return fmt(gettext("Option %(n)s"), { n: v + 1 });
     if (d.what === "x") return `X = ${v}`;
-    if (d.what === "seat") return v === ME ? "Me" : seatName(v);
-    if (d.what === "challenge_type" || d.what === "card_type") return cap(v);
-    if (d.what === "order") return v.map(cardName).join(", then ") + " (top first)";
-    if (!d.what && typeof v === "number") return `${plural(v, "gold", "gold")}`;   // bestow
-    if (v === null) return "None (decline)";
-    if (v === true) return "Yes";
-    if (v === false) return "No";
-    if (Array.isArray(v)) return v.length ? v.map(refLabel).join(", ") : "None";
+    if (d.what === "seat") return v === ME ? gettext("Me") : seatName(v);
+    if (d.what === "challenge_type") return ICONS[v] ? ICONS[v][1] : cap(v);
+    if (d.what === "card_type") return TYPES[v] || cap(v);
+    if (d.what === "order") return fmt(gettext("%(cards)s (top first)"), { cards: v.map(cardName).reduce((out, item) => (out === null ? item : fmt(gettext("%(first)s, then %(next)s"), { first: out, next: item })), null) || "" });
+    if (!d.what && typeof v === "number") return goldWords(v);   // bestow
+    if (v === null) return gettext("None (decline)");
+    if (v === true) return gettext("Yes");
+    if (v === false) return gettext("No");
+    if (Array.isArray(v)) return v.length ? v.map(refLabel).join(", ") : gettext("None");
     return refLabel(v);
   }
 
@@ -581,14 +628,14 @@
     const redraw = () => showReplayStep(replayData, step, steps);
     const table = renderTable(data.view, data.summary, catalogue, { seat: data.seat, rows, open: REPLAY_OPEN, redraw, status: data.view.over ? "finished" : "active" });
     document.getElementById("replay-table").replaceChildren(table);
-    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · ${phaseText(data.view.over ? "finished" : "active")}`;
+    document.getElementById("replay-pos").textContent = fmt(gettext("Step %(step)s of %(steps)s"), { step, steps }) + " · " + phaseText(data.view.over ? "finished" : "active");
     const box = document.getElementById("replay-entry");
-    if (!data.entry) { box.replaceChildren(h("p", {}, "The game as it started: hands dealt, before the mulligans.")); return; }
-    const SOURCE = { bot: " (played by the computer)", timeout: " (time ran out: the default was played)" };
+    if (!data.entry) { box.replaceChildren(h("p", {}, gettext("The game as it started: hands dealt, before the mulligans."))); return; }
+    const SOURCE = { bot: " " + gettext("(played by the computer)"), timeout: " " + gettext("(time ran out: the default was played)") };
     const lines = data.entry.lines && data.entry.lines.length ? data.entry.lines : data.entry.events.map((ev) => ({ text: describeEvent(ev) }));
     box.replaceChildren(h("p", {}, h("strong", {}, seatName(data.entry.seat)), SOURCE[data.entry.source] || ""),
       lines.length ? h("ul", { class: "replay-lines" }, lines.map((l) => h("li", { class: "log-event" + (l.private ? " private" : "") }, lineNodes(l))))
-        : h("p", {}, "Nothing you could see happened at this step."));
+        : h("p", {}, gettext("Nothing you could see happened at this step.")));
   }
 
   window.LcgTable = { showReplayStep,  renderTable, describeEvent, describeAction, phaseText, cardView, lineNodes, seatName: (s) => seatName(s), namesIn: (t) => namesIn(t) };
@@ -617,7 +664,7 @@
 
   const load = window.WesterosClient.coalesced(async () => {
     const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
+    if (!r.ok) { showError(fmt(gettext("Could not load the game (%(status)s)."), { status: r.status })); return; }
     game = await r.json();
     version = game.version;
     render();
@@ -631,7 +678,7 @@
     const res = await post(q("/actions"), { version: version, action: action });
     if (res.ok) { menu = null; await load(); return true; }
     useGame();
-    showError(`Refused: ${namesIn(res.reason)}`);
+    showError(fmt(gettext("Refused: %(reason)s"), { reason: namesIn(res.reason) }));
     if (res.status === 409) await load();
     return false;
   }
@@ -697,7 +744,7 @@
     const kind = myKind();
     if (!kind) return null;
     if (sel && sel.handNote) return sel.handNote();
-    for (const key of clickMap.keys()) if (key.startsWith("hand:")) return "the highlighted cards can be played now: click one";
+    for (const key of clickMap.keys()) if (key.startsWith("hand:")) return gettext("the highlighted cards can be played now: click one");
     return null;
   };
 
@@ -727,12 +774,12 @@
     if (kind === "setup") {
       const p = picker((key) => key.startsWith("hand:") && ["character", "location", "attachment"].includes(card(hand[+key.slice(5)]).type));
       p.hosts = {};
-      p.handNote = () => "click the cards to place (at most 8 gold in cost)";
+      p.handNote = () => gettext("click the cards to place (at most 8 gold in cost)");
       return p;
     }
     if (kind === "discard" && !legal) {
       const p = picker((key) => key.startsWith("hand:"), d.count);
-      p.handNote = () => `choose ${plural(d.count, "card")} to discard`;
+      p.handNote = () => fmt(ngettext("choose %(n)s card to discard", "choose %(n)s cards to discard", d.count), { n: d.count });
       return p;
     }
     if (kind === "kill" && !legal) return picker((key) => key.startsWith("play:") && mineInPlay("character").includes(key.slice(5)), d.count);
@@ -821,36 +868,36 @@
   }
   function passLabel() {
     const kind = myKind();
-    if (kind === "action" && V.window && V.window.name === "marshaling" && V.active === SEAT) return "Done marshaling";
-    if (kind === "action") return "Pass (no action)";
-    if (kind === "challenge") return "No more challenges";
-    if (kind === "interrupt" || kind === "reaction") return "Pass (no ability)";
-    return "Pass";
+    if (kind === "action" && V.window && V.window.name === "marshaling" && V.active === SEAT) return gettext("Done marshaling");
+    if (kind === "action") return gettext("Pass (no action)");
+    if (kind === "challenge") return gettext("No more challenges");
+    if (kind === "interrupt" || kind === "reaction") return gettext("Pass (no ability)");
+    return gettext("Pass");
   }
-  const TITLES = { mulligan: "keep this hand or mulligan", setup: "place your setup cards", plot: "choose your plot",
-    first_player: "choose the first player", action: "act, or pass", interrupt: "an interrupt, or pass", reaction: "a reaction, or pass",
-    challenge: "declare a challenge", defenders: "declare defenders", kill: "choose characters to kill", discard: "discard cards",
-    renown: "renown", insight: "insight", pillage: "pillage", intimidate: "intimidate", order: "choose the order",
-    winner: "name the winner", choose: "a choice" };
+  const TITLES = { mulligan: gettext("keep this hand or mulligan"), setup: gettext("place your setup cards"), plot: gettext("choose your plot"),
+    first_player: gettext("choose the first player"), action: gettext("act, or pass"), interrupt: gettext("an interrupt, or pass"), reaction: gettext("a reaction, or pass"),
+    challenge: gettext("declare a challenge"), defenders: gettext("declare defenders"), kill: gettext("choose characters to kill"), discard: gettext("discard cards"),
+    renown: gettext("renown"), insight: gettext("insight"), pillage: gettext("pillage"), intimidate: gettext("intimidate"), order: gettext("choose the order"),
+    winner: gettext("name the winner"), choose: gettext("a choice") };
 
   function renderDecision() {
     const box = $("decision");
     useGame();
     const kind = myKind();
-    if (!SEAT) { box.replaceChildren(h("h2", {}, "Spectating"), h("p", {}, "You see what any spectator may see: no hand, no plot deck.")); return; }
+    if (!SEAT) { box.replaceChildren(h("h2", {}, gettext("Spectating")), h("p", {}, gettext("You see what any spectator may see: no hand, no plot deck."))); return; }
     if (game.status !== "active") {
-      box.replaceChildren(h("h2", {}, "Game over"), h("p", {}, V.winner ? `${seatName(V.winner)} wins.` : ""), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, "Replay it step by step")));
+      box.replaceChildren(h("h2", {}, gettext("Game over")), h("p", {}, V.winner ? fmt(gettext("%(name)s wins."), { name: seatName(V.winner) }) : ""), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, gettext("Replay it step by step"))));
       return;
     }
     if (!kind) {
       const waiting = Object.entries(game.pending || {}).map(([s, k]) => `${seatName(s)} (${DECISIONS[k] || cap(k)})`).join(", ");
-      box.replaceChildren(h("h2", {}, "Nothing to decide"), h("p", {}, waiting ? `Waiting for ${waiting}.` : "Waiting."));
+      box.replaceChildren(h("h2", {}, gettext("Nothing to decide")), h("p", {}, waiting ? fmt(gettext("Waiting for %(names)s."), { names: waiting }) : gettext("Waiting.")));
       return;
     }
     const me = seatRow(SEAT);
     const d = decision();
-    const title = d.card && kind === "choose" ? `a choice for ${cardName(d.card)}` : (TITLES[kind] || cap(kind));
-    const head = h("h2", {}, "Your decision: ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
+    const title = d.card && kind === "choose" ? fmt(gettext("a choice for %(card)s"), { card: cardName(d.card) }) : (TITLES[kind] || cap(kind));
+    const head = h("h2", {}, gettext("Your decision:") + " ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
     let body;
     try { body = decisionBody(kind); } catch (e) { body = genericBody(); }
     box.replaceChildren(head, body);   // extend, concede and the pause vote: the seat bar (table_controls.js)
@@ -872,17 +919,17 @@
     if (!menu) return null;
     const [, what] = menu.key.split(":");
     const id = menu.key.startsWith("hand:") ? player(SEAT).hand[+what] : menu.key.startsWith("play:") ? V.cards[what] : null;
-    return h("div", { class: "card-menu", role: "group", "aria-label": "What to do with this card" },
-      h("p", {}, id ? h("strong", {}, cardName(id)) : "This card", ": choose one"),
+    return h("div", { class: "card-menu", role: "group", "aria-label": gettext("What to do with this card") },
+      h("p", {}, id ? h("strong", {}, cardName(id)) : gettext("This card"), ": " + gettext("choose one")),
       h("div", { class: "choices" }, menu.actions.map((a) => button(a))),
-      h("button", { type: "button", class: "secondary small-button", onclick: () => { menu = null; renderAfterPick(); } }, "Cancel"));
+      h("button", { type: "button", class: "secondary small-button", onclick: () => { menu = null; renderAfterPick(); } }, gettext("Cancel")));
   }
 
   function decisionBody(kind) {
     const legal = game.legal_actions;
     const d = decision();
     const pass = (legal || []).find((a) => a.pass);
-    if (kind === "mulligan") return h("div", {}, h("p", {}, "Your opening hand is below. Keep it, or shuffle it back and draw 7 new cards (once)."),
+    if (kind === "mulligan") return h("div", {}, h("p", {}, gettext("Your opening hand is below. Keep it, or shuffle it back and draw 7 new cards (once).")),
       h("div", { class: "choices" }, (legal || []).map((a) => button(a, null, a.mulligan ? "secondary" : "keep"))));
     if (kind === "setup") return setupBody();
     if (kind === "plot") return plotBody(legal || []);
@@ -897,15 +944,15 @@
       const acts = (legal || []).filter((a) => !a.pass);
       const marshal = V.window && V.window.name === "marshaling" && V.active === SEAT;
       const intro = kind === "action"
-        ? (marshal ? `Marshal cards from your hand (you have ${plural(player(SEAT).gold || 0, "gold", "gold")}), use an action, or say you are done.`
-          : acts.length ? "You may use an action now, or pass." : "You have no action to take now: pass.")
-        : (acts.length ? `You may ${kind === "interrupt" ? "interrupt" : "react"} with:` : "Nothing to use now: pass.");
+        ? (marshal ? fmt(gettext("Marshal cards from your hand (you have %(gold)s), use an action, or say you are done."), { gold: goldWords(player(SEAT).gold || 0) })
+          : acts.length ? gettext("You may use an action now, or pass.") : gettext("You have no action to take now: pass."))
+        : (acts.length ? (kind === "interrupt" ? gettext("You may interrupt with:") : gettext("You may react with:")) : gettext("Nothing to use now: pass."));
       return h("div", {}, cardMenu(), h("p", {}, intro),
-        acts.length ? h("p", { class: "small" }, "Click a highlighted card, or a button:") : null,
+        acts.length ? h("p", { class: "small" }, gettext("Click a highlighted card, or a button:")) : null,
         acts.length ? h("div", { class: "choices acts" }, acts.map((a) => button(a))) : null,
         pass ? h("p", {}, button(pass, passLabel(), "pass")) : null);
     }
-    return h("div", {}, cardMenu(), cardOfDecision(), kind === "order" ? h("p", {}, "Resolve them in this order:") : null,
+    return h("div", {}, cardMenu(), cardOfDecision(), kind === "order" ? h("p", {}, gettext("Resolve them in this order:")) : null,
       h("div", { class: "choices" }, (legal || []).map((a) => button(a, null, a.pass || a.choose === null || a.intimidate === null ? "pass" : ""))));
   }
 
@@ -941,14 +988,14 @@
     });
     const attachments = entries.filter((e) => e.type === "attachment" && !e.dup);
     return h("div", {},
-      h("p", {}, "Choose the cards you put into play face down: characters, locations and attachments from your hand, at most 8 gold in printed cost, at most one Limited card. Click them in your hand."),
-      h("p", { class: "tally" }, `Chosen: ${entries.length ? entries.map((e) => cardName(e.id) + (e.dup ? " (duplicate)" : "")).join(", ") : "nothing"} · cost ${cost} of 8`
-        + (limited > 1 ? " · more than one Limited card" : "")),
-      attachments.map((e) => h("label", { class: "host" }, `${cardName(e.id)} goes on `,
+      h("p", {}, gettext("Choose the cards you put into play face down: characters, locations and attachments from your hand, at most 8 gold in printed cost, at most one Limited card. Click them in your hand.")),
+      h("p", { class: "tally" }, fmt(gettext("Chosen: %(cards)s · cost %(cost)s of 8"), { cards: entries.length ? entries.map((e) => (e.dup ? fmt(gettext("%(card)s (duplicate)"), { card: cardName(e.id) }) : cardName(e.id))).join(", ") : gettext("nothing"), cost })
+        + (limited > 1 ? " · " + gettext("more than one Limited card") : "")),
+      attachments.map((e) => h("label", { class: "host" }, fmt(gettext("%(card)s goes on"), { card: cardName(e.id) }) + " ",
         h("select", { "data-for": e.i, onchange: (ev) => { sel.hosts[e.i] = ev.target.value === "" ? undefined : +ev.target.value; renderAfterPick(); } },
-          h("option", { value: "" }, "choose a character"),
+          h("option", { value: "" }, gettext("choose a character")),
           chars.map((ci) => h("option", { value: ci, selected: sel.hosts[e.i] === ci }, cardName(hand[ci])))))),
-      confirmBar(entries.length ? `Place these ${plural(entries.length, "card")}` : "Place nothing", { setup: act }, missingHost || cost > 8, "confirm-setup"));
+      confirmBar(entries.length ? fmt(ngettext("Place these %(n)s card", "Place these %(n)s cards", entries.length), { n: entries.length }) : gettext("Place nothing"), { setup: act }, missingHost || cost > 8, "confirm-setup"));
   }
 
   function plotBody(legal) {
@@ -960,9 +1007,9 @@
     const cards = plots.map((id) => cardView(id, {}, "plotdeck:" + id, { slotClass: "plot" }));
     INTERACT = saved;
     return h("div", {},
-      h("p", {}, "Choose the plot you reveal this round (both players reveal at the same time). Gold is your income, Init your initiative, Claim what a won challenge takes, Res your reserve."),
+      h("p", {}, gettext("Choose the plot you reveal this round (both players reveal at the same time). Gold is your income, Init your initiative, Claim what a won challenge takes, Res your reserve.")),
       h("div", { class: "lcg-row plot-choice" }, cards),
-      confirmBar(chosen ? `Reveal ${cardName(chosen)}` : "Click a plot first", chosen ? { plot: chosen } : null, !chosen, "confirm-plot"));
+      confirmBar(chosen ? fmt(gettext("Reveal %(card)s"), { card: cardName(chosen) }) : gettext("Click a plot first"), chosen ? { plot: chosen } : null, !chosen, "confirm-plot"));
   }
 
   function challengeBody() {
@@ -979,17 +1026,22 @@
     const str = picked.reduce((n, u) => n + (strengthOf(u) || 0), 0);
     const lacking = sel.type ? picked.filter((u) => !(card(V.cards[u]).icons || []).includes(sel.type)) : [];
     return h("div", {},
-      h("p", {}, "Choose the challenge type, then click your standing characters to attack with (they kneel), then declare."),
-      h("div", { class: "choices types", role: "radiogroup", "aria-label": "Challenge type" }, types.map((t) => h("button", { type: "button",
+      h("p", {}, gettext("Choose the challenge type, then click your standing characters to attack with (they kneel), then declare.")),
+      h("div", { class: "choices types", role: "radiogroup", "aria-label": gettext("Challenge type") }, types.map((t) => h("button", { type: "button",
         class: `ctype icon-${t}` + (sel.type === t ? " selected" : ""), role: "radio", "aria-checked": String(sel.type === t), "data-type": t,
-        onclick: () => { sel.type = t; renderAfterPick(); } }, cap(t), used.includes(t) ? " (declared already)" : ""))),
-      h("p", { class: "tally" }, `Attackers: ${picked.length ? picked.map((u) => `${cardName(V.cards[u])} (${strengthOf(u)})`).join(", ") : "none yet"} · strength ${str}`),
-      lacking.length ? h("p", { class: "warn" }, `${lacking.map((u) => cardName(V.cards[u])).join(", ")} ${lacking.length === 1 ? "has" : "have"} no ${sel.type} icon.`) : null,
-      stealthy.map((u) => h("label", { class: "host" }, `${cardName(V.cards[u])} (stealth) bypasses `,
+        onclick: () => { sel.type = t; renderAfterPick(); } }, ICONS[t][1], used.includes(t) ? " " + gettext("(declared already)") : ""))),
+      h("p", { class: "tally" }, fmt(gettext("Attackers: %(cards)s · strength %(n)s"), { cards: picked.length ? picked.map((u) => `${cardName(V.cards[u])} (${strengthOf(u)})`).join(", ") : gettext("none yet"), n: str })),
+      lacking.length ? h("p", { class: "warn" }, fmt({ military: ngettext("%(cards)s has no military icon.", "%(cards)s have no military icon.", lacking.length),
+        intrigue: ngettext("%(cards)s has no intrigue icon.", "%(cards)s have no intrigue icon.", lacking.length),
+        power: ngettext("%(cards)s has no power icon.", "%(cards)s have no power icon.", lacking.length) }[sel.type], { cards: lacking.map((u) => cardName(V.cards[u])).join(", ") })) : null,
+      stealthy.map((u) => h("label", { class: "host" }, fmt(gettext("%(card)s (stealth) bypasses"), { card: cardName(V.cards[u]) }) + " ",
         h("select", { "data-for": u, onchange: (ev) => { sel.stealth[u] = ev.target.value || null; renderAfterPick(); } },
-          h("option", { value: "" }, "nobody"),
+          h("option", { value: "" }, gettext("nobody")),
           theirs.map((t) => h("option", { value: t, selected: sel.stealth[u] === t }, refLabel(nameOf(t))))))),
-      confirmBar(act ? (picked.length ? `Declare a ${sel.type} challenge with ${plural(picked.length, "attacker")}` : "Choose attackers first") : "Choose a challenge type first",
+      confirmBar(act ? (picked.length ? fmt({ military: ngettext("Declare a military challenge with %(n)s attacker", "Declare a military challenge with %(n)s attackers", picked.length),
+        intrigue: ngettext("Declare an intrigue challenge with %(n)s attacker", "Declare an intrigue challenge with %(n)s attackers", picked.length),
+        power: ngettext("Declare a power challenge with %(n)s attacker", "Declare a power challenge with %(n)s attackers", picked.length) }[sel.type], { n: picked.length })
+        : gettext("Choose attackers first")) : gettext("Choose a challenge type first"),
         act, !act || !picked.length, "confirm-challenge"),
       h("p", {}, button({ pass: true }, passLabel(), "pass")));
   }
@@ -1000,18 +1052,22 @@
     const str = picked.reduce((n, u) => n + (strengthOf(u) || 0), 0);
     const att = (ch.strength && ch.strength[ch.attacker] !== undefined) ? ch.strength[ch.attacker] : (ch.attackers || []).reduce((n, u) => n + (strengthOf(u) || 0), 0);
     return h("div", {},
-      h("p", {}, `${seatName(ch.attacker)} attacks you in a ${ch.type} challenge with strength ${att}. Click your standing characters with a ${ch.type} icon to defend, then confirm.`),
-      h("p", { class: "tally" }, `Defenders: ${picked.length ? picked.map((u) => `${cardName(V.cards[u])} (${strengthOf(u)})`).join(", ") : "none"} · strength ${str}`),
-      confirmBar(picked.length ? `Defend with ${plural(picked.length, "character")}` : "Do not defend", { defenders: picked.map(nameOf) }, false, "confirm-defenders"));
+      h("p", {}, fmt({ military: gettext("%(name)s attacks you in a military challenge with strength %(n)s. Click your standing characters with a military icon to defend, then confirm."),
+        intrigue: gettext("%(name)s attacks you in an intrigue challenge with strength %(n)s. Click your standing characters with an intrigue icon to defend, then confirm."),
+        power: gettext("%(name)s attacks you in a power challenge with strength %(n)s. Click your standing characters with a power icon to defend, then confirm.") }[ch.type]
+        || `${seatName(ch.attacker)}: ${ch.type} (${att})`, { name: seatName(ch.attacker), n: att })),
+      h("p", { class: "tally" }, fmt(gettext("Defenders: %(cards)s · strength %(n)s"), { cards: picked.length ? picked.map((u) => `${cardName(V.cards[u])} (${strengthOf(u)})`).join(", ") : gettext("none"), n: str })),
+      confirmBar(picked.length ? fmt(ngettext("Defend with %(n)s character", "Defend with %(n)s characters", picked.length), { n: picked.length }) : gettext("Do not defend"), { defenders: picked.map(nameOf) }, false, "confirm-defenders"));
   }
 
   function killBody() {
     const d = decision();
     const picked = sel.picked.map((k) => k.slice(5));
     return h("div", {},
-      h("p", {}, `Claim: choose ${plural(d.count, "character")} of yours to kill (they go to your dead pile). Click them on the table.`),
-      h("p", { class: "tally" }, `Chosen: ${picked.map((u) => cardName(V.cards[u])).join(", ") || "none"}`),
-      confirmBar(`Kill ${picked.length ? picked.map((u) => cardName(V.cards[u])).join(", ") : "…"}`, { kill: picked.map(nameOf) }, picked.length !== d.count, "confirm-kill"));
+      h("p", {}, fmt(ngettext("Claim: choose %(n)s character of yours to kill (they go to your dead pile). Click them on the table.",
+        "Claim: choose %(n)s characters of yours to kill (they go to your dead pile). Click them on the table.", d.count), { n: d.count })),
+      h("p", { class: "tally" }, fmt(gettext("Chosen: %(cards)s"), { cards: picked.map((u) => cardName(V.cards[u])).join(", ") || gettext("none") })),
+      confirmBar(fmt(gettext("Kill %(cards)s"), { cards: picked.length ? picked.map((u) => cardName(V.cards[u])).join(", ") : "…" }), { kill: picked.map(nameOf) }, picked.length !== d.count, "confirm-kill"));
   }
 
   function discardBody() {
@@ -1019,20 +1075,26 @@
     const hand = player(SEAT).hand || [];
     const picked = sel.picked.map((k) => hand[+k.slice(5)]);
     return h("div", {},
-      h("p", {}, `Choose ${plural(d.count, "card")} of your hand to discard${V.phase === "taxation" ? ` (your hand is larger than your reserve of ${(S.reserve || {})[SEAT]})` : ""}. Click them in your hand.`),
-      h("p", { class: "tally" }, `Chosen: ${picked.map(cardName).join(", ") || "none"}`),
-      confirmBar(`Discard ${picked.length ? picked.map(cardName).join(", ") : "…"}`, { discard: picked }, picked.length !== d.count, "confirm-discard"));
+      h("p", {}, V.phase === "taxation"
+        ? fmt(ngettext("Choose %(n)s card of your hand to discard (your hand is larger than your reserve of %(reserve)s). Click them in your hand.",
+          "Choose %(n)s cards of your hand to discard (your hand is larger than your reserve of %(reserve)s). Click them in your hand.", d.count), { n: d.count, reserve: (S.reserve || {})[SEAT] })
+        : fmt(ngettext("Choose %(n)s card of your hand to discard. Click them in your hand.", "Choose %(n)s cards of your hand to discard. Click them in your hand.", d.count), { n: d.count })),
+      h("p", { class: "tally" }, fmt(gettext("Chosen: %(cards)s"), { cards: picked.map(cardName).join(", ") || gettext("none") })),
+      confirmBar(fmt(gettext("Discard %(cards)s"), { cards: picked.length ? picked.map(cardName).join(", ") : "…" }), { discard: picked }, picked.length !== d.count, "confirm-discard"));
   }
 
   function keywordBody(kind) {
     const picked = sel.picked.map((k) => nameOf(k.slice(5)));
-    const words = { renown: "gains 1 power", insight: "draws you 1 card", pillage: "discards the top card of the loser's deck" };
+    const words = { renown: gettext("Renown: each chosen character gains 1 power. Click them on the table (or below), then confirm."),
+      insight: gettext("Insight: each chosen character draws you 1 card. Click them on the table (or below), then confirm."),
+      pillage: gettext("Pillage: each chosen character discards the top card of the loser's deck. Click them on the table (or below), then confirm.") };
+    const none = { renown: gettext("No renown"), insight: gettext("No insight"), pillage: gettext("No pillage") };
     const names = sel.options || [];
     return h("div", {},
-      h("p", {}, `${cap(kind)}: each chosen character ${words[kind]}. Click them on the table (or below), then confirm.`),
+      h("p", {}, words[kind]),
       names.length ? h("div", { class: "choices" }, names.map((n) => h("button", { type: "button", class: "toggle" + (picked.includes(n) ? " selected" : ""), "aria-pressed": String(picked.includes(n)),
         onclick: () => { sel.toggle("play:" + findUid(n, [SEAT])); renderAfterPick(); } }, refLabel(n)))) : null,
-      confirmBar(picked.length ? `${cap(kind)}: ${picked.map(refLabel).join(", ")}` : `No ${kind}`, { [kind]: picked }, false, "confirm-keyword"));
+      confirmBar(picked.length ? `${KEYWORDS[kind]}: ${picked.map(refLabel).join(", ")}` : none[kind], { [kind]: picked }, false, "confirm-keyword"));
   }
 
   function cardsBody() {
@@ -1041,10 +1103,11 @@
     const chosen = sel.picked.map((k) => sel.refs.get(k));
     const lo = d.min ?? 0, hi = d.max ?? keys.length;
     return h("div", {}, cardOfDecision(),
-      h("p", {}, `Choose ${lo === hi ? hi : `${lo} to ${hi}`} card${hi === 1 ? "" : "s"}: click them on the table, or here.`),
+      h("p", {}, lo === hi ? fmt(ngettext("Choose %(n)s card: click them on the table, or here.", "Choose %(n)s cards: click them on the table, or here.", hi), { n: hi })
+        : fmt(ngettext("Choose %(lo)s to %(n)s card: click them on the table, or here.", "Choose %(lo)s to %(n)s cards: click them on the table, or here.", hi), { lo, n: hi })),
       h("div", { class: "choices" }, keys.map((k) => h("button", { type: "button", class: "toggle" + (sel.picked.includes(k) ? " selected" : ""), "aria-pressed": String(sel.picked.includes(k)),
         onclick: () => { sel.toggle(k); renderAfterPick(); } }, refLabel(sel.refs.get(k))))),
-      confirmBar(chosen.length ? `Choose ${chosen.map(refLabel).join(", ")}` : "Choose none", { choose: chosen }, chosen.length < lo || chosen.length > hi, "confirm-cards"));
+      confirmBar(chosen.length ? fmt(gettext("Choose %(card)s"), { card: chosen.map(refLabel).join(", ") }) : gettext("Choose none"), { choose: chosen }, chosen.length < lo || chosen.length > hi, "confirm-cards"));
   }
 
   // ------------------------------------------------------------------ log
@@ -1074,11 +1137,11 @@
         groups[groups.length - 1].items.push({ it, e });
       }
     }
-    const SOURCE = { bot: "played by the computer", timeout: "time ran out: the default was played" };
+    const SOURCE = { bot: gettext("played by the computer"), timeout: gettext("time ran out: the default was played") };
     $("log").classList.add("log-grouped");
     $("log").replaceChildren(...groups.reverse().slice(0, 40).map((g, i) => h("li", { class: "log-group" },
       h("details", { open: i < 3 },
-        h("summary", {}, [g.round ? `Round ${g.round}` : null, PHASES[g.phase] || (g.phase === "over" ? "End of the game" : null)].filter(Boolean).join(" · ") || "Start",
+        h("summary", {}, [g.round ? fmt(gettext("Round %(round)s"), { round: g.round }) : null, PHASES[g.phase] || (g.phase === "over" ? gettext("End of the game") : null)].filter(Boolean).join(" · ") || gettext("Start"),
           h("span", { class: "log-count" }, ` (${g.items.length})`)),
         h("ol", { class: "log-lines" }, g.items.map(({ it, e }) => h("li", { class: "log-line" + (it.private ? " private" : ""), "data-version": e.version },
           lineNodes(it),
