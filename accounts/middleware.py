@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
+from django.utils.translation import gettext_lazy
 
 from westeros.api_errors import error_body, is_api_request
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
-BOT_SESSION_MESSAGE = ("This is a bot account: it plays only through the API with a token "
-                       "(Authorization: Token <key>), not with the site's pages or a browser session.")
+# lazy: said in the request's language (the code bot_api_only stays English)
+BOT_SESSION_MESSAGE = gettext_lazy("This is a bot account: it plays only through the API with a token "
+                                   "(Authorization: Token <key>), not with the site's pages or a browser session.")
 ACCOUNT_PATHS = ("/accounts/", "/admin/", "/api/v1/auth/", "/api/v1/me/tokens", "/api/v1/me/notifications")
 
 
@@ -27,6 +29,6 @@ class BotSessionMiddleware:
             user = getattr(request, "user", None)
             if user is not None and user.is_authenticated and getattr(user, "is_bot", False):
                 if is_api_request(request):
-                    return JsonResponse(error_body("bot_api_only", BOT_SESSION_MESSAGE), status=403)
-                return HttpResponse(BOT_SESSION_MESSAGE, status=403, content_type="text/plain; charset=utf-8")
+                    return JsonResponse(error_body("bot_api_only", str(BOT_SESSION_MESSAGE)), status=403)
+                return HttpResponse(str(BOT_SESSION_MESSAGE), status=403, content_type="text/plain; charset=utf-8")
         return self.get_response(request)

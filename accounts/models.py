@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 TOKEN_PREFIX_LENGTH = 8
@@ -19,15 +20,19 @@ class User(AbstractUser):
     (accounts.services.do_sign_up), whether or not another account holds it already; an account
     made by the admin or `create_user` with an address has it confirmed."""
 
-    email = models.EmailField("e-mail address", unique=True, null=True, blank=True)
-    pending_email = models.EmailField("e-mail address waiting for confirmation", blank=True, default="")
+    email = models.EmailField(gettext_lazy("e-mail address"), unique=True, null=True, blank=True)
+    pending_email = models.EmailField(gettext_lazy("e-mail address waiting for confirmation"), blank=True, default="")
     # A bot account (docs/bots.md): a program playing through the API with a token, shown as BOT
     # wherever its name appears. Set once by accounts.services.do_upgrade_to_bot, never unset.
-    is_bot = models.BooleanField("bot account", default=False)
-    bot_since = models.DateTimeField(null=True, blank=True)
+    is_bot = models.BooleanField(gettext_lazy("bot account"), default=False)
+    bot_since = models.DateTimeField(gettext_lazy("bot since"), null=True, blank=True)
     # The language the site speaks to this player (issue 29; westeros/i18n.py): one of
     # settings.LANGUAGES, or "" to follow the browser. Set by the language switch and the profile page.
     language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+
+    class Meta:
+        verbose_name = gettext_lazy("user")
+        verbose_name_plural = gettext_lazy("users")
 
     def clean(self) -> None:
         super().clean()
@@ -60,17 +65,19 @@ class ApiTokenQuerySet(models.QuerySet):
 class ApiToken(models.Model):
     """A personal API token. Only its hash is stored: the key is shown once, when it is created."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
-    name = models.CharField(max_length=64)
-    prefix = models.CharField(max_length=TOKEN_PREFIX_LENGTH, db_index=True)
-    key_hash = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    last_used_at = models.DateTimeField(null=True, blank=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(gettext_lazy("name"), max_length=64)
+    prefix = models.CharField(gettext_lazy("prefix"), max_length=TOKEN_PREFIX_LENGTH, db_index=True)
+    key_hash = models.CharField(gettext_lazy("key hash"), max_length=64, unique=True)
+    created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
+    last_used_at = models.DateTimeField(gettext_lazy("last used at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(gettext_lazy("revoked at"), null=True, blank=True)
 
     objects = ApiTokenQuerySet.as_manager()
 
     class Meta:
+        verbose_name = gettext_lazy("api token")
+        verbose_name_plural = gettext_lazy("api tokens")
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Count, F, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -38,8 +39,8 @@ from westeros.outages import DATABASE_ERRORS
 from westeros.pagination import PAGE_PARAMETERS, choice_param, page_response, paged
 
 log = logging.getLogger(__name__)
-REREAD_FAILED = ("Your change was saved, but the database became unavailable before it could be read back: "
-                 "re-fetch before acting again.")
+REREAD_FAILED = gettext_lazy("Your change was saved, but the database became unavailable before it could be read "
+                             "back: re-fetch before acting again.")
 
 
 def _valid(serializer_class, request: Request):
@@ -56,7 +57,8 @@ def _bool_param(request: Request, name: str) -> bool | None:
         return True
     if raw.lower() in {"false", "0", "no"}:
         return False
-    raise GameError("invalid", f"'{name}' must be true or false.", fields={name: ["Must be true or false."]})
+    raise GameError("invalid", gettext("'%(name)s' must be true or false.") % {"name": name},
+                    fields={name: [gettext("Must be true or false.")]})
 
 
 def _int_param(request: Request, name: str, low: int = 0, high: int = INTEGER_MAX) -> int | None:
@@ -65,15 +67,15 @@ def _int_param(request: Request, name: str, low: int = 0, high: int = INTEGER_MA
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
-    message = f"A whole number from {low} to {high}."
+    message = gettext("A whole number from %(low)d to %(high)d.") % {"low": low, "high": high}
     if len(raw) > 20:
-        raise GameError("invalid", f"'{name}' must be a whole number.", fields={name: [message]})
+        raise GameError("invalid", gettext("'%(name)s' must be a whole number.") % {"name": name}, fields={name: [message]})
     try:
         value = int(raw)
     except ValueError:
-        raise GameError("invalid", f"'{name}' must be a whole number.", fields={name: [message]}) from None
+        raise GameError("invalid", gettext("'%(name)s' must be a whole number.") % {"name": name}, fields={name: [message]}) from None
     if not low <= value <= high:
-        raise GameError("invalid", f"'{name}' is out of range.", fields={name: [message]})
+        raise GameError("invalid", gettext("'%(name)s' is out of range.") % {"name": name}, fields={name: [message]})
     return value
 
 
@@ -89,8 +91,8 @@ def _idempotency_key(request: Request) -> str:
     """The Idempotency-Key header: at most 128 printable ASCII characters (it is stored)."""
     key = request.headers.get("Idempotency-Key", "")
     if len(key) > IDEMPOTENCY_KEY_MAX or any(not " " <= char <= "~" for char in key):
-        raise GameError("invalid", "The Idempotency-Key header is not valid.",
-                        fields={"Idempotency-Key": [f"At most {IDEMPOTENCY_KEY_MAX} printable ASCII characters."]})
+        raise GameError("invalid", gettext("The Idempotency-Key header is not valid."), fields={"Idempotency-Key": [
+            gettext("At most %(count)d printable ASCII characters.") % {"count": IDEMPOTENCY_KEY_MAX}]})
     return key
 
 
@@ -104,7 +106,7 @@ def _after_commit(read: Callable[[], dict[str, Any]], known: dict[str, Any], ext
         return Response({**read(), **(extra or {})}, status=code)
     except DATABASE_ERRORS as error:
         log.warning("committed, but the result could not be re-read: %s", error)
-        return Response({**known, **(extra or {}), "partial": True, "detail": REREAD_FAILED}, status=code)
+        return Response({**known, **(extra or {}), "partial": True, "detail": str(REREAD_FAILED)}, status=code)
 
 
 def _read_lobby(lobby_id: int) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
@@ -32,8 +33,25 @@ def from_engine(error: EngineError, version: int) -> GameError:
     return GameError(error.code, error.reason, status_code=ENGINE_STATUS[error.code], version=version)
 
 
+# One whole sentence per thing that may be missing (the Spanish word's gender changes the sentence).
+NOT_FOUND = {
+    "game": gettext_lazy("No such game, or you may not see it."),
+    "lobby": gettext_lazy("No such lobby, or you may not see it."),
+    "seat": gettext_lazy("No such seat, or you may not see it."),
+    "tournament": gettext_lazy("No such tournament, or you may not see it."),
+    "table": gettext_lazy("No such table, or you may not see it."),
+    "registration": gettext_lazy("No such registration, or you may not see it."),
+    "user": gettext_lazy("No such user, or you may not see it."),
+    "chat channel": gettext_lazy("No such chat channel, or you may not see it."),
+    "challenge": gettext_lazy("No such challenge, or you may not see it."),
+}
+
+
 def not_found(what: str = "game") -> GameError:
-    return GameError("not_found", f"No such {what}, or you may not see it.", status_code=404)
+    """404 in the request's language (messages are built when raised, inside the request)."""
+    detail = NOT_FOUND.get(what)
+    text = str(detail) if detail is not None else gettext("No such %(what)s, or you may not see it.") % {"what": what}
+    return GameError("not_found", text, status_code=404)
 
 
 def forbidden(detail: str) -> GameError:
@@ -42,3 +60,14 @@ def forbidden(detail: str) -> GameError:
 
 def conflict(code: str, detail: str, **extra: Any) -> GameError:
     return GameError(code, detail, status_code=409, **extra)
+
+
+# A game's status in the refusals' words ("This game is finished."), in the reader's language.
+GAME_STATUS_WORDS = {"active": pgettext_lazy("a game", "active"), "finished": pgettext_lazy("a game", "finished"),
+                     "abandoned": pgettext_lazy("a game", "abandoned")}
+
+
+def game_over(game: Any) -> GameError:
+    """409 game_over: "This game is finished." (or abandoned), with the game's version."""
+    status = str(GAME_STATUS_WORDS.get(game.status, game.status))
+    return conflict("game_over", gettext("This game is %(status)s.") % {"status": status}, version=game.version)

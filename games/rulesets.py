@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_noop
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from games.engine import ruleset_ids
 
@@ -30,8 +31,13 @@ def name(ruleset: str) -> str:
 
 
 def players_words(ruleset: str, low: int, high: int) -> str:
-    """"A Game of Thrones: The Card Game is played by 2 players." (or "by 3 to 6 players")."""
-    return f"{name(ruleset)} is played by {low if low == high else f'{low} to {high}'} players."
+    """"A Game of Thrones: The Card Game is played by 2 players." (or "by 3 to 6 players"), in the
+    active language (the game's name too)."""
+    game = gettext(name(ruleset))
+    if low == high:
+        return ngettext("%(game)s is played by %(count)d player.", "%(game)s is played by %(count)d players.",
+                        low) % {"game": game, "count": low}
+    return gettext("%(game)s is played by %(low)d to %(high)d players.") % {"game": game, "low": low, "high": high}
 
 
 def open_ruleset_ids() -> list[str]:
@@ -44,16 +50,28 @@ def refusal(ruleset: str) -> str | None:
         return None
     choices = ", ".join(open_ruleset_ids())
     if ruleset in NOT_YET_ON_SITE:
-        return f"{NOT_YET_ON_SITE[ruleset]} ({ruleset}) is not open for play on the site yet; choose one of: {choices}."
-    return f"Unknown ruleset; choose one of: {choices}."
+        return gettext("%(game)s (%(ruleset)s) is not open for play on the site yet; choose one of: %(choices)s.") % {
+            "game": NOT_YET_ON_SITE[ruleset], "ruleset": ruleset, "choices": choices}
+    return gettext("Unknown ruleset; choose one of: %(choices)s.") % {"choices": choices}
 
 
-# The miniatures game's modes (rules/minis.md M115-M124): only Here We Stand is implemented.
-MINIS_MODES = {"here_we_stand": "Here We Stand", "a_game_of_thrones": "A Game of Thrones",
-               "a_clash_of_kings": "A Clash of Kings", "a_storm_of_swords": "A Storm of Swords",
-               "a_feast_for_crows": "A Feast for Crows", "a_dance_with_dragons": "A Dance with Dragons",
-               "the_winds_of_winter": "The Winds of Winter", "honed_and_ready": "Honed and Ready",
-               "fire_and_blood": "Fire and Blood", "dark_wings_dark_words": "Dark Wings, Dark Words"}
+def _mode_name(english: str) -> str:
+    """A mode's name in the active language: the Spanish rulebook's (the glossary) where the seed gives
+    one ("Aquí aguantamos"), else the English name."""
+    from games.engine import narration
+
+    return narration.term("minis", english)
+
+
+_lazy_mode_name = lazy(_mode_name, str)
+# The miniatures game's modes (rules/minis.md M115-M124): only Here We Stand is implemented. The names
+# are lazy: a form's choices and a refusal say them in the reader's language.
+MINIS_MODES = {key: _lazy_mode_name(english) for key, english in {
+    "here_we_stand": "Here We Stand", "a_game_of_thrones": "A Game of Thrones",
+    "a_clash_of_kings": "A Clash of Kings", "a_storm_of_swords": "A Storm of Swords",
+    "a_feast_for_crows": "A Feast for Crows", "a_dance_with_dragons": "A Dance with Dragons",
+    "the_winds_of_winter": "The Winds of Winter", "honed_and_ready": "Honed and Ready",
+    "fire_and_blood": "Fire and Blood", "dark_wings_dark_words": "Dark Wings, Dark Words"}.items()}
 MINIS_PLAYABLE_MODES = ("here_we_stand",)
 MINIS_GAME_SIZE = 30  # the fixed starter lists are 30-point armies
 
@@ -69,28 +87,35 @@ def options_refusal(ruleset: str, options: Any) -> str | None:
     """Why a table on the site may not be played with `options` (which the engine may accept), or
     None. The engine stays the judge of everything else (lobbies and tournaments ask it next)."""
     if not isinstance(options, dict):
-        return "The options are an object of option names and values."
+        return gettext("The options are an object of option names and values.")
     if ruleset == "lcg" and options.get("every_window", True) is not True:
-        return ("every_window is on on the site: every action window asks both players, so no window "
-                "shows the opponent whether a hand holds something to play (rules/lcg.md §5.2).")
+        return gettext("every_window is on on the site: every action window asks both players, so no window "
+                       "shows the opponent whether a hand holds something to play (rules/lcg.md §5.2).")
     if ruleset != "minis":
         return None
     mode = options.get("mode", "here_we_stand")
     if mode not in MINIS_PLAYABLE_MODES:
         known = MINIS_MODES.get(mode) if isinstance(mode, str) else None
-        said = f"{known} is not available yet" if known else f"Unknown mode {str(mode)[:40]!r}"
-        return f"{said}: the mode is here_we_stand (Here We Stand), the only one played on the site."
+        words = {"mode": str(known), "here": str(MINIS_MODES["here_we_stand"])}
+        if known:
+            return gettext("%(mode)s is not available yet: the mode is here_we_stand (%(here)s), the only one played "
+                           "on the site.") % words
+        return gettext("Unknown mode %(mode)r: the mode is here_we_stand (%(here)s), the only one played on the "
+                       "site.") % {**words, "mode": str(mode)[:40]}
     if options.get("reaction_prompts", "all") != "all":
-        return ("reaction_prompts is all on the site: every trigger window asks each player who could "
-                "answer it by their deck list, so no prompt shows the opponent what a hand holds.")
+        return gettext("reaction_prompts is all on the site: every trigger window asks each player who could "
+                       "answer it by their deck list, so no prompt shows the opponent what a hand holds.")
     if options.get("game_size", MINIS_GAME_SIZE) != MINIS_GAME_SIZE:
-        return f"game_size is {MINIS_GAME_SIZE}: the armies are the fixed {MINIS_GAME_SIZE}-point starter lists."
+        return gettext("game_size is %(size)d: the armies are the fixed %(size)d-point starter lists.") % {
+            "size": MINIS_GAME_SIZE}
     armies = options.get("armies", {})
     if not isinstance(armies, dict) or set(armies) - {"stark", "lannister"}:
-        return "armies is {stark: list id, lannister: list id}, each a fixed starter list."
+        return gettext("armies is {stark: list id, lannister: list id}, each a fixed starter list.")
     lists = minis_lists()
     for seat, spec in armies.items():
         own = [key for key, lst in lists.items() if lst["faction"] == seat]
         if spec not in own:
-            return f"The {seat.title()} army is a fixed starter list: {', '.join(own)}."
+            said = {"stark": gettext("The Stark army is a fixed starter list: %(lists)s."),
+                    "lannister": gettext("The Lannister army is a fixed starter list: %(lists)s.")}[seat]
+            return said % {"lists": ", ".join(own)}
     return None

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from games.models import (
@@ -169,7 +170,7 @@ class ActionSerializer(serializers.Serializer):
 
     def validate_action(self, value):
         if not isinstance(value, dict) or not value:
-            raise serializers.ValidationError("An action is a non-empty object, e.g. {\"bid\": 3}.")
+            raise serializers.ValidationError(gettext("An action is a non-empty object, e.g. {\"bid\": 3}."))
         return value
 
 

@@ -21,7 +21,7 @@ class Kind(models.TextChoices):
 class NotificationSettings(models.Model):
     """A user's choices; a user without a row has the defaults (everything on, no webhook)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE,
                                 related_name="notification_settings")
     email_your_turn = models.BooleanField(gettext_lazy("e-mail: your turn"), default=True)
     email_deadline_near = models.BooleanField(gettext_lazy("e-mail: deadline near"), default=True)
@@ -37,10 +37,11 @@ class NotificationSettings(models.Model):
     webhook_game_started = models.BooleanField(gettext_lazy("webhook: game started"), default=True)
     webhook_game_ended = models.BooleanField(gettext_lazy("webhook: game ended"), default=True)
     webhook_challenge = models.BooleanField(gettext_lazy("webhook: someone challenged you"), default=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(gettext_lazy("updated at"), auto_now=True)
 
     class Meta:
-        verbose_name_plural = "notification settings"
+        verbose_name = gettext_lazy("notification settings")
+        verbose_name_plural = gettext_lazy("notification settings")
 
     def __str__(self) -> str:
         return f"notification settings of {self.user_id}"
@@ -59,19 +60,21 @@ class Notification(models.Model):
     """One notification to one user. `key` makes each one happen once (a deadline warned once per
     deadline, a turn once per version); the task claims the row before sending (at most once)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="notifications")
     # none for a challenge (Kind.CHALLENGE: the game starts once everyone accepted)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True)
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    key = models.CharField(max_length=200, unique=True)
-    data = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    claimed_at = models.DateTimeField(null=True, blank=True, help_text="when a task took it for sending")
-    emailed_at = models.DateTimeField(null=True, blank=True)
-    webhook_at = models.DateTimeField(null=True, blank=True, help_text="when the webhook answered 2xx")
-    error = models.CharField(max_length=300, blank=True)
+    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="notifications", null=True, blank=True)
+    kind = models.CharField(gettext_lazy("kind"), max_length=16, choices=Kind.choices)
+    key = models.CharField(gettext_lazy("key"), max_length=200, unique=True)
+    data = models.JSONField(gettext_lazy("data"), default=dict, blank=True)
+    created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
+    claimed_at = models.DateTimeField(gettext_lazy("claimed at"), null=True, blank=True, help_text=gettext_lazy("when a task took it for sending"))
+    emailed_at = models.DateTimeField(gettext_lazy("emailed at"), null=True, blank=True)
+    webhook_at = models.DateTimeField(gettext_lazy("webhook at"), null=True, blank=True, help_text=gettext_lazy("when the webhook answered 2xx"))
+    error = models.CharField(gettext_lazy("error"), max_length=300, blank=True)
 
     class Meta:
+        verbose_name = gettext_lazy("notification")
+        verbose_name_plural = gettext_lazy("notifications")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "-created_at"], name="notifications_of_user")]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from ratings import elo
 
@@ -11,14 +12,16 @@ STANDARD_FORMAT = "standard"
 
 
 class Rating(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    ruleset = models.CharField(max_length=32)
-    format = models.CharField(max_length=32, default=STANDARD_FORMAT)
-    rating = models.FloatField(default=elo.START_RATING)
-    games = models.PositiveIntegerField(default=0, help_text="ranked games counted in this rating")
-    last_played = models.DateTimeField(null=True, blank=True, help_text="when the last counted game finished")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="ratings")
+    ruleset = models.CharField(gettext_lazy("ruleset"), max_length=32)
+    format = models.CharField(gettext_lazy("format"), max_length=32, default=STANDARD_FORMAT)
+    rating = models.FloatField(gettext_lazy("rating"), default=elo.START_RATING)
+    games = models.PositiveIntegerField(gettext_lazy("games"), default=0, help_text=gettext_lazy("ranked games counted in this rating"))
+    last_played = models.DateTimeField(gettext_lazy("last played"), null=True, blank=True, help_text=gettext_lazy("when the last counted game finished"))
 
     class Meta:
+        verbose_name = gettext_lazy("rating")
+        verbose_name_plural = gettext_lazy("ratings")
         ordering = ["-rating", "user_id"]
         constraints = [
             models.UniqueConstraint(fields=["user", "ruleset", "format"], name="one_rating_per_user_ruleset_format"),
@@ -36,17 +39,19 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """One player's rating before and after one ranked game."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
-    ruleset = models.CharField(max_length=32)
-    format = models.CharField(max_length=32, default=STANDARD_FORMAT)
-    seat = models.CharField(max_length=32)
-    placement = models.PositiveSmallIntegerField(help_text="1 = first; leavers share the last place")
-    before = models.FloatField()
-    after = models.FloatField()
-    played_at = models.DateTimeField(default=timezone.now, help_text="when the game finished")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey("games.Game", verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="rating_changes")
+    ruleset = models.CharField(gettext_lazy("ruleset"), max_length=32)
+    format = models.CharField(gettext_lazy("format"), max_length=32, default=STANDARD_FORMAT)
+    seat = models.CharField(gettext_lazy("seat"), max_length=32)
+    placement = models.PositiveSmallIntegerField(gettext_lazy("placement"), help_text=gettext_lazy("1 = first; leavers share the last place"))
+    before = models.FloatField(gettext_lazy("before"))
+    after = models.FloatField(gettext_lazy("after"))
+    played_at = models.DateTimeField(gettext_lazy("played at"), default=timezone.now, help_text=gettext_lazy("when the game finished"))
 
     class Meta:
+        verbose_name = gettext_lazy("rating change")
+        verbose_name_plural = gettext_lazy("rating changes")
         ordering = ["-played_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_change_per_user_per_game")]
 
@@ -66,10 +71,12 @@ class RatedGame(models.Model):
     sequence at insert, one at a time; SQLite has one writer at a time). Games without a shared
     player may be numbered in either order: their results do not depend on it."""
 
-    sequence = models.BigAutoField(primary_key=True)
-    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="rated")
+    sequence = models.BigAutoField(gettext_lazy("sequence"), primary_key=True)
+    game = models.OneToOneField("games.Game", verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="rated")
 
     class Meta:
+        verbose_name = gettext_lazy("rated game")
+        verbose_name_plural = gettext_lazy("rated games")
         ordering = ["sequence"]
 
     def __str__(self) -> str:

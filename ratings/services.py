@@ -515,15 +515,20 @@ def meets_requirements(user: User, lobby: Lobby) -> str | None:
     if lobby.min_rating is not None:
         rating = effective_rating(user, lobby.ruleset)
         if rating < lobby.min_rating:
+            from django.utils.translation import gettext
+
             from games.rulesets import name
 
-            return (f"This lobby requires a rating of at least {lobby.min_rating} in {name(lobby.ruleset)}; "
-                    f"yours counts as {rating:.0f}.")
+            return gettext("This lobby requires a rating of at least %(least)d in %(game)s; yours counts as "
+                           "%(yours)s.") % {"least": lobby.min_rating, "game": gettext(name(lobby.ruleset)),
+                                            "yours": f"{rating:.0f}"}
     if lobby.min_reliability is not None:
         reliability = reliability_of(user)
         if reliability < lobby.min_reliability:
-            return (f"This lobby requires a reliability of at least {lobby.min_reliability:.0%}; "
-                    f"yours is {reliability:.0%}.")
+            from django.utils.translation import gettext
+
+            return gettext("This lobby requires a reliability of at least %(least)s; yours is %(yours)s.") % {
+                "least": f"{lobby.min_reliability:.0%}", "yours": f"{reliability:.0%}"}
     return None
 
 

@@ -21,16 +21,15 @@ from django.http import HttpResponse, JsonResponse
 
 from westeros.api_errors import error_body, is_api_request, too_large_response
 from westeros.outages import DATABASE_ERRORS, REDIS_ERRORS, RETRY_AFTER_SECONDS
+from westeros.outages import unavailable_message as outage_words
 
 log = logging.getLogger(__name__)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def unavailable_message(service: str, method: str) -> str:
-    if method in SAFE_METHODS:
-        return f"The {service} is busy or unavailable; nothing was changed. Retry shortly."
-    return (f"The {service} is busy or unavailable, so the request may not have been completed: "
-            "re-fetch before retrying.")
+    """The 503's sentence, in the request's language (westeros/outages.py holds the words)."""
+    return outage_words(service, method in SAFE_METHODS)
 
 
 NUL_MESSAGE = "NUL characters are not allowed."

@@ -15,6 +15,7 @@ from typing import Any
 
 import redis.exceptions
 from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException
 
@@ -30,13 +31,38 @@ REDIS_ERRORS: tuple[type[Exception], ...] = (redis.exceptions.ConnectionError, r
 # applications send only 1000 and 3000-4999).
 WEBSOCKET_UNAVAILABLE = 4503
 
+# The 503 answers' words (westeros.middleware.DatabaseUnavailableMiddleware), one whole sentence per
+# service and per kind of request, in the request's language (the codes stay English).
+UNAVAILABLE_WORDS = {
+    ("database", True): gettext_lazy("The database is busy or unavailable; nothing was changed. Retry shortly."),
+    ("database", False): gettext_lazy("The database is busy or unavailable, so the request may not have been "
+                                      "completed: re-fetch before retrying."),
+    ("cache (Redis)", True): gettext_lazy("The cache (Redis) is busy or unavailable; nothing was changed. Retry "
+                                          "shortly."),
+    ("cache (Redis)", False): gettext_lazy("The cache (Redis) is busy or unavailable, so the request may not have "
+                                           "been completed: re-fetch before retrying."),
+}
+
+
+def unavailable_message(service: str, safe: bool) -> str:
+    """The 503's sentence for `service` ("database", "cache (Redis)"): a safe request (GET) changed
+    nothing; any other may have been completed."""
+    words = UNAVAILABLE_WORDS.get((service, safe))
+    if words is not None:
+        return str(words)
+    if safe:
+        return gettext("The %(service)s is busy or unavailable; nothing was changed. Retry shortly.") % {
+            "service": service}
+    return gettext("The %(service)s is busy or unavailable, so the request may not have been completed: "
+                   "re-fetch before retrying.") % {"service": service}
+
 
 class ServiceUnavailable(APIException):
     """503 in the API's error format, with Retry-After."""
 
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_code = "unavailable"
-    default_detail = "A service the site needs is unavailable. Retry shortly."
+    default_detail = gettext_lazy("A service the site needs is unavailable. Retry shortly.")
     wait = RETRY_AFTER_SECONDS  # DRF's handler turns it into the Retry-After header
 
 
@@ -73,6 +99,6 @@ class CloseWhenLayerDown:
                 return
             if not state["accepted"]:
                 await send({"type": "websocket.accept"})
-            detail = "Live updates are unavailable right now; reconnect in a few seconds."
+            detail = gettext("Live updates are unavailable right now; reconnect in a few seconds.")
             await send({"type": "websocket.send", "text": json.dumps({"type": "error", **error_body("unavailable", detail)})})
             await send({"type": "websocket.close", "code": WEBSOCKET_UNAVAILABLE})

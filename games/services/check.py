@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from accounts.models import User
 from games import rulesets
 from games.engine import EngineError, get_ruleset
@@ -36,15 +38,17 @@ def do_check_action(game_id: int, user: User, *, action: Any, version: Any) -> d
     """{"ok": true, "at", "facing", "version"} or {"ok": false, "error", "reason", "version"}."""
     check_request(action, version)
     if not action:
-        raise GameError("invalid", "Some fields are not valid.", fields={"action": ["A non-empty object is required."]})
+        raise GameError("invalid", gettext("Some fields are not valid."),
+                        fields={"action": [gettext("A non-empty object is required.")]})
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise not_found()
     seat = game.seats.filter(user_id=user.pk).first() if user.is_authenticated else None
     if seat is None:
-        raise forbidden("You do not play in this game.")
+        raise forbidden(gettext("You do not play in this game."))
     if not has_check(game.ruleset):
-        raise GameError("no_move_check", f"{rulesets.name(game.ruleset)} has no move check: send the action itself.",
+        raise GameError("no_move_check", gettext("%(game)s has no move check: send the action itself.") % {
+            "game": gettext(rulesets.name(game.ruleset))},
                         status_code=400)
     engine = require_seat_may_act(game, seat, version)  # the refusals of an action, in the same order
     try:

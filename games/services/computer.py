@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import rulesets
@@ -67,7 +68,7 @@ def do_play_computer(user: User, request: ComputerGame) -> Game:
     lobby = lobbies.do_create_lobby(user, settings, join=True, seat=request.seat, deck=deck)
     game = lobbies.lobby_game(lobby)
     if game is None:  # cannot happen: one person fills a lobby whose other seats are the computer's
-        raise GameError("invalid", "The game could not start.", status_code=500)
+        raise GameError("invalid", gettext("The game could not start."), status_code=500)
     return game
 
 
@@ -85,13 +86,13 @@ def do_rematch(game_id: int, user: User) -> Rematch:
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
-            raise GameError("not_found", "No such game.", status_code=404)
+            raise GameError("not_found", gettext("No such game."), status_code=404)
         seats = list(game.seats.all())
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
-            raise forbidden("Only the game's players may ask for a rematch.")
+            raise forbidden(gettext("Only the game's players may ask for a rematch."))
         if game.is_active():
-            raise conflict("game_active", "The game is still being played.", version=game.version)
+            raise conflict("game_active", gettext("The game is still being played."), version=game.version)
         open_lobby = (Lobby.objects.select_for_update().filter(rematch_of=game, status=Lobby.Status.OPEN)
                       .order_by("-created_at").first())
         if open_lobby is not None:

@@ -28,6 +28,7 @@ from django.db import transaction
 from django.db.models import Case, Prefetch, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.engine import get_ruleset
 from games.errors import GameError, conflict
@@ -336,14 +337,14 @@ def do_extend(game_id: int, user) -> Game:
         game = lock_game(game_id)
         seat = game.seat_for(user)
         if seat is None:
-            raise GameError("forbidden", "You do not play in this game.", status_code=403)
+            raise GameError("forbidden", gettext("You do not play in this game."), status_code=403)
         if seat.extension_used:
-            raise conflict("extension_used", "You already used your extension in this game.", version=game.version)
+            raise conflict("extension_used", gettext("You already used your extension in this game."), version=game.version)
         if game.has_clock():
-            raise conflict("clock_game", "In a game with a clock there is no extension: your time is your clock's.",
+            raise conflict("clock_game", gettext("In a game with a clock there is no extension: your time is your clock's."),
                            version=game.version)
         if seat.deadline_at is None:
-            raise conflict("nothing_pending", "You have no decision pending, so no deadline to extend.",
+            raise conflict("nothing_pending", gettext("You have no decision pending, so no deadline to extend."),
                            version=game.version)
         seat.deadline_at += timedelta(seconds=game.time_limit)
         seat.extension_used = True

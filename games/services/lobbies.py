@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext_lazy
 
 from accounts.models import User
 from games import rulesets
@@ -57,12 +57,19 @@ class LobbySettings:
     rematch_of: Game | None = None
 
 
-# marked for translation; the pages translate it (gettext), the API's error says it in English for now
+# marked for translation; the pages and the API's refusal translate it where they say it (gettext)
 COMPUTER_UNRATED = gettext_noop("Games that start with computer players are unrated for everyone.")
+# A lobby's status in the refusals' words ("This lobby is started."), in the reader's language.
+STATUS_WORDS = {"open": pgettext_lazy("a lobby", "open"), "started": pgettext_lazy("a lobby", "started"),
+                "cancelled": pgettext_lazy("a lobby", "cancelled")}
+
+
+def status_words(status: str) -> str:
+    return str(STATUS_WORDS.get(status, status))
 
 
 def invalid(field: str, message: str) -> GameError:
-    return GameError("invalid", "Some fields are not valid.", fields={field: [message]})
+    return GameError("invalid", gettext("Some fields are not valid."), fields={field: [message]})
 
 
 def validate_settings(s: LobbySettings) -> None:
@@ -72,21 +79,26 @@ def validate_settings(s: LobbySettings) -> None:
     if not ruleset.min_seats <= s.seat_count <= ruleset.max_seats:
         raise invalid("seats", rulesets.players_words(s.ruleset, ruleset.min_seats, ruleset.max_seats))
     if not MIN_TIME_LIMIT <= s.time_limit <= MAX_TIME_LIMIT:
-        raise invalid("time_limit", f"The time limit is from {MIN_TIME_LIMIT} seconds to {MAX_TIME_LIMIT} (7 days).")
+        raise invalid("time_limit", gettext("The time limit is from %(low)d seconds to %(high)d (7 days).") % {
+            "low": MIN_TIME_LIMIT, "high": MAX_TIME_LIMIT})
     if s.clock_bank is not None and not MIN_CLOCK_BANK <= s.clock_bank <= MAX_CLOCK_BANK:
-        raise invalid("clock_bank", f"A time bank is from {MIN_CLOCK_BANK} seconds to {MAX_CLOCK_BANK} (a day).")
+        raise invalid("clock_bank", gettext("A time bank is from %(low)d seconds to %(high)d (a day).") % {
+            "low": MIN_CLOCK_BANK, "high": MAX_CLOCK_BANK})
     if not 0 <= s.clock_increment <= MAX_CLOCK_INCREMENT:
-        raise invalid("clock_increment", f"The increment is from 0 to {MAX_CLOCK_INCREMENT} seconds (10 minutes).")
+        raise invalid("clock_increment", gettext("The increment is from 0 to %(high)d seconds (10 minutes).") % {
+            "high": MAX_CLOCK_INCREMENT})
     if s.clock_bank is None and s.clock_increment:
-        raise invalid("clock_increment", "An increment needs a clock: give a time bank (clock_bank) too.")
+        raise invalid("clock_increment", gettext("An increment needs a clock: give a time bank (clock_bank) too."))
     if s.house_choice not in Lobby.HouseChoice.values:
-        raise invalid("house_choice", f"Choose one of: {', '.join(Lobby.HouseChoice.values)}.")
+        raise invalid("house_choice", gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(Lobby.HouseChoice.values)})
     if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
-        raise invalid("min_reliability", "A reliability is a share between 0 and 1.")
+        raise invalid("min_reliability", gettext("A reliability is a share between 0 and 1."))
     if not 0 <= s.computer_seats < s.seat_count:
-        raise invalid("computer_seats", f"Computer players: from 0 to {s.seat_count - 1} (one seat at least is a person's).")
+        raise invalid("computer_seats", gettext("Computer players: from 0 to %(most)d (one seat at least is a person's).") % {
+            "most": s.seat_count - 1})
     if s.computer_seats and s.ranked:
-        raise invalid("ranked", f"{COMPUTER_UNRATED} Leave Ranked unticked, or give no seat to the computer.")
+        raise invalid("ranked", gettext("%(unrated)s Leave Ranked unticked, or give no seat to the computer.") % {
+            "unrated": gettext(COMPUTER_UNRATED)})
     _validate_decks(s)
     if why := rulesets.options_refusal(s.ruleset, s.options or {}):
         raise invalid("options", why)
@@ -111,17 +123,19 @@ def _validate_decks(s: LobbySettings) -> None:
     choices = deck_choices(s.ruleset)
     if not choices:
         if s.decks:
-            raise invalid("decks", f"{s.ruleset} is not played with decks.")
+            raise invalid("decks", gettext("%(ruleset)s is not played with decks.") % {"ruleset": s.ruleset})
         return
     if "decks" in (s.options or {}):
-        raise invalid("options", "Decks are not an option here: assign them with `decks` (in join order, yours "
-                                 "first) or let each player pick one with `deck` when joining.")
+        raise invalid("options", gettext("Decks are not an option here: assign them with `decks` (in join order, "
+                                         "yours first) or let each player pick one with `deck` when joining."))
     people = s.seat_count - s.computer_seats  # then the computer's, in seat order, or drawn at random
     if s.decks and len(s.decks) not in (people, s.seat_count):
-        raise invalid("decks", f"Assign one deck per player ({people}), in join order, or none to let each player pick.")
+        raise invalid("decks", gettext("Assign one deck per player (%(people)d), in join order, or none to let each player "
+                                        "pick.") % {"people": people})
     for deck in s.decks:
         if deck not in choices:
-            raise invalid("decks", f"Unknown deck {deck!r}; choose among: {_deck_names(s.ruleset)}.")
+            raise invalid("decks", gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
+                "deck": deck, "choices": _deck_names(s.ruleset)})
 
 
 def check_deck(lobby: Lobby, deck: str) -> str:
@@ -129,11 +143,11 @@ def check_deck(lobby: Lobby, deck: str) -> str:
     choices = deck_choices(lobby.ruleset)
     if not choices:
         if deck:
-            raise invalid("deck", f"{lobby.ruleset} is not played with decks.")
+            raise invalid("deck", gettext("%(ruleset)s is not played with decks.") % {"ruleset": lobby.ruleset})
         return ""
     if lobby.decks:
         if deck:
-            raise invalid("deck", "In this lobby the creator assigns the decks.")
+            raise invalid("deck", gettext("In this lobby the creator assigns the decks."))
         held = list(lobby.members.values_list("deck", flat=True))
         remaining = list(lobby.decks)
         for d in held:
@@ -141,7 +155,8 @@ def check_deck(lobby: Lobby, deck: str) -> str:
                 remaining.remove(d)
         return remaining[0] if remaining else ""
     if deck and deck not in choices:
-        raise invalid("deck", f"Unknown deck {deck!r}; choose among: {_deck_names(lobby.ruleset)}.")
+        raise invalid("deck", gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
+            "deck": deck, "choices": _deck_names(lobby.ruleset)})
     return deck
 
 
@@ -209,13 +224,13 @@ def _add_member(lobby: Lobby, user: User, seat: str, deck: str = "") -> LobbyMem
     deck = check_deck(lobby, deck)
     if seat:
         if lobby.house_choice != Lobby.HouseChoice.PICK:
-            raise invalid("seat", "In this lobby seats are not picked by the players.")
+            raise invalid("seat", gettext("In this lobby seats are not picked by the players."))
         if seat not in seat_choices(lobby):
-            raise invalid("seat", f"Choose one of: {', '.join(seat_choices(lobby))}.")
+            raise invalid("seat", gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(seat_choices(lobby))})
         if seat not in free_seats(lobby):
-            raise conflict("seat_taken", f"{seat} is already taken.")
+            raise conflict("seat_taken", gettext("%(seat)s is already taken.") % {"seat": seat})
     elif lobby.house_choice == Lobby.HouseChoice.PICK:
-        raise invalid("seat", f"Pick a seat: {', '.join(free_seats(lobby))}.")
+        raise invalid("seat", gettext("Pick a seat: %(seats)s.") % {"seats": ", ".join(free_seats(lobby))})
     return LobbyMember.objects.create(lobby=lobby, user=user, seat=seat, deck=deck)
 
 
@@ -228,11 +243,11 @@ def do_join_lobby(
         if not can_see(lobby, user, invite):
             raise not_found("lobby")
         if not lobby.is_open():
-            raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
+            raise conflict("lobby_closed", gettext("This lobby is %(status)s.") % {"status": status_words(lobby.status)})
         if user.pk in lobby.member_ids():
-            raise conflict("already_joined", "You already have a seat in this lobby.")
+            raise conflict("already_joined", gettext("You already have a seat in this lobby."))
         if lobby.is_full():
-            raise conflict("lobby_full", "Every seat is taken.")
+            raise conflict("lobby_full", gettext("Every seat is taken."))
         if lobby.has_password() and lobby.creator_id != user.pk:
             _check_lobby_password(lobby, user, password)
         if lobby.creator_id != user.pk and (reason := meets_requirements(user, lobby)) is not None:
@@ -271,8 +286,9 @@ def _check_lobby_password(lobby: Lobby, user: User, password: str | None) -> Non
     try:
         if cache.get(key, 0) >= limit:
             minutes = max(1, window // 60)
-            raise LobbyPasswordThrottled(window, f"Too many wrong passwords for this lobby. Try again in {minutes} "
-                                                 "minutes, or ask its creator for the password or an invitation.")
+            raise LobbyPasswordThrottled(window, gettext(
+                "Too many wrong passwords for this lobby. Try again in %(minutes)d minutes, or ask its creator "
+                "for the password or an invitation.") % {"minutes": minutes})
         if lobby.password_matches(password):
             return
         if not cache.add(key, 1, window):
@@ -281,20 +297,21 @@ def _check_lobby_password(lobby: Lobby, user: User, password: str | None) -> Non
             except ValueError:  # expired between add and incr
                 cache.set(key, 1, window)
     except REDIS_ERRORS:
-        raise LobbyPasswordThrottled(RETRY_AFTER_SECONDS, "Joining a lobby with a password is temporarily "
-                                     "unavailable. Try again in a minute.", code="unavailable",
+        raise LobbyPasswordThrottled(RETRY_AFTER_SECONDS, gettext("Joining a lobby with a password is temporarily "
+                                     "unavailable. Try again in a minute."), code="unavailable",
                                      status_code=503) from None
-    raise forbidden("Wrong lobby password.")
+    raise forbidden(gettext("Wrong lobby password."))
 
 
 @transaction.atomic
 def do_leave_lobby(lobby_id: int, user: User) -> Lobby:
     lobby = lock_lobby(lobby_id)
     if not lobby.is_open():
-        raise conflict("lobby_closed", f"This lobby is {lobby.status}; leave the game instead.")
+        raise conflict("lobby_closed", gettext("This lobby is %(status)s; leave the game instead.") % {
+            "status": status_words(lobby.status)})
     deleted, _ = lobby.members.filter(user=user).delete()
     if not deleted:
-        raise conflict("not_joined", "You have no seat in this lobby.")
+        raise conflict("not_joined", gettext("You have no seat in this lobby."))
     return lobby
 
 
@@ -302,10 +319,10 @@ def do_leave_lobby(lobby_id: int, user: User) -> Lobby:
 def do_kick(lobby_id: int, creator: User, username: str) -> Lobby:
     lobby = _lock_open_lobby_of(lobby_id, creator)
     if username == creator.username:
-        raise invalid("user", "Leave the lobby or cancel it instead of kicking yourself.")
+        raise invalid("user", gettext("Leave the lobby or cancel it instead of kicking yourself."))
     deleted, _ = lobby.members.filter(user__username=username).delete()
     if not deleted:
-        raise invalid("user", f"{username} has no seat in this lobby.")
+        raise invalid("user", gettext("%(name)s has no seat in this lobby.") % {"name": username})
     return lobby
 
 
@@ -313,12 +330,12 @@ def do_kick(lobby_id: int, creator: User, username: str) -> Lobby:
 def do_assign_seat(lobby_id: int, creator: User, username: str, seat: str) -> Lobby:
     lobby = _lock_open_lobby_of(lobby_id, creator)
     if lobby.house_choice != Lobby.HouseChoice.ASSIGN:
-        raise invalid("seat", "In this lobby the creator does not assign seats.")
+        raise invalid("seat", gettext("In this lobby the creator does not assign seats."))
     member = lobby.members.filter(user__username=username).first()
     if member is None:
-        raise invalid("user", f"{username} has no seat in this lobby.")
+        raise invalid("user", gettext("%(name)s has no seat in this lobby.") % {"name": username})
     if seat not in seat_choices(lobby):
-        raise invalid("seat", f"Choose one of: {', '.join(seat_choices(lobby))}.")
+        raise invalid("seat", gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(seat_choices(lobby))})
     lobby.members.filter(seat=seat).exclude(pk=member.pk).update(seat="")  # a swap frees the old holder
     member.seat = seat
     member.save(update_fields=["seat"])
@@ -338,8 +355,10 @@ def do_start(lobby_id: int, creator: User) -> Lobby:
     lobby = _lock_open_lobby_of(lobby_id, creator)
     if not lobby.is_full() and not lobby.fill_with_computer:
         free = lobby.seats_free()
-        raise conflict("lobby_not_full", f"{free} seat{'s are' if free != 1 else ' is'} still free: wait for players "
-                                         "(this lobby does not give empty seats to the computer).")
+        raise conflict("lobby_not_full", ngettext(
+            "%(count)d seat is still free: wait for players (this lobby does not give empty seats to the computer).",
+            "%(count)d seats are still free: wait for players (this lobby does not give empty seats to the computer).",
+            free) % {"count": free})
     return _start(lobby)
 
 
@@ -348,13 +367,13 @@ def _lock_open_lobby_of(lobby_id: int, creator: User) -> Lobby:
     lobby = lock_lobby(lobby_id)
     _require_creator(lobby, creator)
     if not lobby.is_open():
-        raise conflict("lobby_closed", f"This lobby is {lobby.status}.")
+        raise conflict("lobby_closed", gettext("This lobby is %(status)s.") % {"status": status_words(lobby.status)})
     return lobby
 
 
 def _require_creator(lobby: Lobby, user: User) -> None:
     if lobby.creator_id != user.pk:
-        raise forbidden("Only the lobby's creator may do this.")
+        raise forbidden(gettext("Only the lobby's creator may do this."))
 
 
 def _start(lobby: Lobby) -> Lobby:

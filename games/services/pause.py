@@ -11,8 +11,9 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
-from games.errors import GameError, conflict
+from games.errors import GameError, conflict, game_over
 from games.models import Game
 from games.services import clocks, notify
 from games.services.play import lock_game
@@ -24,9 +25,9 @@ def do_vote_pause(game_id: int, user, *, pause: bool) -> Game:
         game = lock_game(game_id)
         seat = game.seat_for(user)
         if seat is None or seat.is_bot:
-            raise GameError("forbidden", "Only players at the table vote.", status_code=403)
+            raise GameError("forbidden", gettext("Only players at the table vote."), status_code=403)
         if not game.is_active():
-            raise conflict("game_over", f"This game is {game.status}.", version=game.version)
+            raise game_over(game)
         for _receiver, reason in vote_check.send(sender=Game, game=game, seat=seat.seat, kind="pause"):
             if isinstance(reason, str):
                 raise conflict("votes_locked", reason, version=game.version)
@@ -41,7 +42,7 @@ def do_vote_pause(game_id: int, user, *, pause: bool) -> Game:
 
 def _vote_to_pause(game: Game, seat: str) -> None:
     if game.is_paused():
-        raise conflict("already_paused", "The game is already paused.", version=game.version)
+        raise conflict("already_paused", gettext("The game is already paused."), version=game.version)
     if seat not in game.pause_votes:
         game.pause_votes = sorted([*game.pause_votes, seat])
     players = set(game.seats.filter(is_bot=False).values_list("seat", flat=True))
@@ -65,7 +66,7 @@ def _freeze(game: Game) -> None:
 def _resume_or_withdraw(game: Game, seat: str) -> None:
     if not game.is_paused():
         if seat not in game.pause_votes:
-            raise conflict("not_paused", "The game is not paused and you have not voted to pause.",
+            raise conflict("not_paused", gettext("The game is not paused and you have not voted to pause."),
                            version=game.version)
         game.pause_votes = [s for s in game.pause_votes if s != seat]
         return

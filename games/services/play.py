@@ -15,10 +15,11 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games.engine import EngineError, get_ruleset
-from games.errors import GameError, conflict, from_engine, not_found
+from games.errors import GameError, conflict, from_engine, game_over, not_found
 from games.models import Game, GameAction, GameSeat, Lobby
 from games.services import notify
 from games.signals import game_changed, game_finished
@@ -56,7 +57,7 @@ def do_create_game(
     engine = get_ruleset(ruleset)
     choices = engine.seat_choices(len(seating))
     if not set(seating) <= set(choices):
-        raise GameError("invalid", f"Seats are chosen among: {', '.join(choices)}.")
+        raise GameError("invalid", gettext("Seats are chosen among: %(choices)s.") % {"choices": ", ".join(choices)})
     seats = [seat for seat in choices if seat in seating]  # the ruleset's seating order
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
     salt = secrets.token_hex(16)
@@ -119,7 +120,7 @@ def do_submit_action(
         seats = list(game.seats.select_related("user__notification_settings"))
         seat = next((s for s in seats if s.user_id == user.pk), None) if user.is_authenticated else None
         if seat is None:
-            raise GameError("forbidden", "You do not play in this game.", status_code=403)
+            raise GameError("forbidden", gettext("You do not play in this game."), status_code=403)
         fingerprint = request_fingerprint(action, version) if idempotency_key else ""
         if idempotency_key:
             earlier = game.actions.filter(seat=seat.seat, idempotency_key=idempotency_key).first()
@@ -128,9 +129,9 @@ def do_submit_action(
                 if earlier.request_hash and earlier.request_hash != fingerprint:
                     raise GameError(
                         "idempotency_key_reused",
-                        "This Idempotency-Key was already used with another request (action or version); "
-                        "send a new key for a new request.",
-                        status_code=422, fields={"Idempotency-Key": ["Already used with another request."]},
+                        gettext("This Idempotency-Key was already used with another request (action or version); "
+                                "send a new key for a new request."),
+                        status_code=422, fields={"Idempotency-Key": [gettext("Already used with another request.")]},
                         version=game.version, applied_version=earlier.version)
                 return Submitted(game, earlier, repeated=True, seats=seats)
         engine = require_seat_may_act(game, seat, version)
@@ -151,9 +152,10 @@ def do_submit_action(
 def check_request(action: Any, version: Any) -> None:
     """The shape of an action request: a version (a whole number) and an action (an object)."""
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        raise GameError("invalid", "Some fields are not valid.", fields={"version": ["A whole number is required."]})
+        raise GameError("invalid", gettext("Some fields are not valid."),
+                        fields={"version": [gettext("A whole number is required.")]})
     if not isinstance(action, dict):
-        raise GameError("invalid", "Some fields are not valid.", fields={"action": ["An object is required."]})
+        raise GameError("invalid", gettext("Some fields are not valid."), fields={"action": [gettext("An object is required.")]})
 
 
 def require_seat_may_act(game: Game, seat: GameSeat, version: int):
@@ -163,14 +165,15 @@ def require_seat_may_act(game: Game, seat: GameSeat, version: int):
     still has a decision pending (simultaneous decisions land in some order); otherwise the
     request is stale. Used by actions and by move checks (games/services/check.py)."""
     if not game.is_active():
-        raise conflict("game_over", f"This game is {game.status}.", version=game.version)
+        raise game_over(game)
     if seat.has_left():
-        raise conflict("not_your_turn", "You left this game; the computer plays your seat.", version=game.version)
+        raise conflict("not_your_turn", gettext("You left this game; the computer plays your seat."), version=game.version)
     if game.is_paused():
-        raise conflict("game_paused", "The game is paused; any player may resume it.", version=game.version)
+        raise conflict("game_paused", gettext("The game is paused; any player may resume it."), version=game.version)
     if version > game.version:
-        raise GameError("invalid", f"Version {version} does not exist yet; the game is at {game.version}.",
-                        fields={"version": [f"At most {game.version}."]}, version=game.version)
+        raise GameError("invalid", gettext("Version %(version)d does not exist yet; the game is at %(now)d.") % {
+            "version": version, "now": game.version},
+            fields={"version": [gettext("At most %(now)d.") % {"now": game.version}]}, version=game.version)
     engine = get_ruleset(game.ruleset)
     if version < game.version and (
         seat.seat not in engine.pending(game.state)
@@ -178,7 +181,8 @@ def require_seat_may_act(game: Game, seat: GameSeat, version: int):
     ):
         raise conflict(
             "stale_version",
-            f"The game moved on since version {version}: re-fetch it (now at version {game.version}).",
+            gettext("The game moved on since version %(version)d: re-fetch it (now at version %(now)d).") % {
+                "version": version, "now": game.version},
             version=game.version,
         )
     return engine
@@ -191,11 +195,11 @@ def do_concede(game_id: int, user: User) -> Game:
         game = lock_game(game_id)
         seat = game.seat_for(user)
         if seat is None:
-            raise GameError("forbidden", "You do not play in this game.", status_code=403)
+            raise GameError("forbidden", gettext("You do not play in this game."), status_code=403)
         if not game.is_active():
-            raise conflict("game_over", f"This game is {game.status}.", version=game.version)
+            raise game_over(game)
         if seat.has_left():
-            raise conflict("already_left", "You already left this game.", version=game.version)
+            raise conflict("already_left", gettext("You already left this game."), version=game.version)
         hand_to_bot(seat, abandoned=False, state=game.state)
         settle(game, set(get_ruleset(game.ruleset).pending(game.state)), [], seats_changed=True)
     return game

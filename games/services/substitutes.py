@@ -20,15 +20,17 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import User
 from games.engine import get_ruleset
-from games.errors import GameError, conflict, not_found
+from games.errors import GameError, conflict, game_over, not_found
 from games.models import Game, GameSeat, SeatSubstitution
 from games.queries import can_view, visible_games
 from games.services import play
 
-UNRATED_NOTE = "Your result in this game does not count for your rating: the player who left keeps the loss."
+# lazy: the pages and the API say it in the reader's language
+UNRATED_NOTE = gettext_lazy("Your result in this game does not count for your rating: the player who left keeps the loss.")
 
 
 def open_seats(user=None) -> QuerySet[GameSeat]:
@@ -69,7 +71,7 @@ def listing(user=None, limit: int = 100) -> list[OpenSeat]:
     for seat in seats:
         game, lobby = seat.game, seat.game.lobby
         reason = _why_not(user, game, seat, in_game=game.pk in mine) if user is not None and user.is_authenticated \
-            else "Log in to take a seat."
+            else gettext("Log in to take a seat.")
         round_ = game.state.get("round") if isinstance(game.state, dict) else None
         rows.append(OpenSeat(
             seat=seat, round=round_ if isinstance(round_, int) and not isinstance(round_, bool) else None,
@@ -82,7 +84,7 @@ def _why_not(user: User, game: Game, seat: GameSeat, *, in_game: bool) -> str | 
     from ratings.services import meets_requirements
 
     if in_game:
-        return "You play, or played, in this game."
+        return gettext("You play, or played, in this game.")
     if game.lobby is not None:
         return meets_requirements(user, game.lobby)
     return None
@@ -101,19 +103,19 @@ def do_take_seat(game_id: int, seat_name: str, user: User) -> Game:
         if not can_view(game, user):
             raise not_found()
         if getattr(game, "tournament_table", None) is not None:
-            raise GameError("forbidden", "This is a tournament game: only its organizer replaces a player.",
+            raise GameError("forbidden", gettext("This is a tournament game: only its organizer replaces a player."),
                             status_code=403)
         seats = list(game.seats.all())
         seat = next((s for s in seats if s.seat == seat_name), None)
         if seat is None:
             raise not_found("seat")
         if not game.is_active():
-            raise conflict("game_over", f"This game is {game.status}.", version=game.version)
+            raise game_over(game)
         if any(s.user_id == user.pk for s in seats) or game.substitutions.filter(leaver=user).exists():
-            raise conflict("already_in_game", "You play, or played, in this game: you cannot take another seat.",
+            raise conflict("already_in_game", gettext("You play, or played, in this game: you cannot take another seat."),
                            version=game.version)
         if not (seat.is_bot and seat.left_at is not None and seat.user_id is not None):
-            raise conflict("seat_taken", "This seat has a player: nobody left it, or someone took it over already.",
+            raise conflict("seat_taken", gettext("This seat has a player: nobody left it, or someone took it over already."),
                            version=game.version)
         if game.lobby is not None:
             reason = meets_requirements(user, game.lobby)
@@ -151,9 +153,17 @@ def log_entries(game: Game) -> list[dict]:
 
     entries = []
     for sub in game.substitutions.select_related("leaver", "substitute"):
-        who = sub.substitute.username if sub.substitute else "A player"
-        whose = f"{sub.leaver.username}'s" if sub.leaver else "the"
-        text = f"{who} takes over {whose} seat ({seat_name(sub.seat, game.ruleset)})."
+        # one whole sentence per case, in the reader's language (built per request, never stored)
+        words = {"who": sub.substitute.username if sub.substitute else "", "seat": seat_name(sub.seat, game.ruleset),
+                 "leaver": sub.leaver.username if sub.leaver else ""}
+        if sub.substitute and sub.leaver:
+            text = gettext("%(who)s takes over %(leaver)s's seat (%(seat)s).") % words
+        elif sub.substitute:
+            text = gettext("%(who)s takes over the seat (%(seat)s).") % words
+        elif sub.leaver:
+            text = gettext("A player takes over %(leaver)s's seat (%(seat)s).") % words
+        else:
+            text = gettext("A player takes over the seat (%(seat)s).") % words
         entries.append({"version": sub.version, "seat": sub.seat, "source": "substitute", "at": sub.taken_at,
                         "events": [{"type": "seat_taken_over", "seat": sub.seat, "version": sub.version,
                                     "player": sub.substitute.username if sub.substitute else None,

@@ -4,8 +4,10 @@
   var status = document.querySelector(".copy-status");
   if (!button || !key || !status) return;
   function done(ok) {
-    button.textContent = ok ? "Copied" : "Copy the token";
-    status.textContent = ok ? "The token is on your clipboard." : "Copying failed: select the token and copy it yourself.";
+    // the words in the page's language: templates/base.html loads the catalogue (gettext) first
+    button.textContent = ok ? gettext("Copied") : gettext("Copy the token");
+    status.textContent = ok ? gettext("The token is on your clipboard.")
+      : gettext("Copying failed: select the token and copy it yourself.");
     if (!ok) window.getSelection().selectAllChildren(key);
   }
   button.addEventListener("click", function () {
