@@ -3,36 +3,49 @@ per card id what is printed on it (combat units: name, type, tray, speed, defens
 figures, wounds per figure, ranks, abilities in the project's own words; attachments, NCUs and
 Tactics cards with their texts), the tray sizes, the terrain types with their keywords, the Tactics
 Board's zones and the condition tokens, all in words. Public data of games/engine/minis/data.py,
-the same for every viewer: no hand or deck of any game is in it."""
+the same for every viewer: no hand or deck of any game is in it. `page_catalogue()` is the one of the
+reader's language (names from the Spanish glossary, the words translated; issue 29)."""
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from typing import Any
 
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
+
+from games.i18n import glossary
+
 FACTION_NAMES = {"stark": "Stark", "lannister": "Lannister", "neutral": "Neutral"}
 ZONES = {
-    "crown": ("Crown", "One enemy unit takes a Panic Test at -1."),
-    "money": ("Wealth", "Heal up to 3 wounds of any unit and remove one condition token from it."),
-    "letter": ("Tactics", "Draw 2 Tactics cards and put a condition token on an enemy unit."),
-    "swords": ("Combat", "One friendly unit may make a free Attack."),
-    "horse": ("Maneuver", "One friendly unit may make a free Maneuver or Retreat."),
+    "crown": ("Crown", gettext_noop("One enemy unit takes a Panic Test at -1.")),
+    "money": ("Wealth", gettext_noop("Heal up to 3 wounds of any unit and remove one condition token from it.")),
+    "letter": ("Tactics", gettext_noop("Draw 2 Tactics cards and put a condition token on an enemy unit.")),
+    "swords": ("Combat", gettext_noop("One friendly unit may make a free Attack.")),
+    "horse": ("Maneuver", gettext_noop("One friendly unit may make a free Maneuver or Retreat.")),
 }
 CONDITIONS = {
-    "panicked": ("Panicked", "The enemy may spend it to re-roll this unit's Morale Test dice."),
-    "vulnerable": ("Vulnerable", "The enemy may spend it to re-roll this unit's Defense dice."),
-    "weakened": ("Weakened", "The enemy may spend it to re-roll this unit's attack dice."),
+    "panicked": ("Panicked", gettext_noop("The enemy may spend it to re-roll this unit's Morale Test dice.")),
+    "vulnerable": ("Vulnerable", gettext_noop("The enemy may spend it to re-roll this unit's Defense dice.")),
+    "weakened": ("Weakened", gettext_noop("The enemy may spend it to re-roll this unit's attack dice.")),
 }
 KEYWORDS = {
-    "blocks_los": "blocks line of sight", "cover": "cover", "destructible": "destructible",
-    "hindering": "hindering", "elevated": "elevated", "rough": "rough (1 in less movement)",
-    "fortified": "fortified", "horrific": "horrific", "inspiring": "inspiring",
-    "impassable": "impassable", "dangerous": "dangerous",
+    "blocks_los": gettext_noop("blocks line of sight"), "cover": gettext_noop("cover"),
+    "destructible": gettext_noop("destructible"), "hindering": gettext_noop("hindering"),
+    "elevated": gettext_noop("elevated"), "rough": gettext_noop("rough (1 in less movement)"),
+    "fortified": gettext_noop("fortified"), "horrific": gettext_noop("horrific"), "inspiring": gettext_noop("inspiring"),
+    "impassable": gettext_noop("impassable"), "dangerous": gettext_noop("dangerous"),
 }
+UNIT_TYPES = {"infantry": "Infantry", "cavalry": "Cavalry", "monster": "Monster", "war_machine": "War machine"}
 TERRAIN_NAMES = {
     "forest": "Forest", "corpse_pile": "Corpse pile", "bog": "Bog", "stakes": "Stakes", "wall": "Wall",
     "hedge": "Hedge", "weirwood": "Weirwood", "palisade": "Palisade", "custom": "Terrain",
 }
 QUADRANTS = {"sw": "south-west", "se": "south-east", "nw": "north-west", "ne": "north-east"}
+QUADRANT_WORDS = {"sw": pgettext_lazy("a quadrant of the battlefield", "south-west"),
+                  "se": pgettext_lazy("a quadrant of the battlefield", "south-east"),
+                  "nw": pgettext_lazy("a quadrant of the battlefield", "north-west"),
+                  "ne": pgettext_lazy("a quadrant of the battlefield", "north-east")}
 
 
 def _abilities(c: dict[str, Any]) -> list[dict[str, str]]:
@@ -84,4 +97,41 @@ def catalogue() -> dict[str, Any]:
         "conditions": {k: {"name": n, "text": t} for k, (n, t) in CONDITIONS.items()},
         "factions": dict(FACTION_NAMES),
         "quadrants": dict(QUADRANTS),
+        "types": dict(UNIT_TYPES),
     }
+
+
+def _term(english: str, kind: str | None = None) -> str:
+    try:
+        return glossary.term("minis", english, kind)
+    except LookupError:  # a name the glossary lacks keeps its English
+        return english
+
+
+@lru_cache(maxsize=4)
+def _translated(language: str) -> dict[str, Any]:
+    """The catalogue in `language` (issue 29): names as the Spanish rulebook prints them (the
+    glossary's; the English name where it gives none), the zones', conditions' and terrain's words
+    translated; the cards' own texts (abilities, Tactics cards) stay as the project writes them."""
+    out = copy.deepcopy(catalogue())
+    with translation.override(language):
+        for c in out["cards"].values():
+            c["name"] = _term(c["name"])
+            for a in c.get("abilities") or []:
+                a["label"] = _term(a["name"])  # the name stays English: the page's script reads it
+        for t in out["terrain"].values():
+            t["name"] = _term(t["name"], "terrain")
+            t["name"] = t["name"][:1].upper() + t["name"][1:]
+        out["keywords"] = {k: gettext(v) for k, v in KEYWORDS.items()}
+        out["zones"] = {k: {"name": _term(n, "zone"), "text": gettext(t)} for k, (n, t) in ZONES.items()}
+        out["conditions"] = {k: {"name": _term(n, "condition"), "text": gettext(t)} for k, (n, t) in CONDITIONS.items()}
+        out["factions"] = {k: _term(n, "faction") if k != "neutral" else gettext("Neutral") for k, n in FACTION_NAMES.items()}
+        out["quadrants"] = {k: str(v) for k, v in QUADRANT_WORDS.items()}
+        out["types"] = {k: _term(v, "unit_type") for k, v in UNIT_TYPES.items()}
+    return out
+
+
+def page_catalogue() -> dict[str, Any]:
+    """The catalogue in the active language (the request's): the English one is `catalogue()`."""
+    language = translation.get_language() or "en"
+    return _translated("es") if language.startswith("es") else catalogue()

@@ -20,6 +20,9 @@
 (function () {
   "use strict";
   const { h } = window.WesterosClient;
+  /* Words in the reader's language (the JS catalogue, templates/base.html): fmt(gettext("%(n)s in"), {n}). */
+  const fmt = (msg, o) => interpolate(msg, o || {}, true);
+  const inch = (x) => fmt(gettext("%(n)s in"), { n: String(x).replace(".", pgettext("decimal separator", ".")) });
   const SVGNS = "http://www.w3.org/2000/svg";
 
   function s(tag, attrs, ...children) {
@@ -50,18 +53,18 @@
   /* A scenario's synthetic unit card (the engine's format) as the catalogue has it. */
   function fromRaw(id, c) {
     const t = C.trays[c.tray] || { width: 5.5, depth: 4.8, files: 4 };
-    return { kind: "unit", name: c.name || "Unit", faction: c.faction, type: c.type, tray: c.tray, width: t.width, depth: t.depth,
+    return { kind: "unit", name: c.name || gettext("Unit"), faction: c.faction, type: c.type, tray: c.tray, width: t.width, depth: t.depth,
       files: t.files, speed: c.speed, defense: c.defense_save, morale: c.morale, attacks: (c.attacks || []).map((a) => ({ name: a.name, range: a.range, hit: a.hit, dice: a.dice })),
       figures: c.figures, wounds_per_figure: c.wounds_per_figure || 1, ranks: c.ranks, wounds: (c.figures || 1) * (c.wounds_per_figure || 1), abilities: [] };
   }
 
   const cap = (x) => String(x ?? "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
-  const card = (id) => C.cards[id] || { name: "a card", kind: "?", abilities: [], attacks: [] };
+  const card = (id) => C.cards[id] || { name: gettext("a card"), kind: "?", abilities: [], attacks: [] };
   const seats = () => V.seats || S.seats || [];
   const other = (seat) => seats().find((x) => x !== seat);
   const factionName = (f) => (C.factions || {})[f] || cap(f);
   function seatName(seat) { return NAMES[seat] || factionName(seat); }
-  function seatLabel(seat) { return NAMES[seat] && NAMES[seat] !== factionName(seat) ? `${NAMES[seat]} (${factionName(seat)})` : factionName(seat); }
+  function seatLabel(seat) { return NAMES[seat] && NAMES[seat] !== factionName(seat) ? fmt(gettext("%(name)s (%(army)s)"), { name: NAMES[seat], army: factionName(seat) }) : factionName(seat); }
   const units = () => V.units || {};
   const unitCard = (name) => card((units()[name] || {}).card);
   /* A unit by its card's name; two units of one card are numbered in setup order. */
@@ -93,7 +96,7 @@
     const keys = Object.keys(units()).sort((a, b) => b.length - a.length);
     for (const k of keys) t = t.replace(new RegExp(`\\b${k}\\b`, "g"), unitName(k));
     t = t.replace(/\b[1-4]0\d{3}\b/g, (id) => (C.cards[id] ? C.cards[id].name : id));
-    for (const z of Object.keys(C.zones || {})) t = t.replace(new RegExp(`\\bthe ${z} zone\\b`, "g"), `the ${zoneName(z)} zone`);
+    for (const z of Object.keys(C.zones || {})) t = t.replace(new RegExp(`\\bthe ${z} zone\\b`, "g"), fmt(gettext("the %(zone)s zone"), { zone: zoneName(z) }));
     for (const seat of seats()) t = t.replace(new RegExp(`\\b${seat}\\b`, "g"), factionName(seat));
     return t.replace(/\b(\w+)_(\w+)\b/g, "$1 $2");
   }
@@ -142,16 +145,25 @@
   /* A facing as the viewer sees it on the screen (issue 26): the table is drawn with the viewer's
      own edge at the bottom (P, rot below: the second seat's drawing is turned half round), so a
      tray at facing 0 points up the screen for the first seat and down it for the second. */
-  const SCREEN_FACING = ["up the table", "up and to the right", "to the right", "down and to the right",
-    "down the table", "down and to the left", "to the left", "up and to the left"];
+  const SCREEN_FACING = [gettext("up the table"), gettext("up and to the right"), gettext("to the right"), gettext("down and to the right"),
+    gettext("down the table"), gettext("down and to the left"), gettext("to the left"), gettext("up and to the left")];
   function compass(f) { return SCREEN_FACING[Math.round(rot(f) / 45) % 8]; }
   /* The log's sentences come from the server (narrate.py), one for both players, with the facing as
      a compass point of the table ("facing north": towards the second seat's edge); each page says
      it as its viewer sees the table. */
   const COMPASS_POINTS = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"];
+  /* The log's own words for the points and the verbs before them, in the reader's language (the
+     server's Spanish says "encarada hacia el norte"). */
+  const SAID_POINTS = [gettext("north"), gettext("north-east"), gettext("east"), gettext("south-east"), gettext("south"),
+    gettext("south-west"), gettext("west"), gettext("north-west")];
+  const escapeRe = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const SAID_FACING = new RegExp(`(^|[^\\w-])(facing|pivots to face|${escapeRe(gettext("facing"))}|${escapeRe(gettext("pivots to face"))}) (${
+    SAID_POINTS.concat(COMPASS_POINTS).sort((a, b) => b.length - a.length).map(escapeRe).join("|")})(?![\\w-])`, "g");
   function seenFacing(text) {
-    return String(text ?? "").replace(/\b(facing|pivots to face) (north-east|north-west|south-east|south-west|north|south|east|west)\b/g,
-      (m, verb, point) => `${verb} ${compass(COMPASS_POINTS.indexOf(point) * 45)}`);
+    return String(text ?? "").replace(SAID_FACING, (m, pre, verb, point) => {
+      const i = SAID_POINTS.indexOf(point) >= 0 ? SAID_POINTS.indexOf(point) : COMPASS_POINTS.indexOf(point);
+      return `${pre}${verb} ${compass(i * 45)}`;
+    });
   }
 
   // ------------------------------------------------------------------ the table in SVG
@@ -167,7 +179,7 @@
     const info = (C.terrain || {})[t.type] || { name: cap(t.type) };
     const kws = (t.keywords || []).map((k) => (C.keywords || {})[k] || cap(k));
     const cls = `mn-terrain t-${t.type}`;
-    const title = s("title", {}, `${info.name}: ${kws.join(", ") || "no keywords"}`);
+    const title = s("title", {}, `${info.name}: ${kws.join(", ") || gettext("no keywords")}`);
     let shape, label;
     if (t.circle) {
       const [cx, cy] = P(...t.circle.center);
@@ -196,7 +208,7 @@
       const rect = [Math.min(x1, x2), Math.min(y1, y2), Math.abs(x2 - x1), Math.abs(y2 - y1)];
       g.append(s("rect", { x: rect[0], y: rect[1], width: rect[2], height: rect[3], class: `mn-deploy seat-${seat}${deployment ? " on" : ""}` }));
       const [lx, ly] = P(W / 2, i === 0 ? depth - 1 : H - depth + 1);
-      g.append(s("text", { x: lx, y: ly + 0.3, class: "mn-zone-label" }, `${factionName(seat)} deployment zone (${depth} in)`));
+      g.append(s("text", { x: lx, y: ly + 0.3, class: "mn-zone-label" }, fmt(gettext("%(army)s deployment zone (%(depth)s)"), { army: factionName(seat), depth: inch(depth) })));
     });
     return g;
   }
@@ -213,10 +225,11 @@
       const owner = ctl[q];
       const pts_ = qp[q] || {};
       const ncus = Object.entries(V.ncus || {}).filter(([, n]) => n.quadrant === q).map(([id]) => card(id).name.split(",")[0]);
-      const words = `${cap(quadName(q))}: ${owner ? `held by ${factionName(owner)}` : "nobody holds it"}`
-        + (Object.keys(pts_).length ? ` (${seats().map((x) => `${factionName(x)} ${pts_[x] || 0}`).join(", ")} points)` : "");
+      const words = (owner ? fmt(gettext("%(quadrant)s: held by %(army)s"), { quadrant: cap(quadName(q)), army: factionName(owner) })
+        : fmt(gettext("%(quadrant)s: nobody holds it"), { quadrant: cap(quadName(q)) }))
+        + (Object.keys(pts_).length ? " " + fmt(gettext("(%(points)s points)"), { points: seats().map((x) => `${factionName(x)} ${pts_[x] || 0}`).join(", ") }) : "");
       g.append(s("g", { class: `mn-quad-tag${owner ? " seat-" + owner : ""}`, "data-quadrant": q },
-        s("title", {}, words + (ncus.length ? `; ${ncus.join(", ")} placed here` : "")),
+        s("title", {}, words + (ncus.length ? "; " + fmt(gettext("%(ncus)s placed here"), { ncus: ncus.join(", ") }) : "")),
         s("text", { x, y: y + 0.3, class: "mn-quad-label" }, `${q.toUpperCase()}${owner ? " · " + factionName(owner) : ""}${ncus.length ? " · " + ncus.join(", ") : ""}`)));
     }
     return g;
@@ -249,22 +262,22 @@
     }
     body.append(s("path", { d: `M ${-0.6} 0.05 L 0 -0.7 L 0.6 0.05 Z`, class: "mn-front" }));
     const tokens = [];
-    if (u.activated) tokens.push(["A", "mn-tok-act", "Activation token: it has activated this round"]);
-    if (u.order_used) tokens.push(["O", "mn-tok-order", "Order token: its Order is spent this round"]);
+    if (u.activated) tokens.push(["A", "mn-tok-act", gettext("Activation token: it has activated this round")]);
+    if (u.order_used) tokens.push(["O", "mn-tok-order", gettext("Order token: its Order is spent this round")]);
     for (const cond of u.conditions || []) tokens.push([condName(cond)[0], `mn-tok-cond c-${cond}`, `${condName(cond)}: ${((C.conditions || {})[cond] || {}).text || ""}`]);
-    if (u.influence) tokens.push(["I", "mn-tok-inf", `Influenced by ${card(u.influence).name}`]);
+    if (u.influence) tokens.push(["I", "mn-tok-inf", fmt(gettext("Influenced by %(ncu)s"), { ncu: card(u.influence).name })]);
     const cen = P(...centre(u.at, u.facing, d));
     const label = s("g", { class: "mn-tray-label" },
       fitText(s("text", { x: cen[0], y: cen[1] - 0.15, class: "mn-name" }, shortName(name)), shortName(name), 0.72 * 0.56, w - 0.3),
-      fitText(s("text", { x: cen[0], y: cen[1] + 0.75, class: "mn-stats" }, `${su.wounds ?? u.wounds} wounds · ${su.ranks ?? ranks} ${(su.ranks ?? ranks) === 1 ? "rank" : "ranks"}`), "12 wounds · 3 ranks", 0.58 * 0.5, w - 0.3));
+      fitText(s("text", { x: cen[0], y: cen[1] + 0.75, class: "mn-stats" }, fmt(ngettext("%(wounds)s wounds · %(ranks)s rank", "%(wounds)s wounds · %(ranks)s ranks", su.ranks ?? ranks), { wounds: su.wounds ?? u.wounds, ranks: su.ranks ?? ranks })), fmt(ngettext("%(wounds)s wounds · %(ranks)s rank", "%(wounds)s wounds · %(ranks)s ranks", 3), { wounds: 12, ranks: 3 }), 0.58 * 0.5, w - 0.3));
     const tokG = s("g", { class: "mn-tokens" });
     tokens.forEach(([letter, tcls, title], i) => {
       const tx = cen[0] - ((tokens.length - 1) * 0.75) / 2 + i * 0.75, ty = cen[1] + 1.55;
       tokG.append(s("g", { class: "mn-tok " + tcls }, s("title", {}, title), s("circle", { cx: tx, cy: ty, r: 0.33 }), s("text", { x: tx, y: ty + 0.15 }, letter)));
     });
-    const title = `${unitName(name)} (${factionName(u.seat)}): ${su.wounds ?? u.wounds} wounds, ${su.figures ?? "?"} figures, ${su.ranks ?? "?"} ranks`
-      + (u.conditions && u.conditions.length ? `; ${u.conditions.map(condName).join(", ")}` : "") + (u.activated ? "; activated" : "")
-      + (S.active_unit === name ? "; activating now" : "");
+    const title = fmt(gettext("%(unit)s (%(army)s): %(wounds)s wounds, %(figures)s figures, %(ranks)s ranks"), { unit: unitName(name), army: factionName(u.seat), wounds: su.wounds ?? u.wounds, figures: su.figures ?? "?", ranks: su.ranks ?? "?" })
+      + (u.conditions && u.conditions.length ? `; ${u.conditions.map(condName).join(", ")}` : "") + (u.activated ? "; " + gettext("activated") : "")
+      + (S.active_unit === name ? "; " + gettext("activating now") : "");
     return s("g", { class: cls.join(" "), "data-unit": name, "aria-label": title }, s("title", {}, title), body, label, tokG);
   }
 
@@ -278,7 +291,7 @@
     const g = s("g", { class: "mn-objectives" });
     for (const o of V.objectives || []) {
       const [x, y] = P(o.at[0], o.at[1]);
-      g.append(s("circle", { cx: x, cy: y, r: 0.75, class: "mn-objective" }, s("title", {}, "Objective token")));
+      g.append(s("circle", { cx: x, cy: y, r: 0.75, class: "mn-objective" }, s("title", {}, gettext("Objective token"))));
     }
     return g;
   }
@@ -293,7 +306,7 @@
       s("pattern", { id: "mn-grid", width: 6, height: 6, patternUnits: "userSpaceOnUse" }, s("path", { d: "M 6 0 L 0 0 0 6", class: "mn-grid-line" })));
     const edge = (seat, i) => {
       const [x, y] = P(W / 2, i === 0 ? -0.55 : H + 0.55);
-      return s("text", { x, y: y + 0.3, class: "mn-edge-label" }, `${seatLabel(seat)}'s table edge`);
+      return s("text", { x, y: y + 0.3, class: "mn-edge-label" }, fmt(gettext("%(seat)s's table edge"), { seat: seatLabel(seat) }));
     };
     const layers = [defs,
       s("rect", { x: -2, y: -2, width: W + 4, height: H + 4, class: "mn-margin" }),
@@ -326,44 +339,50 @@
     return h("span", { class: "mn-dice" }, (values || []).map((v, i) => {
       const hit = opts.need ? v >= opts.need || v === 6 : null;
       const cls = (hit === null ? "" : hit && v !== 1 ? "hit" : "miss") + ((opts.rerolled || []).includes(i) ? " rerolled" : "") + ((opts.picked || new Set()).has(i) ? " picked" : "");
-      const face = dieFace(v, cls, opts.label ? `${opts.label} ${i + 1}` : `die ${i + 1}`);
+      const face = dieFace(v, cls, opts.label ? `${opts.label} ${i + 1}` : fmt(gettext("die %(n)s"), { n: i + 1 }));
       if (!opts.onpick) return face;
       return h("button", { type: "button", class: "mn-die-btn" + ((opts.picked || new Set()).has(i) ? " on" : ""), "aria-pressed": (opts.picked || new Set()).has(i) ? "true" : "false",
-        "data-die": i, title: `Die ${i + 1}: ${v}`, onclick: () => opts.onpick(i) }, face);
+        "data-die": i, title: fmt(gettext("Die %(n)s: %(value)s"), { n: i + 1, value: v }), onclick: () => opts.onpick(i) }, face);
     }));
   }
 
-  const ARCS = { front: "Front", flank: "Flank", rear: "Rear" };
+  const ARCS = { front: gettext("Front"), flank: gettext("Flank"), rear: gettext("Rear") };
   function attackBox(la, opts) {
     if (!la) return null;
     opts = opts || {};
-    const rows = [h("p", {}, h("strong", {}, unitName(la.attacker)), ` attacks ${unitName(la.defender)} with ${la.attack}`,
-      ` (${la.kind === "melee" ? "melee" : "ranged"}, ${ARCS[la.arc] || la.arc}${la.charge ? ", charging" : ""}${la.disorderly ? ", disorderly" : ""}): `,
-      `${la.dice_count} dice, hitting on ${la.to_hit}+.`)];
-    if ((la.attack_dice || []).length) rows.push(h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, "Attack"),
-      opts.pickAttack ? diceRow(la.attack_dice, Object.assign({ need: la.to_hit, rerolled: la.rerolled }, opts.pickAttack)) : diceRow(la.attack_dice, { need: la.to_hit, rerolled: la.rerolled, label: "attack die" }),
-      h("span", {}, ` ${la.hits} ${la.hits === 1 ? "hit" : "hits"}`)));
-    if ((la.defense_dice || []).length) rows.push(h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, "Defense"),
-      opts.pickDefense ? diceRow(la.defense_dice, Object.assign({ need: la.defense_save }, opts.pickDefense)) : diceRow(la.defense_dice, { need: la.defense_save, label: "defense die" }),
-      h("span", {}, ` ${la.blocked} blocked (${la.defense_save}+)`)));
-    if (la.attack_dice && la.attack_dice.length) rows.push(h("p", {}, `${la.wounds} ${la.wounds === 1 ? "wound" : "wounds"}${la.destroyed ? ": destroyed" : ""}.`));
+    const how = [la.kind === "melee" ? gettext("melee") : gettext("ranged"), ARCS[la.arc] || la.arc]
+      .concat(la.charge ? [gettext("charging")] : [], la.disorderly ? [gettext("disorderly")] : []).join(", ");
+    const rows = [h("p", {}, h("strong", {}, unitName(la.attacker)), " ",
+      fmt(gettext("attacks %(defender)s with %(attack)s (%(how)s): %(dice)s dice, hitting on %(hit)s+."),
+        { defender: unitName(la.defender), attack: la.attack, how, dice: la.dice_count, hit: la.to_hit }))];
+    if ((la.attack_dice || []).length) rows.push(h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, gettext("Attack")),
+      opts.pickAttack ? diceRow(la.attack_dice, Object.assign({ need: la.to_hit, rerolled: la.rerolled }, opts.pickAttack)) : diceRow(la.attack_dice, { need: la.to_hit, rerolled: la.rerolled, label: gettext("attack die") }),
+      h("span", {}, " " + fmt(ngettext("%(n)s hit", "%(n)s hits", la.hits), { n: la.hits }))));
+    if ((la.defense_dice || []).length) rows.push(h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, gettext("Defense")),
+      opts.pickDefense ? diceRow(la.defense_dice, Object.assign({ need: la.defense_save }, opts.pickDefense)) : diceRow(la.defense_dice, { need: la.defense_save, label: gettext("defense die") }),
+      h("span", {}, " " + fmt(gettext("%(n)s blocked (%(save)s+)"), { n: la.blocked, save: la.defense_save }))));
+    if (la.attack_dice && la.attack_dice.length) rows.push(h("p", {}, la.destroyed ? fmt(ngettext("%(n)s wound: destroyed.", "%(n)s wounds: destroyed.", la.wounds), { n: la.wounds })
+      : fmt(ngettext("%(n)s wound.", "%(n)s wounds.", la.wounds), { n: la.wounds })));
     if (la.panic) rows.push(testLine(Object.assign({ unit: la.defender, kind: "panic" }, la.panic)));
     return h("div", { class: "mn-attack" }, rows);
   }
   function testLine(t, pick) {
     if (!t) return null;
-    const kind = t.kind === "panic" ? "Panic Test" : "Morale Test";
-    if (t.automatic) return h("p", {}, `${unitName(t.unit)} passes its ${kind} automatically.`);
+    const kind = t.kind === "panic" ? gettext("Panic Test") : gettext("Morale Test");
+    if (t.automatic) return h("p", {}, fmt(gettext("%(unit)s passes its %(test)s automatically."), { unit: unitName(t.unit), test: kind }));
     const dice = (t.dice || []).concat(t.d3 ? [t.d3] : []);
     return h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, `${unitName(t.unit)}: ${kind}`),
       pick ? diceRow(dice, pick) : diceRow(dice, { label: kind }),
-      t.result !== null && t.result !== undefined ? h("span", {}, ` ${t.modifier ? `modifier ${t.modifier > 0 ? "+" : ""}${t.modifier}, ` : ""}total ${t.result}: ${t.passed ? "passed" : `failed${t.wounds ? `, ${t.wounds} ${t.wounds === 1 ? "wound" : "wounds"}` : ""}`}`) : null);
+      t.result !== null && t.result !== undefined ? h("span", {}, " " + (t.modifier ? fmt(gettext("modifier %(m)s, "), { m: `${t.modifier > 0 ? "+" : ""}${t.modifier}` }) : "")
+        + fmt(gettext("total %(total)s: %(outcome)s"), { total: t.result, outcome: t.passed ? gettext("passed")
+          : t.wounds ? fmt(ngettext("failed, %(n)s wound", "failed, %(n)s wounds", t.wounds), { n: t.wounds }) : gettext("failed") })) : null);
   }
   function chargeLine(c) {
     if (!c) return null;
-    return h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, `${unitName(c.unit)} charges ${unitName(c.target)}`),
-      diceRow([c.roll], { label: "charge die" }),
-      h("span", {}, ` ${c.distance} in allowed, moved ${c.moved} in: ${c.result === "success" ? (c.disorderly ? "a disorderly charge" : "contact") : "failed"}${c.arc ? ` (${ARCS[c.arc] || c.arc})` : ""}`));
+    return h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, fmt(gettext("%(unit)s charges %(target)s"), { unit: unitName(c.unit), target: unitName(c.target) })),
+      diceRow([c.roll], { label: gettext("charge die") }),
+      h("span", {}, " " + fmt(gettext("%(allowed)s allowed, moved %(moved)s: %(outcome)s"), { allowed: inch(c.distance), moved: inch(c.moved),
+        outcome: c.result === "success" ? (c.disorderly ? gettext("a disorderly charge") : gettext("contact")) : gettext("failed") }) + (c.arc ? ` (${ARCS[c.arc] || c.arc})` : "")));
   }
 
   /* The Tactics Board, the NCUs, victory points by round. */
@@ -374,11 +393,12 @@
       const n = nid ? (V.ncus || {})[nid] : null;
       return h("li", { class: "mn-zone" + (n ? " seat-" + n.seat : ""), "data-zone": z, title: C.zones[z].text },
         h("strong", {}, zoneName(z)), h("span", { class: "mn-zone-text" }, C.zones[z].text),
-        h("span", { class: "mn-zone-claim" }, n ? `${card(nid).name.split(",")[0]} (${factionName(n.seat)})` : "empty"));
+        h("span", { class: "mn-zone-claim" }, n ? `${card(nid).name.split(",")[0]} (${factionName(n.seat)})` : gettext("empty")));
     });
     const ncus = Object.entries(V.ncus || {}).map(([id, n]) => h("li", {},
-      h("strong", {}, card(id).name), ` (${factionName(n.seat)}): `, n.zone ? `on ${zoneName(n.zone)}` : n.quadrant ? `in the ${quadName(n.quadrant)} quadrant` : "beside the board",
-      n.activated ? ", activated" : ""));
+      h("strong", {}, card(id).name), ` (${factionName(n.seat)}): `, n.zone ? fmt(gettext("on %(zone)s"), { zone: zoneName(n.zone) })
+        : n.quadrant ? fmt(gettext("in the %(quadrant)s quadrant"), { quadrant: quadName(n.quadrant) }) : gettext("beside the board"),
+      n.activated ? ", " + gettext("activated") : ""));
     const vp = V.vp || S.vp || {};
     const byRound = {};
     for (const x of V.vp_log || []) {
@@ -388,35 +408,36 @@
     }
     const rounds = Object.keys(byRound).map(Number).sort((a, b) => a - b);
     const vpTable = h("table", { class: "small mn-vp" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Round"), seats().map((x) => h("th", {}, factionName(x))))),
+      h("thead", {}, h("tr", {}, h("th", {}, gettext("Round")), seats().map((x) => h("th", {}, factionName(x))))),
       h("tbody", {}, rounds.map((r) => h("tr", {}, h("td", {}, r), seats().map((x) => h("td", {}, byRound[r][x] || 0)))),
-        h("tr", { class: "total" }, h("td", {}, "Total"), seats().map((x) => h("td", {}, vp[x] || 0)))));
-    return h("div", {}, h("h2", {}, "Tactics Board"), h("ul", { class: "mn-zones" }, zones),
+        h("tr", { class: "total" }, h("td", {}, gettext("Total")), seats().map((x) => h("td", {}, vp[x] || 0)))));
+    return h("div", {}, h("h2", {}, gettext("Tactics Board")), h("ul", { class: "mn-zones" }, zones),
       ncus.length ? h("ul", { class: "mn-ncus small" }, ncus) : null,
-      h("h2", {}, "Victory points"), h("p", { class: "small" }, `First to ${V.threshold || S.threshold || 8} with more than the other at the end of a round wins; after round 6 the most.`), vpTable);
+      h("h2", {}, gettext("Victory points")), h("p", { class: "small" }, fmt(gettext("First to %(n)s with more than the other at the end of a round wins; after round 6 the most."), { n: V.threshold || S.threshold || 8 })), vpTable);
   }
 
   function tacticsText(id) {
-    return (card(id).modes || []).map((m) => `${cap(m.trigger)}: ${m.text}`).join(" Or: ");
+    return (card(id).modes || []).map((m) => `${cap(m.trigger)}: ${m.text}`).join(" " + gettext("Or:") + " ");
   }
   function handNode(onPick) {
-    const out = [h("h2", {}, "Tactics cards")];
+    const out = [h("h2", {}, gettext("Tactics cards"))];
     for (const seat of seats()) {
       const p = (V.players || {})[seat] || {};
       const hand = Array.isArray(p.hand) ? p.hand : null;
       const disc = p.discards || [];
       if (hand && seat === ME) {
-        out.push(h("p", { class: "small" }, `Your hand (${hand.length}), deck ${p.deck_size ?? "?"}:`),
+        out.push(h("p", { class: "small" }, fmt(gettext("Your hand (%(hand)s), deck %(deck)s:"), { hand: hand.length, deck: p.deck_size ?? "?" })),
           hand.length ? h("ul", { class: "mn-hand" }, hand.map((id, i) => h("li", { class: "mn-tcard" + (onPick && onPick.picked.has(i) ? " picked" : ""), "data-card": id },
             onPick ? h("label", {}, h("input", { type: "checkbox", checked: onPick.picked.has(i), onchange: () => onPick.toggle(i) }), " ", h("strong", {}, card(id).name)) : h("strong", {}, card(id).name),
-            h("span", { class: "mn-tcard-text" }, tacticsText(id))))) : h("p", { class: "empty" }, "No cards in hand."));
+            h("span", { class: "mn-tcard-text" }, tacticsText(id))))) : h("p", { class: "empty" }, gettext("No cards in hand.")));
       } else {
-        out.push(h("p", { class: "small" }, `${seatLabel(seat)}: ${p.hand_size ?? (hand ? hand.length : "?")} cards in hand, deck ${p.deck_size ?? "?"}.`));
+        out.push(h("p", { class: "small" }, fmt(gettext("%(seat)s: %(hand)s cards in hand, deck %(deck)s."), { seat: seatLabel(seat), hand: p.hand_size ?? (hand ? hand.length : "?"), deck: p.deck_size ?? "?" })));
       }
-      if (disc.length) out.push(h("details", { class: "small" }, h("summary", {}, `${factionName(seat)}'s discard pile (${disc.length})`),
+      if (disc.length) out.push(h("details", { class: "small" }, h("summary", {}, fmt(gettext("%(army)s's discard pile (%(n)s)"), { army: factionName(seat), n: disc.length })),
         h("ul", {}, disc.map((id) => h("li", {}, h("strong", {}, card(id).name), ": ", tacticsText(id))))));
     }
-    for (const a of V.attached || []) out.push(h("p", { class: "small" }, `${card(a.card).name} is attached to ${unitName(a.unit)}${a.tokens ? ` (${a.tokens} tokens)` : ""}.`));
+    for (const a of V.attached || []) out.push(h("p", { class: "small" }, a.tokens ? fmt(gettext("%(card)s is attached to %(unit)s (%(n)s tokens)."), { card: card(a.card).name, unit: unitName(a.unit), n: a.tokens })
+      : fmt(gettext("%(card)s is attached to %(unit)s."), { card: card(a.card).name, unit: unitName(a.unit) })));
     return out;
   }
 
@@ -428,76 +449,104 @@
     const att = u.attachment ? card(u.attachment) : null;
     const abil = (c.abilities || []).concat(att ? att.abilities || [] : []);
     return h("div", { class: "mn-card seat-" + u.seat },
-      h("h3", {}, unitName(name), " ", h("small", {}, `${factionName(u.seat)} ${c.type || ""}`)),
-      att ? h("p", { class: "small" }, "With ", h("strong", {}, att.name), att.commander ? " (commander)" : "") : null,
-      h("p", { class: "mn-statline" }, `Speed ${c.speed} · Defense ${c.defense}+ · Morale ${c.morale}+ · ${su.wounds ?? u.wounds} of ${c.wounds} wounds · ${su.figures ?? "?"} figures in ${su.ranks ?? "?"} ranks`),
-      h("ul", { class: "small" }, (c.attacks || []).map((a) => h("li", {}, h("strong", {}, a.name), ` (${a.range === "melee" ? "melee" : a.range + " range"}): hits on ${a.hit}+, ${a.dice.join(" / ")} dice by ranks left`))),
-      abil.length ? h("ul", { class: "small mn-abilities" }, abil.map((a) => h("li", {}, h("strong", {}, a.name), a.trigger ? ` (${a.trigger})` : "", ": ", a.text))) : null,
-      (su.engaged || []).length ? h("p", { class: "small" }, `Engaged with ${su.engaged.map(unitName).join(", ")}.`) : null,
-      u.conditions && u.conditions.length ? h("p", { class: "small" }, `Conditions: ${u.conditions.map(condName).join(", ")}.`) : null);
+      h("h3", {}, unitName(name), " ", h("small", {}, `${factionName(u.seat)} ${(C.types || {})[c.type] || c.type || ""}`)),
+      att ? h("p", { class: "small" }, gettext("With") + " ", h("strong", {}, att.name), att.commander ? " " + gettext("(commander)") : "") : null,
+      h("p", { class: "mn-statline" }, fmt(gettext("Speed %(speed)s · Defense %(defense)s+ · Morale %(morale)s+ · %(wounds)s of %(all)s wounds · %(figures)s figures in %(ranks)s ranks"),
+        { speed: c.speed, defense: c.defense, morale: c.morale, wounds: su.wounds ?? u.wounds, all: c.wounds, figures: su.figures ?? "?", ranks: su.ranks ?? "?" })),
+      h("ul", { class: "small" }, (c.attacks || []).map((a) => h("li", {}, h("strong", {}, a.name), " " + fmt(gettext("(%(range)s): hits on %(hit)s+, %(dice)s dice by ranks left"),
+        { range: a.range === "melee" ? gettext("melee") : fmt(gettext("%(range)s range"), { range: ({ long: gettext("long"), short: gettext("short") })[a.range] || a.range }), hit: a.hit, dice: a.dice.join(" / ") })))),
+      abil.length ? h("ul", { class: "small mn-abilities" }, abil.map((a) => h("li", {}, h("strong", {}, a.label || a.name), a.trigger ? ` (${a.trigger})` : "", ": ", a.text))) : null,
+      (su.engaged || []).length ? h("p", { class: "small" }, fmt(gettext("Engaged with %(units)s."), { units: su.engaged.map(unitName).join(", ") })) : null,
+      u.conditions && u.conditions.length ? h("p", { class: "small" }, fmt(gettext("Conditions: %(conditions)s."), { conditions: u.conditions.map(condName).join(", ") })) : null);
   }
 
   // ------------------------------------------------------------------ events in words
 
-  const KIND_WORDS = { maneuver: "maneuvers", march: "marches", retreat: "retreats", pivot: "pivots", push_back: "is pushed back", reface: "re-faces",
-    align: "aligns", shift: "shifts", surge: "surges forward" };
-  const WINDOW_WORDS = { turn_start: "the start of the turn", unit_activates: "a unit's activation", ncu_activates: "an NCU's activation",
-    melee_before: "a melee attack", morale_before: "a test", morale_rolled: "a test's roll", panic_failed: "a failed Panic Test",
-    after_attack: "the end of an attack", card_played: "a card played", zone_claimed: "a zone claimed", charge_declared: "a charge",
-    charge_rolled: "the charge roll", charge_success: "a successful charge", surge: "a Surge Forward", unit_destroyed: "a unit destroyed" };
+  const WINDOW_WORDS = { turn_start: gettext("the start of the turn"), unit_activates: gettext("a unit's activation"), ncu_activates: gettext("an NCU's activation"),
+    melee_before: gettext("a melee attack"), morale_before: gettext("a test"), morale_rolled: gettext("a test's roll"), panic_failed: gettext("a failed Panic Test"),
+    after_attack: gettext("the end of an attack"), card_played: gettext("a card played"), zone_claimed: gettext("a zone claimed"), charge_declared: gettext("a charge"),
+    charge_rolled: gettext("the charge roll"), charge_success: gettext("a successful charge"), surge: gettext("a Surge Forward"), unit_destroyed: gettext("a unit destroyed") };
+  function moveWords(e, U) {
+    const o = { unit: U(e.unit), facing: compass(e.facing) };
+    switch (e.kind) {
+      case "maneuver": return fmt(gettext("%(unit)s maneuvers, now facing %(facing)s."), o);
+      case "march": return fmt(gettext("%(unit)s marches, now facing %(facing)s."), o);
+      case "retreat": return fmt(gettext("%(unit)s retreats, now facing %(facing)s."), o);
+      case "pivot": return fmt(gettext("%(unit)s pivots, now facing %(facing)s."), o);
+      case "push_back": return fmt(gettext("%(unit)s is pushed back, now facing %(facing)s."), o);
+      case "reface": return fmt(gettext("%(unit)s re-faces, now facing %(facing)s."), o);
+      case "align": return fmt(gettext("%(unit)s aligns, now facing %(facing)s."), o);
+      case "shift": return fmt(gettext("%(unit)s shifts, now facing %(facing)s."), o);
+      case "surge": return fmt(gettext("%(unit)s surges forward, now facing %(facing)s."), o);
+      default: return fmt(gettext("%(unit)s moves, now facing %(facing)s."), o);
+    }
+  }
   function ability(k) { return String(k).replace(/^Order: /, ""); }
+  /* An event in words, when the server sent no sentences (the log's lines are narrate.py's). */
   function describeEvent(e) {
     const U = unitName, F = (x) => seatName(x);
+    const n = (k) => (e[k] || []).length;
     switch (e.type) {
-      case "first_player": return `${F(e.seat)} is the First Player.`;
-      case "deploy": return `${U(e.unit)} is deployed.`;
-      case "redeploy": return `${U(e.unit)} is redeployed.`;
-      case "draw": return Array.isArray(e.cards) ? `${F(e.seat)} draws ${e.cards.map((c) => card(c).name).join(", ") || "nothing"}.` : `${F(e.seat)} draws ${e.count} ${e.count === 1 ? "card" : "cards"}.`;
-      case "round": return `Round ${e.round} begins.`;
-      case "cleanup": return `Round ${e.round} ends: the Cleanup phase.`;
-      case "react_pass": return `${F(e.seat)} passes at ${WINDOW_WORDS[e.window] || "this moment"}.`;
-      case "play": return `${F(e.seat)} plays ${card(e.card).name}.`;
-      case "order": return `${F(e.seat)} gives ${U(e.unit)} its Order: ${ability(e.ability)}.`;
-      case "activate": return `${F(e.seat)} activates ${U(e.unit)}.`;
-      case "activation_end": return `${U(e.unit)}'s activation ends.`;
-      case "no_action": return `${U(e.unit)} takes no action.`;
-      case "move": return `${U(e.unit)} ${KIND_WORDS[e.kind] || "moves"}, now facing ${compass(e.facing)}.`;
-      case "retreat": return `${U(e.unit)} retreats: rolled ${e.roll}, up to ${e.max} in.`;
-      case "claim": return `${card(e.ncu).name} claims the ${zoneName(e.zone)} zone.`;
-      case "place": return `${card(e.ncu).name} is placed in the ${quadName(e.quadrant)} quadrant.`;
-      case "influence": return `${card(e.ncu).name} influences ${U(e.unit)}${e.removed ? ` (${condName(e.removed)} removed)` : ""}.`;
-      case "test": return `${U(e.unit)} ${e.automatic ? "passes" : e.passed ? "passes" : "fails"} a ${e.kind === "panic" ? "Panic" : "Morale"} Test${e.automatic ? " automatically" : ` (${(e.dice || []).join(" + ")}${e.d3 ? ` and ${e.d3}` : ""}, total ${e.result})`}.`;
-      case "wounds": return `${U(e.unit)} loses ${e.wounds} ${e.wounds === 1 ? "wound" : "wounds"} (${e.left} left).`;
-      case "heal": return `${U(e.unit)} restores ${e.wounds} ${e.wounds === 1 ? "wound" : "wounds"}.`;
-      case "condition": return `${U(e.unit)} gains ${condName(e.condition)}.`;
-      case "attach": return `${F(e.seat)} attaches ${card(e.card).name} to ${U(e.unit)}.`;
-      case "detached": return `${card(e.card).name} leaves ${U(e.unit)}.`;
-      case "charge": return `${U(e.unit)} charges ${U(e.target)}: rolled ${e.roll}, ${e.result === "success" ? (e.disorderly ? "a disorderly charge" : "contact") : "the charge fails"}.`;
-      case "attack": return `${U(e.attacker)} attacks ${U(e.defender)} with ${e.attack}.`;
-      case "attack_dice": return `Attack dice: ${(e.dice || []).join(", ")}.`;
-      case "defense_dice": return `Defense dice: ${(e.dice || []).join(", ")}.`;
-      case "reroll": return `${F(e.seat)} re-rolls ${e.positions.length} ${e.positions.length === 1 ? "die" : "dice"}: now ${(e.dice || []).join(", ")}.`;
-      case "spend": return `${F(e.seat)} spends ${U(e.unit)}'s ${condName(e.token)} token to re-roll ${e.positions.length} ${e.positions.length === 1 ? "die" : "dice"}.`;
-      case "hits": return `${U(e.unit)} suffers ${e.hits} ${e.hits === 1 ? "hit" : "hits"}, ${e.blocked} blocked.`;
-      case "destroyed": return `${U(e.unit)} is destroyed.`;
-      case "removed": return `${U(e.unit)} is removed from the table.`;
-      case "discard": return `${F(e.seat)} discards ${(e.cards || []).map((c) => card(c).name).join(", ") || "nothing"}.`;
-      case "counterplot": return `Counterplot: rolled ${e.roll}, ${e.cancelled ? "the card is cancelled" : "the card resolves"}.`;
-      case "cancelled": return `${F(e.seat)}'s card is cancelled.`;
-      case "last_stand": return `${U(e.unit)} makes its Last Stand against ${U(e.target)}.`;
-      case "reckless_heroism": return `Reckless Heroism: ${U(e.unit)} suffers ${e.d3} ${e.d3 === 1 ? "wound" : "wounds"}.`;
-      case "game_over": return e.winner ? `${F(e.winner)} wins the battle.` : "The battle ends in a draw.";
+      case "first_player": return fmt(gettext("%(seat)s is the First Player."), { seat: F(e.seat) });
+      case "deploy": return fmt(gettext("%(unit)s is deployed."), { unit: U(e.unit) });
+      case "redeploy": return fmt(gettext("%(unit)s is redeployed."), { unit: U(e.unit) });
+      case "draw": return Array.isArray(e.cards) ? fmt(gettext("%(seat)s draws %(cards)s."), { seat: F(e.seat), cards: e.cards.map((c) => card(c).name).join(", ") || gettext("nothing") })
+        : fmt(ngettext("%(seat)s draws %(n)s card.", "%(seat)s draws %(n)s cards.", e.count), { seat: F(e.seat), n: e.count });
+      case "round": return fmt(gettext("Round %(round)s begins."), { round: e.round });
+      case "cleanup": return fmt(gettext("Round %(round)s ends: the Cleanup phase."), { round: e.round });
+      case "react_pass": return fmt(gettext("%(seat)s passes at %(moment)s."), { seat: F(e.seat), moment: WINDOW_WORDS[e.window] || gettext("this moment") });
+      case "play": return fmt(gettext("%(seat)s plays %(card)s."), { seat: F(e.seat), card: card(e.card).name });
+      case "order": return fmt(gettext("%(seat)s gives %(unit)s its Order: %(order)s."), { seat: F(e.seat), unit: U(e.unit), order: ability(e.ability) });
+      case "activate": return fmt(gettext("%(seat)s activates %(unit)s."), { seat: F(e.seat), unit: U(e.unit) });
+      case "activation_end": return fmt(gettext("%(unit)s's activation ends."), { unit: U(e.unit) });
+      case "no_action": return fmt(gettext("%(unit)s takes no action."), { unit: U(e.unit) });
+      case "move": return moveWords(e, U);
+      case "retreat": return fmt(gettext("%(unit)s retreats: rolled %(roll)s, up to %(max)s."), { unit: U(e.unit), roll: e.roll, max: inch(e.max) });
+      case "claim": return fmt(gettext("%(ncu)s claims the %(zone)s zone."), { ncu: card(e.ncu).name, zone: zoneName(e.zone) });
+      case "place": return fmt(gettext("%(ncu)s is placed in the %(quadrant)s quadrant."), { ncu: card(e.ncu).name, quadrant: quadName(e.quadrant) });
+      case "influence": return e.removed ? fmt(gettext("%(ncu)s influences %(unit)s (%(condition)s removed)."), { ncu: card(e.ncu).name, unit: U(e.unit), condition: condName(e.removed) })
+        : fmt(gettext("%(ncu)s influences %(unit)s."), { ncu: card(e.ncu).name, unit: U(e.unit) });
+      case "test": {
+        const test = e.kind === "panic" ? gettext("Panic Test") : gettext("Morale Test");
+        if (e.automatic) return fmt(gettext("%(unit)s passes a %(test)s automatically."), { unit: U(e.unit), test });
+        const o = { unit: U(e.unit), test, dice: (e.dice || []).join(" + ") + (e.d3 ? " " + fmt(gettext("and %(d3)s"), { d3: e.d3 }) : ""), total: e.result };
+        return e.passed ? fmt(gettext("%(unit)s passes a %(test)s (%(dice)s, total %(total)s)."), o) : fmt(gettext("%(unit)s fails a %(test)s (%(dice)s, total %(total)s)."), o);
+      }
+      case "wounds": return fmt(ngettext("%(unit)s loses %(n)s wound (%(left)s left).", "%(unit)s loses %(n)s wounds (%(left)s left).", e.wounds), { unit: U(e.unit), n: e.wounds, left: e.left });
+      case "heal": return fmt(ngettext("%(unit)s restores %(n)s wound.", "%(unit)s restores %(n)s wounds.", e.wounds), { unit: U(e.unit), n: e.wounds });
+      case "condition": return fmt(gettext("%(unit)s gains %(condition)s."), { unit: U(e.unit), condition: condName(e.condition) });
+      case "attach": return fmt(gettext("%(seat)s attaches %(card)s to %(unit)s."), { seat: F(e.seat), card: card(e.card).name, unit: U(e.unit) });
+      case "detached": return fmt(gettext("%(card)s leaves %(unit)s."), { card: card(e.card).name, unit: U(e.unit) });
+      case "charge": return fmt(gettext("%(unit)s charges %(target)s: rolled %(roll)s, %(outcome)s."), { unit: U(e.unit), target: U(e.target), roll: e.roll,
+        outcome: e.result === "success" ? (e.disorderly ? gettext("a disorderly charge") : gettext("contact")) : gettext("the charge fails") });
+      case "attack": return fmt(gettext("%(attacker)s attacks %(defender)s with %(attack)s."), { attacker: U(e.attacker), defender: U(e.defender), attack: e.attack });
+      case "attack_dice": return fmt(gettext("Attack dice: %(dice)s."), { dice: (e.dice || []).join(", ") });
+      case "defense_dice": return fmt(gettext("Defense dice: %(dice)s."), { dice: (e.dice || []).join(", ") });
+      case "reroll": return fmt(ngettext("%(seat)s re-rolls %(n)s die: now %(dice)s.", "%(seat)s re-rolls %(n)s dice: now %(dice)s.", n("positions")), { seat: F(e.seat), n: n("positions"), dice: (e.dice || []).join(", ") });
+      case "spend": return fmt(ngettext("%(seat)s spends %(unit)s's %(token)s token to re-roll %(n)s die.", "%(seat)s spends %(unit)s's %(token)s token to re-roll %(n)s dice.", n("positions")),
+        { seat: F(e.seat), unit: U(e.unit), token: condName(e.token), n: n("positions") });
+      case "hits": return fmt(ngettext("%(unit)s suffers %(n)s hit, %(blocked)s blocked.", "%(unit)s suffers %(n)s hits, %(blocked)s blocked.", e.hits), { unit: U(e.unit), n: e.hits, blocked: e.blocked });
+      case "destroyed": return fmt(gettext("%(unit)s is destroyed."), { unit: U(e.unit) });
+      case "removed": return fmt(gettext("%(unit)s is removed from the table."), { unit: U(e.unit) });
+      case "discard": return fmt(gettext("%(seat)s discards %(cards)s."), { seat: F(e.seat), cards: (e.cards || []).map((c) => card(c).name).join(", ") || gettext("nothing") });
+      case "counterplot": return fmt(gettext("%(card)s: rolled %(roll)s, %(outcome)s."), { card: "Counterplot", roll: e.roll, outcome: e.cancelled ? gettext("the card is cancelled") : gettext("the card resolves") });
+      case "cancelled": return fmt(gettext("%(seat)s's card is cancelled."), { seat: F(e.seat) });
+      case "last_stand": return fmt(gettext("%(unit)s makes its Last Stand against %(target)s."), { unit: U(e.unit), target: U(e.target) });
+      case "reckless_heroism": return fmt(ngettext("Reckless Heroism: %(unit)s suffers %(n)s wound.", "Reckless Heroism: %(unit)s suffers %(n)s wounds.", e.d3), { unit: U(e.unit), n: e.d3 });
+      case "game_over": return e.winner ? fmt(gettext("%(seat)s wins the battle."), { seat: F(e.winner) }) : gettext("The battle ends in a draw.");
       default: return `${cap(e.type)}.`;
     }
   }
 
   function phaseText(status) {
-    if (status === "finished" || V.over) return V.winner ? `The battle is over: ${seatName(V.winner)} wins (${({ vp: "victory points", points: "army points", elimination: "elimination", draw: "a draw" })[V.result] || V.result}).` : "The battle is over: a draw.";
+    if (status === "finished" || V.over) return V.winner ? fmt(gettext("The battle is over: %(seat)s wins (%(how)s)."), { seat: seatName(V.winner),
+      how: ({ vp: gettext("victory points"), points: gettext("army points"), elimination: gettext("elimination"), draw: gettext("a draw") })[V.result] || V.result }) : gettext("The battle is over: a draw.");
     const vp = seats().map((x) => `${factionName(x)} ${(V.vp || {})[x] || 0}`).join(" – ");
-    if (V.phase === "deployment") return `Deployment · ${vp} VP`;
-    const who = V.turn ? ` · ${seatName(V.turn)}'s turn` : "";
-    const active = V.active_unit ? ` · ${unitName(V.active_unit)} is activating` : "";
-    return `Round ${V.round} of 6 · ${V.phase === "cleanup" ? "Cleanup" : "Activations"}${who}${active} · ${vp} VP (${V.threshold} to win)`;
+    if (V.phase === "deployment") return fmt(gettext("Deployment · %(vp)s VP"), { vp });
+    const who = V.turn ? " · " + fmt(gettext("%(seat)s's turn"), { seat: seatName(V.turn) }) : "";
+    const active = V.active_unit ? " · " + fmt(gettext("%(unit)s is activating"), { unit: unitName(V.active_unit) }) : "";
+    return fmt(gettext("Round %(round)s of 6"), { round: V.round }) + " · " + (V.phase === "cleanup" ? gettext("Cleanup") : gettext("Activations")) + who + active
+      + " · " + fmt(gettext("%(vp)s VP (%(threshold)s to win)"), { vp, threshold: V.threshold });
   }
 
   /* The replay: the table after `step` actions, this step in words. */
@@ -507,20 +556,20 @@
     const names = JSON.parse((document.getElementById("minis-seat-names") || { textContent: "{}" }).textContent);
     const wrap = document.getElementById("replay-table");
     if (!replay.svg) {
-      replay.svg = s("svg", { class: "mn-field", role: "img", "aria-label": "The battlefield at this step", viewBox: "-2.5 -2.5 53 53" });
+      replay.svg = s("svg", { class: "mn-field", role: "img", "aria-label": gettext("The battlefield at this step"), viewBox: "-2.5 -2.5 53 53" });
       wrap.replaceChildren(replay.svg, h("div", { id: "replay-panels", class: "mn-replay-panels" }));
     }
     drawField(replay.svg, data.view, data.summary, catalogue, { seat: data.seat, names });
     const panels = document.getElementById("replay-panels");
-    panels.replaceChildren(h("section", { class: "panel" }, h("h2", {}, "Dice"), attackBox(V.last_attack) || h("p", { class: "empty" }, "No attack yet."), chargeLine(V.last_charge)), h("section", { class: "panel" }, boardNode()),
+    panels.replaceChildren(h("section", { class: "panel" }, h("h2", {}, gettext("Dice")), attackBox(V.last_attack) || h("p", { class: "empty" }, gettext("No attack yet.")), chargeLine(V.last_charge)), h("section", { class: "panel" }, boardNode()),
       h("section", { class: "panel" }, handNode(null)));
-    document.getElementById("replay-pos").textContent = `Step ${step} of ${steps} · ${phaseText(data.view.over ? "finished" : "active")}`;
+    document.getElementById("replay-pos").textContent = fmt(gettext("Step %(step)s of %(steps)s"), { step, steps }) + " · " + phaseText(data.view.over ? "finished" : "active");
     const box = document.getElementById("replay-entry");
-    if (!data.entry) { box.replaceChildren(h("p", {}, "The game as it started: the roll-off for deployment.")); return; }
-    const SOURCE = { bot: " (played by the computer)", timeout: " (time ran out: the default was played)" };
+    if (!data.entry) { box.replaceChildren(h("p", {}, gettext("The game as it started: the roll-off for deployment."))); return; }
+    const SOURCE = { bot: " " + gettext("(played by the computer)"), timeout: " " + gettext("(time ran out: the default was played)") };
     const lines = data.entry.lines && data.entry.lines.length ? data.entry.lines.map((l) => seenFacing(l.text)) : data.entry.events.map(describeEvent);
     box.replaceChildren(h("p", {}, h("strong", {}, seatName(data.entry.seat)), SOURCE[data.entry.source] || ""),
-      lines.length ? h("ul", { class: "replay-lines" }, lines.map((l) => h("li", { class: "log-event" }, l))) : h("p", {}, "Nothing you could see happened at this step."));
+      lines.length ? h("ul", { class: "replay-lines" }, lines.map((l) => h("li", { class: "log-event" }, l))) : h("p", {}, gettext("Nothing you could see happened at this step.")));
   }
 
   window.MinisTable = { drawField, describeEvent, phaseText, showReplayStep, unitName: (n) => unitName(n), namesIn: (t) => namesIn(t), dieFace };
@@ -564,7 +613,7 @@
 
   const load = window.WesterosClient.coalesced(async () => {
     const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
+    if (!r.ok) { showError(fmt(gettext("Could not load the game (%(status)s)."), { status: r.status })); return; }
     game = await r.json();
     version = game.version;
     render();
@@ -578,7 +627,7 @@
     const res = await post(q("/actions"), { version: version, action: action });
     if (res.ok) { ghost = null; sub = null; subArg = null; picks = new Set(); pivots = {}; targets = null; await load(); return true; }
     useGame();
-    showError(`Refused: ${namesIn(res.reason)}`);
+    showError(fmt(gettext("Refused: %(reason)s"), { reason: namesIn(res.reason) }));
     if (res.status === 409) await load();
     return false;
   }
@@ -594,7 +643,7 @@
     }
     if (typeof res.body.ok === "boolean") return res.body;
     if (res.status === 404 || res.status === 405) return { missing: true };
-    return { ok: false, reason: res.reason || `the check failed (${res.status})` };
+    return { ok: false, reason: res.reason || fmt(gettext("the check failed (%(status)s)"), { status: res.status }) };
   }
 
   // ------------------------------------------------------------------ ghost trays and the actions built from them
@@ -648,10 +697,10 @@
   const tooFar = () => !!ghost && !!ghost.max && MOVE_MODES.includes(ghost.mode) && movedBy() > ghost.max + 0.005;
   /* What the ghost's status says of its distance (one place, for translation). */
   const GHOST_WORDS = {
-    move: { maneuver: "a Maneuver (its Speed)", horse: "a Maneuver (its Speed)", surge: "a Surge Forward (its Speed)",
-      march: "a March (twice its Speed)", retreat: "this retreat" },
-    held: (unit, max, what) => `The tray stops at ${max} in: ${unit} moves at most ${max} in in ${what}.`,
-    tooFar: (unit, max, what, moved) => `Too far: ${unit} moves at most ${max} in in ${what}, and this move is ${moved} in. Drag it back to confirm.`,
+    move: { maneuver: gettext("a Maneuver (its Speed)"), horse: gettext("a Maneuver (its Speed)"), surge: gettext("a Surge Forward (its Speed)"),
+      march: gettext("a March (twice its Speed)"), retreat: gettext("this retreat") },
+    held: (unit, max, what) => fmt(gettext("The tray stops at %(max)s: %(unit)s moves at most %(max)s in %(what)s."), { unit, max: inch(max), what }),
+    tooFar: (unit, max, what, moved) => fmt(gettext("Too far: %(unit)s moves at most %(max)s in %(what)s, and this move is %(moved)s. Drag it back to confirm."), { unit, max: inch(max), what, moved: inch(moved) }),
   };
   function movedBy() { return dist(ghost.c, ghost.c0); }
   function ghostMove() {
@@ -748,14 +797,14 @@
   function sightNode() {
     if (!sight || sight.unit !== selected || !live(selected)) return null;
     const enemies = Object.keys(sight.results).filter(live);
-    if (!sight.done) return h("p", { class: "small mn-sight" }, "Line of sight: checking…");
-    if (!enemies.length) return h("p", { class: "small mn-sight" }, "Line of sight: no enemy unit on the table.");
+    if (!sight.done) return h("p", { class: "small mn-sight" }, gettext("Line of sight: checking…"));
+    if (!enemies.length) return h("p", { class: "small mn-sight" }, gettext("Line of sight: no enemy unit on the table."));
     const seen = enemies.filter((e) => sight.results[e].ok), unseen = enemies.filter((e) => sight.results[e].ok === false);
     const ranged = hasRanged(selected) ? seen.filter((e) => sight.ranged[e] && sight.ranged[e].ok === false) : [];
     return h("div", { class: "small mn-sight" },
-      h("p", {}, h("strong", {}, "Line of sight: "), seen.length ? `${unitName(selected)} sees ${seen.map(unitName).join(", ")}.` : `${unitName(selected)} sees no enemy unit.`),
-      unseen.length ? h("ul", {}, unseen.map((e) => h("li", {}, `Not ${unitName(e)}: ${namesIn(sight.results[e].reason || "")}`))) : null,
-      ranged.length ? h("ul", {}, ranged.map((e) => h("li", {}, `${unitName(e)} only for a melee attack or a charge: ${namesIn(sight.ranged[e].reason || "")}`))) : null);
+      h("p", {}, h("strong", {}, gettext("Line of sight:") + " "), seen.length ? fmt(gettext("%(unit)s sees %(units)s."), { unit: unitName(selected), units: seen.map(unitName).join(", ") }) : fmt(gettext("%(unit)s sees no enemy unit."), { unit: unitName(selected) })),
+      unseen.length ? h("ul", {}, unseen.map((e) => h("li", {}, fmt(gettext("Not %(unit)s: %(reason)s"), { unit: unitName(e), reason: namesIn(sight.results[e].reason || "") })))) : null,
+      ranged.length ? h("ul", {}, ranged.map((e) => h("li", {}, fmt(gettext("%(unit)s only for a melee attack or a charge: %(reason)s"), { unit: unitName(e), reason: namesIn(sight.ranged[e].reason || "") })))) : null);
   }
 
   // ------------------------------------------------------------------ the overlay: ghost, tools, targets
@@ -772,10 +821,10 @@
       const far = (p) => { const vx = p[0] - c[0], vy = p[1] - c[1], n = Math.hypot(vx, vy); return [c[0] + vx / n * 80, c[1] + vy / n * 80]; };
       const [fl, fr, br, bl] = cs.map(far);
       out.push(s("g", { class: "mn-arcs", "clip-path": "url(#mn-table-clip)" },
-        s("polygon", { points: pts([c, fl, fr]), class: "arc-front" }, s("title", {}, "Front arc")),
-        s("polygon", { points: pts([c, fr, br]), class: "arc-flank" }, s("title", {}, "Right flank")),
-        s("polygon", { points: pts([c, bl, fl]), class: "arc-flank" }, s("title", {}, "Left flank")),
-        s("polygon", { points: pts([c, br, bl]), class: "arc-rear" }, s("title", {}, "Rear arc"))));
+        s("polygon", { points: pts([c, fl, fr]), class: "arc-front" }, s("title", {}, gettext("Front arc"))),
+        s("polygon", { points: pts([c, fr, br]), class: "arc-flank" }, s("title", {}, gettext("Right flank"))),
+        s("polygon", { points: pts([c, bl, fl]), class: "arc-flank" }, s("title", {}, gettext("Left flank"))),
+        s("polygon", { points: pts([c, br, bl]), class: "arc-rear" }, s("title", {}, gettext("Rear arc")))));
     }
     if (sel && tools.rings) {
       const u = units()[sel], [w, d] = size(sel);
@@ -783,7 +832,7 @@
       const rings = s("g", { class: "mn-rings", transform: `translate(${x} ${y}) rotate(${rot(u.facing)})` });
       for (const r of [1, 6, 12]) {
         rings.append(s("rect", { x: -w / 2 - r, y: -r, width: w + 2 * r, height: d + 2 * r, rx: r, class: "ring-" + r }),
-          s("text", { x: 0, y: -r + 0.7, class: "mn-ring-label" }, `${r} in`));
+          s("text", { x: 0, y: -r + 0.7, class: "mn-ring-label" }, inch(r)));
       }
       out.push(rings);
     }
@@ -796,8 +845,9 @@
         const to = P(...centre(units()[e].at, units()[e].facing, size(e)[1]));
         const rg = sight.ranged[e];
         const cover = res.ok && rg && rg.ok === false;
-        const words = res.ok ? `${unitName(sel)} sees ${unitName(e)}${cover ? ` (not for a ranged attack: ${namesIn(rg.reason || "")})` : ""}`
-          : res.ok === null ? "Line of sight is checked with an action" : namesIn(res.reason || "");
+        const words = res.ok ? (cover ? fmt(gettext("%(unit)s sees %(target)s (not for a ranged attack: %(reason)s)"), { unit: unitName(sel), target: unitName(e), reason: namesIn(rg.reason || "") })
+          : fmt(gettext("%(unit)s sees %(target)s"), { unit: unitName(sel), target: unitName(e) }))
+          : res.ok === null ? gettext("Line of sight is checked with an action") : namesIn(res.reason || "");
         out.push(s("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "mn-sight-line " + (res.ok ? (cover ? "ok cover" : "ok") : res.ok === null ? "unknown" : "no"), "data-sight": e },
           s("title", {}, words)));
       }
@@ -812,7 +862,7 @@
         if (!live(e)) continue;
         const to = P(...centre(units()[e].at, units()[e].facing, size(e)[1]));
         out.push(s("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "mn-target-line " + (res.ok ? "ok" : res.ok === null ? "unknown" : "no") },
-          s("title", {}, res.ok ? `${unitName(e)} can be ${targets.kind === "charge" ? "charged" : "attacked"}` : `${unitName(e)}: ${namesIn(res.reason || "not checked")}`)));
+          s("title", {}, res.ok ? fmt(targets.kind === "charge" ? gettext("%(unit)s can be charged") : gettext("%(unit)s can be attacked"), { unit: unitName(e) }) : `${unitName(e)}: ${namesIn(res.reason || gettext("not checked"))}`)));
       }
     }
     if (ghost && live(ghost.unit) || ghost && ["deploy", "redeploy"].includes(ghost.mode)) out.push(ghostNode());
@@ -823,7 +873,7 @@
       if (b) {
         const [bx, by] = P(...b);
         out.push(s("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "mn-tape" }), s("circle", { cx: bx, cy: by, r: 0.25, class: "mn-tape-end" }),
-          s("text", { x: (ax + bx) / 2, y: (ay + by) / 2 - 0.5, class: "mn-tape-label" }, `${dist(a, b).toFixed(2)} in`));
+          s("text", { x: (ax + bx) / 2, y: (ay + by) / 2 - 0.5, class: "mn-tape-label" }, inch(dist(a, b).toFixed(2))));
       }
     }
     g.replaceChildren(...out);
@@ -838,12 +888,12 @@
     const state = check.pending ? "checking" : res ? (res.ok ? "ok" : "bad") : "unchecked";
     const g = s("g", { class: `mn-ghost ${state}` });
     const body = s("g", { transform: `translate(${x} ${y}) rotate(${rot(ghost.f)})` },
-      s("rect", { x: -w / 2, y: 0, width: w, height: d, class: "mn-ghost-body", "data-ghost": "body" }, s("title", {}, "Drag to move")),
+      s("rect", { x: -w / 2, y: 0, width: w, height: d, class: "mn-ghost-body", "data-ghost": "body" }, s("title", {}, gettext("Drag to move"))),
       s("path", { d: "M -0.6 0.05 L 0 -0.7 L 0.6 0.05 Z", class: "mn-front", "data-ghost": "body" }));
     const handleY = -(1.9);
     {
       body.append(s("line", { x1: 0, y1: 0, x2: 0, y2: handleY, class: "mn-handle-stem" }),
-        s("circle", { cx: 0, cy: handleY, r: 0.55, class: "mn-handle", "data-ghost": "rot" }, s("title", {}, "Drag to turn the tray")));
+        s("circle", { cx: 0, cy: handleY, r: 0.55, class: "mn-handle", "data-ghost": "rot" }, s("title", {}, gettext("Drag to turn the tray"))));
     }
     if (!["pivot"].includes(ghost.mode)) {
       const arrows = { forward: [0, -0.9 + handleY * 0 - 0.3, 0], back: [0, d + 0.9, 180], left: [-w / 2 - 0.9, d / 2, 270], right: [w / 2 + 0.9, d / 2, 90] };
@@ -851,17 +901,17 @@
         if (k === "forward") continue;   // the turning handle sits in front
         if (ghost.mode === "march" && k !== "back") continue;
         body.append(s("path", { d: "M -0.45 0.3 L 0 -0.4 L 0.45 0.3 Z", transform: `translate(${ax} ${ay}) rotate(${r})`, class: "mn-shift", "data-ghost": "shift", "data-dir": k },
-          s("title", {}, `Shift half an inch ${k === "back" && ghost.mode === "march" ? "back" : k}`)));
+          s("title", {}, ({ back: gettext("Shift half an inch back"), left: gettext("Shift half an inch left"), right: gettext("Shift half an inch right"), forward: gettext("Shift half an inch forward") })[k] || fmt(gettext("Shift half an inch %(dir)s"), { dir: k }))));
       }
     }
     g.append(body);
     if (res && res.ok && res.at && dist(res.at, at) > 0.05) {
       const rp = P(res.at[0], res.at[1]);
-      g.append(s("rect", { x: -w / 2, y: 0, width: w, height: d, class: "mn-resolved", transform: `translate(${rp[0]} ${rp[1]}) rotate(${rot(res.facing)})` }, s("title", {}, "Where the move ends")));
+      g.append(s("rect", { x: -w / 2, y: 0, width: w, height: d, class: "mn-resolved", transform: `translate(${rp[0]} ${rp[1]}) rotate(${rot(res.facing)})` }, s("title", {}, gettext("Where the move ends"))));
     }
     const cen = P(...ghost.c);
     const moved = movedBy();
-    g.append(s("text", { x: cen[0], y: cen[1] + 0.3, class: "mn-ghost-label" }, ["deploy", "redeploy", "pivot"].includes(ghost.mode) ? `${Math.round(norm(ghost.f))}°` : `${moved.toFixed(1)} in${ghost.held ? " (most)" : ""}`));
+    g.append(s("text", { x: cen[0], y: cen[1] + 0.3, class: "mn-ghost-label" }, ["deploy", "redeploy", "pivot"].includes(ghost.mode) ? `${Math.round(norm(ghost.f))}°` : inch(moved.toFixed(1)) + (ghost.held ? " " + gettext("(most)") : "")));
     return g;
   }
 
@@ -870,10 +920,15 @@
     if (!box || !ghost) return;
     const res = check.result;
     let text, cls = "";
-    if (check.missing) text = "The move is checked when you confirm it.";
-    else if (check.pending || !res) text = "Checking the move…";
-    else if (res.ok) { cls = "ok"; text = res.at ? `Allowed: the tray ends ${dist(res.at, ghost.start.at) < 0.01 ? "where it stands" : `${dist(centre(res.at, res.facing, size(ghost.unit)[1]), ghost.c0).toFixed(2)} in from where it stood`}, facing ${compass(res.facing)} (${Math.round(res.facing)}°).` : "Allowed."; }
-    else { cls = "bad"; text = `Not allowed: ${namesIn(res.reason || "refused")}`; }
+    if (check.missing) text = gettext("The move is checked when you confirm it.");
+    else if (check.pending || !res) text = gettext("Checking the move…");
+    else if (res.ok) {
+      cls = "ok";
+      const o = { facing: compass(res.facing), degrees: Math.round(res.facing) };
+      text = !res.at ? gettext("Allowed.") : dist(res.at, ghost.start.at) < 0.01 ? fmt(gettext("Allowed: the tray ends where it stands, facing %(facing)s (%(degrees)s°)."), o)
+        : fmt(gettext("Allowed: the tray ends %(distance)s from where it stood, facing %(facing)s (%(degrees)s°)."), Object.assign(o, { distance: inch(dist(centre(res.at, res.facing, size(ghost.unit)[1]), ghost.c0).toFixed(2)) }));
+    }
+    else { cls = "bad"; text = fmt(gettext("Not allowed: %(reason)s"), { reason: namesIn(res.reason || gettext("refused")) }); }
     const what = GHOST_WORDS.move[ghost.mode];
     if (tooFar()) { cls = "bad"; text = GHOST_WORDS.tooFar(unitName(ghost.unit), ghost.max, what, movedBy().toFixed(1)); }
     else if (ghost.held && what) text = GHOST_WORDS.held(unitName(ghost.unit), ghost.max, what) + " " + text;
@@ -919,8 +974,11 @@
   });
   function toolNote() {
     const notes = [];
-    if (tools.tape) notes.push(tape.length === 2 ? `Measured ${dist(tape[0], tape[1]).toFixed(2)} in; click to measure again.` : tape.length ? "Click the second point." : "Click the first point to measure from.");
-    if ((tools.rings || tools.arcs || tools.los) && !selected) notes.push(`Select a unit to see its ${[tools.rings && "ranges", tools.arcs && "arcs", tools.los && "line of sight"].filter(Boolean).join(" and ")}.`);
+    if (tools.tape) notes.push(tape.length === 2 ? fmt(gettext("Measured %(distance)s; click to measure again."), { distance: inch(dist(tape[0], tape[1]).toFixed(2)) }) : tape.length ? gettext("Click the second point.") : gettext("Click the first point to measure from."));
+    if ((tools.rings || tools.arcs || tools.los) && !selected) {
+      const shown = [tools.rings && gettext("ranges"), tools.arcs && gettext("arcs"), tools.los && gettext("line of sight")].filter(Boolean);
+      notes.push(fmt(gettext("Select a unit to see its %(what)s."), { what: shown.length > 1 ? fmt(gettext("%(items)s and %(last)s"), { items: shown.slice(0, -1).join(", "), last: shown[shown.length - 1] }) : shown[0] }));
+    }
     $("tool-note").textContent = notes.join(" ");
   }
 
@@ -1092,16 +1150,16 @@
       const waiting = (game.pending || {})[seat];
       return h("span", { class: `mn-seat seat-${seat}${waiting ? " waiting" : ""}` },
         h("strong", {}, seatLabel(seat)),
-        row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null,
+        row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: gettext("a bot account: a program playing through the API") }, "BOT")] : null,
         ` ${(V.vp || {})[seat] || 0} VP`,
-        waiting ? h("span", { class: "mn-wait" }, " · deciding", row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null) : null,
+        waiting ? h("span", { class: "mn-wait" }, " · " + gettext("deciding"), row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null) : null,
         row.connected ? h("span", { class: "mn-online", title: "connected" }, " ●") : null);
     }));
     tick();
   }
   function renderUnitCard() {
     const box = $("unit-card");
-    if (!selected || !units()[selected]) { box.replaceChildren(h("p", { class: "small empty" }, "Click a tray to see its unit's card.")); return; }
+    if (!selected || !units()[selected]) { box.replaceChildren(h("p", { class: "small empty" }, gettext("Click a tray to see its unit's card."))); return; }
     box.replaceChildren(...[unitCardNode(selected), tools.los ? sightNode() : null].filter(Boolean));
   }
   function renderDice() {
@@ -1118,8 +1176,8 @@
       const task = (V.work || [])[0] || {};
       testNode = testLine({ unit: d.unit, kind: task.kind || "panic", dice: task.dice || [], d3: task.d3, result: null }, pick);
     } else if (lt && (!la || !la.panic || lt.unit !== la.defender)) testNode = testLine(lt);
-    box.replaceChildren(...[h("h2", {}, "Dice"), attackBox(la, { pickAttack, pickDefense }), chargeLine(lc), testNode,
-      V.last_retreat ? h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, `${unitName(V.last_retreat.unit)} retreats`), diceRow([V.last_retreat.roll], { label: "retreat die" }), ` up to ${V.last_retreat.max} in`) : null].filter(Boolean));
+    box.replaceChildren(...[h("h2", {}, gettext("Dice")), attackBox(la, { pickAttack, pickDefense }), chargeLine(lc), testNode,
+      V.last_retreat ? h("div", { class: "mn-dice-line" }, h("span", { class: "mn-dice-label" }, fmt(gettext("%(unit)s retreats"), { unit: unitName(V.last_retreat.unit) })), diceRow([V.last_retreat.roll], { label: gettext("retreat die") }), " " + fmt(gettext("up to %(max)s"), { max: inch(V.last_retreat.max) })) : null].filter(Boolean));
   }
   function renderHand() {
     const kind = myKind(), d = decision();
@@ -1131,37 +1189,40 @@
 
   function describeMove(m) {
     if (!m) return "";
-    if (m.direction) return `${m.distance} in ${m.direction}`;
-    if (m.forward !== undefined) return `${m.forward} in forward`;
+    if (m.direction) return fmt(({ back: gettext("%(distance)s back"), left: gettext("%(distance)s left"), right: gettext("%(distance)s right"), forward: gettext("%(distance)s forward") })[m.direction]
+      || `%(distance)s ${m.direction}`, { distance: inch(m.distance) });
+    if (m.forward !== undefined) return fmt(gettext("%(distance)s forward"), { distance: inch(m.forward) });
     return "";
   }
   function describeAction(a) {
     const [k, v] = Object.entries(a)[0];
-    if (k === "activate") return `Activate ${unitName(v)}`;
-    if (k === "pass") return "Pass";
-    if (k === "auto_pass") return "Pass for the rest of this turn";
+    if (k === "activate") return fmt(gettext("Activate %(unit)s"), { unit: unitName(v) });
+    if (k === "pass") return gettext("Pass");
+    if (k === "auto_pass") return gettext("Pass for the rest of this turn");
     if (k === "play" || k === "order") {
-      const head = k === "play" ? `Play ${card(v.card).name}${(card(v.card).modes || []).length > 1 ? ` (${(card(v.card).modes[v.mode || 0] || {}).trigger || "mode " + (v.mode + 1)})` : ""}` : `${unitName(v.unit)}: ${ability(v.ability)}`;
+      const modes = card(v.card).modes || [];
+      const head = k === "play" ? fmt(gettext("Play %(card)s"), { card: card(v.card).name }) + (modes.length > 1 ? ` (${(modes[v.mode || 0] || {}).trigger || fmt(gettext("mode %(n)s"), { n: (v.mode || 0) + 1 })})` : "")
+        : `${unitName(v.unit)}: ${ability(v.ability)}`;
       const bits = [];
-      if (k === "play" && v.unit) bits.push(`on ${unitName(v.unit)}`);
-      if (v.target) bits.push(`targeting ${unitName(v.target)}`);
-      if (v.move) bits.push(`a move of ${describeMove(v.move)}`);
-      if (v.charge) bits.push(`charging ${unitName(v.charge.target)}`);
-      if (v.pick) bits.push(v.pick === "both" ? "both effects" : `effect ${v.pick.toUpperCase()}`);
+      if (k === "play" && v.unit) bits.push(fmt(gettext("on %(unit)s"), { unit: unitName(v.unit) }));
+      if (v.target) bits.push(fmt(gettext("targeting %(unit)s"), { unit: unitName(v.target) }));
+      if (v.move) bits.push(fmt(gettext("a move of %(move)s"), { move: describeMove(v.move) }));
+      if (v.charge) bits.push(fmt(gettext("charging %(unit)s"), { unit: unitName(v.charge.target) }));
+      if (v.pick) bits.push(v.pick === "both" ? gettext("both effects") : fmt(gettext("effect %(letter)s"), { letter: v.pick.toUpperCase() }));
       if (v.picks) bits.push(v.picks.join(", "));
       return head + (bits.length ? ` — ${bits.join(", ")}` : "");
     }
     if (k === "choose") {
-      if (v === null || v === false) return "Decline";
-      if (typeof v === "string") return seats().includes(v) ? `${seatLabel(v)} is the First Player` : cap(v);
+      if (v === null || v === false) return gettext("Decline");
+      if (typeof v === "string") return seats().includes(v) ? fmt(gettext("%(seat)s is the First Player"), { seat: seatLabel(v) }) : cap(v);
       const d = decision(), U = unitName(v.unit);
-      if (d.what === "influence") return `Influence ${U}${v.condition ? `, removing its ${condName(v.condition)} token` : ""}`;
-      if (d.zone === "crown") return `${U} takes a Panic Test at -1`;
-      if (d.zone === "money") return `Heal ${U} (up to 3 wounds)${v.condition ? ` and remove its ${condName(v.condition)} token` : ""}`;
+      if (d.what === "influence") return v.condition ? fmt(gettext("Influence %(unit)s, removing its %(condition)s token"), { unit: U, condition: condName(v.condition) }) : fmt(gettext("Influence %(unit)s"), { unit: U });
+      if (d.zone === "crown") return fmt(gettext("%(unit)s takes a Panic Test at -1"), { unit: U });
+      if (d.zone === "money") return v.condition ? fmt(gettext("Heal %(unit)s (up to 3 wounds) and remove its %(condition)s token"), { unit: U, condition: condName(v.condition) }) : fmt(gettext("Heal %(unit)s (up to 3 wounds)"), { unit: U });
       const bits = [U];
-      if (v.condition) bits.push(d.zone === "letter" ? `gains ${condName(v.condition)}` : `loses ${condName(v.condition)}`);
-      if (v.target) bits.push(`attacks ${unitName(v.target)}`);
-      if (v.retreat) bits.push("retreats");
+      if (v.condition) bits.push(fmt(d.zone === "letter" ? gettext("gains %(condition)s") : gettext("loses %(condition)s"), { condition: condName(v.condition) }));
+      if (v.target) bits.push(fmt(gettext("attacks %(unit)s"), { unit: unitName(v.target) }));
+      if (v.retreat) bits.push(gettext("retreats"));
       return bits.join(" ");
     }
     return cap(k);
@@ -1169,33 +1230,33 @@
   function button(act, label, cls) {
     return h("button", { type: "button", class: "choice" + (cls ? " " + cls : ""), "data-action": JSON.stringify(act), onclick: () => send(act) }, label || describeAction(act));
   }
-  const TITLES = { activate: "activate a unit", action: "choose the action", retreat_move: "move the retreating unit", reroll: "re-roll dice?",
-    spend: "spend a condition token?", react: "play a card or an Order, or pass", pivot: "free pivots", surge: "Surge Forward?", discard: "discard cards",
-    choose: "a choice", deploy: "deploy a unit", redeploy: "redeploy a destroyed unit" };
+  const TITLES = { activate: gettext("activate a unit"), action: gettext("choose the action"), retreat_move: gettext("move the retreating unit"), reroll: gettext("re-roll dice?"),
+    spend: gettext("spend a condition token?"), react: gettext("play a card or an Order, or pass"), pivot: gettext("free pivots"), surge: gettext("Surge Forward?"), discard: gettext("discard cards"),
+    choose: gettext("a choice"), deploy: gettext("deploy a unit"), redeploy: gettext("redeploy a destroyed unit") };
 
   function renderDecision() {
     const box = $("decision");
     if (!game) return;
     useGame();
     const kind = myKind();
-    if (!SEAT) { box.replaceChildren(h("h2", {}, "Spectating"), h("p", {}, "You see what any spectator may see: no Tactics hand.")); return; }
+    if (!SEAT) { box.replaceChildren(h("h2", {}, gettext("Spectating")), h("p", {}, gettext("You see what any spectator may see: no Tactics hand."))); return; }
     if (game.status !== "active") {
-      box.replaceChildren(h("h2", {}, "The battle is over"), h("p", {}, game.status === "abandoned" ? "The game was abandoned." : V.winner ? `${seatLabel(V.winner)} wins.` : "A draw."), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, "Replay it step by step")));
+      box.replaceChildren(h("h2", {}, gettext("The battle is over")), h("p", {}, game.status === "abandoned" ? gettext("The game was abandoned.") : V.winner ? fmt(gettext("%(seat)s wins."), { seat: seatLabel(V.winner) }) : gettext("A draw.")), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, gettext("Replay it step by step"))));
       return;
     }
     if (!kind) {
       const waiting = Object.entries(game.pending || {}).map(([x, k]) => `${seatLabel(x)} (${TITLES[k] || cap(k)})`).join(", ");
-      box.replaceChildren(h("h2", {}, "Nothing to decide"), h("p", {}, waiting ? `Waiting for ${waiting}.` : "Waiting."));
+      box.replaceChildren(h("h2", {}, gettext("Nothing to decide")), h("p", {}, waiting ? fmt(gettext("Waiting for %(who)s."), { who: waiting }) : gettext("Waiting.")));
       return;
     }
     const me = (game.seats || []).find((r) => r.seat === SEAT) || {};
     const d = decision();
     let title = TITLES[kind] || cap(kind);
-    if (kind === "choose" && d.what === "first_player") title = "choose the First Player";
-    else if (kind === "choose" && d.what === "influence") title = `${card(d.ncu).name}'s Influence`;
-    else if (kind === "choose" && d.zone) title = `the ${zoneName(d.zone)} zone`;
-    else if (kind === "react") title = `${WINDOW_WORDS[d.window] || "a trigger"}: a card or an Order?`;
-    const head = h("h2", {}, "Your decision: ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
+    if (kind === "choose" && d.what === "first_player") title = gettext("choose the First Player");
+    else if (kind === "choose" && d.what === "influence") title = fmt(gettext("%(ncu)s's Influence"), { ncu: card(d.ncu).name });
+    else if (kind === "choose" && d.zone) title = fmt(gettext("the %(zone)s zone"), { zone: zoneName(d.zone) });
+    else if (kind === "react") title = fmt(gettext("%(moment)s: a card or an Order?"), { moment: WINDOW_WORDS[d.window] || gettext("a trigger") });
+    const head = h("h2", {}, gettext("Your decision:") + " ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
     let body;
     try { body = decisionBody(kind, d); } catch (e) { body = h("div", {}, h("div", { class: "choices" }, (game.legal_actions || []).map((a) => button(a)))); }
     box.replaceChildren(head, body);   // extend, concede and the pause vote: the seat bar (table_controls.js)
@@ -1209,46 +1270,46 @@
     let nearest = null;
     for (const e of enemies) { const dd = dist(centre(units()[e].at, units()[e].facing, size(e)[1]), ghost.c); if (!nearest || dd < nearest[1]) nearest = [e, dd]; }
     return h("div", { class: "mn-facing" },
-      h("button", { type: "button", class: "small-button", onclick: () => turn(-15), title: "Turn 15° to the left" }, "⟲ 15°"),
+      h("button", { type: "button", class: "small-button", onclick: () => turn(-15), title: gettext("Turn 15° to the left") }, "⟲ 15°"),
       h("button", { type: "button", class: "small-button", onclick: () => turn(-1) }, "⟲ 1°"),
-      h("label", {}, "Facing ", h("input", { type: "number", id: "ghost-facing", min: 0, max: 359, step: 1, value: Math.round(ghost.f), onchange: (e) => { ghost.f = norm(+e.target.value || 0); drawOverlay(); scheduleCheck(); renderGhostStatus(); } }), "°"),
+      h("label", {}, gettext("Facing") + " ", h("input", { type: "number", id: "ghost-facing", min: 0, max: 359, step: 1, value: Math.round(ghost.f), onchange: (e) => { ghost.f = norm(+e.target.value || 0); drawOverlay(); scheduleCheck(); renderGhostStatus(); } }), "°"),
       h("button", { type: "button", class: "small-button", onclick: () => turn(1) }, "⟳ 1°"),
-      h("button", { type: "button", class: "small-button", onclick: () => turn(15), title: "Turn 15° to the right" }, "⟳ 15°"),
-      nearest ? h("button", { type: "button", class: "small-button", onclick: () => { const e = nearest[0]; ghost.f = Math.round(bearing(ghost.c, centre(units()[e].at, units()[e].facing, size(e)[1]))); drawOverlay(); scheduleCheck(); renderGhostStatus(); syncFacingInput(); } }, `Face ${unitName(nearest[0])}`) : null);
+      h("button", { type: "button", class: "small-button", onclick: () => turn(15), title: gettext("Turn 15° to the right") }, "⟳ 15°"),
+      nearest ? h("button", { type: "button", class: "small-button", onclick: () => { const e = nearest[0]; ghost.f = Math.round(bearing(ghost.c, centre(units()[e].at, units()[e].facing, size(e)[1]))); drawOverlay(); scheduleCheck(); renderGhostStatus(); syncFacingInput(); } }, fmt(gettext("Face %(unit)s"), { unit: unitName(nearest[0]) })) : null);
   }
   function syncFacingInput() { const i = $("ghost-facing"); if (i && ghost) i.value = Math.round(ghost.f); }
 
   /* The ghost's panel: what to do with it, the check's answer, confirm or cancel. */
   function ghostPanel(label, extra) {
-    const max = ghost.max ? ` (up to ${ghost.max} in)` : "";
-    const how = ghost.mode === "pivot" ? "Turn the tray with its round handle or the buttons."
-      : ghost.mode === "march" ? `Drag the tray straight forward${max}, turn it with the round handle at the end.`
-      : ghost.mode === "retreat" ? `Drag the tray back or sideways${max} (forward only when engaged in a flank or the rear); turn it with the round handle.`
-      : ["deploy", "redeploy"].includes(ghost.mode) ? "Drag the tray to its place; turn it with the round handle."
-      : `Drag the tray where it should go${max}: it turns to the move's direction, goes straight, then turns to the facing you give it with the round handle. The arrows shift it half an inch.`;
+    const max = ghost.max ? " " + fmt(gettext("(up to %(max)s)"), { max: inch(ghost.max) }) : "";
+    const how = ghost.mode === "pivot" ? gettext("Turn the tray with its round handle or the buttons.")
+      : ghost.mode === "march" ? fmt(gettext("Drag the tray straight forward%(max)s, turn it with the round handle at the end."), { max })
+      : ghost.mode === "retreat" ? fmt(gettext("Drag the tray back or sideways%(max)s (forward only when engaged in a flank or the rear); turn it with the round handle."), { max })
+      : ["deploy", "redeploy"].includes(ghost.mode) ? gettext("Drag the tray to its place; turn it with the round handle.")
+      : fmt(gettext("Drag the tray where it should go%(max)s: it turns to the move's direction, goes straight, then turns to the facing you give it with the round handle. The arrows shift it half an inch."), { max });
     return h("div", { class: "mn-ghost-panel" }, h("p", { class: "small" }, how), facingControls(),
       h("p", { id: "ghost-status", class: "mn-ghost-status", role: "status", "aria-live": "polite" }, ""),
       h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", disabled: tooFar(), onclick: () => { const a = !tooFar() && ghostAction(); if (a) send(a); } }, label), " ",
-        h("button", { type: "button", class: "secondary", onclick: () => { ghost = null; if (!["retreat_move"].includes(myKind())) sub = null; else autoStart(); render(); } }, "Cancel"), extra || null));
+        h("button", { type: "button", class: "secondary", onclick: () => { ghost = null; if (!["retreat_move"].includes(myKind())) sub = null; else autoStart(); render(); } }, gettext("Cancel")), extra || null));
   }
 
   function decisionBody(kind, d) {
     const legal = game.legal_actions;
-    if (kind === "choose" && d.what === "first_player") return h("div", {}, h("p", {}, "You lost the roll-off for the deployment zone: choose who plays first."), h("div", { class: "choices" }, (legal || []).map((a) => button(a))));
+    if (kind === "choose" && d.what === "first_player") return h("div", {}, h("p", {}, gettext("You lost the roll-off for the deployment zone: choose who plays first.")), h("div", { class: "choices" }, (legal || []).map((a) => button(a))));
     if (kind === "deploy" || kind === "redeploy") return deployBody(kind);
     if (kind === "activate") return activateBody(legal || []);
     if (kind === "action") return V.act && V.act.ncu ? ncuBody() : actionBody();
     if (kind === "retreat_move") {
       if (!ghost) newGhost(d.unit, "retreat", null, d.max);
-      return h("div", {}, h("p", {}, `${unitName(d.unit)} retreats up to ${d.max} in.`), ghostPanel("Confirm the retreat"));
+      return h("div", {}, h("p", {}, fmt(gettext("%(unit)s retreats up to %(max)s."), { unit: unitName(d.unit), max: inch(d.max) })), ghostPanel(gettext("Confirm the retreat")));
     }
     if (kind === "reroll") return rerollBody(d);
     if (kind === "spend") return spendBody(d);
     if (kind === "pivot") return pivotBody(d);
     if (kind === "surge") {
-      return h("div", {}, h("p", {}, `${unitName(d.unit)} destroyed its enemy: it may make a free Maneuver (Surge Forward).`),
-        ghost ? ghostPanel("Confirm the Surge Forward") : h("p", {}, h("button", { type: "button", class: "choice", onclick: () => { sub = "surge"; newGhost(d.unit, "surge", null, speedOf(d.unit)); selected = d.unit; render(); } }, "Move it (drag the ghost tray)")),
-        h("p", {}, button({ surge: null }, "No Surge Forward", "pass")));
+      return h("div", {}, h("p", {}, fmt(gettext("%(unit)s destroyed its enemy: it may make a free Maneuver (Surge Forward)."), { unit: unitName(d.unit) })),
+        ghost ? ghostPanel(gettext("Confirm the Surge Forward")) : h("p", {}, h("button", { type: "button", class: "choice", onclick: () => { sub = "surge"; newGhost(d.unit, "surge", null, speedOf(d.unit)); selected = d.unit; render(); } }, gettext("Move it (drag the ghost tray)"))),
+        h("p", {}, button({ surge: null }, gettext("No Surge Forward"), "pass")));
     }
     if (kind === "discard") return discardBody(d);
     if (kind === "react") return reactBody(legal || [], d);
@@ -1275,29 +1336,30 @@
   }
   function deployBody(kind) {
     const todo = waitingUnits(kind);
-    const verb = kind === "deploy" ? "Deploy" : "Redeploy";
-    const intro = kind === "deploy" ? "Choose a unit and put it wholly inside your deployment zone (the shaded band on your side)."
-      : "You may bring back one destroyed unit, wholly within 6 in of your table edge or a flank edge; it counts as activated this round.";
+    const verb = (unit) => fmt(kind === "deploy" ? gettext("Deploy %(unit)s") : gettext("Redeploy %(unit)s"), { unit });
+    const intro = kind === "deploy" ? gettext("Choose a unit and put it wholly inside your deployment zone (the shaded band on your side).")
+      : gettext("You may bring back one destroyed unit, wholly within 6 in of your table edge or a flank edge; it counts as activated this round.");
     const pick = (n) => { sub = kind; subArg = n; const pose = defaultPose(n, kind); newGhost(n, kind, pose, 0); selected = null; render(); };
     return h("div", {}, h("p", {}, intro),
-      h("div", { class: "choices" }, todo.map((n) => h("button", { type: "button", class: "choice" + (ghost && ghost.unit === n ? " on" : ""), "data-unit": n, onclick: () => pick(n) }, `${verb} ${unitName(n)}`))),
-      ghost ? ghostPanel(`${verb} ${unitName(ghost.unit)} here`) : null,
-      kind === "redeploy" ? h("p", {}, button({ redeploy: null }, "Do not redeploy", "pass")) : null);
+      h("div", { class: "choices" }, todo.map((n) => h("button", { type: "button", class: "choice" + (ghost && ghost.unit === n ? " on" : ""), "data-unit": n, onclick: () => pick(n) }, verb(unitName(n))))),
+      ghost ? ghostPanel(fmt(kind === "deploy" ? gettext("Deploy %(unit)s here") : gettext("Redeploy %(unit)s here"), { unit: unitName(ghost.unit) })) : null,
+      kind === "redeploy" ? h("p", {}, button({ redeploy: null }, gettext("Do not redeploy"), "pass")) : null);
   }
   function activateBody(legal) {
     const sel = legal.find((a) => a.activate === selected);
-    return h("div", {}, h("p", {}, "Choose one of your units that has not activated yet (click its tray, or a button)."),
-      sel ? h("p", {}, button(sel, `Activate ${unitName(selected)}`, "confirm")) : null,
+    return h("div", {}, h("p", {}, gettext("Choose one of your units that has not activated yet (click its tray, or a button).")),
+      sel ? h("p", {}, button(sel, fmt(gettext("Activate %(unit)s"), { unit: unitName(selected) }), "confirm")) : null,
       h("div", { class: "choices" }, legal.filter((a) => a !== sel).map((a) => button(a))));
   }
   function ncuBody() {
     const n = V.active_unit;
     const empty = Object.keys(C.zones || {}).filter((z) => !(V.board || {})[z]);
     const quads = V.mode === "here_we_stand" ? ["nw", "ne", "sw", "se"] : [];
-    return h("div", {}, h("p", {}, `${card(n).name} acts on the Tactics Board: claim an empty zone (its effect follows at once)${quads.length ? ", or stand in a quadrant of the battlefield" : ""}.`),
-      h("div", { class: "choices" }, empty.map((z) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify({ claim: z }), onclick: () => send({ claim: z }) }, h("strong", {}, `Claim ${zoneName(z)}`), ": ", C.zones[z].text))),
-      quads.length ? h("div", { class: "choices-inline" }, quads.map((q) => button({ place: q }, `Place in the ${quadName(q)} quadrant`))) : null,
-      h("p", {}, button({ no_action: true }, "No action", "pass")));
+    return h("div", {}, h("p", {}, fmt(quads.length ? gettext("%(ncu)s acts on the Tactics Board: claim an empty zone (its effect follows at once), or stand in a quadrant of the battlefield.")
+      : gettext("%(ncu)s acts on the Tactics Board: claim an empty zone (its effect follows at once)."), { ncu: card(n).name })),
+      h("div", { class: "choices" }, empty.map((z) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify({ claim: z }), onclick: () => send({ claim: z }) }, h("strong", {}, fmt(gettext("Claim %(zone)s"), { zone: zoneName(z) })), ": ", C.zones[z].text))),
+      quads.length ? h("div", { class: "choices-inline" }, quads.map((q) => button({ place: q }, fmt(gettext("Place in the %(quadrant)s quadrant"), { quadrant: quadName(q) })))) : null,
+      h("p", {}, button({ no_action: true }, gettext("No action"), "pass")));
   }
   function actionBody() {
     const name = V.active_unit;
@@ -1314,18 +1376,19 @@
       render();
     };
     const btn = (what, label, disabled, why) => h("button", { type: "button", class: "choice" + (sub === what ? " on" : ""), disabled: !!disabled, title: why || null, "data-sub": what, onclick: () => choose(what) }, label);
-    const parts = [h("p", {}, `${unitName(name)} is activating${engaged.length ? `, engaged with ${engaged.map(unitName).join(", ")}` : ""}.`)];
-    if (pre) parts.push(h("p", { class: "small" }, "Cavalry: it may first make a free Maneuver; its action comes after."));
+    const parts = [h("p", {}, engaged.length ? fmt(gettext("%(unit)s is activating, engaged with %(units)s."), { unit: unitName(name), units: engaged.map(unitName).join(", ") })
+      : fmt(gettext("%(unit)s is activating."), { unit: unitName(name) }))];
+    if (pre) parts.push(h("p", { class: "small" }, gettext("Cavalry: it may first make a free Maneuver; its action comes after.")));
     const hasRanged = (c.attacks || []).some((a) => a.range !== "melee");
     parts.push(h("div", { class: "choices-inline mn-actions" },
-      btn("maneuver", "Maneuver", engaged.length, engaged.length ? "Engaged units cannot maneuver" : null),
-      btn("march", "March", engaged.length, engaged.length ? "Engaged units cannot march" : null),
-      btn("charge", "Charge", engaged.length, engaged.length ? "Engaged units cannot charge" : null),
-      btn("attack", engaged.length ? "Melee attack" : "Ranged attack", !engaged.length && !hasRanged, !engaged.length && !hasRanged ? "No enemy in contact and no ranged attack" : null),
-      engaged.length ? button({ retreat: true }, "Retreat (roll the die)") : null,
-      button({ no_action: true }, "No action", "pass")));
-    if ((sub === "maneuver" || sub === "march") && ghost) parts.push(ghostPanel(sub === "march" ? "Confirm the March" : "Confirm the Maneuver"));
-    else if (sub === "maneuver" || sub === "march") parts.push(h("p", { class: "small" }, "Drag the unit's tray on the battlefield."));
+      btn("maneuver", gettext("Maneuver"), engaged.length, engaged.length ? gettext("Engaged units cannot maneuver") : null),
+      btn("march", gettext("March"), engaged.length, engaged.length ? gettext("Engaged units cannot march") : null),
+      btn("charge", gettext("Charge"), engaged.length, engaged.length ? gettext("Engaged units cannot charge") : null),
+      btn("attack", engaged.length ? gettext("Melee attack") : gettext("Ranged attack"), !engaged.length && !hasRanged, !engaged.length && !hasRanged ? gettext("No enemy in contact and no ranged attack") : null),
+      engaged.length ? button({ retreat: true }, gettext("Retreat (roll the die)")) : null,
+      button({ no_action: true }, gettext("No action"), "pass")));
+    if ((sub === "maneuver" || sub === "march") && ghost) parts.push(ghostPanel(sub === "march" ? gettext("Confirm the March") : gettext("Confirm the Maneuver")));
+    else if (sub === "maneuver" || sub === "march") parts.push(h("p", { class: "small" }, gettext("Drag the unit's tray on the battlefield.")));
     if (sub === "charge") parts.push(chargePanel(name));
     if (sub === "attack") parts.push(attackPanel(name, engaged));
     return h("div", {}, parts);
@@ -1339,22 +1402,22 @@
     const chosen = subArg && subArg.target;
     const rows = enemies.map((e) => {
       const r = targetState(e, null);
-      const note = r.ok === undefined ? " (checking…)" : r.ok === false ? `: ${namesIn(r.reason)}` : "";
+      const note = r.ok === undefined ? " " + gettext("(checking…)") : r.ok === false ? `: ${namesIn(r.reason)}` : "";
       return h("li", {}, h("button", { type: "button", class: "choice" + (chosen === e ? " on" : ""), disabled: r.ok === false, "data-target": e,
-        onclick: () => { subArg = { target: e, align: "center", face: false }; renderDecision(); } }, `Charge ${unitName(e)}`), h("span", { class: "small" }, note));
+        onclick: () => { subArg = { target: e, align: "center", face: false }; renderDecision(); } }, fmt(gettext("Charge %(unit)s"), { unit: unitName(e) })), h("span", { class: "small" }, note));
     });
     const form = chosen ? h("div", { class: "mn-charge-form" },
-      h("label", {}, "Contact ", h("select", { id: "charge-align", onchange: (ev) => { subArg.align = ev.target.value; } },
-        [["center", "centred on its edge (100 %)"], ["left", "to its left (50 %)"], ["right", "to its right (50 %)"]].map(([v, l]) => h("option", { value: v, selected: subArg.align === v }, l)))),
-      h("label", {}, h("input", { type: "checkbox", id: "charge-face", checked: subArg.face, onchange: (ev) => { subArg.face = ev.target.checked; } }), " first pivot to face it"),
+      h("label", {}, gettext("Contact") + " ", h("select", { id: "charge-align", onchange: (ev) => { subArg.align = ev.target.value; } },
+        [["center", gettext("centred on its edge (100 %)")], ["left", gettext("to its left (50 %)")], ["right", gettext("to its right (50 %)")]].map(([v, l]) => h("option", { value: v, selected: subArg.align === v }, l)))),
+      h("label", {}, h("input", { type: "checkbox", id: "charge-face", checked: subArg.face, onchange: (ev) => { subArg.face = ev.target.checked; } }), " " + gettext("first pivot to face it")),
       h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => {
         const v = { target: chosen };
         if (subArg.align && subArg.align !== "center") v.align = subArg.align;
         if (subArg.face) { const u = units()[name], t = units()[chosen]; v.face = round2(bearing(centre(u.at, u.facing, size(name)[1]), centre(t.at, t.facing, size(chosen)[1]))); }
         send({ charge: v });
-      } }, `Charge ${unitName(chosen)}: roll the die`))) : null;
-    return h("div", {}, h("p", { class: "small" }, `Reach: Speed ${speedOf(name)} + 6 in, with line of sight. Lines on the battlefield: green can be charged, red cannot (hover for why).`),
-      enemies.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, "No enemy on the table."), form);
+      } }, fmt(gettext("Charge %(unit)s: roll the die"), { unit: unitName(chosen) })))) : null;
+    return h("div", {}, h("p", { class: "small" }, fmt(gettext("Reach: Speed %(speed)s + 6 in, with line of sight. Lines on the battlefield: green can be charged, red cannot (hover for why)."), { speed: speedOf(name) })),
+      enemies.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No enemy on the table.")), form);
   }
   function attackPanel(name, engaged) {
     const c = unitCard(name);
@@ -1364,37 +1427,37 @@
     const rows = [];
     for (const e of enemies) for (const a of attacks) {
       const r = targetState(e, a.name);
-      const note = r.ok === undefined ? " (checking…)" : r.ok === false ? `: ${namesIn(r.reason)}` : "";
+      const note = r.ok === undefined ? " " + gettext("(checking…)") : r.ok === false ? `: ${namesIn(r.reason)}` : "";
       rows.push(h("li", {}, h("button", { type: "button", class: "choice" + (chosen === e && subArg.attack === a.name ? " on" : ""), disabled: r.ok === false, "data-target": e,
-        onclick: () => { subArg = { target: e, attack: a.name, align: "", face: false }; renderDecision(); } }, `${a.name} against ${unitName(e)}`), h("span", { class: "small" }, note)));
+        onclick: () => { subArg = { target: e, attack: a.name, align: "", face: false }; renderDecision(); } }, fmt(gettext("%(attack)s against %(unit)s"), { attack: a.name, unit: unitName(e) })), h("span", { class: "small" }, note)));
     }
     const melee = engaged.length > 0;
     const form = chosen ? h("div", { class: "mn-attack-form" },
-      melee ? h("label", {}, h("input", { type: "checkbox", id: "attack-face", checked: subArg.face, onchange: (ev) => { subArg.face = ev.target.checked; } }), " re-face to front it (when it is in a flank or the rear)") : null,
-      melee ? h("label", {}, "Align ", h("select", { id: "attack-align", onchange: (ev) => { subArg.align = ev.target.value; } },
-        [["", "as it stands"], ["center", "centred (100 %)"], ["left", "to its left (50 %)"], ["right", "to its right (50 %)"]].map(([v, l]) => h("option", { value: v, selected: subArg.align === v }, l)))) : null,
+      melee ? h("label", {}, h("input", { type: "checkbox", id: "attack-face", checked: subArg.face, onchange: (ev) => { subArg.face = ev.target.checked; } }), " " + gettext("re-face to front it (when it is in a flank or the rear)")) : null,
+      melee ? h("label", {}, gettext("Align") + " ", h("select", { id: "attack-align", onchange: (ev) => { subArg.align = ev.target.value; } },
+        [["", gettext("as it stands")], ["center", gettext("centred (100 %)")], ["left", gettext("to its left (50 %)")], ["right", gettext("to its right (50 %)")]].map(([v, l]) => h("option", { value: v, selected: subArg.align === v }, l)))) : null,
       h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => {
         const v = { target: chosen, attack: subArg.attack };
         if (subArg.face) v.face = true;
         if (subArg.align) v.align = subArg.align;
         send({ attack: v });
-      } }, `Attack ${unitName(chosen)}: roll the dice`))) : null;
-    return h("div", {}, rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, "No target."), form);
+      } }, fmt(gettext("Attack %(unit)s: roll the dice"), { unit: unitName(chosen) })))) : null;
+    return h("div", {}, rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No target.")), form);
   }
   function rerollBody(d) {
     if (d.dice === "charge") {
       const c = V.last_charge || {};
-      return h("div", {}, h("p", {}, `${unitName(d.unit)}'s charge die shows ${(V.charging || {}).roll ?? c.roll ?? "?"}. Re-roll it?`),
-        h("div", { class: "choices-inline" }, button({ reroll: [0] }, "Re-roll the charge die"), button({ reroll: [] }, "Keep it", "pass")));
+      return h("div", {}, h("p", {}, fmt(gettext("%(unit)s's charge die shows %(roll)s. Re-roll it?"), { unit: unitName(d.unit), roll: (V.charging || {}).roll ?? c.roll ?? "?" })),
+        h("div", { class: "choices-inline" }, button({ reroll: [0] }, gettext("Re-roll the charge die")), button({ reroll: [] }, gettext("Keep it"), "pass")));
     }
     const la = V.last_attack || {};
     const pos = [...picks].sort((a, b) => a - b);
-    return h("div", {}, h("p", {}, `You may re-roll attack dice of ${unitName(la.attacker)}: click the dice to re-roll in the Dice panel, or here.`),
+    return h("div", {}, h("p", {}, fmt(gettext("You may re-roll attack dice of %(unit)s: click the dice to re-roll in the Dice panel, or here."), { unit: unitName(la.attacker) })),
       diceRow(la.attack_dice || [], { need: la.to_hit, picked: picks, onpick: (i) => { if (picks.has(i)) picks.delete(i); else picks.add(i); renderDice(); renderDecision(); } }),
       h("div", { class: "choices-inline" },
-        h("button", { type: "button", id: "confirm", class: "confirm", disabled: !pos.length, onclick: () => send({ reroll: pos }) }, pos.length ? `Re-roll ${pos.length} ${pos.length === 1 ? "die" : "dice"}` : "Pick dice to re-roll"),
-        h("button", { type: "button", class: "secondary", onclick: () => { const miss = (la.attack_dice || []).map((v, i) => (v < la.to_hit || v === 1) && v !== 6 ? i : -1).filter((i) => i >= 0); picks = new Set(miss); renderDice(); renderDecision(); } }, "Pick the misses"),
-        button({ reroll: [] }, "Keep the dice", "pass")));
+        h("button", { type: "button", id: "confirm", class: "confirm", disabled: !pos.length, onclick: () => send({ reroll: pos }) }, pos.length ? fmt(ngettext("Re-roll %(n)s die", "Re-roll %(n)s dice", pos.length), { n: pos.length }) : gettext("Pick dice to re-roll")),
+        h("button", { type: "button", class: "secondary", onclick: () => { const miss = (la.attack_dice || []).map((v, i) => (v < la.to_hit || v === 1) && v !== 6 ? i : -1).filter((i) => i >= 0); picks = new Set(miss); renderDice(); renderDecision(); } }, gettext("Pick the misses")),
+        button({ reroll: [] }, gettext("Keep the dice"), "pass")));
   }
   function spendBody(d) {
     const pos = [...picks].sort((a, b) => a - b);
@@ -1402,50 +1465,50 @@
     if (d.dice === "attack") dice = (V.last_attack || {}).attack_dice || [];
     else if (d.dice === "defense") dice = (V.last_attack || {}).defense_dice || [];
     else { const t = (V.work || [])[0] || {}; dice = (t.dice || []).concat(t.d3 ? [t.d3] : []); }
-    const what = { attack: "attack dice", defense: "Defense dice", morale: "test dice" }[d.dice] || "dice";
-    return h("div", {}, h("p", {}, `${unitName(d.unit)} holds ${condName(d.token)}: you may spend it to make it re-roll ${what} of your choice.`),
+    const what = { attack: gettext("attack dice"), defense: gettext("Defense dice"), morale: gettext("test dice") }[d.dice] || gettext("dice");
+    return h("div", {}, h("p", {}, fmt(gettext("%(unit)s holds %(condition)s: you may spend it to make it re-roll %(what)s of your choice."), { unit: unitName(d.unit), condition: condName(d.token), what })),
       diceRow(dice, { picked: picks, onpick: (i) => { if (picks.has(i)) picks.delete(i); else picks.add(i); renderDice(); renderDecision(); } }),
       h("div", { class: "choices-inline" },
-        h("button", { type: "button", id: "confirm", class: "confirm", disabled: !pos.length, onclick: () => send({ spend: { token: d.token, dice: pos } }) }, pos.length ? `Spend ${condName(d.token)}: re-roll ${pos.length}` : "Pick dice"),
-        button({ spend: null }, "Do not spend it", "pass")));
+        h("button", { type: "button", id: "confirm", class: "confirm", disabled: !pos.length, onclick: () => send({ spend: { token: d.token, dice: pos } }) }, pos.length ? fmt(gettext("Spend %(condition)s: re-roll %(n)s"), { condition: condName(d.token), n: pos.length }) : gettext("Pick dice")),
+        button({ spend: null }, gettext("Do not spend it"), "pass")));
   }
   function pivotBody(d) {
     const list = d.units || [];
     if (ghost && ghost.mode === "pivot") pivots[ghost.unit] = round2(norm(ghost.f));
-    return h("div", {}, h("p", {}, "These units are no longer engaged: each may pivot for free. Drag a tray's round handle (or pick it below), then confirm."),
-      h("div", { class: "choices-inline" }, list.map((n) => h("button", { type: "button", class: "choice" + (ghost && ghost.unit === n ? " on" : ""), onclick: () => { newGhost(n, "pivot", null, 0); selected = n; render(); } }, `Turn ${unitName(n)}${pivots[n] !== undefined ? ` (${Math.round(pivots[n])}°)` : ""}`))),
-      ghost && ghost.mode === "pivot" ? ghostPanel("Confirm the pivots") : Object.keys(pivots).length ? h("p", {}, button({ pivot: pivots }, "Confirm the pivots", "confirm")) : null,
-      h("p", {}, button({ pivot: {} }, "No pivot", "pass")));
+    return h("div", {}, h("p", {}, gettext("These units are no longer engaged: each may pivot for free. Drag a tray's round handle (or pick it below), then confirm.")),
+      h("div", { class: "choices-inline" }, list.map((n) => h("button", { type: "button", class: "choice" + (ghost && ghost.unit === n ? " on" : ""), onclick: () => { newGhost(n, "pivot", null, 0); selected = n; render(); } }, fmt(gettext("Turn %(unit)s"), { unit: unitName(n) }) + (pivots[n] !== undefined ? ` (${Math.round(pivots[n])}°)` : "")))),
+      ghost && ghost.mode === "pivot" ? ghostPanel(gettext("Confirm the pivots")) : Object.keys(pivots).length ? h("p", {}, button({ pivot: pivots }, gettext("Confirm the pivots"), "confirm")) : null,
+      h("p", {}, button({ pivot: {} }, gettext("No pivot"), "pass")));
   }
   function discardBody(d) {
     const hand = ((V.players || {})[SEAT] || {}).hand || [];
     const chosen = [...picks].sort((a, b) => a - b).map((i) => hand[i]);
     const need = d.count;
-    return h("div", {}, h("p", {}, need ? `Your hand is over the limit: discard exactly ${need} ${need === 1 ? "card" : "cards"} (tick them in your hand below).` : "Cleanup: you may discard any Tactics cards before drawing back up (tick them in your hand below)."),
+    return h("div", {}, h("p", {}, need ? fmt(ngettext("Your hand is over the limit: discard exactly %(n)s card (tick them in your hand below).", "Your hand is over the limit: discard exactly %(n)s cards (tick them in your hand below).", need), { n: need }) : gettext("Cleanup: you may discard any Tactics cards before drawing back up (tick them in your hand below).")),
       h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", disabled: need ? chosen.length !== need : false, onclick: () => send({ discard: chosen }) },
-        chosen.length ? `Discard ${chosen.map((c) => card(c).name).join(", ")}` : need ? `Tick ${need} ${need === 1 ? "card" : "cards"}` : "Keep every card")));
+        chosen.length ? fmt(gettext("Discard %(cards)s"), { cards: chosen.map((c) => card(c).name).join(", ") }) : need ? fmt(ngettext("Tick %(n)s card", "Tick %(n)s cards", need), { n: need }) : gettext("Keep every card"))));
   }
   function reactBody(legal, d) {
     const plays = legal.filter((a) => !a.pass && !a.auto_pass);
     const ctx = d.ctx || {};
-    const about = [ctx.unit ? unitName(ctx.unit) : null, ctx.target ? `against ${unitName(ctx.target)}` : null, ctx.card ? `(${card(ctx.card).name})` : null, ctx.zone ? `(${zoneName(ctx.zone)})` : null].filter(Boolean).join(" ");
-    return h("div", {}, h("p", {}, `The moment: ${WINDOW_WORDS[d.window] || "a trigger"}${about ? ` — ${about}` : ""}. `, plays.length ? "You may answer with:" : "Nothing of yours answers it now."),
+    const about = [ctx.unit ? unitName(ctx.unit) : null, ctx.target ? fmt(gettext("against %(unit)s"), { unit: unitName(ctx.target) }) : null, ctx.card ? `(${card(ctx.card).name})` : null, ctx.zone ? `(${zoneName(ctx.zone)})` : null].filter(Boolean).join(" ");
+    return h("div", {}, h("p", {}, fmt(gettext("The moment: %(moment)s."), { moment: (WINDOW_WORDS[d.window] || gettext("a trigger")) + (about ? ` — ${about}` : "") }) + " ", plays.length ? gettext("You may answer with:") : gettext("Nothing of yours answers it now.")),
       plays.length ? h("div", { class: "choices" }, plays.map((a) => button(a))) : null,
       h("div", { class: "choices-inline" }, legal.filter((a) => a.pass || a.auto_pass).map((a) => button(a, null, "pass"))));
   }
   function chooseBody(legal, d) {
     const parts = [];
     if (d.zone) parts.push(h("p", {}, `${zoneName(d.zone)}: ${(C.zones[d.zone] || {}).text || ""}`));
-    if (d.what === "influence") parts.push(h("p", {}, `${card(d.ncu).name} attaches to a combat unit until the end of the round.`));
+    if (d.what === "influence") parts.push(h("p", {}, fmt(gettext("%(ncu)s attaches to a combat unit until the end of the round."), { ncu: card(d.ncu).name })));
     const opts = legal.filter((a) => a.choose !== null);
     parts.push(h("div", { class: "choices" }, opts.map((a) => button(a))));
     if (d.zone === "horse") {
       const mine = liveUnits(SEAT).filter((n) => !(((S.units || {})[n] || {}).engaged || []).length);
-      parts.push(h("p", { class: "small" }, "Or a free Maneuver:"), h("div", { class: "choices-inline" }, mine.map((n) => h("button", { type: "button", class: "choice" + (ghost && ghost.unit === n ? " on" : ""), onclick: () => { sub = "horse"; newGhost(n, "horse", null, speedOf(n)); selected = n; render(); } }, `Maneuver ${unitName(n)}`))));
-      if (ghost && ghost.mode === "horse") parts.push(ghostPanel("Confirm the Maneuver"));
+      parts.push(h("p", { class: "small" }, gettext("Or a free Maneuver:")), h("div", { class: "choices-inline" }, mine.map((n) => h("button", { type: "button", class: "choice" + (ghost && ghost.unit === n ? " on" : ""), onclick: () => { sub = "horse"; newGhost(n, "horse", null, speedOf(n)); selected = n; render(); } }, fmt(gettext("Maneuver %(unit)s"), { unit: unitName(n) })))));
+      if (ghost && ghost.mode === "horse") parts.push(ghostPanel(gettext("Confirm the Maneuver")));
     }
     const decline = legal.find((a) => a.choose === null);
-    if (decline) parts.push(h("p", {}, button(decline, "Decline", "pass")));
+    if (decline) parts.push(h("p", {}, button(decline, gettext("Decline"), "pass")));
     return h("div", {}, parts);
   }
 
@@ -1456,7 +1519,7 @@
     const entries = await readLog();
     if (!entries) return;
     useGame();
-    const SOURCE = { bot: " (played by the computer)", timeout: " (time ran out: the default was played)" };
+    const SOURCE = { bot: " " + gettext("(played by the computer)"), timeout: " " + gettext("(time ran out: the default was played)") };
     const items = [];
     for (const e of entries) {
       const lines = e.lines && e.lines.length ? e.lines.map((l) => seenFacing(l.text)) : (e.events || []).filter((ev) => !["attack_dice", "defense_dice", "activation_end"].includes(ev.type)).map(describeEvent);

@@ -34,28 +34,46 @@ from typing import Any
 from games.engine.minis import data, flow
 from games.engine.minis import geometry as G
 from games.engine.minis import table as T
-from games.engine.narration import NUMBERS, Event, Part, Piece, Seat, count_of, join, line, seats, sentence, text
+from games.engine.narration import (
+    Event,
+    Marked,
+    Part,
+    Piece,
+    Seat,
+    counted,
+    gettext,
+    gettext_noop,
+    join,
+    line,
+    ngettext,
+    pgettext,
+    say,
+    seats,
+    sentence,
+    term,
+    text,
+)
 from games.engine.narration import fill as fill  # the module's API: a sentence with the players' names
 
 SEATS = ("stark", "lannister")
 ZONE_NAMES = {"crown": "Crown", "money": "Wealth", "letter": "Tactics", "swords": "Combat", "horse": "Maneuver"}
 QUADRANTS = {"sw": "south-west", "se": "south-east", "nw": "north-west", "ne": "north-east"}
+QUADRANT_PHRASES = {"sw": gettext_noop("the south-west quadrant"), "se": gettext_noop("the south-east quadrant"),
+                    "nw": gettext_noop("the north-west quadrant"), "ne": gettext_noop("the north-east quadrant")}
 ARCS = {"front": "Front", "flank": "Flank", "rear": "Rear"}
-COMPASS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
+COMPASS = (gettext_noop("north"), gettext_noop("north-east"), gettext_noop("east"), gettext_noop("south-east"),
+           gettext_noop("south"), gettext_noop("south-west"), gettext_noop("west"), gettext_noop("north-west"))
 # a reaction window (cards.py) as the moment a seat passes at
 WINDOWS = {
-    "turn_start": "the start of the turn", "unit_activates": "a unit's activation",
-    "ncu_activates": "an NCU's activation", "melee_before": "a melee attack", "morale_before": "a Morale Test",
-    "morale_rolled": "a Morale Test's roll", "panic_failed": "a failed Panic Test",
-    "after_attack": "the end of an attack", "card_played": "a Tactics card played", "zone_claimed": "a zone claimed",
-    "charge_declared": "a charge declared", "charge_rolled": "a charge roll", "charge_success": "a successful charge",
-    "surge": "a Surge Forward", "unit_destroyed": "a unit destroyed",
+    "turn_start": gettext_noop("the start of the turn"), "unit_activates": gettext_noop("a unit's activation"),
+    "ncu_activates": gettext_noop("an NCU's activation"), "melee_before": gettext_noop("a melee attack"),
+    "morale_before": gettext_noop("a Morale Test"), "morale_rolled": gettext_noop("a Morale Test's roll"),
+    "panic_failed": gettext_noop("a failed Panic Test"), "after_attack": gettext_noop("the end of an attack"),
+    "card_played": gettext_noop("a Tactics card played"), "zone_claimed": gettext_noop("a zone claimed"),
+    "charge_declared": gettext_noop("a charge declared"), "charge_rolled": gettext_noop("a charge roll"),
+    "charge_success": gettext_noop("a successful charge"), "surge": gettext_noop("a Surge Forward"),
+    "unit_destroyed": gettext_noop("a unit destroyed"),
 }
-MOVES = {"maneuver": "maneuvers", "march": "marches", "retreat": "retreats", "shift": "shifts",
-         "surge": "surges forward", "push_back": "is pushed back", "reface": "re-faces its enemy, moving",
-         "align": "aligns with its enemy, moving"}
-RESULTS = {"vp": "on victory points", "points": "on army points left, the victory points tied",
-           "elimination": "by elimination: the enemy has no combat unit left"}
 # Lines that matter in a digest ("since your last move"); the others are bookkeeping.
 KEY_KINDS = frozenset({
     "first_player", "round", "cleanup", "activate", "move", "retreat", "charge", "attack", "attack_dice", "hits",
@@ -70,10 +88,15 @@ HEADLINE_KINDS = frozenset({"charge", "destroyed", "claim", "place", "play", "vp
 # ------------------------------------------------------------------ names
 
 
+def tr(english: str, kind: str | None = None) -> str:
+    """A game term in the reader's language (the Spanish rulebook's word, else the English name)."""
+    return term("minis", english, kind)
+
+
 def words(x: Any) -> str:
     """Any id as words: 'the_old_ways' -> 'the old ways' (never underscores or braces)."""
     if x is None:
-        return "nobody"
+        return gettext("nobody")
     return re.sub(r"\s+", " ", re.sub(r"[_{}\[\]\"]", " ", str(x))).strip()
 
 
@@ -85,27 +108,27 @@ _UNITS: dict[str, str] = {}
 
 
 def card(cid: Any) -> str:
-    """A card's printed name ('40201' -> "Winter's Might"); an id the data does not know reads as
-    'a card' (never as digits)."""
+    """A card's printed name ('40201' -> "Winter's Might"), as the reader's language prints it (the
+    glossary's); an id the data does not know reads as 'a card' (never as digits)."""
     if isinstance(cid, str) and data.known(cid):
-        return str(data.card(cid)["name"])
-    return "a card"
+        return tr(str(data.card(cid)["name"]))
+    return gettext("a card")
 
 
 def unit(key: Any) -> str:
     """A unit (or an NCU activating) by its printed name: the engine names units after their cards
     (`sworn_swords`, `sworn_swords_2`); a scenario's own unit name reads as words, title case."""
     if not isinstance(key, str) or not key:
-        return "a unit"
+        return gettext("a unit")
     if data.known(key):
         return card(key)
     if not _UNITS:
         _UNITS.update(_unit_names())
     if key in _UNITS:
-        return _UNITS[key]
+        return tr(_UNITS[key])
     m = re.fullmatch(r"(\w+?)_(\d+)", key)
     if m and m.group(1) in _UNITS:
-        return f"{_UNITS[m.group(1)]} {m.group(2)}"
+        return f"{tr(_UNITS[m.group(1)])} {m.group(2)}"
     return words(key).title()
 
 
@@ -114,192 +137,291 @@ def possessive(name: str) -> str:
 
 
 def seat(s: Any) -> Seat | str:
-    return Seat(s) if isinstance(s, str) and s in SEATS else "nobody"
+    return Seat(s) if isinstance(s, str) and s in SEATS else gettext("nobody")
 
 
 def num(n: Any, one: str, many: str) -> str:
-    """'1 wound', '3 wounds' (digits: dice, wounds and points read better as figures)."""
+    """'1 wound', '3 wounds' (digits: dice, wounds and points read better as figures). English only: a
+    sentence uses `ngettext` with '%(count)s' (`figures`)."""
     n = int(n or 0)
     return f"{n} {one if n == 1 else many}"
 
 
+def figures(n: Any, template: str) -> str:
+    """A counted phrase in figures from a template `ngettext` chose ('%(count)s wounds' -> '3 wounds')."""
+    return template % {"count": int(n or 0)}
+
+
+def decimal(v: float) -> str:
+    return f"{v:g}".replace(".", pgettext("decimal separator", "."))
+
+
 def inches(x: Any) -> str:
-    v = round(float(x), 1)
-    return f"{v:g} in"
+    return gettext("%(inches)s in") % {"inches": decimal(round(float(x), 1))}
 
 
 def dice(faces: Any) -> str:
-    return join([str(f) for f in faces or []]) or "no dice"
+    return join([str(f) for f in faces or []]) or gettext("no dice")
 
 
 def zone(z: Any) -> str:
-    return f"the {ZONE_NAMES.get(z, words(z).title())} zone"
+    return gettext("the %(zone)s zone") % {"zone": tr(ZONE_NAMES[z], "zone") if z in ZONE_NAMES else words(z).title()}
 
 
 def quadrant(q: Any) -> str:
-    return f"the {QUADRANTS.get(q, words(q))} quadrant"
+    if q in QUADRANT_PHRASES:
+        return gettext(QUADRANT_PHRASES[q])
+    return gettext("the %(quadrant)s quadrant") % {"quadrant": words(q)}
 
 
 def condition(c: Any) -> str:
-    return words(c).capitalize()
+    return tr(words(c).capitalize(), "condition")
 
 
 def compass(f: Any) -> str:
-    return COMPASS[round((float(f or 0) % 360) / 45) % 8]
+    return gettext(COMPASS[round((float(f or 0) % 360) / 45) % 8])
 
 
 def ability(a: Any) -> str:
-    return re.sub(r"^Order: ", "", str(a or "an Order"))
+    if not a:
+        return gettext("an Order")
+    return re.sub(r"^(Order|Orden): ", "", tr(str(a)))
 
 
 def vp_total(ev: Event, s: Any) -> str:
     """' (3 in all)' when the event carries the scores."""
     vp = ev.get("vp")
-    return f" ({vp[s]} in all)" if isinstance(vp, dict) and isinstance(vp.get(s), int) else ""
+    return gettext(" (%(total)s in all)") % {"total": vp[s]} \
+        if isinstance(vp, dict) and isinstance(vp.get(s), int) else ""
+
+
+def says(template: str, **pieces: Piece) -> list[Piece]:
+    """`say`, with English's possessive of a name ending in s: "Stark Sworn Swords' activation" from
+    the template's "%(unit)s's"."""
+    out = say(template, **pieces)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if isinstance(a, str) and not isinstance(a, Marked) and a.endswith("s") and isinstance(b, str) \
+                and not isinstance(b, Marked) and b.startswith("'s"):
+            out[i + 1] = "'" + b[2:]
+    return out
 
 
 # ------------------------------------------------------------------ setup, rounds, the Tactics deck
 
 
 def _first_player(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), " is the First Player."]
+    return says(gettext("%(seat)s is the First Player."), seat=seat(ev["seat"]))
 
 
 def _deploy(ev: Event) -> list[Piece]:
-    return [f"{unit(ev['unit'])} deploys on the battlefield."]
+    return says(gettext("%(unit)s deploys on the battlefield."), unit=unit(ev["unit"]))
 
 
 def _redeploy(ev: Event) -> list[Piece]:
-    return [f"{unit(ev['unit'])} returns to the battlefield at full strength (Here We Stand)."]
+    return says(gettext("%(unit)s returns to the battlefield at full strength (%(rule)s)."), unit=unit(ev["unit"]),
+                rule=tr("Here We Stand"))
 
 
 def _round(ev: Event) -> list[Piece]:
-    return [f"Round {ev['round']} begins."]
+    return says(gettext("Round %(round)s begins."), round=str(ev["round"]))
 
 
 def _cleanup(ev: Event) -> list[Piece]:
-    return [f"Round {ev['round']} ends: the Cleanup phase."]
+    return says(gettext("Round %(round)s ends: the Cleanup phase."), round=str(ev["round"]))
 
 
 def _draw(ev: Event) -> list[Piece]:
     got = ev.get("cards")
     n = ev.get("count") if ev.get("count") is not None else len(got if isinstance(got, list) else [])
-    what = count_of(n, "Tactics card", "Tactics cards")
+    if not int(n or 0):
+        return says(gettext("%(seat)s draws no Tactics cards."), seat=seat(ev["seat"]))
+    what = counted(n, ngettext("one Tactics card", "%(count)s Tactics cards", int(n)))
     if isinstance(got, list) and got:
-        return [seat(ev["seat"]), f" draws {what}: {join([card(c) for c in got])}."]
-    return [seat(ev["seat"]), f" draws {what}."]
+        return says(gettext("%(seat)s draws %(count)s: %(cards)s."), seat=seat(ev["seat"]), count=what,
+                    cards=join([card(c) for c in got]))
+    return says(gettext("%(seat)s draws %(count)s."), seat=seat(ev["seat"]), count=what)
 
 
 def _discard(ev: Event) -> list[Piece]:
     if not ev.get("cards"):
-        return [seat(ev["seat"]), " keeps every card in their hand."]
-    return [seat(ev["seat"]), f" discards {join([card(c) for c in ev['cards']])}."]
+        return says(gettext("%(seat)s keeps every card in their hand."), seat=seat(ev["seat"]))
+    return says(gettext("%(seat)s discards %(cards)s."), seat=seat(ev["seat"]), cards=join([card(c) for c in ev["cards"]]))
 
 
 # ------------------------------------------------------------------ activations and movement
 
 
 def _activate(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" activates {unit(ev['unit'])}."]
+    return says(gettext("%(seat)s activates %(unit)s."), seat=seat(ev["seat"]), unit=unit(ev["unit"]))
 
 
 def _activation_end(ev: Event) -> list[Piece]:
-    return [f"{possessive(unit(ev['unit']))} activation ends."]
+    return says(gettext("%(unit)s's activation ends."), unit=unit(ev["unit"]))
 
 
 def _no_action(ev: Event) -> list[Piece]:
-    return [f"{unit(ev['unit'])} takes no action."]
+    return says(gettext("%(unit)s takes no action."), unit=unit(ev["unit"]))
+
+
+def _move_sentences(kind: Any) -> tuple[str, str]:
+    """A move's sentence with its distance (and facing), and without."""
+    if kind == "maneuver":
+        return gettext("%(unit)s maneuvers %(distance)s, facing %(facing)s."), gettext("%(unit)s maneuvers.")
+    if kind == "march":
+        return gettext("%(unit)s marches %(distance)s, facing %(facing)s."), gettext("%(unit)s marches.")
+    if kind == "retreat":
+        return gettext("%(unit)s retreats %(distance)s, facing %(facing)s."), gettext("%(unit)s retreats.")
+    if kind == "shift":
+        return gettext("%(unit)s shifts %(distance)s, facing %(facing)s."), gettext("%(unit)s shifts.")
+    if kind == "surge":
+        return gettext("%(unit)s surges forward %(distance)s, facing %(facing)s."), gettext("%(unit)s surges forward.")
+    if kind == "push_back":
+        return gettext("%(unit)s is pushed back %(distance)s, facing %(facing)s."), gettext("%(unit)s is pushed back.")
+    if kind == "reface":
+        return gettext("%(unit)s re-faces its enemy, moving %(distance)s."), gettext("%(unit)s re-faces its enemy.")
+    if kind == "align":
+        return gettext("%(unit)s aligns with its enemy, moving %(distance)s."), gettext("%(unit)s aligns with its enemy.")
+    return gettext("%(unit)s moves %(distance)s, facing %(facing)s."), gettext("%(unit)s moves.")
 
 
 def _move(ev: Event) -> list[Piece]:
     name, kind = unit(ev["unit"]), ev.get("kind")
     if kind == "pivot":
-        return [f"{name} pivots to face {compass(ev.get('facing'))}."]
+        return says(gettext("%(unit)s pivots to face %(facing)s."), unit=name, facing=compass(ev.get("facing")))
     if ev.get("stays"):
-        return [f"{name} has nowhere to retreat and stays where it is."]
-    verb = MOVES.get(kind, "moves")
+        return says(gettext("%(unit)s has nowhere to retreat and stays where it is."), unit=name)
+    moved, still = _move_sentences(kind)
     dist = ev.get("distance")
     if dist is None:
-        return [f"{name} {verb.removesuffix(', moving')}."]
-    if kind in ("reface", "align"):
-        return [f"{name} {verb} {inches(dist)}."]
-    return [f"{name} {verb} {inches(dist)}, facing {compass(ev.get('facing'))}."]
+        return says(still, unit=name)
+    return says(moved, unit=name, distance=inches(dist), facing=compass(ev.get("facing")))
 
 
 def _retreat(ev: Event) -> list[Piece]:
-    return [f"{unit(ev['unit'])} falls back: it rolls {ev['roll']} and may retreat up to {inches(ev['max'])}."]
+    return says(gettext("%(unit)s falls back: it rolls %(roll)s and may retreat up to %(distance)s."),
+                unit=unit(ev["unit"]), roll=str(ev["roll"]), distance=inches(ev["max"]))
+
+
+def _arc_place(arc: Any) -> str:
+    """'in the Front' (where a charge lands or an attack strikes), '' for no arc."""
+    if arc == "front":
+        return gettext("in the Front")
+    if arc == "flank":
+        return gettext("in the Flank")
+    if arc == "rear":
+        return gettext("in the Rear")
+    return ""
 
 
 def _charge(ev: Event) -> list[Piece]:
-    name, target = unit(ev["unit"]), unit(ev["target"])
-    arc = ARCS.get(ev.get("arc"), "")
-    where = f" in the {arc}" if arc and ev.get("result") == "success" else ""
-    head = f"{name} charges {target}{where}: it rolls {ev['roll']} for a charge of {inches(ev['distance'])}"
+    pieces: dict[str, Piece] = {"unit": unit(ev["unit"]), "target": unit(ev["target"]), "roll": str(ev["roll"]),
+                                "distance": inches(ev["distance"]), "moved": inches(ev.get("moved", 0))}
     if ev.get("result") != "success":
-        return [f"{head} and falls short after {inches(ev.get('moved', 0))}: the charge fails."]
-    tail = " It is a Disorderly Charge." if ev.get("disorderly") else ""
-    return [f"{head} and makes contact after {inches(ev.get('moved', 0))}.{tail}"]
+        return says(gettext("%(unit)s charges %(target)s: it rolls %(roll)s for a charge of %(distance)s and falls "
+                            "short after %(moved)s: the charge fails."), **pieces)
+    where = _arc_place(ev.get("arc")) if ev.get("arc") in ARCS else ""
+    if where:
+        out = says(gettext("%(unit)s charges %(target)s %(arc)s: it rolls %(roll)s for a charge of %(distance)s and "
+                           "makes contact after %(moved)s."), arc=where, **pieces)
+    else:
+        out = says(gettext("%(unit)s charges %(target)s: it rolls %(roll)s for a charge of %(distance)s and makes "
+                           "contact after %(moved)s."), **pieces)
+    if ev.get("disorderly"):
+        out += [" ", gettext("It is a Disorderly Charge.")]
+    return out
 
 
 # ------------------------------------------------------------------ attacks, dice, wounds
 
 
 def _attack(ev: Event) -> list[Piece]:
-    attacker, defender = unit(ev["attacker"]), unit(ev["defender"])
-    kind, arc = ev.get("kind"), ARCS.get(ev.get("arc"))
-    head = f"{attacker} attacks {defender} with {ev['attack']}"
-    if kind in ("melee", "ranged") and arc:
-        return [f"{head}, a {kind} attack in the {arc}."]
-    return [head + "."]
+    pieces: dict[str, Piece] = {"attacker": unit(ev["attacker"]), "defender": unit(ev["defender"]),
+                                "attack": str(ev["attack"])}
+    kind, arc = ev.get("kind"), ev.get("arc")
+    if kind in ("melee", "ranged") and arc in ARCS:
+        if kind == "melee":
+            return says(gettext("%(attacker)s attacks %(defender)s with %(attack)s, a melee attack %(arc)s."),
+                        arc=_arc_place(arc), **pieces)
+        return says(gettext("%(attacker)s attacks %(defender)s with %(attack)s, a ranged attack %(arc)s."),
+                    arc=_arc_place(arc), **pieces)
+    return says(gettext("%(attacker)s attacks %(defender)s with %(attack)s."), **pieces)
 
 
 def _hits_told(ev: Event) -> str:
     if ev.get("hits") is None:
         return ""
+    hits = figures(ev["hits"], ngettext("%(count)s hit", "%(count)s hits", int(ev["hits"])))
     if ev.get("every_die_hits"):
-        return f": {num(ev['hits'], 'hit', 'hits')}, every die hitting"
-    needs = f" on {ev['to_hit']}+" if isinstance(ev.get("to_hit"), int) else ""
+        return gettext(": %(hits)s, every die hitting") % {"hits": hits}
     crit = int(ev.get("critical") or 0)
-    extra = f", {NUMBERS[crit] if crit < len(NUMBERS) else crit} of them from Critical Blow" if crit else ""
-    return f": {num(ev['hits'], 'hit', 'hits')}{needs}{extra}"
+    extra = counted(crit, ngettext(", one of them from %(rule)s", ", %(count)s of them from %(rule)s", crit)
+                    .replace("%(rule)s", tr("Critical Blow"))) if crit else ""
+    if isinstance(ev.get("to_hit"), int):
+        return gettext(": %(hits)s on %(to_hit)s+%(extra)s") % {"hits": hits, "to_hit": ev["to_hit"], "extra": extra}
+    return gettext(": %(hits)s%(extra)s") % {"hits": hits, "extra": extra}
+
+
+def _dice_count(n: int, what: str = "") -> str:
+    """'4 attack dice', '1 defense die', '2 Morale Test dice', '3 dice'."""
+    if what == "attack":
+        return figures(n, ngettext("%(count)s attack die", "%(count)s attack dice", n))
+    if what == "defense":
+        return figures(n, ngettext("%(count)s defense die", "%(count)s defense dice", n))
+    if what == "Morale Test":
+        return figures(n, ngettext("%(count)s Morale Test die", "%(count)s Morale Test dice", n))
+    return figures(n, ngettext("%(count)s die", "%(count)s dice", n))
 
 
 def _attack_dice(ev: Event) -> list[Piece]:
-    who = unit(ev["unit"]) if ev.get("unit") else "The attacker"
-    return [f"{who} rolls {num(len(ev.get('dice') or []), 'attack die', 'attack dice')} ({dice(ev.get('dice'))})"
-            f"{_hits_told(ev)}."]
+    pieces: dict[str, Piece] = {"count": _dice_count(len(ev.get("dice") or []), "attack"), "faces": dice(ev.get("dice")),
+                                "hits": _hits_told(ev)}
+    if ev.get("unit"):
+        return says(gettext("%(unit)s rolls %(count)s (%(faces)s)%(hits)s."), unit=unit(ev["unit"]), **pieces)
+    return says(gettext("The attacker rolls %(count)s (%(faces)s)%(hits)s."), **pieces)
 
 
 def _blocked_told(ev: Event) -> str:
     if ev.get("blocked") is None:
         return ""
-    save = f" on {ev['save']}+" if isinstance(ev.get("save"), int) else ""
-    return f": {ev['blocked']} blocked{save}"
+    n = int(ev["blocked"])
+    if isinstance(ev.get("save"), int):
+        return ngettext(": %(blocked)s blocked on %(save)s+", ": %(blocked)s blocked on %(save)s+", n) % {
+            "blocked": n, "save": ev["save"]}
+    return ngettext(": %(blocked)s blocked", ": %(blocked)s blocked", n) % {"blocked": n}
 
 
 def _defense_dice(ev: Event) -> list[Piece]:
     faces = ev.get("dice") or []
-    who = unit(ev["unit"]) if ev.get("unit") else "The defender"
     if not faces:
-        return [f"{who} has no hits to save."]
-    return [f"{who} rolls {num(len(faces), 'defense die', 'defense dice')} ({dice(faces)}){_blocked_told(ev)}."]
+        if ev.get("unit"):
+            return says(gettext("%(unit)s has no hits to save."), unit=unit(ev["unit"]))
+        return says(gettext("The defender has no hits to save."))
+    pieces: dict[str, Piece] = {"count": _dice_count(len(faces), "defense"), "faces": dice(faces),
+                                "blocked": _blocked_told(ev)}
+    if ev.get("unit"):
+        return says(gettext("%(unit)s rolls %(count)s (%(faces)s)%(blocked)s."), unit=unit(ev["unit"]), **pieces)
+    return says(gettext("The defender rolls %(count)s (%(faces)s)%(blocked)s."), **pieces)
 
 
 def _hits(ev: Event) -> list[Piece]:
     faces = ev.get("defense_dice") or []
-    return [f"{unit(ev['unit'])} suffers {num(ev['hits'], 'hit', 'hits')} and rolls "
-            f"{num(len(faces), 'defense die', 'defense dice')} ({dice(faces)}): {ev['blocked']} blocked."]
+    blocked = int(ev["blocked"])
+    return says(ngettext("%(unit)s suffers %(hits)s and rolls %(count)s (%(faces)s): %(blocked)s blocked.",
+                         "%(unit)s suffers %(hits)s and rolls %(count)s (%(faces)s): %(blocked)s blocked.", blocked),
+                unit=unit(ev["unit"]), hits=figures(ev["hits"], ngettext("%(count)s hit", "%(count)s hits", int(ev["hits"]))),
+                count=_dice_count(len(faces), "defense"), faces=dice(faces), blocked=str(blocked))
 
 
 def _reroll(ev: Event) -> list[Piece]:
     if ev.get("what") == "charge" or (ev.get("what") is None and ev.get("positions") == [0] and len(ev.get("dice") or []) == 1
                                       and "hits" not in ev):
-        return [seat(ev["seat"]), f" re-rolls the charge die: {dice(ev.get('dice'))}."]
+        return says(gettext("%(seat)s re-rolls the charge die: %(faces)s."), seat=seat(ev["seat"]), faces=dice(ev.get("dice")))
     n = len(ev.get("positions") or [])
     if not n:
-        return [seat(ev["seat"]), " keeps the attack dice as rolled."]
-    return [seat(ev["seat"]), f" re-rolls {num(n, 'attack die', 'attack dice')}: now {dice(ev.get('dice'))}"
-            f"{_hits_told(ev)}."]
+        return says(gettext("%(seat)s keeps the attack dice as rolled."), seat=seat(ev["seat"]))
+    return says(gettext("%(seat)s re-rolls %(count)s: now %(faces)s%(hits)s."), seat=seat(ev["seat"]),
+                count=_dice_count(n, "attack"), faces=dice(ev.get("dice")), hits=_hits_told(ev))
 
 
 SPENT_DICE = {"weakened": "attack", "vulnerable": "defense", "panicked": "Morale Test"}
@@ -308,152 +430,194 @@ SPENT_DICE = {"weakened": "attack", "vulnerable": "defense", "panicked": "Morale
 def _spend(ev: Event) -> list[Piece]:
     token = ev.get("token")
     n = len(ev.get("positions") or [])
-    out: list[Piece] = [seat(ev["seat"]), f" spends {possessive(unit(ev['unit']))} {condition(token)} token"]
+    pieces: dict[str, Piece] = {"seat": seat(ev["seat"]), "unit": unit(ev["unit"]), "token": condition(token)}
     if not n:
-        return out + [" and re-rolls nothing."]
-    what = SPENT_DICE.get(token, "")
+        return says(gettext("%(seat)s spends %(unit)s's %(token)s token and re-rolls nothing."), **pieces)
     told = ""
     if ev.get("dice"):
-        told = f": now {dice(ev['dice'])}"
-        if "hits" in ev:
-            told += _hits_told(ev)
-        elif "blocked" in ev:
-            told += _blocked_told(ev)
-    return out + [f" to re-roll {num(n, what + ' die', what + ' dice').replace('  ', ' ')}{told}."]
+        more = _hits_told(ev) if "hits" in ev else _blocked_told(ev) if "blocked" in ev else ""
+        told = gettext(": now %(faces)s%(more)s") % {"faces": dice(ev["dice"]), "more": more}
+    return says(gettext("%(seat)s spends %(unit)s's %(token)s token to re-roll %(count)s%(told)s."),
+                count=_dice_count(n, SPENT_DICE.get(token, "")), told=told, **pieces)
+
+
+def _wounds_count(n: Any) -> str:
+    return figures(n, ngettext("%(count)s wound", "%(count)s wounds", int(n or 0)))
 
 
 def _wounds(ev: Event) -> list[Piece]:
     name = unit(ev["unit"])
-    n = num(ev["wounds"], "wound", "wounds")
+    n = _wounds_count(ev["wounds"])
     left = int(ev.get("left") or 0)
     if not left:
-        return [f"{name} suffers {n} and has no wound left."]
+        return says(gettext("%(unit)s suffers %(wounds)s and has no wound left."), unit=name, wounds=n)
     lost, ranks = ev.get("ranks_lost"), ev.get("ranks_left")
     if isinstance(lost, int) and isinstance(ranks, int) and (lost or ev.get("ranks", 1) > 1):
-        gone = f" and loses {'a rank' if lost == 1 else count_of(lost, 'rank', 'ranks')}" if lost else ""
-        return [f"{name} suffers {n}{gone}: {count_of(ranks, 'rank', 'ranks')} left."]
-    return [f"{name} suffers {n}: {num(left, 'wound', 'wounds')} left."]
+        ranks_left = gettext("no ranks left") if not ranks else \
+            counted(ranks, ngettext("one rank left", "%(count)s ranks left", ranks))
+        if lost:
+            gone = gettext("a rank") if lost == 1 else counted(lost, ngettext("one rank", "%(count)s ranks", lost))
+            return says(gettext("%(unit)s suffers %(wounds)s and loses %(ranks)s: %(left)s."), unit=name, wounds=n,
+                        ranks=gone, left=ranks_left)
+        return says(gettext("%(unit)s suffers %(wounds)s: %(left)s."), unit=name, wounds=n, left=ranks_left)
+    return says(gettext("%(unit)s suffers %(wounds)s: %(left)s."), unit=name, wounds=n,
+                left=figures(left, ngettext("%(count)s wound left", "%(count)s wounds left", left)))
 
 
 def _heal(ev: Event) -> list[Piece]:
-    return [f"{unit(ev['unit'])} heals {num(ev['wounds'], 'wound', 'wounds')}."]
+    return says(gettext("%(unit)s heals %(wounds)s."), unit=unit(ev["unit"]), wounds=_wounds_count(ev["wounds"]))
 
 
 def _destroyed(ev: Event) -> list[Piece]:
     winner = SEATS[1] if ev.get("seat") == SEATS[0] else SEATS[0] if ev.get("seat") == SEATS[1] else None
     if winner is None:
-        return [f"{unit(ev['unit'])} is destroyed."]
-    return [f"{unit(ev['unit'])} is destroyed: ", seat(winner), f" scores 1 victory point{vp_total(ev, winner)}."]
+        return says(gettext("%(unit)s is destroyed."), unit=unit(ev["unit"]))
+    return says(gettext("%(unit)s is destroyed: %(seat)s scores 1 victory point%(total)s."), unit=unit(ev["unit"]),
+                seat=seat(winner), total=vp_total(ev, winner))
 
 
 def _removed(ev: Event) -> list[Piece]:
-    return [f"{unit(ev['unit'])} is removed from the battlefield."]
+    return says(gettext("%(unit)s is removed from the battlefield."), unit=unit(ev["unit"]))
 
 
 def _test(ev: Event) -> list[Piece]:
     name = unit(ev["unit"])
-    kind = "Panic Test" if ev.get("kind") == "panic" else "Morale Test"
-    verb = "passes" if ev.get("passed") else "fails"
+    test = tr("Panic Test") if ev.get("kind") == "panic" else tr("Morale Test")
     if ev.get("automatic"):
-        return [f"{name} passes a {kind} automatically."]
+        return says(gettext("%(unit)s passes a %(test)s automatically."), unit=name, test=test)
     faces = list(ev.get("dice") or [])
     mod = int(ev.get("modifier") or 0)
-    sum_told = " + ".join(str(f) for f in faces) + (f" {'+' if mod > 0 else '-'} {abs(mod)}" if mod else "")
-    needs = f", needing {ev['morale']}" if isinstance(ev.get("morale"), int) else ""
-    out = f"{name} {verb} a {kind}: {sum_told} = {ev.get('result')}{needs}"
+    roll = " + ".join(str(f) for f in faces) + (f" {'+' if mod > 0 else '-'} {abs(mod)}" if mod else "")
+    roll += f" = {ev.get('result')}"
+    needs = gettext(", needing %(morale)s") % {"morale": ev["morale"]} if isinstance(ev.get("morale"), int) else ""
     extra = int(ev.get("wounds") or 0)
+    more = ""
     if not ev.get("passed") and extra:
         d3 = f" (D3: {ev['d3']})" if ev.get("kind") == "panic" and ev.get("d3") else ""
-        out += f"; it suffers {num(extra, 'more wound', 'more wounds')}{d3}"
-    return [out + "."]
+        more = gettext("; it suffers %(wounds)s%(d3)s") % {
+            "wounds": figures(extra, ngettext("%(count)s more wound", "%(count)s more wounds", extra)), "d3": d3}
+    if ev.get("passed"):
+        return says(gettext("%(unit)s passes a %(test)s: %(roll)s%(needs)s%(more)s."), unit=name, test=test, roll=roll,
+                    needs=needs, more=more)
+    return says(gettext("%(unit)s fails a %(test)s: %(roll)s%(needs)s%(more)s."), unit=name, test=test, roll=roll,
+                needs=needs, more=more)
 
 
 def _condition(ev: Event) -> list[Piece]:
-    return [f"{unit(ev['unit'])} gains a {condition(ev['condition'])} token."]
+    return says(gettext("%(unit)s gains a %(token)s token."), unit=unit(ev["unit"]), token=condition(ev["condition"]))
 
 
 # ------------------------------------------------------------------ NCUs and the Tactics Board
 
 
 def _claim(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f"'s {card(ev['ncu'])} claims {zone(ev['zone'])} of the Tactics Board."]
+    return says(gettext("%(seat)s's %(ncu)s claims %(zone)s of the Tactics Board."), seat=seat(ev["seat"]),
+                ncu=card(ev["ncu"]), zone=zone(ev["zone"]))
 
 
 def _place(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" places {card(ev['ncu'])} in {quadrant(ev['quadrant'])}."]
+    return says(gettext("%(seat)s places %(ncu)s in %(quadrant)s."), seat=seat(ev["seat"]), ncu=card(ev["ncu"]),
+                quadrant=quadrant(ev["quadrant"]))
 
 
 def _influence(ev: Event) -> list[Piece]:
-    removed = f", removing its {condition(ev['removed'])} token" if ev.get("removed") else ""
-    return [f"{possessive(card(ev['ncu']))} Influence falls on {unit(ev['unit'])}{removed}."]
+    if ev.get("removed"):
+        return says(gettext("%(ncu)s's Influence falls on %(unit)s, removing its %(token)s token."), ncu=card(ev["ncu"]),
+                    unit=unit(ev["unit"]), token=condition(ev["removed"]))
+    return says(gettext("%(ncu)s's Influence falls on %(unit)s."), ncu=card(ev["ncu"]), unit=unit(ev["unit"]))
 
 
 def _vp(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" holds {quadrant(ev.get('quadrant'))} and scores "
-            f"{num(ev.get('points', 1), 'victory point', 'victory points')}{vp_total(ev, ev['seat'])}."]
+    n = ev.get("points", 1)
+    return says(gettext("%(seat)s holds %(quadrant)s and scores %(points)s%(total)s."), seat=seat(ev["seat"]),
+                quadrant=quadrant(ev.get("quadrant")),
+                points=figures(n, ngettext("%(count)s victory point", "%(count)s victory points", int(n or 0))),
+                total=vp_total(ev, ev["seat"]))
 
 
 # ------------------------------------------------------------------ Orders and Tactics cards
 
 
 def _react_pass(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" plays no card at {WINDOWS.get(ev.get('window'), 'this moment')}."]
+    w = ev.get("window")
+    moment = gettext(WINDOWS[w]) if w in WINDOWS else gettext("this moment")
+    return says(gettext("%(seat)s plays no card at %(moment)s."), seat=seat(ev["seat"]), moment=moment)
 
 
 def _play(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" plays {card(ev['card'])}."]
+    return says(gettext("%(seat)s plays %(card)s."), seat=seat(ev["seat"]), card=card(ev["card"]))
 
 
 def _order(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" gives {unit(ev['unit'])} its Order: {ability(ev.get('ability'))}."]
+    return says(gettext("%(seat)s gives %(unit)s its Order: %(order)s."), seat=seat(ev["seat"]), unit=unit(ev["unit"]),
+                order=ability(ev.get("ability")))
 
 
 def _cancelled(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), "'s Tactics card is cancelled: it has no effect."]
+    return says(gettext("%(seat)s's Tactics card is cancelled: it has no effect."), seat=seat(ev["seat"]))
 
 
 def _counterplot(ev: Event) -> list[Piece]:
+    pieces: dict[str, Piece] = {"card": tr("Counterplot"), "seat": seat(ev["seat"])}
     if ev.get("roll") is None:
-        how = "controlling the Crown and Wealth zones, cancels the card"
-    else:
-        how = f"rolls {ev['roll']}: the card is {'cancelled' if ev.get('cancelled') else 'not cancelled and resolves'}"
-    return ["Counterplot: ", seat(ev["seat"]), f" {how}."]
+        return says(gettext("%(card)s: %(seat)s controlling the Crown and Wealth zones, cancels the card."), **pieces)
+    if ev.get("cancelled"):
+        return says(gettext("%(card)s: %(seat)s rolls %(roll)s: the card is cancelled."), roll=str(ev["roll"]), **pieces)
+    return says(gettext("%(card)s: %(seat)s rolls %(roll)s: the card is not cancelled and resolves."), roll=str(ev["roll"]),
+                **pieces)
 
 
 def _attach(ev: Event) -> list[Piece]:
-    return [seat(ev["seat"]), f" attaches {card(ev['card'])} to {unit(ev['unit'])}."]
+    return says(gettext("%(seat)s attaches %(card)s to %(unit)s."), seat=seat(ev["seat"]), card=card(ev["card"]),
+                unit=unit(ev["unit"]))
 
 
 def _detached(ev: Event) -> list[Piece]:
-    return [f"{card(ev['card'])} no longer affects {unit(ev['unit'])}."]
+    return says(gettext("%(card)s no longer affects %(unit)s."), card=card(ev["card"]), unit=unit(ev["unit"]))
 
 
 def _reckless_heroism(ev: Event) -> list[Piece]:
-    return [f"Reckless Heroism: {unit(ev['unit'])} suffers {num(ev['d3'], 'wound', 'wounds')} (D3) and every "
-            "charge die counts as a 6."]
+    return says(gettext("%(order)s: %(unit)s suffers %(wounds)s (D3) and every charge die counts as a 6."),
+                order=ability("Order: Reckless Heroism"), unit=unit(ev["unit"]), wounds=_wounds_count(ev["d3"]))
 
 
 def _last_stand(ev: Event) -> list[Piece]:
-    return [f"Last Stand: {unit(ev['unit'])} attacks {unit(ev['target'])} before it is removed."]
+    return says(gettext("%(card)s: %(unit)s attacks %(target)s before it is removed."), card=tr("Last Stand"),
+                unit=unit(ev["unit"]), target=unit(ev["target"]))
 
 
 # ------------------------------------------------------------------ the end
 
 
+def _to(a: Any, b: Any) -> str:
+    return gettext("%(first)s to %(second)s") % {"first": a, "second": b}
+
+
 def _game_over(ev: Event) -> list[Piece]:
     w = ev.get("winner")
     vp = ev.get("vp")
-    score = ""
-    if isinstance(vp, dict) and w in vp and len(vp) == 2:
-        score = f", {vp[w]} to {[v for s, v in vp.items() if s != w][0]}"
     if w is None:
-        tied = f" ({' to '.join(str(v) for v in vp.values())} victory points, army points tied)" \
-            if isinstance(vp, dict) and vp else ""
-        return [f"The battle is over: a draw{tied}."]
-    how = RESULTS.get(ev.get("result"), "")
-    if ev.get("result") == "vp":
-        how += score
-    return ["The battle is over: ", seat(w), f" wins{' ' + how if how else ''}."]
+        if isinstance(vp, dict) and vp:
+            values = list(vp.values())
+            scores = str(values[0])
+            for v in values[1:]:
+                scores = _to(scores, v)
+            return says(gettext("The battle is over: a draw (%(scores)s victory points, army points tied)."),
+                        scores=scores)
+        return says(gettext("The battle is over: a draw."))
+    result = ev.get("result")
+    if result == "vp":
+        if isinstance(vp, dict) and w in vp and len(vp) == 2:
+            return says(gettext("The battle is over: %(seat)s wins on victory points, %(score)s."), seat=seat(w),
+                        score=_to(vp[w], [v for s, v in vp.items() if s != w][0]))
+        return says(gettext("The battle is over: %(seat)s wins on victory points."), seat=seat(w))
+    if result == "points":
+        return says(gettext("The battle is over: %(seat)s wins on army points left, the victory points tied."),
+                    seat=seat(w))
+    if result == "elimination":
+        return says(gettext("The battle is over: %(seat)s wins by elimination: the enemy has no combat unit left."),
+                    seat=seat(w))
+    return says(gettext("The battle is over: %(seat)s wins."), seat=seat(w))
 
 
 NARRATORS: dict[str, Callable[[Event], list[Piece]]] = {
