@@ -133,7 +133,7 @@ def test_sentences_in_spanish_by_example():
         def say(event):
             return narrate.narrate(event)
 
-        assert say({"type": "round", "round": 2}) == "Empieza la ronda 2."
+        assert say({"type": "round", "round": 2}) == "Comienza la ronda 2."
         assert say({"type": "phase", "round": 2, "phase": "challenges"}) == "Empieza la fase de Reto."
         assert say({"type": "draw", "seat": "p1", "count": 2}) == "{p1} roba dos cartas."
         assert say({"type": "draw", "seat": "p1", "count": 1, "cards": ["robb_stark"]}) == "{p1} roba una carta: Robb Stark."
@@ -175,7 +175,7 @@ def test_the_log_api_narrates_in_the_readers_language():
         assert f"{p2} keeps their opening hand." in english and f"{p2} se queda con su mano inicial." in spanish
         assert f"{p2} chooses their setup cards face down." in english
         assert f"{p2} elige sus cartas de inicio boca abajo." in spanish
-        assert "Round 1 begins." in english and "Empieza la ronda 1." in spanish
+        assert "Round 1 begins." in english and "Comienza la ronda 1." in spanish
         assert "The Plot phase begins." in english and "Empieza la fase de Trama." in spanish
         assert not set(english) & set(spanish)
     # the drawer reads the names of the cards drawn in both languages; the others the count

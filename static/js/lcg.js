@@ -264,7 +264,8 @@
     // the whole card after a short hover (a mouse passing over does not flash it)
     node.addEventListener("mouseenter", () => { clearTimeout(hoverTimer); hoverTimer = setTimeout(() => { if (node.isConnected) showDetail(id, node, true); }, 450); });
     node.addEventListener("mouseleave", () => { clearTimeout(hoverTimer); hideDetail(true); });
-    const slot = h("div", { class: "lcg-slot" + (state.kneeling ? " kneeling" : "") + (extra.slotClass ? " " + extra.slotClass : "") }, node);
+    const slot = h("div", { class: "lcg-slot" + (state.kneeling ? " kneeling" : "") + (extra.slotClass ? " " + extra.slotClass : ""),
+      "data-kneeling": state.kneeling ? gettext("kneeling") : null }, node);
     return slot;
   }
 
@@ -367,7 +368,7 @@
     const f = p.faction;
     const key = "faction:" + seat;
     const role = INTERACT ? INTERACT(key, null) : null;
-    return h("div", { class: "lcg-slot faction-slot" + (p.faction_kneeling ? " kneeling" : "") },
+    return h("div", { class: "lcg-slot faction-slot" + (p.faction_kneeling ? " kneeling" : ""), "data-kneeling": p.faction_kneeling ? gettext("kneeling") : null },
       h("div", { class: `lcg-card type-faction faction-${f}` + (role && role.cls ? " " + role.cls : ""), "data-key": key,
         tabindex: role && role.click ? "0" : null, role: role && role.click ? "button" : null,
         "aria-label": fmt(p.faction_kneeling ? gettext("%(faction)s faction card, %(power)s power, kneeling") : gettext("%(faction)s faction card, %(power)s power"),
