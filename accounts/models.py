@@ -65,7 +65,8 @@ class ApiTokenQuerySet(models.QuerySet):
 class ApiToken(models.Model):
     """A personal API token. Only its hash is stored: the key is shown once, when it is created."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="api_tokens")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE,
+                             related_name="api_tokens")
     name = models.CharField(gettext_lazy("name"), max_length=64)
     prefix = models.CharField(gettext_lazy("prefix"), max_length=TOKEN_PREFIX_LENGTH, db_index=True)
     key_hash = models.CharField(gettext_lazy("key hash"), max_length=64, unique=True)

@@ -18,16 +18,19 @@ class Challenge(models.Model):
         CANCELED = "canceled", gettext_noop("canceled by the challenger")
         EXPIRED = "expired", gettext_noop("expired unanswered")
 
-    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("challenger"), on_delete=models.CASCADE, related_name="challenges_sent")
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("challenger"),
+                                   on_delete=models.CASCADE, related_name="challenges_sent")
     ruleset = models.CharField(gettext_lazy("ruleset"), max_length=32)
     options = models.JSONField(gettext_lazy("options"), default=dict, blank=True)
     time_limit = models.PositiveIntegerField(gettext_lazy("time limit"), help_text=gettext_lazy("seconds per decision"))
     ranked = models.BooleanField(gettext_lazy("ranked"), default=False)
-    status = models.CharField(gettext_lazy("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    status = models.CharField(gettext_lazy("status"), max_length=10, choices=Status.choices, default=Status.PENDING,
+                              db_index=True)
     created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now, db_index=True)
     expires_at = models.DateTimeField(gettext_lazy("expires at"))
     ended_at = models.DateTimeField(gettext_lazy("ended at"), null=True, blank=True)
-    game = models.ForeignKey("games.Game", verbose_name=gettext_lazy("game"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    game = models.ForeignKey("games.Game", verbose_name=gettext_lazy("game"), null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         verbose_name = gettext_lazy("challenge")
@@ -47,11 +50,14 @@ class Invite(models.Model):
         ACCEPTED = "accepted"
         DECLINED = "declined"
 
-    challenge = models.ForeignKey(Challenge, verbose_name=gettext_lazy("challenge"), on_delete=models.CASCADE, related_name="invites")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="challenge_invites")
+    challenge = models.ForeignKey(Challenge, verbose_name=gettext_lazy("challenge"), on_delete=models.CASCADE,
+                                  related_name="invites")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE,
+                             related_name="challenge_invites")
     position = models.PositiveSmallIntegerField(gettext_lazy("position"), default=0)
     status = models.CharField(gettext_lazy("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
-    reason = models.CharField(gettext_lazy("reason"), max_length=16, blank=True, help_text=gettext_lazy("why it was declined (a code)"))
+    reason = models.CharField(gettext_lazy("reason"), max_length=16, blank=True,
+                              help_text=gettext_lazy("why it was declined (a code)"))
     answered_at = models.DateTimeField(gettext_lazy("answered at"), null=True, blank=True)
 
     class Meta:

@@ -13,10 +13,13 @@ TABLE = "table"
 
 
 class ChatMessage(models.Model):
-    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="chat_messages")
-    channel = models.CharField(gettext_lazy("channel"), max_length=80, help_text=gettext_lazy('"table", or two seats in alphabetical order: "lannister-stark"'))
+    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE,
+                             related_name="chat_messages")
+    channel = models.CharField(gettext_lazy("channel"), max_length=80,
+                               help_text=gettext_lazy('"table", or two seats in alphabetical order: "lannister-stark"'))
     sender = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("sender"), null=True, blank=True, on_delete=models.SET_NULL, related_name="chat_messages"
+        settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("sender"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="chat_messages"
     )
     sender_seat = models.CharField(gettext_lazy("sender seat"), max_length=32)
     text = models.TextField(gettext_lazy("text"))

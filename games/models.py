@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games.jsonfield import OrderedJSONField
 from games.replay import commitment
@@ -28,28 +28,32 @@ def new_invite_token() -> str:
 
 class Lobby(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open"
-        STARTED = "started"
-        CANCELLED = "cancelled"
+        OPEN = "open", pgettext_lazy("lobby status", "Open")
+        STARTED = "started", pgettext_lazy("lobby status", "Started")
+        CANCELLED = "cancelled", pgettext_lazy("lobby status", "Cancelled")
 
     class HouseChoice(models.TextChoices):
-        ASSIGN = "assign", "the creator assigns seats"
-        PICK = "pick", "players pick in join order"
-        RANDOM = "random", "random at the start"
+        ASSIGN = "assign", gettext_lazy("the creator assigns seats")
+        PICK = "pick", gettext_lazy("players pick in join order")
+        RANDOM = "random", gettext_lazy("random at the start")
 
     ruleset = models.CharField(gettext_lazy("ruleset"), max_length=32)
     name = models.CharField(gettext_lazy("name"), max_length=80, blank=True)
-    creator = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("creator"), on_delete=models.CASCADE, related_name="created_lobbies")
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("creator"),
+                                on_delete=models.CASCADE, related_name="created_lobbies")
     seat_count = models.PositiveSmallIntegerField(gettext_lazy("seat count"))
     ranked = models.BooleanField(gettext_lazy("ranked"), default=False)
     private = models.BooleanField(gettext_lazy("private"), default=False)
     invite_token = models.CharField(gettext_lazy("invite token"), max_length=43, unique=True, default=new_invite_token)
     password_hash = models.CharField(gettext_lazy("password hash"), max_length=128, blank=True)
-    time_limit = models.PositiveIntegerField(gettext_lazy("time limit"), help_text=gettext_lazy("seconds per phase decision"))
+    time_limit = models.PositiveIntegerField(gettext_lazy("time limit"),
+                                             help_text=gettext_lazy("seconds per phase decision"))
     clock_bank = models.PositiveIntegerField(gettext_lazy("clock bank"), null=True, blank=True, help_text=(
         gettext_lazy("live play: each seat's time bank in seconds (empty: no clock, only the time per decision)")))
-    clock_increment = models.PositiveIntegerField(gettext_lazy("clock increment"), default=0, help_text=gettext_lazy("seconds added to a seat's bank per decision"))
-    house_choice = models.CharField(gettext_lazy("house choice"), max_length=8, choices=HouseChoice.choices, default=HouseChoice.RANDOM)
+    clock_increment = models.PositiveIntegerField(gettext_lazy("clock increment"), default=0,
+                                                  help_text=gettext_lazy("seconds added to a seat's bank per decision"))
+    house_choice = models.CharField(gettext_lazy("house choice"), max_length=8, choices=HouseChoice.choices,
+                                    default=HouseChoice.RANDOM)
     options = models.JSONField(gettext_lazy("options"), default=dict, blank=True)
     decks = models.JSONField(gettext_lazy("decks"), default=list, blank=True, help_text=(
         gettext_lazy("for a game played with decks (the card game): the decks the creator assigned, in join order "
@@ -64,10 +68,14 @@ class Lobby(models.Model):
     )
     min_rating = models.PositiveIntegerField(gettext_lazy("min rating"), null=True, blank=True)
     min_reliability = models.FloatField(gettext_lazy("min reliability"), null=True, blank=True)
-    private_chat = models.BooleanField(gettext_lazy("private chat"), default=True, help_text=gettext_lazy("players may chat privately, two seats at a time"))
-    spectator_chat = models.BooleanField(gettext_lazy("spectator chat"), default=True, help_text=gettext_lazy("spectators may read the table chat"))
-    status = models.CharField(gettext_lazy("status"), max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
-    rematch_of = models.ForeignKey("Game", verbose_name=gettext_lazy("rematch of"), null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches",
+    private_chat = models.BooleanField(gettext_lazy("private chat"), default=True,
+                                       help_text=gettext_lazy("players may chat privately, two seats at a time"))
+    spectator_chat = models.BooleanField(gettext_lazy("spectator chat"), default=True,
+                                         help_text=gettext_lazy("spectators may read the table chat"))
+    status = models.CharField(gettext_lazy("status"), max_length=10, choices=Status.choices, default=Status.OPEN,
+                              db_index=True)
+    rematch_of = models.ForeignKey("Game", verbose_name=gettext_lazy("rematch of"), null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="rematches",
                                    help_text=gettext_lazy("the finished game whose players this lobby gathers again"))
     created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
 
@@ -107,11 +115,15 @@ class Lobby(models.Model):
 
 
 class LobbyMember(models.Model):
-    lobby = models.ForeignKey(Lobby, verbose_name=gettext_lazy("lobby"), on_delete=models.CASCADE, related_name="members")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="lobby_memberships")
-    seat = models.CharField(gettext_lazy("seat"), max_length=32, blank=True, help_text=gettext_lazy("the seat (house) chosen or assigned, if any"))
+    lobby = models.ForeignKey(Lobby, verbose_name=gettext_lazy("lobby"), on_delete=models.CASCADE,
+                              related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE,
+                             related_name="lobby_memberships")
+    seat = models.CharField(gettext_lazy("seat"), max_length=32, blank=True,
+                            help_text=gettext_lazy("the seat (house) chosen or assigned, if any"))
     deck = models.CharField(gettext_lazy("deck"), max_length=40, blank=True,
-                            help_text=gettext_lazy("the deck this player brings, for games played with decks (empty: drawn at random)"))
+                            help_text=gettext_lazy("the deck this player brings, for games played with decks "
+                                                   "(empty: drawn at random)"))
     joined_at = models.DateTimeField(gettext_lazy("joined at"), default=timezone.now)
 
     class Meta:
@@ -131,20 +143,23 @@ class LobbyMember(models.Model):
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active"
-        FINISHED = "finished"
-        ABANDONED = "abandoned"
+        ACTIVE = "active", pgettext_lazy("game status", "Active")
+        FINISHED = "finished", pgettext_lazy("game status", "Finished")
+        ABANDONED = "abandoned", pgettext_lazy("game status", "Abandoned")
 
     ruleset = models.CharField(gettext_lazy("ruleset"), max_length=32)
-    lobby = models.OneToOneField(Lobby, verbose_name=gettext_lazy("lobby"), null=True, blank=True, on_delete=models.SET_NULL, related_name="game")
+    lobby = models.OneToOneField(Lobby, verbose_name=gettext_lazy("lobby"), null=True, blank=True,
+                                 on_delete=models.SET_NULL, related_name="game")
     options = models.JSONField(gettext_lazy("options"), default=dict, blank=True)
     ranked = models.BooleanField(gettext_lazy("ranked"), default=False)
     private = models.BooleanField(gettext_lazy("private"), default=False)
     time_limit = models.PositiveIntegerField(gettext_lazy("time limit"), default=24 * 60 * 60)
     clock_bank = models.PositiveIntegerField(gettext_lazy("clock bank"), null=True, blank=True, help_text=(
         gettext_lazy("each seat's time bank in seconds at the start (empty: no clock)")))
-    clock_increment = models.PositiveIntegerField(gettext_lazy("clock increment"), default=0, help_text=gettext_lazy("seconds added to a seat's bank per decision"))
-    status = models.CharField(gettext_lazy("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    clock_increment = models.PositiveIntegerField(gettext_lazy("clock increment"), default=0,
+                                                  help_text=gettext_lazy("seconds added to a seat's bank per decision"))
+    status = models.CharField(gettext_lazy("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE,
+                              db_index=True)
     # The seed stays secret until the game ends; its commitment is public from the start.
     seed = models.BigIntegerField(gettext_lazy("seed"))
     seed_salt = models.CharField(gettext_lazy("seed salt"), max_length=32)
@@ -157,10 +172,14 @@ class Game(models.Model):
     max_consecutive_timeouts = models.PositiveSmallIntegerField(gettext_lazy("max consecutive timeouts"),
         default=3, help_text=gettext_lazy("a seat timing out this many times in a row is handed to the bot (0: never)")
     )
-    private_chat = models.BooleanField(gettext_lazy("private chat"), default=True, help_text=gettext_lazy("players may chat privately, two seats at a time"))
-    spectator_chat = models.BooleanField(gettext_lazy("spectator chat"), default=True, help_text=gettext_lazy("spectators may read the table chat"))
-    paused_at = models.DateTimeField(gettext_lazy("paused at"), null=True, blank=True, help_text=gettext_lazy("set while the players agreed to pause"))
-    pause_votes = models.JSONField(gettext_lazy("pause votes"), default=list, blank=True, help_text=gettext_lazy("seats that voted to pause"))
+    private_chat = models.BooleanField(gettext_lazy("private chat"), default=True,
+                                       help_text=gettext_lazy("players may chat privately, two seats at a time"))
+    spectator_chat = models.BooleanField(gettext_lazy("spectator chat"), default=True,
+                                         help_text=gettext_lazy("spectators may read the table chat"))
+    paused_at = models.DateTimeField(gettext_lazy("paused at"), null=True, blank=True,
+                                     help_text=gettext_lazy("set while the players agreed to pause"))
+    pause_votes = models.JSONField(gettext_lazy("pause votes"), default=list, blank=True,
+                                   help_text=gettext_lazy("seats that voted to pause"))
     created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
     finished_at = models.DateTimeField(gettext_lazy("finished at"), null=True, blank=True)
 
@@ -208,21 +227,29 @@ class GameSeat(models.Model):
     seat = models.CharField(gettext_lazy("seat"), max_length=32)
     position = models.PositiveSmallIntegerField(gettext_lazy("position"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), null=True, blank=True, on_delete=models.SET_NULL, related_name="game_seats"
+        settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="game_seats"
     )
-    is_bot = models.BooleanField(gettext_lazy("is bot"), default=False, help_text=gettext_lazy("played by the engine's default player"))
-    left_at = models.DateTimeField(gettext_lazy("left at"), null=True, blank=True, help_text=gettext_lazy("when the player conceded or left"))
-    abandoned = models.BooleanField(gettext_lazy("abandoned"), default=False, help_text=gettext_lazy("left by timing out too often, not by conceding"))
+    is_bot = models.BooleanField(gettext_lazy("is bot"), default=False,
+                                 help_text=gettext_lazy("played by the engine's default player"))
+    left_at = models.DateTimeField(gettext_lazy("left at"), null=True, blank=True,
+                                   help_text=gettext_lazy("when the player conceded or left"))
+    abandoned = models.BooleanField(gettext_lazy("abandoned"), default=False,
+                                    help_text=gettext_lazy("left by timing out too often, not by conceding"))
     left_round = models.PositiveSmallIntegerField(gettext_lazy("left round"), null=True, blank=True, help_text=(
         gettext_lazy("the game's round when the player left (the computer played the seat on from then)")))
-    deadline_at = models.DateTimeField(gettext_lazy("deadline at"), null=True, blank=True, help_text=gettext_lazy("when this seat's pending decision times out"))
+    deadline_at = models.DateTimeField(gettext_lazy("deadline at"), null=True, blank=True,
+                                       help_text=gettext_lazy("when this seat's pending decision times out"))
     consecutive_timeouts = models.PositiveSmallIntegerField(gettext_lazy("consecutive timeouts"), default=0)
-    paused_remaining = models.FloatField(gettext_lazy("paused remaining"), null=True, blank=True, help_text=gettext_lazy("seconds left on the deadline when paused"))
+    paused_remaining = models.FloatField(gettext_lazy("paused remaining"), null=True, blank=True,
+                                         help_text=gettext_lazy("seconds left on the deadline when paused"))
     extension_used = models.BooleanField(gettext_lazy("extension used"), default=False)
     # The seat's clock, in a game with one: the bank in seconds as of clock_started_at while it runs
     # (the seat has a decision pending), or as it stopped.
-    clock_remaining = models.FloatField(gettext_lazy("clock remaining"), null=True, blank=True, help_text=gettext_lazy("seconds left in the time bank"))
-    clock_started_at = models.DateTimeField(gettext_lazy("clock started at"), null=True, blank=True, help_text=gettext_lazy("when the running clock last started"))
+    clock_remaining = models.FloatField(gettext_lazy("clock remaining"), null=True, blank=True,
+                                        help_text=gettext_lazy("seconds left in the time bank"))
+    clock_started_at = models.DateTimeField(gettext_lazy("clock started at"), null=True, blank=True,
+                                            help_text=gettext_lazy("when the running clock last started"))
 
     class Meta:
         verbose_name = gettext_lazy("game seat")
@@ -266,17 +293,19 @@ class GameAction(models.Model):
     """One entry of a game's append-only log: who did what, and the version it produced."""
 
     class Source(models.TextChoices):
-        PLAYER = "player"
-        TIMEOUT = "timeout"
-        BOT = "bot"
+        PLAYER = "player", pgettext_lazy("action source", "Player")
+        TIMEOUT = "timeout", pgettext_lazy("action source", "Timeout")
+        BOT = "bot", pgettext_lazy("action source", "Bot")
 
     game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="actions")
-    version = models.PositiveIntegerField(gettext_lazy("version"), help_text=gettext_lazy("the game's version after this action"))
+    version = models.PositiveIntegerField(gettext_lazy("version"),
+                                          help_text=gettext_lazy("the game's version after this action"))
     seat = models.CharField(gettext_lazy("seat"), max_length=32)
     action = models.JSONField(gettext_lazy("action"))
     events = models.JSONField(gettext_lazy("events"), default=list)
     source = models.CharField(gettext_lazy("source"), max_length=8, choices=Source.choices, default=Source.PLAYER)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), null=True, blank=True, on_delete=models.SET_NULL)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), null=True, blank=True,
+                             on_delete=models.SET_NULL)
     idempotency_key = models.CharField(gettext_lazy("idempotency key"), max_length=128, blank=True)
     # sha256 of the request a key was first used with (games/services/play.py, request_fingerprint):
     # the same key with another request is refused (422) instead of answered with this action.
@@ -306,8 +335,10 @@ class GameAction(models.Model):
 class Presence(models.Model):
     """One open websocket of a user on a game's table."""
 
-    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="presences")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), null=True, blank=True, on_delete=models.CASCADE)
+    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE,
+                             related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), null=True, blank=True,
+                             on_delete=models.CASCADE)
     channel_name = models.CharField(gettext_lazy("channel name"), max_length=255, unique=True)
     connected_at = models.DateTimeField(gettext_lazy("connected at"), default=timezone.now)
 
@@ -325,16 +356,23 @@ class SeatSubstitution(models.Model):
     loss and abandonment stand; the substitute's game is unrated for them, docs/ratings.md) and tells
     the log who took over from whom, at which version."""
 
-    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="substitutions")
+    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE,
+                             related_name="substitutions")
     seat = models.CharField(gettext_lazy("seat"), max_length=32)
-    leaver = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("leaver"), null=True, blank=True, on_delete=models.SET_NULL,
+    leaver = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("leaver"), null=True, blank=True,
+                               on_delete=models.SET_NULL,
                                related_name="seats_left_to_substitutes")
-    substitute = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("substitute"), null=True, blank=True, on_delete=models.SET_NULL,
+    substitute = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("substitute"), null=True,
+                                   blank=True, on_delete=models.SET_NULL,
                                    related_name="seats_taken_over")
-    left_at = models.DateTimeField(gettext_lazy("left at"), help_text=gettext_lazy("when the leaver left (conceded or timed out too often)"))
-    abandoned = models.BooleanField(gettext_lazy("abandoned"), default=False, help_text=gettext_lazy("the leaver timed out too often (not a concession)"))
-    left_round = models.PositiveSmallIntegerField(gettext_lazy("left round"), null=True, blank=True, help_text=gettext_lazy("the game's round when the leaver left"))
-    version = models.PositiveIntegerField(gettext_lazy("version"), help_text=gettext_lazy("the game's version when the substitute took over"))
+    left_at = models.DateTimeField(gettext_lazy("left at"),
+                                   help_text=gettext_lazy("when the leaver left (conceded or timed out too often)"))
+    abandoned = models.BooleanField(gettext_lazy("abandoned"), default=False,
+                                    help_text=gettext_lazy("the leaver timed out too often (not a concession)"))
+    left_round = models.PositiveSmallIntegerField(gettext_lazy("left round"), null=True, blank=True,
+                                                  help_text=gettext_lazy("the game's round when the leaver left"))
+    version = models.PositiveIntegerField(gettext_lazy("version"),
+                                          help_text=gettext_lazy("the game's version when the substitute took over"))
     taken_at = models.DateTimeField(gettext_lazy("taken at"), default=timezone.now)
 
     class Meta:

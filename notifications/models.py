@@ -11,11 +11,11 @@ from games.models import Game
 
 
 class Kind(models.TextChoices):
-    YOUR_TURN = "your_turn", "It is your turn"
-    DEADLINE_NEAR = "deadline_near", "A deadline is near"
-    GAME_STARTED = "game_started", "A game started"
-    GAME_ENDED = "game_ended", "A game ended"
-    CHALLENGE = "challenge", "Someone challenged you"  # notifications/challenges.py (no game yet)
+    YOUR_TURN = "your_turn", gettext_lazy("It is your turn")
+    DEADLINE_NEAR = "deadline_near", gettext_lazy("A deadline is near")
+    GAME_STARTED = "game_started", gettext_lazy("A game started")
+    GAME_ENDED = "game_ended", gettext_lazy("A game ended")
+    CHALLENGE = "challenge", gettext_lazy("Someone challenged you")  # notifications/challenges.py (no game yet)
 
 
 class NotificationSettings(models.Model):
@@ -60,16 +60,20 @@ class Notification(models.Model):
     """One notification to one user. `key` makes each one happen once (a deadline warned once per
     deadline, a turn once per version); the task claims the row before sending (at most once)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="notifications")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE,
+                             related_name="notifications")
     # none for a challenge (Kind.CHALLENGE: the game starts once everyone accepted)
-    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="notifications", null=True, blank=True)
+    game = models.ForeignKey(Game, verbose_name=gettext_lazy("game"), on_delete=models.CASCADE,
+                             related_name="notifications", null=True, blank=True)
     kind = models.CharField(gettext_lazy("kind"), max_length=16, choices=Kind.choices)
     key = models.CharField(gettext_lazy("key"), max_length=200, unique=True)
     data = models.JSONField(gettext_lazy("data"), default=dict, blank=True)
     created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
-    claimed_at = models.DateTimeField(gettext_lazy("claimed at"), null=True, blank=True, help_text=gettext_lazy("when a task took it for sending"))
+    claimed_at = models.DateTimeField(gettext_lazy("claimed at"), null=True, blank=True,
+                                      help_text=gettext_lazy("when a task took it for sending"))
     emailed_at = models.DateTimeField(gettext_lazy("emailed at"), null=True, blank=True)
-    webhook_at = models.DateTimeField(gettext_lazy("webhook at"), null=True, blank=True, help_text=gettext_lazy("when the webhook answered 2xx"))
+    webhook_at = models.DateTimeField(gettext_lazy("webhook at"), null=True, blank=True,
+                                      help_text=gettext_lazy("when the webhook answered 2xx"))
     error = models.CharField(gettext_lazy("error"), max_length=300, blank=True)
 
     class Meta:

@@ -12,12 +12,15 @@ STANDARD_FORMAT = "standard"
 
 
 class Rating(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="ratings")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE,
+                             related_name="ratings")
     ruleset = models.CharField(gettext_lazy("ruleset"), max_length=32)
     format = models.CharField(gettext_lazy("format"), max_length=32, default=STANDARD_FORMAT)
     rating = models.FloatField(gettext_lazy("rating"), default=elo.START_RATING)
-    games = models.PositiveIntegerField(gettext_lazy("games"), default=0, help_text=gettext_lazy("ranked games counted in this rating"))
-    last_played = models.DateTimeField(gettext_lazy("last played"), null=True, blank=True, help_text=gettext_lazy("when the last counted game finished"))
+    games = models.PositiveIntegerField(gettext_lazy("games"), default=0,
+                                        help_text=gettext_lazy("ranked games counted in this rating"))
+    last_played = models.DateTimeField(gettext_lazy("last played"), null=True, blank=True,
+                                       help_text=gettext_lazy("when the last counted game finished"))
 
     class Meta:
         verbose_name = gettext_lazy("rating")
@@ -39,15 +42,19 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """One player's rating before and after one ranked game."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE, related_name="rating_changes")
-    game = models.ForeignKey("games.Game", verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("user"), on_delete=models.CASCADE,
+                             related_name="rating_changes")
+    game = models.ForeignKey("games.Game", verbose_name=gettext_lazy("game"), on_delete=models.CASCADE,
+                             related_name="rating_changes")
     ruleset = models.CharField(gettext_lazy("ruleset"), max_length=32)
     format = models.CharField(gettext_lazy("format"), max_length=32, default=STANDARD_FORMAT)
     seat = models.CharField(gettext_lazy("seat"), max_length=32)
-    placement = models.PositiveSmallIntegerField(gettext_lazy("placement"), help_text=gettext_lazy("1 = first; leavers share the last place"))
+    placement = models.PositiveSmallIntegerField(gettext_lazy("placement"),
+                                                 help_text=gettext_lazy("1 = first; leavers share the last place"))
     before = models.FloatField(gettext_lazy("before"))
     after = models.FloatField(gettext_lazy("after"))
-    played_at = models.DateTimeField(gettext_lazy("played at"), default=timezone.now, help_text=gettext_lazy("when the game finished"))
+    played_at = models.DateTimeField(gettext_lazy("played at"), default=timezone.now,
+                                     help_text=gettext_lazy("when the game finished"))
 
     class Meta:
         verbose_name = gettext_lazy("rating change")
@@ -72,7 +79,8 @@ class RatedGame(models.Model):
     player may be numbered in either order: their results do not depend on it."""
 
     sequence = models.BigAutoField(gettext_lazy("sequence"), primary_key=True)
-    game = models.OneToOneField("games.Game", verbose_name=gettext_lazy("game"), on_delete=models.CASCADE, related_name="rated")
+    game = models.OneToOneField("games.Game", verbose_name=gettext_lazy("game"), on_delete=models.CASCADE,
+                                related_name="rated")
 
     class Meta:
         verbose_name = gettext_lazy("rated game")

@@ -195,6 +195,7 @@ def test_the_admin_change_list_of_our_models_is_in_spanish_for_a_spanish_staff_u
     assert '<html lang="es"' in page
     for label in ("Juego", "Creador", "Número de asientos", "Puntuable", "Privada", "Estado", "Salas"):
         assert label in page, label
+    assert "<td class=\"field-status\">Abierta</td>" in page  # the status's label, not the code
     for english in ("Seat count", "Ruleset", "Creator", "Lobbies"):
         assert english not in page, english
     index = client.get("/admin/").content.decode()
