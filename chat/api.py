@@ -2,6 +2,7 @@
 live in chat.services."""
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound
@@ -79,8 +80,8 @@ class GameChatView(ListAPIView):
         message = services.do_send_message(game_id, request.user, data["channel"], data["text"])
         payload = dict(ChatMessageSerializer(message).data)
         if message.live_delivery_failed:  # Redis down: stored, but nobody's socket got it
-            payload["notice"] = ("Your message was stored, but live delivery is unavailable right now: "
-                                 "the others see it when they reload the chat.")
+            payload["notice"] = gettext("Your message was stored, but live delivery is unavailable right now: "
+                                        "the others see it when they reload the chat.")
         return Response(payload, status=status.HTTP_201_CREATED)
 
 

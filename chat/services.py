@@ -35,6 +35,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.html import escape
+from django.utils.translation import gettext, ngettext
 
 from chat import conf
 from chat.models import TABLE, ChatMessage
@@ -70,7 +71,12 @@ def _clock() -> float:
 
 
 def invalid(field: str, message: str) -> GameError:
-    return GameError("invalid", "Some fields are not valid.", fields={field: [message]})
+    return GameError("invalid", gettext("Some fields are not valid."), fields={field: [message]})
+
+
+def _too_long(limit: int) -> str:
+    return ngettext("Ensure this field has no more than %(limit)d character.",
+                    "Ensure this field has no more than %(limit)d characters.", limit) % {"limit": limit}
 
 
 def clean_text(raw: Any) -> str:
@@ -79,20 +85,20 @@ def clean_text(raw: Any) -> str:
     at least one of them visible (not only whitespace, zero-width or other invisible characters)."""
     limit = conf.get("CHAT_MAX_LENGTH")
     if not isinstance(raw, str):
-        raise invalid("text", "A string is required.")
+        raise invalid("text", gettext("A string is required."))
     if len(raw) > 4 * limit:  # do not even clean a huge payload
-        raise invalid("text", f"Ensure this field has no more than {limit} characters.")
+        raise invalid("text", _too_long(limit))
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
     text = "".join(
         ch for ch in text
         if ch in "\n\t" or (unicodedata.category(ch) not in {"Cc", "Cs"} and ch not in _BIDI_CONTROLS)
     ).strip()
     if not text:
-        raise invalid("text", "Write something.")
+        raise invalid("text", gettext("Write something."))
     if all(_invisible(ch) for ch in text):  # zero-width, bidi marks, fillers: a message that shows nothing
-        raise invalid("text", "Write something visible: this message is only invisible characters.")
+        raise invalid("text", gettext("Write something visible: this message is only invisible characters."))
     if len(text) > limit:
-        raise invalid("text", f"Ensure this field has no more than {limit} characters.")
+        raise invalid("text", _too_long(limit))
     return text
 
 
@@ -111,8 +117,8 @@ def parse_channel(game: Game, raw: Any) -> tuple[str, tuple[str, ...]]:
             if raw.startswith(first + "-") and (second := raw[len(first) + 1:]) in seats and second != first:
                 pair = tuple(sorted((first, second)))
                 return "-".join(pair), pair
-    raise invalid("channel", f'A channel is "{TABLE}" or two different seats of this game, e.g. '
-                             f'"{"-".join(sorted(seats[:2]))}".')
+    raise invalid("channel", gettext('A channel is "%(table)s" or two different seats of this game, e.g. '
+                                     '"%(example)s".') % {"table": TABLE, "example": "-".join(sorted(seats[:2]))})
 
 
 def _viewer_seat(game: Game, user) -> str | None:
@@ -150,9 +156,9 @@ def _load_game(game_id: int, user, invite: str | None) -> Game:
 
 def _refuse_channel(game: Game, seat: str | None, channel: str) -> GameError:
     if channel != TABLE and not game.private_chat:
-        return forbidden("Private chat is disabled in this game.") if seat else not_found("chat channel")
+        return forbidden(gettext("Private chat is disabled in this game.")) if seat else not_found("chat channel")
     if channel == TABLE:
-        return forbidden("Spectators may not read this game's chat.")
+        return forbidden(gettext("Spectators may not read this game's chat."))
     return not_found("chat channel")  # another pair's channel: as if it did not exist
 
 
@@ -202,18 +208,19 @@ def _count(store: BaseCache, key: str, timeout: int) -> int:
 def do_send_message(game_id: int, user, raw_channel: Any, raw_text: Any) -> ChatMessage:
     """Store a message from the user's seat and deliver it to the channel's members after commit."""
     if user is None or not user.is_authenticated:
-        raise GameError("not_authenticated", "Log in to chat.", status_code=401)
+        raise GameError("not_authenticated", gettext("Log in to chat."), status_code=401)
     game = _load_game(game_id, user, None)
     seat = _viewer_seat(game, user)
     channel, members = parse_channel(game, raw_channel)
     if seat is None:
-        raise forbidden("Only the players of this game may write in its chat.")
+        raise forbidden(gettext("Only the players of this game may write in its chat."))
     if not may_read(game, seat, channel, members):
         raise _refuse_channel(game, seat, channel)
     text = clean_text(raw_text)
     wait = _take_rate_token(user.pk)
     if wait is not None:
-        raise GameError("rate_limited", f"Too many messages: wait {wait} s.", status_code=429, retry_after=wait)
+        raise GameError("rate_limited", gettext("Too many messages: wait %(wait)s s.") % {"wait": wait}, status_code=429,
+                        retry_after=wait)
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, channel=channel, sender=user, sender_seat=seat, text=text)
         _deliver_after_commit(game, message, members)

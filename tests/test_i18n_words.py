@@ -249,3 +249,21 @@ def test_the_small_scripts_strings_are_in_the_javascript_catalogue_and_translate
     # the catalogue a Spanish page loads says them
     script = Client().get("/jsi18n/es/").content.decode()
     assert "La clave est\\u00e1 en tu portapapeles." in script or "La clave está en tu portapapeles." in script
+
+
+# --- chat and paging refusals ---------------------------------------------------------------------------
+
+def test_chat_and_paging_refusals_are_in_spanish():
+    game = make_game(3)
+    player = game.seats.get(seat="stark").user
+    client = spanish_api(player)
+    body = client.post(f"/api/v1/games/{game.pk}/chat", {"channel": "table", "text": "\u200b"}, format="json").json()
+    assert body["error"] == "invalid" and body["fields"]["text"] == [
+        "Escribe algo visible: este mensaje solo tiene caracteres invisibles."]
+    body = spanish_api(make_user()).post(f"/api/v1/games/{game.pk}/chat", {"channel": "table", "text": "hola"},
+                                         format="json").json()
+    assert body == {"error": "forbidden", "detail": "Solo los jugadores de esta partida pueden escribir en su chat.",
+                    "fields": {}}
+    body = client.get("/api/v1/ratings/agot", {"page": "abc"}).json()
+    assert body["error"] == "invalid" and body["detail"] == "'page' debe ser un número entero."
+    assert body["fields"]["page"][0].startswith("Un número entero de 1 a ")

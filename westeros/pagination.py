@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.utils import OpenApiParameter, inline_serializer
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
@@ -18,20 +19,21 @@ from games.errors import GameError
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
 # the sentences of this module, in one place (translation)
+# the refusals' words, in the request's language (the same sentences as games/api.py's query parameters)
 WORDS = {
-    "page_not_number": "'{name}' must be a whole number.",
-    "out_of_range": "'{name}' is out of range.",
-    "range": "A whole number from {low} to {high}.",
+    "page_not_number": gettext_noop("'%(name)s' must be a whole number."),
+    "out_of_range": gettext_noop("'%(name)s' is out of range."),
+    "range": gettext_noop("A whole number from %(low)d to %(high)d."),
 }
 
 
 def _whole(raw: str, name: str, low: int, high: int) -> int:
-    message = WORDS["range"].format(low=low, high=high)
+    message = gettext(WORDS["range"]) % {"low": low, "high": high}
     if len(raw) > 20 or not raw.isascii() or not raw.lstrip("-").isdigit():
-        raise GameError("invalid", WORDS["page_not_number"].format(name=name), fields={name: [message]})
+        raise GameError("invalid", gettext(WORDS["page_not_number"]) % {"name": name}, fields={name: [message]})
     value = int(raw)
     if not low <= value <= high:
-        raise GameError("invalid", WORDS["out_of_range"].format(name=name), fields={name: [message]})
+        raise GameError("invalid", gettext(WORDS["out_of_range"]) % {"name": name}, fields={name: [message]})
     return value
 
 
