@@ -1,14 +1,19 @@
 """Static board data for the game page: geometry from web/data/layout.yaml (a copy of
 ../shared/data/agot_board/layout.yaml, ids unchanged) merged with the engine's map, house cards,
 Westeros and wildling cards and tracks.
-Everything here is public and the same for every viewer."""
+Everything here is public and the same for every viewer of one language: the names of areas and cards
+are the Spanish rulebook's for a Spanish reader (games/i18n/glossary, English where the seeds give none);
+the cards' texts stay English (the seeds do not print them). Kept once per language."""
 from __future__ import annotations
 
 import json
 from functools import cache
 from pathlib import Path
 
+from django.utils import translation
+
 from games.engine import yamlfile
+from games.i18n import glossary
 
 ENGINE_DATA = Path(__file__).resolve().parent.parent / "games" / "engine" / "agot" / "data"
 LAYOUT = Path(__file__).resolve().parent / "data" / "layout.yaml"
@@ -18,14 +23,37 @@ def _load(path: Path):
     return yamlfile.load(path)
 
 
+def _namer(language: str):
+    """The name a reader of `language` reads for an English name of `kind`."""
+    if not language.startswith("es"):
+        return lambda english, kind: english
+
+    def name(english: str, kind: str) -> str:
+        try:
+            return glossary.term("agot", english, kind)
+        except LookupError:  # not in the glossary: the English name
+            return english
+    return name
+
+
+def _language(language: str | None) -> str:
+    return "es" if (language or translation.get_language() or "").startswith("es") else "en"
+
+
+def agot_board(language: str | None = None) -> dict:
+    """The board data in `language` (default: the active language)."""
+    return _agot_board(_language(language))
+
+
 @cache
-def agot_board() -> dict:
+def _agot_board(language: str) -> dict:
+    name = _namer(language)
     layout = _load(LAYOUT)
     areas = {}
     for entry in _load(ENGINE_DATA / "map.yaml")["areas"]:
         geo = layout["areas"][entry["id"]]
         areas[entry["id"]] = {
-            "name": entry["name"],
+            "name": name(entry["name"], "area"),
             "type": entry["type"],
             "structure": entry.get("structure", "none"),
             "supply": entry.get("supply", 0),
@@ -42,18 +70,18 @@ def agot_board() -> dict:
     cards = {}
     for house, entries in _load(ENGINE_DATA / "house_cards.yaml")["houses"].items():
         for card in entries:
-            cards[card["id"]] = {"house": house, "name": card["name"], "strength": card["strength"],
+            cards[card["id"]] = {"house": house, "name": name(card["name"], "house_card"), "strength": card["strength"],
                                  "swords": card.get("swords", 0), "fortifications": card.get("fortifications", 0),
                                  "ability": card.get("ability")}
     westeros = {}
     for deck, entries in _load(ENGINE_DATA / "westeros_cards.yaml")["decks"].items():
         for card in entries:
-            westeros[card["id"]] = {"deck": deck, "name": card["name"], "effect": " ".join(card["effect"].split()),
+            westeros[card["id"]] = {"deck": deck, "name": name(card["name"], "westeros_card"), "effect": " ".join(card["effect"].split()),
                                     "wildling_icon": bool(card.get("wildling_icon"))}
     wildlings = {}
     for card in _load(ENGINE_DATA / "wildling_cards.yaml")["cards"]:
         won, lost = card["nights_watch_victory"], card["wildling_victory"]
-        wildlings[card["id"]] = {"name": card["name"], "highest_bidder": " ".join(won["highest_bidder"].split()),
+        wildlings[card["id"]] = {"name": name(card["name"], "wildling_card"), "highest_bidder": " ".join(won["highest_bidder"].split()),
                                  "lowest_bidder": " ".join(lost["lowest_bidder"].split()),
                                  "everyone_else": " ".join(lost["everyone_else"].split())}
     tracks = _load(ENGINE_DATA / "tracks.yaml")
@@ -73,6 +101,11 @@ def agot_board() -> dict:
             "rounds": len(tracks["rounds"]["positions"])}
 
 
+def agot_board_json(language: str | None = None) -> str:
+    """The board data as JSON in `language` (default: the active language), kept once per language."""
+    return _agot_board_json(_language(language))
+
+
 @cache
-def agot_board_json() -> str:
-    return json.dumps(agot_board(), separators=(",", ":"))
+def _agot_board_json(language: str) -> str:
+    return json.dumps(_agot_board(language), separators=(",", ":"))

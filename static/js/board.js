@@ -5,7 +5,13 @@
   "use strict";
   const NS = "http://www.w3.org/2000/svg";
   const LETTER = { stark: "S", lannister: "L", baratheon: "B", greyjoy: "G", tyrell: "T", martell: "M" };
-  const UNIT_LABEL = { footman: "footman", knight: "knight", ship: "ship", siege_engine: "siege engine" };
+  // the page's words (templates/base.html loads Django's catalogue first; English without it)
+  const gettext = window.gettext || ((t) => t);
+  const pgettext = window.pgettext || ((c, t) => t);
+  const interpolate = window.interpolate || ((t, o) => t.replace(/%\((\w+)\)s/g, (m, k) => o[k]));
+  const fmt = (text, values) => interpolate(text, values, true);
+  const UNIT_LABEL = { footman: pgettext("agot unit", "footman"), knight: pgettext("agot unit", "knight"),
+    ship: pgettext("agot unit", "ship"), siege_engine: pgettext("agot unit", "siege engine") };
   let BOARD = null;
 
   function el(name, attrs, parent) {
@@ -77,13 +83,20 @@
     const bonus = token.slice(k.length).replace("*", "");
     return kind[k] + (bonus && bonus !== "+0" ? bonus : "") + (token.endsWith("*") ? "★" : "");
   }
-  function tokenName(token) {
-    if (!token || token === "hidden") return "face-down order";
-    const special = token.endsWith("*") ? " (special)" : "";
+  /* An order token's name ("March +1 (special)", in Spanish "Avance +1 (especial)"); `star`: a
+     special order marked with ★ instead of "(special)". */
+  const ORDER_WORD = { march: pgettext("agot order", "March"), defense: pgettext("agot order", "Defense"),
+    support: pgettext("agot order", "Support"), raid: pgettext("agot order", "Raid"), consolidate: pgettext("agot order", "Consolidate Power") };
+  function tokenName(token, star) {
+    if (!token || token === "hidden") return gettext("face-down order");
     const base = token.replace("*", "");
-    if (base === "consolidate") return "Consolidate Power" + special;
-    if (base === "support+0") return "Support" + special;
-    return base.replace(/([a-z]+)/, (m) => cap(m) + " ") + special;
+    const kind = Object.keys(ORDER_WORD).find((k) => base.startsWith(k));
+    let name;
+    if (!kind) name = base.replace(/([a-z]+)/, (m) => cap(m) + " ");
+    else if (base === "consolidate" || base === "support+0") name = ORDER_WORD[kind];
+    else name = ORDER_WORD[kind] + " " + base.slice(kind.length);
+    if (!token.endsWith("*")) return name;
+    return star ? name + " ★" : fmt(gettext("%(order)s (special)"), { order: name });
   }
 
   /* Face-down orders of other houses are not in a view (they live in the other house's secret);
@@ -137,7 +150,11 @@
     shape.setAttribute("data-house", house);
     shape.setAttribute("data-index", index === undefined ? "" : String(index));
     if (mark === "picked") el("path", { d: `M${x - 16},${y + 16}L${x + 16},${y + 16}`, class: "unit-picked-bar" }, g);
-    title(shape, `${cap(house)} ${routed ? "routed " : ""}${UNIT_LABEL[base] || base}` + (mark === "picked" ? " (picked)" : mark === "assigned" ? " (has a destination)" : ""));
+    const unitName = UNIT_LABEL[base] || base;
+    const said = routed ? fmt(gettext("%(house)s routed %(unit)s"), { house: cap(house), unit: unitName })
+      : fmt(gettext("%(house)s %(unit)s"), { house: cap(house), unit: unitName });
+    title(shape, mark === "picked" ? fmt(gettext("%(unit)s (picked)"), { unit: said })
+      : mark === "assigned" ? fmt(gettext("%(unit)s (has a destination)"), { unit: said }) : said);
   }
 
   function crown(g, x, y) {
@@ -221,7 +238,7 @@
     const hl = opts.highlight || {};
     for (const r of BOARD.rivers || []) {
       const line = el("path", { d: "M" + r.line.map((p) => p[0] + "," + p[1]).join("L"), class: "river", "data-river": r.areas.join(" ") }, rivers);
-      title(line, `River between ${nameOf(r.areas[0])} and ${nameOf(r.areas[1])}`);
+      title(line, fmt(gettext("River between %(a)s and %(b)s"), { a: nameOf(r.areas[0]), b: nameOf(r.areas[1]) }));
     }
     for (const [id, a] of Object.entries(BOARD.areas)) {
       let d = pts(a.outline);
@@ -231,7 +248,7 @@
       const cls = ["area", "area-" + a.type, owner ? "owned house-" + owner : "", nf === "impassable" ? "impassable" : "",
         hl[id] || ""].join(" ");
       const path = el("path", { d: d, class: cls, "fill-rule": "evenodd", "data-area": id }, layers[a.type] || layers.land);
-      title(path, a.name + (owner ? ` (${cap(owner)})` : "") + (nf === "impassable" ? " (impassable)" : ""));
+      title(path, a.name + (owner ? ` (${cap(owner)})` : "") + (nf === "impassable" ? " " + gettext("(impassable)") : ""));
       if (hl[id] && opts.onArea) { path.setAttribute("tabindex", "0"); path.setAttribute("role", "button"); path.setAttribute("aria-label", a.name); }
       if (owner) {
         // a band in the house colour inside the border: the outline, clipped to the area
@@ -257,7 +274,7 @@
       if (a.home_of && view.seats.includes(a.home_of)) {
         const sx = ix + 10, sy = iy;
         const shield = el("path", { d: `M${sx - 9},${sy - 9}L${sx + 9},${sy - 9}L${sx + 9},${sy + 2}L${sx},${sy + 11}L${sx - 9},${sy + 2}Z`, class: "shield house-" + a.home_of }, marks);
-        title(shield, `Home of ${cap(a.home_of)}`);
+        title(shield, fmt(gettext("Home of %(house)s"), { house: cap(a.home_of) }));
         crest(marks, a.home_of, sx, sy, 13);
       }
       // garrison, neutral force, power token, units and order: one group per area, so a click on a
@@ -286,7 +303,7 @@
         el("circle", { cx: px, cy: py, r: 11, class: "power-token house-" + ptok }, g);
         el("circle", { cx: px, cy: py, r: 12.5, class: "power-ring" }, g);
         crest(g, ptok, px, py, 14);
-        title(g, `${cap(ptok)} power token (control)`);
+        title(g, fmt(gettext("%(house)s power token (control)"), { house: cap(ptok) }));
       }
       for (const [house, units] of Object.entries(by)) {
         const n = units.length;
@@ -297,7 +314,7 @@
       if (o) {
         const ox = cx + Math.max(a.type === "port" ? 18 : 30, count * 14 + 20), oy = uy + (a.type === "port" ? -18 : 0);
         const hidden = o.token === "hidden";
-        const tip = `${cap(o.house)}: ${tokenName(o.token)}` + (o.draft ? " (your draft, not placed yet)" : o.up ? "" : hidden ? "" : " (face down, only you see it)");
+        const tip = `${cap(o.house)}: ${tokenName(o.token)}` + (o.draft ? " " + gettext("(your draft, not placed yet)") : o.up ? "" : hidden ? "" : " " + gettext("(face down, only you see it)"));
         orderToken(pieces, ox, oy, o.house, o.token, (o.up ? "face-up" : "face-down") + (hidden ? " hidden" : "") + (o.draft ? " draft" : ""), tip);
       }
     }
@@ -403,28 +420,32 @@
     const [kind, v] = Object.entries(action)[0];
     const n = nameOf;
     switch (kind) {
-      case "raid": return v.target ? `Raid from ${n(v.from)} on ${n(v.target)}` : `Remove the raid in ${n(v.from)} (no target)`;
+      case "raid": return v.target ? fmt(gettext("Raid from %(from)s on %(target)s"), { from: n(v.from), target: n(v.target) })
+        : fmt(gettext("Remove the raid in %(area)s (no target)"), { area: n(v.from) });
       case "raven":
-        if (v === "skip") return "Do not use the Raven";
-        if (v === "peek") return "Look at the top wildling card";
-        return `Raven: replace the order in ${n(v.replace.area)} with ${tokenName(v.replace.order)}`;
-      case "raven_peek": return v === "keep" ? "Keep the wildling card on top" : "Put the wildling card at the bottom";
-      case "support": return v.for ? `Support ${cap(v.for)}` : "Support no one";
-      case "accept_support": return Object.entries(v).map(([h, ok]) => `${ok ? "Accept" : "Refuse"} ${cap(h)}'s support`).join(", ");
-      case "house_card": return `Play ${BOARD.house_cards[v] ? BOARD.house_cards[v].name : v}`;
-      case "blade": case "blade_redraw": return v ? "Use the Valyrian Steel Blade" : "Keep the Valyrian Steel Blade";
-      case "casualties": return "Lose " + (v.length ? v.map((u) => u.replace(/_/g, " ")).join(", ") : "nothing");
-      case "retreat": return `Retreat to ${n(v.to)}` + (v.destroy && v.destroy.length ? ` (destroy ${inWords(v.destroy)})` : "");
-      case "replace_ships": return `Replace ${v} ship(s)`;
-      case "consolidate": return `Consolidate power in ${n(v.from)}` + (v.muster ? " and muster" : "");
-      case "bid": return `Bid ${v}`;
+        if (v === "skip") return gettext("Do not use the Raven");
+        if (v === "peek") return gettext("Look at the top wildling card");
+        return fmt(gettext("Raven: replace the order in %(area)s with %(order)s"), { area: n(v.replace.area), order: tokenName(v.replace.order) });
+      case "raven_peek": return v === "keep" ? gettext("Keep the wildling card on top") : gettext("Put the wildling card at the bottom");
+      case "support": return v.for ? fmt(gettext("Support %(house)s"), { house: cap(v.for) }) : gettext("Support no one");
+      case "accept_support": return Object.entries(v).map(([h, ok]) => fmt(ok ? gettext("Accept %(house)s's support") : gettext("Refuse %(house)s's support"), { house: cap(h) })).join(", ");
+      case "house_card": return fmt(gettext("Play %(card)s"), { card: BOARD.house_cards[v] ? BOARD.house_cards[v].name : v });
+      case "blade": case "blade_redraw": return v ? gettext("Use the Valyrian Steel Blade") : gettext("Keep the Valyrian Steel Blade");
+      case "casualties": return fmt(gettext("Lose %(units)s"), { units: v.length ? v.map(idInWords).join(", ") : gettext("nothing") });
+      case "retreat": return v.destroy && v.destroy.length ? fmt(gettext("Retreat to %(area)s (destroy %(units)s)"), { area: n(v.to), units: inWords(v.destroy) })
+        : fmt(gettext("Retreat to %(area)s"), { area: n(v.to) });
+      case "replace_ships": return fmt(gettext("Replace %(count)s ship(s)"), { count: v });
+      case "consolidate": return fmt(v.muster ? gettext("Consolidate power in %(area)s and muster") : gettext("Consolidate power in %(area)s"), { area: n(v.from) });
+      case "bid": return fmt(gettext("Bid %(count)s"), { count: v });
       case "choose":
-        if (typeof v === "boolean") return v ? "Yes" : "No";
-        return "Choose " + inWords(v);
-      case "break_tie": return "Order: " + inWords(v);
-      case "march": return v && v.from ? `March from ${n(v.from)}` + (v.moves && Object.keys(v.moves).length ? ": " + inWords(v.moves) : " without moving") : "March";
-      case "reduce": return "Destroy " + inWords(v);
-      case "muster": return v && Object.keys(v).length ? "Muster " + inWords(v) : "Muster nothing";
+        if (typeof v === "boolean") return v ? gettext("Yes") : gettext("No");
+        return fmt(gettext("Choose %(what)s"), { what: inWords(v) });
+      case "break_tie": return fmt(gettext("Order: %(houses)s"), { houses: inWords(v) });
+      case "march": return v && v.from ? (v.moves && Object.keys(v.moves).length
+        ? fmt(gettext("March from %(area)s: %(moves)s"), { area: n(v.from), moves: inWords(v.moves) })
+        : fmt(gettext("March from %(area)s without moving"), { area: n(v.from) })) : pgettext("agot order", "March");
+      case "reduce": return fmt(gettext("Destroy %(units)s"), { units: inWords(v) });
+      case "muster": return v && Object.keys(v).length ? fmt(gettext("Muster %(units)s"), { units: inWords(v) }) : gettext("Muster nothing");
       default: return cap(kind.replace(/_/g, " ")) + (v === null || v === undefined || v === "" ? "" : ": " + inWords(v));
     }
   }
@@ -439,23 +460,23 @@
     if (BOARD && BOARD.wildling_cards && BOARD.wildling_cards[x]) return BOARD.wildling_cards[x].name;
     if (LETTER[x]) return cap(x);
     const unit = String(x).replace(/^routed_/, "");
-    if (UNIT_IDS.has(unit)) return (x !== unit ? "routed " : "") + (UNIT_LABEL[unit] || unit);
+    if (UNIT_IDS.has(unit)) return x !== unit ? fmt(gettext("routed %(unit)s"), { unit: UNIT_LABEL[unit] || unit }) : (UNIT_LABEL[unit] || unit);
     if (/^(march|defense|support|raid|consolidate)/.test(x)) return tokenName(x);
     return String(x).replace(/_/g, " ");
   }
   function listWords(items) {
-    return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+    return items.length < 2 ? items.join("") : fmt(gettext("%(items)s and %(last)s"), { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
   }
   function inWords(v) {
-    if (v === null || v === undefined) return "nothing";
-    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (v === null || v === undefined) return gettext("nothing");
+    if (typeof v === "boolean") return v ? gettext("yes") : gettext("no");
     if (typeof v === "number") return String(v);
     if (typeof v === "string") return idInWords(v);
-    if (Array.isArray(v)) return v.length ? listWords(v.map(inWords)) : "nothing";
+    if (Array.isArray(v)) return v.length ? listWords(v.map(inWords)) : gettext("nothing");
     const entries = Object.entries(v);
-    if (!entries.length) return "nothing";
+    if (!entries.length) return gettext("nothing");
     if (entries.every(([k, x]) => BOARD && BOARD.areas[k] && Array.isArray(x))) {
-      return entries.map(([k, x]) => `${inWords(x)} in ${nameOf(k)}`).join("; ");
+      return entries.map(([k, x]) => fmt(gettext("%(what)s in %(area)s"), { what: inWords(x), area: nameOf(k) })).join("; ");
     }
     return entries.map(([k, x]) => `${idInWords(k)}: ${inWords(x)}`).join("; ");
   }
@@ -515,6 +536,12 @@
     return nf !== undefined && nf !== null && nf !== "impassable";
   }
 
+  /* A translated template with named placeholders as a list of pieces (text and nodes), so a house's
+     badge keeps its place in any word order: sayPieces("%(a)s attacks %(b)s", {a: node, b: node}). */
+  function sayPieces(template, values) {
+    return template.split(/%\((\w+)\)s/).map((piece, i) => (i % 2 ? values[piece] : piece)).filter((x) => x !== "");
+  }
+
   /* A server message with area ids ("lannisport", "the_twins") in words ("Lannisport", "The Twins"). */
   function namesIn(text) {
     if (!BOARD || !text) return text;
@@ -536,40 +563,41 @@
     const stars = (B.stars[seats.length] || []);
     const rounds = B.rounds || 10, target = B.victory_target || 7, attack = B.wildling_attack_at || 12;
     const out = [];
-    out.push(hh("h3", {}, `Round ${v.round} of ${rounds}`),
+    out.push(hh("h3", {}, fmt(gettext("Round %(round)s of %(rounds)s"), { round: v.round, rounds })),
       hh("div", { class: "pips", "data-track": "round" }, Array.from({ length: rounds }, (_, i) =>
         hh("span", { class: "pip" + (i + 1 === v.round ? " on" : ""), "aria-current": i + 1 === v.round ? "step" : null }, i + 1))));
-    out.push(hh("h3", {}, `Wildling threat ${v.wildlings} of ${attack}`),
+    out.push(hh("h3", {}, fmt(gettext("Wildling threat %(threat)s of %(attack)s"), { threat: v.wildlings, attack })),
       hh("div", { class: "pips", "data-track": "wildlings" }, [0, 2, 4, 6, 8, 10, 12].map((n) =>
-        hh("span", { class: "pip" + (n === v.wildlings ? " on" : "") + (n === attack ? " danger" : ""), title: n === attack ? "the wildlings attack" : null }, n))));
+        hh("span", { class: "pip" + (n === v.wildlings ? " on" : "") + (n === attack ? " danger" : ""), title: n === attack ? gettext("the wildlings attack") : null }, n))));
     const t = v.tracks || {};
     const holder = (k) => (t[k] || [])[0];
-    out.push(hh("h3", {}, "Dominance tokens"), hh("ul", { class: "holders", "data-track": "holders" },
-      holder("iron_throne") ? hh("li", {}, "Iron Throne: ", houseBadge(holder("iron_throne"))) : null,
-      holder("fiefdoms") ? hh("li", {}, "Valyrian Steel Blade: ", houseBadge(holder("fiefdoms")), v.used && v.used.valyrian_steel_blade ? " (used this round)" : " (ready)") : null,
-      holder("kings_court") ? hh("li", {}, "Messenger Raven: ", houseBadge(holder("kings_court")), v.used && v.used.messenger_raven ? " (used this round)" : " (ready)") : null));
+    const used = (yes) => " " + (yes ? gettext("(used this round)") : gettext("(ready)"));
+    out.push(hh("h3", {}, gettext("Dominance tokens")), hh("ul", { class: "holders", "data-track": "holders" },
+      holder("iron_throne") ? hh("li", {}, gettext("Iron Throne:"), " ", houseBadge(holder("iron_throne"))) : null,
+      holder("fiefdoms") ? hh("li", {}, gettext("Valyrian Steel Blade:"), " ", houseBadge(holder("fiefdoms")), used(v.used && v.used.valyrian_steel_blade)) : null,
+      holder("kings_court") ? hh("li", {}, gettext("Messenger Raven:"), " ", houseBadge(holder("kings_court")), used(v.used && v.used.messenger_raven)) : null));
     const influence = (label, key, extra) => hh("div", { class: "track", "data-track": key }, hh("strong", {}, label), " ",
       (t[key] || []).map((house, i) => hh("span", { class: "track-pos" }, `${i + 1}.`, houseBadge(house), extra ? extra(i) : "")));
-    out.push(hh("h3", {}, "Influence tracks"), influence("Iron Throne", "iron_throne"), influence("Fiefdoms", "fiefdoms"),
-      influence("King's Court", "kings_court", (i) => (stars[i] ? " " + "★".repeat(stars[i]) : "")));
-    out.push(hh("h3", {}, `Victory: castles and strongholds (${target} wins)`), hh("div", { "data-track": "victory" }, seats.map((house) =>
+    out.push(hh("h3", {}, gettext("Influence tracks")), influence(gettext("Iron Throne"), "iron_throne"), influence(gettext("Fiefdoms"), "fiefdoms"),
+      influence(gettext("King's Court"), "kings_court", (i) => (stars[i] ? " " + "★".repeat(stars[i]) : "")));
+    out.push(hh("h3", {}, fmt(gettext("Victory: castles and strongholds (%(target)s wins)"), { target })), hh("div", { "data-track": "victory" }, seats.map((house) =>
       hh("div", { class: "victory-row" }, houseBadge(house), hh("span", { class: "bar", "aria-hidden": "true" },
-        Array.from({ length: target }, (_, i) => hh("span", { class: i < (v.victory || {})[house] ? "on" : "" }))), ` ${(v.victory || {})[house]} of ${target}`))));
+        Array.from({ length: target }, (_, i) => hh("span", { class: i < (v.victory || {})[house] ? "on" : "" }))), " " + fmt(gettext("%(count)s of %(target)s"), { count: (v.victory || {})[house], target })))));
     const limits = B.supply_limits || {};
-    out.push(hh("h3", {}, "Supply (armies allowed)"), hh("table", { class: "small supply-track", "data-track": "supply" },
-      hh("thead", {}, hh("tr", {}, hh("th", {}, "Level"), hh("th", {}, "Armies of at most"), hh("th", {}, "Houses"))),
+    out.push(hh("h3", {}, gettext("Supply (armies allowed)")), hh("table", { class: "small supply-track", "data-track": "supply" },
+      hh("thead", {}, hh("tr", {}, hh("th", {}, gettext("Level")), hh("th", {}, gettext("Armies of at most")), hh("th", {}, gettext("Houses")))),
       hh("tbody", {}, Object.keys(limits).map(Number).sort((x, y) => y - x).map((lvl) => {
         const here = seats.filter((house) => (v.supply || {})[house] === lvl);
         return hh("tr", { class: here.length ? "occupied" : "" }, hh("td", {}, lvl), hh("td", {}, limits[lvl].join(", ")), hh("td", {}, here.map(houseBadge)));
       }))));
-    out.push(hh("p", { class: "power-line" }, hh("strong", {}, "Power tokens available: "), seats.map((house, i) => hh("span", {}, i ? " · " : "", houseBadge(house), " ", (v.power || {})[house]))));
+    out.push(hh("p", { class: "power-line" }, hh("strong", {}, gettext("Power tokens available:"), " "), seats.map((house, i) => hh("span", {}, i ? " · " : "", houseBadge(house), " ", (v.power || {})[house]))));
     const drawn = ((v.revealed || {}).westeros || []).filter((id) => B.westeros_cards && B.westeros_cards[id]);
-    out.push(hh("h3", {}, "Westeros cards this round"), drawn.length
+    out.push(hh("h3", {}, gettext("Westeros cards this round")), drawn.length
       ? hh("ul", { class: "westeros-cards", "data-track": "westeros" }, drawn.map((id) => {
         const c = B.westeros_cards[id];
-        return hh("li", {}, hh("span", { class: "deck" }, c.deck), hh("strong", {}, c.name), c.wildling_icon ? " (wildling icon)" : "", ": ", c.effect);
+        return hh("li", {}, hh("span", { class: "deck" }, c.deck), hh("strong", {}, c.name), c.wildling_icon ? " " + gettext("(wildling icon)") : "", ": ", c.effect);
       }))
-      : hh("p", { class: "empty", "data-track": "westeros" }, v.round === 1 ? "None in round 1 (no Westeros phase)." : "Not drawn yet."));
+      : hh("p", { class: "empty", "data-track": "westeros" }, v.round === 1 ? gettext("None in round 1 (no Westeros phase).") : gettext("Not drawn yet.")));
     return hh("div", { class: "tracks-box" }, out);
   }
 
@@ -580,14 +608,14 @@
     const item = (label, ...kids) => hh("span", { class: "strip-item" }, hh("strong", {}, label), " ", kids);
     const drawn = ((v.revealed || {}).westeros || []).filter((id) => B.westeros_cards && B.westeros_cards[id]);
     return hh("div", { class: "strip-items" },
-      item("Round", `${v.round}/${B.rounds || 10}`),
-      item("Wildlings", `${v.wildlings}/${B.wildling_attack_at || 12}`),
-      t.iron_throne && t.iron_throne[0] ? item("Iron Throne", houseBadge(t.iron_throne[0])) : null,
-      t.fiefdoms && t.fiefdoms[0] ? item("Blade", houseBadge(t.fiefdoms[0]), v.used && v.used.valyrian_steel_blade ? " used" : "") : null,
-      t.kings_court && t.kings_court[0] ? item("Raven", houseBadge(t.kings_court[0]), v.used && v.used.messenger_raven ? " used" : "") : null,
-      drawn.length ? item("Westeros", drawn.map((id, i) => hh("span", { class: "strip-card", title: B.westeros_cards[id].effect }, i ? " · " : "", B.westeros_cards[id].name))) : null);
+      item(pgettext("agot table strip", "Round"), `${v.round}/${B.rounds || 10}`),
+      item(pgettext("agot table strip", "Wildlings"), `${v.wildlings}/${B.wildling_attack_at || 12}`),
+      t.iron_throne && t.iron_throne[0] ? item(gettext("Iron Throne"), houseBadge(t.iron_throne[0])) : null,
+      t.fiefdoms && t.fiefdoms[0] ? item(pgettext("agot table strip", "Blade"), houseBadge(t.fiefdoms[0]), v.used && v.used.valyrian_steel_blade ? " " + pgettext("agot table strip", "used") : "") : null,
+      t.kings_court && t.kings_court[0] ? item(pgettext("agot table strip", "Raven"), houseBadge(t.kings_court[0]), v.used && v.used.messenger_raven ? " " + pgettext("agot table strip", "used") : "") : null,
+      drawn.length ? item(pgettext("agot table strip", "Westeros"), drawn.map((id, i) => hh("span", { class: "strip-card", title: B.westeros_cards[id].effect }, i ? " · " : "", B.westeros_cards[id].name))) : null);
   }
 
   window.Westeros = { loadBoard, drawBoard, enablePanZoom, describeAction, describeEvent, tokenName, tokenText,
-    nameOf, cap, LETTER, ordersOf, marchTargets, isCombatArea, namesIn, inWords, renderTracks, renderStrip, crestIcon, houseBadge, board: () => BOARD };
+    nameOf, cap, LETTER, sayPieces, ordersOf, marchTargets, isCombatArea, namesIn, inWords, renderTracks, renderStrip, crestIcon, houseBadge, board: () => BOARD };
 })();

@@ -20,6 +20,14 @@
     "support+1*": 1, "raid": 2, "raid*": 1, "consolidate": 2, "consolidate*": 1 };
   const KINDS = ["march", "defense", "support", "raid", "consolidate"];
   const cap = W.cap, nameOf = W.nameOf;
+  // the page's words (templates/base.html loads Django's catalogue first; English without it)
+  const gettext = window.gettext || ((t) => t);
+  const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
+  const pgettext = window.pgettext || ((c, t) => t);
+  const interpolate = window.interpolate || ((t, o) => t.replace(/%\((\w+)\)s/g, (m, k) => o[k]));
+  const fmt = (text, values) => interpolate(text, values, true);
+  const listOf = (items) => items.length < 2 ? items.join("")
+    : fmt(gettext("%(items)s and %(last)s"), { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 
   const { h, post } = window.WesterosClient;
   function houseTag(house) { return W.houseBadge(house); }   // the crest and the name, as on the tracks
@@ -32,7 +40,7 @@
 
   const load = window.WesterosClient.coalesced(async () => {   // one fetch at a time (gameclient.js)
     const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (!r.ok) { showError(`Could not load the game (${r.status}).`); return; }
+    if (!r.ok) { showError(fmt(gettext("Could not load the game (%(status)s)."), { status: r.status })); return; }
     const data = await r.json();
     // another seat's move must not wipe what this player is composing: keep the draft while the
     // same decision is still pending for this seat
@@ -52,8 +60,8 @@
      (GET /log: entries with `lines`, each a sentence in pieces, with its round and phase). Shown
      grouped by round and phase, newest group first, each line a sentence with the house names in
      their colours; above it a short digest of what happened since this seat's last move. */
-  const PHASE_TITLE = { planning: "Planning phase", action: "Action phase", westeros: "Westeros phase", over: "End of the game" };
-  const SOURCE_NOTE = { bot: "played by the computer", timeout: "time ran out: the default was played" };
+  const PHASE_TITLE = { planning: gettext("Planning phase"), action: gettext("Action phase"), westeros: gettext("Westeros phase"), over: gettext("End of the game") };
+  const SOURCE_NOTE = { bot: gettext("played by the computer"), timeout: gettext("time ran out: the default was played") };
   const logOpen = new Set();   // groups the reader opened or closed by hand: kept across updates
   const logClosed = new Set();
 
@@ -84,9 +92,9 @@
     const shown = (key.length ? key : since).slice(-6);
     const more = since.length - shown.length;
     box.hidden = false;
-    box.replaceChildren(h("h3", {}, "Since your last move"),
+    box.replaceChildren(h("h3", {}, gettext("Since your last move")),
       h("ul", {}, shown.map((x) => h("li", { class: x.line.private ? "private" : "" }, logSentence(x.line)))),
-      more > 0 ? h("p", { class: "log-more" }, `and ${more} more ${more === 1 ? "event" : "events"} in the log below.`) : null);
+      more > 0 ? h("p", { class: "log-more" }, fmt(ngettext("and %(count)s more event in the log below.", "and %(count)s more events in the log below.", more), { count: more })) : null);
   }
 
   const readLog = window.WesterosClient.logReader(q);   // new entries only, a page at a time (gameclient.js)
@@ -108,7 +116,7 @@
     list.classList.add("log-grouped");
     list.replaceChildren(...groups.reverse().map((g, i) => {
       const title = g.phase === "over" ? PHASE_TITLE.over
-        : [g.round ? `Round ${g.round}` : null, PHASE_TITLE[g.phase] || null].filter(Boolean).join(" · ") || "Log";
+        : [g.round ? fmt(gettext("Round %(round)s"), { round: g.round }) : null, PHASE_TITLE[g.phase] || null].filter(Boolean).join(" · ") || gettext("Log");
       const open = logClosed.has(g.id) ? false : (logOpen.has(g.id) || i < 2);
       const remember = () => {   // the reader's own choice, kept when the log is drawn again
         if (det.open) { logClosed.add(g.id); logOpen.delete(g.id); } else { logOpen.add(g.id); logClosed.delete(g.id); }
@@ -129,7 +137,7 @@
     showError("");
     const res = await post(q("/actions"), { version: version, action: action });
     if (res.ok) { draft = null; await load(); return true; }
-    showError(`Refused: ${W.namesIn(res.reason)}`);
+    showError(fmt(gettext("Refused: %(reason)s"), { reason: W.namesIn(res.reason) }));
     if (res.status === 409) await load();
     return false;
   }
@@ -139,9 +147,10 @@
   function render() {
     const v = game.view;
     $("jump").hidden = !myKind();
+    const STATUS = { finished: gettext("Game finished."), abandoned: gettext("Game abandoned.") };
     $("phase").textContent = game.status !== "active"
-      ? `Game ${game.status}. ${v.ranking ? "Ranking: " + v.ranking.map(cap).join(", ") : ""}`
-      : `Round ${v.round} · ${phaseWords(v)}${waitingWords()}`;
+      ? `${STATUS[game.status] || fmt(gettext("Game %(status)s."), { status: game.status })} ${v.ranking ? fmt(gettext("Ranking: %(houses)s"), { houses: v.ranking.map(cap).join(", ") }) : ""}`
+      : fmt(gettext("Round %(round)s · %(phase)s"), { round: v.round, phase: phaseWords(v) }) + waitingWords();
     revealDecision(renderBoard());
     renderSeats(); renderTracks(); renderHouses(); renderCombat(); renderDecision(); renderLegend();
   }
@@ -180,77 +189,99 @@
 
   /* The phase, its step and who is waited for, in words (never the engine's ids). */
   const STEP_WORDS = {
-    planning: { assign: "placing orders", reveal: "revealing the orders", raven: "the Messenger Raven" },
-    action: { raid: "resolving Raid orders", march: "resolving March orders", consolidate: "resolving Consolidate Power orders", cleanup: "clearing the orders" },
-    westeros: { reveal: "drawing the Westeros cards", wildlings: "the wildling threat", resolve: "resolving the Westeros cards" },
+    planning: { assign: gettext("placing orders"), reveal: gettext("revealing the orders"), raven: gettext("the Messenger Raven") },
+    action: { raid: gettext("resolving Raid orders"), march: gettext("resolving March orders"), consolidate: gettext("resolving Consolidate Power orders"), cleanup: gettext("clearing the orders") },
+    westeros: { reveal: gettext("drawing the Westeros cards"), wildlings: gettext("the wildling threat"), resolve: gettext("resolving the Westeros cards") },
   };
   function phaseWords(v) {
     const phase = PHASE_TITLE[v.phase] || cap(String(v.phase || "").replace(/_/g, " "));
     const battle = v.combat && v.combat._current;
-    const step = battle ? `battle for ${nameOf(battle.area)}` : (STEP_WORDS[v.phase] || {})[v.step];
+    const step = battle ? fmt(gettext("battle for %(area)s"), { area: nameOf(battle.area) }) : (STEP_WORDS[v.phase] || {})[v.step];
     return step ? `${phase}: ${step}` : phase;
   }
+  /* What a seat is waited for, said after "waiting for Stark to ..." ("esperando a que Stark ..."). */
   const TODO = {
-    place_orders: "place orders", raven: "decide on the Messenger Raven", raven_peek: "keep or bury the top wildling card",
-    raid: "resolve a Raid order", march: "resolve a March order", replace_ships: "replace ships in a port",
-    consolidate: "resolve a Consolidate Power order", support: "choose whom to support", accept_support: "accept or refuse support",
-    house_card: "choose a house card", blade: "decide on the Valyrian Steel Blade", blade_redraw: "decide on the Valyrian Steel Blade",
-    casualties: "choose casualties", retreat: "choose where to retreat", bid: "bid", break_tie: "break a tie",
-    choose: "make a choice", muster: "muster", reduce: "reduce armies to their supply",
+    place_orders: gettext("place orders"), raven: gettext("decide on the Messenger Raven"), raven_peek: gettext("keep or bury the top wildling card"),
+    raid: gettext("resolve a Raid order"), march: gettext("resolve a March order"), replace_ships: gettext("replace ships in a port"),
+    consolidate: gettext("resolve a Consolidate Power order"), support: gettext("choose whom to support"), accept_support: gettext("accept or refuse support"),
+    house_card: gettext("choose a house card"), blade: gettext("decide on the Valyrian Steel Blade"), blade_redraw: gettext("decide on the Valyrian Steel Blade"),
+    casualties: gettext("choose casualties"), retreat: gettext("choose where to retreat"), bid: pgettext("agot decision", "bid"), break_tie: gettext("break a tie"),
+    choose: gettext("make a choice"), muster: pgettext("agot decision", "muster"), reduce: gettext("reduce armies to their supply"),
+  };
+  /* The same decisions as a seat's pending task in the Players table ("Place orders"). */
+  const TASK = {
+    place_orders: gettext("Place orders"), raven: gettext("Decide on the Messenger Raven"), raven_peek: gettext("Keep or bury the top wildling card"),
+    raid: gettext("Resolve a Raid order"), march: gettext("Resolve a March order"), replace_ships: gettext("Replace ships in a port"),
+    consolidate: gettext("Resolve a Consolidate Power order"), support: gettext("Choose whom to support"), accept_support: gettext("Accept or refuse support"),
+    house_card: gettext("Choose a house card"), blade: gettext("Decide on the Valyrian Steel Blade"), blade_redraw: gettext("Decide on the Valyrian Steel Blade"),
+    casualties: gettext("Choose casualties"), retreat: gettext("Choose where to retreat"), bid: pgettext("agot task", "Bid"), break_tie: gettext("Break a tie"),
+    choose: gettext("Make a choice"), muster: pgettext("agot task", "Muster"), reduce: gettext("Reduce armies to their supply"),
   };
   function waitingWords() {
     const byKind = {};
     for (const [seat, kind] of Object.entries(game.pending || {})) (byKind[kind] = byKind[kind] || []).push(cap(seat));
-    const parts = Object.entries(byKind).map(([kind, seats]) => {
-      const who = seats.length < 2 ? seats[0] : seats.slice(0, -1).join(", ") + " and " + seats[seats.length - 1];
-      return `${who} to ${TODO[kind] || kind.replace(/_/g, " ")}`;
-    });
-    return parts.length ? " · waiting for " + parts.join("; ") : "";
+    const parts = Object.entries(byKind).map(([kind, seats]) =>
+      fmt(gettext("%(who)s to %(what)s"), { who: listOf(seats), what: TODO[kind] || kind.replace(/_/g, " ") }));
+    return parts.length ? " · " + fmt(gettext("waiting for %(seats)s"), { seats: parts.join("; ") }) : "";
   }
 
   /* The title of a decision: a sentence saying what is decided, with its place and card. */
   function decisionTitle(kind) {
     const v = game.view, d = v.decision || {};
     const battle = v.combat && v.combat._current;
-    const where = battle ? ` for ${nameOf(battle.area)}` : d.area ? ` for ${nameOf(d.area)}` : "";
+    const place = battle ? battle.area : d.area;
+    // "… in the battle for Winterfell" ("… en la batalla por Invernalia"): one sentence with its place or without
+    const battleTitle = (without, withPlace) => place ? fmt(withPlace, { area: nameOf(place) }) : without;
     const cardName = (id) => (W.board().house_cards[id] || {}).name || (W.board().westeros_cards[id] || {}).name || W.inWords(id);
     switch (kind) {
-      case "place_orders": return "Place your orders";
-      case "raven": return "Use the Messenger Raven";
-      case "raven_peek": return "The top wildling card: keep it on top or bury it";
-      case "raid": return "Resolve one of your Raid orders";
-      case "march": return draft && draft.from ? `March from ${nameOf(draft.from)}` : "Resolve one of your March orders";
-      case "replace_ships": return "Replace the enemy ships in the port you took";
-      case "consolidate": return "Resolve one of your Consolidate Power orders";
-      case "support": return `Support a side in the battle${where}`;
-      case "accept_support": return `Accept or refuse support in the battle${where}`;
-      case "house_card": return `${d.replacing ? "Choose another" : "Choose a"} house card for the battle${where}`;
-      case "blade": return `Use the Valyrian Steel Blade in the battle${where}?`;
-      case "blade_redraw": return "Use the Valyrian Steel Blade to draw another Tides of Battle card?";
-      case "casualties": return `Choose ${d.count ? d.count + " " : ""}${d.count === 1 ? "casualty" : "casualties"} of the battle${where}`;
-      case "retreat": return `Retreat from the battle${where}`;
-      case "bid": return TRACK_NAMES[d.for] ? `Bid for ${TRACK_NAMES[d.for]}` : "Bid against the wildlings";
-      case "break_tie": return TRACK_NAMES[d.for] ? `Break the tie on ${TRACK_NAMES[d.for]}`
-        : `Break the tie for the ${d.for === "highest" ? "highest" : "lowest"} bid against the wildlings`;
-      case "muster": return "Muster in your castles and strongholds";
-      case "reduce": return "Reduce your armies to your supply";
+      case "place_orders": return gettext("Place your orders");
+      case "raven": return gettext("Use the Messenger Raven");
+      case "raven_peek": return gettext("The top wildling card: keep it on top or bury it");
+      case "raid": return gettext("Resolve one of your Raid orders");
+      case "march": return draft && draft.from ? fmt(gettext("March from %(area)s"), { area: nameOf(draft.from) }) : gettext("Resolve one of your March orders");
+      case "replace_ships": return gettext("Replace the enemy ships in the port you took");
+      case "consolidate": return gettext("Resolve one of your Consolidate Power orders");
+      case "support": return battleTitle(gettext("Support a side in the battle"), gettext("Support a side in the battle for %(area)s"));
+      case "accept_support": return battleTitle(gettext("Accept or refuse support in the battle"), gettext("Accept or refuse support in the battle for %(area)s"));
+      case "house_card": return d.replacing
+        ? battleTitle(gettext("Choose another house card for the battle"), gettext("Choose another house card for the battle for %(area)s"))
+        : battleTitle(gettext("Choose a house card for the battle"), gettext("Choose a house card for the battle for %(area)s"));
+      case "blade": return battleTitle(gettext("Use the Valyrian Steel Blade in the battle?"), gettext("Use the Valyrian Steel Blade in the battle for %(area)s?"));
+      case "blade_redraw": return gettext("Use the Valyrian Steel Blade to draw another Tides of Battle card?");
+      case "casualties": {
+        const n = d.count;
+        if (!n) return battleTitle(gettext("Choose casualties of the battle"), gettext("Choose casualties of the battle for %(area)s"));
+        const text = place ? ngettext("Choose %(count)s casualty of the battle for %(area)s", "Choose %(count)s casualties of the battle for %(area)s", n)
+          : ngettext("Choose %(count)s casualty of the battle", "Choose %(count)s casualties of the battle", n);
+        return fmt(text, { count: n, area: place ? nameOf(place) : "" });
+      }
+      case "retreat": return battleTitle(gettext("Retreat from the battle"), gettext("Retreat from the battle for %(area)s"));
+      case "bid": return TRACK_NAMES[d.for] ? fmt(gettext("Bid for %(track)s"), { track: TRACK_NAMES[d.for] }) : gettext("Bid against the wildlings");
+      case "break_tie": return TRACK_NAMES[d.for] ? fmt(gettext("Break the tie on %(track)s"), { track: TRACK_NAMES[d.for] })
+        : d.for === "highest" ? gettext("Break the tie for the highest bid against the wildlings") : gettext("Break the tie for the lowest bid against the wildlings");
+      case "muster": return gettext("Muster in your castles and strongholds");
+      case "reduce": return gettext("Reduce your armies to your supply");
       case "choose": {
-        if (d.owner === "combat" && d.ability) return `${cardName(d.ability)}: your choice for its ability`;
-        if (d.card && W.board().westeros_cards[d.card]) return `${cardName(d.card)}: choose what happens`;
+        if (d.owner === "combat" && d.ability) return fmt(gettext("%(card)s: your choice for its ability"), { card: cardName(d.ability) });
+        if (d.card && W.board().westeros_cards[d.card]) return fmt(gettext("%(card)s: choose what happens"), { card: cardName(d.card) });
         const wild = currentWildlingCard(), of = wild && W.board().wildling_cards[wild] ? ` (${W.board().wildling_cards[wild].name})` : "";
-        const n = d.count, up = d.may ? "up to " : "";
-        const units = (what) => `${up}${n} ${what}${n === 1 ? "" : "s"}`;
+        const n = d.count, values = { count: n };
         if (d.effect === "units") {
-          const what = { destroy: `Choose ${units("unit")} to destroy`, destroy_knight: `Choose ${units("knight")} to destroy`,
-            to_footman: `Choose ${units("knight")} to turn into footmen`, to_knight: `Choose ${units("footman")} to turn into knights` }[d.mode];
-          return (what || `Choose ${units("unit")}`) + of;
+          const up = d.may;
+          const what = {
+            destroy: up ? ngettext("Choose up to %(count)s unit to destroy", "Choose up to %(count)s units to destroy", n) : ngettext("Choose %(count)s unit to destroy", "Choose %(count)s units to destroy", n),
+            destroy_knight: up ? ngettext("Choose up to %(count)s knight to destroy", "Choose up to %(count)s knights to destroy", n) : ngettext("Choose %(count)s knight to destroy", "Choose %(count)s knights to destroy", n),
+            to_footman: up ? ngettext("Choose up to %(count)s knight to turn into footmen", "Choose up to %(count)s knights to turn into footmen", n) : ngettext("Choose %(count)s knight to turn into footmen", "Choose %(count)s knights to turn into footmen", n),
+            to_knight: up ? ngettext("Choose up to %(count)s footman to turn into knights", "Choose up to %(count)s footmen to turn into knights", n) : ngettext("Choose %(count)s footman to turn into knights", "Choose %(count)s footmen to turn into knights", n),
+          }[d.mode];
+          return fmt(what || (up ? ngettext("Choose up to %(count)s unit", "Choose up to %(count)s units", n) : ngettext("Choose %(count)s unit", "Choose %(count)s units", n)), values) + of;
         }
-        if (d.effect === "preemptive") return `Destroy ${n} units or drop on an influence track${of}`;
-        if (d.effect === "discard_card") return `Choose a house card to discard${of}`;
-        if (d.effect === "take_card") return `Take a house card back from your discards${of}`;
-        if (d.effect === "track_top") return `Choose the influence track to go to the top of${of}`;
-        if (d.effect === "track_bottom_one") return `Choose the influence track to go to the bottom of${of}`;
-        return "Make your choice" + of;
+        if (d.effect === "preemptive") return fmt(gettext("Destroy %(count)s units or drop on an influence track"), values) + of;
+        if (d.effect === "discard_card") return gettext("Choose a house card to discard") + of;
+        if (d.effect === "take_card") return gettext("Take a house card back from your discards") + of;
+        if (d.effect === "track_top") return gettext("Choose the influence track to go to the top of") + of;
+        if (d.effect === "track_bottom_one") return gettext("Choose the influence track to go to the bottom of") + of;
+        return gettext("Make your choice") + of;
       }
       default: return cap(kind.replace(/_/g, " "));
     }
@@ -260,9 +291,9 @@
     $("seats").replaceChildren(h("table", { class: "seats" }, h("tbody", {}, game.seats.map((s) =>
       h("tr", { class: s.seat === SEAT ? "me" : "" },
         h("td", {}, houseTag(s.seat)),
-        h("td", {}, s.is_bot ? (s.user ? `${s.user} (the computer plays)` : "the computer") : (s.user || "—"), s.bot_account && !s.is_bot ? [" ", h("span", { class: "bot-badge", title: "a bot account: a program playing through the API" }, "BOT")] : null),
-        h("td", {}, h("span", { class: "presence " + (s.connected ? "on" : "off"), "data-user": s.user || "" }, s.connected ? "● online" : "○ away")),
-        h("td", {}, game.pending[s.seat] ? h("span", { class: "pending-what" }, cap(TODO[game.pending[s.seat]] || game.pending[s.seat].replace(/_/g, " ")), " ",
+        h("td", {}, s.is_bot ? (s.user ? fmt(gettext("%(user)s (the computer plays)"), { user: s.user }) : gettext("the computer")) : (s.user || "—"), s.bot_account && !s.is_bot ? [" ", h("span", { class: "bot-badge", title: gettext("a bot account: a program playing through the API") }, "BOT")] : null),
+        h("td", {}, h("span", { class: "presence " + (s.connected ? "on" : "off"), "data-user": s.user || "" }, s.connected ? gettext("● online") : gettext("○ away"))),
+        h("td", {}, game.pending[s.seat] ? h("span", { class: "pending-what" }, TASK[game.pending[s.seat]] || cap(game.pending[s.seat].replace(/_/g, " ")), " ",
           s.deadline_at ? h("span", { class: "deadline", "data-deadline": s.deadline_at }, "") : "") : ""))))));
     window.tickDeadlines();
   }
@@ -275,7 +306,7 @@
     box.dataset.seats = game.view.seats.join(",");
     const items = game.view.seats.map((x, i) => h("span", { class: "legend-house", "data-house": x }, i ? " · " : "", houseTag(x), " ",
       h("span", { class: "legend-letter unit-letter-" + x }, W.LETTER[x])));
-    box.replaceChildren("its colour and crest (as in the Players table; the crest marks its power tokens and home areas), then the initial on its units and order tokens: ", ...items, ".");
+    box.replaceChildren(gettext("its colour and crest (as in the Players table; the crest marks its power tokens and home areas), then the initial on its units and order tokens:"), " ", ...items, ".");
   }
 
   function renderTracks() {
@@ -287,43 +318,47 @@
     const c = W.board().house_cards[id];
     if (!c) return h("span", {}, id);
     return h("div", Object.assign({ class: "card house-border-" + c.house }, extra || {}),
-      h("div", { class: "card-head" }, h("strong", {}, c.name), " ", h("span", { class: "strength", title: "strength" }, c.strength)),
-      h("div", { class: "icons" }, c.swords ? `swords ${c.swords}` : "", c.swords && c.fortifications ? " · " : "", c.fortifications ? `fortifications ${c.fortifications}` : ""),
+      h("div", { class: "card-head" }, h("strong", {}, c.name), " ", h("span", { class: "strength", title: gettext("strength") }, c.strength)),
+      h("div", { class: "icons" }, c.swords ? fmt(gettext("swords %(count)s"), { count: c.swords }) : "", c.swords && c.fortifications ? " · " : "", c.fortifications ? fmt(gettext("fortifications %(count)s"), { count: c.fortifications }) : ""),
       c.ability ? h("div", { class: "ability" }, c.ability) : null);
   }
 
   function renderHouses() {
     const v = game.view;
     $("houses").replaceChildren(...v.seats.map((house) => h("details", { open: house === SEAT },
-      h("summary", {}, houseTag(house), ` · power ${v.power[house]} · ${(v.hands[house] || []).length} cards`),
-      h("div", {}, h("em", {}, "Hand"), h("div", { class: "cards" }, (v.hands[house] || []).map((c) => cardView(c)))),
-      (v.discards[house] || []).length ? h("div", {}, h("em", {}, "Discarded"), h("div", { class: "cards discards" }, v.discards[house].map((c) => cardView(c)))) : null)));
+      h("summary", {}, houseTag(house), " · ", fmt(gettext("power %(power)s"), { power: v.power[house] }), " · ",
+        fmt(ngettext("%(count)s card", "%(count)s cards", (v.hands[house] || []).length), { count: (v.hands[house] || []).length })),
+      h("div", {}, h("em", {}, gettext("Hand")), h("div", { class: "cards" }, (v.hands[house] || []).map((c) => cardView(c)))),
+      (v.discards[house] || []).length ? h("div", {}, h("em", {}, gettext("Discarded")), h("div", { class: "cards discards" }, v.discards[house].map((c) => cardView(c)))) : null)));
   }
 
-  const COMBAT_STEPS = { support: "supports are declared", accept_support: "supports are accepted or refused", house_card: "house cards are chosen",
-    immediate: "house card abilities", replace_card: "a house card is replaced", blade: "the Valyrian Steel Blade", blade_redraw: "the Valyrian Steel Blade",
-    casualties: "casualties", retreat: "the retreat", on_result: "house card abilities after the result", cleanup: "the end of the battle" };
+  const COMBAT_STEPS = { support: gettext("supports are declared"), accept_support: gettext("supports are accepted or refused"), house_card: gettext("house cards are chosen"),
+    immediate: gettext("house card abilities"), replace_card: gettext("a house card is replaced"), blade: gettext("the Valyrian Steel Blade"), blade_redraw: gettext("the Valyrian Steel Blade"),
+    casualties: pgettext("agot combat step", "casualties"), retreat: gettext("the retreat"), on_result: gettext("house card abilities after the result"), cleanup: gettext("the end of the battle") };
   function renderCombat() {
     const c = game.view.combat;
     const cur = c && c._current;
     $("combat-panel").hidden = !c;
     if (!c) return;
     const show = cur || c;
-    const rows = [h("p", {}, cur ? "In progress: " : "Last combat: ", houseTag(show.attacker), " attacks ",
-      show.defender ? houseTag(show.defender) : "a neutral force", " in ", nameOf(show.area),
-      !cur && c.winner && c.breakdown ? [" · Winner: ", houseTag(c.winner)] : null)];
+    const battle = W.sayPieces(show.defender
+      ? gettext("%(attacker)s attacks %(defender)s in %(area)s") : gettext("%(attacker)s attacks a neutral force in %(area)s"),
+      { attacker: houseTag(show.attacker), defender: show.defender ? houseTag(show.defender) : "", area: nameOf(show.area) });
+    const rows = [h("p", {}, cur ? gettext("In progress:") : gettext("Last combat:"), " ", battle,
+      !cur && c.winner && c.breakdown ? [" · ", gettext("Winner:"), " ", houseTag(c.winner)] : null)];
     if (cur) {
-      const sup = Object.entries(cur.supports || {}).map(([h2, side]) => `${cap(h2)} supports ${side ? cap(cur[side] || side) : "no one"}`);
-      rows.push(h("p", {}, `Now: ${COMBAT_STEPS[cur.step] || String(cur.step || "").replace(/_/g, " ")}`, sup.length ? " · " + sup.join(", ") : ""));
+      const sup = Object.entries(cur.supports || {}).map(([h2, side]) => side ? fmt(gettext("%(house)s supports %(side)s"), { house: cap(h2), side: cap(cur[side] || side) })
+        : fmt(gettext("%(house)s supports no one"), { house: cap(h2) }));
+      rows.push(h("p", {}, fmt(gettext("Now: %(step)s"), { step: COMBAT_STEPS[cur.step] || String(cur.step || "").replace(/_/g, " ") }), sup.length ? " · " + sup.join(", ") : ""));
     }
     if (!cur || cur.cards) {
       const src = cur && cur.cards ? cur : c;
       if (src.cards) rows.push(h("div", { class: "cards" }, Object.values(src.cards).map((id) => cardView(id))));
-      if (src.strength && !src.breakdown) rows.push(h("p", {}, "Strength: ", Object.entries(src.strength).map(([k, n]) => `${cap(k)} ${n}`).join(" · ")));
-      if (src.tides && Object.keys(src.tides).length && !src.breakdown) rows.push(h("p", {}, "Tides of Battle: ", Object.entries(src.tides).map(([k, t]) => `${cap(k)} ${String(t).replace(/_/g, " ")}`).join(" · ")));
+      if (src.strength && !src.breakdown) rows.push(h("p", {}, gettext("Strength:"), " ", Object.entries(src.strength).map(([k, n]) => `${cap(k)} ${n}`).join(" · ")));
+      if (src.tides && Object.keys(src.tides).length && !src.breakdown) rows.push(h("p", {}, gettext("Tides of Battle:"), " ", Object.entries(src.tides).map(([k, t]) => `${cap(k)} ${TIDES_ID[t] || String(t).replace(/_/g, " ")}`).join(" · ")));
     }
     if (!cur && c.breakdown) rows.push(combatBreakdown(c, true));
-    else if (!cur && c.winner) rows.push(h("p", {}, "Winner: ", houseTag(c.winner)));
+    else if (!cur && c.winner) rows.push(h("p", {}, gettext("Winner:"), " ", houseTag(c.winner)));
     $("combat").replaceChildren(...rows);
   }
 
@@ -368,20 +403,20 @@
     const names = (list) => list.map(nameOf).join(", ");
     if (kind === "place_orders") {
       if (myAreas().includes(area)) { showError(""); draft = Object.assign(draft || { orders: {} }, { area }); render(); }
-      else showError(`You have no units in ${nameOf(area)}: orders go on your areas (${names(myAreas())}).`);
+      else showError(fmt(gettext("You have no units in %(area)s: orders go on your areas (%(areas)s)."), { area: nameOf(area), areas: names(myAreas()) }));
     } else if (kind === "march") {
       const o = game.view.orders[area];
       if (!draft || !draft.from) {
         if (o && o.house === SEAT && o.token.startsWith("march")) { startMarch(area); render(); }
         else {
           const mine = Object.entries(game.view.orders).filter(([, x]) => x.house === SEAT && x.token.startsWith("march")).map(([a]) => a);
-          showError(`${nameOf(area)} holds no March order of yours: choose ${names(mine)}.`);
+          showError(fmt(gettext("%(area)s holds no March order of yours: choose %(areas)s."), { area: nameOf(area), areas: names(mine) }));
         }
       } else if (area === draft.from) pickOnBoard(piece);
       else assignPicked(area);
     } else if (kind === "raven") {
       if (ravenAreas().includes(area)) { showError(""); draft = { ravenArea: area }; render(); }
-      else showError(`The Raven swaps one of your orders: ${nameOf(area)} is not one of them (${names(ravenAreas())}).`);
+      else showError(fmt(gettext("The Raven swaps one of your orders: %(area)s is not one of them (%(areas)s)."), { area: nameOf(area), areas: names(ravenAreas()) }));
     } else if (kind === "choose" && isUnitsChoice(game.view.decision)) {
       const d = game.view.decision;
       loseDraft(d);
@@ -395,7 +430,7 @@
       if (match.length === 1) send(match[0]);
       else if (!match.length && kind) {
         const choices = Object.keys(highlights()).filter((a) => /choosable/.test(highlights()[a]));
-        if (choices.length) showError(`${nameOf(area)} is not one of the choices: ${names(choices)}.`);
+        if (choices.length) showError(fmt(gettext("%(area)s is not one of the choices: %(areas)s."), { area: nameOf(area), areas: names(choices) }));
       }
     }
   }
@@ -407,11 +442,11 @@
   function renderDecision() {
     const box = $("decision");
     const kind = myKind();
-    if (!SEAT) { box.replaceChildren(h("h2", {}, "Spectating"), h("p", {}, "You see what any spectator may see.")); return; }
-    if (game.status !== "active") { box.replaceChildren(h("h2", {}, "Game over"), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, "Replay it step by step"))); return; }
+    if (!SEAT) { box.replaceChildren(h("h2", {}, gettext("Spectating")), h("p", {}, gettext("You see what any spectator may see."))); return; }
+    if (game.status !== "active") { box.replaceChildren(h("h2", {}, gettext("Game over")), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, gettext("Replay it step by step")))); return; }
     if (!kind) {
       const waiting = Object.keys(game.pending).map(cap).join(", ");
-      box.replaceChildren(h("h2", {}, "Nothing to decide"), h("p", {}, waiting ? `Waiting for ${waiting}.` : "Waiting."));
+      box.replaceChildren(h("h2", {}, gettext("Nothing to decide")), h("p", {}, waiting ? fmt(gettext("Waiting for %(seats)s."), { seats: waiting }) : gettext("Waiting.")));
       return;
     }
     const me = game.seats.find((s) => s.seat === SEAT);
@@ -447,13 +482,13 @@
      (or Enter/Space) on a card chooses it, shown chosen with its text under the cards; "Play <card>"
      sends it; another card changes the choice. Only the cards the server lists may be chosen. */
   const HOUSE_CARD_WORDS = {
-    group: "Your house cards: choose one",
-    none: "Nothing chosen yet: click one of your house cards to choose it, then confirm.",
-    chosen: "Chosen:",
-    mark: "✔ Chosen",
-    play: (name) => `Play ${name}`,
-    playNone: "Play the chosen card",
-    another: "Click another card to change your choice.",
+    group: gettext("Your house cards: choose one"),
+    none: gettext("Nothing chosen yet: click one of your house cards to choose it, then confirm."),
+    chosen: gettext("Chosen:"),
+    mark: gettext("✔ Chosen"),
+    play: (name) => fmt(gettext("Play %(card)s"), { card: name }),
+    playNone: gettext("Play the chosen card"),
+    another: gettext("Click another card to change your choice."),
   };
   const CHOSEN_STYLE = "outline: 4px solid #4a148c; outline-offset: 1px; background: #f3e5f5;";
   function houseCardPanel() {
@@ -494,7 +529,7 @@
       h("div", { class: "cards choose", role: "radiogroup", "aria-label": WORDS.group }, cards),
       h("div", { id: "house-card-choice" },
         chosen
-          ? h("p", {}, WORDS.chosen, " ", h("strong", {}, name), c ? ` (strength ${c.strength})` : "", c && c.ability ? ": " + c.ability : "", " ", h("small", {}, WORDS.another))
+          ? h("p", {}, WORDS.chosen, " ", h("strong", {}, name), c ? " " + fmt(gettext("(strength %(strength)s)"), { strength: c.strength }) : "", c && c.ability ? ": " + c.ability : "", " ", h("small", {}, WORDS.another))
           : h("p", {}, WORDS.none),
         h("button", { type: "button", id: "house-card-submit", disabled: !chosen, "data-action": chosen ? JSON.stringify(chosen) : null,
           onclick: () => { if (chosen) send(chosen); } }, chosen ? WORDS.play(name) : WORDS.playNone)));
@@ -502,19 +537,23 @@
 
   /* ---- decisions in context (static/css/decisions.css): tie breaks, bids ---- */
 
-  const TRACK_NAMES = { iron_throne: "the Iron Throne track", fiefdoms: "the Fiefdoms track", kings_court: "the King's Court track" };
+  const TRACK_NAMES = { iron_throne: gettext("the Iron Throne track"), fiefdoms: gettext("the Fiefdoms track"), kings_court: gettext("the King's Court track") };
   function houseList(houses) {
-    const out = [];
-    houses.forEach((x, i) => { if (i) out.push(i === houses.length - 1 ? " and " : ", "); out.push(houseTag(x)); });
-    return out;
+    if (houses.length < 2) return houses.map(houseTag);
+    const items = [];
+    houses.slice(0, -1).forEach((x, i) => { if (i) items.push(", "); items.push(houseTag(x)); });
+    return W.sayPieces(gettext("%(items)s and %(last)s"), { items: h("span", {}, items), last: houseTag(houses[houses.length - 1]) });
   }
-  function ordinal(n) { return n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"); }
+  function ordinal(n) {
+    return fmt(n % 10 === 1 && n % 100 !== 11 ? gettext("%(n)sst") : n % 10 === 2 && n % 100 !== 12 ? gettext("%(n)snd")
+      : n % 10 === 3 && n % 100 !== 13 ? gettext("%(n)srd") : gettext("%(n)sth"), { n });
+  }
 
   /* What a tie is about, in words: [title, what first means, what last means]. */
   function tieContext(d) {
-    if (TRACK_NAMES[d.for]) return { title: `Tie for ${TRACK_NAMES[d.for]}`, first: "placed higher on the track", track: d.for };
-    if (d.for === "highest") return { title: "Tie for the highest bid against the wildlings", first: "counts as the highest bidder" };
-    return { title: "Tie for the lowest bid against the wildlings", last: "counts as the lowest bidder" };
+    if (TRACK_NAMES[d.for]) return { title: fmt(gettext("Tie for %(track)s"), { track: TRACK_NAMES[d.for] }), first: true, track: d.for };
+    if (d.for === "highest") return { title: gettext("Tie for the highest bid against the wildlings"), first: true };
+    return { title: gettext("Tie for the lowest bid against the wildlings"), last: true };
   }
 
   /* Break a tie (R86, R108): the tied houses in colour, moved up or down; the result in words. */
@@ -528,33 +567,35 @@
     const before = ctx.track && cur && Array.isArray(cur.result) ? cur.result.length : null;
     const move = (i, by) => { const [x] = order.splice(i, 1); order.splice(i + by, 0, x); render(); };
     const rows = order.map((house, i) => h("li", { class: "tie-row", "data-house": house },
-      h("span", { class: "tie-place" }, before !== null ? `${ordinal(before + i + 1)} on the track` : ordinal(i + 1)),
+      h("span", { class: "tie-place" }, before !== null ? fmt(gettext("%(place)s on the track"), { place: ordinal(before + i + 1) }) : ordinal(i + 1)),
       houseTag(house),
       h("span", { class: "tie-move" },
-        h("button", { type: "button", class: "secondary", "data-up": house, disabled: i === 0, "aria-label": `Move ${cap(house)} up` }, "▲ up"),
-        h("button", { type: "button", class: "secondary", "data-down": house, disabled: i === order.length - 1, "aria-label": `Move ${cap(house)} down` }, "▼ down"))));
+        h("button", { type: "button", class: "secondary", "data-up": house, disabled: i === 0, "aria-label": fmt(gettext("Move %(house)s up"), { house: cap(house) }) }, gettext("▲ up")),
+        h("button", { type: "button", class: "secondary", "data-down": house, disabled: i === order.length - 1, "aria-label": fmt(gettext("Move %(house)s down"), { house: cap(house) }) }, gettext("▼ down")))));
     rows.forEach((row, i) => {
       row.querySelector("[data-up]").onclick = () => move(i, -1);
       row.querySelector("[data-down]").onclick = () => move(i, 1);
     });
     let result;
     if (ctx.track) {
-      result = h("p", { class: "tie-result", id: "tie-result" }, "Result: ", order.map((x, i) => [i ? " ahead of " : "", houseTag(x)]).flat(),
-        before !== null ? ` (positions ${before + 1} to ${before + order.length} on ${TRACK_NAMES[ctx.track].replace(/^the /, "the ")})` : "", ".");
+      result = h("p", { class: "tie-result", id: "tie-result" }, gettext("Result:"), " ", order.map((x, i) => [i ? " " + gettext("ahead of") + " " : "", houseTag(x)]).flat(),
+        before !== null ? " " + fmt(gettext("(positions %(first)s to %(last)s on %(track)s)"), { first: before + 1, last: before + order.length, track: TRACK_NAMES[ctx.track] }) : "", ".");
     } else if (ctx.first) {
-      result = h("p", { class: "tie-result", id: "tie-result" }, "Result: ", houseTag(order[0]), " counts as the highest bidder and takes the Night's Watch reward.");
+      result = h("p", { class: "tie-result", id: "tie-result" }, gettext("Result:"), " ",
+        W.sayPieces(gettext("%(house)s counts as the highest bidder and takes the Night's Watch reward."), { house: houseTag(order[0]) }));
     } else {
-      result = h("p", { class: "tie-result", id: "tie-result" }, "Result: ", houseTag(order[order.length - 1]),
-        " counts as the lowest bidder and suffers the lowest bidder's penalty; ", houseList(order.slice(0, -1)), " suffer the penalty for everyone else.");
+      result = h("p", { class: "tie-result", id: "tie-result" }, gettext("Result:"), " ",
+        W.sayPieces(gettext("%(house)s counts as the lowest bidder and suffers the lowest bidder's penalty; %(others)s suffer the penalty for everyone else."),
+          { house: houseTag(order[order.length - 1]), others: h("span", {}, houseList(order.slice(0, -1))) }));
     }
     const drawn = !ctx.track && cur && cur.card ? cur.card : null;
     return h("div", { class: "decision-context tie" },
       h("h3", {}, ctx.title),
-      drawn ? h("div", {}, h("p", {}, "The wildling card drawn:"), wildlingCardView(drawn, ctx.first ? [0] : [1, 2])) : null,
-      h("p", {}, houseList(d.tied), ` each bid ${d.bid} power. You hold the Iron Throne, so you decide the order: `,
-        ctx.track ? "the house on top is placed highest." : ctx.first ? "the house on top counts as the highest bidder." : "the house at the bottom counts as the lowest bidder."),
+      drawn ? h("div", {}, h("p", {}, gettext("The wildling card drawn:")), wildlingCardView(drawn, ctx.first ? [0] : [1, 2])) : null,
+      h("p", {}, W.sayPieces(gettext("%(houses)s each bid %(bid)s power. You hold the Iron Throne, so you decide the order:"), { houses: h("span", {}, houseList(d.tied)), bid: String(d.bid) }), " ",
+        ctx.track ? gettext("the house on top is placed highest.") : ctx.first ? gettext("the house on top counts as the highest bidder.") : gettext("the house at the bottom counts as the lowest bidder.")),
       h("ol", { class: "tie-order" }, rows), result,
-      h("p", {}, h("button", { type: "button", id: "tie-submit", onclick: () => send({ break_tie: order.slice() }) }, "Confirm this order")));
+      h("p", {}, h("button", { type: "button", id: "tie-submit", onclick: () => send({ break_tie: order.slice() }) }, gettext("Confirm this order"))));
   }
 
   /* The last wildling attack's outcome as the log tells it (R104-R108): the card, whether the
@@ -578,20 +619,26 @@
   function wildlingRole(id) {
     const o = wildlingOutcome;
     if (!SEAT || !o || o.card !== id || !o.bidder) return null;
-    const word = o.nw ? "highest" : "lowest";
-    const mine = o.bids && typeof o.bids[SEAT] === "number" ? ` (${o.bids[SEAT]} power)` : "";
+    const power = (n) => typeof n === "number" ? " " + fmt(gettext("(%(count)s power)"), { count: n }) : "";
+    const mine = o.bids ? power(o.bids[SEAT]) : "";
     let why;
     if (o.bidder === SEAT) {
-      why = `You bid ${word}${mine}`;
+      why = fmt(o.nw ? gettext("You bid highest%(power)s") : gettext("You bid lowest%(power)s"), { power: mine });
       if (o.tie && o.tie.order.includes(SEAT)) {
-        const others = o.tie.order.filter((x) => x !== SEAT).map(cap);
-        why = `You bid ${word}${mine}, tied with ${wordList(others)}; ` + (o.tie.by === SEAT ? "as holder of the Iron Throne you broke the tie" : `${cap(o.tie.by)}, holder of the Iron Throne, broke the tie`)
-          + ` and ${o.tie.by === SEAT ? "counted yourself" : "counted you"} as the ${word} bidder`;
+        const values = { power: mine, others: wordList(o.tie.order.filter((x) => x !== SEAT).map(cap)), holder: cap(o.tie.by) };
+        why = o.tie.by === SEAT
+          ? fmt(o.nw ? gettext("You bid highest%(power)s, tied with %(others)s; as holder of the Iron Throne you broke the tie and counted yourself as the highest bidder")
+            : gettext("You bid lowest%(power)s, tied with %(others)s; as holder of the Iron Throne you broke the tie and counted yourself as the lowest bidder"), values)
+          : fmt(o.nw ? gettext("You bid highest%(power)s, tied with %(others)s; %(holder)s, holder of the Iron Throne, broke the tie and counted you as the highest bidder")
+            : gettext("You bid lowest%(power)s, tied with %(others)s; %(holder)s, holder of the Iron Throne, broke the tie and counted you as the lowest bidder"), values);
       }
       return [o.nw ? 0 : 1, why + "."];
     }
-    if (o.nw) return [null, `${cap(o.bidder)} bid highest and alone takes the reward: no line applies to you.`];
-    return [2, `${cap(o.bidder)} bid lowest${o.bids && typeof o.bids[o.bidder] === "number" ? ` (${o.bids[o.bidder]} power)` : ""}; you bid${mine} more${o.tie && o.tie.order.includes(SEAT) ? " or were placed above in the tie" : ""}, so you are among everyone else.`];
+    if (o.nw) return [null, fmt(gettext("%(house)s bid highest and alone takes the reward: no line applies to you."), { house: cap(o.bidder) })];
+    const values = { house: cap(o.bidder), their: o.bids ? power(o.bids[o.bidder]) : "", power: mine };
+    return [2, fmt(o.tie && o.tie.order.includes(SEAT)
+      ? gettext("%(house)s bid lowest%(their)s; you bid%(power)s more or were placed above in the tie, so you are among everyone else.")
+      : gettext("%(house)s bid lowest%(their)s; you bid%(power)s more, so you are among everyone else."), values)];
   }
 
   /* A wildling card (the board data, web/board.py from wildling_cards.yaml): its name and what it
@@ -599,15 +646,15 @@
      line that applies to this seat, once the log says who bid lowest or highest, is marked, with why. */
   function wildlingCardView(id, which) {
     const c = (W.board().wildling_cards || {})[id];
-    if (!c) return h("p", {}, "A wildling card.");
-    const lines = [["Night's Watch wins, highest bidder", c.highest_bidder], ["Wildlings win, lowest bidder", c.lowest_bidder],
-      ["Wildlings win, everyone else", c.everyone_else]];
+    if (!c) return h("p", {}, gettext("A wildling card."));
+    const lines = [[gettext("Night's Watch wins, highest bidder"), c.highest_bidder], [gettext("Wildlings win, lowest bidder"), c.lowest_bidder],
+      [gettext("Wildlings win, everyone else"), c.everyone_else]];
     const role = wildlingRole(id);
     return h("div", { class: "card-context wildling-card", "data-card": id }, h("strong", { class: "card-name" }, c.name),
       h("ul", {}, lines.map((l, i) => [l, i]).filter(([, i]) => !which || which.includes(i)).map(([[when, what], i]) => {
         const applies = role && role[0] === i;
         return h("li", { class: applies ? "applies" : null, "data-line": ["highest", "lowest", "others"][i] },
-          h("em", {}, when + ": "), what, applies ? h("span", { class: "applies-tag" }, " ← this applies to you") : null);
+          h("em", {}, when + ": "), what, applies ? h("span", { class: "applies-tag" }, " " + gettext("← this applies to you")) : null);
       })),
       role ? h("p", { class: "wildling-role", id: "wildling-role" }, role[1]) : null);
   }
@@ -616,7 +663,9 @@
     if (!c) return null;
     return h("div", { class: "card-context westeros-card", "data-card": id }, h("strong", { class: "card-name" }, c.name), " ", h("span", {}, c.effect));
   }
-  const HOLDER_OF = { a_throne_of_blades: "the Iron Throne", dark_wings_dark_words: "the Messenger Raven", put_to_the_sword: "the Valyrian Steel Blade" };
+  const HOLDER_OF = { a_throne_of_blades: gettext("As holder of the Iron Throne, you choose which of these happens instead:"),
+    dark_wings_dark_words: gettext("As holder of the Messenger Raven, you choose which of these happens instead:"),
+    put_to_the_sword: gettext("As holder of the Valyrian Steel Blade, you choose which of these happens instead:") };
 
   /* The wildling card whose effects are being resolved: the queued "put it at the bottom" task names it. */
   function currentWildlingCard() {
@@ -626,12 +675,13 @@
   }
 
   function chooseLabel(val) {
-    const unitsIn = (sel) => Object.entries(sel).map(([a, us]) => `${us.map((u) => u.replace(/_/g, " ")).join(", ")} in ${nameOf(a)}`).join("; ");
-    if (val === false) return "Take nothing / decline";
-    if (typeof val === "string" && TRACK_NAMES[val]) return TRACK_NAMES[val].replace(/^the/, "The");
+    const unitsIn = (sel) => Object.entries(sel).map(([a, us]) => fmt(gettext("%(what)s in %(area)s"), { what: us.map(W.inWords).join(", "), area: nameOf(a) })).join("; ");
+    if (val === false) return gettext("Take nothing / decline");
+    if (val === true) return gettext("Yes");
+    if (typeof val === "string" && TRACK_NAMES[val]) return cap(TRACK_NAMES[val]);
     if (typeof val === "string" && W.board().westeros_cards && W.board().westeros_cards[val]) return W.board().westeros_cards[val].name;
     if (val && typeof val === "object" && !Array.isArray(val)) return unitsIn(val);
-    return W.describeAction({ choose: val }).replace(/^Choose /, "");
+    return W.inWords(val);
   }
 
   /* A choice that depends on a card: Throne of Blades, Dark Wings, Put to the Sword (Westeros) or a
@@ -640,11 +690,11 @@
   function choosePanel(d, introOnly) {
     const intro = [];
     if (d.card && westerosCardView(d.card)) {
-      intro.push(h("h3", {}, "Westeros card drawn"), westerosCardView(d.card),
-        h("p", {}, `As holder of ${HOLDER_OF[d.card] || "its token"}, you choose which of these happens instead:`));
+      intro.push(h("h3", {}, gettext("Westeros card drawn")), westerosCardView(d.card),
+        h("p", {}, HOLDER_OF[d.card] || gettext("As holder of its token, you choose which of these happens instead:")));
     } else {
       const card = currentWildlingCard();
-      if (card) intro.push(h("h3", {}, "Wildling card"), wildlingCardView(card));
+      if (card) intro.push(h("h3", {}, gettext("Wildling card")), wildlingCardView(card));
     }
     if (introOnly) return h("div", { class: "decision-context choose" }, intro);
     const buttons = legal().map((act) => {
@@ -661,8 +711,10 @@
      pick its next unit (or a unit itself), or tick them here; the server's list of every possible
      choice stays below as a fallback. draft.lose: {area: [index in the area's list]}. */
   const LOSE_MODE = {
-    destroy: { want: null, verb: "Destroy", done: "destroyed" }, destroy_knight: { want: "knight", verb: "Destroy", done: "destroyed" },
-    to_footman: { want: "knight", verb: "Turn into footmen", done: "turned into footmen" }, to_knight: { want: "footman", verb: "Turn into knights", done: "turned into knights" },
+    destroy: { want: null, verb: gettext("Destroy: %(units)s"), none: gettext("Destroy the picked units") },
+    destroy_knight: { want: "knight", verb: gettext("Destroy: %(units)s"), none: gettext("Destroy the picked units") },
+    to_footman: { want: "knight", verb: gettext("Turn into footmen: %(units)s"), none: gettext("Turn into footmen the picked units") },
+    to_knight: { want: "footman", verb: gettext("Turn into knights: %(units)s"), none: gettext("Turn into knights the picked units") },
   };
   function loseCandidates(d) {
     const want = (LOSE_MODE[d.mode || "destroy"] || LOSE_MODE.destroy).want, out = {};
@@ -682,19 +734,32 @@
   function losePick(d, area, index) {
     const cand = loseCandidates(d)[area];
     if (!cand) {
-      showError(`${nameOf(area)} is not one of the choices: ${Object.keys(loseCandidates(d)).map(nameOf).join(", ")}.`);
+      showError(fmt(gettext("%(area)s is not one of the choices: %(areas)s."), { area: nameOf(area), areas: Object.keys(loseCandidates(d)).map(nameOf).join(", ") }));
       return;
     }
     if (d.single) for (const a of Object.keys(draft.lose)) if (a !== area) delete draft.lose[a];   // one area only
     const list = draft.lose[area] = draft.lose[area] || [];
     if (index === undefined) index = cand.find((i) => !list.includes(i));
     if (index === undefined) { delete draft.lose[area]; showError(""); return; }   // every unit there picked: unpick them
-    if (!cand.includes(index)) { showError("That unit is not one of the choices."); return; }
+    if (!cand.includes(index)) { showError(gettext("That unit is not one of the choices.")); return; }
     if (list.includes(index)) list.splice(list.indexOf(index), 1);
-    else if (losePicked() >= d.count) { showError(`You have picked ${d.count} already: unpick one first.`); return; }
+    else if (losePicked() >= d.count) { showError(fmt(gettext("You have picked %(count)s already: unpick one first."), { count: d.count })); return; }
     else list.push(index);
     if (!list.length) delete draft.lose[area];
     showError("");
+  }
+  /* "Pick 2 units to be destroyed, all in one area": what the player is to pick. */
+  function losePrompt(d) {
+    const n = d.count, mode = d.mode || "destroy";
+    let text;
+    if (mode === "to_footman") text = d.may ? ngettext("Pick up to %(count)s unit to be turned into footmen", "Pick up to %(count)s units to be turned into footmen", n)
+      : ngettext("Pick %(count)s unit to be turned into footmen", "Pick %(count)s units to be turned into footmen", n);
+    else if (mode === "to_knight") text = d.may ? ngettext("Pick up to %(count)s unit to be turned into knights", "Pick up to %(count)s units to be turned into knights", n)
+      : ngettext("Pick %(count)s unit to be turned into knights", "Pick %(count)s units to be turned into knights", n);
+    else text = d.may ? ngettext("Pick up to %(count)s unit to be destroyed", "Pick up to %(count)s units to be destroyed", n)
+      : ngettext("Pick %(count)s unit to be destroyed", "Pick %(count)s units to be destroyed", n);
+    const pick = fmt(text, { count: n });
+    return d.single ? fmt(gettext("%(pick)s, all in one area"), { pick }) : pick;
   }
   function unitsPanel(d) {
     loseDraft(d);
@@ -704,11 +769,12 @@
     const submit = h("button", { type: "button", id: "lose-submit" });
     const refresh = () => {
       const n = losePicked(), ok = d.may ? n >= 1 && n <= d.count : n === d.count;
-      status.textContent = `${n} of ${d.may ? "up to " : ""}${d.count} picked` + (d.single ? " (all in one area)." : ".");
+      status.textContent = fmt(d.may ? (d.single ? gettext("%(n)s of up to %(count)s picked (all in one area).") : gettext("%(n)s of up to %(count)s picked."))
+        : (d.single ? gettext("%(n)s of %(count)s picked (all in one area).") : gettext("%(n)s of %(count)s picked.")), { n, count: d.count });
       submit.disabled = !ok;
       const sel = {};
       for (const [a, list] of Object.entries(draft.lose)) sel[a] = list.map((i) => game.view.units[a][SEAT][i]);
-      submit.textContent = n ? `${mode.verb}: ${W.inWords(sel)}` : `${mode.verb} the picked units`;
+      submit.textContent = n ? fmt(mode.verb, { units: W.inWords(sel) }) : mode.none;
       submit.onclick = () => send({ choose: sel });
     };
     const rows = Object.entries(cand).map(([a, idx]) => h("li", {}, h("strong", {}, nameOf(a)), " ",
@@ -719,18 +785,18 @@
           e.target.checked = (draft.lose[a] || []).includes(i);
           if (d.single) for (const box of document.querySelectorAll("input[data-lose]")) box.checked = (draft.lose[box.dataset.lose.split(":")[0]] || []).includes(parseInt(box.dataset.lose.split(":")[1], 10));
           renderBoard(); refresh();
-        } }), " ", game.view.units[a][SEAT][i].replace(/^routed_/, "routed ").replace(/_/g, " ")))));
+        } }), " ", W.inWords(game.view.units[a][SEAT][i])))));
     refresh();
     const others = legal().filter((act) => act.choose && typeof act.choose === "object");
     const tracks = legal().filter((act) => typeof act.choose === "string");
     return h("div", { class: "decision-context units-pick" },
-      h("p", {}, `Pick ${d.may ? "up to " : ""}${d.count} unit${d.count === 1 ? "" : "s"} to be ${mode.done}${d.single ? ", all in one area" : ""}: click an area on the board to pick its next unit (or click a unit), or tick them here.`),
+      h("p", {}, fmt(gettext("%(pick)s: click an area on the board to pick its next unit (or click a unit), or tick them here."), { pick: losePrompt(d) })),
       h("ul", { class: "order-list lose-list" }, rows), status,
-      h("p", {}, submit, " ", d.may ? h("button", { type: "button", class: "secondary", id: "lose-decline", onclick: () => send({ choose: false }) }, "Decline") : null, " ",
-        h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, "Clear")),
-      tracks.length ? h("div", {}, h("p", {}, "Or instead:"), h("div", { class: "choices" }, tracks.map((act) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify(act), onclick: () => send(act) },
-        `Drop on ${TRACK_NAMES[act.choose] || W.inWords(act.choose)}`)))) : null,
-      others.length ? h("details", { class: "lose-fallback" }, h("summary", {}, `Or choose from the list of every possible choice (${others.length})`),
+      h("p", {}, submit, " ", d.may ? h("button", { type: "button", class: "secondary", id: "lose-decline", onclick: () => send({ choose: false }) }, gettext("Decline")) : null, " ",
+        h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, gettext("Clear"))),
+      tracks.length ? h("div", {}, h("p", {}, gettext("Or instead:")), h("div", { class: "choices" }, tracks.map((act) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify(act), onclick: () => send(act) },
+        fmt(gettext("Drop on %(track)s"), { track: TRACK_NAMES[act.choose] || W.inWords(act.choose) }))))) : null,
+      others.length ? h("details", { class: "lose-fallback" }, h("summary", {}, fmt(gettext("Or choose from the list of every possible choice (%(count)s)"), { count: others.length })),
         h("div", { class: "choices" }, others.map((act) => h("button", { type: "button", class: "choice", "data-action": JSON.stringify(act), onclick: () => send(act) }, chooseLabel(act.choose))))) : null);
   }
 
@@ -738,9 +804,9 @@
   function ravenPeekPanel() {
     const v = game.view;
     const seen = (v.secret && v.secret[SEAT] && v.secret[SEAT].peeked) || (typeof v.peeked === "string" && v.peeked !== "hidden" ? v.peeked : null);
-    return h("div", { class: "decision-context raven-peek" }, h("h3", {}, "The top wildling card"),
-      seen ? wildlingCardView(seen) : h("p", {}, "The card is not in the view."),
-      h("p", {}, "Only you have seen it. Keep it on top for the next wildling attack, or put it at the bottom of the deck?"),
+    return h("div", { class: "decision-context raven-peek" }, h("h3", {}, gettext("The top wildling card")),
+      seen ? wildlingCardView(seen) : h("p", {}, gettext("The card is not in the view.")),
+      h("p", {}, gettext("Only you have seen it. Keep it on top for the next wildling attack, or put it at the bottom of the deck?")),
       listPanel(legal()));
   }
 
@@ -755,16 +821,16 @@
     const areas = ravenAreas();
     const chosen = draft && draft.ravenArea && areas.includes(draft.ravenArea) ? draft.ravenArea : null;
     const orders = game.view.orders || {};
-    const parts = [h("p", {}, "As holder of the Messenger Raven you may swap one of your orders for an unused one, or look at the top wildling card."),
+    const parts = [h("p", {}, gettext("As holder of the Messenger Raven you may swap one of your orders for an unused one, or look at the top wildling card.")),
       h("div", { class: "choices" }, listPanel(acts.filter((a) => !isSwap(a))))];
     if (areas.length) {
-      parts.push(h("h3", {}, "Swap an order: first the area"), h("p", { class: "hint" }, "Click one of your orders on the board, or choose it here:"), h("div", { class: "choices-inline raven-areas" }, areas.map((a) => h("button", {
+      parts.push(h("h3", {}, gettext("Swap an order: first the area")), h("p", { class: "hint" }, gettext("Click one of your orders on the board, or choose it here:")), h("div", { class: "choices-inline raven-areas" }, areas.map((a) => h("button", {
         type: "button", class: "token" + (a === chosen ? " chosen" : ""), "data-raven-area": a, "aria-pressed": a === chosen ? "true" : "false",
         onclick: () => { draft = { ravenArea: a }; render(); },
-      }, nameOf(a), orders[a] ? h("small", {}, " now ", W.tokenName(orders[a].token)) : null))));
+      }, nameOf(a), orders[a] ? h("small", {}, " " + fmt(gettext("now %(order)s"), { order: W.tokenName(orders[a].token) })) : null))));
     }
     if (chosen) {
-      parts.push(h("h3", {}, `Then the new order for ${nameOf(chosen)}`), h("div", { class: "tokens raven-tokens" },
+      parts.push(h("h3", {}, fmt(gettext("Then the new order for %(area)s"), { area: nameOf(chosen) })), h("div", { class: "tokens raven-tokens" },
         swaps.filter((a) => a.raven.replace.area === chosen).map((a) => h("button", {
           type: "button", class: "token", "data-raven-token": a.raven.replace.order, title: W.tokenName(a.raven.replace.order),
           "aria-label": W.tokenName(a.raven.replace.order), onclick: () => send(a),
@@ -782,28 +848,33 @@
      live from the initial strength on, frozen when the victor is decided, so a side whose units
      died as casualties still shows them. Before the supports are settled there is no record yet:
      the units and orders on the board are shown instead. */
-  const TIDES_NAME = { zero: "a blank card", sword: "a sword", fortification: "a tower", two: "a +2 card",
-    three: "a +3 card", skull: "a skull" };
+  const TIDES_NAME = { zero: gettext("a blank card"), sword: gettext("a sword"), fortification: gettext("a tower"), two: gettext("a +2 card"),
+    three: gettext("a +3 card"), skull: gettext("a skull") };
+  const TIDES_ID = { zero: pgettext("agot tides card", "zero"), sword: pgettext("agot tides card", "sword"), fortification: pgettext("agot tides card", "fortification"),
+    two: pgettext("agot tides card", "two"), three: pgettext("agot tides card", "three"), skull: pgettext("agot tides card", "skull") };
   const TIDES_VALUE = { zero: 0, sword: 1, fortification: 1, two: 2, three: 3, skull: 0 };
-  const DECIDED = { higher_strength: "the higher strength", fiefdoms_tie: "a tie, won by the house higher on the Fiefdoms track",
-    neutral_force: "the neutral force's strength" };
+  const DECIDED = { higher_strength: gettext("the higher strength"), fiefdoms_tie: gettext("a tie, won by the house higher on the Fiefdoms track"),
+    neutral_force: gettext("the neutral force's strength") };
   function unitValue(u, attacking, castle) {
     return u === "knight" ? 2 : u === "siege_engine" ? (attacking && castle ? 4 : 0) : 1;
   }
   function unitWords(list) {
-    return (list || []).map((u) => u.replace(/^routed_(.*)$/, "$1 (routed)").replace(/_/g, " ")).join(", ") || "none";
+    return (list || []).map((u) => u.startsWith("routed_") ? fmt(gettext("%(unit)s (routed)"), { unit: W.inWords(u.slice(7)) }) : W.inWords(u)).join(", ") || gettext("none");
   }
+  const ROW = { units: pgettext("agot strength row", "Units"), order: pgettext("agot strength row", "Order"), garrison: pgettext("agot strength row", "Garrison"),
+    support: pgettext("agot strength row", "Support"), card: pgettext("agot strength row", "House card"), tides: pgettext("agot strength row", "Tides of Battle"),
+    blade: pgettext("agot strength row", "Valyrian Steel Blade") };
   function recordedLine(line, house) {
     const B = W.board(), c = line.card_id && B.house_cards[line.card_id];
     const rows = {
-      units: ["Units", line.units, unitWords(line.unit_list)],
-      order: ["Order", line.order, line.order_token ? W.tokenName(line.order_token) : "no order"],
-      garrison: line.garrison ? ["Garrison", line.garrison, ""] : null,
-      support: ["Support", line.support, Object.keys(line.supporters || {}).filter((s2) => s2 !== house).length
-        ? "from " + Object.entries(line.supporters).map(([s2, n]) => `${cap(s2)} +${n}`).join(", ") : line.support ? "own Support orders" : "none"],
-      card: ["House card", line.card || 0, c ? c.name : "not yet revealed"],
-      tides: line.tides_card ? ["Tides of Battle", line.tides, TIDES_NAME[line.tides_card] || line.tides_card.replace(/_/g, " ")] : null,
-      blade: ["Valyrian Steel Blade", line.blade, line.blade ? "used" : ""],
+      units: [ROW.units, line.units, unitWords(line.unit_list)],
+      order: [ROW.order, line.order, line.order_token ? W.tokenName(line.order_token) : gettext("no order")],
+      garrison: line.garrison ? [ROW.garrison, line.garrison, ""] : null,
+      support: [ROW.support, line.support, Object.keys(line.supporters || {}).filter((s2) => s2 !== house).length
+        ? fmt(gettext("from %(houses)s"), { houses: Object.entries(line.supporters).map(([s2, n]) => `${cap(s2)} +${n}`).join(", ") }) : line.support ? gettext("own Support orders") : gettext("none")],
+      card: [ROW.card, line.card || 0, c ? c.name : gettext("not yet revealed")],
+      tides: line.tides_card ? [ROW.tides, line.tides, TIDES_NAME[line.tides_card] || line.tides_card.replace(/_/g, " ")] : null,
+      blade: [ROW.blade, line.blade, line.blade ? pgettext("agot blade", "used") : ""],
     };
     return rows;
   }
@@ -823,34 +894,34 @@
       const attacking = house === cur.attacker;
       const units = attacking ? (cur.units || []) : (((v.units[area] || {})[house]) || []);
       const uv = units.reduce((n, u) => n + unitValue(u, attacking, castle), 0);
-      add("units", "Units")[house] = [uv, unitWords(units)];
-      let order = 0, orderName = "no order";
+      add("units", ROW.units)[house] = [uv, unitWords(units)];
+      let order = 0, orderName = gettext("no order");
       if (attacking && cur.march_token) { const m = /march([+-]\d)/.exec(cur.march_token); order = m ? parseInt(m[1], 10) : 0; orderName = W.tokenName(cur.march_token); }
       const o = v.orders[area];
       if (!attacking && o && o.house === house && /^defense/.test(o.token)) { order = parseInt(o.token.replace(/\D/g, ""), 10) || 0; orderName = W.tokenName(o.token); }
-      add("order", "Order")[house] = [order, orderName];
+      add("order", ROW.order)[house] = [order, orderName];
       const garrison = !attacking ? parseInt(cur.garrison || 0, 10) : 0;
-      if (garrison) add("garrison", "Garrison")[house] = [garrison, ""];
+      if (garrison) add("garrison", ROW.garrison)[house] = [garrison, ""];
       const supporters = Object.entries(cur.supports || {}).filter(([s2, side]) => side && cur[side] === house && !(cur.refused || []).includes(s2)).map(([s2]) => cap(s2));
-      add("support", "Support")[house] = [0, supporters.length ? "from " + supporters.join(", ") + " (added once the supports are settled)" : "none"];
-      add("card", "House card")[house] = [0, "not yet revealed"];
-      add("blade", "Valyrian Steel Blade")[house] = [0, ""];
+      add("support", ROW.support)[house] = [0, supporters.length ? fmt(gettext("from %(houses)s (added once the supports are settled)"), { houses: supporters.join(", ") }) : gettext("none")];
+      add("card", ROW.card)[house] = [0, gettext("not yet revealed")];
+      add("blade", ROW.blade)[house] = [0, ""];
     }
     // R298-R299: this seat's own Tides of Battle card is seen before the reveal (the blade holder may
     // draw again); the other side's stays hidden until both are revealed.
     const mine = SEAT && !finished && v.secret && v.secret[SEAT] && v.secret[SEAT].tides;
     if (mine && sides.includes(SEAT) && !rows.tides) {
-      const t = add("tides", "Tides of Battle");
-      for (const x of sides) t[x] = x === SEAT ? [TIDES_VALUE[mine] || 0, `${TIDES_NAME[mine] || mine}, drawn in secret: it counts once both are revealed`] : [0, "drawn, not yet revealed"];
+      const t = add("tides", ROW.tides);
+      for (const x of sides) t[x] = x === SEAT ? [TIDES_VALUE[mine] || 0, fmt(gettext("%(card)s, drawn in secret: it counts once both are revealed"), { card: TIDES_NAME[mine] || mine })] : [0, gettext("drawn, not yet revealed")];
     }
     const blades = rows.blade;
     if (!finished && blades) for (const house of sides) {
       if (!blades.cells[house] || blades.cells[house][0]) continue;
-      if (v.tracks.fiefdoms[0] === house) blades.cells[house][1] = (v.used || {}).valyrian_steel_blade ? "used this round" : "held, +1 if used";
+      if (v.tracks.fiefdoms[0] === house) blades.cells[house][1] = (v.used || {}).valyrian_steel_blade ? gettext("used this round") : gettext("held, +1 if used");
     }
-    if (!cur.defender && cur.neutral != null) add("units", "Units").neutral = [parseInt(cur.neutral, 10) || 0, "neutral force"];
+    if (!cur.defender && cur.neutral != null) add("units", ROW.units).neutral = [parseInt(cur.neutral, 10) || 0, gettext("neutral force")];
     const cols = sides.concat(!cur.defender ? ["neutral"] : []);
-    const head = (x) => x === "neutral" ? "Neutral force" : houseTag(x);
+    const head = (x) => x === "neutral" ? gettext("Neutral force") : houseTag(x);
     const revealed = record && sides.some((x) => record[x] && record[x].card_id);
     const sum = (x) => x === "neutral" ? (parseInt(cur.neutral, 10) || 0)
       : record && record[x] ? record[x].total : (total[x] ?? initial[x] ?? Object.values(rows).reduce((n, r) => n + ((r.cells[x] || [0])[0] || 0), 0));
@@ -858,18 +929,20 @@
     const body = Object.values(rows).map((r) => h("tr", {}, h("th", { scope: "row" }, r.label), cols.map((x) => r.cells[x] ? cell(...r.cells[x]) : h("td", {}, ""))));
     const lead = cur.defender && sum(cur.attacker) !== sum(cur.defender) ? (sum(cur.attacker) > sum(cur.defender) ? cur.attacker : cur.defender) : null;
     let verdict;
-    if (cur.decided_by && cur.winner) verdict = h("p", { class: "tie-rule" }, houseTag(cur.winner), ` won: ${DECIDED[cur.decided_by] || "the higher strength"}.`);
-    else if (cur.decided_by === "neutral_force") verdict = h("p", { class: "tie-rule" }, "The neutral force held: the attacker did not reach its strength.");
-    else if (cur.defender) verdict = h("p", { class: "tie-rule" }, lead ? [houseTag(lead), " is ahead now. "] : "The sides are level now. ",
-      "A tie goes to the house higher on the Fiefdoms track: ", houseTag(fief[0]), ".");
-    else verdict = h("p", {}, "The attacker must at least equal the neutral force's strength.");
+    if (cur.decided_by && cur.winner) verdict = h("p", { class: "tie-rule" }, W.sayPieces(gettext("%(house)s won: %(why)s."), { house: houseTag(cur.winner), why: DECIDED[cur.decided_by] || DECIDED.higher_strength }));
+    else if (cur.decided_by === "neutral_force") verdict = h("p", { class: "tie-rule" }, gettext("The neutral force held: the attacker did not reach its strength."));
+    else if (cur.defender) verdict = h("p", { class: "tie-rule" }, lead ? [...W.sayPieces(gettext("%(house)s is ahead now."), { house: houseTag(lead) }), " "] : gettext("The sides are level now.") + " ",
+      W.sayPieces(gettext("A tie goes to the house higher on the Fiefdoms track: %(house)s."), { house: houseTag(fief[0]) }));
+    else verdict = h("p", {}, gettext("The attacker must at least equal the neutral force's strength."));
+    const values = { attacker: houseTag(cur.attacker), defender: cur.defender ? houseTag(cur.defender) : "", area: nameOf(area), origin: cur.origin ? nameOf(cur.origin) : "" };
     return h("div", { class: "decision-context combat-breakdown", id: finished ? "last-combat-breakdown" : "combat-breakdown" },
-      h("h3", {}, houseTag(cur.attacker), " attacks ", cur.defender ? houseTag(cur.defender) : "a neutral force", ` in ${nameOf(area)}`,
-        cur.origin ? ` from ${nameOf(cur.origin)}` : ""),
+      h("h3", {}, W.sayPieces(cur.defender
+        ? (cur.origin ? gettext("%(attacker)s attacks %(defender)s in %(area)s from %(origin)s") : gettext("%(attacker)s attacks %(defender)s in %(area)s"))
+        : (cur.origin ? gettext("%(attacker)s attacks a neutral force in %(area)s from %(origin)s") : gettext("%(attacker)s attacks a neutral force in %(area)s")), values)),
       h("div", { class: "table-scroll" }, h("table", { class: "strength" },
         h("thead", {}, h("tr", {}, h("th", {}, ""), cols.map((x) => h("th", { scope: "col" }, head(x))))),
         h("tbody", {}, body),
-        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, revealed ? "Strength" : "Strength before house cards"), cols.map((x) => h("td", { class: "total" }, String(sum(x)))))))),
+        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, revealed ? gettext("Strength") : gettext("Strength before house cards")), cols.map((x) => h("td", { class: "total" }, String(sum(x)))))))),
       verdict);
   }
   let battleShown = null;
@@ -886,20 +959,20 @@
   function bidPanel() {
     const v = game.view, d = v.decision || {};
     const power = v.power[SEAT];
-    const input = h("input", { type: "number", min: 0, max: power, value: 0, id: "bid-input", "aria-label": "Your bid" });
+    const input = h("input", { type: "number", min: 0, max: power, value: 0, id: "bid-input", "aria-label": gettext("Your bid") });
     const attack = W.board().wildling_attack_at || 12;
     const what = TRACK_NAMES[d.for]
-      ? [h("h3", {}, `Bidding for ${TRACK_NAMES[d.for]}`), h("p", {}, "Now, from first to last: ", v.tracks[d.for].map((x, i) => [i ? ", " : "", houseTag(x)]).flat(),
-        ". The highest bid takes first place; ties are broken by the holder of the Iron Throne.")]
-      : [h("h3", {}, "Bidding against the wildlings"), h("p", {}, `The wildlings attack with strength ${v.wildlings}. `,
-        `The Night's Watch wins if all bids together reach ${v.wildlings}: then the highest bidder is rewarded; otherwise the lowest bidder and then everyone else suffer the wildling card's penalties. `,
-        `(The threat track ends at ${attack}.)`)];
+      ? [h("h3", {}, fmt(gettext("Bidding for %(track)s"), { track: TRACK_NAMES[d.for] })), h("p", {}, gettext("Now, from first to last:"), " ", v.tracks[d.for].map((x, i) => [i ? ", " : "", houseTag(x)]).flat(),
+        ". ", gettext("The highest bid takes first place; ties are broken by the holder of the Iron Throne."))]
+      : [h("h3", {}, gettext("Bidding against the wildlings")), h("p", {}, fmt(gettext("The wildlings attack with strength %(strength)s."), { strength: v.wildlings }), " ",
+        fmt(gettext("The Night's Watch wins if all bids together reach %(strength)s: then the highest bidder is rewarded; otherwise the lowest bidder and then everyone else suffer the wildling card's penalties."), { strength: v.wildlings }), " ",
+        fmt(gettext("(The threat track ends at %(attack)s.)"), { attack }))];
     const rows = v.seats.map((x) => h("tr", { "data-house": x }, h("td", {}, houseTag(x)),
-      h("td", {}, x === SEAT ? `${power} power available` : v.power[x] === "hidden" ? "power hidden until the bids are revealed" : `${v.power[x]} power available`)));
+      h("td", {}, x === SEAT ? fmt(gettext("%(count)s power available"), { count: power }) : v.power[x] === "hidden" ? gettext("power hidden until the bids are revealed") : fmt(gettext("%(count)s power available"), { count: v.power[x] }))));
     return h("form", { class: "decision-context bid", onsubmit: (e) => { e.preventDefault(); send({ bid: Math.max(0, Math.min(power, parseInt(input.value, 10) || 0)) }); } },
       what, h("table", { class: "bid-power" }, h("tbody", {}, rows)),
-      h("p", {}, h("label", { for: "bid-input" }, `Your bid (0 to ${power}): `), input, " ", h("button", { type: "submit", id: "bid-submit" }, "Bid")),
-      h("p", { class: "hint" }, "Bids are secret until every house has bid; all power bid is spent, whatever the result."));
+      h("p", {}, h("label", { for: "bid-input" }, fmt(gettext("Your bid (0 to %(count)s):"), { count: power }) + " "), input, " ", h("button", { type: "submit", id: "bid-submit" }, pgettext("agot task", "Bid"))),
+      h("p", { class: "hint" }, gettext("Bids are secret until every house has bid; all power bid is spent, whatever the result.")));
   }
 
   /* A decision this page cannot build (a new kind, or the server lists no choices for it): never an
@@ -910,11 +983,11 @@
     const acts = legal();
     const me = game.seats.find((s2) => s2.seat === SEAT);
     return h("div", { class: "decision-context fallback", id: "decision-fallback" },
-      h("p", {}, `You are to ${what}, but this page cannot show the choices for it right now.`,
-        acts.length ? " Choose one of the server's choices:" : " Reloading the game usually brings them back."),
+      h("p", {}, fmt(gettext("You are to %(what)s, but this page cannot show the choices for it right now."), { what }), " ",
+        acts.length ? gettext("Choose one of the server's choices:") : gettext("Reloading the game usually brings them back.")),
       acts.length ? listPanel(acts) : null,
-      h("p", {}, h("button", { type: "button", id: "reload-game", onclick: () => { showError(""); load(); } }, "Reload the game"),
-        me && me.deadline_at ? h("small", { class: "hint" }, " If nothing is chosen, the default choice is played when the time runs out.") : null));
+      h("p", {}, h("button", { type: "button", id: "reload-game", onclick: () => { showError(""); load(); } }, gettext("Reload the game")),
+        me && me.deadline_at ? h("small", { class: "hint" }, " " + gettext("If nothing is chosen, the default choice is played when the time runs out.")) : null));
   }
 
   /* Mustering (R68-R81): per castle/stronghold area of the decision, its points and the items it
@@ -927,25 +1000,26 @@
       const a = B.areas[area];
       const points = a.structure === "stronghold" ? 2 : 1;
       const left = points - (draft.spent[area] || 0);
-      const opts = [["footman", 1, area, { recruit: "footman" }], ["knight", 2, area, { recruit: "knight" }],
-        ["siege engine", 2, area, { recruit: "siege_engine" }], ["footman → knight", 1, area, { upgrade: "footman", to: "knight" }],
-        ["footman → siege engine", 1, area, { upgrade: "footman", to: "siege_engine" }]];
+      // [id for tests (the English words), label, cost, where, item]
+      const opts = [["footman", W.inWords("footman"), 1, area, { recruit: "footman" }], ["knight", W.inWords("knight"), 2, area, { recruit: "knight" }],
+        ["siege engine", W.inWords("siege_engine"), 2, area, { recruit: "siege_engine" }], ["footman → knight", `${W.inWords("footman")} → ${W.inWords("knight")}`, 1, area, { upgrade: "footman", to: "knight" }],
+        ["footman → siege engine", `${W.inWords("footman")} → ${W.inWords("siege_engine")}`, 1, area, { upgrade: "footman", to: "siege_engine" }]];
       for (const sea of a.adjacent.filter((x) => B.areas[x].type !== "land")) {
         if (B.areas[sea].type === "port" && B.areas[sea].land_area !== area) continue;
-        opts.push([`ship in ${nameOf(sea)}`, 1, sea, { recruit: "ship", from: area }]);
+        opts.push([`ship in ${nameOf(sea)}`, fmt(gettext("%(what)s in %(area)s"), { what: W.inWords("ship"), area: nameOf(sea) }), 1, sea, { recruit: "ship", from: area }]);
       }
       const single = decision.single && Object.keys(draft.spent).some((x) => x !== area && draft.spent[x]);
-      items.push(h("div", { class: "muster-area" }, h("strong", {}, `${nameOf(area)}: ${left} of ${points} point(s) left`),
-        h("div", { class: "choices-inline" }, opts.map(([label, cost, dest, item]) => h("button", {
-          type: "button", class: "token", disabled: cost > left || single, "data-muster": `${area}:${label}`,
-          title: single ? "only one area may muster" : cost > left ? "not enough points" : "",
+      items.push(h("div", { class: "muster-area" }, h("strong", {}, fmt(gettext("%(area)s: %(left)s of %(points)s point(s) left"), { area: nameOf(area), left, points })),
+        h("div", { class: "choices-inline" }, opts.map(([key, label, cost, dest, item]) => h("button", {
+          type: "button", class: "token", disabled: cost > left || single, "data-muster": `${area}:${key}`,
+          title: single ? gettext("only one area may muster") : cost > left ? gettext("not enough points") : "",
           onclick: () => { (draft.muster[dest] = draft.muster[dest] || []).push(item); draft.spent[area] = (draft.spent[area] || 0) + cost; render(); },
         }, label)))));
     }
-    const chosen = Object.entries(draft.muster).map(([dest, list]) => h("li", {}, `${nameOf(dest)}: ` + list.map((i) => i.recruit ? i.recruit.replace("_", " ") : `${i.upgrade} → ${i.to.replace("_", " ")}`).join(", ")));
-    return h("div", {}, decision.single ? h("p", {}, "One area only.") : null, items, h("ul", {}, chosen),
-      h("p", {}, h("button", { type: "button", id: "muster-submit", onclick: () => (submit ? submit(draft.muster) : send({ muster: draft.muster })) }, chosen.length ? "Muster" : "Muster nothing"),
-        " ", h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, "Clear")));
+    const chosen = Object.entries(draft.muster).map(([dest, list]) => h("li", {}, `${nameOf(dest)}: ` + list.map((i) => i.recruit ? W.inWords(i.recruit) : `${W.inWords(i.upgrade)} → ${W.inWords(i.to)}`).join(", ")));
+    return h("div", {}, decision.single ? h("p", {}, gettext("One area only.")) : null, items, h("ul", {}, chosen),
+      h("p", {}, h("button", { type: "button", id: "muster-submit", onclick: () => (submit ? submit(draft.muster) : send({ muster: draft.muster })) }, chosen.length ? pgettext("agot task", "Muster") : gettext("Muster nothing")),
+        " ", h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, gettext("Clear"))));
   }
 
   /* Consolidate Power: the listed choices, and for a special order in a castle or stronghold area
@@ -956,7 +1030,7 @@
       B.areas[a].structure !== "none").map(([a]) => a);
     if (draft && draft.cpFrom) {
       const from = draft.cpFrom;
-      return h("div", {}, h("p", {}, `Muster in ${nameOf(from)} with its special Consolidate Power order:`),
+      return h("div", {}, h("p", {}, fmt(gettext("Muster in %(area)s with its special Consolidate Power order:"), { area: nameOf(from) })),
         musterPanel({ areas: [from], single: true }, (muster) => {
           const items = [];
           for (const [dest, list] of Object.entries(muster)) for (const item of list) {
@@ -966,7 +1040,7 @@
         }));
     }
     return h("div", {}, listPanel(legal()), special.map((a) => h("button", { type: "button", class: "choice", "data-muster-from": a,
-      onclick: () => { draft = { muster: {}, spent: {}, cpFrom: a }; render(); } }, `Muster in ${nameOf(a)} instead (special order)`)));
+      onclick: () => { draft = { muster: {}, spent: {}, cpFrom: a }; render(); } }, fmt(gettext("Muster in %(area)s instead (special order)"), { area: nameOf(a) }))));
   }
 
   /* Supply (R161): destroy units until every army fits; tick the units to destroy. */
@@ -978,9 +1052,9 @@
           const list = (draft.reduce[area] = draft.reduce[area] || []);
           if (e.target.checked) list.push(u); else list.splice(list.indexOf(u), 1);
           if (!list.length) delete draft.reduce[area];
-        } }), " ", u.replace(/_/g, " ")))));
-    return h("div", {}, h("p", {}, "Your armies exceed your supply: tick the units to destroy."), h("ul", { class: "order-list" }, rows),
-      h("button", { type: "button", onclick: () => send({ reduce: draft.reduce }) }, "Destroy the ticked units"));
+        } }), " ", W.inWords(u)))));
+    return h("div", {}, h("p", {}, gettext("Your armies exceed your supply: tick the units to destroy.")), h("ul", { class: "order-list" }, rows),
+      h("button", { type: "button", onclick: () => send({ reduce: draft.reduce }) }, gettext("Destroy the ticked units")));
   }
 
   /* Which tokens may go on `area`, given the view and the draft: [{token, ok, reason}]. */
@@ -992,9 +1066,9 @@
     return Object.entries(ORDER_TOKENS).map(([token, n]) => {
       const kind = KINDS.find((k) => token.startsWith(k));
       let reason = null;
-      if ((v.restrictions || []).includes(kind) || (v.restrictions || []).includes(token)) reason = "forbidden this round";
-      else if ((used[token] || 0) >= n) reason = "all used";
-      else if (token.endsWith("*") && specials >= stars) reason = stars ? `only ${stars} special order(s) at your King's Court position` : "no King's Court star";
+      if ((v.restrictions || []).includes(kind) || (v.restrictions || []).includes(token)) reason = gettext("forbidden this round");
+      else if ((used[token] || 0) >= n) reason = gettext("all used");
+      else if (token.endsWith("*") && specials >= stars) reason = stars ? fmt(gettext("only %(count)s special order(s) at your King's Court position"), { count: stars }) : gettext("no King's Court star");
       return { token, ok: !reason, reason };
     });
   }
@@ -1002,25 +1076,27 @@
   /* What each order does, for a player who has not read the rules: March R146-R153, Defense R196,
      Support R199, Raid R134-R141, Consolidate Power R179-R182, special orders R116-R117. */
   const ORDER_HELP = {
-    march: "Move this area's units into adjacent areas. Moving into an area another house holds starts a battle, and the number is added to your strength there.",
-    defense: "If this area is attacked, the number is added to your strength.",
-    support: "Your units here add their strength to a battle in an adjacent area, on the side you choose.",
-    raid: "Removes an adjacent enemy Support, Raid or Consolidate Power order; raiding a Consolidate Power order takes a Power token from that house.",
-    consolidate: "Gain one Power token, plus one for each crown printed in this area.",
+    march: gettext("Move this area's units into adjacent areas. Moving into an area another house holds starts a battle, and the number is added to your strength there."),
+    defense: gettext("If this area is attacked, the number is added to your strength."),
+    support: gettext("Your units here add their strength to a battle in an adjacent area, on the side you choose."),
+    raid: gettext("Removes an adjacent enemy Support, Raid or Consolidate Power order; raiding a Consolidate Power order takes a Power token from that house."),
+    consolidate: gettext("Gain one Power token, plus one for each crown printed in this area."),
   };
   const SPECIAL_HELP = {
-    support: "The special Support also adds 1 to the strength it gives.",
-    raid: "The special Raid can also remove a Defense order.",
-    consolidate: "The special Consolidate Power may instead muster units in this area if it has a castle or stronghold.",
+    support: gettext("The special Support also adds 1 to the strength it gives."),
+    raid: gettext("The special Raid can also remove a Defense order."),
+    consolidate: gettext("The special Consolidate Power may instead muster units in this area if it has a castle or stronghold."),
   };
+  const ORDER_KIND = { march: pgettext("agot order", "March"), defense: pgettext("agot order", "Defense"), support: pgettext("agot order", "Support"),
+    raid: pgettext("agot order", "Raid"), consolidate: pgettext("agot order", "Consolidate Power") };
   function orderHelp(token) {
     const kind = KINDS.find((k) => token.startsWith(k));
     return [ORDER_HELP[kind], token.endsWith("*") ? (SPECIAL_HELP[kind] || "") : ""].filter(Boolean).join(" ");
   }
   function orderGuide() {
-    return h("details", { class: "order-guide" }, h("summary", {}, "What do the orders do?"),
-      h("dl", {}, KINDS.flatMap((k) => [h("dt", {}, cap(k === "consolidate" ? "consolidate power" : k)), h("dd", {}, ORDER_HELP[k], SPECIAL_HELP[k] ? " " + SPECIAL_HELP[k] : "")])),
-      h("p", {}, "★ marks a special order: you may place as many as the stars beside your place on the King's Court track."));
+    return h("details", { class: "order-guide" }, h("summary", {}, gettext("What do the orders do?")),
+      h("dl", {}, KINDS.flatMap((k) => [h("dt", {}, k === "consolidate" ? gettext("Consolidate power") : ORDER_KIND[k]), h("dd", {}, ORDER_HELP[k], SPECIAL_HELP[k] ? " " + SPECIAL_HELP[k] : "")])),
+      h("p", {}, gettext("★ marks a special order: you may place as many as the stars beside your place on the King's Court track.")));
   }
 
   function placeOrdersPanel() {
@@ -1031,29 +1107,29 @@
     const rows = areas.map((a) => h("li", { class: a === draft.area ? "selected" : "" },
       h("button", { type: "button", class: "link area-pick", "data-area": a, "aria-pressed": a === draft.area ? "true" : "false",
         onclick: () => { draft.area = a; render(); } }, nameOf(a)),
-      " ", draft.orders[a] ? h("span", { class: "chosen" }, W.tokenName(draft.orders[a])) : h("span", { class: "empty" }, "no order")));
-    const palette = h("div", { class: "tokens", role: "group", "aria-label": `Order for ${nameOf(draft.area)}` },
+      " ", draft.orders[a] ? h("span", { class: "chosen" }, W.tokenName(draft.orders[a])) : h("span", { class: "empty" }, gettext("no order"))));
+    const palette = h("div", { class: "tokens", role: "group", "aria-label": fmt(gettext("Order for %(area)s"), { area: nameOf(draft.area) }) },
       tokenChoices(draft.area).map((c) => h("button", {
         type: "button", class: "token" + (draft.orders[draft.area] === c.token ? " chosen" : ""), disabled: !c.ok,
         "data-token": c.token, title: c.reason || `${W.tokenName(c.token)}: ${orderHelp(c.token)}`, "aria-label": W.tokenName(c.token) + (c.reason ? ": " + c.reason : ""),
         onclick: () => { draft.orders[draft.area] = c.token; draft.last = draft.area; draft.area = areas.find((a) => !draft.orders[a]) || draft.area; render(); },
-      }, W.tokenText(c.token), h("span", { class: "token-name" }, W.tokenName(c.token).replace(" (special)", " ★")),
+      }, W.tokenText(c.token), h("span", { class: "token-name" }, W.tokenName(c.token, true)),
       c.reason ? h("small", {}, c.reason) : null)));
     const left = areas.filter((a) => !draft.orders[a]).length;
     // what the order chosen here (or the one just placed) does; each button's tooltip says it too
     const helpFor = draft.orders[draft.area] ? draft.area : draft.last && draft.orders[draft.last] ? draft.last : null;
     const help = h("p", { class: "order-help", id: "order-help", "aria-live": "polite" }, helpFor
-      ? [h("strong", {}, `${W.tokenName(draft.orders[helpFor])} in ${nameOf(helpFor)}: `), orderHelp(draft.orders[helpFor])]
-      : "Pick an order for this area.");
+      ? [h("strong", {}, fmt(gettext("%(what)s in %(area)s"), { what: W.tokenName(draft.orders[helpFor]), area: nameOf(helpFor) }) + ": "), orderHelp(draft.orders[helpFor])]
+      : gettext("Pick an order for this area."));
     return h("div", {},
-      h("p", {}, "Click one of your areas on the board (or in the list), then pick its order."),
+      h("p", {}, gettext("Click one of your areas on the board (or in the list), then pick its order.")),
       h("ul", { class: "order-list" }, rows),
       h("p", {}, h("strong", {}, nameOf(draft.area))), palette,
       help,
       orderGuide(),
       h("p", {}, h("button", { type: "button", id: "submit-orders", onclick: () => send({ place_orders: draft.orders }) },
-        left ? `Place orders (${left} ${left === 1 ? "area" : "areas"} still without one)` : "Place orders"),
-        " ", h("button", { type: "button", class: "secondary", onclick: () => { draft = { orders: {} }; render(); } }, "Clear")));
+        left ? fmt(ngettext("Place orders (%(count)s area still without one)", "Place orders (%(count)s areas still without one)", left), { count: left }) : gettext("Place orders")),
+        " ", h("button", { type: "button", class: "secondary", onclick: () => { draft = { orders: {} }; render(); } }, gettext("Clear"))));
   }
 
   /* March (R146-R163): the origin, then its units (ticked here or clicked on the board; a lone unit
@@ -1108,11 +1184,12 @@
   function destLabel(a) {
     const nf = (game.view.neutral_forces || {})[a];
     const enemies = Object.entries((game.view.units || {})[a] || {}).filter(([h2, us]) => h2 !== SEAT && us.length).map(([h2]) => cap(h2));
-    return nameOf(a) + (enemies.length ? ` (battle against ${enemies.join(", ")})` : nf !== undefined && nf !== null && nf !== "impassable" ? ` (neutral force ${nf})`
-      : W.isCombatArea(game.view, SEAT, a) ? " (battle against the garrison)" : "");
+    return nameOf(a) + (enemies.length ? " " + fmt(gettext("(battle against %(houses)s)"), { houses: enemies.join(", ") })
+      : nf !== undefined && nf !== null && nf !== "impassable" ? " " + fmt(gettext("(neutral force %(strength)s)"), { strength: nf })
+        : W.isCombatArea(game.view, SEAT, a) ? " " + gettext("(battle against the garrison)") : "");
   }
-  function unitWord(u) { return u.replace(/^routed_/, "routed ").replace(/_/g, " "); }
-  function wordList(items) { return items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]; }
+  function unitWord(u) { return W.inWords(u); }
+  function wordList(items) { return listOf(items); }
 
   /* Supply (R64-R66, R161): an army is 2 or more units of one house in one area (ports included);
      the supply track's level gives how many armies and how large (board data supply_limits, the
@@ -1132,9 +1209,10 @@
     if (level === undefined || !slots.length) return null;
     const fits = armies.length <= slots.length && armies.every(([, n], i) => n <= slots[i]);
     if (fits) return null;
-    const allowed = `at supply level ${level} (the supply track) you may have ${slots.length} ${slots.length === 1 ? "army" : "armies"}, of at most ${wordList(slots.map(String))} units`;
-    const after = wordList(armies.map(([a, n]) => `${n} in ${nameOf(a)}`));
-    return `it would break your supply limit: ${allowed}, and after this move your armies would be ${after} (an army is two or more units in one area)`;
+    const allowed = fmt(ngettext("at supply level %(level)s (the supply track) you may have %(count)s army, of at most %(sizes)s units",
+      "at supply level %(level)s (the supply track) you may have %(count)s armies, of at most %(sizes)s units", slots.length), { level, count: slots.length, sizes: wordList(slots.map(String)) });
+    const after = wordList(armies.map(([a, n]) => fmt(gettext("%(what)s in %(area)s"), { what: n, area: nameOf(a) })));
+    return fmt(gettext("it would break your supply limit: %(allowed)s, and after this move your armies would be %(after)s (an army is two or more units in one area)"), { allowed, after });
   }
 
   /* A neutral force (R280-R281): the units marching in with the March order's bonus must at least
@@ -1165,28 +1243,31 @@
       if (n > 0) { support += n; supporters.push(`${nameOf(s)} (${cap(o.house)}, +${n})`); }
     }
     const what = wordList(list.map(unitWord));
-    const sum = `Your ${what} ${list.length === 1 ? "brings" : "bring"} ${bring} (units ${units}, March order ${bonus >= 0 ? "+" : ""}${bonus})`;
-    const head = `The neutral force in ${nameOf(area)} has strength ${nf}; to take the area you need at least ${nf}. ${sum}`;
-    if (bring >= nf) return { text: `${head}: enough.`, short: 0, refuse: false };
+    const sum = fmt(ngettext("Your %(units)s brings %(strength)s (units %(value)s, March order %(bonus)s)", "Your %(units)s bring %(strength)s (units %(value)s, March order %(bonus)s)", list.length),
+      { units: what, strength: bring, value: units, bonus: `${bonus >= 0 ? "+" : ""}${bonus}` });
+    const head = fmt(gettext("The neutral force in %(area)s has strength %(strength)s; to take the area you need at least %(strength)s."), { area: nameOf(area), strength: nf }) + " " + sum;
+    if (bring >= nf) return { text: fmt(gettext("%(head)s: enough."), { head }), short: 0, refuse: false };
     const short = nf - bring;
     if (bring + support >= nf) {
-      return { text: `${head}: ${short} short. Support may add more: the Support orders next to it, ${wordList(supporters)}, can add up to ${support} if their houses support you once you march.`, short, refuse: false };
+      return { text: fmt(gettext("%(head)s: %(short)s short. Support may add more: the Support orders next to it, %(orders)s, can add up to %(support)s if their houses support you once you march."),
+        { head, short, orders: wordList(supporters), support }), short, refuse: false };
     }
-    return { text: `${head}: ${short} short, and ${support ? `even every Support order next to it (${wordList(supporters)}) adds only ${support}` : "no Support order next to it can add more"}.`, short, refuse: true };
+    return { text: support ? fmt(gettext("%(head)s: %(short)s short, and even every Support order next to it (%(orders)s) adds only %(support)s."), { head, short, orders: wordList(supporters), support })
+      : fmt(gettext("%(head)s: %(short)s short, and no Support order next to it can add more."), { head, short }), short, refuse: true };
   }
 
   function marchPanel() {
     const v = game.view;
     const mine = Object.entries(v.orders).filter(([, o]) => o.house === SEAT && o.token.startsWith("march")).map(([a]) => a).sort();
     if (!draft || !draft.from) {
-      return h("div", {}, h("p", {}, "Choose the March order to resolve (click it on the board or here):"),
+      return h("div", {}, h("p", {}, gettext("Choose the March order to resolve (click it on the board or here):")),
         h("div", { class: "choices" }, mine.map((a) => h("button", { type: "button", class: "choice", "data-from": a, onclick: () => { startMarch(a); render(); } },
           `${nameOf(a)} (${W.tokenName(v.orders[a].token)})`))));
     }
     const { units, free } = marchPool();
     const moves = marchMoves();
     const assigned = Object.keys(draft.assign).length;
-    const select = h("select", { id: "march-dest", "aria-label": "Destination" });
+    const select = h("select", { id: "march-dest", "aria-label": gettext("Destination") });
     const pickedNote = h("span", { class: "hint", id: "march-picked" });
     // what the picked units bring against a neutral force in the chosen destination, before moving
     const strengthNote = h("p", { class: "hint march-strength", id: "march-strength", "aria-live": "polite", hidden: true });
@@ -1202,14 +1283,14 @@
       const adj = Object.keys(marchTargets()).sort((a, b) => nameOf(a).localeCompare(nameOf(b)));
       const n = marchPool().chosen.length;
       const keep = select.value;
-      select.replaceChildren(h("option", { value: "" }, adj.length ? "— destination —" : "— no destination —"), ...adj.map((a) => h("option", { value: a }, destLabel(a))));
+      select.replaceChildren(h("option", { value: "" }, adj.length ? gettext("— destination —") : gettext("— no destination —")), ...adj.map((a) => h("option", { value: a }, destLabel(a))));
       if (adj.includes(keep)) select.value = keep;
-      pickedNote.textContent = n ? `${n} unit${n === 1 ? "" : "s"} picked.` : "No unit picked: the list shows where any of them may go.";
+      pickedNote.textContent = n ? fmt(ngettext("%(count)s unit picked.", "%(count)s units picked.", n), { count: n }) : gettext("No unit picked: the list shows where any of them may go.");
       preview();
     };
     fillDest();
     const boxes = units.map((u, i) => {
-      if (u.startsWith("routed_")) return h("span", { class: "unit-pick routed" }, `${unitWord(u)} (cannot move)`);
+      if (u.startsWith("routed_")) return h("span", { class: "unit-pick routed" }, fmt(gettext("%(unit)s (cannot move)"), { unit: unitWord(u) }));
       if (!free.includes(i)) return null;
       return h("label", { class: "unit-pick" }, h("input", { type: "checkbox", "data-unit": u, "data-index": i, checked: draft.picked.includes(i),
         onchange: (e) => {
@@ -1223,54 +1304,61 @@
       onchange: (e) => { draft.leave = e.target.checked; render(); } });
     // R154: leaving a castle or stronghold empty without a power token loses it (and its victory point)
     const warn = leaveOk && !draft.leave && area.structure !== "none"
-      ? h("p", { class: "warning", id: "march-warning", role: "alert" }, `${nameOf(draft.from)} will be left empty: without a power token there you lose control of its ${area.structure}`,
-        ", and it no longer counts for your victory.", v.power[SEAT] > 0 ? " Tick \u201cleave a power token\u201d to keep it." : " You have no power token available to keep it.")
+      ? h("p", { class: "warning", id: "march-warning", role: "alert" },
+        fmt(area.structure === "stronghold" ? gettext("%(area)s will be left empty: without a power token there you lose control of its stronghold, and it no longer counts for your victory.")
+          : gettext("%(area)s will be left empty: without a power token there you lose control of its castle, and it no longer counts for your victory."), { area: nameOf(draft.from) }),
+        " ", v.power[SEAT] > 0 ? gettext("Tick \u201cleave a power token\u201d to keep it.") : gettext("You have no power token available to keep it."))
       : null;
     return h("div", {},
-      h("p", {}, `March from ${nameOf(draft.from)} (${W.tokenName(v.orders[draft.from].token)}). Pick units (tick them, or click them on the board), then click a destination on the board or choose it here.`),
-      h("div", { class: "march-units" }, boxes.length ? boxes : h("em", {}, "every unit has a destination"), " ", free.length ? pickedNote : null),
-      free.length ? h("p", {}, select, " ", h("button", { type: "button", id: "march-assign", onclick: () => { if (select.value) assignPicked(select.value); } }, "Move the picked units there")) : null,
+      h("p", {}, fmt(gettext("March from %(area)s (%(order)s). Pick units (tick them, or click them on the board), then click a destination on the board or choose it here."), { area: nameOf(draft.from), order: W.tokenName(v.orders[draft.from].token) })),
+      h("div", { class: "march-units" }, boxes.length ? boxes : h("em", {}, gettext("every unit has a destination")), " ", free.length ? pickedNote : null),
+      free.length ? h("p", {}, select, " ", h("button", { type: "button", id: "march-assign", onclick: () => { if (select.value) assignPicked(select.value); } }, gettext("Move the picked units there"))) : null,
       free.length ? strengthNote : null,
       h("ul", { class: "march-moves" }, Object.entries(moves).map(([a, us]) => {
         const check = neutralCheck(a, us);
         return h("li", {}, `${us.map(unitWord).join(", ")} → ${destLabel(a)}`, check ? h("small", { class: "march-neutral" }, h("br"), check.text) : null);
       })),
-      assigned ? h("p", {}, h("button", { type: "button", class: "link", id: "march-undo", onclick: () => { draft.assign = {}; draft.picked = []; draft.leave = false; render(); } }, "Undo the moves")) : null,
-      leaveOk ? h("p", {}, h("label", {}, leave, ` leave a power token in ${nameOf(draft.from)} to keep control of it (${v.power[SEAT]} available)`)) : null,
+      assigned ? h("p", {}, h("button", { type: "button", class: "link", id: "march-undo", onclick: () => { draft.assign = {}; draft.picked = []; draft.leave = false; render(); } }, gettext("Undo the moves"))) : null,
+      leaveOk ? h("p", {}, h("label", {}, leave, " " + fmt(gettext("leave a power token in %(area)s to keep control of it (%(count)s available)"), { area: nameOf(draft.from), count: v.power[SEAT] }))) : null,
       warn,
       h("p", { class: "march-buttons" },
-        h("button", { type: "button", id: "march-submit", disabled: !assigned, title: assigned ? "" : "give at least one unit a destination first",
-          onclick: () => send({ march: { from: draft.from, moves, leave_power_token: leaveOk && !!draft.leave } }) }, "March"), " ",
-        h("button", { type: "button", class: "secondary", id: "march-remove", onclick: () => send({ march: { from: draft.from, moves: {}, leave_power_token: false } }) }, "Remove the order without moving"), " ",
-        h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, "Back")));
+        h("button", { type: "button", id: "march-submit", disabled: !assigned, title: assigned ? "" : gettext("give at least one unit a destination first"),
+          onclick: () => send({ march: { from: draft.from, moves, leave_power_token: leaveOk && !!draft.leave } }) }, pgettext("agot order", "March")), " ",
+        h("button", { type: "button", class: "secondary", id: "march-remove", onclick: () => send({ march: { from: draft.from, moves: {}, leave_power_token: false } }) }, gettext("Remove the order without moving")), " ",
+        h("button", { type: "button", class: "secondary", onclick: () => { draft = null; render(); } }, gettext("Back"))));
   }
 
+  /* "Your knight cannot march from Winterfell to Karhold: <why>" (the why ends the sentence). */
+  function cannotMarch(units, area, why) {
+    return fmt(gettext("Your %(units)s cannot march from %(from)s to %(area)s: %(why)s"), { units, from: nameOf(draft.from), area: nameOf(area), why });
+  }
   function assignPicked(area) {
     const { units, chosen } = marchPool();
-    if (!chosen.length) { showError("Pick the units to move first: tick them or click them on the board."); return; }
+    if (!chosen.length) { showError(gettext("Pick the units to move first: tick them or click them on the board.")); return; }
     const list = chosen.map((i) => units[i]);
     if (!marchTargets(list)[area]) {
       const what = list.map(unitWord).join(", ");
       const ships = list.includes("ship"), land = list.some((u) => u !== "ship");
       const battle = Object.keys(marchMoves()).find((a) => W.isCombatArea(game.view, SEAT, a));
-      const why = ships && land ? "ships and land units cannot march to the same area"
-        : (game.view.neutral_forces || {})[area] === "impassable" ? `${nameOf(area)} is impassable`
-          : battle && W.isCombatArea(game.view, SEAT, area) && W.marchTargets(game.view, SEAT, draft.from, list)[area] ? `one March starts at most one battle, and this one already goes to ${nameOf(battle)}`
-            : ships ? `ships go only to an adjacent sea or one of your ports, and ${nameOf(area)} is not one next to ${nameOf(draft.from)}`
-              : `${nameOf(area)} is not next to ${nameOf(draft.from)} and no chain of seas holding your ships reaches it`;
-      showError(`Your ${what} cannot march from ${nameOf(draft.from)} to ${nameOf(area)}: ${why}.`);
+      const places = { area: nameOf(area), from: nameOf(draft.from), battle: battle ? nameOf(battle) : "" };
+      const why = ships && land ? gettext("ships and land units cannot march to the same area")
+        : (game.view.neutral_forces || {})[area] === "impassable" ? fmt(gettext("%(area)s is impassable"), places)
+          : battle && W.isCombatArea(game.view, SEAT, area) && W.marchTargets(game.view, SEAT, draft.from, list)[area] ? fmt(gettext("one March starts at most one battle, and this one already goes to %(battle)s"), places)
+            : ships ? fmt(gettext("ships go only to an adjacent sea or one of your ports, and %(area)s is not one next to %(from)s"), places)
+              : fmt(gettext("%(area)s is not next to %(from)s and no chain of seas holding your ships reaches it"), places);
+      showError(cannotMarch(what, area, why + "."));
       return;
     }
     // R280-R281 (A14): a neutral force out of reach even with every possible support
     const neutral = neutralCheck(area, (marchMoves()[area] || []).concat(list));
     if (neutral && neutral.refuse) {
-      showError(`Your ${list.map(unitWord).join(", ")} cannot march from ${nameOf(draft.from)} to ${nameOf(area)}: ${neutral.text}`);
+      showError(cannotMarch(list.map(unitWord).join(", "), area, neutral.text));
       return;
     }
     // R161, R66(d): never past the supply limit
     const supplyWhy = marchSupplyProblem({ [area]: list });
     if (supplyWhy) {
-      showError(`Your ${list.map(unitWord).join(", ")} cannot march from ${nameOf(draft.from)} to ${nameOf(area)}: ${supplyWhy}.`);
+      showError(cannotMarch(list.map(unitWord).join(", "), area, supplyWhy + "."));
       return;
     }
     showError("");
@@ -1286,7 +1374,7 @@
     if (piece && piece.house === SEAT) {
       if (!free.includes(piece.index)) {
         const u = marchUnits()[piece.index] || "";
-        showError(u.startsWith("routed_") ? "Routed units cannot move." : `That ${unitWord(u)} has a destination already: undo the moves to change it.`);
+        showError(u.startsWith("routed_") ? gettext("Routed units cannot move.") : fmt(gettext("That %(unit)s has a destination already: undo the moves to change it."), { unit: unitWord(u) }));
         return;
       }
       draft.picked = chosen.includes(piece.index) ? chosen.filter((x) => x !== piece.index) : chosen.concat([piece.index]);
