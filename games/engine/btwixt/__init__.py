@@ -14,6 +14,7 @@ from games.engine import fields as F
 from games.engine.base import REFEREE, EngineError, register
 from games.engine.btwixt import data, effects, flow, setup, summary
 from games.engine.btwixt import table as T
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -85,7 +86,7 @@ class BtwixtRuleset:
 
     def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
         if state["step"] == "game_over":
-            raise EngineError("game_over", "the game is over")
+            raise EngineError("game_over", gettext("the game is over"))
         if not isinstance(act, dict) or not act:
             raise EngineError("bad_action", "an action is a mapping")
         F.guard(act)
@@ -95,7 +96,7 @@ class BtwixtRuleset:
         if kind != "play" and len(act) != 1:
             raise EngineError("bad_action", "an action has exactly one key (play may add target)")
         if seat not in state["seats"]:
-            raise EngineError("not_your_turn", f"{seat} is not a seat")
+            raise EngineError("not_your_turn", gettext("%(seat)s is not a seat") % {"seat": seat})
         new = copy_state(state)
         events: list[Event] = []
         if kind == "reorder_dead":
@@ -103,14 +104,14 @@ class BtwixtRuleset:
             return new, events
         d = state.get("decision")
         if not d or d["kind"] != ANSWERS[kind] or seat not in d["seats"]:
-            raise EngineError("not_your_turn", f"{seat} has no pending {ANSWERS[kind]} decision")
+            raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": seat, "kind": ANSWERS[kind]})
         if kind == "play":
             effects.play(new, seat, act, events)
         elif kind == "kneel":
             if act["kneel"] is not True:
                 raise EngineError("bad_action", "kneel: true")
             if not effects.may_kneel(new, seat):
-                raise EngineError("illegal_action", "you may not kneel while your bid pile is empty (the current ally)")
+                raise EngineError("illegal_action", gettext("you may not kneel while your bid pile is empty (the current ally)"))
             new["decision"] = None
             flow.kneel(new, seat, events)
             flow.next_turn(new, seat, events)
@@ -130,7 +131,7 @@ class BtwixtRuleset:
         if not isinstance(order, list):
             raise EngineError("bad_action", "reorder_dead: a list of allies")
         if sorted(order) != sorted(state["dead"]):
-            raise EngineError("illegal_action", "reorder_dead: not the same allies")
+            raise EngineError("illegal_action", gettext("reorder_dead: not the same allies"))
         state["dead"] = list(order)
         events.append({"type": "reorder_dead", "dead": list(order)})
 

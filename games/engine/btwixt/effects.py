@@ -14,6 +14,7 @@ from typing import Any
 from games.engine.base import EngineError
 from games.engine.btwixt import data
 from games.engine.btwixt import table as T
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -145,9 +146,9 @@ def play(state: State, seat: str, act: dict[str, Any], events: list[Event]) -> N
     if extra:
         raise EngineError("bad_action", f"play: unknown key {', '.join(sorted(extra))}")
     if card_id not in T.hand(state, seat):
-        raise EngineError("illegal_action", f"{card_id} is not in your hand")
+        raise EngineError("illegal_action", gettext("%(card)s is not in your hand") % {"card": card_id})
     if card_id not in playable_cards(state, seat):
-        raise EngineError("illegal_action", f"{card_id} cannot be played now")
+        raise EngineError("illegal_action", gettext("%(card)s cannot be played now") % {"card": card_id})
     if act.get("target") is not None and not isinstance(act["target"], bool):
         check_answer_shape(act["target"])
     fc = first_choice(state, seat, card_id)
@@ -157,14 +158,16 @@ def play(state: State, seat: str, act: dict[str, Any], events: list[Event]) -> N
         target = act.get("target")
         if target is None and required:
             if len(opts) >= 2:
-                raise EngineError("illegal_action", f"{card_id} needs a target: one of {canon(opts)}")
+                raise EngineError("illegal_action", gettext("%(card)s needs a target: one of %(options)s") % {
+                    "card": card_id, "options": canon(opts)})
             target = opts[0]
         elif target is not None and canon(target) not in {canon(o) for o in opts}:
-            raise EngineError("illegal_action", f"{card_id}: target {canon(target)} is not legal")
+            raise EngineError("illegal_action", gettext("%(card)s: target %(target)s is not legal") % {
+                "card": card_id, "target": canon(target)})
         if target is not None:
             preset = {"index": index, "answer": target}
     elif act.get("target") is not None:
-        raise EngineError("illegal_action", f"{card_id}: no target is possible")
+        raise EngineError("illegal_action", gettext("%(card)s: no target is possible") % {"card": card_id})
     T.hand(state, seat).remove(card_id)
     state["playing"] = {"seat": seat, "card": card_id, "to": seat}
     state["decision"] = None
@@ -254,8 +257,9 @@ def choose(state: State, seat: str, answer: Any, events: list[Event]) -> None:
             and canon({**answer, "allies": answer["allies"][::-1]}) in {canon(o) for o in opts}:
         answer = {**answer, "allies": answer["allies"][::-1]}  # a swap names its two allies in any order
     elif canon(answer) not in {canon(o) for o in opts}:
-        raise EngineError("illegal_action", f"choose: {canon(answer)} is not one of {canon(opts)}"
-                          + (" or false" if d["optional"] else ""))
+        said = (gettext("choose: %(answer)s is not one of %(options)s or false") if d["optional"]
+                else gettext("choose: %(answer)s is not one of %(options)s"))
+        raise EngineError("illegal_action", said % {"answer": canon(answer), "options": canon(opts)})
     sec["options"] = []
     sec["peeked"] = []
     state["decision"] = None

@@ -13,6 +13,7 @@ from typing import Any
 from games.engine.base import EngineError
 from games.engine.btwixt import data, effects
 from games.engine.btwixt import table as T
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -257,7 +258,7 @@ def keep(state: State, seat: str, card_id: Any, events: list[Event]) -> None:
     if not isinstance(card_id, str):
         raise EngineError("bad_action", "keep: a card id")
     if card_id not in packet:
-        raise EngineError("illegal_action", f"keep: {card_id} is not in your packet")
+        raise EngineError("illegal_action", gettext("keep: %(card)s is not in your packet") % {"card": card_id})
     packet.remove(card_id)
     T.secret(state, seat)["kept"].append(card_id)
     state["decision"]["seats"].remove(seat)
@@ -398,8 +399,8 @@ def claim(state: State, seat: str, council: Any, events: list[Event]) -> None:
     if not isinstance(council, str):
         raise EngineError("bad_action", "claim: a council name")
     if council not in d["options"]:
-        raise EngineError("illegal_action", f"claim: {state['placing']['ally']} may go to {', '.join(d['options'])}, "
-                          f"not {council}")
+        raise EngineError("illegal_action", gettext("claim: %(ally)s may go to %(options)s, not %(council)s") % {
+            "ally": state["placing"]["ally"], "options": ", ".join(d["options"]), "council": council})
     state["decision"] = None
     place_ally(state, state["placing"], council, events)
 
@@ -421,7 +422,8 @@ def token(state: State, seat: str, council: Any, events: list[Event]) -> None:
     if not isinstance(council, str):
         raise EngineError("bad_action", "token: a council name")
     if council not in d["options"]:
-        raise EngineError("illegal_action", f"token: {council} is not one of your councils ({', '.join(d['options'])})")
+        raise EngineError("illegal_action", gettext("token: %(council)s is not one of your councils (%(options)s)") % {
+            "council": council, "options": ", ".join(d["options"])})
     state["councils"][council]["tokens"].append(state["limbo_token"])
     state["limbo_token"] = None
     state["decision"] = None
