@@ -60,7 +60,7 @@ def told() -> list[tuple[dict, dict, dict, dict]]:
         english = [LCG.describe_event(ev) for ev in events]
     with translation.override("es"):
         spanish = [LCG.describe_event(ev) for ev in events]
-    return list(zip(events, bare, english, spanish))
+    return list(zip(events, bare, english, spanish, strict=True))
 
 
 def _without_names(text: str) -> str:
@@ -183,3 +183,33 @@ def test_the_log_api_narrates_in_the_readers_language():
     assert any(re.fullmatch(rf"{p1} roba siete cartas: .+ y .+\.", t) for t in own), own
     other = read(seat_client(game, "p2"), "es")
     assert f"{p1} roba siete cartas." in other
+
+
+@pytest.mark.django_db
+def test_a_refused_act_says_why_in_the_readers_language():
+    """The engine's refusals (games/engine/lcg/actions.py) are said with games.engine.narration's
+    words: the API's `detail` in the request's language; the error code stays English."""
+    from django.urls import reverse
+
+    game = make_game(2, ruleset="lcg", seed=12)
+    for seat, action in (("p1", {"mulligan": False}), ("p2", {"mulligan": False})):
+        submit(game, seat, action)
+    game.refresh_from_db()
+    hand = LCG.view(game.state, "p1")["players"]["p1"]["hand"]
+    costly = {"setup": [c for c in hand if data.cards()[c]["type"] in ("character", "location")]}
+    expensive = sum(data.cards()[c].get("cost", 0) for c in costly["setup"]) > 8
+    events = [c for c in hand if data.cards()[c]["type"] in ("event", "plot", "agenda")]
+    act = {"setup": [events[0]]} if events else costly
+    assert events or expensive, hand
+    said = {}
+    for language in ("en", "es"):
+        r = seat_client(game, "p1").post(reverse("api-game-actions", args=[game.id]), {"version": game.version, "action": act},
+                                         format="json", HTTP_ACCEPT_LANGUAGE=language)
+        assert r.status_code == 400 and r.json()["error"] == "illegal_action", r.json()
+        said[language] = r.json()["detail"]
+    if events:
+        name = data.cards()[events[0]]["name"]
+        assert said["en"].startswith(f"{name} is an event: setup cards are characters, locations and attachments")
+        assert said["es"].startswith(f"{name} es de tipo Evento: las cartas de inicio son Personajes, Lugares y Accesorios")
+    else:
+        assert said["en"].startswith("setup cards cost") and said["es"].startswith("las cartas de inicio cuestan")

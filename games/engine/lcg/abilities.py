@@ -27,6 +27,7 @@ from games.engine import rng
 from games.engine.base import EngineError
 from games.engine.lcg import table as T
 from games.engine.lcg.cards import ABILITIES
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -937,11 +938,11 @@ def resolve_name(state: State, seat: str, name: Any) -> str:
             raise EngineError("bad_action", "a card is {card, zone, seat?}: three names")
         s = name.get("seat", seat)
         if s not in state["seats"] or name["zone"] not in ("hand", "discard", "dead", "deck"):
-            refuse(f"no such place: the {F.shown(name['zone'])} of {F.shown(s)}")
+            refuse(gettext("no such place: the %(zone)s of %(seat)s") % {"zone": F.shown(name["zone"]), "seat": F.shown(s)})
         for u in state["players"][s][name["zone"]]:
             if T.cid(state, u) == name["card"]:
                 return u
-        refuse(f"{name['card']} is not in that {name['zone']}")
+        refuse(gettext("%(card)s is not in that %(zone)s") % {"card": name["card"], "zone": name["zone"]})
     return T.find_in_play(state, name, [seat] + T.others(state, seat))
 
 
@@ -968,16 +969,16 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
         F.items(value["targets"], f"{kind}: targets", "cards")
     duplicate = F.flag(value.get("duplicate", False), f"{kind}: duplicate")
     if _catelyn_blocks(state, seat):
-        refuse("Catelyn Stark is participating: you cannot trigger card abilities")
+        refuse(gettext("Catelyn Stark is participating: you cannot trigger card abilities"))
     if kind == "play":
         src = T.find_in_hand(state, seat, value["card"]) if isinstance(value["card"], str) else None
         if src is None:
             raise EngineError("bad_action", "play: an event id from your hand")
         c = T.card(state, src)
         if c["type"] != "event":
-            refuse(f"{c['name']} is not an event: characters, locations and attachments are marshaled")
+            refuse(gettext("%(card)s is not an event: characters, locations and attachments are marshaled") % {"card": c["name"]})
         if not ABILITIES.get(c["id"]):
-            refuse(f"{c['name']} has no ability: it could not change the game state (L124)")
+            refuse(gettext("%(card)s has no ability: it could not change the game state (L124)") % {"card": c["name"]})
         is_event = True
     else:
         src = T.find_in_play(state, value["card"], [seat])
@@ -990,17 +991,17 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     trig = [(i, a) for i, a in enumerate(sp) if a["kind"] in TRIGGERED]
     n = value.get("ability", 1)
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(trig):
-        refuse(f"{T.card(state, src)['name']} has no such triggered ability")
+        refuse(gettext("%(card)s has no such triggered ability") % {"card": T.card(state, src)["name"]})
     i, a = trig[n - 1]
     if not _window_ok(state, a, timing, ev):
-        refuse(f"{T.card(state, src)['name']}: that ability cannot be used in this window (L87, L88, L91)")
+        refuse(gettext("%(card)s: that ability cannot be used in this window (L87, L88, L91)") % {"card": T.card(state, src)["name"]})
     ctx = {"src": src, "cid": T.cid(state, src), "i": i, "seat": seat, "ev": ev, "targets": [], "event": is_event}
     if not _under_limit(state, ctx, a):
-        refuse(f"{T.card(state, src)['name']}: its limit is reached (L162)")
+        refuse(gettext("%(card)s: its limit is reached (L162)") % {"card": T.card(state, src)["name"]})
     if _used_here(state, ctx):
-        refuse(f"{T.card(state, src)['name']}: already used for this (L93)")
+        refuse(gettext("%(card)s: already used for this (L93)") % {"card": T.card(state, src)["name"]})
     if not conds_hold(state, ctx, a.get("if", ())):
-        refuse(f"{T.card(state, src)['name']}: its condition is not met")
+        refuse(gettext("%(card)s: its condition is not met") % {"card": T.card(state, src)["name"]})
     if is_event and T.card(state, src).get("cost") == "X":
         if ev and ev.get("cid"):
             ctx["x"] = _printed_cid(state, ev["cid"])
@@ -1008,16 +1009,16 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
             # SCENARIOS.md's shorthand: X and the target named in the act answer both decisions
             x = value.get("x")
             if not isinstance(x, int) or isinstance(x, bool) or x < 0:
-                refuse("name X (x: a number)")
+                refuse(gettext("name X (x: a number)"))
             if x not in x_range(state, ctx, a):
-                refuse(f"{T.card(state, src)['name']}: X cannot be {x} (L134, L136)")
+                refuse(gettext("%(card)s: X cannot be %(x)s (L134, L136)") % {"card": T.card(state, src)["name"], "x": x})
             ctx["x"] = x
         else:
             if value.get("targets"):
-                refuse(f"{T.card(state, src)['name']}: X is chosen first, then the target (L128, L134)")
+                refuse(gettext("%(card)s: X is chosen first, then the target (L128, L134)") % {"card": T.card(state, src)["name"]})
             xs = x_range(state, ctx, a)
             if not xs:
-                refuse(f"{T.card(state, src)['name']}: no X can be paid with a target left (L125, L136)")
+                refuse(gettext("%(card)s: no X can be paid with a target left (L125, L136)") % {"card": T.card(state, src)["name"]})
             state["decision"] = None
             _push_choice(state, seat, "x", ctx, [], values=xs, timing=timing)
             return
@@ -1026,22 +1027,22 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     if tsel:
         names = value.get("targets")
         if not isinstance(names, list) or not names:
-            refuse(f"{T.card(state, src)['name']}: name its target (L135)")
+            refuse(gettext("%(card)s: name its target (L135)") % {"card": T.card(state, src)["name"]})
         lo, hi = a.get("count", [1, 1])
         if not lo <= len(names) <= hi:
-            refuse(f"{T.card(state, src)['name']}: {lo} to {hi} targets")
+            refuse(gettext("%(card)s: %(lo)s to %(hi)s targets") % {"card": T.card(state, src)["name"], "lo": lo, "hi": hi})
         cands = candidates(state, ctx, tsel)
         for nm in names:
             u = resolve_name(state, seat, nm)
             if u not in cands or u in targets:
-                refuse(f"{shown_name(nm)} is not a valid target (L136-L141)")
+                refuse(gettext("%(card)s is not a valid target (L136-L141)") % {"card": shown_name(nm)})
             targets.append(u)
         if tsel == "opponent_character_cost_x" and _printed(state, targets[0], "cost") > ctx.get("x", 0):
-            refuse("the character's printed cost is above X")
+            refuse(gettext("the character's printed cost is above X"))
     elif value.get("targets"):
-        refuse(f"{T.card(state, src)['name']} takes no target")
+        refuse(gettext("%(card)s takes no target") % {"card": T.card(state, src)["name"]})
     if not _costs_ok(state, ctx, a):
-        refuse(f"{T.card(state, src)['name']}: its cost cannot be paid (L125)")
+        refuse(gettext("%(card)s: its cost cannot be paid (L125)") % {"card": T.card(state, src)["name"]})
     ctx["targets"] = targets
     state["decision"] = None
     _proceed(state, ctx, timing, events)
@@ -1122,10 +1123,10 @@ def _pay(state: State, ctx: Ctx, a: dict[str, Any], events: list[Event]) -> None
 def _duplicate_save(state: State, seat: str, uid: str, ev: Event | None, events: list[Event]) -> None:
     """L220: discard a duplicate to save the card it covers."""
     if not ev or ev["t"] != "would_leave" or uid not in _open_uids(state, ev):
-        refuse("a duplicate saves only its card when it would leave play (L220)")
+        refuse(gettext("a duplicate saves only its card when it would leave play (L220)"))
     rec = state["inplay"][uid]
     if not rec["duplicates"]:
-        refuse(f"{T.card(state, uid)['name']} has no duplicate")
+        refuse(gettext("%(card)s has no duplicate") % {"card": T.card(state, uid)["name"]})
     d = rec["duplicates"].pop(0)
     T.face_up(state, d)
     state["players"][T.owner(state, d)]["discard"].insert(0, d)
@@ -1672,7 +1673,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
     ctx, w = fr["ctx"], fr["what"]
     if w == "challenge_type":
         if value not in ("military", "intrigue", "power"):
-            refuse("name a challenge type: military, intrigue or power")
+            refuse(gettext("name a challenge type: military, intrigue or power"))
         _done_choice(state, fr)
         if fr.get("purpose") == "calm":
             state["lasting"].append({"seat": ctx["seat"], "calm": value, "until": "plot", "source": ctx["cid"]})
@@ -1684,7 +1685,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
         return
     if w == "card_type":
         if value not in ("character", "location", "attachment", "event"):
-            refuse("name a card type: character, location, attachment or event")
+            refuse(gettext("name a card type: character, location, attachment or event"))
         _done_choice(state, fr)
         events.append({"type": "named", "seat": seat, "card": ctx["cid"], "card_type": value})
         ctx["named_type"] = value
@@ -1693,7 +1694,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
         return
     if w == "mode":
         if isinstance(value, bool) or not isinstance(value, int) or value not in range(fr["modes"]):
-            refuse(f"choose a mode, 0 to {fr['modes'] - 1}")
+            refuse(gettext("choose a mode, 0 to %(n)s") % {"n": fr["modes"] - 1})
         _done_choice(state, fr)
         if value == 0:
             T.draw(state, ctx["seat"], 1, events)
@@ -1703,7 +1704,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
         return
     if w == "seat":
         if value not in state["seats"]:
-            refuse("choose a seat")
+            refuse(gettext("choose a seat"))
         _done_choice(state, fr)
         ctx["bear_seat"] = value
         _push_choice(state, ctx["seat"], "cards", ctx, fr["rest"], selector="bear_top5", lo=0, hi=3, then="bear")
@@ -1712,7 +1713,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
         if not isinstance(value, int) or isinstance(value, bool):
             raise EngineError("bad_action", "choose: a number (X)")
         if value not in fr["values"]:
-            refuse(f"X: {fr['values'][0]} to {fr['values'][-1]} (L134, L136)")
+            refuse(gettext("X: %(lo)s to %(hi)s (L134, L136)") % {"lo": fr["values"][0], "hi": fr["values"][-1]})
         _done_choice(state, fr)
         ctx["x"] = value
         events.append({"type": "named", "seat": seat, "card": ctx["cid"], "x": value})
@@ -1726,7 +1727,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if w in ("target", "kneel_cost"):
         u = resolve_name(state, seat, value)
         if u not in opts:
-            refuse(f"{shown_name(value)} is not a valid choice (L136-L141)")
+            refuse(gettext("%(card)s is not a valid choice (L136-L141)") % {"card": shown_name(value)})
         _done_choice(state, fr)
         if w == "target":
             ctx["targets"] = [u]
@@ -1737,13 +1738,13 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if w == "card":
         if value is None:
             if not fr.get("optional") and opts:
-                refuse("this choice is not optional")
+                refuse(gettext("this choice is not optional"))
             _done_choice(state, fr)
             _finish_card_choice(state, fr, None, events)
             return
         u = resolve_name(state, seat, value)
         if u not in opts:
-            refuse(f"{shown_name(value)} is not a valid choice")
+            refuse(gettext("%(card)s is not a valid choice") % {"card": shown_name(value)})
         _done_choice(state, fr)
         _finish_card_choice(state, fr, u, events)
         return
@@ -1758,10 +1759,10 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
                 u = next((x for x in opts if x not in uids and T.cid(state, x) == T.cid(state, u)), u)
             uids.append(u)
         if len(set(uids)) != len(uids) or any(u not in opts for u in uids):
-            refuse("not valid choices")
+            refuse(gettext("not valid choices"))
         lo, hi = (fr["count"], fr["count"]) if w == "kill" else (fr["lo"], fr["hi"])
         if not lo <= len(uids) <= hi:
-            refuse(f"choose {lo} to {hi} cards")
+            refuse(gettext("choose %(lo)s to %(hi)s cards") % {"lo": lo, "hi": hi})
         _done_choice(state, fr)
         if w == "kill":
             request_leave(state, uids, "dead", ctx["cid"], events)
@@ -1794,7 +1795,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
                 return
         run_ops(state, ctx, fr["rest"], events)
         return
-    refuse("nothing to choose")
+    refuse(gettext("nothing to choose"))
 
 
 def _answer_order(state: State, fr: dict[str, Any], seat: str, value: Any, events: list[Event]) -> None:
@@ -1810,11 +1811,11 @@ def _answer_order(state: State, fr: dict[str, Any], seat: str, value: Any, event
     for cid in ids:
         u = next((x for x in pool if T.cid(state, x) == cid), None)
         if u is None:
-            refuse("name each card left on top once, top first")
+            refuse(gettext("name each card left on top once, top first"))
         pool.remove(u)
         order.append(u)
     if pool:
-        refuse("name each card left on top once, top first")
+        refuse(gettext("name each card left on top once, top first"))
     _done_choice(state, fr)
     p = state["players"][ctx["bear_seat"]]
     p["deck"][:len(order)] = order

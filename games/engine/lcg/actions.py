@@ -11,6 +11,7 @@ from games.engine.base import EngineError
 from games.engine.lcg import abilities as A
 from games.engine.lcg import flow
 from games.engine.lcg import table as T
+from games.engine.narration import gettext, ngettext, term
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -27,7 +28,26 @@ ANSWERS = {
 
 
 def refuse(reason: str) -> None:
+    """An illegal act: the reason in the reader's language (games.engine.narration's words: English in
+    the engine, the request's language on the site; issue 29)."""
     raise EngineError("illegal_action", reason)
+
+
+def type_word(card_type: str) -> str:
+    """A card type as the reader's language writes it ('event', 'Evento')."""
+    return term("lcg", card_type, "card_type")
+
+
+def icon_word(ctype: str) -> str:
+    return term("lcg", ctype, "challenge")
+
+
+def either(items: list[str]) -> str:
+    """'Knight or Lord' (in the reader's language)."""
+    out = ""
+    for item in items:
+        out = item if not out else gettext("%(either)s or %(other)s") % {"either": out, "other": item}
+    return out
 
 
 # ------------------------------------------------------------------ entry rules
@@ -37,27 +57,29 @@ def entry_problem(state: State, seat: str, uid: str, host: str | None, *, marsha
     """(why the card cannot come into play now, or None; whether it comes in as a duplicate)."""
     c = T.card(state, uid)
     if c["type"] not in ("character", "location", "attachment"):
-        return f"{c['name']} is an {c['type']}: only characters, locations and attachments come into play", False
+        return gettext("%(card)s is an %(type)s: only characters, locations and attachments come into play") % {
+            "card": c["name"], "type": type_word(c["type"])}, False
     p = state["players"][seat]
     duplicate = False
     if c["unique"]:
         if any(T.cid(state, u) == c["id"] for u in p["dead"]):
-            return f"{c['name']} is unique and a copy is in your dead pile (L219)", False
+            return gettext("%(card)s is unique and a copy is in your dead pile (L219)") % {"card": c["name"]}, False
         duplicate = any(T.cid(state, u) == c["id"] and T.owner(state, u) == seat for u in p["play"])
     if duplicate:
         if host is not None:
-            return f"{c['name']} comes in as a duplicate of your copy in play, not attached (L220)", True
+            return gettext("%(card)s comes in as a duplicate of your copy in play, not attached (L220)") % {
+                "card": c["name"]}, True
         return None, True
     if marshal and c["keywords"].get("limited") and p["limited"] >= A.limited_allowance(state, seat):
-        return "you already marshaled or played a Limited card this round (L196)", False
+        return gettext("you already marshaled or played a Limited card this round (L196)"), False
     if c["type"] == "attachment":
         if host is None:
-            return f"{c['name']} is an attachment: name the character it goes on", False
+            return gettext("%(card)s is an attachment: name the character it goes on") % {"card": c["name"]}, False
         why = attach_problem(state, uid, host)
         if why:
             return why, False
     elif host is not None:
-        return f"{c['name']} is not an attachment", False
+        return gettext("%(card)s is not an attachment") % {"card": c["name"]}, False
     return None, False
 
 
@@ -65,17 +87,18 @@ def attach_problem(state: State, uid: str, host: str) -> str | None:
     """L29-L30, L200: a character in play, the attachment's restriction, the host's."""
     a, h = T.card(state, uid), T.card(state, host)
     if h["type"] != "character":
-        return f"{a['name']} can only be attached to a character (L30)"
+        return gettext("%(card)s can only be attached to a character (L30)") % {"card": a["name"]}
     only = a.get("attach_only_to") or {}
     if only.get("traits_any") and not set(only["traits_any"]) & set(h["traits"]):
-        return f"{a['name']} can only be attached to a {' or '.join(only['traits_any'])} character"
+        return gettext("%(card)s can only be attached to a %(traits)s character") % {
+            "card": a["name"], "traits": either(only["traits_any"])}
     if only.get("faction") and h["faction"] != only["faction"]:
-        return f"{a['name']} can only be attached to a {only['faction']} character"
+        return gettext("%(card)s can only be attached to a %(faction)s character") % {"card": a["name"], "faction": only["faction"]}
     if h["keywords"].get("no_attachments"):
-        return f"{h['name']} has No attachments (L200)"
+        return gettext("%(card)s has No attachments (L200)") % {"card": h["name"]}
     allowed = h.get("no_attachments_except_traits")
     if allowed and not set(allowed) & set(a["traits"]):
-        return f"{h['name']} only takes {' or '.join(allowed)} attachments (L200)"
+        return gettext("%(card)s only takes %(traits)s attachments (L200)") % {"card": h["name"], "traits": either(allowed)}
     return None
 
 
@@ -198,40 +221,42 @@ def check_setup(state: State, seat: str, value: Any) -> list[dict[str, Any]]:
             raise EngineError("bad_action", "setup: a card is an id or {card: id, on: id}")
         uid = next((u for u in available if T.cid(state, u) == name), None)
         if uid is None:
-            refuse(f"{name} is not in your hand (or not that many copies)")
+            refuse(gettext("%(card)s is not in your hand (or not that many copies)") % {"card": name})
         available.remove(uid)
         c = T.card(state, uid)
         if c["type"] not in ("character", "location", "attachment"):
-            refuse(f"{c['name']} is an {c['type']}: setup cards are characters, locations and attachments (L12)")
+            refuse(gettext("%(card)s is an %(type)s: setup cards are characters, locations and attachments (L12)") % {
+                "card": c["name"], "type": type_word(c["type"])})
         duplicate = c["unique"] and name in placed_ids
         if c["unique"] and any(T.cid(state, u) == name for u in p["dead"]):
-            refuse(f"{c['name']} is unique and a copy is in your dead pile (L219)")
+            refuse(gettext("%(card)s is unique and a copy is in your dead pile (L219)") % {"card": c["name"]})
         entry = {"uid": uid, "host": None, "duplicate": duplicate}
         if duplicate:
             if host_name is not None:
-                refuse(f"{c['name']} is placed as a duplicate, not attached (L220)")
+                refuse(gettext("%(card)s is placed as a duplicate, not attached (L220)") % {"card": c["name"]})
         else:
             total += cost_of(state, uid)
             if c["keywords"].get("limited"):
                 limited += 1
             if c["type"] == "attachment":
                 if host_name is None:
-                    refuse(f"{c['name']} is an attachment: name the character it goes on")
+                    refuse(gettext("%(card)s is an attachment: name the character it goes on") % {"card": c["name"]})
                 index = _setup_host(state, entries, host_name)
                 if index is None:
-                    refuse(f"{c['name']}: {host_name} is not one of your setup characters (L12)")
+                    refuse(gettext("%(card)s: %(host)s is not one of your setup characters (L12)") % {
+                        "card": c["name"], "host": host_name})
                 why = attach_problem(state, uid, entries[index]["uid"])
                 if why:
                     refuse(why)
                 entry["host"] = index
             elif host_name is not None:
-                refuse(f"{c['name']} is not an attachment")
+                refuse(gettext("%(card)s is not an attachment") % {"card": c["name"]})
             placed_ids.append(name)
         entries.append(entry)
     if total > SETUP_LIMIT:
-        refuse(f"setup cards cost {total} in all; at most {SETUP_LIMIT} (L12)")
+        refuse(gettext("setup cards cost %(total)s in all; at most %(limit)s (L12)") % {"total": total, "limit": SETUP_LIMIT})
     if limited > 1:
-        refuse("at most one Limited card at setup (L12)")
+        refuse(gettext("at most one Limited card at setup (L12)"))
     return entries
 
 
@@ -266,7 +291,7 @@ def _plot(state: State, seat: str, value: Any, events: list[Event]) -> None:
     p = state["players"][seat]
     uid = next((u for u in p["plots"] if T.cid(state, u) == value), None)
     if uid is None:
-        refuse(f"{value} is not in your plot deck")
+        refuse(gettext("%(card)s is not in your plot deck") % {"card": value})
     flow.choose_plot(state, seat, uid, events)
 
 
@@ -294,9 +319,9 @@ def _card_and_host(state: State, seat: str, value: Any, key: str) -> tuple[str, 
 def _marshal(state: State, seat: str, value: Any, events: list[Event]) -> None:
     """L68, L221: the active seat, in the marshaling window, pays the cost."""
     if state["window"] is None or state["window"]["name"] != "marshaling":
-        refuse("cards are marshaled only in the marshaling phase (L221)")
+        refuse(gettext("cards are marshaled only in the marshaling phase (L221)"))
     if state["active"] != seat:
-        refuse("only the active player marshals (L68)")
+        refuse(gettext("only the active player marshals (L68)"))
     uid, host = _card_and_host(state, seat, value, "marshal")
     why, dup = entry_problem(state, seat, uid, host, marshal=True)
     if why:
@@ -304,7 +329,8 @@ def _marshal(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cost = 0 if dup else A.marshal_cost(state, seat, uid)
     p = state["players"][seat]
     if cost > p["gold"]:
-        refuse(f"{T.card(state, uid)['name']} costs {cost} gold; you have {p['gold']}")
+        refuse(gettext("%(card)s costs %(cost)s gold; you have %(gold)s") % {"card": T.card(state, uid)["name"], "cost": cost,
+                                                                             "gold": p["gold"]})
     if not dup:
         A.marshal_cost(state, seat, uid, consume=True)
     p["gold"] -= cost
@@ -344,19 +370,19 @@ def _maybe_bestow(state: State, seat: str, uid: str, dup: bool) -> None:
 def _ambush(state: State, seat: str, value: Any, events: list[Event]) -> None:
     """L192: in a challenges-phase window, pay X to put the card into play (not marshaled)."""
     if state["window"] is None or state["window"]["name"] not in flow.CHALLENGE_WINDOWS:
-        refuse("ambush is a player action of the challenges phase (L192)")
+        refuse(gettext("ambush is a player action of the challenges phase (L192)"))
     uid, host = _card_and_host(state, seat, value, "ambush")
     x = A.ambush_value(state, seat, uid)
     if x is None:
-        refuse(f"{T.card(state, uid)['name']} has no ambush")
+        refuse(gettext("%(card)s has no ambush") % {"card": T.card(state, uid)["name"]})
     if isinstance(value, dict) and value.get("x") is not None and not F.same(value["x"], x):
-        refuse(f"{T.card(state, uid)['name']} has ambush {x}")
+        refuse(gettext("%(card)s has ambush %(x)s") % {"card": T.card(state, uid)["name"], "x": x})
     why, dup = entry_problem(state, seat, uid, host, marshal=False)
     if why:
         refuse(why)
     p = state["players"][seat]
     if x > p["gold"]:
-        refuse(f"ambush costs {x} gold; you have {p['gold']}")
+        refuse(gettext("ambush costs %(cost)s gold; you have %(gold)s") % {"cost": x, "gold": p["gold"]})
     p["gold"] -= x
     _bring_in(state, seat, uid, host, dup, events, "ambush")
     flow.window_acted(state, seat)
@@ -374,9 +400,9 @@ def _play(state: State, seat: str, value: Any, events: list[Event]) -> None:
     uid = T.find_in_hand(state, seat, name)
     c = T.card(state, uid)
     if c["type"] != "event":
-        refuse(f"{c['name']} is not an event: characters, locations and attachments are marshaled")
+        refuse(gettext("%(card)s is not an event: characters, locations and attachments are marshaled") % {"card": c["name"]})
     if c["synthetic"] or c.get("ability") is None:
-        refuse(f"{c['name']} has no ability: it could not change the game state (L124)")
+        refuse(gettext("%(card)s has no ability: it could not change the game state (L124)") % {"card": c["name"]})
     A.initiate(state, seat, "play", value, events)
 
 
@@ -407,7 +433,7 @@ def _names(value: Any, key: str) -> list[Any]:
 
 def _distinct(uids: list[str], key: str) -> None:
     if len(set(uids)) != len(uids):
-        refuse(f"{key}: the same card twice")
+        refuse(gettext("%(what)s: the same card twice") % {"what": key})
 
 
 def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None:
@@ -419,19 +445,19 @@ def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None
         raise EngineError("bad_action", "challenge type: military, intrigue or power")
     opponent = value.get("opponent", T.opponent(state, seat))
     if opponent not in T.others(state, seat):
-        refuse(f"{F.shown(opponent)} is not an opponent")
+        refuse(gettext("%(seat)s is not an opponent") % {"seat": F.shown(opponent)})
     why = A.challenge_allowance(state, seat, ctype)
     if why:
         refuse(why)
     attackers = [T.find_in_play(state, n, [seat], "character") for n in _names(value.get("attackers"), "attackers")]
     if not attackers:
-        refuse("a challenge needs at least one attacker (L169)")
+        refuse(gettext("a challenge needs at least one attacker (L169)"))
     _distinct(attackers, "attackers")
     for u in attackers:
         if state["inplay"][u]["kneeling"]:
-            refuse(f"{T.card(state, u)['name']} is kneeling: attackers must be standing (L169)")
+            refuse(gettext("%(card)s is kneeling: attackers must be standing (L169)") % {"card": T.card(state, u)["name"]})
         if not T.has_icon(state, u, ctype):
-            refuse(f"{T.card(state, u)['name']} has no {ctype} icon (L169)")
+            refuse(gettext("%(card)s has no %(icon)s icon (L169)") % {"card": T.card(state, u)["name"], "icon": icon_word(ctype)})
     raw = {} if value.get("stealth") is None else value["stealth"]
     if not isinstance(raw, dict):
         raise EngineError("bad_action", "stealth: {attacker: target}")
@@ -439,10 +465,10 @@ def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None
     for a_name, t_name in raw.items():
         a = T.find_in_play(state, a_name, [seat], "character")
         if a not in attackers or not T.has_keyword(state, a, "stealth"):
-            refuse(f"{a_name} is not an attacker with stealth (L199)")
+            refuse(gettext("%(card)s is not an attacker with stealth (L199)") % {"card": a_name})
         t = T.find_in_play(state, t_name, [opponent], "character")
         if T.has_keyword(state, t, "stealth"):
-            refuse(f"{A.shown_name(t_name)} has stealth and cannot be bypassed (L199)")
+            refuse(gettext("%(card)s has stealth and cannot be bypassed (L199)") % {"card": A.shown_name(t_name)})
         stealth[a] = t
     flow.initiate_challenge(state, seat, ctype, attackers, stealth, opponent, events)
 
@@ -454,15 +480,16 @@ def _defenders(state: State, seat: str, value: Any, events: list[Event]) -> None
     ch = state["challenge"]
     most = A.max_defenders(state)
     if most is not None and len(uids) > most:
-        refuse(f"The Knight of Flowers attacks alone: at most {most} defender")
+        refuse(ngettext("The Knight of Flowers attacks alone: at most %(n)s defender",
+                        "The Knight of Flowers attacks alone: at most %(n)s defender", most) % {"n": most})
     for u in uids:
         if u not in eligible:
             name = T.card(state, u)["name"]
             if u in ch["stealth"].values():
-                refuse(f"{name} was bypassed by stealth and cannot defend (L199)")
+                refuse(gettext("%(card)s was bypassed by stealth and cannot defend (L199)") % {"card": name})
             if state["inplay"][u]["kneeling"]:
-                refuse(f"{name} is kneeling: defenders must be standing (L172)")
-            refuse(f"{name} has no {ch['type']} icon (L172)")
+                refuse(gettext("%(card)s is kneeling: defenders must be standing (L172)") % {"card": name})
+            refuse(gettext("%(card)s has no %(icon)s icon (L172)") % {"card": name, "icon": icon_word(ch["type"])})
     flow.declare_defenders(state, seat, uids, events)
 
 
@@ -475,7 +502,8 @@ def _kill(state: State, seat: str, value: Any, events: list[Event]) -> None:
     _distinct(uids, "kill")
     count = state["decision"]["count"]
     if len(uids) != count:
-        refuse(f"choose {count} different characters to kill (L184)")
+        refuse(ngettext("choose %(n)s different characters to kill (L184)", "choose %(n)s different characters to kill (L184)",
+                        count) % {"n": count})
     flow.claim_kill(state, seat, uids, events)
 
 
@@ -488,12 +516,13 @@ def _discard(state: State, seat: str, value: Any, events: list[Event]) -> None:
     for n in names:
         u = next((x for x in left if T.cid(state, x) == n), None) if isinstance(n, str) else None
         if u is None:
-            refuse(f"{F.shown(n)} is not in your hand (or not that many copies)")
+            refuse(gettext("%(card)s is not in your hand (or not that many copies)") % {"card": F.shown(n)})
         left.remove(u)
         uids.append(u)
     count = state["decision"]["count"]
     if len(uids) != count:
-        refuse(f"discard exactly {count} cards, down to your reserve (L82)")
+        refuse(ngettext("discard exactly %(n)s cards, down to your reserve (L82)", "discard exactly %(n)s cards, down to your reserve (L82)",
+                        count) % {"n": count})
     state["decision"] = None
     flow.discard_from_hand(state, seat, uids, "reserve", events)
 
@@ -507,15 +536,16 @@ def _keyword(kw: str):
             else:
                 u = T.find_in_play(state, value, [state["challenge"]["loser"]], "character")
                 if u not in options:
-                    refuse(f"{A.shown_name(value)} cannot be knelt: a standing character with STR at most "
-                           f"{state['challenge']['margin']} (L195)")
+                    refuse(gettext("%(card)s cannot be knelt: a standing character with STR at most %(n)s (L195)") % {
+                        "card": A.shown_name(value), "n": state["challenge"]["margin"]})
                 uids = [u]
         else:
             uids = [T.find_in_play(state, n, [seat], "character") for n in _names(value, kw)]
             _distinct(uids, kw)
             for u in uids:
                 if u not in options:
-                    refuse(f"{T.card(state, u)['name']} is not a participating character with {kw} (L187)")
+                    refuse(gettext("%(card)s is not a participating character with %(keyword)s (L187)") % {
+                        "card": T.card(state, u)["name"], "keyword": term("lcg", kw, "keyword")})
         flow.resolve_keyword(state, seat, kw, uids, events)
     return handler
 
@@ -525,7 +555,7 @@ def _order(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise EngineError("bad_action", "order: a list of names")
     if Counter(value) != Counter(options):
-        refuse(f"order: every one of {', '.join(options)}, once")
+        refuse(gettext("order: every one of %(options)s, once") % {"options": ", ".join(options)})
     if state["decision"].get("abilities"):
         A.order_answer(state, [str(v) for v in value])
         return
@@ -536,7 +566,7 @@ def _order(state: State, seat: str, value: Any, events: list[Event]) -> None:
 def _winner(state: State, seat: str, value: Any, events: list[Event]) -> None:
     d = state["decision"]
     if value not in d["options"]:
-        refuse(f"winner: one of {', '.join(d['options'])}")
+        refuse(gettext("winner: one of %(options)s") % {"options": ", ".join(d["options"])})
     for s in d["options"]:
         if s != value and d["reason"] == "decked":
             state["eliminated"].append(s)
@@ -550,7 +580,7 @@ def _choose(state: State, seat: str, value: Any, events: list[Event]) -> None:
         if not isinstance(value, int) or isinstance(value, bool):
             raise EngineError("bad_action", "choose: a number of gold")
         if not 0 <= value <= d["max"]:
-            refuse(f"bestow: 0 to {d['max']} gold (L193)")
+            refuse(gettext("bestow: 0 to %(n)s gold (L193)") % {"n": d["max"]})
         state["players"][seat]["gold"] -= value
         state["inplay"][d["card"]]["gold"] += value
         events.append({"type": "bestow", "seat": seat, "card": T.cid(state, d["card"]), "gold": value})
@@ -559,7 +589,7 @@ def _choose(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if state["stack"] and state["stack"][-1]["f"] == "choose":
         A.answer(state, seat, value, events)
         return
-    refuse("nothing to choose")
+    refuse(gettext("nothing to choose"))
 
 
 HANDLERS = {

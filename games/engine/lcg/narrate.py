@@ -31,8 +31,24 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine.lcg import data
-from games.engine.narration import (Event, Part, Piece, Seat, counted, gettext, gettext_noop, join, line, ngettext,
-                                    pgettext, say, seats, sentence, term, text)
+from games.engine.narration import (
+    Event,
+    Part,
+    Piece,
+    Seat,
+    counted,
+    gettext,
+    gettext_noop,
+    join,
+    line,
+    ngettext,
+    pgettext,
+    say,
+    seats,
+    sentence,
+    term,
+    text,
+)
 from games.engine.narration import fill as fill  # the module's API: a sentence with the players' names
 
 PHASE_NAMES = {"setup": "Setup", "plot": "Plot phase", "draw": "Draw phase", "marshaling": "Marshaling phase",
