@@ -1,6 +1,7 @@
 """REST endpoints for the caller's account and personal API tokens."""
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
@@ -67,7 +68,7 @@ class TokenDetailView(APIView):
     @extend_schema(responses={204: None}, summary="Revoke a token; requests using it are refused from now on")
     def delete(self, request: Request, token_id: int) -> Response:
         if do_revoke_token(request.user, token_id) is None:
-            raise exceptions.NotFound("You have no token with this id.")
+            raise exceptions.NotFound(gettext("You have no token with this id."))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -90,7 +91,7 @@ class PasswordTokenView(APIView):
         except ThrottleUnavailable as unavailable:  # fail closed: no unthrottled password guessing
             raise ServiceUnavailable(str(unavailable)) from None
         if user is None or not user.is_active:
-            raise exceptions.AuthenticationFailed("Wrong username or password.")
+            raise exceptions.AuthenticationFailed(gettext("Wrong username or password."))
         token, key = do_issue_token(user, data["name"])
         return _new_token_response(token, key)
 

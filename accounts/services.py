@@ -160,12 +160,12 @@ def bot_upgrade_refusal(user: User) -> BotUpgradeRefused | None:
     """Why `user` cannot become a bot account now, or None. A bot account must not carry a human's
     rated history: an account that played a ranked game stays a person's (docs/bots.md)."""
     if user.is_bot:
-        return BotUpgradeRefused("already_bot", "This account is already a bot account.")
+        return BotUpgradeRefused("already_bot", gettext("This account is already a bot account."))
     if user.game_seats.filter(game__ranked=True).exists():
         return BotUpgradeRefused(
             "has_rated_games",
-            "This account has played ranked games; only an account without any ranked game can become a bot. "
-            "Create a new account for your bot.")
+            gettext("This account has played ranked games; only an account without any ranked game can become a "
+                    "bot. Create a new account for your bot."))
     return None
 
 

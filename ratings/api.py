@@ -1,6 +1,7 @@
 """REST endpoints for leaderboards and public profiles. Thin: look up, call a service, answer."""
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import ListAPIView
@@ -42,10 +43,11 @@ class LeaderboardView(ListAPIView):
             return Rating.objects.none()
         ruleset = self.kwargs["ruleset"]
         if ruleset not in ruleset_ids():
-            raise NotFound(f"No ruleset '{ruleset}'; known: {', '.join(ruleset_ids())}.")
+            raise NotFound(gettext("No ruleset '%(ruleset)s'; known: %(known)s.") % {
+                "ruleset": ruleset, "known": ", ".join(ruleset_ids())})
         raw = self.request.query_params.get("bots", "")
         if raw not in ("", "true", "false"):
-            raise ValidationError({"bots": ["Must be true or false."]})
+            raise ValidationError({"bots": [gettext("Must be true or false.")]})
         return services.leaderboard(ruleset, bots=None if raw == "" else raw == "true")
 
     def paginate_queryset(self, queryset):
@@ -64,5 +66,5 @@ class ProfileView(APIView):
     def get(self, request: Request, username: str) -> Response:
         user = User.objects.filter(username=username, is_active=True).first()
         if user is None:
-            raise NotFound(f"No player named '{username}'.")
+            raise NotFound(gettext("No player named '%(name)s'.") % {"name": username})
         return Response(ProfileSerializer(services.public_profile(user)).data)

@@ -267,3 +267,24 @@ def test_chat_and_paging_refusals_are_in_spanish():
     body = client.get("/api/v1/ratings/agot", {"page": "abc"}).json()
     assert body["error"] == "invalid" and body["detail"] == "'page' debe ser un número entero."
     assert body["fields"]["page"][0].startswith("Un número entero de 1 a ")
+
+
+# --- the accounts' and ratings' API refusals --------------------------------------------------------------
+
+def test_the_bot_upgrade_and_token_refusals_are_in_spanish_on_the_api_and_the_tokens_page():
+    player = make_user()
+    make_game(3, users=[player, make_user(), make_user()], ranked=True)
+    body = spanish_api(player).post("/api/v1/bot/account/upgrade", {}, format="json").json()
+    assert body["error"] == "has_rated_games"
+    assert body["detail"].startswith("Esta cuenta ha jugado partidas puntuables; solo una cuenta sin ninguna")
+    client = Client(HTTP_ACCEPT_LANGUAGE="es")
+    client.force_login(player)
+    page = client.get("/accounts/tokens/").content.decode()
+    assert "Esta cuenta ha jugado partidas puntuables" in page and "has played ranked games" not in page
+    body = Client().post("/api/v1/auth/token", {"username": player.username, "password": "not it", "name": "x"},
+                         content_type="application/json", HTTP_ACCEPT_LANGUAGE="es").json()
+    assert body["detail"] == "Nombre de usuario o contraseña incorrectos."
+    assert spanish_api(player).delete("/api/v1/me/tokens/98765").json()["detail"] == (
+        "No tienes ninguna clave con este id.")
+    body = spanish_api(player).get("/api/v1/users/nobody-here").json()
+    assert body == {"error": "not_found", "detail": "No hay ningún jugador llamado 'nobody-here'.", "fields": {}}
