@@ -82,7 +82,7 @@ def told() -> list[tuple[dict, dict, dict, dict]]:
         english = [MINIS.describe_event(ev) for ev in events]
     with translation.override("es"):
         spanish = [MINIS.describe_event(ev) for ev in events]
-    return list(zip(events, bare, english, spanish))
+    return list(zip(events, bare, english, spanish, strict=True))
 
 
 def _without_names(text: str) -> str:

@@ -230,7 +230,7 @@
         + (Object.keys(pts_).length ? " " + fmt(gettext("(%(points)s points)"), { points: seats().map((x) => `${factionName(x)} ${pts_[x] || 0}`).join(", ") }) : "");
       g.append(s("g", { class: `mn-quad-tag${owner ? " seat-" + owner : ""}`, "data-quadrant": q },
         s("title", {}, words + (ncus.length ? "; " + fmt(gettext("%(ncus)s placed here"), { ncus: ncus.join(", ") }) : "")),
-        s("text", { x, y: y + 0.3, class: "mn-quad-label" }, `${q.toUpperCase()}${owner ? " · " + factionName(owner) : ""}${ncus.length ? " · " + ncus.join(", ") : ""}`)));
+        s("text", { x, y: y + 0.3, class: "mn-quad-label" }, `${({ nw: pgettext("north-west, on a quadrant's tag", "NW"), ne: pgettext("north-east, on a quadrant's tag", "NE"), sw: pgettext("south-west, on a quadrant's tag", "SW"), se: pgettext("south-east, on a quadrant's tag", "SE") })[q] || q.toUpperCase()}${owner ? " · " + factionName(owner) : ""}${ncus.length ? " · " + ncus.join(", ") : ""}`)));
     }
     return g;
   }
@@ -1151,9 +1151,9 @@
       return h("span", { class: `mn-seat seat-${seat}${waiting ? " waiting" : ""}` },
         h("strong", {}, seatLabel(seat)),
         row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: gettext("a bot account: a program playing through the API") }, "BOT")] : null,
-        ` ${(V.vp || {})[seat] || 0} VP`,
+        " " + fmt(gettext("%(vp)s VP"), { vp: (V.vp || {})[seat] || 0 }),
         waiting ? h("span", { class: "mn-wait" }, " · " + gettext("deciding"), row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null) : null,
-        row.connected ? h("span", { class: "mn-online", title: "connected" }, " ●") : null);
+        row.connected ? h("span", { class: "mn-online", title: gettext("connected") }, " ●") : null);
     }));
     tick();
   }
