@@ -499,66 +499,118 @@
     return fill(line.text);
   }
 
-  const REASONS = { claim: "claim", reserve: "reserve", unopposed: "an unopposed challenge", dominance: "dominance", renown: "renown",
-    intimidate: "intimidate", pillage: "pillage", insight: "insight" };
+  const REASONS = { claim: gettext("claim"), reserve: gettext("reserve"), unopposed: gettext("an unopposed challenge"), dominance: gettext("dominance"),
+    renown: gettext("renown"), intimidate: gettext("intimidate"), pillage: gettext("pillage"), insight: gettext("insight") };
   function reason(r) { return r ? ` (${REASONS[r] || cardName(r)})` : ""; }
   function describeEvent(e, view, summary, catalogue, opts) {
     if (view) use(view, summary, catalogue || C, opts || { seat: ME, rows: ROWS });
     const t = e.type, who = seatName(e.seat);
-    const list = (ids) => (ids || []).map(cardName).join(", ") || "nothing";
+    const list = (ids) => (ids || []).map(cardName).join(", ") || gettext("nothing");
+    const scores = (o) => Object.entries(o || {}).map(([s, n]) => `${seatName(s)} ${n}`);
+    const say = (template, values) => fmt(template, Object.assign({ who }, values || {}));
+    const cardsN = (n) => fmt(ngettext("%(n)s card", "%(n)s cards", n), { n });
+    const powerN = (n) => fmt(ngettext("%(n)s power", "%(n)s power", n), { n });
     switch (t) {
-      case "mulligan": return `${who} ${e.mulligan ? "takes a mulligan" : "keeps the opening hand"}.`;
-      case "setup_chosen": return `${who} has chosen setup cards.`;
-      case "setup_revealed": return "Setup cards revealed: " + Object.entries(e.cards || {}).map(([s, ids]) => `${seatName(s)}: ${list(ids)}`).join("; ") + ".";
-      case "draw": return `${who} draws ${plural(e.count, "card")}${e.cards ? ": " + list(e.cards) : ""}.`;
-      case "phase": return `Round ${e.round}: the ${(PHASES[e.phase] || e.phase).toLowerCase()} begins.`;
-      case "round": return `Round ${e.round} begins.`;
-      case "plot_chosen": return `${who} has chosen a plot.`;
-      case "plots_revealed": return "Plots revealed: " + Object.entries(e.plots || {}).map(([s, id]) => `${seatName(s)} ${cardName(id)}`).join(", ") + ".";
-      case "initiative": return `${seatName(e.winner)} wins initiative (` + Object.entries(e.initiative || {}).map(([s, n]) => `${seatName(s)} ${n}`).join(", ") + ").";
-      case "first_player": return `${seatName(e.by)} names ${e.seat === e.by ? "themself" : seatName(e.seat)} first player.`;
-      case "income": return `${who} collects ${e.gold} gold.`;
-      case "marshal": return `${who} marshals ${cardName(e.card)}${e.duplicate ? " as a duplicate" : ""}${e.on ? " on " + cardName(e.on) : ""}.`;
-      case "ambush": return `${who} ambushes with ${cardName(e.card)}${e.on ? " on " + cardName(e.on) : ""}.`;
-      case "put_into_play": return `${cardName(e.card)} comes into play under ${possessive(e.seat)} control${e.duplicate ? " as a duplicate" : ""}.`;
-      case "triggered": return `${who} uses ${cardName(e.card)}${(e.targets || []).length ? " on " + e.targets.map(describeValue).join(", ") : ""}.`;
-      case "played": return `${who} plays ${cardName(e.card)}${(e.targets || []).length ? " on " + e.targets.map(describeValue).join(", ") : ""}.`;
-      case "forced": return `${cardName(e.card)}: forced ability (${seatName(e.seat)}).`;
-      case "cancelled": return `${cardName(e.card)} is cancelled.`;
-      case "challenge": return `${who} declares a ${e.challenge} challenge against ${seatName(e.defender)} with ${list(e.attackers)}`
-        + (Object.keys(e.stealth || {}).length ? ` (stealth: ${Object.entries(e.stealth).map(([a, d]) => `${cardName(a)} bypasses ${cardName(d)}`).join(", ")})` : "") + ".";
-      case "no_challenge": return `${who} declares no more challenges.`;
-      case "defenders": return `${who} defends with ${(e.defenders || []).length ? list(e.defenders) : "nobody"}.`;
-      case "challenge_result": return `${cap(e.challenge)} challenge: ` + Object.entries(e.strength || {}).map(([s, n]) => `${seatName(s)} ${n}`).join(" against ")
-        + (e.winner ? `; ${seatName(e.winner)} wins${e.unopposed ? " unopposed" : ""}.` : "; nobody wins.");
-      case "claim": return `${who} applies ${e.challenge} claim ${e.claim}.`;
-      case "power": return `${e.card === "faction" ? `${who}'s faction card` : cardName(e.card)} ${e.amount >= 0 ? "gains" : "loses"} ${plural(Math.abs(e.amount), "power", "power")}${reason(e.reason)}.`;
-      case "power_moved": return `${plural(e.amount, "power", "power")} moves from ${possessive(e.from)} faction card to ${possessive(e.to)}.`;
-      case "discard": return `${who} discards ${e.cards ? list(e.cards) : cardName(e.card)}${e.to === "dead" ? " (to the dead pile)" : ""}${reason(e.reason)}.`;
-      case "leaves_play": return `${cardName(e.card)} leaves play to ${possessive(e.seat)} ${e.to === "dead" ? "dead pile (killed)" : e.to === "hand" ? "hand" : e.to + " pile"}${reason(e.reason)}.`;
-      case "kneel": return `${cardName(e.card)} kneels${reason(e.reason)}.`;
-      case "stand": return e.card ? `${cardName(e.card)} stands.` : "Every card stands.";
-      case "dominance": return e.winner ? `${seatName(e.winner)} wins dominance (` + Object.entries(e.total || {}).map(([s, n]) => `${seatName(s)} ${n}`).join(", ") + ")."
-        : "Nobody wins dominance (" + Object.entries(e.total || {}).map(([s, n]) => `${seatName(s)} ${n}`).join(", ") + ").";
-      case "gold": return `${who} ${e.gold >= 0 ? "gains" : "loses"} ${plural(Math.abs(e.gold), "gold", "gold")}${e.card ? ` (${cardName(e.card)})` : ""}.`;
-      case "gold_returned": return `Gold returns to the treasury${e.card ? ` (${cardName(e.card)})` : ""}.`;
-      case "named": return `${who} names ${e.challenge ? `a ${e.challenge} challenge` : e.card_type ? `the type ${e.card_type}` : e.x !== undefined ? `X = ${e.x}` : "a choice"} for ${cardName(e.card)}.`;
-      case "plots_recycled": return `${who} takes the used plots back as a plot deck.`;
-      case "revealed": return `${who} reveals ${cardName(e.card)}${reason(e.reason)}.`;
-      case "returned_to_hand": return `${cardName(e.card)} returns to ${possessive(e.seat)} hand${e.from ? " from the " + e.from : ""}.`;
-      case "duplicate_placed": return `${who} places a duplicate of ${cardName(e.card)}.`;
-      case "duplicate_discarded": return `${who} discards a duplicate of ${cardName(e.card)} to save it.`;
-      case "saved": return `${cardName(e.card)} is saved.`;
-      case "attached": return `${cardName(e.card)} is attached to ${cardName(e.on)}.`;
-      case "token": return `${cardName(e.card)} gets a ${e.token} token.`;
-      case "removed_from_challenge": return `${cardName(e.card)} is removed from the challenge.`;
-      case "shuffled_into_deck": return `${who} shuffles ${(e.cards || []).length ? list(e.cards) + " into the deck" : "the deck"}.`;
-      case "look": return `${who} looks at ${plural(e.count, "card")}${e.cards ? ": " + list(e.cards) : ""}.`;
-      case "to_bottom": return `${plural(e.count, "card")} go to the bottom of ${possessive(e.seat)} deck.`;
-      case "reordered": return `${plural(e.count, "card")} on top of ${possessive(e.seat)} deck are put back in a chosen order.`;
-      case "bestow": return `${who} bestows ${plural(e.gold ?? e.amount ?? 0, "gold", "gold")} on ${cardName(e.card)}.`;
-      case "eliminated": return `${who} is eliminated.`;
-      case "game_over": return `Game over: ${seatName(e.winner)} wins${e.reason === "power" ? " with 15 power" : e.reason ? ` (${String(e.reason).replace(/_/g, " ")})` : ""}.`;
+      case "mulligan": return say(e.mulligan ? gettext("%(who)s takes a mulligan.") : gettext("%(who)s keeps the opening hand."));
+      case "setup_chosen": return say(gettext("%(who)s has chosen setup cards."));
+      case "setup_revealed": return say(gettext("Setup cards revealed: %(list)s."), { list: Object.entries(e.cards || {}).map(([s, ids]) => `${seatName(s)}: ${list(ids)}`).join("; ") });
+      case "draw": return e.cards ? say(gettext("%(who)s draws %(count)s: %(cards)s."), { count: cardsN(e.count), cards: list(e.cards) })
+        : say(gettext("%(who)s draws %(count)s."), { count: cardsN(e.count) });
+      case "phase": return say(gettext("Round %(round)s: the %(phase)s begins."), { round: e.round, phase: (PHASES[e.phase] || e.phase).toLowerCase() });
+      case "round": return say(gettext("Round %(round)s begins."), { round: e.round });
+      case "plot_chosen": return say(gettext("%(who)s has chosen a plot."));
+      case "plots_revealed": return say(gettext("Plots revealed: %(list)s."), { list: Object.entries(e.plots || {}).map(([s, id]) => `${seatName(s)} ${cardName(id)}`).join(", ") });
+      case "initiative": return say(gettext("%(name)s wins initiative (%(scores)s)."), { name: seatName(e.winner), scores: scores(e.initiative).join(", ") });
+      case "first_player": return e.seat === e.by ? say(gettext("%(by)s names themself first player."), { by: seatName(e.by) })
+        : say(gettext("%(by)s names %(name)s first player."), { by: seatName(e.by), name: seatName(e.seat) });
+      case "income": return say(gettext("%(who)s collects %(gold)s."), { gold: goldWords(e.gold) });
+      case "marshal": {
+        const name = cardName(e.card);
+        if (e.duplicate) return e.on ? say(gettext("%(who)s marshals %(card)s as a duplicate on %(host)s."), { card: name, host: cardName(e.on) })
+          : say(gettext("%(who)s marshals %(card)s as a duplicate."), { card: name });
+        return e.on ? say(gettext("%(who)s marshals %(card)s on %(host)s."), { card: name, host: cardName(e.on) }) : say(gettext("%(who)s marshals %(card)s."), { card: name });
+      }
+      case "ambush": return e.on ? say(gettext("%(who)s ambushes with %(card)s on %(host)s."), { card: cardName(e.card), host: cardName(e.on) })
+        : say(gettext("%(who)s ambushes with %(card)s."), { card: cardName(e.card) });
+      case "put_into_play": {
+        const mine = e.seat === ME;
+        const template = e.duplicate ? (mine ? gettext("%(card)s comes into play under your control as a duplicate.") : gettext("%(card)s comes into play under %(name)s's control as a duplicate."))
+          : (mine ? gettext("%(card)s comes into play under your control.") : gettext("%(card)s comes into play under %(name)s's control."));
+        return say(template, { card: cardName(e.card), name: seatName(e.seat) });
+      }
+      case "triggered": return (e.targets || []).length ? say(gettext("%(who)s uses %(card)s on %(targets)s."), { card: cardName(e.card), targets: e.targets.map(describeValue).join(", ") })
+        : say(gettext("%(who)s uses %(card)s."), { card: cardName(e.card) });
+      case "played": return (e.targets || []).length ? say(gettext("%(who)s plays %(card)s on %(targets)s."), { card: cardName(e.card), targets: e.targets.map(describeValue).join(", ") })
+        : say(gettext("%(who)s plays %(card)s."), { card: cardName(e.card) });
+      case "forced": return say(gettext("%(card)s: forced ability (%(name)s)."), { card: cardName(e.card), name: seatName(e.seat) });
+      case "cancelled": return say(gettext("%(card)s is cancelled."), { card: cardName(e.card) });
+      case "challenge": {
+        const stealth = Object.entries(e.stealth || {}).map(([a, d]) => fmt(gettext("%(card)s bypasses %(target)s"), { card: cardName(a), target: cardName(d) })).join(", ");
+        const values = { type: challengeType(e.challenge), defender: seatName(e.defender), attackers: list(e.attackers), stealth };
+        return say(stealth ? gettext("%(who)s declares a %(type)s challenge against %(defender)s with %(attackers)s (stealth: %(stealth)s).")
+          : gettext("%(who)s declares a %(type)s challenge against %(defender)s with %(attackers)s."), values);
+      }
+      case "no_challenge": return say(gettext("%(who)s declares no more challenges."));
+      case "defenders": return say(gettext("%(who)s defends with %(cards)s."), { cards: (e.defenders || []).length ? list(e.defenders) : gettext("nobody") });
+      case "challenge_result": {
+        const values = { type: ICONS[e.challenge] ? ICONS[e.challenge][1] : cap(e.challenge), scores: scores(e.strength).join(" " + gettext("against") + " "), name: seatName(e.winner) };
+        if (!e.winner) return say(gettext("%(type)s challenge: %(scores)s; nobody wins."), values);
+        return say(e.unopposed ? gettext("%(type)s challenge: %(scores)s; %(name)s wins unopposed.") : gettext("%(type)s challenge: %(scores)s; %(name)s wins."), values);
+      }
+      case "claim": return say(gettext("%(who)s applies %(type)s claim %(claim)s."), { type: challengeType(e.challenge), claim: e.claim });
+      case "power": {
+        const whom = e.card === "faction" ? fmt(gettext("%(name)s's faction card"), { name: who }) : cardName(e.card);
+        return say(e.amount >= 0 ? gettext("%(whom)s gains %(power)s%(why)s.") : gettext("%(whom)s loses %(power)s%(why)s."), { whom, power: powerN(Math.abs(e.amount)), why: reason(e.reason) });
+      }
+      case "power_moved": return say(gettext("%(power)s moves from %(from)s faction card to %(to)s."),
+        { power: powerN(e.amount), from: possessive(e.from), to: possessive(e.to), from_name: seatName(e.from), to_name: seatName(e.to) });
+      case "discard": return say(e.to === "dead" ? gettext("%(who)s discards %(cards)s (to the dead pile)%(why)s.") : gettext("%(who)s discards %(cards)s%(why)s."),
+        { cards: e.cards ? list(e.cards) : cardName(e.card), why: reason(e.reason) });
+      case "leaves_play": {
+        const mine = e.seat === ME;
+        const where = e.to === "dead" ? (mine ? gettext("%(card)s leaves play to your dead pile (killed)%(why)s.") : gettext("%(card)s leaves play to %(name)s's dead pile (killed)%(why)s."))
+          : e.to === "hand" ? (mine ? gettext("%(card)s leaves play to your hand%(why)s.") : gettext("%(card)s leaves play to %(name)s's hand%(why)s."))
+            : (mine ? gettext("%(card)s leaves play to your %(pile)s pile%(why)s.") : gettext("%(card)s leaves play to %(name)s's %(pile)s pile%(why)s."));
+        return say(where, { card: cardName(e.card), name: seatName(e.seat), pile: e.to, why: reason(e.reason) });
+      }
+      case "kneel": return say(gettext("%(card)s kneels%(why)s."), { card: cardName(e.card), why: reason(e.reason) });
+      case "stand": return e.card ? say(gettext("%(card)s stands."), { card: cardName(e.card) }) : gettext("Every card stands.");
+      case "dominance": return e.winner ? say(gettext("%(name)s wins dominance (%(scores)s)."), { name: seatName(e.winner), scores: scores(e.total).join(", ") })
+        : say(gettext("Nobody wins dominance (%(scores)s)."), { scores: scores(e.total).join(", ") });
+      case "gold": return say(e.gold >= 0 ? gettext("%(who)s gains %(gold)s%(why)s.") : gettext("%(who)s loses %(gold)s%(why)s."),
+        { gold: goldWords(Math.abs(e.gold)), why: e.card ? ` (${cardName(e.card)})` : "" });
+      case "gold_returned": return e.card ? say(gettext("Gold returns to the treasury (%(card)s)."), { card: cardName(e.card) }) : gettext("Gold returns to the treasury.");
+      case "named": {
+        const what = e.challenge ? fmt(gettext("a %(type)s challenge"), { type: challengeType(e.challenge) }) : e.card_type ? fmt(gettext("the type %(type)s"), { type: typeName(e.card_type).toLowerCase() })
+          : e.x !== undefined ? `X = ${e.x}` : gettext("a choice");
+        return say(gettext("%(who)s names %(what)s for %(card)s."), { what, card: cardName(e.card) });
+      }
+      case "plots_recycled": return say(gettext("%(who)s takes the used plots back as a plot deck."));
+      case "revealed": return say(gettext("%(who)s reveals %(card)s%(why)s."), { card: cardName(e.card), why: reason(e.reason) });
+      case "returned_to_hand": {
+        const mine = e.seat === ME;
+        const template = e.from ? (mine ? gettext("%(card)s returns to your hand from the %(pile)s.") : gettext("%(card)s returns to %(name)s's hand from the %(pile)s."))
+          : (mine ? gettext("%(card)s returns to your hand.") : gettext("%(card)s returns to %(name)s's hand."));
+        return say(template, { card: cardName(e.card), name: seatName(e.seat), pile: e.from });
+      }
+      case "duplicate_placed": return say(gettext("%(who)s places a duplicate of %(card)s."), { card: cardName(e.card) });
+      case "duplicate_discarded": return say(gettext("%(who)s discards a duplicate of %(card)s to save it."), { card: cardName(e.card) });
+      case "saved": return say(gettext("%(card)s is saved."), { card: cardName(e.card) });
+      case "attached": return say(gettext("%(card)s is attached to %(host)s."), { card: cardName(e.card), host: cardName(e.on) });
+      case "token": return say(gettext("%(card)s gets a %(token)s token."), { card: cardName(e.card), token: e.token === "poison" ? gettext("poison") : e.token });
+      case "removed_from_challenge": return say(gettext("%(card)s is removed from the challenge."), { card: cardName(e.card) });
+      case "shuffled_into_deck": return (e.cards || []).length ? say(gettext("%(who)s shuffles %(cards)s into the deck."), { cards: list(e.cards) }) : say(gettext("%(who)s shuffles the deck."));
+      case "look": return e.cards ? say(gettext("%(who)s looks at %(count)s: %(cards)s."), { count: cardsN(e.count), cards: list(e.cards) })
+        : say(gettext("%(who)s looks at %(count)s."), { count: cardsN(e.count) });
+      case "to_bottom": return say(e.seat === ME ? gettext("%(count)s go to the bottom of your deck.") : gettext("%(count)s go to the bottom of %(name)s's deck."), { count: cardsN(e.count), name: seatName(e.seat) });
+      case "reordered": return say(e.seat === ME ? gettext("%(count)s on top of your deck are put back in a chosen order.") : gettext("%(count)s on top of %(name)s's deck are put back in a chosen order."),
+        { count: cardsN(e.count), name: seatName(e.seat) });
+      case "bestow": return say(gettext("%(who)s bestows %(gold)s on %(card)s."), { gold: goldWords(e.gold ?? e.amount ?? 0), card: cardName(e.card) });
+      case "eliminated": return say(gettext("%(who)s is eliminated."));
+      case "game_over": {
+        const values = { name: seatName(e.winner), reason: String(e.reason || "").replace(/_/g, " ") };
+        return say(e.reason === "power" ? gettext("Game over: %(name)s wins with 15 power.") : e.reason ? gettext("Game over: %(name)s wins (%(reason)s).") : gettext("Game over: %(name)s wins."), values);
+      }
       default: {
         const parts = Object.entries(e).filter(([k]) => k !== "type" && k !== "version").map(([k, v]) => `${k.replace(/_/g, " ")} ${describeValue(v)}`);
         return cap(t) + (parts.length ? ": " + parts.join("; ") : "") + ".";
