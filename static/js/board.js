@@ -558,6 +558,8 @@
     return n;
   }
   function houseBadge(house) { return hh("span", { class: "house-tag house-" + house }, crestIcon(house), cap(house)); }
+  /* A house's power as a view gives it: a number, or "hidden" while a bid is open (R290). */
+  function powerWord(n) { return n === "hidden" ? pgettext("agot power", "hidden") : n; }
   function renderTracks(view) {
     const B = BOARD, v = view, seats = v.seats;
     const stars = (B.stars[seats.length] || []);
@@ -590,7 +592,7 @@
         const here = seats.filter((house) => (v.supply || {})[house] === lvl);
         return hh("tr", { class: here.length ? "occupied" : "" }, hh("td", {}, lvl), hh("td", {}, limits[lvl].join(", ")), hh("td", {}, here.map(houseBadge)));
       }))));
-    out.push(hh("p", { class: "power-line" }, hh("strong", {}, gettext("Power tokens available:"), " "), seats.map((house, i) => hh("span", {}, i ? " · " : "", houseBadge(house), " ", (v.power || {})[house]))));
+    out.push(hh("p", { class: "power-line" }, hh("strong", {}, gettext("Power tokens available:"), " "), seats.map((house, i) => hh("span", {}, i ? " · " : "", houseBadge(house), " ", powerWord((v.power || {})[house])))));
     const drawn = ((v.revealed || {}).westeros || []).filter((id) => B.westeros_cards && B.westeros_cards[id]);
     out.push(hh("h3", {}, gettext("Westeros cards this round")), drawn.length
       ? hh("ul", { class: "westeros-cards", "data-track": "westeros" }, drawn.map((id) => {
@@ -617,5 +619,5 @@
   }
 
   window.Westeros = { loadBoard, drawBoard, enablePanZoom, describeAction, describeEvent, tokenName, tokenText,
-    nameOf, cap, LETTER, sayPieces, ordersOf, marchTargets, isCombatArea, namesIn, inWords, renderTracks, renderStrip, crestIcon, houseBadge, board: () => BOARD };
+    nameOf, cap, LETTER, sayPieces, powerWord, ordersOf, marchTargets, isCombatArea, namesIn, inWords, renderTracks, renderStrip, crestIcon, houseBadge, board: () => BOARD };
 })();

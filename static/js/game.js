@@ -326,7 +326,7 @@
   function renderHouses() {
     const v = game.view;
     $("houses").replaceChildren(...v.seats.map((house) => h("details", { open: house === SEAT },
-      h("summary", {}, houseTag(house), " · ", fmt(gettext("power %(power)s"), { power: v.power[house] }), " · ",
+      h("summary", {}, houseTag(house), " · ", fmt(gettext("power %(power)s"), { power: W.powerWord(v.power[house]) }), " · ",
         fmt(ngettext("%(count)s card", "%(count)s cards", (v.hands[house] || []).length), { count: (v.hands[house] || []).length })),
       h("div", {}, h("em", {}, gettext("Hand")), h("div", { class: "cards" }, (v.hands[house] || []).map((c) => cardView(c)))),
       (v.discards[house] || []).length ? h("div", {}, h("em", {}, gettext("Discarded")), h("div", { class: "cards discards" }, v.discards[house].map((c) => cardView(c)))) : null)));
