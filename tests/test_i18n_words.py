@@ -288,3 +288,38 @@ def test_the_bot_upgrade_and_token_refusals_are_in_spanish_on_the_api_and_the_to
         "No tienes ninguna clave con este id.")
     body = spanish_api(player).get("/api/v1/users/nobody-here").json()
     assert body == {"error": "not_found", "detail": "No hay ningún jugador llamado 'nobody-here'.", "fields": {}}
+
+
+def test_a_websocket_closed_for_an_outage_says_why_in_the_handshake_s_language():
+    """The socket's last words follow the pages' rule: the account, else the cookie, else the browser."""
+    import asyncio
+    import json
+
+    import redis
+
+    from westeros.outages import CloseWhenLayerDown, scope_language
+
+    async def layer_down(scope, receive, send):
+        raise redis.exceptions.ConnectionError("down")
+
+    def last_words(scope) -> dict:
+        sent = []
+
+        async def receive():
+            return {"type": "websocket.connect"}
+
+        async def send(message):
+            sent.append(message)
+
+        asyncio.run(CloseWhenLayerDown(layer_down)({"type": "websocket", **scope}, receive, send))
+        assert sent[-1] == {"type": "websocket.close", "code": 4503}
+        return json.loads(sent[-2]["text"])
+
+    spanish = last_words({"headers": [(b"accept-language", b"es-ES,es;q=0.9")]})
+    assert spanish["error"] == "unavailable" and spanish["detail"] == (
+        "Las actualizaciones en directo no están disponibles ahora mismo; vuelve a conectar dentro de unos segundos.")
+    assert last_words({"headers": []})["detail"] == (
+        "Live updates are unavailable right now; reconnect in a few seconds.")
+    assert scope_language({"headers": [(b"cookie", b"django_language=es"), (b"accept-language", b"en")]}) == "es"
+    english_account = make_user(language="en")
+    assert scope_language({"user": english_account, "headers": [(b"accept-language", b"es")]}) == "en"

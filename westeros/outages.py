@@ -15,6 +15,7 @@ from typing import Any
 
 import redis.exceptions
 from django.db import InterfaceError, OperationalError
+from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException
@@ -66,6 +67,36 @@ class ServiceUnavailable(APIException):
     wait = RETRY_AFTER_SECONDS  # DRF's handler turns it into the Retry-After header
 
 
+def scope_language(scope: dict) -> str:
+    """A websocket's language, by the pages' rule (westeros/i18n.py): the account's setting, else the
+    language cookie, else Accept-Language, else English. No request exists for a socket, so the
+    handshake's headers stand in for one."""
+    from http.cookies import SimpleCookie
+
+    from django.conf import settings
+    from django.utils.functional import LazyObject, empty
+
+    user = scope.get("user")
+    if isinstance(user, LazyObject) and user._wrapped is empty:  # never resolved: no database here
+        user = None
+    language = getattr(user, "language", "") if getattr(user, "is_authenticated", False) else ""
+    if language in {code for code, _name in settings.LANGUAGES}:
+        return language
+    headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope.get("headers", [])}
+    cookies = SimpleCookie()
+    try:
+        cookies.load(headers.get("cookie", ""))
+    except Exception:  # a malformed cookie header: as if there were none
+        cookies = SimpleCookie()
+
+    class Handshake:  # what Django's get_language_from_request reads of a request
+        COOKIES = {key: morsel.value for key, morsel in cookies.items()}
+        META = {"HTTP_ACCEPT_LANGUAGE": headers.get("accept-language", "")}
+        path_info = "/"
+
+    return translation.get_language_from_request(Handshake())
+
+
 class CloseWhenLayerDown:
     """ASGI wrapper for a websocket consumer: when Redis (the channel layer) fails, the socket is
     accepted if it was not yet, told {"type": "error", "error": "unavailable", ...} and closed with
@@ -99,6 +130,7 @@ class CloseWhenLayerDown:
                 return
             if not state["accepted"]:
                 await send({"type": "websocket.accept"})
-            detail = gettext("Live updates are unavailable right now; reconnect in a few seconds.")
+            with translation.override(scope_language(scope)):
+                detail = gettext("Live updates are unavailable right now; reconnect in a few seconds.")
             await send({"type": "websocket.send", "text": json.dumps({"type": "error", **error_body("unavailable", detail)})})
             await send({"type": "websocket.close", "code": WEBSOCKET_UNAVAILABLE})
