@@ -21,7 +21,7 @@ from games.engine import get_ruleset, narration
 from games.engine.minis import data, narrate
 from games.i18n import glossary
 from tests.factories import api_client_for, make_game, make_user, seat_client
-from tests.platform_helpers import whole_log
+from tests.platform_helpers import submit, whole_log
 
 MINIS = get_ruleset("minis")
 SEATS = ["stark", "lannister"]
@@ -230,3 +230,26 @@ def test_the_page_names_cards_and_zones_in_the_readers_language():
     assert "Herramientas del Campo de batalla" in spanish and "Toda la mesa" in spanish
     assert "Stark Sworn Swords" in {c["name"] for c in en["cards"].values()} and en["zones"]["crown"]["name"] == "Crown"
     assert "Whole table" in english and "Toda la mesa" not in english
+
+
+@pytest.mark.django_db
+def test_a_refusal_is_said_in_the_readers_language():
+    """The engine's refusal of an illegal act (games/engine/minis/flow.py) in the reader's language,
+    the unit still named by its key for the page to put its name in (static/js/minis.js namesIn)."""
+    game = make_game(2, ruleset="minis", seed=12)
+    while "deploy" not in MINIS.pending(game.state).values():  # the First Player's choice
+        seat = next(iter(MINIS.pending(game.state)))
+        submit(game, seat, MINIS.default_action(game.state, seat))
+        game.refresh_from_db()
+    seat = next(iter(MINIS.pending(game.state)))
+    action = MINIS.default_action(game.state, seat)
+    action["deploy"]["at"] = [24, 24]  # the middle of the table: outside either deployment zone
+    said = {}
+    for language in ("en", "es"):
+        r = seat_client(game, seat).post(reverse("api-game-check", args=[game.id]),
+                                         {"version": game.version, "action": action}, format="json",
+                                         HTTP_ACCEPT_LANGUAGE=language)
+        said[language] = r.json()
+    assert said["en"]["ok"] is False and said["es"]["ok"] is False
+    assert "the tray must be entirely inside your deployment zone" in said["en"]["reason"]
+    assert "la bandeja debe quedar por completo dentro de tu zona de despliegue" in said["es"]["reason"]

@@ -14,6 +14,7 @@ from games.engine.base import EngineError
 from games.engine.minis import cards, data
 from games.engine.minis import geometry as G
 from games.engine.minis import table as T
+from games.engine.narration import gettext, pgettext
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -29,7 +30,30 @@ KEYWORD_ABILITIES = {
 
 
 def illegal(msg: str) -> EngineError:
+    """A refusal a player reads, said in the reader's language (games.engine.narration's gettext:
+    English without a host's words)."""
     return EngineError("illegal_action", msg)
+
+
+def _said(word: Any) -> str:
+    """An id a refusal names (a move, an arc, a zone, a condition token) in the reader's language;
+    English keeps the id itself."""
+    words = {
+        "maneuver": pgettext("a move in a refusal", "maneuver"), "march": pgettext("a move in a refusal", "march"),
+        "retreat": pgettext("a move in a refusal", "retreat"), "pivot": pgettext("a move in a refusal", "pivot"),
+        "shift": pgettext("a move in a refusal", "shift"), "surge": pgettext("a move in a refusal", "surge"),
+        "deploy": pgettext("a move in a refusal", "deploy"), "redeploy": pgettext("a move in a refusal", "redeploy"),
+        "front": pgettext("an arc in a refusal", "front"), "flank": pgettext("an arc in a refusal", "flank"),
+        "rear": pgettext("an arc in a refusal", "rear"),
+        "crown": pgettext("a zone in a refusal", "crown"), "money": pgettext("a zone in a refusal", "money"),
+        "letter": pgettext("a zone in a refusal", "letter"), "swords": pgettext("a zone in a refusal", "swords"),
+        "horse": pgettext("a zone in a refusal", "horse"),
+        "panicked": pgettext("a token in a refusal", "panicked"),
+        "vulnerable": pgettext("a token in a refusal", "vulnerable"),
+        "weakened": pgettext("a token in a refusal", "weakened"),
+        "melee": pgettext("an attack in a refusal", "melee"), "ranged": pgettext("an attack in a refusal", "ranged"),
+    }
+    return words.get(word, word) if isinstance(word, str) else str(word)
 
 
 def ask(state: State, kind: str, seats: list[str], **ctx: Any) -> None:
@@ -114,11 +138,11 @@ def activate(state: State, seat: str, name: str, events: Events) -> None:
     if name in state["units"]:
         u = state["units"][name]
         if u["seat"] != seat:
-            raise illegal(f"{name} is not your unit")
+            raise illegal(gettext("%(name)s is not your unit") % {"name": name})
         if u["destroyed"] or not u["on_table"]:
-            raise illegal(f"{name} is not on the table")
+            raise illegal(gettext("%(name)s is not on the table") % {"name": name})
         if u["activated"]:
-            raise illegal(f"{name} has already activated this round")
+            raise illegal(gettext("%(name)s has already activated this round") % {"name": name})
         state["active_unit"] = name
         state["act"] = {"unit": name, "ncu": False, "pre_maneuver": False}
         events.append({"type": "activate", "seat": seat, "unit": name})
@@ -128,9 +152,9 @@ def activate(state: State, seat: str, name: str, events: Events) -> None:
     if name in state["ncus"]:
         n = state["ncus"][name]
         if n["seat"] != seat:
-            raise illegal(f"{name} is not your NCU")
+            raise illegal(gettext("%(name)s is not your NCU") % {"name": name})
         if n["activated"]:
-            raise illegal(f"{name} has already activated this round")
+            raise illegal(gettext("%(name)s has already activated this round") % {"name": name})
         state["active_unit"] = name
         state["act"] = {"unit": name, "ncu": True}
         events.append({"type": "activate", "seat": seat, "unit": name})
@@ -140,7 +164,7 @@ def activate(state: State, seat: str, name: str, events: Events) -> None:
         push(state, {"t": "ask_action", "seat": seat})
         cards.open_window(state, "ncu_activates", {"ncu": name})
         return
-    raise illegal(f"no unit or NCU named {name}")
+    raise illegal(gettext("no unit or NCU named %(name)s") % {"name": name})
 
 
 def end_activation(state: State, events: Events) -> None:
@@ -205,16 +229,17 @@ def resolve_moves(state: State, name: str, steps: list[tuple], budget: float, wh
             facing = nf
             p = G.tray(at, facing, w, d)
             if any(G.overlaps(p, o) for o in trays):
-                raise illegal(f"{what}: the pivot to {nf:g} ends overlapping a tray")  # M72
+                raise illegal(gettext("%(what)s: the pivot to %(nf)s ends overlapping a tray") % {
+                    "what": _said(what), "nf": f'{nf:g}'})  # M72
             if any(G.overlaps(p, o) for o in impassable):
-                raise illegal(f"{what}: the pivot ends on impassable terrain")  # M78
+                raise illegal(gettext("%(what)s: the pivot ends on impassable terrain") % {"what": _said(what)})  # M78
             if not G.on_table(p, table):
-                raise illegal(f"{what}: the pivot leaves the table")
+                raise illegal(gettext("%(what)s: the pivot leaves the table") % {"what": _said(what)})
         else:
             _kind, direction, dist = step
             dist = float(dist)
             if dist < 0:
-                raise illegal(f"{what}: a distance is never negative")
+                raise illegal(gettext("%(what)s: a distance is never negative") % {"what": _said(what)})
             if dist == 0:
                 continue
             start = G.tray(at, facing, w, d)
@@ -222,24 +247,26 @@ def resolve_moves(state: State, name: str, steps: list[tuple], budget: float, wh
             end = G.tray(at, facing, w, d)
             path = G.swept(start, end)
             if any(G.overlaps(path, o) for o in enemies):
-                raise illegal(f"{what}: the path crosses an enemy tray")  # M75
+                raise illegal(gettext("%(what)s: the path crosses an enemy tray") % {"what": _said(what)})  # M75
             if any(G.overlaps(path, o) for o in impassable):
-                raise illegal(f"{what}: the path crosses impassable terrain")  # M78
+                raise illegal(gettext("%(what)s: the path crosses impassable terrain") % {"what": _said(what)})  # M78
             if any(path.intersects(r) for r in rough):
                 touched_rough = True
             if any(G.overlaps(end, o) for o in trays):
-                raise illegal(f"{what}: the move ends overlapping a tray")  # M75
+                raise illegal(gettext("%(what)s: the move ends overlapping a tray") % {"what": _said(what)})  # M75
             if not G.on_table(end, table):
-                raise illegal(f"{what}: the move leaves the table")
+                raise illegal(gettext("%(what)s: the move leaves the table") % {"what": _said(what)})
             moved += dist
     limit = budget - (1.0 if touched_rough else 0.0)  # M78 Rough: -1 in once per action (reading)
     if not G.le(moved, limit):
-        raise illegal(f"{what}: {moved:g} in is more than the {limit:g} in allowed")
+        raise illegal(gettext("%(what)s: %(moved)s in is more than the %(limit)s in allowed") % {
+            "what": _said(what), "moved": f'{moved:g}', "limit": f'{limit:g}'})
     if enemy_gap:
         end = G.tray(at, facing, w, d)
         for o in enemies:
             if G.le(G.distance(end, o), 1.0):
-                raise illegal(f"{what}: the move ends 1 in or less from an enemy")  # M74
+                raise illegal(gettext("%(what)s: the move ends 1 in or less from an enemy") % {
+                    "what": _said(what)})  # M74
     return [at[0], at[1]], facing, moved
 
 
@@ -294,7 +321,7 @@ def maneuver_steps(state: State, name: str, m: Any, what: str = "maneuver") -> l
 
 def check_maneuver(state: State, name: str, m: Any, budget: float | None = None) -> tuple[list[float], float]:
     if T.engaged_with(state, name):
-        raise illegal(f"{name} is engaged: no Maneuver")  # M42
+        raise illegal(gettext("%(name)s is engaged: no Maneuver") % {"name": name})  # M42
     steps = maneuver_steps(state, name, m)
     at, facing, _ = resolve_moves(state, name, steps, T.speed(state, name) if budget is None else budget,
                                   "maneuver")
@@ -304,12 +331,12 @@ def check_maneuver(state: State, name: str, m: Any, budget: float | None = None)
 def check_march(state: State, name: str, m: Any) -> tuple[list[float], float]:
     m = _keys(m, {"face", "forward", "end_face"}, "march")
     if T.engaged_with(state, name):
-        raise illegal(f"{name} is engaged: no March")  # M44
+        raise illegal(gettext("%(name)s is engaged: no March") % {"name": name})  # M44
     u = state["units"][name]
     steps: list[tuple] = []
     if m.get("face") is not None:
         if "Enhanced Mobility" not in T.abilities(state, name):
-            raise illegal("a March has no pivot before the move")  # M45
+            raise illegal(gettext("a March has no pivot before the move"))  # M45
         steps.append(("pivot", _angle(m["face"], "march: face")))
     fwd = _num(m.get("forward"), "march: forward", 0.0)
     steps.append(("move", "forward", fwd))
@@ -332,7 +359,7 @@ def check_retreat_move(state: State, name: str, m: Any, maximum: float) -> tuple
     if not isinstance(direction, str) or direction not in ("back", "left", "right", "forward"):
         raise EngineError("bad_action", "direction is back, left, right or forward")
     if direction == "forward" and not retreat_forward_allowed(state, name):
-        raise illegal("a Retreat goes forward only when engaged in the Flank or Rear")  # M47
+        raise illegal(gettext("a Retreat goes forward only when engaged in the Flank or Rear"))  # M47
     dist = _num(m.get("distance"), "retreat_move: distance", 0.0)
     u = state["units"][name]
     end = _angle(m.get("end_face"), "retreat_move: end_face", u["facing"])
@@ -395,7 +422,7 @@ def do_action(state: State, seat: str, kind: str, value: Any, events: Events) ->
         if value is not True:
             raise EngineError("bad_action", "retreat: true")
         if not T.engaged_with(state, name):
-            raise illegal(f"{name} is not engaged: no Retreat")  # M46
+            raise illegal(gettext("%(name)s is not engaged: no Retreat") % {"name": name})  # M46
         r = T.roll(state, 6)
         mx = T.speed(state, name) + r
         state["last_retreat"] = {"unit": name, "roll": r, "max": mx}
@@ -457,7 +484,7 @@ def answer_pivot(state: State, seat: str, value: Any, events: Events) -> None:
     trial = {n: _angle(f, "pivot: facing") for n, f in value.items()}
     for n in trial:
         if n not in task["units"]:
-            raise illegal(f"{n} may not pivot now")
+            raise illegal(gettext("%(n)s may not pivot now") % {"n": n})
     for n, f in trial.items():
         at, facing, _ = resolve_moves(state, n, [("pivot", f)], 0.0, "pivot")
         set_pose(state, n, at, facing)
@@ -523,18 +550,20 @@ def _pose_free(state: State, name: str, at: list[float], facing: float, ignore: 
 def charge_checks(state: State, name: str, target: str, face: float | None) -> dict[str, Any]:
     F.name(target, "charge: target")
     if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
-        raise illegal(f"{target} is not an enemy unit on the table")
+        raise illegal(gettext("%(target)s is not an enemy unit on the table") % {"target": target})
     if T.engaged_with(state, name):
-        raise illegal(f"{name} is engaged: no Charge")  # M61
+        raise illegal(gettext("%(name)s is engaged: no Charge") % {"name": name})  # M61
     if not T.has_los(state, name, target):
-        raise illegal(f"{name} has no line of sight to {target}")  # M62
+        raise illegal(gettext("%(name)s has no line of sight to %(target)s") % {"name": name, "target": target})  # M62
     reach = T.speed(state, name) + 6
     if not G.le(G.distance(T.poly(state, name), T.poly(state, target)), reach):
-        raise illegal(f"{target} is beyond the maximum charge distance of {reach} in")  # M62
+        raise illegal(gettext("%(target)s is beyond the maximum charge distance of %(reach)s in") % {
+            "target": target, "reach": reach})  # M62
     arc, tied = T.arc_seen_by(state, target, name)
     room = [p for p in _align_poses(state, name, target, arc) if p[0] in ("center", "left", "right")]
     if not any(_pose_free(state, name, at, f, {target}) for _l, at, f in room):
-        raise illegal(f"no room for a 50 % contact in {target}'s {arc} arc")  # M62
+        raise illegal(gettext("no room for a 50 %% contact in %(target)s's %(arc)s arc") % {
+            "target": target, "arc": _said(arc)})  # M62
     if face is not None:
         u = state["units"][name]
         _d = T.size(state, name)[1]
@@ -544,11 +573,12 @@ def charge_checks(state: State, name: str, target: str, face: float | None) -> d
         state["units"][name] = trial
         try:
             if not _pose_free(state, name, trial["at"], trial["facing"], set()):
-                raise illegal("the pre-charge pivot ends overlapping a tray")  # M64, M72
+                raise illegal(gettext("the pre-charge pivot ends overlapping a tray"))  # M64, M72
             if not T.has_los(state, name, target):
-                raise illegal(f"after the pivot {target} is out of line of sight")  # M64
+                raise illegal(gettext("after the pivot %(target)s is out of line of sight") % {"target": target})  # M64
             if not G.le(G.distance(T.poly(state, name), T.poly(state, target)), reach):
-                raise illegal(f"after the pivot {target} is out of charge distance")  # M64
+                raise illegal(gettext("after the pivot %(target)s is out of charge distance") % {
+                    "target": target})  # M64
         finally:
             state["units"][name] = saved
     return {"arc": arc, "tied": tied}
@@ -573,7 +603,8 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
     arc = info["arc"]
     if v.get("arc") is not None:
         if v["arc"] not in info["tied"]:
-            raise illegal(f"the attacker is in {target}'s {arc} arc; no exact split to choose")  # M63
+            raise illegal(gettext("the attacker is in %(target)s's %(arc)s arc; no exact split to choose") % {
+                "target": target, "arc": _said(arc)})  # M63
         arc = v["arc"]
     u = state["units"][name]
     d = T.size(state, name)[1]
@@ -733,11 +764,12 @@ def _attack_profile(state: State, name: str, attack_name: Any, kind: str | None)
         for a in attacks:
             if a["name"] == attack_name:
                 return a
-        raise illegal(f"{name} has no attack named {attack_name}")
+        raise illegal(gettext("%(name)s has no attack named %(attack_name)s") % {
+            "name": name, "attack_name": attack_name})
     for a in attacks:
         if kind is None or (a["range"] == "melee") == (kind == "melee"):
             return a
-    raise illegal(f"{name} has no {kind or ''} attack")
+    raise illegal(gettext("%(name)s has no %(kind)s attack") % {"name": name, "kind": _said(kind or '')})
 
 
 def refacing(state: State, name: str, target: str, face: bool, align: str | None) -> tuple[list[float], float]:
@@ -748,11 +780,13 @@ def refacing(state: State, name: str, target: str, face: bool, align: str | None
     engaged = T.engaged_with(state, name)
     if face:
         if engaged != [target]:
-            raise illegal(f"{name} is engaged with several enemies: no re-facing")  # M58
+            raise illegal(gettext("%(name)s is engaged with several enemies: no re-facing") % {"name": name})  # M58
         if T.arc_seen_by(state, name, target)[0] == "front":
-            raise illegal(f"{target} is already in {name}'s Front: no re-facing")  # M58
+            raise illegal(gettext("%(target)s is already in %(name)s's Front: no re-facing") % {
+                "target": target, "name": name})  # M58
     elif T.arc_seen_by(state, name, target)[0] != "front":
-        raise illegal(f"{target} is not in {name}'s Front: align after re-facing")  # M59
+        raise illegal(gettext("%(target)s is not in %(name)s's Front: align after re-facing") % {
+            "target": target, "name": name})  # M59
     arc = T.arc_seen_by(state, target, name)[0]
     poses = _align_poses(state, name, target, arc)
     want = align or "center"
@@ -766,7 +800,9 @@ def refacing(state: State, name: str, target: str, face: bool, align: str | None
         state["units"][name] = saved
         if ok:
             return [round(at[0], 4), round(at[1], 4)], G.norm_angle(f)
-    raise illegal(f"no room to {'re-face' if face else 'align'} against {target}")  # M58-M59
+    if face:
+        raise illegal(gettext("no room to re-face against %(target)s") % {"target": target})  # M58
+    raise illegal(gettext("no room to align against %(target)s") % {"target": target})  # M59
 
 
 def declare_attack(state: State, seat: str, name: str, value: Any, events: Events, charge: bool,
@@ -791,13 +827,14 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
             raise EngineError("bad_action", "shift direction is forward, back, left or right")
         shift = (direction, _num(s.get("distance"), "shift: distance", 0))
     if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
-        raise illegal(f"{target} is not an enemy unit on the table")
+        raise illegal(gettext("%(target)s is not an enemy unit on the table") % {"target": target})
     profile = _attack_profile(state, name, v.get("attack"), None if v.get("attack") else (
         "melee" if T.engaged_with(state, name) or charge else "ranged"))
     melee = profile["range"] == "melee"
     if melee:
         if target not in T.engaged_with(state, name):
-            raise illegal(f"{name} is not engaged with {target}: no melee attack")  # M57, M60
+            raise illegal(gettext("%(name)s is not engaged with %(target)s: no melee attack") % {
+                "name": name, "target": target})  # M57, M60
         if (v.get("face") or v.get("align") is not None) and not charge:
             if v.get("align") not in (None, "center", "left", "right"):
                 raise EngineError("bad_action", "align is center, left or right")
@@ -806,10 +843,10 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
             events.append({"type": "move", "unit": name, "kind": "reface" if v.get("face") else "align",
                            "at": at, "facing": facing})
     elif v.get("face") is not None or v.get("align") is not None:
-        raise illegal("re-facing and alignment are for melee attacks")  # M58-M59
+        raise illegal(gettext("re-facing and alignment are for melee attacks"))  # M58-M59
     else:
         if T.engaged_with(state, name):
-            raise illegal(f"{name} is engaged: no ranged attack")  # M51
+            raise illegal(gettext("%(name)s is engaged: no ranged attack") % {"name": name})  # M51
         reach = 6.0 if profile["range"] == "short" else 12.0
         if shift is not None:
             at, facing, _ = resolve_moves(state, name, [("move", *shift)], 2.0, "shift")
@@ -819,12 +856,14 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
                 G.point_distance(state["units"][name]["at"], T.poly(state, target)), reach)
             if not ok:
                 state["units"][name] = saved
-                raise illegal("after the shift the target is out of range or line of sight")  # M52
+                raise illegal(gettext("after the shift the target is out of range or line of sight"))  # M52
             events.append({"type": "move", "unit": name, "kind": "shift", "at": at, "facing": facing})
         if not G.le(G.point_distance(state["units"][name]["at"], T.poly(state, target)), reach):
-            raise illegal(f"{target} is beyond {reach:g} in")  # M54, M55
+            raise illegal(gettext("%(target)s is beyond %(reach)s in") % {
+                "target": target, "reach": f'{reach:g}'})  # M54, M55
         if not T.has_los(state, name, target, ranged=True):
-            raise illegal(f"{name} has no line of sight to {target}")  # M53
+            raise illegal(gettext("%(name)s has no line of sight to %(target)s") % {
+                "name": name, "target": target})  # M53
     if arc is None:
         arc = T.arc_seen_by(state, target, name)[0]
     lost = T.ranks_lost(state, name)
@@ -1038,9 +1077,9 @@ def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
     dice = la["attack_dice"]
     done_by = task["rerolled_by"].setdefault(seat + ":attack", [])
     if len(set(value)) != len(value) or any(i < 0 or i >= len(dice) for i in value):
-        raise illegal("reroll: positions must be distinct dice of the roll")
+        raise illegal(gettext("reroll: positions must be distinct dice of the roll"))
     if set(value) & set(done_by):
-        raise illegal("a die is re-rolled at most once per player")  # M106
+        raise illegal(gettext("a die is re-rolled at most once per player"))  # M106
     for i in value:
         dice[i] = T.roll(state, 6)
     done_by += value
@@ -1057,7 +1096,7 @@ def answer_spend(state: State, seat: str, value: Any, events: Events) -> None:
         return
     v = _keys(value, {"token", "dice"}, "spend")
     if v.get("token") != d["token"]:
-        raise illegal(f"the token that may be spent now is {d['token']}")
+        raise illegal(gettext("the token that may be spent now is %(d_token)s") % {"d_token": _said(d['token'])})
     positions = v.get("dice", [])
     if not isinstance(positions, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in positions):
         raise EngineError("bad_action", "spend: dice is a list of positions")
@@ -1068,10 +1107,10 @@ def answer_spend(state: State, seat: str, value: Any, events: Events) -> None:
     else:
         dice = state_task["dice"] + [state_task["d3"]]
     if len(set(positions)) != len(positions) or any(i < 0 or i >= len(dice) for i in positions):
-        raise illegal("spend: positions must be distinct dice of the roll")
+        raise illegal(gettext("spend: positions must be distinct dice of the roll"))
     by = state_task.setdefault("rerolled_by", {}).setdefault(seat + ":" + d["dice"], [])
     if set(positions) & set(by):
-        raise illegal("a die is re-rolled at most once per player")  # M106
+        raise illegal(gettext("a die is re-rolled at most once per player"))  # M106
     state["units"][d["unit"]]["conditions"].remove(d["token"])
     for i in positions:
         if d["dice"] == "morale" and i == 2:
@@ -1272,7 +1311,7 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         if not isinstance(zone, str) or zone not in data.ZONES:
             raise EngineError("bad_action", f"zone is one of {', '.join(data.ZONES)}")
         if state["board"][zone]:
-            raise illegal(f"the {zone} zone is taken")  # M36
+            raise illegal(gettext("the %(zone)s zone is taken") % {"zone": _said(zone)})  # M36
         n = state["ncus"][nid]
         if n["zone"]:
             state["board"][n["zone"]] = None
@@ -1288,11 +1327,11 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         return
     if kind == "place":
         if state["mode"] != "here_we_stand":
-            raise illegal("NCUs are placed in quadrants only in Here We Stand")  # M123
+            raise illegal(gettext("NCUs are placed in quadrants only in Here We Stand"))  # M123
         if not isinstance(value, str) or value not in ("sw", "se", "nw", "ne"):
             raise EngineError("bad_action", "place: sw, se, nw or ne")
         if any(n["seat"] == seat and n["quadrant"] == value for i, n in state["ncus"].items() if i != nid):
-            raise illegal("one NCU per player per quadrant")  # M123
+            raise illegal(gettext("one NCU per player per quadrant"))  # M123
         n = state["ncus"][nid]
         if n["zone"]:
             state["board"][n["zone"]] = None
@@ -1331,10 +1370,10 @@ def answer_discard(state: State, seat: str, value: Any, events: Events) -> None:
     hand = list(p["hand"])
     for c in value:
         if c not in hand:
-            raise illegal(f"{c} is not in your hand")
+            raise illegal(gettext("%(c)s is not in your hand") % {"c": c})
         hand.remove(c)
     if d.get("count") is not None and len(value) != d["count"]:
-        raise illegal(f"discard exactly {d['count']} card(s)")  # M32
+        raise illegal(gettext("discard exactly %(count)s card(s)") % {"count": d['count']})  # M32
     p["hand"] = hand
     for c in value:
         p["discards"].insert(0, c)
@@ -1409,7 +1448,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
     opp = T.opponent(state, seat)
     if value is None or value is False:
         if zone not in MAY_ZONES:
-            raise illegal(f"the {zone} zone's effect is not optional")
+            raise illegal(gettext("the %(zone)s zone's effect is not optional") % {"zone": _said(zone)})
         state["decision"] = None
         return
     v = _keys(value, {"unit", "condition", "target", "maneuver", "retreat"}, "choose")
@@ -1419,11 +1458,11 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
     if v.get("retreat") is not None:
         F.flag(v["retreat"], "choose: retreat")
     if name not in T.live(state):
-        raise illegal(f"{name} is not a unit on the table")
+        raise illegal(gettext("%(name)s is not a unit on the table") % {"name": name})
     useat = state["units"][name]["seat"]
     if zone == "crown":
         if useat != opp:
-            raise illegal("the crown zone targets an enemy unit")  # M35
+            raise illegal(gettext("the crown zone targets an enemy unit"))  # M35
         state["decision"] = None
         done(state, task)
         push(state, {"t": "test", "unit": name, "kind": "panic", "modifier": -1, "stage": "roll",
@@ -1432,7 +1471,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
     if zone == "money":
         cond = v.get("condition")
         if cond is not None and cond not in state["units"][name]["conditions"]:
-            raise illegal(f"{name} has no {cond} token")
+            raise illegal(gettext("%(name)s has no %(cond)s token") % {"name": name, "cond": _said(cond)})
         heal(state, name, 3, events)
         if state["units"][name].get("bribed"):
             state["units"][name]["bribed"] = False  # Bribery ends when the money zone targets the unit
@@ -1442,28 +1481,29 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
     elif zone == "letter":
         cond = v.get("condition")
         if useat != opp:
-            raise illegal("the letter zone's token goes on an enemy unit")  # M35
+            raise illegal(gettext("the letter zone's token goes on an enemy unit"))  # M35
         if cond not in data.CONDITIONS:
             raise EngineError("bad_action", "condition: panicked, vulnerable or weakened")
         if cond in state["units"][name]["conditions"]:
-            raise illegal(f"{name} already has {cond} (one of each)")  # M101
+            raise illegal(gettext("%(name)s already has %(cond)s (one of each)") % {
+                "name": name, "cond": _said(cond)})  # M101
         if cond == "weakened" and "Indomitable" in T.abilities(state, name):
-            raise illegal(f"{name} can never gain Weakened (Indomitable)")
+            raise illegal(gettext("%(name)s can never gain Weakened (Indomitable)") % {"name": name})
         state["units"][name]["conditions"].append(cond)
         events.append({"type": "condition", "unit": name, "condition": cond})
     elif zone == "swords":
         if useat != seat:
-            raise illegal("the swords zone gives a friendly unit a free attack")  # M35
+            raise illegal(gettext("the swords zone gives a friendly unit a free attack"))  # M35
         state["decision"] = None
         done(state, task)
         declare_attack(state, seat, name, {"target": v.get("target")}, events, charge=False, ends_activation=False)
         return
     elif zone == "horse":
         if useat != seat:
-            raise illegal("the horse zone moves a friendly unit")  # M35
+            raise illegal(gettext("the horse zone moves a friendly unit"))  # M35
         if v.get("retreat"):
             if not T.engaged_with(state, name):
-                raise illegal(f"{name} is not engaged: no Retreat")  # M46
+                raise illegal(gettext("%(name)s is not engaged: no Retreat") % {"name": name})  # M46
             state["decision"] = None
             done(state, task)
             r = T.roll(state, 6)
@@ -1601,7 +1641,7 @@ def answer_redeploy(state: State, seat: str, value: Any, events: Events) -> None
     at = _at(v.get("at"), "redeploy")
     facing = G.norm_angle(_angle(v.get("facing"), "redeploy: facing", 0))
     if name not in state["players"][seat]["destroyed"]:
-        raise illegal(f"{name} is not a destroyed unit of yours")
+        raise illegal(gettext("%(name)s is not a destroyed unit of yours") % {"name": name})
     check_placement(state, name, at, facing, lambda p: redeploy_zone_ok(state, seat, p), "redeploy")  # M123
     u = state["units"][name]
     u.update(at=at, facing=facing, destroyed=False, on_table=True, activated=True,
@@ -1615,13 +1655,14 @@ def check_placement(state: State, name: str, at: list[float], facing: float, zon
     w, d = T.size(state, name)
     p = G.tray(at, facing, w, d)
     if not zone_ok(p):
-        raise illegal(f"{what}: the tray is not wholly inside the allowed area")
+        raise illegal(gettext("%(what)s: the tray is not wholly inside the allowed area") % {"what": _said(what)})
     if not _pose_free(state, name, at, facing, set()):
-        raise illegal(f"{what}: the tray overlaps a tray or impassable terrain, or leaves the table")
+        raise illegal(gettext("%(what)s: the tray overlaps a tray or impassable terrain, or leaves the table") % {
+            "what": _said(what)})
     seat = state["units"][name]["seat"]
     for e in T.live(state, T.opponent(state, seat)):
         if G.le(G.distance(p, T.poly(state, e)), 1.0):
-            raise illegal(f"{what}: 1 in or less from an enemy")  # M74
+            raise illegal(gettext("%(what)s: 1 in or less from an enemy") % {"what": _said(what)})  # M74
 
 
 # ====================================================================== deployment (M23-M25)
@@ -1660,12 +1701,12 @@ def answer_deploy(state: State, seat: str, value: Any, events: Events) -> None:
     facing = G.norm_angle(_angle(v.get("facing"), "deploy: facing", 0))
     u = state["units"].get(name)
     if not u or u["seat"] != seat or u["on_table"]:
-        raise illegal(f"{name} is not one of your units waiting to deploy")
+        raise illegal(gettext("%(name)s is not one of your units waiting to deploy") % {"name": name})
     w, d = T.size(state, name)
     if not deploy_zone_ok(state, seat, G.tray(at, facing, w, d)):
-        raise illegal("the tray must be entirely inside your deployment zone")  # M24
+        raise illegal(gettext("the tray must be entirely inside your deployment zone"))  # M24
     if not _pose_free(state, name, at, facing, set()):
-        raise illegal("the tray overlaps another tray or impassable terrain")  # M24
+        raise illegal(gettext("the tray overlaps another tray or impassable terrain"))  # M24
     u.update(at=at, facing=facing, on_table=True)
     state["deploy"]["next"] = T.opponent(state, seat)
     state["decision"] = None
@@ -1741,16 +1782,16 @@ def answer_influence(state: State, seat: str, value: Any, events: Events, nid: s
     name = F.name(v.get("unit"), "choose: unit")
     F.name(v.get("condition"), "choose: condition", optional=True)
     if name not in T.live(state):
-        raise illegal(f"{name} is not a combat unit on the table")  # M38
+        raise illegal(gettext("%(name)s is not a combat unit on the table") % {"name": name})  # M38
     u = state["units"][name]
     if u.get("influence"):
-        raise illegal(f"{name} is already under an Influence")  # M38
+        raise illegal(gettext("%(name)s is already under an Influence") % {"name": name})  # M38
     cond = v.get("condition")
     if cond is None and u["conditions"]:
         cond = u["conditions"][0]
     if cond is not None:
         if cond not in u["conditions"]:
-            raise illegal(f"{name} has no {cond} token")
+            raise illegal(gettext("%(name)s has no %(cond)s token") % {"name": name, "cond": _said(cond)})
         u["conditions"].remove(cond)
     u["influence"] = nid
     events.append({"type": "influence", "ncu": nid, "unit": name, "removed": cond})
