@@ -64,6 +64,8 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections, connection
+from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.middleware import BOT_SESSION_MESSAGE
 from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation, is_valid
@@ -73,6 +75,7 @@ from games.errors import GameError
 from games.models import Game, GameSeat, Presence
 from games.services.notify import seat_group, spectator_group, table_group
 from westeros.consumers import FrameLimits, PooledConsumer, group_call
+from westeros.outages import scope_language
 from westeros.parsers import SafeJsonFrames
 from westeros.socket_db import socket_database
 
@@ -163,6 +166,11 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
             await presence_of_this_loop().changed(self.channel_layer, self.game_id, connected)
 
     async def receive_json(self, content, **kwargs) -> None:
+        # refusals in the socket's language: the account's, else the handshake's cookie or browser
+        with translation.override(scope_language(self.scope)):
+            await self._receive(content)
+
+    async def _receive(self, content) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "ping":
             await self.send_json({"type": "pong", "version": await self._version()})
@@ -190,7 +198,7 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
         except Exception:  # keep the socket open; the message was not stored
             log.exception("chat message refused by a server error in game %s", self.game_id)
             await self.send_json({"type": "error", "error": "server_error", "fields": {},
-                                  "detail": "The server failed; the message was not sent."})
+                                  "detail": gettext("The server failed; the message was not sent.")})
 
     async def chat_message(self, message) -> None:
         members = message.get("seats")

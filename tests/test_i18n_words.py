@@ -323,3 +323,27 @@ def test_a_websocket_closed_for_an_outage_says_why_in_the_handshake_s_language()
     assert scope_language({"headers": [(b"cookie", b"django_language=es"), (b"accept-language", b"en")]}) == "es"
     english_account = make_user(language="en")
     assert scope_language({"user": english_account, "headers": [(b"accept-language", b"es")]}) == "en"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_chat_refusal_on_the_game_socket_is_in_the_socket_s_language(settings):
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from westeros.asgi import websocket_application
+
+    settings.ALLOWED_HOSTS = ["testserver"]
+    game = await sync_to_async(make_game)()
+    user = await sync_to_async(lambda: game.seats.get(seat="stark").user)()
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"), (b"accept-language", b"es")]
+    socket = WebsocketCommunicator(websocket_application(), f"/ws/games/{game.pk}/", headers=headers)
+    socket.scope["user"] = user
+    connected, _ = await socket.connect()
+    assert connected
+    await socket.send_json_to({"type": "chat", "channel": "table", "text": "\u200b", "ref": 3})
+    while (error := await socket.receive_json_from(timeout=30))["type"] != "error":
+        pass
+    assert error["error"] == "invalid" and error["detail"] == "Algunos campos no son válidos." and error["ref"] == 3
+    assert error["fields"]["text"] == ["Escribe algo visible: este mensaje solo tiene caracteres invisibles."]
+    await socket.disconnect()
