@@ -232,3 +232,23 @@ def test_the_log_api_narrates_in_the_requests_language():
     assert len(english) == len(spanish) and all(e != s for e, s in zip(english, spanish, strict=True))
     other = said(api_client_for(game.seats.get(seat="lannister").user), "es")
     assert not any("Stark" in t and "visibles solo" in t for t in other)
+
+
+@pytest.mark.django_db
+def test_a_refused_action_is_explained_in_the_requests_language():
+    """The engine's refusal of an illegal act (games/engine/agot/planning.py) reaches the player in
+    their language; the error code stays English."""
+    game = make_game(3, seed=21)
+    stark = seat_client(game, "stark")
+
+    def refused(language):
+        r = stark.post(reverse("api-game-actions", args=[game.id]),
+                       {"version": game.version, "action": {"place_orders": {"pyke": "raid"}}}, format="json",
+                       HTTP_ACCEPT_LANGUAGE=language)
+        assert r.status_code in (400, 409, 422), r.json()
+        return r.json()
+
+    english, spanish = refused("en"), refused("es")
+    assert english["error"] == spanish["error"] == "illegal_action"
+    assert english["detail"] == "stark has no units in pyke to give an order (R112, R121)"
+    assert spanish["detail"] == "stark no tiene unidades en pyke a las que dar una orden (R112, R121)"

@@ -16,6 +16,7 @@ from games.engine import fields as F
 from games.engine.agot import action, planning, rounds, setup
 from games.engine.agot.defaults import COMBAT_KINDS
 from games.engine.base import REFEREE, EngineError, ScenarioSetupError, register
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -113,7 +114,7 @@ class AgotRuleset:
 
     def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
         if state["phase"] == "over":
-            raise EngineError("game_over", "the game is over")
+            raise EngineError("game_over", gettext("the game is over"))
         if not isinstance(act, dict) or len(act) != 1:
             raise EngineError("bad_action", "an action is a mapping with exactly one key")
         F.guard(act)
@@ -122,7 +123,7 @@ class AgotRuleset:
             raise EngineError("bad_action", f"unknown action {F.shown(kind)}")
         d = state.get("decision")
         if not d or d["kind"] not in ANSWERS.get(kind, (kind,)) or seat not in d["seats"]:
-            raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")
+            raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": seat, "kind": kind})
         new = copy_state(state)
         events: list[Event] = []
         self._dispatch(new, seat, kind, value, events)

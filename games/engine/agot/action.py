@@ -15,6 +15,7 @@ from games.engine.agot import board as B
 from games.engine.agot import supply
 from games.engine.agot.data import LAND_UNITS, board, token_bonus, token_kind, token_special, unit_limits
 from games.engine.base import EngineError
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -161,10 +162,11 @@ def do_raid(state: State, house: str, value: Any, events: list[Event]) -> None:
     area, target = value["from"], value.get("target")
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "raid":
-        raise EngineError("illegal_action", f"{house} has no raid order in {F.shown(area)}")
+        raise EngineError("illegal_action", gettext("%(house)s has no raid order in %(area)s") % {"house": house, "area": F.shown(area)})
     if target is not None and target not in raid_targets(state, area):
         raise EngineError("illegal_action",
-                          f"the raid in {area} cannot target {F.shown(target)} (R134, R137, R141, R142)")
+                          gettext("the raid in %(area)s cannot target %(target)s (R134, R137, R141, R142)") % {
+                              "area": area, "target": F.shown(target)})
     state["decision"] = None
     _remove_order(state, area, events, "raid")
     if target is not None:
@@ -262,7 +264,7 @@ def check_march(state: State, house: str, value: Any) -> tuple[str, dict[str, li
         raise EngineError("bad_action", "moves is {area: [units]}, leave_power_token true or false")
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "march":
-        raise EngineError("illegal_action", f"{house} has no march order in {F.shown(area)}")
+        raise EngineError("illegal_action", gettext("%(house)s has no march order in %(area)s") % {"house": house, "area": F.shown(area)})
     b = board()
     clean: dict[str, list[str]] = {}
     for dest, units in moves.items():
@@ -276,13 +278,14 @@ def check_march(state: State, house: str, value: Any) -> tuple[str, dict[str, li
     if leave:
         moving = sum(len(v) for v in clean.values())
         if b.type[area] != "land":
-            raise EngineError("illegal_action", "control can never be established on a sea area (R165)")
+            raise EngineError("illegal_action", gettext("control can never be established on a sea area (R165)"))
         if moving < len(B.house_units(state, area, house)):
-            raise EngineError("illegal_action", "a power token is left only when the area is vacated (R154, R165)")
+            raise EngineError("illegal_action", gettext("a power token is left only when the area is vacated (R154, R165)"))
         if state["power"][house] < 1:
-            raise EngineError("illegal_action", f"{house} has no available power (R170)")
+            raise EngineError("illegal_action", gettext("%(house)s has no available power (R170)") % {"house": house})
         if state["power_tokens"].get(area) == house or b.home_of.get(area) == house:
-            raise EngineError("illegal_action", f"{house} already keeps control of {area} (R166, R172)")
+            raise EngineError("illegal_action", gettext("%(house)s already keeps control of %(area)s (R166, R172)") % {
+                "house": house, "area": area})
     return area, clean, leave
 
 
@@ -296,46 +299,50 @@ def check_moves(state: State, house: str, area: str, moves: dict[str, list[str]]
     reach: set[str] | None = None
     for dest, units in moves.items():
         if dest == area:
-            raise EngineError("illegal_action", "units that stay are simply not moved")
+            raise EngineError("illegal_action", gettext("units that stay are simply not moved"))
         for u in units:
             if B.is_routed(u):
-                raise EngineError("illegal_action", "routed units cannot move (R162)")
+                raise EngineError("illegal_action", gettext("routed units cannot move (R162)"))
             if u not in STRENGTH:
                 raise EngineError("bad_action", f"unknown unit {F.shown(u)}")
             want[u] += 1
         dtype = b.type[dest]
         if neutral_at(state, dest) == "impassable":
-            raise EngineError("illegal_action", f"{dest} is impassable (R33, R284)")
+            raise EngineError("illegal_action", gettext("%(area)s is impassable (R33, R284)") % {"area": dest})
         land = [u for u in units if u in LAND_UNITS]
         ships = [u for u in units if u == "ship"]
         if land:
             if dtype != "land":
-                raise EngineError("illegal_action", "footmen, knights and siege engines never enter seas or ports (R149)")
+                raise EngineError("illegal_action", gettext("footmen, knights and siege engines never enter seas or ports (R149)"))
             if dest not in b.adj_set[area]:
                 if reach is None:
                     reach = transport_reach(state, house, area)
                 if dest not in reach:
-                    raise EngineError("illegal_action", f"{dest} is not adjacent to {area} nor reachable by ship transport (R148, R259)")
+                    raise EngineError("illegal_action", gettext(
+                        "%(dest)s is not adjacent to %(area)s nor reachable by ship transport (R148, R259)") % {
+                        "dest": dest, "area": area})
         if ships:
             if dtype == "land":
-                raise EngineError("illegal_action", "ships never enter land areas (R149)")
+                raise EngineError("illegal_action", gettext("ships never enter land areas (R149)"))
             if dest not in b.adj_set[area]:
-                raise EngineError("illegal_action", f"{dest} is not adjacent to {area}; ships never use transport (R163)")
+                raise EngineError("illegal_action", gettext("%(dest)s is not adjacent to %(area)s; ships never use transport (R163)") % {
+                    "dest": dest, "area": area})
             if dtype == "port":
                 if B.port_owner(state, dest) != house:
-                    raise EngineError("illegal_action", f"ships may enter only a friendly port (R149, R251): {dest}")
+                    raise EngineError("illegal_action", gettext("ships may enter only a friendly port (R149, R251): %(area)s") % {"area": dest})
                 if any(h != house for h in state["units"].get(dest, {})):
-                    raise EngineError("illegal_action", f"ports cannot be attacked (R250): {dest}")
+                    raise EngineError("illegal_action", gettext("ports cannot be attacked (R250): %(area)s") % {"area": dest})
                 inside = sum(len(v) for v in state["units"].get(dest, {}).values())
                 if inside + len(ships) > 3:
-                    raise EngineError("illegal_action", f"a port holds at most 3 ships (R248): {dest}")
+                    raise EngineError("illegal_action", gettext("a port holds at most 3 ships (R248): %(area)s") % {"area": dest})
         if is_combat_area(state, house, dest):
             combats.append(dest)
         delta[dest] = delta.get(dest, 0) + len(units)
     if want - have:
-        raise EngineError("illegal_action", f"{house} has no such movable units in {area}: {sorted((want - have).elements())}")
+        raise EngineError("illegal_action", gettext("%(house)s has no such movable units in %(area)s: %(units)s") % {
+            "house": house, "area": area, "units": sorted((want - have).elements())})
     if len(combats) > 1:
-        raise EngineError("illegal_action", "a march may move into at most one area that starts a combat (R150)")
+        raise EngineError("illegal_action", gettext("a march may move into at most one area that starts a combat (R150)"))
     if combats:
         dest = combats[0]
         n = neutral_at(state, dest)
@@ -346,11 +353,12 @@ def check_moves(state: State, house: str, area: str, moves: dict[str, list[str]]
             if best < n:
                 raise EngineError(
                     "illegal_action",
-                    f"even with every possible support, strength {best} cannot beat the neutral force {n} in {dest} (R280, A14)",
+                    gettext("even with every possible support, strength %(best)s cannot beat the neutral force %(force)s "
+                            "in %(area)s (R280, A14)") % {"best": best, "force": n, "area": dest},
                 )
     delta[area] = -sum(want.values())
     if want and not supply.fits(state, house, delta):
-        raise EngineError("illegal_action", f"the move would exceed {house}'s supply limit (R161, R66d)")
+        raise EngineError("illegal_action", gettext("the move would exceed %(house)s's supply limit (R161, R66d)") % {"house": house})
 
 
 def can_move(state: State, house: str, area: str) -> bool:
@@ -505,7 +513,7 @@ def do_replace_ships(state: State, house: str, value: Any, events: list[Event]) 
     if not isinstance(value, int) or isinstance(value, bool):
         raise EngineError("bad_action", "replace_ships takes a number")
     if not 0 <= value <= d["max"]:
-        raise EngineError("illegal_action", f"replace between 0 and {d['max']} ships (R258)")
+        raise EngineError("illegal_action", gettext("replace between 0 and %(count)s ships (R258)") % {"count": d["max"]})
     state["decision"] = None
     state["action"]["captures"].pop(0)
     _replace(state, house, d["port"], value, events)
@@ -551,11 +559,12 @@ def do_consolidate(state: State, house: str, value: Any, events: list[Event]) ->
     area = value["from"]
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "consolidate":
-        raise EngineError("illegal_action", f"{house} has no consolidate power order in {F.shown(area)}")
+        raise EngineError("illegal_action", gettext("%(house)s has no consolidate power order in %(area)s") % {
+            "house": house, "area": F.shown(area)})
     if "muster" in value:
         if not token_special(o["token"]) or board().type[area] != "land" or not B.has_castle(area):
-            raise EngineError("illegal_action", "only a special Consolidate Power order in a castle or stronghold "
-                                                "area musters (R182)")
+            raise EngineError("illegal_action", gettext("only a special Consolidate Power order in a castle or stronghold "
+                                                        "area musters (R182)"))
         plan = mustering.check_muster(state, house, mustering.cp_to_muster(area, value["muster"]), [area])
         state["decision"] = None
         _remove_order(state, area, events, "consolidate")

@@ -13,6 +13,7 @@ from typing import Any
 from games.engine.agot import board as B
 from games.engine.agot.data import DOMINANCE, TRACKS
 from games.engine.base import EngineError
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -43,7 +44,8 @@ def place_bid(state: State, task: Task, house: str, value: Any, events: list[Eve
     if not isinstance(value, int) or isinstance(value, bool):
         raise EngineError("bad_action", "bid takes a number of power tokens")
     if not 0 <= value <= state["power"][house]:
-        raise EngineError("illegal_action", f"{house} may bid 0 to {state['power'][house]} power (R84, R92)")
+        raise EngineError("illegal_action", gettext("%(house)s may bid 0 to %(power)s power (R84, R92)") % {
+            "house": house, "power": state["power"][house]})
     state["secret"][house]["bid"] = value
     state["decision"]["seats"].remove(house)
     events.append({"type": "bid_placed", "house": house})
@@ -102,7 +104,7 @@ def check_tie_order(state: State, value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
         raise EngineError("bad_action", "break_tie takes a list of houses, best first")
     if sorted(value) != sorted(tied):
-        raise EngineError("illegal_action", f"order exactly the tied houses: {', '.join(tied)} (R86)")
+        raise EngineError("illegal_action", gettext("order exactly the tied houses: %(houses)s (R86)") % {"houses": ", ".join(tied)})
     return list(value)
 
 

@@ -29,6 +29,7 @@ from games.engine.agot import board as B
 from games.engine.agot import cards, supply
 from games.engine.agot.data import board, house_cards, tides_cards, token_bonus, token_kind, token_special
 from games.engine.base import EngineError
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -280,7 +281,7 @@ def start_combat(
     could make strong enough (A14 decision), which refuses the whole march."""
     neutral = state["neutral_forces"].get(area)
     if neutral == "impassable":
-        raise _illegal(f"{area} is impassable (R284)")
+        raise _illegal(gettext("%(area)s is impassable (R284)") % {"area": area})
     defender = _defender(state, area, attacker)
     march_token = _march_token(state, origin, attacker)
     garrison = state["garrisons"].get(area) if defender is not None else None
@@ -340,8 +341,9 @@ def _check_neutral_reachable(state: State, cur: dict[str, Any]) -> None:
     for house in _supporting_houses(state, area):
         best += _support_strength(state, house, area, ATTACKER)
     if best < cur["neutral"]:
-        raise _illegal(f"the march cannot reach the strength {cur['neutral']} of the neutral force in {area} "
-                       f"(at most {best} with every possible support; R280, A14)")
+        raise _illegal(gettext("the march cannot reach the strength %(force)s of the neutral force in %(area)s "
+                               "(at most %(best)s with every possible support; R280, A14)") % {
+                                   "force": cur["neutral"], "area": area, "best": best})
 
 
 # =========================================================================== the combat's course
@@ -563,7 +565,8 @@ def _apply_support(state: State, seat: str, value: Any, events: list[Event]) -> 
     if target is not None and not isinstance(target, str):
         raise _bad("support: for must be a house or null")
     if target not in support_options(state, seat):
-        raise _illegal(f"{seat} may not support {target} in this combat (R210: never the enemy of one's own units)")
+        raise _illegal(gettext("%(seat)s may not support %(target)s in this combat (R210: never the enemy of one's own units)") % {
+            "seat": seat, "target": target})
     cur["to_declare"].remove(seat)
     cur["supports"][seat] = _side_of(cur, target) if target is not None else None
     events.append({"type": "support_declared", "house": seat, "for": target, "area": cur["area"]})
@@ -576,7 +579,7 @@ def _apply_accept(state: State, seat: str, value: Any, events: list[Event]) -> N
     offers = _offered_to(cur)[seat]
     unknown = [h for h in value if h not in offers]
     if unknown:
-        raise _illegal(f"{unknown[0]} has not offered {seat} support")
+        raise _illegal(gettext("%(house)s has not offered %(seat)s support") % {"house": unknown[0], "seat": seat})
     for house, keep in value.items():
         if not keep:
             cur["refused"].append(house)
@@ -627,10 +630,12 @@ def _apply_house_card(state: State, seat: str, value: Any, events: list[Event]) 
     if not isinstance(value, str):
         raise _bad("house_card takes a card id")
     if value not in state["hands"][seat]:
-        raise _illegal(f"{value} is not in {seat}'s hand (R223: discarded cards cannot be played)")
+        raise _illegal(gettext("%(card)s is not in %(seat)s's hand (R223: discarded cards cannot be played)") % {
+            "card": value, "seat": seat})
     cur = _cur(state)
     if cur.get("replace") and value in cur["replace"]["exclude"]:
-        raise _illegal(f"{seat} must reveal a card other than {value} (Tyrion Lannister / Aeron Damphair)")
+        raise _illegal(gettext("%(seat)s must reveal a card other than %(card)s (Tyrion Lannister / Aeron Damphair)") % {
+            "seat": seat, "card": value})
     # Only the chooser may see it until both are chosen (R219): it lives under `secret`.
     state["secret"].setdefault(seat, {})["house_card"] = value
     events.append({"type": "house_card_chosen", "house": seat})
@@ -862,10 +867,10 @@ def _apply_casualties(state: State, seat: str, value: Any, events: list[Event]) 
         raise _bad("casualties takes a list of units")
     count = cur["casualty_choice"]["count"]
     if len(value) != count:
-        raise _illegal(f"{seat} must lose exactly {count} unit(s) (R231, R302)")
+        raise _illegal(gettext("%(seat)s must lose exactly %(count)s unit(s) (R231, R302)") % {"seat": seat, "count": count})
     if not _multiset_sub(_eligible_casualties(state, cur, seat), value):
-        raise _illegal("casualties must be units of this house in the embattled area, neither routed nor "
-                       "supporting (R232, R234)")
+        raise _illegal(gettext("casualties must be units of this house in the embattled area, neither routed nor "
+                               "supporting (R232, R234)"))
     _take_casualties(state, events, seat, list(value))
 
 
@@ -1020,10 +1025,11 @@ def _apply_retreat(state: State, seat: str, value: Any, events: list[Event]) -> 
         raise _bad("retreat: to is an area, destroy a list of units")
     options = cur["retreat_options"] or {}
     if target not in options:
-        raise _illegal(f"{target} is not a legal retreat area; legal: {', '.join(sorted(options))} (R238)")
+        raise _illegal(gettext("%(area)s is not a legal retreat area; legal: %(areas)s (R238)") % {
+            "area": target, "areas": ", ".join(sorted(options))})
     if len(destroy) != options[target] or not _multiset_sub(cur["retreating"], destroy):
-        raise _illegal(f"retreating to {target} destroys exactly {options[target]} of {cur['retreating']} "
-                       f"to fit supply (R238d)")
+        raise _illegal(gettext("retreating to %(area)s destroys exactly %(count)s of %(units)s to fit supply (R238d)") % {
+            "area": target, "count": options[target], "units": cur["retreating"]})
     _do_retreat(state, events, target, list(destroy))
 
 
@@ -1166,7 +1172,7 @@ def _apply_choose(state: State, seat: str, value: Any, events: list[Event]) -> N
         raise EngineError("not_your_turn", f"{seat} has no pending ability choice")
     if not F.among(value, ask["options"]):  # as JSON: 0 is not false, 1 is not true
         shown = ", ".join(json_text(o) for o in ask["options"])
-        raise _illegal(f"{ask['card']}: choose one of {shown} (R221, D21)")
+        raise _illegal(gettext("%(card)s: choose one of %(options)s (R221, D21)") % {"card": ask["card"], "options": shown})
     cur["ask"] = None
     state["decision"] = None
     cards.choose(state, cur, ask, value, events)

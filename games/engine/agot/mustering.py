@@ -16,6 +16,7 @@ from games.engine.agot import board as B
 from games.engine.agot import supply
 from games.engine.agot.data import board, unit_limits
 from games.engine.base import EngineError
+from games.engine.narration import gettext, ngettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -55,21 +56,22 @@ def _ship_payer(state: State, house: str, dest: str, given: Any, allowed: list[s
     if b.type[dest] == "port":
         payer = b.port_land[dest]
         if payer not in allowed or (given is not None and given != payer):
-            raise EngineError("illegal_action", f"a ship in {dest} is paid by {payer}, which cannot muster now (R75)")
+            raise EngineError("illegal_action", gettext("a ship in %(area)s is paid by %(payer)s, which cannot muster now (R75)") % {
+                "area": dest, "payer": payer})
         if any(h != house for h in state["units"].get(dest, {})):
-            raise EngineError("illegal_action", f"enemy ships stand in {dest}")
+            raise EngineError("illegal_action", gettext("enemy ships stand in %(area)s") % {"area": dest})
         return payer
     if B.enemy_ships_in(state, dest, house):
-        raise EngineError("illegal_action", f"ships cannot be mustered into a sea holding enemy ships (R75): {dest}")
+        raise EngineError("illegal_action", gettext("ships cannot be mustered into a sea holding enemy ships (R75): %(area)s") % {"area": dest})
     payers = [a for a in allowed if dest in b.adj_set[a]]
     if given is not None:
         if given not in payers:
-            raise EngineError("illegal_action", f"{given} cannot muster a ship into {dest} (R75)")
+            raise EngineError("illegal_action", gettext("%(payer)s cannot muster a ship into %(area)s (R75)") % {"payer": given, "area": dest})
         return str(given)
     if not payers:
-        raise EngineError("illegal_action", f"no mustering area of {house} is next to {dest} (R75)")
+        raise EngineError("illegal_action", gettext("no mustering area of %(house)s is next to %(area)s (R75)") % {"house": house, "area": dest})
     if len(payers) > 1:
-        raise EngineError("illegal_action", f"name the paying castle with from: {', '.join(payers)}")
+        raise EngineError("illegal_action", gettext("name the paying castle with from: %(areas)s") % {"areas": ", ".join(payers)})
     return payers[0]
 
 
@@ -84,21 +86,21 @@ def _item(state: State, house: str, dest: str, item: Any, allowed: list[str], pl
             raise _bad()
         if unit == "ship":
             if b.type[dest] == "land":
-                raise EngineError("illegal_action", f"ships go into a port or an adjacent sea, not {dest} (R75)")
+                raise EngineError("illegal_action", gettext("ships go into a port or an adjacent sea, not %(area)s (R75)") % {"area": dest})
             payer = _ship_payer(state, house, dest, item.get("from"), allowed)
         else:
             if b.type[dest] != "land":
-                raise EngineError("illegal_action", f"{unit}s are never mustered into seas or ports (R77)")
+                raise EngineError("illegal_action", gettext("%(unit)ss are never mustered into seas or ports (R77)") % {"unit": unit})
             if dest not in allowed or item.get("from", dest) != dest:
-                raise EngineError("illegal_action", f"{house} cannot muster in {dest} now (R68, R70, R79)")
+                raise EngineError("illegal_action", gettext("%(house)s cannot muster in %(area)s now (R68, R70, R79)") % {"house": house, "area": dest})
             payer = dest
         plan.add.setdefault(dest, []).append(unit)
         plan.spent[payer] += COST[unit]
     elif keys == {"upgrade", "to"}:
         if item["upgrade"] != "footman" or item["to"] not in UPGRADES:
-            raise EngineError("illegal_action", "only a footman is upgraded, to a knight or a siege engine (R71)")
+            raise EngineError("illegal_action", gettext("only a footman is upgraded, to a knight or a siege engine (R71)"))
         if dest not in allowed:
-            raise EngineError("illegal_action", f"{house} cannot muster in {dest} now (R68)")
+            raise EngineError("illegal_action", gettext("%(house)s cannot muster in %(area)s now (R68)") % {"house": house, "area": dest})
         plan.upgrade.setdefault(dest, []).append(item["to"])
         plan.spent[dest] += 1
     else:
@@ -118,12 +120,15 @@ def check_muster(state: State, house: str, value: Any, allowed: list[str]) -> Pl
             _item(state, house, dest, item, allowed, plan)
     for payer, n in plan.spent.items():
         if n > points(payer):
-            raise EngineError("illegal_action", f"{payer} has {points(payer)} mustering point(s), not {n} (R68, R73)")
+            raise EngineError("illegal_action", gettext("%(payer)s has %(points)s mustering point(s), not %(count)s (R68, R73)") % {
+                "payer": payer, "points": points(payer), "count": n})
     for area, ups in plan.upgrade.items():
         # A17: only footmen already there before this mustering are upgraded.
         have = sum(1 for u in B.house_units(state, area, house) if u == "footman")
         if len(ups) > have:
-            raise EngineError("illegal_action", f"{house} has {have} footm{'a' if have == 1 else 'e'}n in {area} to upgrade (R71, A17)")
+            raise EngineError("illegal_action", ngettext("%(house)s has %(count)s footman in %(area)s to upgrade (R71, A17)",
+                                                         "%(house)s has %(count)s footmen in %(area)s to upgrade (R71, A17)", have)
+                              % {"house": house, "count": have, "area": area})
     counts = B.unit_counts(state, house)
     for units in plan.add.values():
         for u in units:
@@ -134,15 +139,15 @@ def check_muster(state: State, house: str, value: Any, allowed: list[str]) -> Pl
             counts["footman"] -= 1
     for unit, limit in unit_limits().items():
         if counts[unit] > limit:
-            raise EngineError("illegal_action", f"{house} has no {unit} left to muster (R9, R70)")
+            raise EngineError("illegal_action", gettext("%(house)s has no %(unit)s left to muster (R9, R70)") % {"house": house, "unit": unit})
     for port, units in plan.add.items():
         if b.type[port] == "port":
             inside = len(B.house_units(state, port, house))
             if inside + len(units) > 3:
-                raise EngineError("illegal_action", f"a port holds at most 3 ships (R248): {port}")
+                raise EngineError("illegal_action", gettext("a port holds at most 3 ships (R248): %(area)s") % {"area": port})
     delta = {a: len(us) for a, us in plan.add.items()}
     if delta and not supply.fits(state, house, delta):
-        raise EngineError("illegal_action", f"the new units would exceed {house}'s supply limit (R72)")
+        raise EngineError("illegal_action", gettext("the new units would exceed %(house)s's supply limit (R72)") % {"house": house})
     return plan
 
 

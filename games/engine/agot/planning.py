@@ -15,6 +15,7 @@ from games.engine import fields as F
 from games.engine.agot import board as B
 from games.engine.agot.data import ORDER_TOKENS, token_kind, token_special
 from games.engine.base import EngineError
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -93,24 +94,27 @@ def check_orders(state: State, house: str, placed: Any) -> dict[str, str]:
         if token not in ORDER_TOKENS:
             raise EngineError("bad_action", f"unknown order token {F.shown(token)}")
         if area not in need_set:
-            raise EngineError("illegal_action", f"{house} has no units in {area} to give an order (R112, R121)")
+            raise EngineError("illegal_action", gettext("%(house)s has no units in %(area)s to give an order (R112, R121)") % {
+                "house": house, "area": area})
         if restricted(state, token):
-            raise EngineError("illegal_action", f"{token} orders are forbidden this round (R124)")
+            raise EngineError("illegal_action", gettext("%(token)s orders are forbidden this round (R124)") % {"token": token})
         counts[token] += 1
         if counts[token] > ORDER_TOKENS[token]:
-            raise EngineError("illegal_action", f"{house} has only {ORDER_TOKENS[token]} {token} token(s) (R116)")
+            raise EngineError("illegal_action", gettext("%(house)s has only %(count)s %(token)s token(s) (R116)") % {
+                "house": house, "count": ORDER_TOKENS[token], "token": token})
     specials = sum(n for t, n in counts.items() if token_special(t))
     allowed = B.stars_of(state, house)
     if specials > allowed:
         raise EngineError(
-            "illegal_action", f"{house} may place {allowed} special order(s) at its King's Court position (R117)"
+            "illegal_action", gettext("%(house)s may place %(count)s special order(s) at its King's Court position (R117)")
+            % {"house": house, "count": allowed}
         )
     expected = min(len(need), usable_count(state, house))
     if len(placed) < expected:
         missing = [a for a in need if a not in placed]
         raise EngineError(
             "illegal_action",
-            f"every area with units needs an order (R112, R119): {', '.join(missing)}",
+            gettext("every area with units needs an order (R112, R119): %(areas)s") % {"areas": ", ".join(missing)},
         )
     return dict(placed)
 
@@ -156,18 +160,19 @@ def check_replacement(state: State, house: str, area: Any, token: Any) -> None:
         raise EngineError("bad_action", f"unknown order token {F.shown(token)}")
     cur = state["orders"].get(area)
     if not cur or cur["house"] != house:
-        raise EngineError("illegal_action", f"{house} has no order in {area} to replace (R126)")
+        raise EngineError("illegal_action", gettext("%(house)s has no order in %(area)s to replace (R126)") % {
+            "house": house, "area": area})
     if token == cur["token"]:
-        raise EngineError("illegal_action", "the replacement must be a different order")
+        raise EngineError("illegal_action", gettext("the replacement must be a different order"))
     if token_pool(state, house)[token] <= 0:
-        raise EngineError("illegal_action", f"{house} has no unused {token} token")
+        raise EngineError("illegal_action", gettext("%(house)s has no unused %(token)s token") % {"house": house, "token": token})
     if restricted(state, token):
-        raise EngineError("illegal_action", f"{token} orders are forbidden this round (R124, A13)")
+        raise EngineError("illegal_action", gettext("%(token)s orders are forbidden this round (R124, A13)") % {"token": token})
     specials = sum(
         1 for a, o in state["orders"].items() if o["house"] == house and a != area and token_special(o["token"])
     ) + token_special(token)
     if specials > B.stars_of(state, house):
-        raise EngineError("illegal_action", "the King's Court stars do not allow another special order (R117, A13)")
+        raise EngineError("illegal_action", gettext("the King's Court stars do not allow another special order (R117, A13)"))
 
 
 def raven(state: State, house: str, value: Any, events: list[Event]) -> None:
@@ -179,7 +184,7 @@ def raven(state: State, house: str, value: Any, events: list[Event]) -> None:
     if value == "peek":
         deck = state["decks"].get("wildlings") or []
         if not deck:
-            raise EngineError("illegal_action", "the wildling deck is empty")
+            raise EngineError("illegal_action", gettext("the wildling deck is empty"))
         state["used"]["messenger_raven"] = True  # R127
         state["secret"][house]["peeked"] = deck[0]
         events.append({"type": "raven_peek", "house": house})

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.agot.data import supply_table
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 
@@ -163,16 +164,19 @@ def check_reduction(state: State, house: str, value: Any) -> dict[str, list[str]
             continue
         have = Counter(state["units"].get(area, {}).get(house, [])) if isinstance(area, str) else Counter()
         if Counter(units) - have:
-            raise EngineError("illegal_action", f"{house} has no such units in {area}: {units}")
+            raise EngineError("illegal_action", gettext("%(house)s has no such units in %(area)s: %(units)s") % {
+                "house": house, "area": area, "units": units})
         clean[area] = list(units)
     delta = {a: -len(us) for a, us in clean.items()}
     if not fits(state, house, delta):
-        raise EngineError("illegal_action", f"{house}'s armies would still exceed supply {state['supply'][house]} (R63)")
+        raise EngineError("illegal_action", gettext("%(house)s's armies would still exceed supply %(level)s (R63)") % {
+            "house": house, "level": state["supply"][house]})
     for a in clean:
         back = dict(delta)
         back[a] += 1
         if fits(state, house, back):
-            raise EngineError("illegal_action", f"more units than needed destroyed in {a}: stop as soon as the armies fit (A22)")
+            raise EngineError("illegal_action", gettext(
+                "more units than needed destroyed in %(area)s: stop as soon as the armies fit (A22)") % {"area": a})
     return clean
 
 

@@ -18,6 +18,7 @@ from games.engine.agot import bidding, mustering, planning, rounds, supply, wild
 from games.engine.agot import board as B
 from games.engine.agot.data import WESTEROS_DECKS, board, westeros_cards
 from games.engine.base import EngineError, ScenarioSetupError
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -274,7 +275,7 @@ def apply(state: State, seat: str, act: Action, events: list[Event]) -> None:
     ws = _ws(state)
     task = ws["current"]
     if task is None:
-        raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")
+        raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": seat, "kind": kind})
     done = _answer(state, task, seat, kind, value, events)
     if done:
         ws["current"] = None
@@ -303,20 +304,21 @@ def _answer(state: State, task: Task, seat: str, kind: str, value: Any, events: 
         d = state["decision"]
         plan = mustering.check_muster(state, seat, value, d["areas"])
         if d["single"] and len(set(plan.spent)) > 1:
-            raise EngineError("illegal_action", "muster in one castle or stronghold area only (The Horde Descends)")
+            raise EngineError("illegal_action", gettext("muster in one castle or stronghold area only (The Horde Descends)"))
         mustering.apply_plan(state, seat, plan, events, d["source"])
         return True
     if kind == "choose":
         if t == "card":
             return _choose_option(state, task, value, events)
         return wildlings.choose(state, task, seat, value, events)
-    raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")
+    raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": seat, "kind": kind})
 
 
 def _choose_option(state: State, task: Task, value: Any, events: list[Event]) -> bool:
     d = state["decision"]
     if not isinstance(value, str) or value not in d["options"]:
-        raise EngineError("illegal_action", f"{d['card']} offers {', '.join(d['options'])} (R49, R55, R62)")
+        raise EngineError("illegal_action", gettext("%(card)s offers %(options)s (R49, R55, R62)") % {
+            "card": d["card"], "options": ", ".join(d["options"])})
     events.append({"type": "westeros_option", "card": d["card"], "house": d["seats"][0], "option": value})
     state["decision"] = None
     _effect(state, value, events)

@@ -17,6 +17,7 @@ from games.engine.agot import board as B
 from games.engine.agot import supply as S
 from games.engine.agot.data import TRACKS, house_cards, unit_limits
 from games.engine.base import EngineError
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -310,12 +311,14 @@ def _check_units(state: State, task: Task, d: dict[str, Any], value: Any) -> dic
     cand = _candidates(state, h, task["mode"], task.get("areas"))
     for a, us in clean.items():
         if Counter(us) - Counter(cand.get(a, [])):
-            raise EngineError("illegal_action", f"{h} has no such units to choose in {a}: {us}")
+            raise EngineError("illegal_action", gettext("%(house)s has no such units to choose in %(area)s: %(units)s") % {
+                "house": h, "area": a, "units": us})
     n = sum(len(us) for us in clean.values())
     if (d["may"] and n > d["count"]) or (not d["may"] and n != d["count"]):
-        raise EngineError("illegal_action", f"choose {'up to ' if d['may'] else ''}{d['count']} unit(s)")
+        raise EngineError("illegal_action", (gettext("choose up to %(count)s unit(s)") if d["may"] else gettext("choose %(count)s unit(s)"))
+                          % {"count": d["count"]})
     if d["single"] and len(clean) > 1:
-        raise EngineError("illegal_action", "the units must all stand in one area")
+        raise EngineError("illegal_action", gettext("the units must all stand in one area"))
     return clean
 
 
@@ -437,18 +440,20 @@ def choose(state: State, task: Task, seat: str, value: Any, events: list[Event])
     if effect == "preemptive":
         if isinstance(value, str):
             if value not in d["options"]:
-                raise EngineError("illegal_action", f"drop on a track where {seat} stands highest: {d['options']}")
+                raise EngineError("illegal_action", gettext("drop on a track where %(house)s stands highest: %(options)s") % {
+                    "house": seat, "options": d["options"]})
             state["decision"] = None
             _drop(state, seat, value, events)
             return True
         if not d["count"]:
-            raise EngineError("illegal_action", f"{seat} has no units: drop on a track {d['options']}")
+            raise EngineError("illegal_action", gettext("%(house)s has no units: drop on a track %(options)s") % {
+                "house": seat, "options": d["options"]})
         units = _check_units(state, {"house": seat, "mode": "destroy"}, d, value)
         state["decision"] = None
         _do_units(state, {"house": seat, "mode": "destroy"}, units, events)
         return True
     if not any(value is o or (isinstance(value, str) and value == o) for o in d["options"]):
-        raise EngineError("illegal_action", f"choose one of {d['options']}")
+        raise EngineError("illegal_action", gettext("choose one of %(options)s") % {"options": d["options"]})
     state["decision"] = None
     if effect == "discard_card":
         _discard(state, seat, [value], events)
