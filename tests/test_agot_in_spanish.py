@@ -252,3 +252,39 @@ def test_a_refused_action_is_explained_in_the_requests_language():
     assert english["error"] == spanish["error"] == "illegal_action"
     assert english["detail"] == "stark has no units in pyke to give an order (R112, R121)"
     assert spanish["detail"] == "stark no tiene unidades en pyke a las que dar una orden (R112, R121)"
+
+
+@pytest.mark.django_db
+def test_the_board_data_names_areas_and_cards_in_the_readers_language(client):
+    """/board/agot.json (web/board.py): areas and cards by the glossary's names and the Westeros cards'
+    effects as the Spanish rulebook prints them (web/data/westeros_cards_es.yaml) for a Spanish
+    reader; English otherwise."""
+    english = client.get(reverse("web-board-data"), HTTP_ACCEPT_LANGUAGE="en").json()
+    spanish = client.get(reverse("web-board-data"), HTTP_ACCEPT_LANGUAGE="es").json()
+    assert english["areas"]["winterfell"]["name"] == "Winterfell" and spanish["areas"]["winterfell"]["name"] == "Invernalia"
+    assert spanish["areas"]["castle_black"]["name"] == "Castle Black"  # spanish: null in the glossary
+    assert spanish["westeros_cards"]["a_throne_of_blades"]["name"] == "Un Trono de Espadas"  # 000:3165
+    assert spanish["house_cards"]["euron_crows_eye"]["name"] == "Euron Ojo de Cuervo"  # 000:1939
+    assert english["westeros_cards"]["rains_of_autumn"]["effect"].startswith("The special March +1 order")
+    assert spanish["westeros_cards"]["rains_of_autumn"]["effect"] == (  # 000:3066-3069
+        "Los jugadores no pueden asignar la Orden especial de Avance +1 durante la siguiente fase de Planificación.")
+    assert set(spanish["westeros_cards"]) == set(english["westeros_cards"])
+    assert all(spanish["westeros_cards"][c]["effect"] != english["westeros_cards"][c]["effect"]
+               for c in english["westeros_cards"])
+
+
+def test_the_westeros_cards_effects_are_the_seeds_words():
+    """Each effect of web/data/westeros_cards_es.yaml is the text of the seed lines it cites (ligatures
+    and line ends joined), when ../shared/seeds is there."""
+    from pathlib import Path
+
+    from games.engine import yamlfile
+
+    seed = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds" / "000_4bc5a92fd4dd1b7e.txt"
+    if not seed.exists():
+        pytest.skip("the seeds are not next to the project")
+    lines = seed.read_text().split("\n")
+    squash = lambda text: re.sub(r"[\s\-]+", "", text)  # noqa: E731
+    for card in yamlfile.load(Path("web/data/westeros_cards_es.yaml"))["cards"]:
+        first, last = (int(n) for n in card["seed"].split(":")[1].split("-"))
+        assert squash(card["effect"]) in squash(" ".join(lines[first - 1:last + 1])), card["id"]

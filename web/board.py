@@ -2,8 +2,10 @@
 ../shared/data/agot_board/layout.yaml, ids unchanged) merged with the engine's map, house cards,
 Westeros and wildling cards and tracks.
 Everything here is public and the same for every viewer of one language: the names of areas and cards
-are the Spanish rulebook's for a Spanish reader (games/i18n/glossary, English where the seeds give none);
-the cards' texts stay English (the seeds do not print them). Kept once per language."""
+are the Spanish rulebook's for a Spanish reader (games/i18n/glossary, English where the seeds give none),
+and so are the Westeros cards' effects (web/data/westeros_cards_es.yaml, from the rulebook's reference of
+the Westeros cards); the house and wildling cards' texts stay English (the seeds do not print them).
+Kept once per language."""
 from __future__ import annotations
 
 import json
@@ -17,6 +19,7 @@ from games.i18n import glossary
 
 ENGINE_DATA = Path(__file__).resolve().parent.parent / "games" / "engine" / "agot" / "data"
 LAYOUT = Path(__file__).resolve().parent / "data" / "layout.yaml"
+WESTEROS_ES = Path(__file__).resolve().parent / "data" / "westeros_cards_es.yaml"
 
 
 def _load(path: Path):
@@ -74,9 +77,11 @@ def _agot_board(language: str) -> dict:
                                  "swords": card.get("swords", 0), "fortifications": card.get("fortifications", 0),
                                  "ability": card.get("ability")}
     westeros = {}
+    effects = {c["id"]: c["effect"] for c in _load(WESTEROS_ES)["cards"]} if language == "es" else {}
     for deck, entries in _load(ENGINE_DATA / "westeros_cards.yaml")["decks"].items():
         for card in entries:
-            westeros[card["id"]] = {"deck": deck, "name": name(card["name"], "westeros_card"), "effect": " ".join(card["effect"].split()),
+            effect = effects.get(card["id"]) or " ".join(card["effect"].split())
+            westeros[card["id"]] = {"deck": deck, "name": name(card["name"], "westeros_card"), "effect": effect,
                                     "wildling_icon": bool(card.get("wildling_icon"))}
     wildlings = {}
     for card in _load(ENGINE_DATA / "wildling_cards.yaml")["cards"]:
