@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.util import PASSWORD, log_in
+from tests.browser.util import PASSWORD, log_in, stage_users
 
 # The page's visible texts, with the cards' printed words (ability texts) left out: card names,
 # traits and ability texts stay as printed in English (docs/glossary-es.md: the Spanish seed names
@@ -84,6 +84,7 @@ def test_every_decision_of_the_card_game_in_spanish(live_asgi_server, new_page, 
         kind = state["pending"][state["your_seat"]]
         kinds.add(kind)
         card_words = _card_words(page)
+        assert "Your hand" in texts["en"] and "Tu mano" in texts["es"]   # the two readings are compared
         left = _english_left(texts["es"], texts["en"], names | card_words)
         assert not left, f"{kind}: English left on the Spanish page: {sorted(left)}"
         panel = page.inner_text("#decision")
@@ -99,6 +100,17 @@ def test_every_decision_of_the_card_game_in_spanish(live_asgi_server, new_page, 
             phone.screenshot(path=str(artifacts / f"es-lcg-{kind}-390.png"), full_page=True)
             phone.context.close()
     assert {"mulligan", "setup", "plot", "action", "challenge", "defenders", "kill", "discard", "choose"} <= kinds
+    # a spectator's page: no decision, both areas alike
+    stage_users(live_asgi_server, ["Xela"])
+    texts = {}
+    for language, locale, waits in (("es", "es-ES", "Como espectador"), ("en", "en-GB", "Spectating")):
+        page = new_page(1440, 1000, locale=locale)
+        log_in(page, base, "Xela")
+        page.goto(f"{base}/games/{games[-1][0]}/")
+        page.wait_for_selector(f"#decision h2:has-text('{waits}')")
+        texts[language] = page.evaluate(VISIBLE)
+    left = _english_left(texts["es"], texts["en"], names | {"Xela"} | card_words)
+    assert not left, f"spectator: English left on the Spanish page: {sorted(left)}"
 
 
 def test_a_played_card_game_and_its_log_in_spanish(live_asgi_server, new_page, artifacts):
