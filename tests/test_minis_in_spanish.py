@@ -253,3 +253,18 @@ def test_a_refusal_is_said_in_the_readers_language():
     assert said["en"]["ok"] is False and said["es"]["ok"] is False
     assert "the tray must be entirely inside your deployment zone" in said["en"]["reason"]
     assert "la bandeja debe quedar por completo dentro de tu zona de despliegue" in said["es"]["reason"]
+
+
+def test_the_line_of_sight_reasons_are_said_in_the_readers_language():
+    """What the page's sight tool shows for a unit it cannot see (games/engine/minis/table.py sight)."""
+    from tests.browser.stage_minis import battle_state
+
+    state = battle_state(SEATS, 7)
+    ask = {"line_of_sight": {"from": "guardsmen", "to": "halberdiers"}}
+    english = MINIS.check(state, "lannister", ask)
+    with translation.override("es"):
+        spanish = MINIS.check(state, "lannister", ask)
+        seen = MINIS.check(state, "lannister", {"line_of_sight": {"from": "guardsmen", "to": "sworn_swords"}})
+    assert english == {"ok": False, "error": "no_line_of_sight", "reason": "halberdiers is outside the Front arc of guardsmen"}
+    assert spanish["reason"] == "halberdiers está fuera del arco de Frente de guardsmen"
+    assert seen == {"ok": True, "reason": "guardsmen tiene línea de visión hasta sworn_swords"}

@@ -15,6 +15,7 @@ from games.engine import fields as F
 from games.engine.base import REFEREE, EngineError, register
 from games.engine.minis import cards, data, flow, narrate, setup, summary
 from games.engine.minis import table as T
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -120,7 +121,7 @@ class MinisRuleset:
                 return self._line_of_sight(state, value)
             d = state.get("decision")
             if state["over"] or not d or seat not in d["seats"]:
-                raise EngineError("not_your_turn", "no decision of yours is pending")
+                raise EngineError("not_your_turn", gettext("no decision of yours is pending"))
             if kind in ("maneuver", "march") and d["kind"] == "action" and not state["act"]["ncu"]:
                 name = state["act"]["unit"]
                 at, facing = (flow.check_maneuver if kind == "maneuver" else flow.check_march)(state, name, value)
@@ -149,11 +150,11 @@ class MinisRuleset:
         why = T.sight(state, a, b, value.get("ranged", False))
         if why:
             return {"ok": False, "error": "no_line_of_sight", "reason": why}
-        return {"ok": True, "reason": f"{a} has line of sight to {b}"}  # M81
+        return {"ok": True, "reason": gettext("%(a)s has line of sight to %(b)s") % {"a": a, "b": b}}  # M81
 
     def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
         if state["over"]:
-            raise EngineError("game_over", "the game is over")
+            raise EngineError("game_over", gettext("the game is over"))
         if not isinstance(act, dict) or len(act) != 1:
             raise EngineError("bad_action", "an action is a mapping with one key")
         F.guard(act)
@@ -164,9 +165,10 @@ class MinisRuleset:
             raise EngineError("not_your_turn", f"{seat} is not a seat")
         d = state.get("decision")
         if not d or seat not in d["seats"]:
-            raise EngineError("not_your_turn", f"{seat} has no decision to make now")
+            raise EngineError("not_your_turn", gettext("%(seat)s has no decision to make now") % {"seat": seat})
         if kind not in ANSWERS[d["kind"]]:
-            raise EngineError("not_your_turn", f"{kind} does not answer the pending {d['kind']}")
+            raise EngineError("not_your_turn", gettext("%(kind)s does not answer the pending %(pending)s")
+                              % {"kind": kind, "pending": d["kind"]})
         new = copy_state(state)
         events = narrate.Recorder(new)  # a list that adds the public facts the log's sentences need
         self._answer(new, seat, d["kind"], kind, value, events)
@@ -176,7 +178,7 @@ class MinisRuleset:
     def _answer(self, state: State, seat: str, dkind: str, kind: str, value: Any, events: list[Event]) -> None:
         if dkind == "activate":
             if kind == "pass":
-                raise EngineError("illegal_action", "a seat with an unactivated unit must activate one")  # M28
+                raise EngineError("illegal_action", gettext("a seat with an unactivated unit must activate one"))  # M28
             if not isinstance(value, str):
                 raise EngineError("bad_action", "activate: a unit name or an NCU id")
             state["decision"] = None

@@ -29,6 +29,7 @@ from games.engine.base import EngineError
 from games.engine.minis import data
 from games.engine.minis import geometry as G
 from games.engine.minis import table as T
+from games.engine.narration import gettext, term
 
 State = dict[str, Any]
 Events = list[dict[str, Any]]
@@ -127,9 +128,10 @@ def _shift(state: State, seat: str, p: dict[str, Any], limit: float, near: str |
     flow = _flow()
     name = p.get("unit")
     if name not in T.live(state, seat):
-        raise illegal("choose one of your units on the table")
+        raise illegal(gettext("choose one of your units on the table"))
     if near is not None and not within(state, near, name, reach):
-        raise illegal(f"{name} is not within {reach:g} in of {near}")
+        raise illegal(gettext("%(name)s is not within %(reach)s in of %(near)s") % {
+            "name": name, "reach": f'{reach:g}', "near": near})
     mv = p.get("move") or {}
     if maneuver:
         at, facing = flow.check_maneuver(state, name, mv, budget=limit)
@@ -230,7 +232,7 @@ def _hold_can(state, seat, ctx, o):
 
 def _hold_check(state, seat, ctx, p, o):
     if p.get("target") not in T.engaged_with(state, o):
-        raise illegal("Hold the Line!: choose an enemy engaged with the unit")
+        raise illegal(gettext("Hold the Line!: choose an enemy engaged with the unit"))
     return p
 
 
@@ -243,7 +245,7 @@ def _hold_res(state, seat, ctx, p, o, events):
 def _intrigue_check(state, seat, ctx, p, o):
     if controls(state, seat, "money") and T.live(state, T.opponent(state, seat)):
         if p.get("unit") not in T.live(state, T.opponent(state, seat)):
-            raise illegal("choose an enemy combat unit to gain Weakened")
+            raise illegal(gettext("choose an enemy combat unit to gain Weakened"))
     return p
 
 
@@ -316,9 +318,9 @@ def _roar(state, seat, ctx, p, o, events):
 # panic_failed
 def _fealty_check(state, seat, ctx, p, o):
     if p.get("unit") not in T.live(state, seat):
-        raise illegal("choose a friendly unit")
+        raise illegal(gettext("choose a friendly unit"))
     if ctx["unit"] in T.live(state) and not within(state, ctx["unit"], p["unit"], 12.0):
-        raise illegal(f"{p['unit']} is not within Long range")
+        raise illegal(gettext("%(p_unit)s is not within Long range") % {"p_unit": p['unit']})
     return p
 
 
@@ -384,7 +386,7 @@ def _hitrun_res(state, seat, ctx, p, o, events):
 # card attached for the rest of the game (40102, 40204)
 def _attach_check(state, seat, ctx, p, o):
     if p.get("unit") not in T.live(state, seat):
-        raise illegal("choose a friendly combat unit to attach the card to")
+        raise illegal(gettext("choose a friendly combat unit to attach the card to"))
     return p
 
 
@@ -409,7 +411,7 @@ def _instead_of_zone(state, ctx):
 
 def _bribery_check(state, seat, ctx, p, o):
     if p.get("unit") not in T.live(state, T.opponent(state, seat)):
-        raise illegal("Bribery: choose an enemy combat unit")
+        raise illegal(gettext("Bribery: choose an enemy combat unit"))
     return p
 
 
@@ -431,17 +433,18 @@ def _assault_check(state, seat, ctx, p, o):
     card = p.get("_card")
     name = p.get("unit")
     if name not in T.live(state, seat):
-        raise illegal("Assault Orders: choose a friendly combat unit")
+        raise illegal(gettext("Assault Orders: choose a friendly combat unit"))
     if p.get("charge") is not None:
         if not _assault_may_charge(state, seat, ctx, p, card):
-            raise illegal("Assault Orders: a Charge only " + ("from the swords zone" if card == "40207" else
-                                                               "for a House Clegane unit"))
+            raise illegal(gettext("Assault Orders: a Charge only from the swords zone") if card == "40207" else
+                          gettext("Assault Orders: a Charge only for a House Clegane unit"))
         ch = flow._keys(p["charge"], {"target", "face", "align", "arc"}, "charge")
         flow.charge_checks(state, name, ch.get("target"), None if ch.get("face") is None else flow._angle(
             ch["face"], "charge: face"))
         return p
     if p.get("target") not in T.engaged_with(state, name):
-        raise illegal(f"Assault Orders: {name} is not engaged with {p.get('target')}")  # M57
+        raise illegal(gettext("Assault Orders: %(name)s is not engaged with %(p_get_target)s") % {
+            "name": name, "p_get_target": p.get('target')})  # M57
     return p
 
 
@@ -493,7 +496,7 @@ def _winter_check(state, seat, ctx, p, o):
     if pick not in ("a", "b", "both"):
         raise EngineError("bad_action", "pick: a, b or both")
     if pick == "both" and not controls(state, seat, "horse"):
-        raise illegal("Winter Is Coming: both only while you control the horse zone")
+        raise illegal(gettext("Winter Is Coming: both only while you control the horse zone"))
     return dict(p, pick=pick)
 
 
@@ -576,9 +579,9 @@ def _berserker_check(state, seat, ctx, p, o):
     if not isinstance(picks, list) or len(set(picks)) != len(picks) or any(x not in PICKS for x in picks):
         raise EngineError("bad_action", "picks: distinct of " + ", ".join(PICKS))
     if len(picks) != 1 + wounds:
-        raise illegal("Berserker Tactics: one pick, and one more per wound taken")
+        raise illegal(gettext("Berserker Tactics: one pick, and one more per wound taken"))
     if wounds >= state["units"][ctx["unit"]]["wounds"]:
-        raise illegal("Berserker Tactics: the unit cannot take that many wounds")
+        raise illegal(gettext("Berserker Tactics: the unit cannot take that many wounds"))
     return dict(p, picks=picks, wounds=wounds)
 
 
@@ -622,7 +625,8 @@ def _laststand_check(state, seat, ctx, p, o):
     if p.get("target") is None and len(engaged) == 1:
         p = dict(p, target=engaged[0])
     if p.get("target") not in engaged:
-        raise illegal(f"Last Stand: choose an enemy engaged with {ctx['unit']}")  # M57
+        raise illegal(gettext("Last Stand: choose an enemy engaged with %(ctx_unit)s") % {
+            "ctx_unit": ctx['unit']})  # M57
     return p
 
 
@@ -902,21 +906,23 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
         _fields(v, "play")
         card = v.get("card")
         if card not in state["players"][seat]["hand"]:
-            raise illegal(f"{card} is not in your hand")
+            raise illegal(gettext("%(card)s is not in your hand") % {"card": card})
         if cards_blocked(state, seat):
-            raise illegal("no Tactics cards for the rest of this turn after a Disorderly Charge")  # M69
+            raise illegal(gettext("no Tactics cards for the rest of this turn after a Disorderly Charge"))  # M69
         modes = card_modes(state, seat, w, ctx, card)
         if not modes:
-            raise illegal(f"{data.card(card)['name']} has no trigger in this window")  # M110-M111
+            raise illegal(gettext("%(card)s has no trigger in this window") % {
+                "card": term("minis", data.card(card)["name"])})  # M110-M111
         mode = v.get("mode", modes[0])
         if mode not in modes:
-            raise illegal(f"mode {mode} of {data.card(card)['name']} does not apply now")
+            raise illegal(gettext("mode %(mode)s of %(card)s does not apply now") % {
+                "mode": mode, "card": term("minis", data.card(card)["name"])})
         eff = CARD_EFFECTS[(card, mode)]
         params = {k: v[k] for k in PARAMS if k in v}
         params["_card"] = card
         if shielded(state, seat, params.get("unit")) or shielded(state, seat, params.get("target")):
-            raise illegal(f"{params.get('unit') or params.get('target')} cannot be the target of your cards "
-                          "this turn (Winter Is Coming)")
+            raise illegal(gettext("%(unit)s cannot be the target of your cards this turn (Winter Is Coming)")
+                          % {"unit": params.get("unit") or params.get("target")})
         return eff, eff[3](state, seat, ctx, params, None), None, (card, mode)
     v = flow._keys(value, {"unit", "ability", "target", "move", "charge", "march"}, "order")
     _fields(v, "order")
@@ -924,10 +930,10 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
     usable = orders_now(state, seat, w, ctx)
     mine = [ab for n, ab in usable if n == unit]
     if not mine:
-        raise illegal(f"{unit} has no unspent Order for this trigger")  # M103
+        raise illegal(gettext("%(unit)s has no unspent Order for this trigger") % {"unit": unit})  # M103
     ab = v.get("ability", mine[0])
     if ab not in mine:
-        raise illegal(f"{ab} does not apply now")
+        raise illegal(gettext("%(ab)s does not apply now") % {"ab": ab})
     eff = ORDER_EFFECTS[ab]
     params = {k: v[k] for k in ("target", "move", "charge", "march") if k in v}
     if ab == "Order: Tactical Reposition":

@@ -7,6 +7,7 @@ from typing import Any
 from games.engine import rng
 from games.engine.minis import data
 from games.engine.minis import geometry as G
+from games.engine.narration import gettext, join, ngettext, pgettext
 
 State = dict[str, Any]
 
@@ -169,7 +170,7 @@ def sight(state: State, viewer: str, target: str, ranged: bool = False) -> str |
     w, d = size(state, viewer)
     front = G.wedges(u["at"], u["facing"], w, d)["front"].intersection(poly(state, target))
     if front.is_empty or front.area <= G.TOL * G.TOL:
-        return f"{target} is outside the Front arc of {viewer}"  # M81
+        return gettext("%(target)s is outside the Front arc of %(viewer)s") % {"target": target, "viewer": viewer}  # M81
     if has_los(state, viewer, target, ranged):
         return None
     fl, fr, _br, _bl = G.corners(u["at"], u["facing"], w, d)
@@ -181,10 +182,24 @@ def sight(state: State, viewer: str, target: str, ranged: bool = False) -> str |
         tp = terrain_poly(t)
         if ("blocks_los" in kw or (ranged and "cover" in kw)) and not tp.intersects(me) \
                 and tp.intersection(between).area > 0.01:
-            names.append(f"the {t['type'].replace('_', ' ')}" + (" (Cover)" if "cover" in kw else " (Blocks LoS)"))
-    what = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0] if names else "trays or terrain"
-    verb = "stand" if len(names) != 1 else "stands"
-    return f"{viewer} has no line of sight to {target}: {what} {verb} in the way"  # M81, M78
+            terrain = _terrain_word(t["type"])
+            names.append(gettext("the %(terrain)s (Cover)") % {"terrain": terrain} if "cover" in kw
+                         else gettext("the %(terrain)s (Blocks LoS)") % {"terrain": terrain})
+    what = join(names) if names else gettext("trays or terrain")
+    return ngettext("%(viewer)s has no line of sight to %(target)s: %(what)s stands in the way",
+                    "%(viewer)s has no line of sight to %(target)s: %(what)s stand in the way",
+                    len(names)) % {"viewer": viewer, "target": target, "what": what}  # M81, M78
+
+
+def _terrain_word(kind: str) -> str:
+    """A terrain type in a reason (the id in words in English; the rulebook's name in Spanish)."""
+    words = {"forest": pgettext("terrain in a reason", "forest"),
+             "corpse_pile": pgettext("terrain in a reason", "corpse pile"),
+             "bog": pgettext("terrain in a reason", "bog"), "stakes": pgettext("terrain in a reason", "stakes"),
+             "wall": pgettext("terrain in a reason", "wall"), "hedge": pgettext("terrain in a reason", "hedge"),
+             "weirwood": pgettext("terrain in a reason", "weirwood"),
+             "palisade": pgettext("terrain in a reason", "palisade")}
+    return words.get(kind, kind.replace("_", " "))
 
 
 def terrain_poly(t: dict[str, Any]):
