@@ -1,4 +1,7 @@
-"""The miniatures game's log in words: one plain English sentence per engine event, for players.
+"""The miniatures game's log in words: one plain sentence per engine event, for players, in the
+reader's language (issue 29: each sentence is one translatable template said with
+`games.engine.narration`'s `gettext` and `say`, game names through `term("minis", ...)`, the Spanish
+rulebook's words on the site; English without a host's words).
 
 Pure and read-only, like lcg's narrate.py: `narrate(event)` is the sentence, `parts(event)` the same
 sentence in pieces and `describe(event)` what `MinisRuleset.describe_event` returns.
