@@ -198,3 +198,50 @@ def test_the_btwixt_page_in_spanish(live_asgi_server, new_page, artifacts, kind)
         assert "ganó" in spanish.locator("#tc-headline").inner_text() or "compartieron" in \
             spanish.locator("#tc-headline").inner_text()
     shoot(spanish, artifacts, kind)
+    if kind == "over":  # its replay, step by step, in the reader's language
+        for page in (spanish, english):
+            page.goto(f"{server.url}/games/{game_id}/replay")
+            page.wait_for_selector("#replay-pos:has-text('0')")
+            page.click("button[data-step=next]")
+            page.wait_for_function("document.querySelector('#replay-entry .log-event') !== null")
+        assert spanish.locator("#replay-pos").inner_text().startswith("Paso 1 de ")
+        left = english_left(spanish, english, {name})
+        assert not left, f"English left on the Spanish B'Twixt replay: {sorted(left)}"
+        assert spanish.locator("#replay-entry").inner_text() != english.locator("#replay-entry").inner_text()
+        shoot(spanish, artifacts, "replay")
+
+
+def stage_lobby(name: str) -> None:
+    """The user `name` and an open B'Twixt lobby of theirs with a clock, a computer player and options."""
+    from accounts.models import User
+    from games.services.lobbies import LobbySettings, do_create_lobby
+
+    user = User.objects.filter(username=name).first() or User.objects.create_user(
+        username=name, email=f"{name}@example.com", password=PASSWORD)
+    lobby = do_create_lobby(user, LobbySettings(ruleset="btwixt", seat_count=4, time_limit=3600, clock_bank=1200,
+                                                clock_increment=10, computer_seats=1, fill_with_computer=True,
+                                                options={"short": True, "allies_in_sight": True}), join=True)
+    print(f"lobby {lobby.pk}")
+
+
+def test_the_site_pages_in_spanish_fit_a_phone(live_asgi_server, new_page, artifacts):
+    """The lobby list, a lobby, the new-lobby form, a play page, My games and the leaderboards in Spanish:
+    their longer words fit 390 px (no sideways scroll); screenshots in test-artifacts/es-site-*.png."""
+    server = live_asgi_server
+    out = server.manage("shell", "-c", "from tests.browser.test_btwixt_page_in_spanish import *; stage_lobby('btes_site')")
+    lobby = int(re.search(r"lobby (\d+)", out).group(1))
+    page = new_page(390, 844, locale="es-ES")
+    log_in(page, server.url, "btes_site")
+    pages = {"lobbies": "/lobbies/", "lobby": f"/lobbies/{lobby}/", "new-lobby": "/lobbies/new/?ruleset=btwixt",
+             "play": "/play/btwixt/", "my-games": "/games/", "leaderboard": "/leaderboards/btwixt/",
+             "needs-player": "/games/needs-player/"}
+    for name, path in pages.items():
+        page.goto(server.url + path)
+        assert page.evaluate("document.documentElement.lang") == "es"
+        for width, height in ((1440, 1000), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(artifacts / f"es-site-{name}-{width}.png"), full_page=True)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= width + 2, f"{name}: the page is {wide}px wide on a {width}px screen"
+    page.goto(server.url + "/lobbies/")
+    assert "Sala de btes_site" in page.locator("main").inner_text()
