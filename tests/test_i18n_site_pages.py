@@ -188,6 +188,16 @@ def test_a_lobby_in_each_state_has_no_english_sentence_in_spanish():
             "Casas: al azar al empezar"} <= seen, seen
 
 
+def test_a_lobby_s_refusal_is_said_without_the_api_s_field_names(client):
+    lobby = make_lobby(make_user(username="arya"), house_choice=Lobby.HouseChoice.PICK, seat="stark")
+    client.force_login(make_user())
+    response = client.post(f"/lobbies/{lobby.pk}/join", {"seat": "nope"}, HTTP_ACCEPT_LANGUAGE="es", follow=True)
+    page = response.content.decode()
+    said = page[page.index('<ul class="messages">'):page.index("</ul>", page.index('<ul class="messages">'))]
+    assert html_lang(response) == "es" and "seat:" not in said and "Some fields" not in said, said
+    assert "Algunos campos no son válidos." in said, said
+
+
 # --- my games, games that need a player, play pages ---------------------------------------------------
 
 def test_my_games_has_no_english_sentence_in_spanish():

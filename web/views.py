@@ -35,8 +35,10 @@ def _visible_game(request: HttpRequest, game_id: int) -> Game:
 
 
 def _error_text(error: GameError) -> str:
+    """A refusal in the reader's words: its detail, then each field's messages (whole sentences in the
+    reader's language; the fields' names are the API's, English, and are not said)."""
     fields = getattr(error, "fields", None) or {}
-    extra = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in fields.items())
+    extra = " ".join(" ".join(map(str, v)) for v in fields.values())
     return f"{error.detail} {extra}".strip()
 
 
