@@ -364,3 +364,25 @@ def test_the_btwixt_engine_refuses_in_the_reader_s_language():
     with pytest.raises(EngineError) as refused:
         engine.apply(state, seat, {"play": "no_such_card"})
     assert refused.value.reason == "no_such_card is not in your hand"
+
+
+def test_every_btwixt_card_text_is_marked_and_said_in_spanish():
+    """The reference set's ability texts are the project's own: each is marked in web/btwixt_texts.py (a
+    new or changed text in the YAML fails here) and the Spanish catalogue of the page says it in Spanish."""
+    from games.engine.btwixt import data
+    from web import btwixt
+    from web.btwixt_texts import TEXTS
+
+    english = data.catalogue()
+    texts = {t["text"] for card in english["cards"].values() for t in card["texts"] if t.get("text")}
+    assert texts <= set(TEXTS), sorted(texts - set(TEXTS))
+    with translation.override("es"):
+        spanish = btwixt.catalogue()
+    assert spanish is not btwixt.catalogue()  # English outside the override
+    for card_id, card in english["cards"].items():
+        for said, told in zip(card["texts"], spanish["cards"][card_id]["texts"], strict=True):
+            if said.get("text"):
+                assert told["text"] != said["text"] and told["timing"] == said["timing"], (card_id, told)
+    assert spanish["cards"]["iron_bank_loan"]["texts"][0]["text"] == \
+        "Roba 2 cartas de Influencia y después descarta 1 carta de tu mano a tu elección."
+    assert spanish["cards"]["betrayal"]["name"] == "Traición" and spanish["leaders"]["jon_snow"] == "Jon Nieve"

@@ -3,7 +3,8 @@ process for the set in play and each language. games/engine/btwixt/data.py's `ca
 set's YAML file on every call (0.3-0.5 s); the pages, the lobby form and every B'Twixt seat name shown
 (ratings/templatetags/site_words.py) read it from here instead (issue 27). In Spanish (issue 29) the
 leaders and cards the Spanish rules name carry their Spanish names (the glossary, games/i18n/glossary:
-"Jon Nieve", "Traición"); the others, the project's own reference cards, keep their English names."""
+"Jon Nieve", "Traición"); the others, the project's own reference cards, keep their English names, and
+the cards' texts are said in Spanish (web/btwixt_texts.py)."""
 from __future__ import annotations
 
 import copy
@@ -17,6 +18,10 @@ _built: list[Any] = [None, None]  # [the CardSet it was built from, {language: t
 
 
 def _spanish(catalogue: dict[str, Any]) -> dict[str, Any]:
+    """The catalogue with the Spanish names the glossary gives and the cards' texts in Spanish (built
+    while Spanish is the active language; the texts are marked in web/btwixt_texts.py)."""
+    from django.utils.translation import gettext
+
     from games.i18n import glossary
 
     def named(english: str) -> str:
@@ -29,6 +34,7 @@ def _spanish(catalogue: dict[str, Any]) -> dict[str, Any]:
     out["leaders"] = {k: named(v) for k, v in out["leaders"].items()}
     for card in out["cards"].values():
         card["name"] = named(card["name"])
+        card["texts"] = [{**t, "text": gettext(t["text"])} if t.get("text") else t for t in card["texts"]]
     return out
 
 

@@ -3,8 +3,8 @@ hand to pick from, a card of the hand to discard (an ability's choice), the ally
 council, the power token to place, the draft's card to keep, a spectator's view and the game over. The
 same game is open in an English browser beside it (the same account, which follows its browser): once
 both show the same version, no line the Spanish page shows is also on the English one, names aside
-(players, leaders, cards: the project's own reference cards and their texts keep their English names
-where the seed gives none, docs/glossary-es.md), and the log reads differently in the two languages.
+(players, leaders, cards: the project's own reference cards keep their English names where the seed
+gives none, docs/glossary-es.md; their texts are said in Spanish), and the log reads differently in the two languages.
 Screenshots at 1440 and 390 px go to test-artifacts/es-btwixt-*.png. Waits are on conditions.
 
 The staging functions run in the server's environment (`manage.py shell -c`), like stage.py."""
@@ -90,9 +90,9 @@ def _stage(server, name: str, kind: str) -> tuple[int, str]:
 
 @cache
 def names() -> tuple[str, ...]:
-    """What both languages write the same: the site's names, every leader's and card's name in either
-    language (most of the reference cards have no Spanish name in the seed) and the cards' texts (the
-    project's own reference set, English only), longest first."""
+    """What both languages write the same: the site's names and every leader's and card's name in either
+    language (most of the reference cards have no Spanish name in the seed), longest first. The cards'
+    texts are not names: the Spanish page says them in Spanish (web/btwixt_texts.py)."""
     from django.utils import translation
 
     from web import btwixt
@@ -105,7 +105,6 @@ def names() -> tuple[str, ...]:
         found |= {leader.split(" ")[0] for leader in catalogue["leaders"].values()}  # a council's short name
         for card in catalogue["cards"].values():
             found.add(card["name"])
-            found |= {t["text"] for t in card["texts"] if t.get("text")}
     return tuple(sorted((n for n in found if n), key=len, reverse=True))
 
 
