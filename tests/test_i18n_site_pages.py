@@ -298,6 +298,28 @@ def test_the_replay_page_has_no_english_sentence_in_spanish(finished):
         assert not left, f"English left on the Spanish replay of {game.ruleset}: {sorted(left)}"
     assert {f"Repetición de la partida {board_game.pk}", "« Inicio", "◀ Atrás", "Siguiente ▶", "Final »", "Ver como",
             "un espectador", "Este paso", "Acercar", "Tablero entero"} <= spanish, spanish
+    # each step in words in the reader's language (narrated from the stored events when asked): a board
+    # game its two players left after their first orders
+    from games.engine import get_ruleset
+    from games.services.play import do_submit_action
+
+    short, people = new_game("agot", 2)
+    engine = get_ruleset("agot")
+    for user in people:
+        short.refresh_from_db()
+        seat = short.seat_for(user).seat
+        if seat in engine.pending(short.state):
+            do_submit_action(short.pk, user, action=engine.bot_action(short.state, seat), version=short.version)
+    for user in people:
+        do_concede(short.pk, user)
+    short.refresh_from_db()
+    assert not short.is_active()
+    said: dict[str, list[str]] = {"en": [], "es": []}
+    for step in range(1, short.version + 1):
+        for language in said:
+            entry = Client().get(f"/games/{short.pk}/replay/{step}.json", HTTP_ACCEPT_LANGUAGE=language).json()["entry"]
+            said[language] += [line["text"] for line in entry.get("lines", [])]
+    assert said["en"] and len(said["en"]) == len(said["es"]) and not set(said["en"]) & set(said["es"]), said
     # a game in progress: its replay waits, in words
     game = make_game(3)
     answer = Client().get(f"/games/{game.pk}/replay/0.json", HTTP_ACCEPT_LANGUAGE="es")
