@@ -288,3 +288,22 @@ def test_the_westeros_cards_effects_are_the_seeds_words():
     for card in yamlfile.load(Path("web/data/westeros_cards_es.yaml"))["cards"]:
         first, last = (int(n) for n in card["seed"].split(":")[1].split("-"))
         assert squash(card["effect"]) in squash(" ".join(lines[first - 1:last + 1])), card["id"]
+
+
+def test_every_card_text_of_the_page_is_marked_and_said_in_spanish():
+    """The house cards' abilities and the wildling cards' texts the page shows (web/board.py) are all
+    marked in web/agot_texts.py, and a Spanish reader reads each in Spanish."""
+    from web.agot_texts import TEXTS
+    from web.board import agot_board
+
+    english, spanish = agot_board("en"), agot_board("es")
+    for cid, card in english["house_cards"].items():
+        if card["ability"]:
+            assert card["ability"] in TEXTS, cid
+            assert spanish["house_cards"][cid]["ability"] not in ("", card["ability"]), cid
+    for cid, card in english["wildling_cards"].items():
+        for line in ("highest_bidder", "lowest_bidder", "everyone_else"):
+            assert card[line] in TEXTS, (cid, line)
+            assert spanish["wildling_cards"][cid][line] not in ("", card[line]), (cid, line)
+    assert spanish["wildling_cards"]["mammoth_riders"]["lowest_bidder"] == \
+        "Destruye 3 de sus unidades en cualquier lugar del tablero."

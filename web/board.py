@@ -4,8 +4,8 @@ Westeros and wildling cards and tracks.
 Everything here is public and the same for every viewer of one language: the names of areas and cards
 are the Spanish rulebook's for a Spanish reader (games/i18n/glossary, English where the seeds give none),
 and so are the Westeros cards' effects (web/data/westeros_cards_es.yaml, from the rulebook's reference of
-the Westeros cards); the house and wildling cards' texts stay English (the seeds do not print them).
-Kept once per language."""
+the Westeros cards); the house and wildling cards' texts, which the seeds do not print, are said by the
+catalogue (web/agot_texts.py marks them). Kept once per language."""
 from __future__ import annotations
 
 import json
@@ -39,6 +39,17 @@ def _namer(language: str):
     return name
 
 
+def _texts(language: str):
+    """The card texts (web/agot_texts.py) as a reader of `language` reads them."""
+    if not language.startswith("es"):
+        return lambda text: text
+
+    def said(text: str) -> str:
+        with translation.override(language):
+            return translation.gettext(text)
+    return said
+
+
 def _language(language: str | None) -> str:
     return "es" if (language or translation.get_language() or "").startswith("es") else "en"
 
@@ -50,7 +61,7 @@ def agot_board(language: str | None = None) -> dict:
 
 @cache
 def _agot_board(language: str) -> dict:
-    name = _namer(language)
+    name, text = _namer(language), _texts(language)
     layout = _load(LAYOUT)
     areas = {}
     for entry in _load(ENGINE_DATA / "map.yaml")["areas"]:
@@ -75,7 +86,7 @@ def _agot_board(language: str) -> dict:
         for card in entries:
             cards[card["id"]] = {"house": house, "name": name(card["name"], "house_card"), "strength": card["strength"],
                                  "swords": card.get("swords", 0), "fortifications": card.get("fortifications", 0),
-                                 "ability": card.get("ability")}
+                                 "ability": text(card["ability"]) if card.get("ability") else None}
     westeros = {}
     effects = {c["id"]: c["effect"] for c in _load(WESTEROS_ES)["cards"]} if language == "es" else {}
     for deck, entries in _load(ENGINE_DATA / "westeros_cards.yaml")["decks"].items():
@@ -86,9 +97,10 @@ def _agot_board(language: str) -> dict:
     wildlings = {}
     for card in _load(ENGINE_DATA / "wildling_cards.yaml")["cards"]:
         won, lost = card["nights_watch_victory"], card["wildling_victory"]
-        wildlings[card["id"]] = {"name": name(card["name"], "wildling_card"), "highest_bidder": " ".join(won["highest_bidder"].split()),
-                                 "lowest_bidder": " ".join(lost["lowest_bidder"].split()),
-                                 "everyone_else": " ".join(lost["everyone_else"].split())}
+        wildlings[card["id"]] = {"name": name(card["name"], "wildling_card"),
+                                 "highest_bidder": text(" ".join(won["highest_bidder"].split())),
+                                 "lowest_bidder": text(" ".join(lost["lowest_bidder"].split())),
+                                 "everyone_else": text(" ".join(lost["everyone_else"].split()))}
     tracks = _load(ENGINE_DATA / "tracks.yaml")
     space = layout["coordinate_space"]
     return {"width": space["width"], "height": space["height"], "areas": areas, "house_cards": cards,

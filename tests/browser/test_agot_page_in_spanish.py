@@ -1,8 +1,8 @@
 """The board game's page in a Spanish browser (issue 29): every kind of decision the page shows (one
 staged game per kind: tests/browser/stage_agot_es.py) reads in Spanish, with no visible sentence of the
-same page in English left but names (players, houses, the areas and cards the seeds leave in English)
-and the cards' printed texts (the seeds print no Spanish card text: web/board.py); the game's log reads
-in Spanish with the rulebook's words; screenshots at 1440 and 390 px in test-artifacts/es-agot-*.png."""
+same page in English left but names (players, houses, the areas and cards the seeds leave in English);
+the cards' texts read in Spanish too (web/board.py); the game's log reads in Spanish with the rulebook's
+words; screenshots at 1440 and 390 px in test-artifacts/es-agot-*.png."""
 from __future__ import annotations
 
 import re
@@ -20,13 +20,11 @@ VISIBLE = """() => {
   copy.remove();
   return text;
 }"""
-# The board data's names and the cards' printed texts, as the page reads them (web/board.py).
+# The board data's names, as the page reads them (web/board.py): areas and cards.
 BOARD_WORDS = """() => {
   const B = window.Westeros.board(), out = [];
   for (const a of Object.values(B.areas)) out.push(a.name);
-  for (const c of Object.values(B.house_cards)) out.push(c.name, c.ability || "");
-  for (const c of Object.values(B.westeros_cards)) out.push(c.name, c.effect);
-  for (const c of Object.values(B.wildling_cards)) out.push(c.name, c.highest_bidder, c.lowest_bidder, c.everyone_else);
+  for (const group of [B.house_cards, B.westeros_cards, B.wildling_cards]) for (const c of Object.values(group)) out.push(c.name);
   return out.filter(Boolean);
 }"""
 PLAYERS = ["Iria", "Anton", "Brais"]
