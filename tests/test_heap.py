@@ -71,9 +71,11 @@ def test_run_deadlines_tunes_after_loading_the_rulesets(monkeypatch):
 
 def test_the_data_pages_read_is_loaded_before_the_freeze():
     """Issue 27: the catalogues the pages read were built by the first request that needed them, and
-    then walked by every full collection; now they are loaded first and frozen with the rest."""
+    then walked by every full collection; now they are loaded first and frozen with the rest, in each
+    language the site speaks (issue 29: English and Spanish)."""
     code = ("import django; django.setup(); import gc; from westeros.heap import tune_collector; "
             "from web import board, btwixt, lcg, minis; tune_collector(); "
-            "print(board.agot_board_json.cache_info().currsize, lcg.catalogue.cache_info().currsize, "
-            "minis.catalogue.cache_info().currsize, btwixt._built[1] is not None)")
-    assert run(code).split() == ["1", "1", "1", "True"]
+            "print(board._agot_board_json.cache_info().currsize, lcg.catalogue.cache_info().currsize, "
+            "minis.catalogue.cache_info().currsize, minis._translated.cache_info().currsize, "
+            "sorted(btwixt._built[1]))")
+    assert run(code).split() == ["2", "1", "1", "1", "['en',", "'es']"]

@@ -12,12 +12,17 @@ def warm_up() -> bool:
 
     if not apps.ready:
         return False
+    from django.conf import settings
+    from django.utils import translation
+
     from games.runner import warm_up as import_rulesets
     from web import board, btwixt, lcg, minis
 
     import_rulesets()
-    board.agot_board_json()
-    btwixt.catalogue()
     lcg.catalogue()
-    minis.catalogue()
+    for language, _ in settings.LANGUAGES:  # the pages' data in each language the site speaks (issue 29)
+        with translation.override(language):
+            board.agot_board_json()
+            btwixt.catalogue()
+            minis.page_catalogue()
     return True
