@@ -14,13 +14,13 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.engine import get_ruleset, narration
+from games.engine import get_ruleset
 from games.engine.agot import narrate
 from games.engine.agot.data import HOUSES, _load, board, house_cards, westeros_cards
 from games.i18n import glossary
-from games.i18n.narration_words import SiteWords
 from tests.engine.agot_helpers import R
 from tests.factories import api_client_for, make_game, seat_client
+from tests.narrated import engine_alone
 from tests.platform_helpers import submit
 
 AGOT = get_ruleset("agot")
@@ -196,11 +196,8 @@ def test_the_sites_english_is_the_engines_own(samples):
     """In English the site's words change nothing: each sentence is what the engine says without them."""
     with translation.override("en"):
         on_site = [narrate.describe(ev) for ev in samples]
-    narration.use_words(None)
-    try:
+    with engine_alone():
         own = [narrate.describe(ev) for ev in samples]
-    finally:
-        narration.use_words(SiteWords())
     assert on_site == own
     assert own[0]["text"]  # and a few sentences exactly as they always read
     assert narrate.narrate({"type": "raid", "house": "stark", "area": "winterfell", "token": "raid*"}) == \

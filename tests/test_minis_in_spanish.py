@@ -21,6 +21,7 @@ from games.engine import get_ruleset, narration
 from games.engine.minis import data, narrate
 from games.i18n import glossary
 from tests.factories import api_client_for, make_game, make_user, seat_client
+from tests.narrated import told_three_ways
 from tests.platform_helpers import submit, whole_log
 
 MINIS = get_ruleset("minis")
@@ -70,19 +71,7 @@ def _events() -> list[dict]:
 @pytest.fixture(scope="module")
 def told() -> list[tuple[dict, dict, dict, dict]]:
     """(event, the English line without the site's words, the English line, the Spanish line)."""
-    events = _events()
-    narration.use_words(None)  # the engine alone: no host's words
-    try:
-        bare = [MINIS.describe_event(ev) for ev in events]
-    finally:
-        from games.i18n.narration_words import SiteWords
-
-        narration.use_words(SiteWords())
-    with translation.override("en"):
-        english = [MINIS.describe_event(ev) for ev in events]
-    with translation.override("es"):
-        spanish = [MINIS.describe_event(ev) for ev in events]
-    return list(zip(events, bare, english, spanish, strict=True))
+    return told_three_ways(MINIS.describe_event, _events())
 
 
 def _without_names(text: str) -> str:
