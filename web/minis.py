@@ -4,7 +4,7 @@ figures, wounds per figure, ranks, abilities in the project's own words; attachm
 Tactics cards with their texts), the tray sizes, the terrain types with their keywords, the Tactics
 Board's zones and the condition tokens, all in words. Public data of games/engine/minis/data.py,
 the same for every viewer: no hand or deck of any game is in it. `page_catalogue()` is the one of the
-reader's language (names from the Spanish glossary, the words translated; issue 29)."""
+reader's language (names from the Spanish glossary, the words and the cards' texts translated; issue 29)."""
 from __future__ import annotations
 
 import copy
@@ -108,17 +108,29 @@ def _term(english: str, kind: str | None = None) -> str:
         return english
 
 
+def _say_texts(piece: dict[str, str]) -> None:
+    """An ability's or a Tactics card mode's text and trigger in the active language (marked in
+    web/minis_texts.py; a text the data does not hold, a scenario's own, stays as written)."""
+    for key in ("text", "trigger"):
+        if piece.get(key):  # gettext("") would answer the catalogue's header
+            piece[key] = gettext(piece[key])
+
+
 @lru_cache(maxsize=4)
 def _translated(language: str) -> dict[str, Any]:
     """The catalogue in `language` (issue 29): names as the Spanish rulebook prints them (the
     glossary's; the English name where it gives none), the zones', conditions' and terrain's words
-    translated; the cards' own texts (abilities, Tactics cards) stay as the project writes them."""
+    translated, and the cards' own texts (abilities, Tactics cards, their triggers: the project's
+    wording, marked in web/minis_texts.py) said in the language with the rulebook's terms."""
     out = copy.deepcopy(catalogue())
     with translation.override(language):
         for c in out["cards"].values():
             c["name"] = _term(c["name"])
             for a in c.get("abilities") or []:
                 a["label"] = _term(a["name"])  # the name stays English: the page's script reads it
+                _say_texts(a)
+            for m in c.get("modes") or []:
+                _say_texts(m)
         for t in out["terrain"].values():
             t["name"] = _term(t["name"], "terrain")
             t["name"] = t["name"][:1].upper() + t["name"][1:]
