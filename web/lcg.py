@@ -2,11 +2,16 @@
 card id what is printed on the card (name, type, faction, cost, strength, icons, traits, keywords,
 the ability text in the project's own words, unique, loyal, plot values and modifiers), the
 factions' names and the decks' names. Public data of games/engine/lcg/data.py, the same for every
-viewer: no hand, deck or pile of any game is in it."""
+viewer: no hand, deck or pile of any game is in it. `page_catalogue()` is the one of the reader's language
+(issue 29): the ability texts, the project's own words, said in Spanish (marked in web/lcg_texts.py); card
+names, traits and the decks' names stay as printed."""
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
 from typing import Any
+
+from django.utils import translation
 
 from games.engine.lcg.data import FACTION_NAMES  # the factions in words (public data), re-exported
 
@@ -39,3 +44,22 @@ def catalogue() -> dict[str, Any]:
     decks = {d["id"]: {"name": d["name"], "faction": d["faction"], "agenda": d["agenda"]} for d in data.decks().values()}
     return {"cards": {cid: card_entry(c) for cid, c in data.cards().items()}, "factions": dict(FACTION_NAMES),
             "decks": decks}
+
+
+@lru_cache(maxsize=4)
+def _translated(language: str) -> dict[str, Any]:
+    """The catalogue in `language`: each card's ability text translated (web/lcg_texts.py marks them),
+    the rest as `catalogue()` has it."""
+    out = copy.deepcopy(catalogue())
+    with translation.override(language):
+        for card in out["cards"].values():
+            if card["text"]:
+                card["text"] = translation.gettext(card["text"])
+    return out
+
+
+def page_catalogue() -> dict[str, Any]:
+    """The catalogue in the active language (the request's): the English one is `catalogue()`, the same
+    dict for every caller of a language, which must not change it."""
+    language = translation.get_language() or "en"
+    return _translated("es") if language.startswith("es") else catalogue()

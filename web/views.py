@@ -64,7 +64,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         # every viewer): hands, decks and piles come from the API as this seat may see them
         from web import lcg
 
-        context.update(cards=lcg.catalogue(), deck=_lcg_deck_name(game, context["seat"]))
+        context.update(cards=lcg.page_catalogue(), deck=_lcg_deck_name(game, context["seat"]))
         return render(request, "web/lcg_game.html", context)
     if game.ruleset == "minis":
         # the battlefield page (static/js/minis.js); the catalogue is the printed cards and the table's
@@ -109,7 +109,7 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         # drawn by static/js/lcg.js (LcgTable) from each step's view and summary; seats by their players
         from web import lcg
 
-        context["cards"] = lcg.catalogue()
+        context["cards"] = lcg.page_catalogue()
         users = {s.seat: (s.user.username if s.user else None) for s in game.seats.all()}
         factions = {s: lcg.FACTION_NAMES.get(p.get("faction"), s) for s, p in (game.state.get("players") or {}).items()}
         context["seats"] = [(seat, users.get(seat) or factions.get(seat, seat)) for seat in game.seat_names()]

@@ -25,4 +25,5 @@ def warm_up() -> bool:
             board.agot_board_json()
             btwixt.catalogue()
             minis.page_catalogue()
+            lcg.page_catalogue()
     return True

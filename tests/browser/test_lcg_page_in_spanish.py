@@ -1,7 +1,8 @@
 """The card game's page in a Spanish browser (issue 29): every kind of decision the page asks (one
 game per kind, from the engine's player against the random player: tests/browser/stage_lcg.py
 decision_games) reads in Spanish, with no visible sentence of the same page in English left but
-names (players, cards as printed, their traits and ability texts, the decks); a played game's log
+names (players, cards as printed and their traits, the decks): the cards' ability texts are the
+project's own words and read in Spanish too (web/lcg_texts.py); a played game's log
 reads in Spanish; screenshots at 1440 and 390 px in test-artifacts/es-lcg-*.png."""
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ import re
 
 from tests.browser.util import PASSWORD, log_in, stage_users
 
-# The page's visible texts, with the cards' printed words (ability texts) left out: card names,
-# traits and ability texts stay as printed in English (docs/glossary-es.md: the Spanish seed names
-# no card of the Core Set's decks).
+# The page's visible texts, the cards' ability texts included (card names and traits stay as printed in
+# English, docs/glossary-es.md: the Spanish seed names no card of the Core Set's decks; they are taken
+# out as names).
 VISIBLE = """() => {
   const copy = document.body.cloneNode(true);
-  copy.querySelectorAll('.c-text, .d-text, .d-card .about, script, #card-detail, .deadline').forEach((n) => n.remove());
+  copy.querySelectorAll('script, #card-detail, .deadline').forEach((n) => n.remove());
   document.body.appendChild(copy);
   copy.style.position = 'absolute'; copy.style.left = '-99999px';
   const text = copy.innerText;
@@ -69,7 +70,7 @@ def test_every_decision_of_the_card_game_in_spanish(live_asgi_server, new_page, 
             pages[seat, language] = new_page(1440, 1000, locale=locale)
             log_in(pages[seat, language], base, name)
     names = {"Iria", "Anton"}
-    kinds, shot = set(), set()
+    kinds, shot, ability_texts = set(), set(), set()
     for game_id, asked in games:
         seat = asked.split("+")[0]
         texts = {}
@@ -87,6 +88,9 @@ def test_every_decision_of_the_card_game_in_spanish(live_asgi_server, new_page, 
         assert "Your hand" in texts["en"] and "Tu mano" in texts["es"]   # the two readings are compared
         left = _english_left(texts["es"], texts["en"], names | card_words)
         assert not left, f"{kind}: English left on the Spanish page: {sorted(left)}"
+        for text in page.eval_on_selector_all(".c-text, .d-card .about", "ns => ns.map((n) => n.innerText)"):
+            ability_texts.add(text)   # the cards' texts (web/lcg_texts.py) in Spanish, with the rulebook's words
+            assert not re.search(r"\b(Constant|Reaction|Interrupt|Action|When revealed|Forced)\b", text), text
         panel = page.inner_text("#decision")
         assert "Tu decisión:" in panel and "Your" not in panel, panel
         if kind not in shot and kind in ("mulligan", "setup", "plot", "challenge", "defenders", "action", "kill"):
@@ -100,6 +104,7 @@ def test_every_decision_of_the_card_game_in_spanish(live_asgi_server, new_page, 
             phone.screenshot(path=str(artifacts / f"es-lcg-{kind}-390.png"), full_page=True)
             phone.context.close()
     assert {"mulligan", "setup", "plot", "action", "challenge", "defenders", "kill", "discard", "choose"} <= kinds
+    assert any(re.search(r"\b(Constante|Reacción|Interrupción|Acción)\b", t) for t in ability_texts), ability_texts
     # a spectator's page: no decision, both areas alike
     stage_users(live_asgi_server, ["Xela"])
     texts = {}
