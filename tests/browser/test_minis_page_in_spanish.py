@@ -2,9 +2,9 @@
 asks (tests/browser/stage_minis_decisions.py: one game per kind, from seeded engine games): the same
 page is open for the same player in an English browser, and no line the Spanish page shows (its text,
 aria-labels and titles) is also on the English one, names aside (players, and the units, cards,
-attacks and abilities the seeds give no Spanish name for, with the cards' own printed texts, which
-stay as the project writes them: docs/glossary-es.md); the decision's title and the log read in
-Spanish, each log line differently from its English one. Screenshots at 1440 and 390 px go to
+attacks and abilities the seeds give no Spanish name for: docs/glossary-es.md); the cards' texts
+(abilities, Tactics cards, their triggers) read in Spanish too (web/minis_texts.py); the decision's
+title and the log read in Spanish, each log line differently from its English one. Screenshots at 1440 and 390 px go to
 test-artifacts/es-minis-*.png. Waits are on conditions, never on durations."""
 from __future__ import annotations
 
@@ -24,25 +24,15 @@ SHOT = ("choose:first_player", "deploy", "action:unit", "react:play", "choose:mo
 
 
 @cache
-def card_texts() -> tuple[str, ...]:
-    """The printed texts of the cards (abilities, Tactics cards, their triggers): data, kept in English."""
-    from games.engine.minis.data import content
+def spanish_card_texts() -> tuple[str, ...]:
+    """The cards' texts and triggers as a Spanish reader reads them (web/minis_texts.py)."""
+    from django.utils import translation
+    from django.utils.translation import gettext
 
-    found: set[str] = set()
+    from web.minis_texts import TEXTS, TRIGGERS
 
-    def walk(x) -> None:
-        if isinstance(x, dict):
-            for k, v in x.items():
-                if k in ("effect", "trigger", "text") and isinstance(v, str):
-                    found.add(" ".join(v.split()))
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk(content())
-    found |= {t[:1].upper() + t[1:] for t in found}  # a Tactics card's trigger as the hand shows it
-    return tuple(sorted((t for t in found if len(t) > 3), key=len, reverse=True))
+    with translation.override("es"):
+        return tuple(gettext(t) for t in TEXTS + TRIGGERS)
 
 
 @cache
@@ -54,7 +44,7 @@ def short_names() -> tuple[str, ...]:
 
 @cache
 def all_names() -> tuple[str, ...]:
-    return tuple(sorted(set(PLAYERS + card_texts() + game_names() + short_names()), key=len, reverse=True))
+    return tuple(sorted(set(PLAYERS + game_names() + short_names()), key=len, reverse=True))
 
 
 def only_names(line: str) -> bool:
@@ -101,6 +91,9 @@ def test_every_decision_of_the_miniatures_page_reads_in_spanish(live_asgi_server
             left[key] = sorted(found)
         panel = spanish.inner_text("#decision")
         assert panel.startswith("Tu decisión:"), panel
+        if key == "react:play":  # the hand's Tactics cards say their triggers and texts in Spanish
+            hand = spanish.inner_text("#hand-panel")
+            assert any(text in hand for text in spanish_card_texts()), hand
         if key in SHOT:
             shoot(spanish, artifacts, "minis-" + key.replace(":", "-"))
     assert not left, f"English left on the Spanish miniatures page: {left}"
