@@ -13,7 +13,7 @@ from functools import cache
 
 import pytest
 
-from tests.browser.test_spanish_newcomer import NOT_WORDS, VISIBLE, game_names, log_lines, shoot
+from tests.browser.in_spanish import NOT_WORDS, VISIBLE, game_names, log_lines, shoot
 from tests.browser.util import PASSWORD, log_in
 
 pytestmark = pytest.mark.browser

@@ -2,12 +2,14 @@
 connectLive waits between 0 and the current backoff (1 s, doubled after each failed attempt, 30 s
 at most) before it tries again, so that sockets closed in the same second do not all come back in
 the same second. The script runs in Chromium on an empty page, with a WebSocket that closes as soon
-as it is made and a setTimeout that writes down each wait (then runs the call at once): no server."""
+as it is made and a setTimeout that writes down each wait (then runs the call at once): no server.
+Before it, as on every page (templates/base.html), the scripts' English catalogue (issue 29)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from django.test import Client
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +46,7 @@ START_SOCKETS = """count => {
 def test_reconnection_waits_are_random_up_to_a_doubling_backoff(new_page):
     page = new_page(390, 700)
     page.set_content('<!doctype html><html><body><span id="conn"></span></body></html>')
+    page.add_script_tag(content=Client().get("/jsi18n/en/").content.decode())
     page.add_script_tag(content=FAILING_SOCKETS)
     page.add_script_tag(content=GAMECLIENT.read_text())
     page.evaluate(START_SOCKETS, SOCKETS)
