@@ -27,19 +27,26 @@ VISIBLE = """(() => {
 @cache
 def game_names() -> tuple[str, ...]:
     """The names the pages may keep in English: every name in the four games' data (areas, houses,
-    cards, units, commanders), longest first, so that a line made only of names is recognised."""
+    cards, units, commanders) and the glossary's terms the same in both languages, longest first, so
+    that a line made only of names is recognised."""
     from games.engine.agot.data import HOUSES, board, house_cards, westeros_cards
     from games.engine.btwixt.data import catalogue
     from games.engine.lcg.data import cards
     from games.engine.minis.data import content
+    from games.i18n import glossary
 
     found: set[str] = SITE_NAMES | SAME_IN_BOTH | {h.capitalize() for h in HOUSES}
+    # the rulebooks' terms Spanish writes as English does ("Terminal"), or keeps English (no Spanish given)
+    found |= {e["english"] for game in glossary.GAMES for e in glossary.entries(game)
+              if e["spanish"] in (None, e["english"])}
 
     def walk(x) -> None:
         if isinstance(x, dict):
             for k, v in x.items():
                 if k in ("name", "title") and isinstance(v, str):
                     found.add(v)
+                elif k == "traits" and isinstance(v, list):  # the card game's traits stay as printed
+                    found.update(t for t in v if isinstance(t, str))
                 walk(v)
         elif isinstance(x, (list, tuple)):
             for v in x:
