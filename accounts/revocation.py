@@ -33,7 +33,7 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, user_logged_out
 from django.db import transaction
 from django.utils.crypto import constant_time_compare
 
-from westeros.socket_db import socket_database
+from westeros.socket_db import socket_read
 
 log = logging.getLogger(__name__)
 
@@ -120,9 +120,10 @@ def is_valid(credential: Credential) -> bool:
 
 ais_valid = database_sync_to_async(is_valid)
 awhy_invalid = database_sync_to_async(why_invalid)
-# the websockets' check: on their own threads (westeros/socket_db.py), not asgiref's one sync thread
-socket_is_valid = socket_database(is_valid)
-socket_why_invalid = socket_database(why_invalid)
+# the websockets' check: on their own threads (westeros/socket_db.py), not asgiref's one sync thread;
+# a read, asked again when SQLite's shared cache finds the session table locked by a request's write
+socket_is_valid = socket_read(is_valid)
+socket_why_invalid = socket_read(why_invalid)
 
 
 async def revokes(credential: Credential | None, message: dict[str, Any], valid=ais_valid) -> bool:

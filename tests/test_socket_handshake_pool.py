@@ -202,3 +202,43 @@ async def test_a_burst_of_arrivals_reaches_the_table_as_one_presence_with_everyo
     assert presences == [[users[0].username], everyone]  # not one broadcast per arrival
     for communicator in [first, *others]:
         await communicator.disconnect()
+
+
+# --- a read asked again when SQLite's shared cache finds its table locked -------------------------
+
+
+async def test_a_read_is_asked_again_while_its_table_is_locked_and_other_errors_pass_at_once(monkeypatch):
+    from django.db import OperationalError
+
+    from westeros import socket_db
+
+    waits: list[float] = []
+    monkeypatch.setattr(socket_db.time, "sleep", waits.append)  # the waits written down, not waited
+    answers = iter([OperationalError("database table is locked: django_session")] * 2 + ["valid"])
+
+    def read():
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    assert socket_db.read_again_when_locked(read)() == "valid"
+    assert waits == [0.01, 0.02]
+
+    def broken():
+        raise OperationalError("no such table: django_session")
+
+    waits.clear()
+    with pytest.raises(OperationalError, match="no such table"):
+        socket_db.read_again_when_locked(broken)()
+    assert waits == []  # not a lock: said at once
+
+    calls = []
+
+    def always_locked():
+        calls.append(1)
+        raise OperationalError("database table is locked")
+
+    with pytest.raises(OperationalError, match="locked"):
+        socket_db.read_again_when_locked(always_locked)()
+    assert len(calls) == socket_db.READ_ATTEMPTS  # then it gives up and says so
