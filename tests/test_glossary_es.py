@@ -182,7 +182,7 @@ def names_of(game: str, *kinds: str) -> set[str]:
 def test_the_other_games_names_and_ids_have_entries():
     from games.engine.minis import data as minis_data
 
-    lcg = yamlfile.load(ROOT / "games" / "engine" / "lcg" / "data" / "core_learn_to_play.yaml")
+    lcg = yamlfile.load(ROOT / "games" / "engine" / "lcg" / "data" / "core_set.yaml")
     assert {c["name"] for c in lcg["cards"]} == names_of("lcg", "card")
     assert {c["faction"] for c in lcg["cards"]} - {"neutral"} <= ids_of("lcg", "faction")
     keywords = {k for c in lcg["cards"] for k in (c.get("keywords") or {})}

@@ -1,10 +1,12 @@
-"""The card game's ability texts (games/engine/lcg/data/core_learn_to_play.yaml's `ability`), marked for
+"""The card game's ability texts (games/engine/lcg/data/core_set.yaml's `ability`), marked for
 translation: the texts are the project's own paraphrases, never the printed wording (data/SOURCES.md), so they
 have no printed Spanish; web/lcg.py's `page_catalogue()` says them in the reader's language with the Spanish
 rulebook's terms (issue 29). tests/test_lcg_card_texts_es.py checks that every text of the data is here."""
 from __future__ import annotations
 
 from django.utils.translation import gettext_noop
+
+from web import lcg_texts_agendas_titles, lcg_texts_baratheon_targaryen, lcg_texts_martell_watch
 
 TEXTS = (
     gettext_noop("Constant (deck building): Your deck may contain [greyjoy] cards that are not loyal, and it must contain at least 12 [greyjoy] cards."),
@@ -101,4 +103,4 @@ TEXTS = (
     gettext_noop("Challenges Action: Pick up to 3 [tyrell] characters; each of them gets +2 STR until the end of the phase."),
     gettext_noop("Reaction: After you win an [intrigue] or a [power] challenge, the losing opponent names a card type (character, location, attachment or event). Search your deck for a card of a type other than the named one, reveal it and put it in your hand, then shuffle your deck."),
     gettext_noop("Action: Pick a player and look at the top 5 cards of that player's deck. Put up to 3 of them on the bottom of that deck and the rest on top, in whatever order you choose."),
-)
+) + (lcg_texts_agendas_titles.TEXTS + lcg_texts_baratheon_targaryen.TEXTS + lcg_texts_martell_watch.TEXTS)

@@ -1,6 +1,6 @@
 """A Game of Thrones: The Card Game (2nd ed.), two players (joust), registered as `lcg`.
 
-Rules: ../shared/rules/lcg.md (L1-L233, §5 decisions); cards are data (data/core_learn_to_play.yaml,
+Rules: ../shared/rules/lcg.md (L1-L233, §5 decisions); cards are data (data/core_set.yaml,
 the two Core learn-to-play decks). The framework (setup, the seven phases, challenges, claim,
 keywords) and every card's abilities, written as data for the ability model of abilities.py.
 State layout, the ability vocabulary, options and what is left out (melee, deck building):
@@ -19,6 +19,7 @@ from games.engine.base import REFEREE, EngineError, register
 from games.engine.lcg import abilities as A
 from games.engine.lcg import actions, data, flow, setup, summary
 from games.engine.lcg import table as T
+from games.engine.lcg import cards_baratheon_targaryen, cards_martell_watch  # noqa: F401  (register their cards)
 
 State = dict[str, Any]
 Action = dict[str, Any]

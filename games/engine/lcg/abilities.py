@@ -34,6 +34,12 @@ Event = dict[str, Any]
 Ctx = dict[str, Any]
 
 TRIGGERED = ("action", "reaction", "interrupt")
+
+# Conditions and selectors of the cards beyond the learn-to-play decks, registered by their modules
+# (games/engine/lcg/cards_*.py): `MORE_CONDS[name](state, ctx, arg) -> bool` for "name:arg",
+# `MORE_SELECTORS[name](state, ctx) -> list of uids`; their ops go in OPS and scripts in SCRIPTS.
+MORE_CONDS: dict[str, Any] = {}
+MORE_SELECTORS: dict[str, Any] = {}
 FORCED = ("forced_reaction", "forced_interrupt")
 PERIODS = ("challenge", "phase", "round")
 
@@ -426,6 +432,8 @@ def cond(state: State, ctx: Ctx, name: str) -> bool:
                          and bool({"Lord", "Lady"} & set(T.card(state, u)["traits"])))
     if key == "faction_standing":
         return not state["players"][seat]["faction_kneeling"]
+    if key in MORE_CONDS:
+        return MORE_CONDS[key](state, ctx, arg)
     raise KeyError(name)
 
 
@@ -519,6 +527,8 @@ def candidates(state: State, ctx: Ctx, name: str) -> list[str]:
         return [u for u in _chars(state, [seat]) if not ins[u]["kneeling"] and "Direwolf" in T.card(state, u)["traits"]]
     if name == "own_characters":
         return _chars(state, [seat])
+    if name in MORE_SELECTORS:
+        return MORE_SELECTORS[name](state, ctx)
     raise KeyError(name)
 
 

@@ -1,5 +1,5 @@
 """The 104 cards' abilities as data (rules/lcg.md §4.1), keyed by card id. The wording of each
-ability is in data/core_learn_to_play.yaml (`ability`); this file is what the engine runs.
+ability is in data/core_set.yaml (`ability`); this file is what the engine runs.
 
 An ability is a dict:
   kind      constant | action | reaction | interrupt | forced_reaction | forced_interrupt | when_revealed

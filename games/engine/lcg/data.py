@@ -1,4 +1,5 @@
-"""The card data, loaded as data (data/core_learn_to_play.yaml, format `agot2e_ltp_v1`).
+"""The card data, loaded as data (data/core_set.yaml, format `agot2e_core_v1`: the whole Core Set,
+its ready-made constructed decks and its learn-to-play decks; data/SOURCES.md).
 
 Cards are plain dicts keyed by their `id`. A scenario's synthetic cards (SCENARIOS.md "lcg",
 `cards:`) live in the game state (`state["extra_cards"]`) so that a state is self-contained; `card`
@@ -14,7 +15,7 @@ from typing import Any
 from games.engine import yamlfile
 
 DATA_DIR = Path(__file__).parent / "data"
-DEFAULT_DATA = DATA_DIR / "core_learn_to_play.yaml"
+DEFAULT_DATA = DATA_DIR / "core_set.yaml"
 
 TYPES = ("character", "location", "attachment", "event", "plot", "agenda")
 ICONS = ("military", "intrigue", "power")
@@ -130,12 +131,13 @@ def _nat(v: Any) -> bool:
 
 @lru_cache(maxsize=4)
 def load(path: str = str(DEFAULT_DATA)) -> dict[str, Any]:
-    """{"cards": {id: card}, "decks": {id: deck}} from the data file."""
+    """{"cards": {id: card}, "decks": {id: deck}} from the data file: the learn-to-play decks first,
+    then the constructed ones."""
     raw = yamlfile.load(path)
     cards = {c["id"]: _normalise(c, synthetic=False) for c in raw["cards"]}
     cards["blank"] = dict(BLANK)
     decks: dict[str, Any] = {}
-    for d in raw["decks"]:
+    for d in raw.get("learn_to_play_decks", []) + raw["decks"]:
         decks[d["id"]] = {
             "id": d["id"], "name": d["name"], "faction": d["faction"],
             "agenda": (d.get("agenda") or {}).get("card"),
@@ -149,12 +151,29 @@ def cards() -> dict[str, Any]:
     return load()["cards"]
 
 
-def decks() -> dict[str, Any]:
+# the decks a game gets when none is chosen, seat by seat (scenarios rely on them)
+DEFAULT_DECKS = ("the_old_ways", "secrets_and_schemes")
+
+
+def all_decks() -> dict[str, Any]:
+    """Every deck of the data, whether or not the engine plays all its cards yet."""
     return load()["decks"]
+
+
+def decks() -> dict[str, Any]:
+    """The decks a game may use: those whose every card the engine plays (cards.ABILITIES)."""
+    from games.engine.lcg.cards import ABILITIES
+
+    return {k: d for k, d in all_decks().items() if playable(d, ABILITIES)}
 
 
 def deck_ids() -> list[str]:
     return list(decks())
+
+
+def playable(deck: dict[str, Any], implemented) -> bool:
+    """Every card of `deck` has its abilities in the engine (`implemented`: the card ids that do)."""
+    return all(c in implemented for c in [deck["agenda"], *deck["plots"], *deck["draw"]] if c)
 
 
 def card(state: dict[str, Any], cid: str) -> dict[str, Any]:

@@ -52,7 +52,7 @@ def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, An
         raise EngineError("illegal_action", f"unknown option {', '.join(unknown)}")
     ids = data.deck_ids()
     chosen = options.get("decks")
-    default = [ids[0], ids[1 % len(ids)]]
+    default = list(data.DEFAULT_DECKS)
     if chosen is None:
         decks = default
     elif isinstance(chosen, list) and len(chosen) == len(seats):
@@ -128,7 +128,7 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
     if not isinstance(players, dict) or set(players) - set(seats):
         raise ScenarioSetupError(f"setup.players: unknown seat {', '.join(sorted(set(players) - set(seats)))}")
     decks: dict[str, Any] = {}
-    default = data.deck_ids()
+    default = list(data.DEFAULT_DECKS)
     for i, s in enumerate(seats):
         keys = players.get(s) or {}
         if not isinstance(keys, dict):
