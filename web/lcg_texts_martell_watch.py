@@ -1,8 +1,50 @@
-"""Ability texts of Core Set cards beyond the learn-to-play decks (games/engine/lcg/data/core_set.yaml's
+"""Ability texts of the Core Set's Martell and Night's Watch cards and of the neutral cards the_iron_throne,
+noble_lineage, syrios_training, put_to_the_sword, put_to_the_torch and fealty (games/engine/lcg/data/core_set.yaml's
 `ability`), marked for translation as web/lcg_texts.py's are; that module adds them to its TEXTS."""
 from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
 TEXTS: tuple[str, ...] = (
+    gettext_noop("Constant (deck building): Your deck may contain no more than 15 neutral cards. Action: Kneel your faction card; during this phase, your next loyal card marshaled or played costs 1 less."),
+    gettext_noop("Reaction: After Areo Hotah enters play while a challenge is underway, pick a character participating in it and remove that character from the challenge."),
+    gettext_noop("Action: Put into play from your hand a character whose printed cost is 5 or less. Then Arianne Martell returns to your hand (she cannot be saved). (Limit once per phase.)"),
+    gettext_noop("Constant: Every other [martell] character you control with the Lord or Lady trait gets +1 STR for every plot card in your used pile."),
+    gettext_noop("Action: Pay 1 gold; Edric Dayne gains a challenge icon you choose until the end of the phase."),
+    gettext_noop("Reaction: After you lose a challenge while Maester Caleotte is participating in it, pick a character; until the end of the phase it loses a challenge icon you name."),
+    gettext_noop("Constant: In a [power] challenge where you are the defending player, Obara Sand can be declared as a defender even if she is kneeling."),
+    gettext_noop("Reaction: After you win a challenge where The Red Viper is attacking, he gains 1 power per full 5 STR of your winning margin."),
+    gettext_noop("Marshaling Action: Kneel Desert Scavenger; the next [martell] character you marshal during this phase costs 1 less."),
+    gettext_noop("Reaction: After you declare Dornish Paramour as an attacker, pick a character the defending player controls; if able, the defending player must declare that character as a defender in this challenge."),
+    gettext_noop("Reaction: After Greenblood Trader enters play, you look at your deck's top 2 cards; you may put 1 of them in your hand, and the rest go to the bottom of your deck in an order you choose."),
+    gettext_noop("Constant: Palace Spearman has an [intrigue] icon as long as you are not the first player."),
+    gettext_noop("Constant: Stealth cannot bypass any Ranger character you control. Interrupt: When Benjen Stark is killed, your faction gains 2 power; then he is shuffled into your deck rather than being placed in your dead pile."),
+    gettext_noop("Reaction: After Ghost uses stealth to bypass a character, that character may not be declared as a defender in any challenge for the rest of the phase."),
+    gettext_noop("Constant: As long as Jon Snow is standing, he counts as participating in every challenge where you control some other attacking [thenightswatch] character."),
+    gettext_noop("Interrupt: When a [thenightswatch] character is about to be killed, kneel Maester Aemon to save it."),
+    gettext_noop("Constant: As long as you control The Wall, declaring Old Bear Mormont as a defender does not kneel him. Interrupt: When the challenges phase ends, provided you did not lose any challenge as the defending player during this phase, put a [thenightswatch] card from your hand into play."),
+    gettext_noop("Interrupt: When Ser Waymar Royce is killed, each opponent discards 1 random card from their hand."),
+    gettext_noop("Reaction: After you marshal Yoren, pick a character whose printed cost is 3 or less in an opponent's discard pile; it is put into play under your control."),
+    gettext_noop("Dominance Action: Put Messenger Raven back in your hand; draw 1 card."),
+    gettext_noop("Action: Discard a card from your hand; add 1 gold to your gold pool. (Limit once per phase.)"),
+    gettext_noop("Marshaling Action: Kneel Steward at the Wall; the next [thenightswatch] character you marshal during this phase costs 1 less."),
+    gettext_noop("Action: Sacrifice Veteran Builder to pick a location and stand it."),
+    gettext_noop("Constant: When dominance is determined, The Iron Throne adds 8 STR to your total."),
+    gettext_noop("Reaction: After you lose a challenge in which you were the defending player, kneel Ghaston Grey and sacrifice it to pick an attacking character and return it to its owner's hand (it cannot be saved)."),
+    gettext_noop("Reaction: After you lose a challenge in which you were the defending player, kneel Sunspear; until the end of the phase, your revealed plot's claim value is raised by 1 in challenges of that same type."),
+    gettext_noop("Marshaling Action: Kneel Blood Orange Grove; the next [martell] card you marshal during this phase costs 1 less."),
+    gettext_noop("Action: Kneel Castle Black to pick a defending [thenightswatch] character; stand it, and it gets +2 STR until the challenge ends."),
+    gettext_noop("Constant: [thenightswatch] characters you control get +1 STR each. Forced Reaction: After you lose a challenge that was unopposed, The Wall kneels. Interrupt: When the challenges phase ends, you may kneel The Wall; if you do, your faction gains 2 power."),
+    gettext_noop("Constant: Give the attached character a [power] icon."),
+    gettext_noop("Constant: Give the attached character a [military] icon."),
+    gettext_noop("Constant: The attached character gets +1 STR for every plot card in your used pile, and has intimidate while it has the House Dayne trait."),
+    gettext_noop("Constant: The attached character gets +1 STR and has renown."),
+    gettext_noop("Reaction: After winning a [military] challenge as the attacking player by 5 or more STR, pick a character the losing opponent controls and kill it. (Max 1 per challenge.)"),
+    gettext_noop("Reaction: After winning a [military] challenge as the attacking player by 5 or more STR, pick a location the losing opponent controls; it is discarded from play. (Max 1 per challenge.)"),
+    gettext_noop("Reaction: After you win an [intrigue] challenge with a STR margin of 5 or more, your faction gains X power, X being how many plot cards your used pile holds. (Max 1 per challenge.)"),
+    gettext_noop("You may play this only while an opponent is the first player. Reaction: After losing a challenge in which you were the defending player, name a challenge type; for the rest of the phase, the player who won that challenge may not initiate challenges of the named type. (Max 1 per challenge.)"),
+    gettext_noop("Action: Pick a character with STR 4 or less; until the end of the phase it loses one [military] icon, one [intrigue] icon and one [power] icon."),
+    gettext_noop("Reaction: After an opponent collects income, take 1 gold from that opponent's gold pool and add it to yours. (Max 1 per round.)"),
+    gettext_noop("Dominance Action: Pick a character that is not unique and has printed cost 6 or less; you take control of it. (Max 1 per round.)"),
+    gettext_noop("You may play this only during a challenge in which a [thenightswatch] character you control is participating. Reaction: After you win a challenge as the defending player with a STR margin of 5 or more, the losing opponent may not initiate challenges against you for the rest of the round."),
 )
