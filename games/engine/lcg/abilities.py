@@ -945,7 +945,7 @@ def resolve_name(state: State, seat: str, name: Any) -> str:
     if isinstance(name, dict) and "zone" in name:
         if set(name) - {"card", "zone", "seat"} or not isinstance(name.get("card"), str) \
                 or not isinstance(name["zone"], str) or not isinstance(name.get("seat", seat), str):
-            raise EngineError("bad_action", "a card is {card, zone, seat?}: three names")
+            raise EngineError("bad_action", gettext("a card is {card, zone, seat?}: three names"))
         s = name.get("seat", seat)
         if s not in state["seats"] or name["zone"] not in ("hand", "discard", "dead", "deck"):
             refuse(gettext("no such place: the %(zone)s of %(seat)s") % {"zone": F.shown(name["zone"]), "seat": F.shown(s)})
@@ -971,7 +971,7 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
         value = {"card": value}
     if not isinstance(value, dict) or not isinstance(value.get("card"), (str, dict)) \
             or set(value) - {"card", "ability", "targets", "x", "duplicate"}:
-        raise EngineError("bad_action", f"{kind}: a card id or {{card, ability?, targets?, x?}}")
+        raise EngineError("bad_action", gettext("%(kind)s takes a card id or {card, ability?, targets?, x?}") % {"kind": kind})
     # the type of every field before anything reads it (issue 28); their values are checked below
     F.whole(value.get("ability"), f"{kind}: ability", 1, 9, optional=True)
     F.whole(value.get("x"), f"{kind}: x", 0, 99, optional=True)
@@ -983,7 +983,7 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     if kind == "play":
         src = T.find_in_hand(state, seat, value["card"]) if isinstance(value["card"], str) else None
         if src is None:
-            raise EngineError("bad_action", "play: an event id from your hand")
+            raise EngineError("bad_action", gettext("play takes the id of an event in your hand"))
         c = T.card(state, src)
         if c["type"] != "event":
             refuse(gettext("%(card)s is not an event: characters, locations and attachments are marshaled") % {"card": c["name"]})
@@ -1721,7 +1721,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
         return
     if w == "x":
         if not isinstance(value, int) or isinstance(value, bool):
-            raise EngineError("bad_action", "choose: a number (X)")
+            raise EngineError("bad_action", gettext("choose takes a number (X)"))
         if value not in fr["values"]:
             refuse(gettext("X: %(lo)s to %(hi)s (L134, L136)") % {"lo": fr["values"][0], "hi": fr["values"][-1]})
         _done_choice(state, fr)
@@ -1760,7 +1760,7 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
         return
     if w in ("cards", "kill"):
         if not isinstance(value, list):
-            raise EngineError("bad_action", "a list of cards")
+            raise EngineError("bad_action", gettext("this takes a list of cards"))
         uids = []
         for v in value:
             u = resolve_name(state, seat, v)
@@ -1814,7 +1814,7 @@ def _answer_order(state: State, fr: dict[str, Any], seat: str, value: Any, event
     ctx = fr["ctx"]
     top = choice_options(state, fr)
     if not isinstance(value, list):
-        raise EngineError("bad_action", "choose: the cards in their new order, top first")
+        raise EngineError("bad_action", gettext("choose takes the cards in their new order, top first"))
     ids = [v.get("card") if isinstance(v, dict) else v for v in value]
     pool = list(top)
     order = []
