@@ -30,7 +30,10 @@ class GameError(APIException):
 
 
 def from_engine(error: EngineError, version: int) -> GameError:
-    return GameError(error.code, error.reason, status_code=ENGINE_STATUS[error.code], version=version)
+    """The engine's refusal in the API's shape; the rule ids behind it, when the engine gives them, in
+    `rules` (for programs: the sentence in `detail` names no rule)."""
+    extra = {"rules": list(error.rules)} if getattr(error, "rules", ()) else {}
+    return GameError(error.code, error.reason, status_code=ENGINE_STATUS[error.code], version=version, **extra)
 
 
 # One whole sentence per thing that may be missing (the Spanish word's gender changes the sentence).

@@ -25,14 +25,17 @@ REFEREE = "referee"
 
 
 class EngineError(Exception):
-    """An action or a setup the rules refuse. `code` is one of ERROR_CODES, `reason` says why."""
+    """An action or a setup the rules refuse. `code` is one of ERROR_CODES, `reason` says why (a
+    sentence for the player, in the active language: names, never ids or rule numbers); `rules`, the
+    rule ids behind a refusal (("R149",)), for programs and tests (the API's error carries them)."""
 
-    def __init__(self, code: str, reason: str):
+    def __init__(self, code: str, reason: str, rules: tuple[str, ...] | list[str] = ()):
         if code not in ERROR_CODES:
             raise ValueError(f"unknown engine error code {code!r}")
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
+        self.rules = tuple(rules)
 
     def as_dict(self) -> dict[str, str]:
         return {"error": self.code, "detail": self.reason}

@@ -16,6 +16,10 @@ wrong (never a rule id, never the Python form of what was sent):
 
 `shown(value)` puts a sent value in a sentence: a short text as it is, anything else by its kind
 ("a list", "a number"...).
+
+The sentences are in the reader's language (issue 29): one translatable template each, through
+games.engine.narration's gettext (English until the site installs its words); the field names
+(`deploy.at`) and JSON's literals (true, null) are the action's own and stay as sent.
 """
 from __future__ import annotations
 
@@ -23,12 +27,15 @@ import math
 from typing import Any
 
 from games.engine.base import EngineError
+from games.engine.narration import gettext, gettext_noop, pgettext
 
 MAX_NUMBER = 1_000_000
 MAX_TEXT = 64
 MAX_ITEMS = 200
 MAX_DEPTH = 8
 SHOWN_TEXT = 40
+# What a list holds, in `items`' sentence (said in the reader's language where used).
+LIST_OF = (gettext_noop("names"), gettext_noop("cards"))
 
 
 def bad(reason: str) -> EngineError:
@@ -42,14 +49,14 @@ def kind_of(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return "a number"
+        return gettext("a number")
     if isinstance(value, str):
-        return "a text"
+        return gettext("a text")
     if isinstance(value, (list, tuple)):
-        return "a list"
+        return gettext("a list")
     if isinstance(value, dict):
-        return "an object"
-    return "a value JSON cannot carry"
+        return gettext("an object")
+    return gettext("a value JSON cannot carry")
 
 
 def shown(value: Any) -> str:
@@ -66,6 +73,11 @@ def _where(path: str) -> str:
     return f"{path}: " if path else ""
 
 
+def _thousands(n: int) -> str:
+    """A big number with the reader's thousands separator (1,000,000 / 1.000.000)."""
+    return f"{n:,}".replace(",", pgettext("thousands separator", ","))
+
+
 def _key(k: Any) -> str:
     return k if isinstance(k, str) and len(k) <= SHOWN_TEXT else "..."
 
@@ -74,38 +86,40 @@ def guard(action: Any, path: str = "", depth: int = 0) -> None:
     """Refuse what no action of any ruleset holds (the module's docstring); `path` names the field in
     the sentence (`deploy.at[0]`)."""
     if depth > MAX_DEPTH:
-        raise bad(f"{_where(path)}an action nests at most {MAX_DEPTH} lists or objects deep")
+        raise bad(_where(path) + gettext("an action nests at most %(depth)s lists or objects deep") % {"depth": MAX_DEPTH})
     if action is None or isinstance(action, bool):
         return
     if isinstance(action, int):
         if abs(action) > MAX_NUMBER:
-            raise bad(f"{_where(path)}numbers in an action are from -{MAX_NUMBER:,} to {MAX_NUMBER:,}")
+            raise bad(_where(path) + gettext("numbers in an action are from -%(max)s to %(max)s") % {
+                "max": _thousands(MAX_NUMBER)})
         return
     if isinstance(action, float):
         if not math.isfinite(action) or abs(action) > MAX_NUMBER:
-            raise bad(f"{_where(path)}numbers in an action are finite, from -{MAX_NUMBER:,} to {MAX_NUMBER:,}")
+            raise bad(_where(path) + gettext("numbers in an action are finite, from -%(max)s to %(max)s") % {
+                "max": _thousands(MAX_NUMBER)})
         return
     if isinstance(action, str):
         if len(action) > MAX_TEXT:
-            raise bad(f"{_where(path)}texts in an action are at most {MAX_TEXT} characters long")
+            raise bad(_where(path) + gettext("texts in an action are at most %(count)s characters long") % {"count": MAX_TEXT})
         return
     if isinstance(action, list):
         if len(action) > MAX_ITEMS:
-            raise bad(f"{_where(path)}lists in an action hold at most {MAX_ITEMS} items")
+            raise bad(_where(path) + gettext("lists in an action hold at most %(count)s items") % {"count": MAX_ITEMS})
         for i, item in enumerate(action):
             guard(item, f"{path}[{i}]", depth + 1)
         return
     if isinstance(action, dict):
         if len(action) > MAX_ITEMS:
-            raise bad(f"{_where(path)}objects in an action hold at most {MAX_ITEMS} keys")
+            raise bad(_where(path) + gettext("objects in an action hold at most %(count)s keys") % {"count": MAX_ITEMS})
         for k, item in action.items():
             if not isinstance(k, str):
-                raise bad(f"{_where(path)}the keys of an object are texts")
+                raise bad(_where(path) + gettext("the keys of an object are texts"))
             if len(k) > MAX_TEXT:
-                raise bad(f"{_where(path)}keys in an action are at most {MAX_TEXT} characters long")
+                raise bad(_where(path) + gettext("keys in an action are at most %(count)s characters long") % {"count": MAX_TEXT})
             guard(item, f"{path}.{_key(k)}" if path else _key(k), depth + 1)
         return
-    raise bad(f"{_where(path)}an action holds only JSON values (objects, lists, texts, numbers, true, false, null)")
+    raise bad(_where(path) + gettext("an action holds only JSON values (objects, lists, texts, numbers, true, false, null)"))
 
 
 def name(value: Any, what: str, *, optional: bool = False) -> str | None:
@@ -113,7 +127,8 @@ def name(value: Any, what: str, *, optional: bool = False) -> str | None:
     if value is None and optional:
         return None
     if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
-        raise bad(f"{what} must be a name (a text){' or null' if optional else ''}, not {kind_of(value)}")
+        raise bad((gettext("%(what)s must be a name (a text) or null, not %(kind)s") if optional else
+                   gettext("%(what)s must be a name (a text), not %(kind)s")) % {"what": what, "kind": kind_of(value)})
     return value
 
 
@@ -122,7 +137,7 @@ def whole(value: Any, what: str, low: int, high: int, *, optional: bool = False)
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise bad(f"{what} must be a whole number from {low} to {high}")
+        raise bad(gettext("%(what)s must be a whole number from %(low)s to %(high)s") % {"what": what, "low": low, "high": high})
     return value
 
 
@@ -131,14 +146,18 @@ def number(value: Any, what: str, low: float, high: float, unit: str = "") -> fl
     "degrees")."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or isinstance(value, float) and not (
             math.isfinite(value)) or not low <= value <= high:
-        of = f" of {unit}" if unit else ""
-        raise bad(f"{what} must be a number{of} from {low:g} to {high:g}")
+        values = {"what": what, "low": f"{low:g}", "high": f"{high:g}"}
+        if unit == "inches":
+            raise bad(gettext("%(what)s must be a number of inches from %(low)s to %(high)s") % values)
+        if unit == "degrees":
+            raise bad(gettext("%(what)s must be a number of degrees from %(low)s to %(high)s") % values)
+        raise bad(gettext("%(what)s must be a number from %(low)s to %(high)s") % values)
     return float(value)
 
 
 def flag(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise bad(f"{what} must be true or false, not {kind_of(value)}")
+        raise bad(gettext("%(what)s must be true or false, not %(kind)s") % {"what": what, "kind": kind_of(value)})
     return value
 
 
@@ -146,21 +165,23 @@ def mapping(value: Any, what: str, allowed: set[str] | frozenset[str] | tuple[st
             required: tuple[str, ...] = ()) -> dict[str, Any]:
     """An object; `allowed` keys only (None: any text keys), every `required` key present."""
     if not isinstance(value, dict):
-        raise bad(f"{what} must be an object, not {kind_of(value)}")
+        raise bad(gettext("%(what)s must be an object, not %(kind)s") % {"what": what, "kind": kind_of(value)})
     if allowed is not None:
         extra = sorted(k for k in value if k not in allowed)
         if extra:
-            raise bad(f"{what} takes only {', '.join(sorted(allowed))}; {shown(extra[0])} is not one of them")
+            raise bad(gettext("%(what)s takes only %(keys)s; %(key)s is not one of them") % {
+                "what": what, "keys": ", ".join(sorted(allowed)), "key": shown(extra[0])})
     missing = [k for k in required if k not in value]
     if missing:
-        raise bad(f"{what} needs {', '.join(missing)}")
+        raise bad(gettext("%(what)s needs %(keys)s") % {"what": what, "keys": ", ".join(missing)})
     return value
 
 
 def items(value: Any, what: str, of: str = "") -> list[Any]:
     """A list (`of`: what its items are, for the sentence)."""
     if not isinstance(value, list):
-        raise bad(f"{what} must be a list{' of ' + of if of else ''}, not {kind_of(value)}")
+        raise bad(gettext("%(what)s must be a list of %(of)s, not %(kind)s") % {"what": what, "of": gettext(of), "kind": kind_of(value)}
+                  if of else gettext("%(what)s must be a list, not %(kind)s") % {"what": what, "kind": kind_of(value)})
     return value
 
 
@@ -185,5 +206,5 @@ def names(value: Any, what: str) -> list[str]:
     items(value, what, "names")
     for v in value:
         if not isinstance(v, str) or not v:
-            raise bad(f"{what} must be a list of names (texts)")
+            raise bad(gettext("%(what)s must be a list of names (texts)") % {"what": what})
     return value

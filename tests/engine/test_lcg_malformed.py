@@ -54,7 +54,7 @@ def test_a_target_in_an_unknown_place_is_refused_in_words(roaring):
     ("x", 10**400, "numbers in an action are from -1,000,000 to 1,000,000"),
     ("targets", {"card": "tywin_lannister", "zone": "hand"}, "play: targets must be a list of cards, not an object"),
     ("duplicate", "yes", "play: duplicate must be true or false, not a text"),
-    ("card", ["hear_me_roar"], "play: a card id or {card: id, ...}"),
+    ("card", ["hear_me_roar"], "play takes a card id or {card: id, ...}"),
 ])
 def test_true_is_not_a_number_and_fields_have_their_types(roaring, field, value, says):
     play = {"card": "hear_me_roar", "targets": [{"card": "tywin_lannister", "zone": "hand"}], field: value}

@@ -116,11 +116,11 @@ class AgotRuleset:
         if state["phase"] == "over":
             raise EngineError("game_over", gettext("the game is over"))
         if not isinstance(act, dict) or len(act) != 1:
-            raise EngineError("bad_action", "an action is a mapping with exactly one key")
+            raise EngineError("bad_action", gettext("an action is an object with exactly one key"))
         F.guard(act)
         ((kind, value),) = act.items()
         if kind not in ACTION_NAMES:
-            raise EngineError("bad_action", f"unknown action {F.shown(kind)}")
+            raise EngineError("bad_action", gettext("unknown action %(action)s") % {"action": F.shown(kind)})
         d = state.get("decision")
         if not d or d["kind"] not in ANSWERS.get(kind, (kind,)) or seat not in d["seats"]:
             raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": seat, "kind": kind})

@@ -158,7 +158,7 @@ def raid_targets(state: State, area: str) -> list[str]:
 
 def do_raid(state: State, house: str, value: Any, events: list[Event]) -> None:
     if not isinstance(value, dict) or set(value) - {"from", "target"} or "from" not in value:
-        raise EngineError("bad_action", "raid takes {from: area, target: area or null}")
+        raise EngineError("bad_action", gettext("raid takes {from: area, target: area or null}"))
     area, target = value["from"], value.get("target")
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "raid":
@@ -256,12 +256,12 @@ def max_support(state: State, area: str) -> int:
 def check_march(state: State, house: str, value: Any) -> tuple[str, dict[str, list[str]], bool]:
     """Validate a march action; returns (origin, moves without empty entries, leave_power_token)."""
     if not isinstance(value, dict) or "from" not in value or set(value) - {"from", "moves", "leave_power_token"}:
-        raise EngineError("bad_action", "march takes {from, moves, leave_power_token}")
+        raise EngineError("bad_action", gettext("march takes {from, moves, leave_power_token}"))
     area = value["from"]
     moves = value.get("moves", {})
     leave = value.get("leave_power_token", False)
     if not isinstance(moves, dict) or not isinstance(leave, bool):
-        raise EngineError("bad_action", "moves is {area: [units]}, leave_power_token true or false")
+        raise EngineError("bad_action", gettext("moves is {area: [units]}, leave_power_token true or false"))
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "march":
         raise EngineError("illegal_action", gettext("%(house)s has no march order in %(area)s") % {"house": house, "area": F.shown(area)})
@@ -269,9 +269,9 @@ def check_march(state: State, house: str, value: Any) -> tuple[str, dict[str, li
     clean: dict[str, list[str]] = {}
     for dest, units in moves.items():
         if not isinstance(dest, str) or dest not in b.areas:
-            raise EngineError("bad_action", f"unknown area {F.shown(dest)}")
+            raise EngineError("bad_action", gettext("unknown area %(area)s") % {"area": F.shown(dest)})
         if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
-            raise EngineError("bad_action", f"moves.{dest} must be a list of units")
+            raise EngineError("bad_action", gettext("moves.%(area)s must be a list of units") % {"area": dest})
         if units:
             clean[dest] = list(units)
     check_moves(state, house, area, clean)
@@ -304,7 +304,7 @@ def check_moves(state: State, house: str, area: str, moves: dict[str, list[str]]
             if B.is_routed(u):
                 raise EngineError("illegal_action", gettext("routed units cannot move (R162)"))
             if u not in STRENGTH:
-                raise EngineError("bad_action", f"unknown unit {F.shown(u)}")
+                raise EngineError("bad_action", gettext("unknown unit %(unit)s") % {"unit": F.shown(u)})
             want[u] += 1
         dtype = b.type[dest]
         if neutral_at(state, dest) == "impassable":
@@ -511,7 +511,7 @@ def _replace(state: State, house: str, port: str, k: int, events: list[Event], f
 def do_replace_ships(state: State, house: str, value: Any, events: list[Event]) -> None:
     d = state["decision"]
     if not isinstance(value, int) or isinstance(value, bool):
-        raise EngineError("bad_action", "replace_ships takes a number")
+        raise EngineError("bad_action", gettext("replace_ships takes a number"))
     if not 0 <= value <= d["max"]:
         raise EngineError("illegal_action", gettext("replace between 0 and %(count)s ships (R258)") % {"count": d["max"]})
     state["decision"] = None
@@ -555,7 +555,7 @@ def do_consolidate(state: State, house: str, value: Any, events: list[Event]) ->
     from games.engine.agot import mustering
 
     if not isinstance(value, dict) or set(value) - {"from", "muster"} or "from" not in value:
-        raise EngineError("bad_action", "consolidate takes {from: area} or {from: area, muster: [items]}")
+        raise EngineError("bad_action", gettext("consolidate takes {from: area} or {from: area, muster: [items]}"))
     area = value["from"]
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "consolidate":

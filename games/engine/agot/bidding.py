@@ -42,7 +42,7 @@ def open_bid(state: State, task: Task, houses: list[str], events: list[Event]) -
 def place_bid(state: State, task: Task, house: str, value: Any, events: list[Event]) -> bool:
     """One house's secret bid (R84, R102). Returns True once every bid is in and revealed."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise EngineError("bad_action", "bid takes a number of power tokens")
+        raise EngineError("bad_action", gettext("bid takes a number of power tokens"))
     if not 0 <= value <= state["power"][house]:
         raise EngineError("illegal_action", gettext("%(house)s may bid 0 to %(power)s power (R84, R92)") % {
             "house": house, "power": state["power"][house]})
@@ -102,7 +102,7 @@ def next_group(state: State, task: Task, events: list[Event]) -> bool:
 def check_tie_order(state: State, value: Any) -> list[str]:
     tied = state["decision"]["tied"]
     if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
-        raise EngineError("bad_action", "break_tie takes a list of houses, best first")
+        raise EngineError("bad_action", gettext("break_tie takes a list of houses, best first"))
     if sorted(value) != sorted(tied):
         raise EngineError("illegal_action", gettext("order exactly the tied houses: %(houses)s (R86)") % {"houses": ", ".join(tied)})
     return list(value)

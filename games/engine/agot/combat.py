@@ -560,10 +560,10 @@ def support_options(state: State, house: str) -> list[str | None]:
 def _apply_support(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cur = _cur(state)
     if not isinstance(value, dict) or set(value) != {"for"}:
-        raise _bad("support takes {for: house} or {for: null}")
+        raise _bad(gettext("support takes {for: house} or {for: null}"))
     target = value["for"]
     if target is not None and not isinstance(target, str):
-        raise _bad("support: for must be a house or null")
+        raise _bad(gettext("support: for must be a house or null"))
     if target not in support_options(state, seat):
         raise _illegal(gettext("%(seat)s may not support %(target)s in this combat (R210: never the enemy of one's own units)") % {
             "seat": seat, "target": target})
@@ -575,7 +575,7 @@ def _apply_support(state: State, seat: str, value: Any, events: list[Event]) -> 
 def _apply_accept(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cur = _cur(state)
     if not isinstance(value, dict) or not all(isinstance(v, bool) for v in value.values()):
-        raise _bad("accept_support takes {house: true|false, ...}")
+        raise _bad(gettext("accept_support takes {house: true|false, ...}"))
     offers = _offered_to(cur)[seat]
     unknown = [h for h in value if h not in offers]
     if unknown:
@@ -628,7 +628,7 @@ def _start_house_cards(state: State, events: list[Event]) -> None:
 
 def _apply_house_card(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if not isinstance(value, str):
-        raise _bad("house_card takes a card id")
+        raise _bad(gettext("house_card takes a card id"))
     if value not in state["hands"][seat]:
         raise _illegal(gettext("%(card)s is not in %(seat)s's hand (R223: discarded cards cannot be played)") % {
             "card": value, "seat": seat})
@@ -706,7 +706,7 @@ def _apply_redraw(state: State, seat: str, value: Any, events: list[Event]) -> N
     the blade is then used for the round (no +1 in step 4)."""
     cur = _cur(state)
     if not isinstance(value, bool):
-        raise _bad("blade takes true or false")
+        raise _bad(gettext("blade takes true or false"))
     cur["redraw_asked"] = False
     if value:
         state["used"]["valyrian_steel_blade"] = True
@@ -750,7 +750,7 @@ def _blade_holder_can_use(state: State, cur: dict[str, Any]) -> bool:
 def _apply_blade(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cur = _cur(state)
     if not isinstance(value, bool):
-        raise _bad("blade takes true or false")
+        raise _bad(gettext("blade takes true or false"))
     cur["blade_asked"] = False
     if value:
         state["used"]["valyrian_steel_blade"] = True
@@ -864,7 +864,7 @@ def casualty_options(state: State) -> list[list[str]]:
 def _apply_casualties(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cur = _cur(state)
     if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
-        raise _bad("casualties takes a list of units")
+        raise _bad(gettext("casualties takes a list of units"))
     count = cur["casualty_choice"]["count"]
     if len(value) != count:
         raise _illegal(gettext("%(seat)s must lose exactly %(count)s unit(s) (R231, R302)") % {"seat": seat, "count": count})
@@ -1019,10 +1019,10 @@ def _forced_retreat(options: dict[str, int], units: list[str]) -> tuple[str, lis
 def _apply_retreat(state: State, seat: str, value: Any, events: list[Event]) -> None:
     cur = _cur(state)
     if not isinstance(value, dict) or "to" not in value or not set(value) <= {"to", "destroy"}:
-        raise _bad("retreat takes {to: area} or {to: area, destroy: [units]}")
+        raise _bad(gettext("retreat takes {to: area} or {to: area, destroy: [units]}"))
     target, destroy = value["to"], value.get("destroy") or []
     if not isinstance(target, str) or not isinstance(destroy, list):
-        raise _bad("retreat: to is an area, destroy a list of units")
+        raise _bad(gettext("retreat: to is an area, destroy a list of units"))
     options = cur["retreat_options"] or {}
     if target not in options:
         raise _illegal(gettext("%(area)s is not a legal retreat area; legal: %(areas)s (R238)") % {
@@ -1135,7 +1135,7 @@ def _end(state: State, events: list[Event], winner: str | None, control: str | N
 def apply(state: State, seat: str, action: Action, events: list[Event]) -> None:
     """Apply one combat decision (the action's only key is its kind). Mutates `state`."""
     if not isinstance(action, dict) or len(action) != 1:
-        raise _bad("an action is a mapping with one key")
+        raise _bad(gettext("an action is an object with one key"))
     (kind, value), = action.items()
     decision = state.get("decision") or {}
     pending_kind = decision.get("kind")
@@ -1160,7 +1160,7 @@ def apply(state: State, seat: str, action: Action, events: list[Event]) -> None:
     elif kind == "choose":
         _apply_choose(state, seat, value, events)
     else:
-        raise _bad(f"unknown combat decision {kind}")
+        raise _bad(gettext("unknown combat decision %(kind)s") % {"kind": kind})
     _advance(state, events)
 
 

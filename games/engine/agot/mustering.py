@@ -47,8 +47,8 @@ def muster_areas(state: State, house: str) -> list[str]:
 
 
 def _bad() -> EngineError:
-    return EngineError("bad_action", "muster takes {area: [{recruit: unit} | {recruit: ship, from: area} | "
-                                     "{upgrade: footman, to: knight|siege_engine}]}")
+    return EngineError("bad_action", gettext("muster takes {area: [{recruit: unit} | {recruit: ship, from: area} | "
+                                             "{upgrade: footman, to: knight|siege_engine}]}"))
 
 
 def _ship_payer(state: State, house: str, dest: str, given: Any, allowed: list[str]) -> str:
@@ -210,7 +210,7 @@ def random_muster(state: State, house: str, allowed: list[str], rnd: random.Rand
 def cp_to_muster(area: str, items: Any) -> dict[str, list[dict[str, Any]]]:
     """A special Consolidate Power's `muster: [...]` list (ships say `to`) as a muster act (R182)."""
     if not isinstance(items, list):
-        raise EngineError("bad_action", "consolidate muster takes a list of items")
+        raise EngineError("bad_action", gettext("consolidate muster takes a list of items"))
     value: dict[str, list[dict[str, Any]]] = {}
     for item in items:
         if not isinstance(item, dict):
@@ -218,7 +218,7 @@ def cp_to_muster(area: str, items: Any) -> dict[str, list[dict[str, Any]]]:
         item = dict(item)
         dest = item.pop("to", None) if item.get("recruit") == "ship" else area
         if not isinstance(dest, str):
-            raise EngineError("bad_action", "a ship names where it goes with to (an area)")
+            raise EngineError("bad_action", gettext("a ship names where it goes with to (an area)"))
         if item.get("recruit") == "ship":
             item["from"] = area
         value.setdefault(dest, []).append(item)

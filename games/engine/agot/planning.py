@@ -86,13 +86,13 @@ def _ask_next(state: State, events: list[Event]) -> None:
 def check_orders(state: State, house: str, placed: Any) -> dict[str, str]:
     """Validate one house's placement; returns it as {area: token}."""
     if not isinstance(placed, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in placed.items()):
-        raise EngineError("bad_action", "place_orders takes {area: token}")
+        raise EngineError("bad_action", gettext("place_orders takes {area: token}"))
     need = areas_needing_orders(state, house)
     need_set = set(need)
     counts: Counter[str] = Counter()
     for area, token in placed.items():
         if token not in ORDER_TOKENS:
-            raise EngineError("bad_action", f"unknown order token {F.shown(token)}")
+            raise EngineError("bad_action", gettext("unknown order token %(token)s") % {"token": F.shown(token)})
         if area not in need_set:
             raise EngineError("illegal_action", gettext("%(house)s has no units in %(area)s to give an order (R112, R121)") % {
                 "house": house, "area": area})
@@ -155,9 +155,9 @@ def _start_raven(state: State, events: list[Event]) -> None:
 def check_replacement(state: State, house: str, area: Any, token: Any) -> None:
     """A13: the new order respects the King's Court stars and this round's restrictions."""
     if not isinstance(area, str) or not isinstance(token, str):
-        raise EngineError("bad_action", "raven replace takes {area, order}")
+        raise EngineError("bad_action", gettext("raven replace takes {area, order}"))
     if token not in ORDER_TOKENS:
-        raise EngineError("bad_action", f"unknown order token {F.shown(token)}")
+        raise EngineError("bad_action", gettext("unknown order token %(token)s") % {"token": F.shown(token)})
     cur = state["orders"].get(area)
     if not cur or cur["house"] != house:
         raise EngineError("illegal_action", gettext("%(house)s has no order in %(area)s to replace (R126)") % {
@@ -194,7 +194,7 @@ def raven(state: State, house: str, value: Any, events: list[Event]) -> None:
     if isinstance(value, dict) and set(value) == {"replace"} and isinstance(value["replace"], dict):
         rep = value["replace"]
         if set(rep) != {"area", "order"}:
-            raise EngineError("bad_action", "raven replace takes {area, order}")
+            raise EngineError("bad_action", gettext("raven replace takes {area, order}"))
         check_replacement(state, house, rep["area"], rep["order"])
         old = state["orders"][rep["area"]]["token"]
         state["orders"][rep["area"]] = {"house": house, "token": rep["order"]}
@@ -203,12 +203,12 @@ def raven(state: State, house: str, value: Any, events: list[Event]) -> None:
         state["decision"] = None
         _done(state, events)
         return
-    raise EngineError("bad_action", "raven takes skip, peek or {replace: {area, order}}")
+    raise EngineError("bad_action", gettext("raven takes skip, peek or {replace: {area, order}}"))
 
 
 def raven_peek(state: State, house: str, value: Any, events: list[Event]) -> None:
     if value not in ("keep", "bottom"):
-        raise EngineError("bad_action", "raven_peek takes keep or bottom")
+        raise EngineError("bad_action", gettext("raven_peek takes keep or bottom"))
     if value == "bottom":
         deck = state["decks"]["wildlings"]
         deck.append(deck.pop(0))

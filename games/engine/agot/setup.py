@@ -23,6 +23,7 @@ from games.engine.agot.data import (
     unit_limits,
 )
 from games.engine.base import EngineError, ScenarioSetupError
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 
@@ -37,7 +38,7 @@ def allowed_houses(count: int) -> list[str]:
 
 def _check_seats(seats: list[str]) -> None:
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise EngineError("bad_action", "seats must be a list of house names")
+        raise EngineError("bad_action", gettext("seats must be a list of house names"))
     if not 3 <= len(seats) <= 6:
         raise EngineError("illegal_action", f"A Game of Thrones is played by 3 to 6 houses, not {len(seats)} (R1)")
     if len(set(seats)) != len(seats):

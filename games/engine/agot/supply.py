@@ -155,11 +155,11 @@ def check_reduction(state: State, house: str, value: Any) -> dict[str, list[str]
     from games.engine.base import EngineError
 
     if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()):
-        raise EngineError("bad_action", "reduce takes {area: [units]}")
+        raise EngineError("bad_action", gettext("reduce takes {area: [units]}"))
     clean: dict[str, list[str]] = {}
     for area, units in value.items():
         if not all(isinstance(u, str) for u in units):
-            raise EngineError("bad_action", "reduce takes {area: [units]}")
+            raise EngineError("bad_action", gettext("reduce takes {area: [units]}"))
         if not units:
             continue
         have = Counter(state["units"].get(area, {}).get(house, [])) if isinstance(area, str) else Counter()

@@ -306,7 +306,7 @@ def _check_units(state: State, task: Task, d: dict[str, Any], value: Any) -> dic
         return {}
     if not isinstance(value, dict) or not all(isinstance(v, list) and all(isinstance(u, str) for u in v)
                                               for v in value.values()):
-        raise EngineError("bad_action", "choose takes {area: [units]} here")
+        raise EngineError("bad_action", gettext("choose takes {area: [units]} here"))
     clean = {a: list(us) for a, us in value.items() if us}
     cand = _candidates(state, h, task["mode"], task.get("areas"))
     for a, us in clean.items():

@@ -88,13 +88,13 @@ class BtwixtRuleset:
         if state["step"] == "game_over":
             raise EngineError("game_over", gettext("the game is over"))
         if not isinstance(act, dict) or not act:
-            raise EngineError("bad_action", "an action is a mapping")
+            raise EngineError("bad_action", gettext("an action is an object"))
         F.guard(act)
         kind = next((k for k in ACTIONS if k in act), None)
         if kind is None:
-            raise EngineError("bad_action", f"unknown action {', '.join(F.shown(k) for k in list(act)[:3])}")
+            raise EngineError("bad_action", gettext("unknown action %(action)s") % {"action": ", ".join(F.shown(k) for k in list(act)[:3])})
         if kind != "play" and len(act) != 1:
-            raise EngineError("bad_action", "an action has exactly one key (play may add target)")
+            raise EngineError("bad_action", gettext("an action has exactly one key (play may add target)"))
         if seat not in state["seats"]:
             raise EngineError("not_your_turn", gettext("%(seat)s is not a seat") % {"seat": seat})
         new = copy_state(state)
@@ -109,7 +109,7 @@ class BtwixtRuleset:
             effects.play(new, seat, act, events)
         elif kind == "kneel":
             if act["kneel"] is not True:
-                raise EngineError("bad_action", "kneel: true")
+                raise EngineError("bad_action", gettext("kneel takes true"))
             if not effects.may_kneel(new, seat):
                 raise EngineError("illegal_action", gettext("you may not kneel while your bid pile is empty (the current ally)"))
             new["decision"] = None
@@ -129,7 +129,7 @@ class BtwixtRuleset:
     def _reorder_dead(self, state: State, order: Any, events: list[Event]) -> None:
         """B59, N10: anyone, at any time, with the same allies."""
         if not isinstance(order, list):
-            raise EngineError("bad_action", "reorder_dead: a list of allies")
+            raise EngineError("bad_action", gettext("reorder_dead takes a list of allies"))
         if sorted(order) != sorted(state["dead"]):
             raise EngineError("illegal_action", gettext("reorder_dead: not the same allies"))
         state["dead"] = list(order)

@@ -141,10 +141,10 @@ def play(state: State, seat: str, act: dict[str, Any], events: list[Event]) -> N
     """B21, B22, N5: the ability resolves before the card enters the pile."""
     card_id = act.get("play")
     if not isinstance(card_id, str):
-        raise EngineError("bad_action", "play: a card id")
+        raise EngineError("bad_action", gettext("play takes a card id"))
     extra = set(act) - {"play", "target"}
     if extra:
-        raise EngineError("bad_action", f"play: unknown key {', '.join(sorted(extra))}")
+        raise EngineError("bad_action", gettext("play: unknown key %(keys)s") % {"keys": ", ".join(sorted(extra))})
     if card_id not in T.hand(state, seat):
         raise EngineError("illegal_action", gettext("%(card)s is not in your hand") % {"card": card_id})
     if card_id not in playable_cards(state, seat):
@@ -237,13 +237,13 @@ def check_answer_shape(answer: Any) -> None:
     if isinstance(answer, bool):
         return
     if not isinstance(answer, dict) or not answer or set(answer) - ANSWER_KEYS:
-        raise EngineError("bad_action", "choose: true, false or a mapping of seat/card/to/ally/allies/order/bottom")
+        raise EngineError("bad_action", gettext("choose takes true, false or an object of seat/card/to/ally/allies/order/bottom"))
     for k, v in answer.items():
         if k in ("allies", "order"):
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                raise EngineError("bad_action", f"choose: {k} is a list of ids")
+                raise EngineError("bad_action", gettext("choose: %(key)s is a list of ids") % {"key": k})
         elif not isinstance(v, str):
-            raise EngineError("bad_action", f"choose: {k} is an id")
+            raise EngineError("bad_action", gettext("choose: %(key)s is an id") % {"key": k})
 
 
 def choose(state: State, seat: str, answer: Any, events: list[Event]) -> None:

@@ -256,7 +256,7 @@ def ask_keep(state: State, events: list[Event]) -> None:
 def keep(state: State, seat: str, card_id: Any, events: list[Event]) -> None:
     packet = T.secret(state, seat)["packet"]
     if not isinstance(card_id, str):
-        raise EngineError("bad_action", "keep: a card id")
+        raise EngineError("bad_action", gettext("keep takes a card id"))
     if card_id not in packet:
         raise EngineError("illegal_action", gettext("keep: %(card)s is not in your packet") % {"card": card_id})
     packet.remove(card_id)
@@ -397,7 +397,7 @@ def place_ally(state: State, pend: dict[str, Any], council: str, events: list[Ev
 def claim(state: State, seat: str, council: Any, events: list[Event]) -> None:
     d = state["decision"]
     if not isinstance(council, str):
-        raise EngineError("bad_action", "claim: a council name")
+        raise EngineError("bad_action", gettext("claim takes a council name"))
     if council not in d["options"]:
         raise EngineError("illegal_action", gettext("claim: %(ally)s may go to %(options)s, not %(council)s") % {
             "ally": state["placing"]["ally"], "options": ", ".join(d["options"]), "council": council})
@@ -420,7 +420,7 @@ def task_token(state: State, task: dict[str, Any], events: list[Event]) -> None:
 def token(state: State, seat: str, council: Any, events: list[Event]) -> None:
     d = state["decision"]
     if not isinstance(council, str):
-        raise EngineError("bad_action", "token: a council name")
+        raise EngineError("bad_action", gettext("token takes a council name"))
     if council not in d["options"]:
         raise EngineError("illegal_action", gettext("token: %(council)s is not one of your councils (%(options)s)") % {
             "council": council, "options": ", ".join(d["options"])})

@@ -20,6 +20,7 @@ from games.engine.lcg import abilities as A
 from games.engine.lcg import actions, data, flow, setup, summary
 from games.engine.lcg import table as T
 from games.engine.lcg import cards_baratheon_targaryen, cards_martell_watch  # noqa: F401  (register their cards)
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -115,11 +116,11 @@ class LcgRuleset:
         if state["over"]:
             raise EngineError("game_over", "the game is over")
         if not isinstance(act, dict) or len(act) != 1:
-            raise EngineError("bad_action", "an action is a mapping with one key")
+            raise EngineError("bad_action", gettext("an action is an object with one key"))
         F.guard(act)
         kind = next(iter(act))
         if kind not in actions.ANSWERS:
-            raise EngineError("bad_action", f"unknown action {F.shown(kind)}")
+            raise EngineError("bad_action", gettext("unknown action %(action)s") % {"action": F.shown(kind)})
         if seat not in state["seats"]:
             raise EngineError("not_your_turn", f"{seat} is not a seat")
         new = copy_state(state)

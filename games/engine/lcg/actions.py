@@ -179,7 +179,7 @@ def apply(state: State, seat: str, act: dict[str, Any], events: list[Event]) -> 
 
 def _mulligan(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if not isinstance(value, bool):
-        raise EngineError("bad_action", "mulligan: true or false")
+        raise EngineError("bad_action", gettext("mulligan takes true or false"))
     state["decision"] = None
     flow.mulligan(state, seat, value, events)
 
@@ -202,7 +202,7 @@ def check_setup(state: State, seat: str, value: Any) -> list[dict[str, Any]]:
     duplicates of a unique card placed free; each attachment on one of the seat's placed
     characters, legally."""
     if not isinstance(value, list):
-        raise EngineError("bad_action", "setup: a list of cards ([] for none)")
+        raise EngineError("bad_action", gettext("setup takes a list of cards ([] for none)"))
     p = state["players"][seat]
     available = list(p["hand"])
     entries: list[dict[str, Any]] = []
@@ -213,12 +213,12 @@ def check_setup(state: State, seat: str, value: Any) -> list[dict[str, Any]]:
         host_name = None
         if isinstance(raw, dict):
             if set(raw) - {"card", "on"} or not isinstance(raw.get("card"), str):
-                raise EngineError("bad_action", "setup: a card is an id or {card: id, on: id}")
+                raise EngineError("bad_action", gettext("setup: a card is an id or {card: id, on: id}"))
             name, host_name = raw["card"], raw.get("on")
         elif isinstance(raw, str):
             name = raw
         else:
-            raise EngineError("bad_action", "setup: a card is an id or {card: id, on: id}")
+            raise EngineError("bad_action", gettext("setup: a card is an id or {card: id, on: id}"))
         uid = next((u for u in available if T.cid(state, u) == name), None)
         if uid is None:
             refuse(gettext("%(card)s is not in your hand (or not that many copies)") % {"card": name})
@@ -262,7 +262,7 @@ def check_setup(state: State, seat: str, value: Any) -> list[dict[str, Any]]:
 
 def _setup_host(state: State, entries: list[dict[str, Any]], name: Any) -> int | None:
     if not isinstance(name, str):
-        raise EngineError("bad_action", "setup: 'on' names a character placed before it")
+        raise EngineError("bad_action", gettext("setup: 'on' names a character placed before it"))
     base, n = T.copy_number(name)
     k = 0
     for i, e in enumerate(entries):
@@ -287,7 +287,7 @@ def _setup(state: State, seat: str, value: Any, events: list[Event]) -> None:
 
 def _plot(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if not isinstance(value, str):
-        raise EngineError("bad_action", "plot: a plot id")
+        raise EngineError("bad_action", gettext("plot takes a plot id"))
     p = state["players"][seat]
     uid = next((u for u in p["plots"] if T.cid(state, u) == value), None)
     if uid is None:
@@ -298,7 +298,7 @@ def _plot(state: State, seat: str, value: Any, events: list[Event]) -> None:
 def _first_player(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if value not in state["seats"]:
         raise EngineError("bad_action" if not isinstance(value, str) else "illegal_action",
-                          f"first_player: one of {', '.join(state['seats'])}")
+                          gettext("first_player is one of %(seats)s") % {"seats": ", ".join(state["seats"])})
     flow.choose_first_player(state, seat, value, events)
 
 
@@ -313,7 +313,7 @@ def _card_and_host(state: State, seat: str, value: Any, key: str) -> tuple[str, 
             host = T.find_in_play(state, value["on"], order, "character") \
                 if not isinstance(value["on"], dict) else T.find_in_play(state, value["on"], order)
         return uid, host
-    raise EngineError("bad_action", f"{key}: a card id or {{card: id, on: host}}")
+    raise EngineError("bad_action", gettext("%(key)s takes a card id or {card: id, on: host}") % {"key": key})
 
 
 def _marshal(state: State, seat: str, value: Any, events: list[Event]) -> None:
@@ -396,7 +396,7 @@ def _ambush(state: State, seat: str, value: Any, events: list[Event]) -> None:
 def _play(state: State, seat: str, value: Any, events: list[Event]) -> None:
     name = value.get("card") if isinstance(value, dict) else value
     if not isinstance(name, str):
-        raise EngineError("bad_action", "play: a card id or {card: id, ...}")
+        raise EngineError("bad_action", gettext("play takes a card id or {card: id, ...}"))
     uid = T.find_in_hand(state, seat, name)
     c = T.card(state, uid)
     if c["type"] != "event":
@@ -412,7 +412,7 @@ def _trigger(state: State, seat: str, value: Any, events: list[Event]) -> None:
 
 def _pass(state: State, seat: str, value: Any, events: list[Event]) -> None:
     if value is not True:
-        raise EngineError("bad_action", "pass: true")
+        raise EngineError("bad_action", gettext("pass takes true"))
     d = state["decision"]
     state["decision"] = None
     if d["kind"] == "challenge":
@@ -427,7 +427,7 @@ def _pass(state: State, seat: str, value: Any, events: list[Event]) -> None:
 
 def _names(value: Any, key: str) -> list[Any]:
     if not isinstance(value, list):
-        raise EngineError("bad_action", f"{key}: a list of cards")
+        raise EngineError("bad_action", gettext("%(key)s takes a list of cards") % {"key": key})
     return value
 
 
@@ -439,10 +439,10 @@ def _distinct(uids: list[str], key: str) -> None:
 def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None:
     """L169, L172, L199: the whole initiation in one act."""
     if not isinstance(value, dict) or set(value) - {"type", "attackers", "stealth", "opponent"}:
-        raise EngineError("bad_action", "challenge: {type, attackers, stealth?, opponent?}")
+        raise EngineError("bad_action", gettext("challenge takes {type, attackers, stealth?, opponent?}"))
     ctype = value.get("type")
     if ctype not in flow.CHALLENGE_TYPES:
-        raise EngineError("bad_action", "challenge type: military, intrigue or power")
+        raise EngineError("bad_action", gettext("a challenge's type is military, intrigue or power"))
     opponent = value.get("opponent", T.opponent(state, seat))
     if opponent not in T.others(state, seat):
         refuse(gettext("%(seat)s is not an opponent") % {"seat": F.shown(opponent)})
@@ -460,7 +460,7 @@ def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None
             refuse(gettext("%(card)s has no %(icon)s icon (L169)") % {"card": T.card(state, u)["name"], "icon": icon_word(ctype)})
     raw = {} if value.get("stealth") is None else value["stealth"]
     if not isinstance(raw, dict):
-        raise EngineError("bad_action", "stealth: {attacker: target}")
+        raise EngineError("bad_action", gettext("stealth takes {attacker: target}"))
     stealth: dict[str, str] = {}
     for a_name, t_name in raw.items():
         a = T.find_in_play(state, a_name, [seat], "character")
@@ -553,7 +553,7 @@ def _keyword(kw: str):
 def _order(state: State, seat: str, value: Any, events: list[Event]) -> None:
     options = state["decision"]["options"]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise EngineError("bad_action", "order: a list of names")
+        raise EngineError("bad_action", gettext("order takes a list of names"))
     if Counter(value) != Counter(options):
         refuse(gettext("order: every one of %(options)s, once") % {"options": ", ".join(options)})
     if state["decision"].get("abilities"):
@@ -578,7 +578,7 @@ def _choose(state: State, seat: str, value: Any, events: list[Event]) -> None:
     d = state["decision"]
     if d.get("what") == "bestow":
         if not isinstance(value, int) or isinstance(value, bool):
-            raise EngineError("bad_action", "choose: a number of gold")
+            raise EngineError("bad_action", gettext("choose takes a number of gold"))
         if not 0 <= value <= d["max"]:
             refuse(gettext("bestow: 0 to %(n)s gold (L193)") % {"n": d["max"]})
         state["players"][seat]["gold"] -= value

@@ -14,6 +14,7 @@ from typing import Any
 from games.engine import fields as F
 from games.engine.base import EngineError
 from games.engine.lcg import data
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -131,14 +132,14 @@ def find_in_play(state: State, name: Any, seats: list[str], ctype: str | None = 
     """The uid of a card in play named `<id>` / `<id>#<n>` (or {card, seat}) among `seats`' cards."""
     if isinstance(name, dict):
         if set(name) - {"card", "seat"} or not isinstance(name.get("card"), str):
-            raise EngineError("bad_action", "a card is an id or {card: id, seat: seat}")
+            raise EngineError("bad_action", gettext("a card is an id or {card: id, seat: seat}"))
         if "seat" in name:
             if name["seat"] not in state["seats"]:
                 raise EngineError("illegal_action", f"{F.shown(name['seat'])} is not a seat")
             seats = [name["seat"]]
         name = name["card"]
     if not isinstance(name, str):
-        raise EngineError("bad_action", "a card is named by its id")
+        raise EngineError("bad_action", gettext("a card is named by its id"))
     base, n = copy_number(name)
     for seat in seats:
         k = 0
@@ -157,13 +158,13 @@ def copy_number(name: str) -> tuple[str, int]:
     if not sep:
         return base, 1
     if not (num.isascii() and num.isdigit() and len(num) <= 2 and int(num) >= 1):
-        raise EngineError("bad_action", f"{F.shown(name)}: a copy is named <id>#<n>, n from 1 to 99")
+        raise EngineError("bad_action", gettext("%(name)s: a copy is named <id>#<n>, n from 1 to 99") % {"name": F.shown(name)})
     return base, int(num)
 
 
 def find_in_hand(state: State, seat: str, name: Any) -> str:
     if not isinstance(name, str):
-        raise EngineError("bad_action", "a card in hand is named by its id")
+        raise EngineError("bad_action", gettext("a card in hand is named by its id"))
     for u in state["players"][seat]["hand"]:
         if cid(state, u) == name:
             return u

@@ -114,7 +114,7 @@ class MinisRuleset:
         {"from": unit, "to": unit, "ranged"?: bool}} -> {"ok", "reason"} (M81, M78)."""
         try:
             if not isinstance(action, dict) or len(action) != 1:
-                raise EngineError("bad_action", "an action is a mapping with one key")
+                raise EngineError("bad_action", gettext("an action is an object with one key"))
             F.guard(action)  # the same reading as apply's: a check and an action refuse alike
             kind, value = next(iter(action.items()))
             if kind == "line_of_sight" and seat in state["seats"]:
@@ -139,14 +139,14 @@ class MinisRuleset:
     def _line_of_sight(self, state: State, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict) or not set(value) <= {"from", "to", "ranged"} \
                 or not isinstance(value.get("ranged", False), bool):
-            raise EngineError("bad_action", "line_of_sight: {from: unit, to: unit, ranged?: true or false}")
+            raise EngineError("bad_action", gettext("line_of_sight takes {from: unit, to: unit, ranged?: true or false}"))
         on_table = T.live(state)
         a, b = value.get("from"), value.get("to")
         for n in (a, b):
             if not isinstance(n, str) or n not in on_table:
-                raise EngineError("bad_action", "line_of_sight: from and to are units on the table")
+                raise EngineError("bad_action", gettext("line_of_sight: from and to are units on the table"))
         if a == b:
-            raise EngineError("bad_action", "line_of_sight: two different units")
+            raise EngineError("bad_action", gettext("line_of_sight takes two different units"))
         why = T.sight(state, a, b, value.get("ranged", False))
         if why:
             return {"ok": False, "error": "no_line_of_sight", "reason": why}
@@ -156,11 +156,11 @@ class MinisRuleset:
         if state["over"]:
             raise EngineError("game_over", gettext("the game is over"))
         if not isinstance(act, dict) or len(act) != 1:
-            raise EngineError("bad_action", "an action is a mapping with one key")
+            raise EngineError("bad_action", gettext("an action is an object with one key"))
         F.guard(act)
         kind, value = next(iter(act.items()))
         if kind not in ALL_ANSWERS:
-            raise EngineError("bad_action", f"unknown action {F.shown(kind)}")
+            raise EngineError("bad_action", gettext("unknown action %(action)s") % {"action": F.shown(kind)})
         if seat not in state["seats"]:
             raise EngineError("not_your_turn", f"{seat} is not a seat")
         d = state.get("decision")
@@ -180,14 +180,14 @@ class MinisRuleset:
             if kind == "pass":
                 raise EngineError("illegal_action", gettext("a seat with an unactivated unit must activate one"))  # M28
             if not isinstance(value, str):
-                raise EngineError("bad_action", "activate: a unit name or an NCU id")
+                raise EngineError("bad_action", gettext("activate takes a unit name or an NCU id"))
             state["decision"] = None
             flow.activate(state, seat, value, events)
             return
         if dkind == "action":
             state["decision"] = None
             if kind == "no_action" and value is not True:
-                raise EngineError("bad_action", "no_action: true")
+                raise EngineError("bad_action", gettext("no_action takes true"))
             flow.do_action(state, seat, kind, value, events)
             return
         handlers = {
@@ -205,7 +205,7 @@ class MinisRuleset:
                 return
             if d.get("what") == "first_player":
                 if value not in state["seats"]:
-                    raise EngineError("bad_action", "choose: a seat")
+                    raise EngineError("bad_action", gettext("choose takes a seat"))
                 state["first_player"] = value
                 state["decision"] = None
                 events.append({"type": "first_player", "seat": value})

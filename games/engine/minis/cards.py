@@ -139,7 +139,7 @@ def _shift(state: State, seat: str, p: dict[str, Any], limit: float, near: str |
     mv = flow._keys(mv, {"direction", "distance"}, "move")
     direction = mv.get("direction", "forward")
     if direction not in ("forward", "back", "left", "right"):
-        raise EngineError("bad_action", "direction is forward, back, left or right")
+        raise EngineError("bad_action", gettext("direction is forward, back, left or right"))
     at, facing, _ = flow.resolve_moves(state, name, [("move", direction, flow._num(mv.get("distance"), "move: distance",
                                                                                     0.0))], limit, "shift")
     return name, at, facing
@@ -494,7 +494,7 @@ def _devastating_res(state, seat, ctx, p, o, events):
 def _winter_check(state, seat, ctx, p, o):
     pick = p.get("pick", "b")
     if pick not in ("a", "b", "both"):
-        raise EngineError("bad_action", "pick: a, b or both")
+        raise EngineError("bad_action", gettext("pick takes a, b or both"))
     if pick == "both" and not controls(state, seat, "horse"):
         raise illegal(gettext("Winter Is Coming: both only while you control the horse zone"))
     return dict(p, pick=pick)
@@ -531,7 +531,7 @@ def _overrun_check(state, seat, ctx, p, o):
     elif p.get("march") is not None:
         flow.check_march(state, name, p["march"])
     else:
-        raise EngineError("bad_action", "Overrun: charge {target} or march {...}")
+        raise EngineError("bad_action", gettext("Overrun takes charge {target} or march {...}"))
     return p
 
 
@@ -575,9 +575,9 @@ def _berserker_check(state, seat, ctx, p, o):
     picks = p.get("picks", ["highest"])
     wounds = p.get("wounds", 0)
     if not isinstance(wounds, int) or isinstance(wounds, bool) or not 0 <= wounds <= 3:
-        raise EngineError("bad_action", "wounds: 0 to 3")
+        raise EngineError("bad_action", gettext("wounds is from 0 to 3"))
     if not isinstance(picks, list) or len(set(picks)) != len(picks) or any(x not in PICKS for x in picks):
-        raise EngineError("bad_action", "picks: distinct of " + ", ".join(PICKS))
+        raise EngineError("bad_action", gettext("picks are distinct, among %(picks)s") % {"picks": ", ".join(PICKS)})
     if len(picks) != 1 + wounds:
         raise illegal(gettext("Berserker Tactics: one pick, and one more per wound taken"))
     if wounds >= state["units"][ctx["unit"]]["wounds"]:
@@ -946,7 +946,7 @@ def answer(state: State, seat: str, kind: str, value: Any, events: Events) -> No
     task = state["work"][0]
     if kind in ("pass", "auto_pass"):
         if value is not True:
-            raise EngineError("bad_action", f"{kind}: true")
+            raise EngineError("bad_action", gettext("%(kind)s takes true") % {"kind": kind})
         if kind == "auto_pass":
             state.setdefault("auto_pass", {})[seat] = state.get("turn_no")
         state["decision"] = None

@@ -295,18 +295,18 @@ def _keys(v: Any, allowed: set[str], what: str) -> dict[str, Any]:
     if v is None:
         return {}
     if not isinstance(v, dict):
-        raise EngineError("bad_action", f"{what} must be an object, not {F.kind_of(v)}")
+        raise EngineError("bad_action", gettext("%(what)s must be an object, not %(kind)s") % {"what": what, "kind": F.kind_of(v)})
     extra = set(v) - allowed
     if extra:
-        raise EngineError("bad_action", f"{what}: unknown key {F.shown(sorted(extra)[0])} "
-                                        f"(it takes {', '.join(sorted(allowed))})")
+        raise EngineError("bad_action", gettext("%(what)s: unknown key %(key)s (it takes %(keys)s)") % {
+            "what": what, "key": F.shown(sorted(extra)[0]), "keys": ", ".join(sorted(allowed))})
     return v
 
 
 def _at(v: Any, what: str) -> list[float]:
     """A position [x, y] in inches."""
     if not (isinstance(v, list) and len(v) == 2):
-        raise EngineError("bad_action", f"{what}: at must be [x, y], two numbers of inches")
+        raise EngineError("bad_action", gettext("%(what)s: at must be [x, y], two numbers of inches") % {"what": what})
     return [_num(v[0], f"{what}: x"), _num(v[1], f"{what}: y")]
 
 
@@ -357,7 +357,7 @@ def check_retreat_move(state: State, name: str, m: Any, maximum: float) -> tuple
     m = _keys(m, {"direction", "distance", "end_face"}, "retreat_move")
     direction = m.get("direction", "back")
     if not isinstance(direction, str) or direction not in ("back", "left", "right", "forward"):
-        raise EngineError("bad_action", "direction is back, left, right or forward")
+        raise EngineError("bad_action", gettext("direction is back, left, right or forward"))
     if direction == "forward" and not retreat_forward_allowed(state, name):
         raise illegal(gettext("a Retreat goes forward only when engaged in the Flank or Rear"))  # M47
     dist = _num(m.get("distance"), "retreat_move: distance", 0.0)
@@ -420,7 +420,7 @@ def do_action(state: State, seat: str, kind: str, value: Any, events: Events) ->
         return
     if kind == "retreat":
         if value is not True:
-            raise EngineError("bad_action", "retreat: true")
+            raise EngineError("bad_action", gettext("retreat takes true"))
         if not T.engaged_with(state, name):
             raise illegal(gettext("%(name)s is not engaged: no Retreat") % {"name": name})  # M46
         r = T.roll(state, 6)
@@ -435,7 +435,7 @@ def do_action(state: State, seat: str, kind: str, value: Any, events: Events) ->
     if kind == "attack":
         declare_attack(state, seat, name, value, events, charge=False, ends_activation=True)
         return
-    raise EngineError("bad_action", f"{kind} is not an action of a combat unit")
+    raise EngineError("bad_action", gettext("%(kind)s is not an action of a combat unit") % {"kind": kind})
 
 
 def _h_retreat(state: State, task: dict[str, Any], events: Events) -> None:
@@ -480,7 +480,7 @@ def answer_pivot(state: State, seat: str, value: Any, events: Events) -> None:
     if value is None:
         value = {}
     if not isinstance(value, dict):
-        raise EngineError("bad_action", "pivot: {unit: facing}")
+        raise EngineError("bad_action", gettext("pivot takes {unit: facing}"))
     trial = {n: _angle(f, "pivot: facing") for n, f in value.items()}
     for n in trial:
         if n not in task["units"]:
@@ -593,11 +593,11 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
     v = _keys(value, {"target", "face", "align", "arc"}, "charge")
     target = v.get("target")
     if not isinstance(target, str):
-        raise EngineError("bad_action", "charge needs a target")
+        raise EngineError("bad_action", gettext("charge needs a target"))
     face = _angle(v["face"], "charge: face") if v.get("face") is not None else None
     align = v.get("align", "center")
     if not isinstance(align, str) or align not in ("center", "left", "right"):
-        raise EngineError("bad_action", "align is center, left or right")
+        raise EngineError("bad_action", gettext("align is center, left or right"))
     F.name(v.get("arc"), "charge: arc", optional=True)
     info = charge_checks(state, name, target, face)
     arc = info["arc"]
@@ -811,20 +811,20 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
     v = _keys(value, {"target", "attack", "face", "align", "shift"}, "attack")
     target = v.get("target")
     if not isinstance(target, str):
-        raise EngineError("bad_action", "attack needs a target")
+        raise EngineError("bad_action", gettext("attack needs a target"))
     F.name(target, "attack: target")
     F.name(v.get("attack"), "attack: attack", optional=True)
     if v.get("face") is not None:
         F.flag(v["face"], "attack: face")
     align = v.get("align")
     if align is not None and (not isinstance(align, str) or align not in ("center", "left", "right")):
-        raise EngineError("bad_action", "align is center, left or right")
+        raise EngineError("bad_action", gettext("align is center, left or right"))
     shift = None
     if v.get("shift") is not None:
         s = _keys(v["shift"], {"direction", "distance"}, "shift")
         direction = s.get("direction", "forward")
         if not isinstance(direction, str) or direction not in ("forward", "back", "left", "right"):
-            raise EngineError("bad_action", "shift direction is forward, back, left or right")
+            raise EngineError("bad_action", gettext("shift direction is forward, back, left or right"))
         shift = (direction, _num(s.get("distance"), "shift: distance", 0))
     if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
         raise illegal(gettext("%(target)s is not an enemy unit on the table") % {"target": target})
@@ -837,7 +837,7 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
                 "name": name, "target": target})  # M57, M60
         if (v.get("face") or v.get("align") is not None) and not charge:
             if v.get("align") not in (None, "center", "left", "right"):
-                raise EngineError("bad_action", "align is center, left or right")
+                raise EngineError("bad_action", gettext("align is center, left or right"))
             at, facing = refacing(state, name, target, bool(v.get("face")), v.get("align"))
             set_pose(state, name, at, facing)
             events.append({"type": "move", "unit": name, "kind": "reface" if v.get("face") else "align",
@@ -1064,7 +1064,7 @@ def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
     if state["decision"].get("dice") == "charge":
         # Devastating Impact with the horse zone, Overrun for a House Clegane unit: the charge die
         if value not in ([], [0]):
-            raise EngineError("bad_action", "reroll: [] or [0] (the charge die)")
+            raise EngineError("bad_action", gettext("reroll takes [] or [0] (the charge die)"))
         state["decision"] = None
         if value == [0]:
             c = state["charging"]
@@ -1073,7 +1073,7 @@ def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
         return
     la = state["last_attack"]
     if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
-        raise EngineError("bad_action", "reroll: a list of die positions")
+        raise EngineError("bad_action", gettext("reroll takes a list of die positions"))
     dice = la["attack_dice"]
     done_by = task["rerolled_by"].setdefault(seat + ":attack", [])
     if len(set(value)) != len(value) or any(i < 0 or i >= len(dice) for i in value):
@@ -1099,7 +1099,7 @@ def answer_spend(state: State, seat: str, value: Any, events: Events) -> None:
         raise illegal(gettext("the token that may be spent now is %(d_token)s") % {"d_token": _said(d['token'])})
     positions = v.get("dice", [])
     if not isinstance(positions, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in positions):
-        raise EngineError("bad_action", "spend: dice is a list of positions")
+        raise EngineError("bad_action", gettext("spend: dice is a list of positions"))
     if d["dice"] == "attack":
         dice = state["last_attack"]["attack_dice"]
     elif d["dice"] == "defense":
@@ -1309,7 +1309,7 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
             F.name(target, "claim: target", optional=True)
             F.name(influence, "claim: influence", optional=True)
         if not isinstance(zone, str) or zone not in data.ZONES:
-            raise EngineError("bad_action", f"zone is one of {', '.join(data.ZONES)}")
+            raise EngineError("bad_action", gettext("zone is one of %(zones)s") % {"zones": ", ".join(data.ZONES)})
         if state["board"][zone]:
             raise illegal(gettext("the %(zone)s zone is taken") % {"zone": _said(zone)})  # M36
         n = state["ncus"][nid]
@@ -1329,7 +1329,7 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         if state["mode"] != "here_we_stand":
             raise illegal(gettext("NCUs are placed in quadrants only in Here We Stand"))  # M123
         if not isinstance(value, str) or value not in ("sw", "se", "nw", "ne"):
-            raise EngineError("bad_action", "place: sw, se, nw or ne")
+            raise EngineError("bad_action", gettext("place takes sw, se, nw or ne"))
         if any(n["seat"] == seat and n["quadrant"] == value for i, n in state["ncus"].items() if i != nid):
             raise illegal(gettext("one NCU per player per quadrant"))  # M123
         n = state["ncus"][nid]
@@ -1340,7 +1340,7 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         events.append({"type": "place", "ncu": nid, "quadrant": value, "seat": seat})
         end_activation(state, events)
         return
-    raise EngineError("bad_action", f"{kind} is not an NCU action")
+    raise EngineError("bad_action", gettext("%(kind)s is not an NCU action") % {"kind": kind})
 
 
 def draw(state: State, seat: str, n: int, events: Events) -> None:
@@ -1365,7 +1365,7 @@ def _h_hand_limit(state: State, task: dict[str, Any], events: Events) -> None:
 def answer_discard(state: State, seat: str, value: Any, events: Events) -> None:
     d = state["decision"]
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise EngineError("bad_action", "discard: a list of card ids")
+        raise EngineError("bad_action", gettext("discard takes a list of card ids"))
     p = state["players"][seat]
     hand = list(p["hand"])
     for c in value:
@@ -1483,7 +1483,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         if useat != opp:
             raise illegal(gettext("the letter zone's token goes on an enemy unit"))  # M35
         if cond not in data.CONDITIONS:
-            raise EngineError("bad_action", "condition: panicked, vulnerable or weakened")
+            raise EngineError("bad_action", gettext("condition is panicked, vulnerable or weakened"))
         if cond in state["units"][name]["conditions"]:
             raise illegal(gettext("%(name)s already has %(cond)s (one of each)") % {
                 "name": name, "cond": _said(cond)})  # M101
