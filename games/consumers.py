@@ -177,9 +177,9 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
         elif kind == "chat":
             await self._chat(content)
         else:
-            await self.send_json({"type": "error", "error": "bad_message",
-                                  "detail": "Send {\"type\": \"ping\"} or {\"type\": \"chat\", \"channel\", \"text\"}; "
-                                            "actions go to POST /api/v1/games/<id>/actions."})
+            await self.send_json({"type": "error", "error": "bad_message", "fields": {},
+                                  "detail": gettext('Send {"type": "ping"} or {"type": "chat", "channel", "text"}; '
+                                                    "actions go to POST /api/v1/games/<id>/actions.")})
 
     async def _chat(self, content: dict) -> None:
         user = self.scope.get("user")

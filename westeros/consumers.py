@@ -11,8 +11,11 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation
+from westeros.outages import scope_language
 from westeros.parsers import SafeJsonFrames
 
 log = logging.getLogger(__name__)
@@ -127,13 +130,17 @@ class FrameLimits:
             return
         self.frames_dropped += 1
         if self.frames_dropped == 1:
-            await self.send_json(rate_error("rate_limited", f"Too many messages: at most {self.frame_rate} a second "
-                                            f"(bursts of {self.frame_burst}). Messages over it are dropped."))
+            with translation.override(scope_language(self.scope)):  # the socket's language
+                detail = gettext("Too many messages: at most %(rate)s a second (bursts of %(burst)s). Messages over "
+                                 "it are dropped.") % {"rate": self.frame_rate, "burst": self.frame_burst}
+            await self.send_json(rate_error("rate_limited", detail))
         elif self.frames_dropped >= self.frame_burst:
             self.frames_refused = True
             log.warning("websocket %s closed: %d frames dropped in a flood", self.scope.get("path"),
                         self.frames_dropped)
-            await self.send_json(rate_error("too_many_frames", "Too many messages: the socket is closed (4008)."))
+            with translation.override(scope_language(self.scope)):
+                detail = gettext("Too many messages: the socket is closed (4008).")
+            await self.send_json(rate_error("too_many_frames", detail))
             await self.close(code=CLOSE_TOO_MANY_FRAMES, reason="too many messages")
 
     def _take_token(self) -> bool:

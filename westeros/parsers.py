@@ -17,13 +17,21 @@ import json
 import math
 from typing import Any
 
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError, ValidationError
 
 MAX_JSON_DEPTH = 64
-NUL_MESSAGE = "NUL characters (\\u0000) are not allowed."
-SURROGATE_MESSAGE = "Unpaired surrogates (\\ud800 to \\udfff) are not allowed."
-NOT_FINITE_MESSAGE = "Numbers must be finite (no NaN or Infinity, nor one too large for a double such as 1e999)."
+# The messages are in the request's (or the socket's) language; the codes stay English.
+NUL_MESSAGE = gettext_lazy("NUL characters (\\u0000) are not allowed.")
+SURROGATE_MESSAGE = gettext_lazy("Unpaired surrogates (\\ud800 to \\udfff) are not allowed.")
+NOT_FINITE_MESSAGE = gettext_lazy("Numbers must be finite (no NaN or Infinity, nor one too large for a double such as "
+                                  "1e999).")
+
+
+def too_deep(max_depth: int) -> str:
+    return gettext("JSON nested deeper than %(depth)s levels.") % {"depth": max_depth}
 
 
 class JsonRefused(ValueError):
@@ -48,7 +56,7 @@ def check_json(value: Any, max_depth: int = MAX_JSON_DEPTH) -> None:
         if not isinstance(node, dict | list):
             continue
         if depth > max_depth:
-            raise JsonRefused(f"JSON nested deeper than {max_depth} levels.")
+            raise JsonRefused(too_deep(max_depth))
         if isinstance(node, dict):
             for key, item in node.items():
                 field = top if top is not None else str(key)
@@ -76,9 +84,12 @@ def loads(text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
     try:
         value = json.loads(text)
     except RecursionError:
-        raise JsonRefused(f"JSON nested deeper than {max_depth} levels.") from None
-    except ValueError as error:
-        raise JsonRefused(f"Not valid JSON: {error}") from None
+        raise JsonRefused(too_deep(max_depth)) from None
+    except json.JSONDecodeError as error:
+        raise JsonRefused(gettext("Not valid JSON (line %(line)s, column %(column)s).") % {
+            "line": error.lineno, "column": error.colno}) from None
+    except ValueError:  # bytes that are not UTF-8
+        raise JsonRefused(gettext("Not valid JSON: the text is not UTF-8.")) from None
     check_json(value, max_depth)
     return value
 
@@ -97,7 +108,7 @@ class JSONParser(parsers.JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError(f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels.") from None
+            raise ParseError(too_deep(MAX_JSON_DEPTH)) from None
         try:
             check_json(data)
         except JsonRefused as error:
@@ -109,18 +120,22 @@ class SafeJsonFrames:
     """For an AsyncJsonWebsocketConsumer: a frame that is not JSON, is binary, nests too deep or
     holds a NUL gets {"type": "error", "error": "bad_message", "detail", "fields"} and the socket
     stays open (Channels' own decode_json would raise and close it with 1011). Put it before
-    AsyncJsonWebsocketConsumer in the bases."""
+    AsyncJsonWebsocketConsumer in the bases. The detail is in the socket's language (the account's
+    setting, else the handshake's language cookie or Accept-Language: westeros/outages.py)."""
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
-        if text_data is None:
-            await self.send_json(bad_message("Send JSON text frames, not binary ones."))
-            return
-        try:
-            content = loads(text_data)
-        except JsonRefused as error:
-            fields = {error.field: [str(error)]} if error.field else {}
-            await self.send_json(bad_message(str(error), fields))
-            return
+        from westeros.outages import scope_language
+
+        with translation.override(scope_language(self.scope)):
+            if text_data is None:
+                await self.send_json(bad_message(gettext("Send JSON text frames, not binary ones.")))
+                return
+            try:
+                content = loads(text_data)
+            except JsonRefused as error:
+                fields = {error.field: [str(error)]} if error.field else {}
+                await self.send_json(bad_message(str(error), fields))
+                return
         await self.receive_json(content, **kwargs)
 
 
