@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.jsonfield import OrderedJSONField
 from games.replay import commitment
@@ -85,8 +85,15 @@ class Lobby(models.Model):
         verbose_name_plural = gettext_lazy("lobbies")
 
     def __str__(self) -> str:
-        # an unnamed lobby in the reader's language (issue 29)
-        return self.name or gettext("%(creator)s's lobby") % {"creator": self.creator.username}
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The name shown: the lobby's own, else what it is ("Rematch of game 12", "tyrion against the
+        computer", "tyrion's lobby") in the reader's language (games/lobby_names.py, issue 29)."""
+        from games.lobby_names import title_of
+
+        return title_of(self)
 
     def set_password(self, raw: str | None) -> None:
         self.password_hash = make_password(raw) if raw else ""

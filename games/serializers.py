@@ -98,15 +98,21 @@ class LobbySerializer(serializers.ModelSerializer):
     members = LobbyMemberSerializer(many=True)
     has_password = serializers.SerializerMethodField()
     game = serializers.SerializerMethodField()
+    title = serializers.SerializerMethodField(
+        help_text="the name to show, in the request's language: the lobby's own name, else what it is "
+                  "(\"Rematch of game 12\", \"tyrion against the computer\", \"tyrion's lobby\")")
 
     class Meta:
         model = Lobby
-        fields = ("id", "name", "ruleset", "creator", "creator_bot", "seats", "seats_free", "members", "ranked", "private",
+        fields = ("id", "name", "title", "ruleset", "creator", "creator_bot", "seats", "seats_free", "members", "ranked", "private",
                   "has_password", "time_limit", "clock_bank", "clock_increment", "house_choice", "options", "decks", "auto_start", "computer_seats", "fill_with_computer", "rematch_of", "max_consecutive_timeouts", "min_rating",
                   "min_reliability", "private_chat", "spectator_chat", "status", "created_at", "game")
 
     def get_seats_free(self, lobby: Lobby) -> int:
         return lobby.seats_free()
+
+    def get_title(self, lobby: Lobby) -> str:
+        return lobby.display_name
 
     def get_has_password(self, lobby: Lobby) -> bool:
         return lobby.has_password()
@@ -130,7 +136,7 @@ def lobby_rows(lobbies) -> list[dict]:
     for lobby in lobbies:
         members = lobby.member_rows
         rows.append({
-            "id": lobby.pk, "name": lobby.name, "ruleset": lobby.ruleset, "creator": lobby.creator.username,
+            "id": lobby.pk, "name": lobby.name, "title": lobby.display_name, "ruleset": lobby.ruleset, "creator": lobby.creator.username,
             "creator_bot": lobby.creator.is_bot, "seats": lobby.seat_count,
             "seats_free": max(0, lobby.people_seats() - len(members)),
             "members": [{"user": m.user.username, "bot": m.user.is_bot, "seat": m.seat, "deck": m.deck,

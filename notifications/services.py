@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy
 from accounts.models import User
 from games.decision_words import decision_words
 from games.engine import get_ruleset
+from games.lobby_names import own_name
 from games.models import Game, GameAction, GameSeat
 from notifications import conf
 from notifications.models import Kind, Notification, NotificationSettings
@@ -422,7 +423,8 @@ ORDINALS = {1: gettext_lazy("first"), 2: gettext_lazy("second"), 3: gettext_lazy
 
 def game_label(game: Game) -> str:
     """The game in words: "Game 12", or "Game 12 “Friday night”" when its lobby has a name."""
-    name = game.lobby.name if game.lobby_id and game.lobby else ""
+    # a name someone gave the lobby; the site's own ("Rematch of game 12") would only repeat the game
+    name = own_name(game.lobby.name) if game.lobby_id and game.lobby else ""
     if name:
         return NOTIFICATION_WORDS["game_named"].format(number=game.pk, name=name)
     return NOTIFICATION_WORDS["game"].format(number=game.pk)

@@ -61,7 +61,7 @@ def do_play_computer(user: User, request: ComputerGame) -> Game:
         decks, deck = [mine, request.their_deck], ""
     settings = lobbies.LobbySettings(
         ruleset=request.ruleset, seat_count=count, time_limit=request.time_limit,
-        name=f"{user.username} against the computer", clock_bank=request.clock_bank,
+        name="", clock_bank=request.clock_bank,  # worded when shown, in the reader's language (games/lobby_names.py)
         clock_increment=request.clock_increment, ranked=False,
         house_choice=Lobby.HouseChoice.PICK if request.seat else Lobby.HouseChoice.RANDOM,
         options=request.options, computer_seats=count - 1, decks=decks)
@@ -106,7 +106,7 @@ def do_rematch(game_id: int, user: User) -> Rematch:
         options = {k: v for k, v in (game.options or {}).items() if k != "decks"}  # decks: brought again below
         settings = lobbies.LobbySettings(
             ruleset=game.ruleset, seat_count=len(seats), time_limit=game.time_limit,
-            name=f"Rematch of game {game.pk}", clock_bank=game.clock_bank, clock_increment=game.clock_increment,
+            name="", clock_bank=game.clock_bank, clock_increment=game.clock_increment,  # "Rematch of game N" when shown
             ranked=game.ranked and not computers, private=game.private, house_choice=Lobby.HouseChoice.PICK,
             options=options, max_consecutive_timeouts=game.max_consecutive_timeouts, private_chat=game.private_chat,
             spectator_chat=game.spectator_chat, computer_seats=computers, rematch_of=game,
