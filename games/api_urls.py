@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import api, api_substitutes
+from games import api, api_decks, api_substitutes
 
 urlpatterns = [
     path("lobbies", api.LobbyListView.as_view(), name="api-lobbies"),
@@ -25,4 +25,12 @@ urlpatterns = [
     path("games/<int:game_id>/concede", api.GameConcedeView.as_view(), name="api-game-concede"),
     path("games/<int:game_id>/fairness", api.GameFairnessView.as_view(), name="api-game-fairness"),
     path("me/games", api.MyGamesView.as_view(), name="api-my-games"),
+    path("decks", api_decks.DeckListView.as_view(), name="api-decks"),
+    path("decks/validate", api_decks.DeckValidateView.as_view(), name="api-decks-validate"),
+    path("decks/import", api_decks.DeckImportView.as_view(), name="api-decks-import"),
+    path("decks/ready/<str:key>/copy", api_decks.ReadyDeckCopyView.as_view(), name="api-ready-deck-copy"),
+    path("decks/ready/<str:key>/text", api_decks.ReadyDeckTextView.as_view(), name="api-ready-deck-text"),
+    path("decks/<int:deck_id>", api_decks.DeckDetailView.as_view(), name="api-deck"),
+    path("decks/<int:deck_id>/copy", api_decks.DeckCopyView.as_view(), name="api-deck-copy"),
+    path("decks/<int:deck_id>/text", api_decks.DeckTextView.as_view(), name="api-deck-text"),
 ]

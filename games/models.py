@@ -389,3 +389,36 @@ class SeatSubstitution(models.Model):
 
     def __str__(self) -> str:
         return f"{self.substitute_id} took over {self.seat} from {self.leaver_id} in game {self.game_id}"
+
+
+class Deck(models.Model):
+    """A card-game deck a person built (issue 30): its faction, agenda, plot deck and draw deck as card ids
+    (games/engine/lcg/decks.py judges it). A game copies it when it starts, so editing it later changes no game."""
+
+    MAX_PER_OWNER = 200
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("owner"), on_delete=models.CASCADE,
+                              related_name="decks")
+    name = models.CharField(gettext_lazy("name"), max_length=80)
+    faction = models.CharField(gettext_lazy("faction"), max_length=20)
+    agenda = models.CharField(gettext_lazy("agenda"), max_length=60, blank=True)
+    plots = models.JSONField(gettext_lazy("plots"), default=list, blank=True,
+                             help_text=gettext_lazy("the plot deck: card ids, one per copy"))
+    draw = models.JSONField(gettext_lazy("draw deck"), default=list, blank=True,
+                            help_text=gettext_lazy("the draw deck: card ids, one per copy"))
+    created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
+    updated_at = models.DateTimeField(gettext_lazy("updated at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = gettext_lazy("deck")
+        verbose_name_plural = gettext_lazy("decks")
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated_at"], name="deck_owner_updated")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def cards(self) -> dict:
+        """The deck as the engine reads it."""
+        return {"faction": self.faction, "agenda": self.agenda or None, "plots": list(self.plots),
+                "draw": list(self.draw)}

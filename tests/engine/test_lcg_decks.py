@@ -121,7 +121,7 @@ def test_L23_an_out_of_faction_card_needs_the_banner_of_its_house():
                and data.cards()[c]["type"] in decks.DRAW_TYPES][:2]
     d["draw"] += foreign
     assert _rules(d) == ["L23"]
-    assert "belong to House Tyrell: a deck of House Stark may hold them only with the Banner of House Tyrell" in _texts(d)
+    assert "belong to House Tyrell: a deck of House Stark may hold them only with Banner of the Rose as its agenda." in _texts(d)
 
 
 def test_L24_a_loyal_card_only_in_its_own_house_even_with_its_banner():

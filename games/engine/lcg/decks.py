@@ -182,11 +182,11 @@ def problems(deck: Any) -> list[Problem]:
     for c in foreign:
         by_faction.setdefault(cards[c]["faction"], []).append(c)
     for f, ids in by_faction.items():
-        say("L23", ngettext("%(cards)s belongs to %(house)s: a deck of %(deck)s may hold it only with the Banner "
-                            "of %(house)s as its agenda.",
-                            "%(cards)s belong to %(house)s: a deck of %(deck)s may hold them only with the Banner "
-                            "of %(house)s as its agenda.", len(ids)),
-            cards=_names(ids), house=house(f), deck=house(d["faction"]))
+        say("L23", ngettext("%(cards)s belongs to %(house)s: a deck of %(deck)s may hold it only with %(banner)s "
+                            "as its agenda.",
+                            "%(cards)s belong to %(house)s: a deck of %(deck)s may hold them only with %(banner)s "
+                            "as its agenda.", len(ids)),
+            cards=_names(ids), house=house(f), deck=house(d["faction"]), banner=name(banner_of(f)))
     # the agenda's own rule (its text "Constant (deck building)"; an unqualified "deck" is the draw deck, L26)
     if agenda is not None:
         faction = rule.get("min_cards_faction")
@@ -205,6 +205,14 @@ def problems(deck: Any) -> list[Problem]:
                 say("L17", gettext("%(agenda)s allows at most %(most)s neutral cards in the draw deck; it has "
                                    "%(count)s."), agenda=agenda["name"], most=most, count=have)
     return out
+
+
+def banner_of(faction: str) -> str:
+    """The Banner agenda that lets a deck hold the non-loyal cards of `faction`."""
+    for cid, card in data.cards().items():
+        if (card.get("deck_building") or {}).get("allow_non_loyal_faction") == faction:
+            return cid
+    return faction
 
 
 def _limit(ids: list[str], default: int) -> int:
