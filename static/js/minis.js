@@ -63,8 +63,14 @@
   const seats = () => V.seats || S.seats || [];
   const other = (seat) => seats().find((x) => x !== seat);
   const factionName = (f) => (C.factions || {})[f] || cap(f);
-  function seatName(seat) { return NAMES[seat] || factionName(seat); }
-  function seatLabel(seat) { return NAMES[seat] && NAMES[seat] !== factionName(seat) ? fmt(gettext("%(name)s (%(army)s)"), { name: NAMES[seat], army: factionName(seat) }) : factionName(seat); }
+  /* A seat without a player is the computer's: the server names it by its id (web/views.py _seat_names). */
+  const isComputerSeat = (seat) => NAMES[seat] !== undefined && NAMES[seat] === String(seat).replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+  function seatName(seat) { return !isComputerSeat(seat) && NAMES[seat] || factionName(seat); }
+  /* "alys (Lannister)", "Casa Lannister (ordenador)": a player with their army, the computer's army as such. */
+  function seatLabel(seat) {
+    if (isComputerSeat(seat)) return fmt(gettext("%(army)s (computer)"), { army: factionName(seat) });
+    return NAMES[seat] && NAMES[seat] !== factionName(seat) ? fmt(gettext("%(name)s (%(army)s)"), { name: NAMES[seat], army: factionName(seat) }) : factionName(seat);
+  }
   const units = () => V.units || {};
   const unitCard = (name) => card((units()[name] || {}).card);
   /* A unit by its card's name; two units of one card are numbered in setup order. */
