@@ -1,12 +1,654 @@
 """Core Set cards beyond the learn-to-play decks: their abilities as data (the shape of cards.py's
 ABILITIES), with the conditions, selectors, ops and scripts they need registered in abilities.py's
-MORE_CONDS, MORE_SELECTORS, OPS and SCRIPTS. Imported by games/engine/lcg/__init__.py."""
+MORE_CONDS, MORE_SELECTORS, OPS and SCRIPTS. Imported by games/engine/lcg/__init__.py.
+
+This module holds the Baratheon and Targaryen cards and thirteen neutral plots (issue 30). A few
+framework rules they change are hooked here rather than in abilities.py/actions.py/flow.py (which
+others edit at the same time): each hook wraps the framework function by its module attribute and
+delegates to it, adding only what its card says:
+
+- `abilities.modified`: STR, icons and keywords of constants with a `bt` key (BT_MODS: Robert
+  Baratheon, Daenerys Targaryen, Unsullied, King's Hunting Party) and the icons of lasting effects
+  (Selyse Baratheon).
+- `abilities.blanked`: Fortified Position blanks every character's printed text box (L158).
+- `abilities.challenge_allowance`: rule `extra_military` (A Storm of Swords, Khal Drogo).
+- `abilities.no_kneel`: Drogo's Arakh on Khal Drogo in the seat's first military challenge.
+- `abilities.marshal_cost`: A Noble Cause (the round's first Lord or Lady character costs 2 less).
+- `actions.entry_problem`, `abilities._sources`, `abilities.initiate`: Marching Orders.
+- `abilities.answer`: choices whose `then` is "bt:<name>" are answered by BT_THEN[name].
+- `flow.dominance_begin` (and its step in flow.STEPS): the phase's beginning is emitted (Fiery
+  Followers).
+- `abilities._delayed_on`: delayed effects with a `bt` key (return to hand when the phase ends,
+  stand if you win the challenge).
+"""
 from __future__ import annotations
 
 from typing import Any
 
-from games.engine.lcg.cards import ABILITIES
+from django.utils.translation import gettext_noop
 
-CARDS: dict[str, list[dict[str, Any]]] = {}
+from games.engine import rng
+from games.engine.base import EngineError
+from games.engine.lcg import abilities as A
+from games.engine.lcg import actions, flow
+from games.engine.lcg import table as T
+from games.engine.lcg.cards import ABILITIES, _reducer
+from games.engine.narration import gettext
+
+Spec = dict[str, Any]
+
+# ================================================================== the cards
+
+CARDS: dict[str, list[Spec]] = {
+    # ---------------------------------------------------------------- neutral plots and character
+    "a_clash_of_kings": [{"kind": "forced_reaction", "on": "challenge_won",
+                          "if": ["you_won", "ev_type:power", "bt_loser_faction_power"],
+                          "effect": [["bt_take_faction_power", "loser"]]}],
+    "a_feast_for_crows": [{"kind": "forced_reaction", "on": "dominance_won", "if": ["you_won"],
+                           "effect": [["faction_power", 2]]}],
+    "a_noble_cause": [{"kind": "constant", "rule": "noble_cause"}],
+    "a_storm_of_swords": [{"kind": "constant", "rule": "extra_military"}],
+    "building_orders": [{"kind": "when_revealed", "effect": [["script", "bt_building_orders"]]}],
+    "counting_coppers": [{"kind": "when_revealed", "effect": [["draw", 3]]}],
+    "filthy_accusations": [{"kind": "when_revealed", "effect": [["pick", "bt_standing_character", "bt:kneel"]]}],
+    "fortified_position": [{"kind": "constant", "rule": "fortified_position"}],
+    "marched_to_the_wall": [{"kind": "when_revealed", "effect": [["script", "bt_marched_to_the_wall"]]}],
+    "marching_orders": [{"kind": "constant", "rule": "marching_orders"}],
+    "wildling_horde": [{"kind": "action", "phase": "challenges", "cost": ["kneel_faction"],
+                        "target": "bt_own_participating_wildling", "effect": [["strength_target", 2, "challenge"]]}],
+    # ---------------------------------------------------------------- baratheon
+    "maester_cressen": [{"kind": "action", "phase": "marshaling", "cost": ["kneel_self"],
+                         "target": "bt_condition_attachment", "effect": [["discard_target"]]}],
+    "melisandre": [{"kind": "reaction", "on": ["marshaled", "bt_played"], "if": ["bt_ev_own_rhllor"],
+                    "limit": ["round", 1], "target": "bt_standing_character", "effect": [["kneel_target"]]}],
+    "robert_baratheon": [{"kind": "constant", "bt": "robert"}],
+    "selyse_baratheon": [{"kind": "action", "phase": "challenges", "cost": ["gold:1"],
+                          "target": "bt_baratheon_without_intrigue", "effect": [["bt_icon_target", "intrigue", "phase"]]}],
+    "ser_davos_seaworth": [{"kind": "interrupt", "on": "would_leave", "if": ["bt_ev_self_killed"],
+                            "effect": [["bt_to_hand_instead"]]}],
+    "shireen_baratheon": [{"kind": "interrupt", "on": "would_leave", "if": ["bt_ev_self_killed"],
+                           "target": "bt_standing_character", "effect": [["kneel_target"]]}],
+    "bastard_in_hiding": [],
+    "fiery_followers": [{"kind": "reaction", "on": "phase_began", "if": ["phase:dominance", "self_kneeling"],
+                         "effect": [["stand_self"]]}],
+    "kings_hunting_party": [{"kind": "constant", "bt": "kings_hunting_party"}],
+    "dragonstone_faithful": _reducer("baratheon", "character"),
+    "vanguard_lancer": [{"kind": "reaction", "on": "entered", "if": ["ev_self", "bt_opponent_has_power"],
+                         "effect": [["script", "bt_vanguard_lancer"]]}],
+    "dragonstone_port": _reducer("baratheon", None),
+    "chamber_of_the_painted_table": [{"kind": "reaction", "on": "dominance_won",
+                                      "if": ["you_won", "bt_opponent_faction_power"], "cost": ["kneel_self"],
+                                      "effect": [["bt_take_faction_power", "opponent"]]}],
+    "seen_in_flames": [{"kind": "action", "phase": "challenges", "if": ["bt_controls_rhllor", "bt_opponent_has_hand"],
+                        "effect": [["script", "bt_seen_in_flames"], ["bt_played"]]}],
+    "ours_is_the_fury": [{"kind": "action", "if": ["you_defend"], "target": "bt_own_kneeling_baratheon",
+                          "effect": [["bt_join_as_defender"]]}],
+    # ---------------------------------------------------------------- targaryen
+    "daenerys_targaryen": [{"kind": "constant", "bt": "daenerys"}],
+    "drogon": [{"kind": "constant", "to": "daenerys_targaryen", "mod": {"keywords": ["renown"]}}],
+    "viserion": [{"kind": "constant", "to": "daenerys_targaryen", "mod": {"keywords": ["stealth"]}}],
+    "khal_drogo": [{"kind": "constant", "rule": "extra_military"}],
+    "magister_illyrio": [{"kind": "action", "cost": ["gold:2"], "target": "bt_kneeling_character",
+                         "limit": ["phase", 1], "effect": [["stand_target"]]}],
+    "rhaegal": [{"kind": "reaction", "on": "challenge_won", "if": ["you_won", "bt_own_stormborn_participating"],
+                 "target": "bt_kneeling_stormborn", "limit": ["phase", 1], "effect": [["stand_target"]]}],
+    "ser_jorah_mormont": [{"kind": "forced_reaction", "on": "challenge_won", "if": ["you_won", "self_participating"],
+                           "effect": [["bt_betrayal"]]}],
+    "viserys_targaryen": [{"kind": "interrupt", "on": "would_leave", "if": ["bt_ev_self_leaving"],
+                           "target": "any_attachment", "effect": [["discard_target"]]}],
+    "braided_warrior": [],
+    "handmaiden": [{"kind": "action", "cost": ["sacrifice_self"], "target": "bt_kneeling_lady",
+                    "effect": [["stand_target"]]}],
+    "targaryen_loyalist": _reducer("targaryen", "character"),
+    "unsullied": [{"kind": "constant", "bt": "unsullied"}],
+    "illyrios_estate": _reducer("targaryen", None),
+    "dothraki_sea": [{"kind": "reaction", "on": "challenge_won", "if": ["you_won", "ev_type:power"],
+                      "cost": ["sacrifice_self"], "target": "bt_hand_dothraki",
+                      "effect": [["put_target_into_play"], ["bt_return_at_phase_end", "put"]]}],
+    "drogos_arakh": [{"kind": "constant", "to": "host", "mod": {"strength": 2}}],
+    "fire_and_blood": [{"kind": "action", "phase": "challenges", "target": "bt_dead_unique_targaryen",
+                        "effect": [["script", "bt_fire_and_blood"]]}],
+    "waking_the_dragon": [{"kind": "action", "target": "bt_own_kneeling_unique_targaryen",
+                           "effect": [["stand_target"], ["bt_return_at_phase_end", "target"]]}],
+}
+
+TOKENS = {"betrayal": gettext_noop("betrayal")}
+
+
+# ================================================================== conditions
+
+
+def _chars(state, seats=None):
+    return [u for s in (seats or state["seats"]) for u in T.in_play(state, s, "character")]
+
+
+def _traits(state, uid):
+    return T.card(state, uid)["traits"]
+
+
+def _c_ev_own_rhllor(state, ctx, arg):
+    ev = ctx.get("ev") or {}
+    u = ev.get("uid")
+    return bool(u) and ev.get("seat") == ctx["seat"] and "R'hllor" in _traits(state, u)
+
+
+def _c_ev_self_killed(state, ctx, arg):
+    ev = ctx.get("ev") or {}
+    return ev.get("dest") == "dead" and ctx["src"] in A._open_uids(state, ev)
+
+
+def _c_ev_self_leaving(state, ctx, arg):
+    ev = ctx.get("ev") or {}
+    return ctx["src"] in A._open_uids(state, ev)
+
+
+def _opponent_power_chars(state, seat):
+    return [u for u in _chars(state, [T.opponent(state, seat)]) if state["inplay"][u]["power"] > 0]
+
+
+def _c_opponent_has_power(state, ctx, arg):
+    opp = T.opponent(state, ctx["seat"])
+    return state["players"][opp]["faction_power"] > 0 or bool(_opponent_power_chars(state, ctx["seat"]))
+
+
+def _c_opponent_faction_power(state, ctx, arg):
+    return state["players"][T.opponent(state, ctx["seat"])]["faction_power"] > 0
+
+
+def _c_loser_faction_power(state, ctx, arg):
+    loser = (ctx.get("ev") or {}).get("loser")
+    return bool(loser) and state["players"][loser]["faction_power"] > 0
+
+
+def _c_controls_rhllor(state, ctx, arg):
+    return any("R'hllor" in _traits(state, u) for u in _chars(state, [ctx["seat"]]))
+
+
+def _c_opponent_has_hand(state, ctx, arg):
+    return bool(state["players"][T.opponent(state, ctx["seat"])]["hand"])
+
+
+def _c_own_stormborn_participating(state, ctx, arg):
+    return any(state["inplay"][u]["participating"] and "Stormborn" in _traits(state, u)
+               for u in _chars(state, [ctx["seat"]]))
+
+
+A.MORE_CONDS.update({
+    "bt_ev_own_rhllor": _c_ev_own_rhllor,
+    "bt_ev_self_killed": _c_ev_self_killed,
+    "bt_ev_self_leaving": _c_ev_self_leaving,
+    "bt_opponent_has_power": _c_opponent_has_power,
+    "bt_opponent_faction_power": _c_opponent_faction_power,
+    "bt_loser_faction_power": _c_loser_faction_power,
+    "bt_controls_rhllor": _c_controls_rhllor,
+    "bt_opponent_has_hand": _c_opponent_has_hand,
+    "bt_own_stormborn_participating": _c_own_stormborn_participating,
+})
+
+
+# ================================================================== selectors (targets that the effect can change, L136)
+
+
+def _kneeling(state, uid):
+    return state["inplay"][uid]["kneeling"]
+
+
+A.MORE_SELECTORS.update({
+    "bt_standing_character": lambda s, ctx: [u for u in _chars(s) if not _kneeling(s, u)],
+    "bt_kneeling_character": lambda s, ctx: [u for u in _chars(s) if _kneeling(s, u)],
+    "bt_kneeling_lady": lambda s, ctx: [u for u in _chars(s) if _kneeling(s, u) and "Lady" in _traits(s, u)],
+    "bt_kneeling_stormborn": lambda s, ctx: [u for u in _chars(s) if _kneeling(s, u) and "Stormborn" in _traits(s, u)],
+    "bt_condition_attachment": lambda s, ctx: [u for x in s["seats"] for u in T.in_play(s, x, "attachment")
+                                               if "Condition" in _traits(s, u)],
+    "bt_baratheon_without_intrigue": lambda s, ctx: [u for u in _chars(s) if T.card(s, u)["faction"] == "baratheon"
+                                                     and not A.has_icon(s, u, "intrigue")],
+    "bt_own_participating_wildling": lambda s, ctx: [u for u in _chars(s, [ctx["seat"]])
+                                                     if s["inplay"][u]["participating"] and "Wildling" in _traits(s, u)],
+    "bt_own_kneeling_baratheon": lambda s, ctx: [u for u in _chars(s, [ctx["seat"]]) if _kneeling(s, u)
+                                                 and not s["inplay"][u]["participating"]
+                                                 and T.card(s, u)["faction"] == "baratheon"],
+    "bt_own_kneeling_unique_targaryen": lambda s, ctx: [u for u in _chars(s, [ctx["seat"]]) if _kneeling(s, u)
+                                                        and T.card(s, u)["unique"]
+                                                        and T.card(s, u)["faction"] == "targaryen"],
+    "bt_hand_dothraki": lambda s, ctx: [u for u in s["players"][ctx["seat"]]["hand"]
+                                        if T.card(s, u)["type"] == "character" and "Dothraki" in _traits(s, u)
+                                        and A._can_put(s, ctx["seat"], u)],
+    "bt_dead_unique_targaryen": lambda s, ctx: [u for u in s["players"][ctx["seat"]]["dead"]
+                                                if T.card(s, u)["type"] == "character" and T.card(s, u)["unique"]
+                                                and T.card(s, u)["faction"] == "targaryen"],
+    "bt_top10_location_or_attachment": lambda s, ctx: [u for u in s["players"][ctx["seat"]]["deck"][:10]
+                                                       if T.card(s, u)["type"] in ("location", "attachment")],
+    "bt_opponent_power_character": lambda s, ctx: _opponent_power_chars(s, ctx["seat"]),
+    "bt_opponent_hand": lambda s, ctx: list(s["players"][T.opponent(s, ctx["seat"])]["hand"]),
+    "bt_own_characters": lambda s, ctx: _chars(s, [ctx["seat"]]),
+})
+
+
+# ================================================================== ops
+
+
+def op_bt_take_faction_power(state, ctx, args, events, rest):
+    """1 power moves from an opponent's faction card (the losing one, or the only opponent) onto yours."""
+    frm = ctx["ev"]["loser"] if args[0] == "loser" else T.opponent(state, ctx["seat"])
+    p = state["players"][frm]
+    if p["faction_power"] <= 0:
+        return False
+    p["faction_power"] -= 1
+    state["players"][ctx["seat"]]["faction_power"] += 1
+    events.append({"type": "power_moved", "from": frm, "to": ctx["seat"], "amount": 1})
+    return True
+
+
+def op_bt_icon_target(state, ctx, args, events, rest):
+    done = False
+    for u in ctx["targets"]:
+        if u in state["inplay"]:
+            state["lasting"].append({"target": u, "icons": [args[0]], "until": args[1], "source": ctx["cid"]})
+            done = True
+    return done
+
+
+def op_bt_to_hand_instead(state, ctx, args, events, rest):
+    """Ser Davos Seaworth: killed, he goes to his owner's hand instead of the dead pile."""
+    src = ctx["src"]
+    fr = A._frame(state, ctx["ev"].get("leave"))
+    if fr is None or src not in fr["uids"] or src not in state["inplay"]:
+        return False
+    fr["uids"].remove(src)
+    cards = [{"uid": src, "controller": T.controller(state, src)}]
+    T.leave_play(state, [src], "hand", events, ctx["cid"])
+    A.emit(state, {"t": "killed", "uids": [src], "cards": cards}, events)
+    return True
+
+
+def op_bt_played(state, ctx, args, events, rest):
+    """The event has been played (Melisandre answers a R'hllor event)."""
+    A.emit(state, {"t": "bt_played", "uid": ctx["src"], "seat": ctx["seat"]}, events)
+    return True
+
+
+def op_bt_betrayal(state, ctx, args, events, rest):
+    """Ser Jorah Mormont: a betrayal token; with 3 or more he is sacrificed at once."""
+    src = ctx["src"]
+    if src not in state["inplay"]:
+        return False
+    tok = state["inplay"][src]["tokens"]
+    tok["betrayal"] = tok.get("betrayal", 0) + 1
+    events.append({"type": "token", "card": ctx["cid"], "token": "betrayal"})
+    if tok["betrayal"] >= 3:
+        A.leave_now(state, [src], "discard", "sacrifice", events)
+    return True
+
+
+def op_bt_join_as_defender(state, ctx, args, events, rest):
+    """Ours Is the Fury: the character joins the challenge as a defender; it stands if you win."""
+    ch = state.get("challenge")
+    u = ctx["targets"][0] if ctx["targets"] else None
+    if not ch or not ch["live"] or u not in state["inplay"] or state["inplay"][u]["participating"]:
+        return False
+    state["inplay"][u]["participating"] = "defending"
+    ch["defenders"].append(u)
+    ch.setdefault("names", {})[u] = T.cid(state, u)
+    events.append({"type": "defenders", "seat": ctx["seat"], "defenders": [T.cid(state, u)]})
+    state["delayed"].append({"at": "challenge_won", "bt": "stand_if_won", "uid": u, "seat": ctx["seat"],
+                             "until": "challenge"})
+    return True
+
+
+def op_bt_return_at_phase_end(state, ctx, args, events, rest):
+    """"When the phase ends, if it is still in play, it goes back to your hand (it cannot be saved)"."""
+    u = ctx.get("put") if args[0] == "put" else (ctx["targets"][0] if ctx["targets"] else None)
+    if u is None or u not in state["inplay"]:
+        return False
+    state["delayed"].append({"at": "phase_ended", "bt": "return_to_hand", "uid": u, "card": ctx["cid"]})
+    return True
+
+
+for _name, _fn in list(globals().items()):
+    if _name.startswith("op_bt_"):
+        A.OPS[_name[3:]] = _fn
+
+
+# ================================================================== scripts
+
+
+def sc_bt_building_orders(state, ctx, events, rest):
+    return A._push_choice(state, ctx["seat"], "card", ctx, rest, selector="bt_top10_location_or_attachment",
+                          then="to_hand_shuffle", optional=True)
+
+
+def sc_bt_marched_to_the_wall(state, ctx, events, rest):
+    """Every player with a character picks one; then all the picked ones are discarded at once,
+    unsavable. A player with one character has no choice to make."""
+    ctx["marched"] = []
+    ctx["marching"] = [s for s in T.player_order(state) if T.in_play(state, s, "character")]
+    return _marched_next(state, ctx, events, rest)
+
+
+def _marched_next(state, ctx, events, rest):
+    while ctx["marching"]:
+        s = ctx["marching"].pop(0)
+        chars = T.in_play(state, s, "character")
+        if len(chars) == 1:
+            ctx["marched"].append(chars[0])
+            continue
+        return A._push_choice(state, s, "card", ctx, rest, selector="bt_own_characters", then="bt:marched",
+                              optional=False)
+    A.request_leave(state, ctx["marched"], "discard", ctx["cid"], events, savable=False)
+    return True
+
+
+def sc_bt_vanguard_lancer(state, ctx, events, rest):
+    opp = T.opponent(state, ctx["seat"])
+    faction = state["players"][opp]["faction_power"] > 0
+    chars = _opponent_power_chars(state, ctx["seat"])
+    if faction and chars:
+        return A._push_choice(state, ctx["seat"], "mode", ctx, rest, modes=2, then="bt:lancer")
+    if faction:
+        return _discard_faction_power(state, ctx, opp, events)
+    return A._push_choice(state, ctx["seat"], "card", ctx, rest, selector="bt_opponent_power_character",
+                          then="bt:discard_power", optional=False)
+
+
+def _discard_faction_power(state, ctx, opp, events):
+    state["players"][opp]["faction_power"] -= 1
+    events.append({"type": "power", "seat": opp, "card": "faction", "amount": -1, "reason": ctx["cid"]})
+    return True
+
+
+def sc_bt_seen_in_flames(state, ctx, events, rest):
+    return A._push_choice(state, ctx["seat"], "card", ctx, rest, selector="bt_opponent_hand",
+                          then="bt:discard_from_hand", optional=False)
+
+
+def sc_bt_fire_and_blood(state, ctx, events, rest):
+    u = ctx["targets"][0] if ctx["targets"] else None
+    if u is None or u not in state["players"][ctx["seat"]]["dead"]:
+        return False
+    if "Hatchling" in _traits(state, u) and A._can_put(state, ctx["seat"], u, from_dead=True):
+        # 0: shuffle it into the deck, 1: put it into play
+        return A._push_choice(state, ctx["seat"], "mode", ctx, rest, modes=2, then="bt:fire_and_blood")
+    _shuffle_from_dead(state, ctx["seat"], u, events)
+    return True
+
+
+def _shuffle_from_dead(state, seat, u, events):
+    p = state["players"][seat]
+    p["dead"].remove(u)
+    p["deck"].append(u)
+    rng.shuffle(state, p["deck"], 0)
+    p["pinned"] = 0
+    events.append({"type": "shuffled_into_deck", "seat": seat, "cards": [T.cid(state, u)]})
+
+
+for _name, _fn in list(globals().items()):
+    if _name.startswith("sc_bt_"):
+        A.SCRIPTS[_name[3:]] = _fn
+
+
+# ================================================================== answers of the choices above ("bt:<name>")
+
+
+def _then_kneel(state, fr, u, events):
+    if u is not None and u in state["inplay"] and not state["inplay"][u]["kneeling"]:
+        state["inplay"][u]["kneeling"] = True
+        events.append({"type": "kneel", "seat": T.controller(state, u), "card": T.cid(state, u),
+                       "reason": fr["ctx"]["cid"]})
+
+
+def _then_marched(state, fr, u, events):
+    ctx = fr["ctx"]
+    ctx["marched"].append(u)
+    return _marched_next(state, ctx, events, fr["rest"])
+
+
+def _then_discard_power(state, fr, u, events):
+    if u is not None and u in state["inplay"] and state["inplay"][u]["power"] > 0:
+        state["inplay"][u]["power"] -= 1
+        events.append({"type": "power", "seat": T.controller(state, u), "card": T.cid(state, u), "amount": -1,
+                       "reason": fr["ctx"]["cid"]})
+
+
+def _then_lancer(state, fr, mode, events):
+    ctx = fr["ctx"]
+    if mode == 0:
+        _discard_faction_power(state, ctx, T.opponent(state, ctx["seat"]), events)
+        return None
+    return A._push_choice(state, ctx["seat"], "card", ctx, fr["rest"], selector="bt_opponent_power_character",
+                          then="bt:discard_power", optional=False)
+
+
+def _then_discard_from_hand(state, fr, u, events):
+    if u is None:
+        return
+    o = T.owner(state, u)
+    p = state["players"][o]
+    if u in p["hand"]:
+        p["hand"].remove(u)
+        p["discard"].insert(0, u)
+        events.append({"type": "discard", "seat": o, "card": T.cid(state, u), "reason": fr["ctx"]["cid"]})
+
+
+def _then_fire_and_blood(state, fr, mode, events):
+    ctx = fr["ctx"]
+    u = ctx["targets"][0]
+    if mode == 1 and A._can_put(state, ctx["seat"], u, from_dead=True):
+        A._put_into_play(state, ctx["seat"], u, events)
+    else:
+        _shuffle_from_dead(state, ctx["seat"], u, events)
+
+
+BT_THEN = {"kneel": _then_kneel, "marched": _then_marched, "discard_power": _then_discard_power,
+           "lancer": _then_lancer, "discard_from_hand": _then_discard_from_hand,
+           "fire_and_blood": _then_fire_and_blood}
+
+
+def _bt_answer(state, fr, seat, value, events):
+    ctx, w = fr["ctx"], fr["what"]
+    if w == "mode":
+        if isinstance(value, bool) or not isinstance(value, int) or value not in range(fr["modes"]):
+            A.refuse(gettext("choose a mode, 0 to %(n)s") % {"n": fr["modes"] - 1})
+        got = value
+    elif w == "card":
+        opts = A.choice_options(state, fr)
+        if value is None:
+            if not fr.get("optional") and opts:
+                A.refuse(gettext("this choice is not optional"))
+            got = None
+        else:
+            got = A.resolve_name(state, seat, value)
+            if got not in opts:
+                A.refuse(gettext("%(card)s is not a valid choice") % {"card": A.shown_name(value)})
+    else:
+        raise EngineError("bad_action", gettext("nothing to choose"))
+    A._done_choice(state, fr)
+    if BT_THEN[fr["then"][3:]](state, fr, got, events) == "wait":
+        return
+    A.run_ops(state, ctx, fr["rest"], events)
+
+
+# ================================================================== the modifier layer's additions
+
+
+def _mod_robert(state, src, seat, uid, out):
+    if uid == src:
+        out[0] += sum(1 for u in _chars(state) if u != src and state["inplay"][u]["kneeling"])
+
+
+def _mod_daenerys(state, src, seat, uid, out):
+    ch = state.get("challenge")
+    if (not state["inplay"][src]["kneeling"] and ch and ch["live"] and seat in (ch["attacker"], ch["defender"])
+            and T.controller(state, uid) != seat and state["inplay"][uid]["participating"]
+            and T.type_in_play(state, uid) == "character"):
+        out[0] -= 1
+
+
+def _mod_unsullied(state, src, seat, uid, out):
+    if state["inplay"][src]["participating"] == "attacking" and state["inplay"][uid]["participating"] == "defending":
+        out[0] -= 1
+
+
+def _mod_kings_hunting_party(state, src, seat, uid, out):
+    if uid == src and any("King" in _traits(state, u) for u in _chars(state, T.others(state, seat))):
+        out[1].add("intrigue")
+
+
+BT_MODS = {"robert": _mod_robert, "daenerys": _mod_daenerys, "unsullied": _mod_unsullied,
+           "kings_hunting_party": _mod_kings_hunting_party}
+
+
+# ================================================================== hooks into the framework
+
+
+def _wrap(module, name):
+    orig = getattr(module, name)
+
+    def deco(fn):
+        fn.orig = orig
+        setattr(module, name, fn)
+        return fn
+    return deco
+
+
+@_wrap(A, "modified")
+def _modified(state, uid):
+    delta, icons, kws = _modified.orig(state, uid)
+    out = [delta, set(icons), set(kws)]
+    for e in state.get("lasting", ()):
+        if e.get("target") == uid and e.get("icons"):
+            out[1].update(e["icons"])
+    for src, seat, a in A.constants(state):
+        if "bt" in a:
+            BT_MODS[a["bt"]](state, src, seat, uid, out)
+    return out[0], out[1], out[2]
+
+
+def _fortified(state):
+    return any(state["players"][s]["plot"] is not None
+               and T.cid(state, state["players"][s]["plot"]) == "fortified_position" for s in state["seats"])
+
+
+@_wrap(A, "blanked")
+def _blanked(state, uid):
+    """L158: Fortified Position treats every character's printed text box as blank (keywords too)."""
+    if _blanked.orig(state, uid):
+        return True
+    return T.card(state, uid)["type"] == "character" and _fortified(state)
+
+
+@_wrap(A, "challenge_allowance")
+def _challenge_allowance(state, seat, ctype):
+    """A Storm of Swords, Khal Drogo: 1 extra military challenge each (L72)."""
+    why = _challenge_allowance.orig(state, seat, ctype)
+    if why is None or ctype != "military":
+        return why
+    extra = sum(1 for _, s in A.rule_sources(state, "extra_military") if s == seat)
+    p = state["players"][seat]
+    if not extra or (A.rule_for(state, "one_challenge", seat) and p["challenges"]):
+        return why
+    saved = p["challenges"]
+    trimmed = list(saved)
+    for _ in range(extra):
+        if "military" in trimmed:
+            trimmed.remove("military")
+    p["challenges"] = trimmed
+    try:
+        return _challenge_allowance.orig(state, seat, ctype)
+    finally:
+        p["challenges"] = saved
+
+
+@_wrap(A, "no_kneel")
+def _no_kneel(state, uid, role, ctype):
+    """Drogo's Arakh: Khal Drogo does not kneel attacking in his seat's first military challenge."""
+    if _no_kneel.orig(state, uid, role, ctype):
+        return True
+    if role != "attacking" or ctype != "military" or T.cid(state, uid) != "khal_drogo":
+        return False
+    seat = T.controller(state, uid)
+    return "military" not in state["players"][seat]["challenges"] and any(
+        T.cid(state, a) == "drogos_arakh" for a in T.attachments_on(state, uid))
+
+
+@_wrap(A, "marshal_cost")
+def _marshal_cost(state, seat, uid, *, consume=False):
+    """A Noble Cause: the first Lord or Lady character the seat marshals this round costs 2 less."""
+    cost = _marshal_cost.orig(state, seat, uid, consume=consume)
+    c = T.card(state, uid)
+    key = f"noble_cause:{seat}"
+    if (c["type"] == "character" and {"Lord", "Lady"} & set(c["traits"]) and A.rule_for(state, "noble_cause", seat)
+            and not state["limits"]["round"].get(key)):
+        cost = max(0, cost - 2)
+        if consume:
+            state["limits"]["round"][key] = 1
+    return cost
+
+
+@_wrap(actions, "entry_problem")
+def _entry_problem(state, seat, uid, host, *, marshal):
+    """Marching Orders: no attachment or location is marshaled."""
+    if marshal and T.card(state, uid)["type"] in ("attachment", "location") and A.rule_for(state, "marching_orders", seat):
+        return gettext("Marching Orders: you may not marshal attachments or locations"), False
+    return _entry_problem.orig(state, seat, uid, host, marshal=marshal)
+
+
+@_wrap(A, "_sources")
+def _sources(state, seat, timing):
+    """Marching Orders: no event is played."""
+    out = _sources.orig(state, seat, timing)
+    if A.rule_for(state, "marching_orders", seat):
+        out = [(u, ev) for u, ev in out if not ev]
+    return out
+
+
+@_wrap(A, "initiate")
+def _initiate(state, seat, kind, value, events):
+    if kind == "play" and A.rule_for(state, "marching_orders", seat):
+        A.refuse(gettext("Marching Orders: you may not play events"))
+    return _initiate.orig(state, seat, kind, value, events)
+
+
+@_wrap(A, "answer")
+def _answer(state, seat, value, events):
+    fr = state["stack"][-1] if state["stack"] else None
+    if fr is not None and fr.get("f") == "choose" and str(fr.get("then") or "").startswith("bt:"):
+        _bt_answer(state, fr, seat, value, events)
+        return
+    _answer.orig(state, seat, value, events)
+
+
+@_wrap(A, "_delayed_on")
+def _delayed_on(state, ev, events):
+    """L108: this module's delayed effects (return to hand when the phase ends; stand if you win)."""
+    mine = [d for d in state["delayed"] if d.get("bt") and d["at"] == ev["t"]]
+    if mine:
+        state["delayed"] = [d for d in state["delayed"] if d not in mine]
+    _delayed_on.orig(state, ev, events)
+    for d in mine:
+        u = d["uid"]
+        if d["bt"] == "return_to_hand" and u in state["inplay"]:
+            T.leave_play(state, [u], "hand", events, d["card"])
+        elif d["bt"] == "stand_if_won" and ev.get("winner") == d["seat"]:
+            A._stand(state, u, events)
+
+
+@_wrap(flow, "dominance_begin")
+def _dominance_begin(state, events):
+    """L91: "after the dominance phase has begun" is a triggering condition (Fiery Followers), as
+    the challenges phase's beginning is."""
+    _dominance_begin.orig(state, events)
+    A.phase_began(state, "dominance", events)
+
+
+flow.STEPS["dominance_begin"] = flow.dominance_begin
+
+
+def _register_tokens():
+    from games.engine.lcg import narrate
+
+    narrate.TOKENS.update(TOKENS)
+
+
+_register_tokens()
 
 ABILITIES.update(CARDS)
