@@ -14,6 +14,7 @@ from games.models import Game, GameSeat, Presence
 from games.replay import state_digest
 from games.results import game_result
 from games.services import clocks
+from games.services.decks import public_options
 from games.services.notify import events_for
 
 
@@ -105,7 +106,7 @@ def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[
         "deadline_at": game.deadline_at,
         "paused_at": game.paused_at,
         "pause_votes": game.pause_votes,
-        "options": game.options,
+        "options": public_options(game.options),  # a saved deck's lists stay its owner's (issue 30)
         "ranking": game.ranking,
         "seed_hash": game.seed_hash,
         "created_at": game.created_at,

@@ -83,6 +83,14 @@ def deck_list() -> list[tuple[str, str]]:
     return list(lobbies.deck_choices("lcg").items())
 
 
+def my_deck_list(user) -> list[tuple[str, str]]:
+    """The person's saved decks a game may take (legal, every card played: issue 30), then the ready-made ones."""
+    from games.services import decks as saved
+
+    mine = [(ref, gettext("%(name)s (your deck)") % {"name": name}) for ref, name in saved.my_usable_decks(user).items()]
+    return mine + deck_list()
+
+
 def army_lists() -> list[tuple[str, str]]:
     """The miniatures game's fixed starter lists in words: [("Stark", "Stark Sworn Swords with Robb
     Stark, The Wolf Lord (commander), ...; Catelyn Stark, Lady of Winterfell")]."""
@@ -172,10 +180,10 @@ class LobbyForm(forms.Form):
                                         code="invalid")
         return mode
 
-    def __init__(self, *args: Any, **kwargs: Any):
+    def __init__(self, *args: Any, user=None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["leader"].choices = [("", "—")] + _leaders()
-        self.fields["my_deck"].choices = [("", _("drawn at random"))] + deck_list()
+        self.fields["my_deck"].choices = [("", _("drawn at random"))] + my_deck_list(user)
         self.fields["their_deck"].choices = [("", "—")] + deck_list()
         for key, (label, _help) in BTWIXT_OPTIONS.items():
             self.fields[f"btwixt_{key}"] = Tick(label)

@@ -73,7 +73,7 @@ class PlayForm(forms.Form):
     clock = forms.ChoiceField(label=gettext_lazy("Clock"), choices=lobby_form.CLOCKS, required=False, error_messages={
         "invalid_choice": gettext_lazy("Clock: choose none or one of the clocks in the list.")})
 
-    def __init__(self, ruleset: str, *args: Any, **kwargs: Any):
+    def __init__(self, ruleset: str, *args: Any, user=None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.ruleset = ruleset
         self.fields["seat"].label = SEAT_LABEL.get(ruleset, gettext_lazy("Your seat"))
@@ -81,7 +81,7 @@ class PlayForm(forms.Form):
         self.fields["seat"].error_messages["invalid_choice"] = gettext("%(label)s: choose one in the list.") % {
             "label": self.fields["seat"].label}
         decks = lobby_form.deck_list()
-        self.fields["my_deck"].choices = [("", gettext("drawn at random"))] + decks
+        self.fields["my_deck"].choices = [("", gettext("drawn at random"))] + lobby_form.my_deck_list(user)
         self.fields["their_deck"].choices = [("", gettext("drawn at random"))] + decks
         for key, (label, _help) in lobby_form.BTWIXT_OPTIONS.items():
             self.fields[f"btwixt_{key}"] = lobby_form.Tick(label)
@@ -159,7 +159,7 @@ def _offered(ruleset: str) -> dict[str, Any]:
 def play_page(request: HttpRequest, ruleset: str) -> HttpResponse:
     """The game's page: what it is, "Play now against the computer" with its options, and where to find people."""
     game = _offered(ruleset)
-    form = PlayForm(ruleset, request.POST if request.method == "POST" else None)
+    form = PlayForm(ruleset, request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={reverse('web-play', args=[ruleset])}")

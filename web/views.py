@@ -197,7 +197,7 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def lobby_new(request: HttpRequest) -> HttpResponse:
     """The new-lobby form (web/forms.py): a bad value is a form error in words (its field marked), never a 500."""
-    form = lobby_form.LobbyForm(request.POST if request.method == "POST" else None)
+    form = lobby_form.LobbyForm(request.POST if request.method == "POST" else None, user=request.user)
     if form.is_bound and form.is_valid():
         try:
             lobby = lobbies.do_create_lobby(request.user, form.settings(), join=True, seat=form.creator_seat(),

@@ -235,3 +235,16 @@ def my_usable_decks(user) -> dict[str, str]:
     if user is None or not user.is_authenticated:
         return {}
     return {saved_ref(d): d.name for d in Deck.objects.filter(owner=user) if not refusal(d.cards())}
+
+
+def public_options(options: Any) -> Any:
+    """A game's options as anyone may see them: a saved deck copied into them shows its name, faction and
+    agenda only (its lists are its owner's; the engine's view keeps the same, setup.public_deck)."""
+    decks = (options or {}).get("decks") if isinstance(options, dict) else None
+    if not decks or not any(isinstance(d, dict) for d in (decks.values() if isinstance(decks, dict) else decks)):
+        return options
+    from games.engine.lcg.setup import public_deck
+
+    shown = ({k: public_deck(v) for k, v in decks.items()} if isinstance(decks, dict)
+             else [public_deck(d) for d in decks])
+    return {**options, "decks": shown}

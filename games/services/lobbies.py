@@ -132,15 +132,29 @@ def _validate_decks(s: LobbySettings) -> None:
     if s.decks and len(s.decks) not in (people, s.seat_count):
         raise invalid("decks", gettext("Assign one deck per player (%(people)d), in join order, or none to let each player "
                                         "pick.") % {"people": people})
-    for deck in s.decks:
+    for i, deck in enumerate(s.decks):
+        if i == 0 and saved_deck_id(deck) is not None:
+            continue  # the creator's own saved deck (issue 30): checked with its owner, do_create_lobby
         if deck not in choices:
             raise invalid("decks", gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
                 "deck": deck, "choices": _deck_names(s.ruleset)})
 
 
-def check_deck(lobby: Lobby, deck: str) -> str:
-    """The deck a joining player brings: their pick, or the next one the creator assigned."""
+def saved_deck_id(deck: str):
+    from games.services import decks as saved
+
+    return saved.saved_id(deck)
+
+
+def check_deck(lobby: Lobby, deck: str, user: User | None = None) -> str:
+    """The deck a joining player brings: their pick (a ready-made deck, or one of their saved decks that is
+    legal and played by the engine, issue 30), or the next one the creator assigned."""
     choices = deck_choices(lobby.ruleset)
+    if choices and deck and saved_deck_id(deck) is not None and not lobby.decks:
+        from games.services import decks as saved
+
+        saved.usable(deck, user)
+        return deck
     if not choices:
         if deck:
             raise invalid("deck", gettext("%(ruleset)s is not played with decks.") % {"ruleset": lobby.ruleset})
@@ -158,6 +172,13 @@ def check_deck(lobby: Lobby, deck: str) -> str:
         raise invalid("deck", gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
             "deck": deck, "choices": _deck_names(lobby.ruleset)})
     return deck
+
+
+def saved_game_deck(deck: str, user: User) -> object:
+    """A ready-made deck's key, or a saved deck copied into the game (fixed from then on, issue 30)."""
+    from games.services import decks as saved
+
+    return saved.game_deck(deck, user)
 
 
 def lock_lobby(lobby_id: int) -> Lobby:
@@ -188,6 +209,10 @@ def free_seats(lobby: Lobby) -> list[str]:
 def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True, seat: str = "",
                     deck: str = "") -> Lobby:
     validate_settings(settings)
+    if settings.decks and saved_deck_id(settings.decks[0]) is not None:
+        from games.services import decks as saved
+
+        saved.usable(settings.decks[0], creator)  # the creator's own deck, legal and played by the engine
     lobby = Lobby(
         ruleset=settings.ruleset,
         name=settings.name,
@@ -221,7 +246,7 @@ def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True
 
 
 def _add_member(lobby: Lobby, user: User, seat: str, deck: str = "") -> LobbyMember:
-    deck = check_deck(lobby, deck)
+    deck = check_deck(lobby, deck, user)
     if seat:
         if lobby.house_choice != Lobby.HouseChoice.PICK:
             raise invalid("seat", gettext("In this lobby seats are not picked by the players."))
@@ -390,8 +415,8 @@ def _start(lobby: Lobby) -> Lobby:
     for member in members:
         seat = member.seat or open_seats.pop()
         seating[seat] = member.user
-        if choices:  # each player's deck: picked or assigned, else drawn at random
-            decks[seat] = member.deck or secrets.choice(choices)
+        if choices:  # each player's deck: picked or assigned, else drawn at random; a saved deck is copied
+            decks[seat] = saved_game_deck(member.deck, member.user) if member.deck else secrets.choice(choices)
     computers = lobby.seat_count - len(members)
     if lobby.rematch_of_id:  # a rematch: the computer plays the seats it played
         before = set(lobby.rematch_of.seats.filter(user=None, left_at=None).values_list("seat", flat=True))

@@ -62,12 +62,42 @@ def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, An
     else:
         raise EngineError("illegal_action", "option decks: one deck per seat")
     for d in decks:
-        if d not in ids:
+        if not isinstance(d, dict) and d not in ids:
             raise EngineError("illegal_action", f"unknown deck {d!r}; decks: {', '.join(ids)}")
+    decks = [given_deck(d) if isinstance(d, dict) else d for d in decks]
     every = options.get("every_window", live)
     if not isinstance(every, bool):
         raise EngineError("illegal_action", "option every_window: true or false")
     return {"decks": decks, "every_window": every}
+
+
+def given_deck(deck: dict[str, Any]) -> dict[str, Any]:
+    """A deck given as lists rather than by its id (a person's saved deck, issue 30): {name?, faction, agenda,
+    plots, draw}. It must be legal (decks.py, L16-L25) and every card of it played by the engine; a refusal
+    says why in words."""
+    from games.engine.lcg import decks as rules
+
+    try:
+        problems = rules.problems(deck)
+    except rules.DeckFormatError as error:
+        raise EngineError("illegal_action", error.reason) from None
+    if problems:
+        raise EngineError("illegal_action", " ".join(p.text for p in problems),
+                          tuple(dict.fromkeys(p.rule for p in problems)))
+    missing = rules.unplayable(deck)
+    if missing:
+        raise EngineError("illegal_action", rules.unplayable_sentence(missing))
+    name = deck.get("name")
+    return {"name": name[:80] if isinstance(name, str) else "", "faction": deck["faction"],
+            "agenda": deck.get("agenda") or None, "plots": list(deck["plots"]), "draw": list(deck["draw"])}
+
+
+def public_deck(deck: Any) -> Any:
+    """What anyone may know of a seat's deck: a ready-made deck's id (its list is public), or a given deck's
+    name, faction and agenda (its lists are its owner's)."""
+    if isinstance(deck, dict):
+        return {"name": deck.get("name", ""), "faction": deck["faction"], "agenda": deck.get("agenda")}
+    return deck
 
 
 def empty_state(seats: list[str], opts: dict[str, Any], seed: int) -> State:
@@ -98,11 +128,16 @@ def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
     opts = check_options(options, seats, live=True)
     state = empty_state(seats, opts, seed)
     for seat, deck_id in zip(seats, opts["decks"], strict=True):
-        deck = data.decks()[deck_id]
+        deck = deck_id if isinstance(deck_id, dict) else data.decks()[deck_id]
         p = state["players"][seat]
-        p.update(deck_id=deck_id, faction=deck["faction"], agenda=deck["agenda"])
+        p.update(deck_id=None if isinstance(deck_id, dict) else deck_id, faction=deck["faction"],
+                 agenda=deck["agenda"])
         p["plots"] = [T.new_uid(state, c, seat) for c in deck["plots"]]
         p["deck"] = [T.new_uid(state, c, seat) for c in deck["draw"]]
+        if isinstance(deck_id, dict) and opts.get("open_decklists"):
+            p["decklist"] = list(deck["draw"])  # the lobby chose open deck lists
+    # a given deck's lists are its owner's: the state (which views copy) keeps its name, faction and agenda
+    state["options"] = {**opts, "decks": [public_deck(d) for d in opts["decks"]]}
     state["first_player"] = seats[rng.randbelow(state, len(seats))]  # L6
     events: list[Event] = []
     for s in T.player_order(state):  # L10, L11
