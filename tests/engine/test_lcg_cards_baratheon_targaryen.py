@@ -385,3 +385,40 @@ def test_waking_the_dragon_stands_a_unique_targaryen_that_returns_to_hand_L108()
 def test_cards_without_abilities_are_implemented():
     for cid in ("bastard_in_hiding", "braided_warrior"):
         assert ABILITIES[cid] == []
+
+
+# ---------------------------------------------------------------- random games with these cards (§5.3, L219, L229)
+
+BARATHEON = ["maester_cressen", "melisandre", "robert_baratheon", "selyse_baratheon", "ser_davos_seaworth",
+             "shireen_baratheon", "bastard_in_hiding", "fiery_followers", "kings_hunting_party", "dragonstone_faithful",
+             "vanguard_lancer", "dragonstone_port", "chamber_of_the_painted_table", "seen_in_flames",
+             "ours_is_the_fury", "wildling_horde"]
+TARGARYEN = ["daenerys_targaryen", "drogon", "khal_drogo", "magister_illyrio", "rhaegal", "ser_jorah_mormont",
+             "viserion", "viserys_targaryen", "braided_warrior", "handmaiden", "targaryen_loyalist", "unsullied",
+             "illyrios_estate", "dothraki_sea", "drogos_arakh", "fire_and_blood", "waking_the_dragon"]
+PLOTS = {"baratheon": ["a_clash_of_kings", "a_feast_for_crows", "a_noble_cause", "counting_coppers",
+                       "filthy_accusations", "marched_to_the_wall", "building_orders"],
+         "targaryen": ["a_storm_of_swords", "fortified_position", "marching_orders", "counting_coppers",
+                       "building_orders", "filthy_accusations", "a_feast_for_crows"]}
+
+
+@pytest.fixture
+def test_decks(monkeypatch):
+    from games.engine.lcg import data
+
+    decks = data.load()["decks"]
+    for faction, cards in (("baratheon", BARATHEON), ("targaryen", TARGARYEN)):
+        draw = (cards * 4)[:60]
+        monkeypatch.setitem(decks, f"bt_{faction}", {"id": f"bt_{faction}", "name": faction, "faction": faction,
+                                                     "agenda": None, "plots": PLOTS[faction], "draw": draw})
+    return ["bt_baratheon", "bt_targaryen"]
+
+
+@pytest.mark.parametrize("every_window", [False, True], ids=["skip-empty-windows", "every-window"])
+def test_random_games_with_these_cards_keep_the_invariants(test_decks, every_window):
+    from tests.engine.test_lcg_random_games import play
+
+    for seed in range(4):
+        for decks in (tuple(test_decks), tuple(reversed(test_decks)), ("bt_targaryen", "secrets_and_schemes")):
+            state, _log = play(500 + seed, decks, every_window)
+            assert state["winner"] in ("p1", "p2")

@@ -575,12 +575,12 @@ def _marshal_cost(state, seat, uid, *, consume=False):
     """A Noble Cause: the first Lord or Lady character the seat marshals this round costs 2 less."""
     cost = _marshal_cost.orig(state, seat, uid, consume=consume)
     c = T.card(state, uid)
-    key = f"noble_cause:{seat}"
+    p = state["players"][seat]
     if (c["type"] == "character" and {"Lord", "Lady"} & set(c["traits"]) and A.rule_for(state, "noble_cause", seat)
-            and not state["limits"]["round"].get(key)):
+            and p.get("bt_noble_cause") != state["round"]):
         cost = max(0, cost - 2)
         if consume:
-            state["limits"]["round"][key] = 1
+            p["bt_noble_cause"] = state["round"]  # the round it was used in
     return cost
 
 
