@@ -578,6 +578,9 @@ def _leaves_play(ev: Event) -> list[Piece]:
     if to == "hand":
         return say(gettext("%(seat)s's %(card)s returns to its owner's hand%(why)s."), seat=who, card=name,
                    why=why(None if reason == "returned" else reason))
+    if to == "deck":
+        return say(gettext("%(seat)s's %(card)s is shuffled into its owner's deck%(why)s."), seat=who, card=name,
+                   why=why(reason, ev["card"]))
     return say(gettext("%(seat)s's %(card)s is discarded from play%(why)s."), seat=who, card=name,
                why=why(reason, ev["card"]))
 
@@ -601,6 +604,11 @@ def _discard(ev: Event) -> list[Piece]:
         return say(gettext("%(seat)s discards %(cards)s into their dead pile%(why)s."), seat=seat(ev["seat"]),
                    cards=name, why=why(reason))
     return say(gettext("%(seat)s discards %(cards)s%(why)s."), seat=seat(ev["seat"]), cards=name, why=why(reason))
+
+
+def _control(ev: Event) -> list[Piece]:
+    return say(gettext("%(seat)s takes control of %(card)s%(why)s."), seat=seat(ev["seat"]), card=card(ev["card"]),
+               why=why(ev.get("reason")))
 
 
 def _removed_from_challenge(ev: Event) -> list[Piece]:
@@ -654,7 +662,7 @@ NARRATORS: dict[str, Callable[[Event], list[Piece]]] = {
     "no_challenge": _no_challenge, "challenge": _challenge, "defenders": _defenders,
     "challenge_result": _challenge_result, "claim": _claim, "leaves_play": _leaves_play, "discard": _discard,
     "removed_from_challenge": _removed_from_challenge, "dominance": _dominance, "eliminated": _eliminated,
-    "game_over": _game_over,
+    "game_over": _game_over, "control": _control,
 }
 
 
