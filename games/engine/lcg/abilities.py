@@ -14,9 +14,14 @@ The cards' abilities are data in `cards.ABILITIES`; this module reads them.
   then the move, then the reaction window), `resolve` (an initiated ability: the cancel window, L101,
   then its effect) and `choose` (a choice made while an ability resolves).
 - **Windows.** The first player is asked first (L95), then in player order; a window closes after
-  every seat has passed in a row. With `every_window` a window opens whenever a card of the game
-  (either deck, by card id: public) answers that event type, and asks both seats; without it, only
-  a seat with a legal option is asked.
+  every seat has passed in a row. `asked` says whether a seat is asked. With `every_window` (live
+  games) a seat is asked when some card it might hold, or a card it controls, could legally be used
+  there, judged from public information only (prompts.py: faction, agenda, cards seen, what is in
+  play, gold, limits used, and the deck list minus its public copies when the game's lists are
+  open, option `open_decklists`); its real hand is never read for that, so whether it is asked
+  tells nothing, and a seat holding a playable card is always asked. A seat asked with nothing
+  usable can only pass. Without `every_window` (scenarios) only a seat with a legal option is
+  asked. A window opens when some seat would be asked in it.
 """
 from __future__ import annotations
 
@@ -88,6 +93,9 @@ def live_specs(state: State, uid: str) -> list[dict[str, Any]]:
 def constants(state: State) -> list[tuple[str, str, dict[str, Any]]]:
     """(source uid, controller, ability) for every constant ability in force: cards in play that are
     not blanked, and the revealed plots."""
+    memo = state.get("_memo")  # prompts.public_view: the state does not change meanwhile
+    if memo is not None and "constants" in memo:
+        return memo["constants"]
     out = []
     for s in state["seats"]:
         p = state["players"][s]
@@ -104,6 +112,8 @@ def constants(state: State) -> list[tuple[str, str, dict[str, Any]]]:
             for a in ABILITIES.get(T.cid(state, p["plot"]), ()):
                 if a["kind"] == "constant":
                     out.append((p["plot"], s, a))
+    if memo is not None:
+        memo["constants"] = out
     return out
 
 
@@ -567,21 +577,22 @@ def _frame(state: State, fid: int | None) -> dict[str, Any] | None:
     return None
 
 
-def _listen(state: State) -> set[str]:
-    """Event types (with their timing) that some card of the game answers (public: both deck lists)."""
-    key = state.get("_listen")
-    if key is None:
-        out = set()
-        for cid in {v[0] for v in state["uids"].values()}:
-            for a in ABILITIES.get(cid, ()):
+_LISTEN: dict[str, Any] = {"n": -1, "set": frozenset()}
+
+
+def _listen(state: State) -> frozenset[str]:
+    """Event types (with their timing) that some card of the card data answers, and the
+    duplicates' save (L220): a quick filter before `asked`. It reads no deck, since a closed deck
+    list is hidden information."""
+    if _LISTEN["n"] != len(ABILITIES):
+        out = {"interrupt:would_leave"}
+        for sp in list(ABILITIES.values()):
+            for a in sp:
                 if a["kind"] in ("reaction", "interrupt"):
                     for on in (a["on"] if isinstance(a["on"], list) else [a["on"]]):
                         out.add(a["kind"] + ":" + on)
-        if any(state["uids"]):
-            out.add("interrupt:would_leave")  # the duplicates' save (L220)
-        key = sorted(out)
-        state["_listen"] = key
-    return set(key)
+        _LISTEN.update(n=len(ABILITIES), set=frozenset(out))
+    return _LISTEN["set"]
 
 
 def emit(state: State, ev: Event, events: list[Event], timing: str = "reaction") -> None:
@@ -638,11 +649,27 @@ def order_answer(state: State, value: list[str]) -> None:
     state["decision"] = None
 
 
-def open_window(state: State, timing: str, ev: Event) -> None:
+def asked(state: State, seat: str, timing: str, ev: Event | None) -> bool:
+    """Whether the seat is asked in a window now. With `every_window` (live games): when some card
+    it might hold, or a card it controls, could legally be used there, judged from public
+    information only (prompts.py; its real hand is never read, so being asked tells nothing).
+    Without it (scenarios): when it has a legal option."""
     if state["options"]["every_window"]:
-        if f"{timing}:{ev['t']}" not in _listen(state):
-            return
-    elif not any(options(state, s, timing, ev, first_only=True) for s in state["seats"]):
+        from games.engine.lcg import prompts
+
+        return prompts.might_act(state, seat, timing, ev)
+    if timing == "action":
+        from games.engine.lcg import flow
+
+        return flow.window_options(state, seat)
+    return bool(options(state, seat, timing, ev, first_only=True))
+
+
+def open_window(state: State, timing: str, ev: Event) -> None:
+    """An interrupt or reaction window (L91-L98) opens when some seat would be asked in it."""
+    if state["options"]["every_window"] and f"{timing}:{ev['t']}" not in _listen(state):
+        return
+    if not any(asked(state, s, timing, ev) for s in state["seats"]):
         return
     state["queue"].append({"f": "window", "id": new_id(state), "timing": timing, "ev": ev,
                            "turn": state["first_player"], "passes": 0})
@@ -662,7 +689,7 @@ def step(state: State, events: list[Event]) -> None:
     f = fr["f"]
     if f == "window":
         seat = fr["turn"]
-        if state["options"]["every_window"] or options(state, seat, fr["timing"], fr["ev"], first_only=True):
+        if asked(state, seat, fr["timing"], fr["ev"]):
             state["decision"] = {"kind": fr["timing"], "seats": [seat]}
             return
         window_pass(state, seat)
@@ -883,8 +910,21 @@ def _used_here(state: State, ctx: Ctx) -> bool:
     return bool(w and ctx.get("ev") is w["ev"] and f"{ctx['src']}:{ctx['i']}" in w.get("used", ()))
 
 
+def could_change(state: State, ctx: Ctx, a: dict[str, Any]) -> bool:
+    """L124 for the cost reducers ("reduce the cost of the next card you marshal this phase"): a
+    reduction lasts until the end of the phase and only marshaling uses it, so a seat that can no
+    longer marshal this phase (it was active already, or it is not the marshaling phase) cannot
+    initiate an effect made only of reductions (docs/rules-decisions.md)."""
+    if a["effect"] and all(op[0] == "reduce" for op in a["effect"]):
+        seat = ctx["seat"]
+        return state["phase"] == "marshaling" and (state["active"] == seat or seat not in state["marshaled"])
+    return True
+
+
 def _initiations(state: State, ctx: Ctx, a: dict[str, Any], is_event: bool, several: bool, number: int):
     if _used_here(state, ctx) or not _under_limit(state, ctx, a) or not conds_hold(state, ctx, a.get("if", ())):
+        return
+    if not could_change(state, ctx, a):
         return
     if is_event and "X" == T.card(state, ctx["src"]).get("cost") and ctx.get("ev") and ctx["ev"].get("cid"):
         ctx["x"] = _printed_cid(state, ctx["ev"]["cid"])
@@ -1012,6 +1052,9 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
         refuse(gettext("%(card)s: already used for this (L93)") % {"card": T.card(state, src)["name"]})
     if not conds_hold(state, ctx, a.get("if", ())):
         refuse(gettext("%(card)s: its condition is not met") % {"card": T.card(state, src)["name"]})
+    if not could_change(state, ctx, a):
+        refuse(gettext("%(card)s: you cannot marshal again this phase, so the reduction would change nothing (L124)")
+               % {"card": T.card(state, src)["name"]})
     if is_event and T.card(state, src).get("cost") == "X":
         if ev and ev.get("cid"):
             ctx["x"] = _printed_cid(state, ev["cid"])

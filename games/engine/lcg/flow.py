@@ -5,8 +5,9 @@ action windows, the challenge sub-flow (L169-L188) and the end of the game (L229
 (`state["decision"]`) or the game is over. An action window is `state["window"]`: it asks the seats
 in player order, the first player first (L90), and closes after every seat has passed in a row.
 With the option `every_window` off (scenarios, SCENARIOS.md decision 5) a seat with no legal option
-passes by itself; with it on (live games) every seat is asked in every window, so a view never shows
-whether the other seat could act (rules/lcg.md §5.2).
+passes by itself; with it on (live games) a seat is asked when some card it might hold, or a card it
+controls, could be used there, judged from public information only (abilities.asked, prompts.py), so
+whether a seat is asked never shows what it holds (rules/lcg.md §5.2).
 """
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ def window_options(state: State, seat: str) -> bool:
 def _window_step(state: State, events: list[Event]) -> None:
     w = state["window"]
     seat = w["turn"]
-    if state["options"]["every_window"] or window_options(state, seat):
+    if A.asked(state, seat, "action", None):
         ask(state, "action", [seat])
         return
     window_pass(state, seat)

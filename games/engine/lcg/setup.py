@@ -12,7 +12,7 @@ from games.engine.lcg import table as T
 State = dict[str, Any]
 Event = dict[str, Any]
 
-OPTION_KEYS = ("decks", "every_window")
+OPTION_KEYS = ("decks", "every_window", "open_decklists")
 PLAYER_KEYS = frozenset({
     "decklist", "faction", "agenda", "hand", "deck", "deck_size", "plots", "used_plots", "plot", "characters",
     "locations", "faction_power", "faction_kneeling", "gold", "discard", "dead", "limited", "challenges",
@@ -43,8 +43,10 @@ def check_seats(seats: Any) -> None:
 def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, Any]:
     """`decks`: the deck of each seat, a list in seat order or {seat: deck} (default: the Old Ways
     for the first seat, Secrets and Schemes for the second; both may take the same deck).
-    `every_window`: every action window asks both seats (default on for live games, off in
-    scenarios, SCENARIOS.md decision 5)."""
+    `every_window`: windows ask the seats that might use a card there, judged from public
+    information (default on for live games, off in scenarios, SCENARIOS.md decision 5).
+    `open_decklists`: the deck lists are public (default: on when every deck is a learn-to-play
+    deck; prompts.py)."""
     if not isinstance(options, dict):
         raise EngineError("illegal_action", "options: a mapping")
     unknown = sorted(set(options) - set(OPTION_KEYS))
@@ -68,7 +70,12 @@ def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, An
     every = options.get("every_window", live)
     if not isinstance(every, bool):
         raise EngineError("illegal_action", "option every_window: true or false")
-    return {"decks": decks, "every_window": every}
+    from games.engine.lcg import prompts
+
+    open_lists = options.get("open_decklists", prompts.default_open([d if isinstance(d, str) else "" for d in decks]))
+    if not isinstance(open_lists, bool):
+        raise EngineError("illegal_action", "option open_decklists: true or false")
+    return {"decks": decks, "every_window": every, "open_decklists": open_lists}
 
 
 def given_deck(deck: dict[str, Any]) -> dict[str, Any]:

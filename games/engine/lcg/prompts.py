@@ -1,0 +1,264 @@
+"""Whether a seat is asked in a window of a live game, judged from public information only
+(issue 30; rules/lcg.md L87-L98: action windows, interrupts and reactions).
+
+With `every_window` on (live games) a seat is asked in an action, interrupt or reaction window
+exactly when some card it MIGHT hold, or a card it controls, could legally be used there. What it
+might hold is what its opponent knows:
+
+- its hand's size (an empty hand holds nothing);
+- with open deck lists (`open_decklists`: the learn-to-play decks, or the lobby's choice, as
+  tournaments with open lists do) its deck list minus the copies in its public zones (in play,
+  duplicates included, discard pile, dead pile, removed from the game);
+- with closed lists every card its faction and agenda could bring (L17-L20: its faction's cards,
+  the neutral ones, a Banner's faction's cards, loyal ones too since the learn-to-play decks mix two
+  factions), plus any card of it seen so far, minus the cards whose every allowed copy (3, or the
+  card's "Limit X per deck") is in its public zones.
+
+Everything else (what is in play, gold, limits used, the triggering event) is public state. The
+question is answered by the very code that lists legal options (abilities.options and
+actions.window_actions) on a *public view* of the state: for the time of the question the
+seat's hand is replaced by one phantom copy of each card it might hold (padded with blank cards to
+the hand's real size, so hand-size conditions read the same), every other hand by blank cards of
+its size and every draw deck by blank cards of the same count. The real hands and decks are put back before the answer is returned, so the
+answer is a function of public information: whether a seat is asked tells nothing about its hand.
+A seat that holds a card it could play is always asked, because that card is among the phantoms.
+
+Conditions and target selectors of the cards' modules (`abilities.MORE_CONDS`,
+`abilities.MORE_SELECTORS`) see the public view too, so they need no care of their own.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any, Iterator
+
+from games.engine.lcg import abilities as A
+from games.engine.lcg import actions, data, flow
+from games.engine.lcg import table as T
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+DRAW_TYPES = ("character", "location", "attachment", "event")
+PHANTOM = "?"  # prefix of the public view's card instances (real ones are "c<n>")
+
+
+# ------------------------------------------------------------------ deck lists
+
+
+@lru_cache(maxsize=1)
+def learn_to_play_ids() -> frozenset[str]:
+    """The learn-to-play decks (their lists are printed in the rules booklet: always open)."""
+    from games.engine import yamlfile
+
+    raw = yamlfile.load(str(data.DEFAULT_DATA))
+    return frozenset(d["id"] for d in raw.get("learn_to_play_decks", ()))
+
+
+def default_open(deck_ids: list[str]) -> bool:
+    """A game whose every deck is a learn-to-play deck has open lists by default."""
+    return bool(deck_ids) and all(d in learn_to_play_ids() for d in deck_ids)
+
+
+def decklist(state: State, seat: str) -> list[str] | None:
+    """The seat's draw-deck list (card ids with repeats), when the game knows it."""
+    p = state["players"][seat]
+    if isinstance(p.get("decklist"), list):
+        return list(p["decklist"])
+    deck = data.all_decks().get(p.get("deck_id") or "")
+    return list(deck["draw"]) if deck else None
+
+
+def public_copies(state: State, seat: str) -> Counter:
+    """Card ids of the draw cards the seat owns in public zones: in play (with duplicates and
+    attachments, whoever controls them), discard and dead piles, removed from the game."""
+    uids = state["uids"]
+    out: Counter = Counter()
+    for s in state["seats"]:
+        for u in state["players"][s]["play"]:
+            if uids[u][1] == seat:
+                out[uids[u][0]] += 1
+            for v in state["inplay"][u].get("duplicates", ()):
+                if uids[v][1] == seat:
+                    out[uids[v][0]] += 1
+    p = state["players"][seat]
+    for zone in ("discard", "dead", "removed"):
+        for u in p.get(zone, ()):
+            out[uids[u][0]] += 1
+    return out
+
+
+@lru_cache(maxsize=64)
+def _pool(faction: str | None, agenda: str | None) -> tuple[tuple[str, int], ...]:
+    """(card id, copies allowed) of every draw card of the card data a deck of that faction and
+    agenda may hold (L17-L20): its faction's, the neutral ones and a Banner's faction's, loyal ones
+    included (a learn-to-play deck mixes two factions' loyal cards, and a seat's deck is not known)."""
+    cards = data.cards()
+    banner = None
+    if agenda and agenda in cards:
+        banner = (cards[agenda].get("deck_building") or {}).get("allow_non_loyal_faction")
+    out = []
+    for cid, c in cards.items():
+        if c["type"] not in DRAW_TYPES or c.get("synthetic"):
+            continue
+        f = c.get("faction", "neutral")
+        if f in ("neutral", faction, banner):
+            out.append((cid, _limit(c)))
+    return tuple(sorted(out))
+
+
+def _limit(c: dict[str, Any]) -> int:
+    n = c.get("deck_limit")
+    return n if isinstance(n, int) and not isinstance(n, bool) else 3
+
+
+def possible(state: State, seat: str) -> list[str]:
+    """The card ids the seat might hold, from public information only (see the module's text)."""
+    p = state["players"][seat]
+    if not p["hand"]:
+        return []
+    seen = public_copies(state, seat)
+    listed = decklist(state, seat) if state["options"].get("open_decklists") else None
+    if listed is not None:
+        left = Counter(listed)
+        left.subtract(seen)
+        return sorted(c for c, n in left.items() if n > 0)
+    pool = dict(_pool(p.get("faction"), p.get("agenda")))
+    for c in seen:
+        if c not in pool:
+            pool[c] = _limit(data.card(state, c))
+    return sorted(c for c, n in pool.items() if seen[c] < n)
+
+
+# ------------------------------------------------------------------ the public view
+
+
+# target selectors that read the hand of the ability's controller (the cards' modules may add theirs)
+HAND_SELECTORS = {"hand_tyrell_6", "hand_lannister_character", "reinforcement"}
+
+
+_INDEX: dict[str, Any] = {"n": -1, "by_card": {}, "events": {}}
+
+
+def _index() -> dict[str, Any]:
+    """By card id, its triggered abilities (action, reaction, interrupt); by (timing, event type)
+    the events of the card data with such an ability ("action", None for action abilities)."""
+    if _INDEX["n"] != len(A.ABILITIES):
+        by_card, events = {}, {}
+        cards = data.cards()
+        for c, sp in list(A.ABILITIES.items()):
+            by_card[c] = tuple(a for a in sp if a["kind"] in A.TRIGGERED)
+            if c not in cards or cards[c]["type"] != "event":
+                continue
+            for a in by_card[c]:
+                ons = [None] if a["kind"] == "action" else (a["on"] if isinstance(a["on"], list) else [a["on"]])
+                for on in ons:
+                    events.setdefault((a["kind"], on), set()).add(c)
+        _INDEX.update(n=len(A.ABILITIES), by_card=by_card, events=events)
+    return _INDEX
+
+
+def _matching(state: State, cid: str, timing: str, ev: Event | None) -> list[dict[str, Any]]:
+    return [a for a in _index()["by_card"].get(cid, ()) if a["kind"] == timing and A._window_ok(state, a, timing, ev)]
+
+
+def _reads_hand(abilities: list[dict[str, Any]]) -> bool:
+    for a in abilities:
+        sel = [a.get("target"), *(c[6:] for c in a.get("cost", ()) if c.startswith("kneel:"))]
+        if any(x in HAND_SELECTORS or x in A.MORE_SELECTORS for x in sel if x):
+            return True
+    return False
+
+
+def relevant(state: State, seat: str, timing: str, ev: Event | None) -> list[str] | None:
+    """The cards the seat might hold that could matter in this window (None: nothing could be
+    used there, in hand or in play). A quick, public filter before the legal options are read."""
+    cands = possible(state, seat)
+    uses: list[dict[str, Any]] = []
+    keep: list[str] = []
+    answering = _index()["events"].get((timing, None if timing == "action" else (ev or {}).get("t")), ())
+    for cid in cands:
+        if cid in answering:
+            m = _matching(state, cid, timing, ev)
+            if m:
+                keep.append(cid)
+                uses.extend(m)
+    for u in state["players"][seat]["play"]:
+        if _matching(state, T.cid(state, u), timing, ev):
+            uses.extend(a for a in A.live_specs(state, u)
+                        if a["kind"] in A.TRIGGERED and A._window_ok(state, a, timing, ev))
+    w = state.get("window")
+    if timing == "action" and w is not None:
+        if w["name"] == "marshaling" and state["active"] == seat:
+            keep.extend(c for c in cands if data.card(state, c)["type"] != "event")
+        elif w["name"] in flow.CHALLENGE_WINDOWS:
+            keep.extend(c for c in cands if data.card(state, c)["keywords"].get("ambush") is not None
+                        or "Direwolf" in data.card(state, c)["traits"])
+    dup = timing == "interrupt" and ev is not None and ev.get("t") == "would_leave"
+    if not keep and not uses and not dup:
+        return None
+    if _reads_hand(uses):
+        return cands
+    return sorted(set(keep))
+
+
+@contextmanager
+def public_view(state: State, seat: str, cards: list[str] | None = None) -> Iterator[None]:
+    """For the time of the block `seat`'s hand is one phantom per card it might hold (or per card
+    of `cards`, a part of them: `relevant`), padded with
+    blank cards to the hand's size; every other hand is blank cards of the same size, and every
+    draw deck is blank cards of the same count."""
+    saved = {s: (state["players"][s]["hand"], state["players"][s]["deck"]) for s in state["seats"]}
+    phantoms: list[str] = []
+    state["_memo"] = {}  # read-only meanwhile: abilities.constants keeps its answer
+    try:
+        for s in state["seats"]:
+            p = state["players"][s]
+            hand = []
+            if s == seat:
+                for cid in possible(state, s) if cards is None else cards:
+                    uid = f"{PHANTOM}{s}:{cid}"
+                    state["uids"][uid] = [cid, s]
+                    phantoms.append(uid)
+                    hand.append(uid)
+            blank = f"{PHANTOM}{s}:blank"
+            state["uids"][blank] = ["blank", s]
+            phantoms.append(blank)
+            hand.extend([blank] * max(0, len(p["hand"]) - len(hand)))
+            p["hand"] = hand
+            p["deck"] = [blank] * len(p["deck"])
+        yield
+    finally:
+        for s, (hand, deck) in saved.items():
+            state["players"][s]["hand"] = hand
+            state["players"][s]["deck"] = deck
+        for uid in phantoms:
+            state["uids"].pop(uid, None)
+        state.pop("_memo", None)
+
+
+def might_act(state: State, seat: str, timing: str, ev: Event | None) -> bool:
+    """Whether the seat is asked in the window (`timing`: action, interrupt or reaction): some card
+    it might hold, or a card it controls, could legally be used there. Public information only."""
+    cards = relevant(state, seat, timing, ev)
+    if cards is None:
+        return False
+    with public_view(state, seat, cards):
+        if timing == "action":
+            return bool(actions.window_actions(state, seat, first_only=True))
+        return bool(A.options(state, seat, timing, ev, first_only=True))
+
+
+def can_act(state: State, seat: str) -> bool:
+    """Whether the seat, asked in a window now, has anything but pass with its real hand (the
+    player's own "pass for me when I hold nothing playable", which may read its hand)."""
+    d = state.get("decision")
+    if not d or seat not in d["seats"]:
+        return False
+    if d["kind"] == "action":
+        return bool(actions.window_actions(state, seat, first_only=True))
+    if d["kind"] in ("interrupt", "reaction"):
+        w = A.top_window(state)
+        return bool(w and A.options(state, seat, d["kind"], w["ev"], first_only=True))
+    return True

@@ -1,0 +1,220 @@
+"""Fewer prompts without leaking (issue 30): with `every_window` on (live games) a seat is asked in an
+action, interrupt or reaction window (L87-L98) only when some card it might hold, or a card it
+controls, could legally be used there, judged from public information only (games/engine/lcg/
+prompts.py).
+
+- The decision to ask never depends on hidden information: the same public state with other hands
+  and other (closed) decks, or other orders of the same open list, asks the same seats at the same
+  moments (L90 action windows, L91-L98 interrupt and reaction windows).
+- With open deck lists a card whose every copy is in a public zone is no reason to ask.
+- The reduction never takes away a legal play: a seat that holds a card it could use, in play or in
+  hand, is asked (L87, L91-L95).
+"""
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import get_ruleset
+from games.engine.lcg import abilities as A
+from games.engine.lcg import actions, data, prompts
+from games.engine.lcg import table as T
+
+R = get_ruleset("lcg")
+DECKS = ["the_old_ways", "secrets_and_schemes"]
+WINDOWS = ("action", "interrupt", "reaction")
+
+
+def _window(state: dict[str, Any]) -> tuple[str, dict[str, Any] | None] | None:
+    """(timing, event) of the window the game is in, if it waits on a window decision."""
+    d = state["decision"]
+    if not d or d["kind"] not in WINDOWS:
+        return None
+    if d["kind"] == "action":
+        return "action", None
+    return d["kind"], A.top_window(state)["ev"]
+
+
+def _really_can(state: dict[str, Any], seat: str, timing: str, ev: dict[str, Any] | None) -> bool:
+    """Whether the seat has a legal option in the window with its real hand."""
+    if timing == "action":
+        return bool(actions.window_actions(state, seat, first_only=True))
+    return bool(A.options(state, seat, timing, ev, first_only=True))
+
+
+def _draw_cards(faction: str | None, agenda: str | None) -> list[str]:
+    return [c for c, _n in prompts._pool(faction, agenda)]
+
+
+def other_hidden(state: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+    """The same public state with other hands and draw decks: with closed lists any cards (another
+    deck of the same faction and agenda, or of none), with open lists the same remaining cards in
+    other places."""
+    s = copy.deepcopy(state)
+    for seat in s["seats"]:
+        p = s["players"][seat]
+        hidden = p["hand"] + p["deck"]
+        if s["options"]["open_decklists"]:
+            ids = [s["uids"][u][0] for u in hidden]
+            rnd.shuffle(ids)
+        else:
+            pool = _draw_cards(p["faction"], p["agenda"]) if rnd.random() < 0.7 else list(data.cards())
+            pool = [c for c in pool if data.cards()[c]["type"] in prompts.DRAW_TYPES and c != "blank"]
+            ids = [rnd.choice(pool) for _ in hidden]
+        for u, c in zip(hidden, ids, strict=True):
+            s["uids"][u][0] = c
+    return s
+
+
+def _asked_now(state: dict[str, Any]) -> dict[str, bool] | None:
+    w = _window(state)
+    if w is None:
+        return None
+    return {seat: A.asked(state, seat, *w) for seat in state["seats"]}
+
+
+def _pass_forward(state: dict[str, Any], steps: int) -> list[Any]:
+    """Who is asked, step by step, while every window decision is passed (a window decision is
+    the only one whose answer reads nothing hidden)."""
+    seen = []
+    for _ in range(steps):
+        if R.is_over(state) or _window(state) is None:
+            break
+        seen.append((dict(R.pending(state)), _asked_now(state)))
+        seat = sorted(R.pending(state))[0]
+        state, _ = R.apply(state, seat, {"pass": True})
+    seen.append(dict(R.pending(state)) if _window(state) is None else None)
+    return seen
+
+
+def _advance(seed: int, steps: int, open_lists: bool, decks: list[str]) -> dict[str, Any]:
+    rnd = random.Random(seed)
+    state = R.new_game(["p1", "p2"], {"decks": decks, "open_decklists": open_lists}, seed)
+    assert state["options"]["every_window"]
+    for _ in range(steps):
+        if R.is_over(state):
+            break
+        seat = sorted(R.pending(state))[0]
+        state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
+    return state
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), open_lists=st.booleans(),
+       swap=st.booleans(), scramble=st.integers(0, 1_000))
+def test_asking_never_depends_on_hands_or_decks(seed, steps, open_lists, swap, scramble):
+    """L90, L91-L98: the same public state with other hands and other (closed) decks, or the same
+    open lists in other places, asks the same seats now and at every window passed after."""
+    state = _advance(seed, steps, open_lists, DECKS[::-1] if swap else DECKS)
+    other = other_hidden(state, random.Random(scramble))
+    assert _asked_now(state) == _asked_now(other)
+    assert _pass_forward(state, 40) == _pass_forward(other, 40)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), open_lists=st.booleans())
+def test_a_seat_that_can_use_a_card_is_always_asked(seed, open_lists):
+    """L87, L91-L95: at every window of a whole game, a seat with a legal option (its real hand
+    and its cards in play) is a seat the public judgement asks: the fewer prompts never take away
+    a legal play, with open or closed lists."""
+    rnd = random.Random(seed)
+    state = R.new_game(["p1", "p2"], {"decks": DECKS if seed % 2 else DECKS[::-1], "open_decklists": open_lists},
+                       seed)
+    checked = 0
+    while not R.is_over(state):
+        w = _window(state)
+        if w is not None:
+            for seat in state["seats"]:
+                if _really_can(state, seat, *w):
+                    assert A.asked(state, seat, *w), (seat, w[0], state["phase"], state["step"])
+                    checked += 1
+            d = state["decision"]
+            asked_seat = d["seats"][0]
+            assert A.asked(state, asked_seat, *w)
+        seat = sorted(R.pending(state))[0]
+        state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
+    assert checked > 0
+
+
+def test_a_seat_is_never_left_holding_a_playable_event_unasked_closed_lists():
+    """Closed lists (L91-L95): p1 holds Winter Is Coming with gold during a challenge; the window
+    after attackers asks it, although whether it is asked was judged without its hand."""
+    players = {"p1": {"decklist": None, "faction": "stark", "plot": "the_winds_of_winter", "gold": 2,
+                      "hand": ["winter_is_coming"], "characters": ["eddard_stark"]},
+               "p2": {"decklist": None, "faction": "lannister", "plot": "the_winds_of_winter",
+                      "characters": [{"card": "tyrion_lannister", "kneeling": True}]}}
+    s = R.scenario_game(["p1", "p2"], {"every_window": True, "open_decklists": False}, 3,
+                        {"first_player": "p1", "players": players}, "challenges", None)
+    s, _ = R.apply(s, "p1", {"challenge": {"type": "power", "attackers": ["eddard_stark"]}})
+    assert R.pending(s) == {"p1": "action"}
+    assert {"play": {"card": "winter_is_coming"}} in R.legal_actions(s, "p1")
+    s, _ = R.apply(s, "p1", {"play": "winter_is_coming"})
+    assert T.cid(s, s["players"]["p1"]["discard"][0]) == "winter_is_coming"
+
+
+def _open_game(p2: dict[str, Any]) -> dict[str, Any]:
+    players = {"p1": {"decklist": "the_old_ways", "plot": "the_winds_of_winter", "hand": []},
+               "p2": {"decklist": "secrets_and_schemes", "plot": "taxation", **p2}}
+    return R.scenario_game(["p1", "p2"], {"every_window": True, "open_decklists": True}, 3,
+                           {"first_player": "p1", "players": players}, "challenges", None)
+
+
+def test_open_lists_a_card_no_longer_available_is_no_reason_to_ask():
+    """With open lists (L90): p2 has no gold, so of its list only the 0-cost "The Bear and the
+    Maiden Fair" (one copy, an action at any time) could be used in the action window before a
+    challenge. While that copy may still be in its hand it is asked; once the copy is in its
+    discard pile it is not, whatever its hand holds."""
+    bear = "the_bear_and_the_maiden_fair"
+    assert data.all_decks()["secrets_and_schemes"]["draw"].count(bear) == 1
+    s = _open_game({"hand": ["hear_me_roar"], "gold": 0})
+    assert R.pending(s) == {"p2": "action"}  # p1's hand is empty: only p2 is asked
+    assert bear in prompts.possible(s, "p2")
+    assert A.asked(s, "p2", "action", None)
+    assert R.legal_actions(s, "p2") == [{"pass": True}]  # asked, it holds nothing usable: pass only
+
+    gone = _open_game({"hand": ["hear_me_roar"], "gold": 0, "discard": [bear]})
+    assert bear not in prompts.possible(gone, "p2")
+    assert not A.asked(gone, "p2", "action", None)
+    assert R.pending(gone) != {"p2": "action"}  # the window passed it by
+
+    # whatever p2 holds, the answer is the same: its hand is never read
+    other = _open_game({"hand": [bear], "gold": 0})
+    assert A.asked(other, "p2", "action", None) == A.asked(s, "p2", "action", None)
+
+
+def test_open_lists_default_for_learn_to_play_decks_and_lobby_choice():
+    """The learn-to-play decks are always open; other decks are closed unless the game says so."""
+    assert R.new_game(["p1", "p2"], {"decks": DECKS}, 1)["options"]["open_decklists"] is True
+    assert R.new_game(["p1", "p2"], {"decks": DECKS, "open_decklists": False}, 1)["options"]["open_decklists"] is False
+    assert prompts.default_open(["the_old_ways", "secrets_and_schemes"])
+    assert not prompts.default_open(["the_old_ways", "tyrell_stag_the_rose_and_the_crown"])
+
+
+def test_open_decklists_option_is_checked():
+    import pytest
+
+    from games.engine.base import EngineError
+
+    with pytest.raises(EngineError):
+        R.new_game(["p1", "p2"], {"decks": DECKS, "open_decklists": "yes"}, 1)
+
+
+def test_the_public_view_puts_everything_back():
+    """The public judgement swaps hands and decks for a moment only: the state is unchanged after."""
+    state = _advance(7, 120, False, DECKS)
+    before = copy.deepcopy(state)
+    for seat in state["seats"]:
+        for timing in WINDOWS:
+            prompts.might_act(state, seat, timing, {"t": "challenge_won"} if timing != "action" else None)
+    assert state == before
+
+
+def test_a_seat_with_an_empty_hand_and_nothing_in_play_is_never_asked():
+    """Nothing it might hold and nothing it controls: no window asks it (L90)."""
+    s = _open_game({"hand": [], "gold": 5})
+    assert prompts.possible(s, "p2") == []
+    assert not A.asked(s, "p2", "action", None)
