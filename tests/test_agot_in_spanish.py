@@ -247,8 +247,10 @@ def test_a_refused_action_is_explained_in_the_requests_language():
 
     english, spanish = refused("en"), refused("es")
     assert english["error"] == spanish["error"] == "illegal_action"
-    assert english["detail"] == "stark has no units in pyke to give an order (R112, R121)"
-    assert spanish["detail"] == "stark no tiene unidades en pyke a las que dar una orden (R112, R121)"
+    # names, not ids, and no rule numbers: those are in the error's "rules", for programs
+    assert english["detail"] == "Stark has no units in Pyke to give an order"
+    assert spanish["detail"] == "Stark no tiene unidades en Pyke a las que dar una orden"
+    assert english["rules"] == spanish["rules"] == ["R112", "R121"]
 
 
 @pytest.mark.django_db

@@ -75,3 +75,41 @@ def test_the_accounts_language_wins_over_the_browsers(client):
     body = r.json()
     assert r.status_code == 400 and body["error"] == "bad_action", body
     assert body["detail"] == "place_orders admite {zona: ficha}", body
+
+
+@pytest.mark.django_db
+def test_the_board_games_refusals_name_houses_and_areas_and_keep_the_rules_apart():
+    """An illegal order (R112: only where the house has units) is told with the house's and the
+    area's names in the reader's language (Winterfell / Invernalia, the glossary's), never their ids
+    or a rule number; the rules stand in the error's own field."""
+    game = make_game(3, ruleset="agot", seed=3)
+    client = seat_client(game, "lannister")
+
+    def refused_in(language):
+        r = client.post(reverse("api-game-actions", args=[game.id]),
+                        {"version": game.version, "action": {"place_orders": {"winterfell": "raid"}}},
+                        format="json", HTTP_ACCEPT_LANGUAGE=language)
+        assert r.status_code == 400, r.json()
+        return r.json()
+
+    en, es = refused_in("en"), refused_in("es")
+    assert en["error"] == es["error"] == "illegal_action"
+    assert en["detail"] == "Lannister has no units in Winterfell to give an order"
+    assert es["detail"] == "Lannister no tiene unidades en Invernalia a las que dar una orden"
+    assert en["rules"] == es["rules"] == ["R112", "R121"]
+
+
+def test_every_board_game_refusal_reads_without_ids_or_rule_numbers():
+    """No template of a refusal the board game's engine may answer a player cites a rule."""
+    import ast
+    import pathlib
+    import re
+
+    for path in (pathlib.Path(__file__).resolve().parents[1] / "games/engine/agot").glob("*.py"):
+        if path.name in ("setup.py", "narrate.py") or "bot" in path.name or path.name.startswith("smart"):
+            continue  # a scenario's setup errors are for developers (docs/translating.md)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("gettext", "ngettext"):
+                for arg in node.args:
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        assert not re.search(r"\b[RAD]\d+[a-z]?\b", arg.value), (path.name, arg.value)

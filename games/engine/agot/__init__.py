@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine import fields as F
 from games.engine.agot import action, planning, rounds, setup
+from games.engine.agot import names as NM
 from games.engine.agot.defaults import COMBAT_KINDS
 from games.engine.base import REFEREE, EngineError, ScenarioSetupError, register
 from games.engine.narration import gettext
@@ -123,7 +124,7 @@ class AgotRuleset:
             raise EngineError("bad_action", gettext("unknown action %(action)s") % {"action": F.shown(kind)})
         d = state.get("decision")
         if not d or d["kind"] not in ANSWERS.get(kind, (kind,)) or seat not in d["seats"]:
-            raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": seat, "kind": kind})
+            raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": NM.house(seat), "kind": kind})
         new = copy_state(state)
         events: list[Event] = []
         self._dispatch(new, seat, kind, value, events)

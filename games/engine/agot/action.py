@@ -12,6 +12,7 @@ from typing import Any
 
 from games.engine import fields as F
 from games.engine.agot import board as B
+from games.engine.agot import names as NM
 from games.engine.agot import supply
 from games.engine.agot.data import LAND_UNITS, board, token_bonus, token_kind, token_special, unit_limits
 from games.engine.base import EngineError
@@ -162,11 +163,11 @@ def do_raid(state: State, house: str, value: Any, events: list[Event]) -> None:
     area, target = value["from"], value.get("target")
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "raid":
-        raise EngineError("illegal_action", gettext("%(house)s has no raid order in %(area)s") % {"house": house, "area": F.shown(area)})
+        raise EngineError("illegal_action", gettext("%(house)s has no raid order in %(area)s") % {"house": NM.house(house), "area": NM.area(F.shown(area))})
     if target is not None and target not in raid_targets(state, area):
         raise EngineError("illegal_action",
-                          gettext("the raid in %(area)s cannot target %(target)s (R134, R137, R141, R142)") % {
-                              "area": area, "target": F.shown(target)})
+                          gettext("the raid in %(area)s cannot target %(target)s") % {
+                              "area": NM.area(area), "target": NM.area(F.shown(target))}, rules=("R134", "R137", "R141", "R142"))
     state["decision"] = None
     _remove_order(state, area, events, "raid")
     if target is not None:
@@ -264,7 +265,7 @@ def check_march(state: State, house: str, value: Any) -> tuple[str, dict[str, li
         raise EngineError("bad_action", gettext("moves is {area: [units]}, leave_power_token true or false"))
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "march":
-        raise EngineError("illegal_action", gettext("%(house)s has no march order in %(area)s") % {"house": house, "area": F.shown(area)})
+        raise EngineError("illegal_action", gettext("%(house)s has no march order in %(area)s") % {"house": NM.house(house), "area": NM.area(F.shown(area))})
     b = board()
     clean: dict[str, list[str]] = {}
     for dest, units in moves.items():
@@ -278,14 +279,14 @@ def check_march(state: State, house: str, value: Any) -> tuple[str, dict[str, li
     if leave:
         moving = sum(len(v) for v in clean.values())
         if b.type[area] != "land":
-            raise EngineError("illegal_action", gettext("control can never be established on a sea area (R165)"))
+            raise EngineError("illegal_action", gettext("control can never be established on a sea area"), rules=("R165",))
         if moving < len(B.house_units(state, area, house)):
-            raise EngineError("illegal_action", gettext("a power token is left only when the area is vacated (R154, R165)"))
+            raise EngineError("illegal_action", gettext("a power token is left only when the area is vacated"), rules=("R154", "R165"))
         if state["power"][house] < 1:
-            raise EngineError("illegal_action", gettext("%(house)s has no available power (R170)") % {"house": house})
+            raise EngineError("illegal_action", gettext("%(house)s has no available power") % {"house": NM.house(house)}, rules=("R170",))
         if state["power_tokens"].get(area) == house or b.home_of.get(area) == house:
-            raise EngineError("illegal_action", gettext("%(house)s already keeps control of %(area)s (R166, R172)") % {
-                "house": house, "area": area})
+            raise EngineError("illegal_action", gettext("%(house)s already keeps control of %(area)s") % {
+                "house": NM.house(house), "area": NM.area(area)}, rules=("R166", "R172"))
     return area, clean, leave
 
 
@@ -302,47 +303,47 @@ def check_moves(state: State, house: str, area: str, moves: dict[str, list[str]]
             raise EngineError("illegal_action", gettext("units that stay are simply not moved"))
         for u in units:
             if B.is_routed(u):
-                raise EngineError("illegal_action", gettext("routed units cannot move (R162)"))
+                raise EngineError("illegal_action", gettext("routed units cannot move"), rules=("R162",))
             if u not in STRENGTH:
                 raise EngineError("bad_action", gettext("unknown unit %(unit)s") % {"unit": F.shown(u)})
             want[u] += 1
         dtype = b.type[dest]
         if neutral_at(state, dest) == "impassable":
-            raise EngineError("illegal_action", gettext("%(area)s is impassable (R33, R284)") % {"area": dest})
+            raise EngineError("illegal_action", gettext("%(area)s is impassable") % {"area": NM.area(dest)}, rules=("R33", "R284"))
         land = [u for u in units if u in LAND_UNITS]
         ships = [u for u in units if u == "ship"]
         if land:
             if dtype != "land":
-                raise EngineError("illegal_action", gettext("footmen, knights and siege engines never enter seas or ports (R149)"))
+                raise EngineError("illegal_action", gettext("footmen, knights and siege engines never enter seas or ports"), rules=("R149",))
             if dest not in b.adj_set[area]:
                 if reach is None:
                     reach = transport_reach(state, house, area)
                 if dest not in reach:
                     raise EngineError("illegal_action", gettext(
-                        "%(dest)s is not adjacent to %(area)s nor reachable by ship transport (R148, R259)") % {
-                        "dest": dest, "area": area})
+                        "%(dest)s is not adjacent to %(area)s nor reachable by ship transport") % {
+                        "dest": NM.area(dest), "area": NM.area(area)}, rules=("R148", "R259"))
         if ships:
             if dtype == "land":
-                raise EngineError("illegal_action", gettext("ships never enter land areas (R149)"))
+                raise EngineError("illegal_action", gettext("ships never enter land areas"), rules=("R149",))
             if dest not in b.adj_set[area]:
-                raise EngineError("illegal_action", gettext("%(dest)s is not adjacent to %(area)s; ships never use transport (R163)") % {
-                    "dest": dest, "area": area})
+                raise EngineError("illegal_action", gettext("%(dest)s is not adjacent to %(area)s; ships never use transport") % {
+                    "dest": NM.area(dest), "area": NM.area(area)}, rules=("R163",))
             if dtype == "port":
                 if B.port_owner(state, dest) != house:
-                    raise EngineError("illegal_action", gettext("ships may enter only a friendly port (R149, R251): %(area)s") % {"area": dest})
+                    raise EngineError("illegal_action", gettext("ships may enter only a friendly port: %(area)s") % {"area": NM.area(dest)}, rules=("R149", "R251"))
                 if any(h != house for h in state["units"].get(dest, {})):
-                    raise EngineError("illegal_action", gettext("ports cannot be attacked (R250): %(area)s") % {"area": dest})
+                    raise EngineError("illegal_action", gettext("ports cannot be attacked: %(area)s") % {"area": NM.area(dest)}, rules=("R250",))
                 inside = sum(len(v) for v in state["units"].get(dest, {}).values())
                 if inside + len(ships) > 3:
-                    raise EngineError("illegal_action", gettext("a port holds at most 3 ships (R248): %(area)s") % {"area": dest})
+                    raise EngineError("illegal_action", gettext("a port holds at most 3 ships: %(area)s") % {"area": NM.area(dest)}, rules=("R248",))
         if is_combat_area(state, house, dest):
             combats.append(dest)
         delta[dest] = delta.get(dest, 0) + len(units)
     if want - have:
         raise EngineError("illegal_action", gettext("%(house)s has no such movable units in %(area)s: %(units)s") % {
-            "house": house, "area": area, "units": sorted((want - have).elements())})
+            "house": NM.house(house), "area": NM.area(area), "units": NM.units(sorted((want - have).elements()))})
     if len(combats) > 1:
-        raise EngineError("illegal_action", gettext("a march may move into at most one area that starts a combat (R150)"))
+        raise EngineError("illegal_action", gettext("a march may move into at most one area that starts a combat"), rules=("R150",))
     if combats:
         dest = combats[0]
         n = neutral_at(state, dest)
@@ -353,12 +354,11 @@ def check_moves(state: State, house: str, area: str, moves: dict[str, list[str]]
             if best < n:
                 raise EngineError(
                     "illegal_action",
-                    gettext("even with every possible support, strength %(best)s cannot beat the neutral force %(force)s "
-                            "in %(area)s (R280, A14)") % {"best": best, "force": n, "area": dest},
-                )
+                    gettext("even with every possible support, strength %(best)s cannot beat the neutral force %(force)s in %(area)s") % {"best": best, "force": n, "area": NM.area(dest)},
+                rules=("R280", "A14"))
     delta[area] = -sum(want.values())
     if want and not supply.fits(state, house, delta):
-        raise EngineError("illegal_action", gettext("the move would exceed %(house)s's supply limit (R161, R66d)") % {"house": house})
+        raise EngineError("illegal_action", gettext("the move would exceed %(house)s's supply limit") % {"house": NM.house(house)}, rules=("R161", "R66d"))
 
 
 def can_move(state: State, house: str, area: str) -> bool:
@@ -513,7 +513,7 @@ def do_replace_ships(state: State, house: str, value: Any, events: list[Event]) 
     if not isinstance(value, int) or isinstance(value, bool):
         raise EngineError("bad_action", gettext("replace_ships takes a number"))
     if not 0 <= value <= d["max"]:
-        raise EngineError("illegal_action", gettext("replace between 0 and %(count)s ships (R258)") % {"count": d["max"]})
+        raise EngineError("illegal_action", gettext("replace between 0 and %(count)s ships") % {"count": d["max"]}, rules=("R258",))
     state["decision"] = None
     state["action"]["captures"].pop(0)
     _replace(state, house, d["port"], value, events)
@@ -560,11 +560,10 @@ def do_consolidate(state: State, house: str, value: Any, events: list[Event]) ->
     o = state["orders"].get(area) if isinstance(area, str) else None
     if not o or o["house"] != house or token_kind(o["token"]) != "consolidate":
         raise EngineError("illegal_action", gettext("%(house)s has no consolidate power order in %(area)s") % {
-            "house": house, "area": F.shown(area)})
+            "house": NM.house(house), "area": NM.area(F.shown(area))})
     if "muster" in value:
         if not token_special(o["token"]) or board().type[area] != "land" or not B.has_castle(area):
-            raise EngineError("illegal_action", gettext("only a special Consolidate Power order in a castle or stronghold "
-                                                        "area musters (R182)"))
+            raise EngineError("illegal_action", gettext("only a special Consolidate Power order in a castle or stronghold area musters"), rules=("R182",))
         plan = mustering.check_muster(state, house, mustering.cp_to_muster(area, value["muster"]), [area])
         state["decision"] = None
         _remove_order(state, area, events, "consolidate")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.agot import board as B
+from games.engine.agot import names as NM
 from games.engine.agot.data import DOMINANCE, TRACKS
 from games.engine.base import EngineError
 from games.engine.narration import gettext
@@ -44,8 +45,8 @@ def place_bid(state: State, task: Task, house: str, value: Any, events: list[Eve
     if not isinstance(value, int) or isinstance(value, bool):
         raise EngineError("bad_action", gettext("bid takes a number of power tokens"))
     if not 0 <= value <= state["power"][house]:
-        raise EngineError("illegal_action", gettext("%(house)s may bid 0 to %(power)s power (R84, R92)") % {
-            "house": house, "power": state["power"][house]})
+        raise EngineError("illegal_action", gettext("%(house)s may bid 0 to %(power)s power") % {
+            "house": NM.house(house), "power": state["power"][house]}, rules=("R84", "R92"))
     state["secret"][house]["bid"] = value
     state["decision"]["seats"].remove(house)
     events.append({"type": "bid_placed", "house": house})
@@ -104,7 +105,7 @@ def check_tie_order(state: State, value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
         raise EngineError("bad_action", gettext("break_tie takes a list of houses, best first"))
     if sorted(value) != sorted(tied):
-        raise EngineError("illegal_action", gettext("order exactly the tied houses: %(houses)s (R86)") % {"houses": ", ".join(tied)})
+        raise EngineError("illegal_action", gettext("order exactly the tied houses: %(houses)s") % {"houses": NM.houses(tied)}, rules=("R86",))
     return list(value)
 
 

@@ -27,9 +27,10 @@ from games.engine import fields as F
 from games.engine import rng
 from games.engine.agot import board as B
 from games.engine.agot import cards, supply
+from games.engine.agot import names as NM
 from games.engine.agot.data import board, house_cards, tides_cards, token_bonus, token_kind, token_special
 from games.engine.base import EngineError
-from games.engine.narration import gettext
+from games.engine.narration import gettext, ngettext
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -53,15 +54,15 @@ def _bad(reason: str) -> EngineError:
     return EngineError("bad_action", reason)
 
 
-def _illegal(reason: str) -> EngineError:
-    return EngineError("illegal_action", reason)
+def _illegal(reason: str, rules: tuple[str, ...] = ()) -> EngineError:
+    return EngineError("illegal_action", reason, rules=rules)
 
 
 def _cur(state: State) -> dict[str, Any]:
     combat = state.get("combat") or {}
     current = combat.get("_current")
     if not current:
-        raise EngineError("not_your_turn", "no combat is in progress")
+        raise EngineError("not_your_turn", gettext("no combat is in progress"))
     return current
 
 
@@ -281,7 +282,7 @@ def start_combat(
     could make strong enough (A14 decision), which refuses the whole march."""
     neutral = state["neutral_forces"].get(area)
     if neutral == "impassable":
-        raise _illegal(gettext("%(area)s is impassable (R284)") % {"area": area})
+        raise _illegal(gettext("%(area)s is impassable") % {"area": NM.area(area)}, rules=("R284",))
     defender = _defender(state, area, attacker)
     march_token = _march_token(state, origin, attacker)
     garrison = state["garrisons"].get(area) if defender is not None else None
@@ -342,8 +343,8 @@ def _check_neutral_reachable(state: State, cur: dict[str, Any]) -> None:
         best += _support_strength(state, house, area, ATTACKER)
     if best < cur["neutral"]:
         raise _illegal(gettext("the march cannot reach the strength %(force)s of the neutral force in %(area)s "
-                               "(at most %(best)s with every possible support; R280, A14)") % {
-                                   "force": cur["neutral"], "area": area, "best": best})
+                               "(at most %(best)s with every possible support)") % {
+                                   "force": cur["neutral"], "area": NM.area(area), "best": best}, rules=("R280", "A14"))
 
 
 # =========================================================================== the combat's course
@@ -565,8 +566,8 @@ def _apply_support(state: State, seat: str, value: Any, events: list[Event]) -> 
     if target is not None and not isinstance(target, str):
         raise _bad(gettext("support: for must be a house or null"))
     if target not in support_options(state, seat):
-        raise _illegal(gettext("%(seat)s may not support %(target)s in this combat (R210: never the enemy of one's own units)") % {
-            "seat": seat, "target": target})
+        raise _illegal(gettext("%(seat)s may not support %(target)s in this combat (never the enemy of one's own units)") % {
+            "seat": NM.house(seat), "target": NM.house(target)}, rules=("R210",))
     cur["to_declare"].remove(seat)
     cur["supports"][seat] = _side_of(cur, target) if target is not None else None
     events.append({"type": "support_declared", "house": seat, "for": target, "area": cur["area"]})
@@ -579,7 +580,7 @@ def _apply_accept(state: State, seat: str, value: Any, events: list[Event]) -> N
     offers = _offered_to(cur)[seat]
     unknown = [h for h in value if h not in offers]
     if unknown:
-        raise _illegal(gettext("%(house)s has not offered %(seat)s support") % {"house": unknown[0], "seat": seat})
+        raise _illegal(gettext("%(house)s has not offered %(seat)s support") % {"house": NM.house(unknown[0]), "seat": NM.house(seat)})
     for house, keep in value.items():
         if not keep:
             cur["refused"].append(house)
@@ -630,12 +631,12 @@ def _apply_house_card(state: State, seat: str, value: Any, events: list[Event]) 
     if not isinstance(value, str):
         raise _bad(gettext("house_card takes a card id"))
     if value not in state["hands"][seat]:
-        raise _illegal(gettext("%(card)s is not in %(seat)s's hand (R223: discarded cards cannot be played)") % {
-            "card": value, "seat": seat})
+        raise _illegal(gettext("%(card)s is not in %(seat)s's hand (discarded cards cannot be played)") % {
+            "card": NM.card(value), "seat": NM.house(seat)}, rules=("R223",))
     cur = _cur(state)
     if cur.get("replace") and value in cur["replace"]["exclude"]:
         raise _illegal(gettext("%(seat)s must reveal a card other than %(card)s (Tyrion Lannister / Aeron Damphair)") % {
-            "seat": seat, "card": value})
+            "seat": NM.house(seat), "card": NM.card(value)})
     # Only the chooser may see it until both are chosen (R219): it lives under `secret`.
     state["secret"].setdefault(seat, {})["house_card"] = value
     events.append({"type": "house_card_chosen", "house": seat})
@@ -867,10 +868,10 @@ def _apply_casualties(state: State, seat: str, value: Any, events: list[Event]) 
         raise _bad(gettext("casualties takes a list of units"))
     count = cur["casualty_choice"]["count"]
     if len(value) != count:
-        raise _illegal(gettext("%(seat)s must lose exactly %(count)s unit(s) (R231, R302)") % {"seat": seat, "count": count})
+        raise _illegal(ngettext("%(seat)s must lose exactly one unit", "%(seat)s must lose exactly %(count)s units", count) % {
+            "seat": NM.house(seat), "count": count}, rules=("R231", "R302"))
     if not _multiset_sub(_eligible_casualties(state, cur, seat), value):
-        raise _illegal(gettext("casualties must be units of this house in the embattled area, neither routed nor "
-                               "supporting (R232, R234)"))
+        raise _illegal(gettext("casualties must be units of this house in the embattled area, neither routed nor supporting"), rules=("R232", "R234"))
     _take_casualties(state, events, seat, list(value))
 
 
@@ -1025,11 +1026,11 @@ def _apply_retreat(state: State, seat: str, value: Any, events: list[Event]) -> 
         raise _bad(gettext("retreat: to is an area, destroy a list of units"))
     options = cur["retreat_options"] or {}
     if target not in options:
-        raise _illegal(gettext("%(area)s is not a legal retreat area; legal: %(areas)s (R238)") % {
-            "area": target, "areas": ", ".join(sorted(options))})
+        raise _illegal(gettext("%(area)s is not a legal retreat area; legal: %(areas)s") % {
+            "area": NM.area(target), "areas": NM.areas(sorted(options))}, rules=("R238",))
     if len(destroy) != options[target] or not _multiset_sub(cur["retreating"], destroy):
-        raise _illegal(gettext("retreating to %(area)s destroys exactly %(count)s of %(units)s to fit supply (R238d)") % {
-            "area": target, "count": options[target], "units": cur["retreating"]})
+        raise _illegal(gettext("retreating to %(area)s destroys exactly %(count)s of %(units)s to fit supply") % {
+            "area": NM.area(target), "count": options[target], "units": NM.units(cur["retreating"])}, rules=("R238d",))
     _do_retreat(state, events, target, list(destroy))
 
 
@@ -1142,7 +1143,7 @@ def apply(state: State, seat: str, action: Action, events: list[Event]) -> None:
     # SCENARIOS.md: `{blade: true|false}` answers both `blade` and `blade_redraw`.
     answers = kind == pending_kind or (kind == "blade" and pending_kind == "blade_redraw")
     if not in_progress(state) or not answers or seat not in decision.get("seats", []):
-        raise EngineError("not_your_turn", f"{seat} has no pending {kind} decision")
+        raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": NM.house(seat), "kind": kind})
     if kind == "support":
         _apply_support(state, seat, value, events)
     elif kind == "accept_support":
@@ -1169,10 +1170,10 @@ def _apply_choose(state: State, seat: str, value: Any, events: list[Event]) -> N
     cur = _cur(state)
     ask = cur.get("ask")
     if not ask:
-        raise EngineError("not_your_turn", f"{seat} has no pending ability choice")
+        raise EngineError("not_your_turn", gettext("%(seat)s has no pending ability choice") % {"seat": NM.house(seat)})
     if not F.among(value, ask["options"]):  # as JSON: 0 is not false, 1 is not true
         shown = ", ".join(json_text(o) for o in ask["options"])
-        raise _illegal(gettext("%(card)s: choose one of %(options)s (R221, D21)") % {"card": ask["card"], "options": shown})
+        raise _illegal(gettext("%(card)s: choose one of %(options)s") % {"card": NM.card(ask["card"]), "options": shown}, rules=("R221", "D21"))
     cur["ask"] = None
     state["decision"] = None
     cards.choose(state, cur, ask, value, events)
@@ -1252,7 +1253,7 @@ def default_action(state: State, seat: str) -> Action:
         return {"casualties": eligible[: cur["casualty_choice"]["count"]]}
     if kind == "retreat":
         return {"retreat": _default_retreat(state, cur)}
-    raise EngineError("not_your_turn", f"{seat} has no pending combat decision")
+    raise EngineError("not_your_turn", gettext("%(seat)s has no pending combat decision") % {"seat": NM.house(seat)})
 
 
 def _default_card(state: State, seat: str) -> str:
@@ -1292,5 +1293,5 @@ def _default_retreat(state: State, cur: dict[str, Any]) -> dict[str, Any]:
 def random_action(state: State, seat: str, rand: random.Random) -> Action:
     actions = legal_actions(state, seat) or []
     if not actions:
-        raise EngineError("not_your_turn", f"{seat} has no pending combat decision")
+        raise EngineError("not_your_turn", gettext("%(seat)s has no pending combat decision") % {"seat": NM.house(seat)})
     return rand.choice(actions)

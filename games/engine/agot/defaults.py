@@ -21,8 +21,10 @@ from typing import Any
 
 from games.engine.agot import action, planning
 from games.engine.agot import board as B
+from games.engine.agot import names as NM
 from games.engine.agot.data import token_special
 from games.engine.base import EngineError
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -79,7 +81,7 @@ def default_orders(state: State, house: str) -> dict[str, str]:
 def default_action(state: State, seat: str) -> Action:
     d = state.get("decision")
     if not d or seat not in d["seats"]:
-        raise EngineError("not_your_turn", f"{seat} has no pending decision")
+        raise EngineError("not_your_turn", gettext("%(seat)s has no pending decision") % {"seat": NM.house(seat)})
     kind = d["kind"]
     if kind == "place_orders":
         return {"place_orders": default_orders(state, seat)}

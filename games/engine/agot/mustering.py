@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from games.engine.agot import board as B
+from games.engine.agot import names as NM
 from games.engine.agot import supply
 from games.engine.agot.data import board, unit_limits
 from games.engine.base import EngineError
@@ -56,22 +57,22 @@ def _ship_payer(state: State, house: str, dest: str, given: Any, allowed: list[s
     if b.type[dest] == "port":
         payer = b.port_land[dest]
         if payer not in allowed or (given is not None and given != payer):
-            raise EngineError("illegal_action", gettext("a ship in %(area)s is paid by %(payer)s, which cannot muster now (R75)") % {
-                "area": dest, "payer": payer})
+            raise EngineError("illegal_action", gettext("a ship in %(area)s is paid by %(payer)s, which cannot muster now") % {
+                "area": NM.area(dest), "payer": NM.area(payer)}, rules=("R75",))
         if any(h != house for h in state["units"].get(dest, {})):
-            raise EngineError("illegal_action", gettext("enemy ships stand in %(area)s") % {"area": dest})
+            raise EngineError("illegal_action", gettext("enemy ships stand in %(area)s") % {"area": NM.area(dest)})
         return payer
     if B.enemy_ships_in(state, dest, house):
-        raise EngineError("illegal_action", gettext("ships cannot be mustered into a sea holding enemy ships (R75): %(area)s") % {"area": dest})
+        raise EngineError("illegal_action", gettext("ships cannot be mustered into a sea holding enemy ships: %(area)s") % {"area": NM.area(dest)}, rules=("R75",))
     payers = [a for a in allowed if dest in b.adj_set[a]]
     if given is not None:
         if given not in payers:
-            raise EngineError("illegal_action", gettext("%(payer)s cannot muster a ship into %(area)s (R75)") % {"payer": given, "area": dest})
+            raise EngineError("illegal_action", gettext("%(payer)s cannot muster a ship into %(area)s") % {"payer": NM.area(given), "area": NM.area(dest)}, rules=("R75",))
         return str(given)
     if not payers:
-        raise EngineError("illegal_action", gettext("no mustering area of %(house)s is next to %(area)s (R75)") % {"house": house, "area": dest})
+        raise EngineError("illegal_action", gettext("no mustering area of %(house)s is next to %(area)s") % {"house": NM.house(house), "area": NM.area(dest)}, rules=("R75",))
     if len(payers) > 1:
-        raise EngineError("illegal_action", gettext("name the paying castle with from: %(areas)s") % {"areas": ", ".join(payers)})
+        raise EngineError("illegal_action", gettext("name the paying castle with from: %(areas)s") % {"areas": NM.areas(payers)})
     return payers[0]
 
 
@@ -86,21 +87,21 @@ def _item(state: State, house: str, dest: str, item: Any, allowed: list[str], pl
             raise _bad()
         if unit == "ship":
             if b.type[dest] == "land":
-                raise EngineError("illegal_action", gettext("ships go into a port or an adjacent sea, not %(area)s (R75)") % {"area": dest})
+                raise EngineError("illegal_action", gettext("ships go into a port or an adjacent sea, not %(area)s") % {"area": NM.area(dest)}, rules=("R75",))
             payer = _ship_payer(state, house, dest, item.get("from"), allowed)
         else:
             if b.type[dest] != "land":
-                raise EngineError("illegal_action", gettext("%(unit)ss are never mustered into seas or ports (R77)") % {"unit": unit})
+                raise EngineError("illegal_action", gettext("%(units)s are never mustered into seas or ports") % {"units": NM.unit_plural(unit)}, rules=("R77",))
             if dest not in allowed or item.get("from", dest) != dest:
-                raise EngineError("illegal_action", gettext("%(house)s cannot muster in %(area)s now (R68, R70, R79)") % {"house": house, "area": dest})
+                raise EngineError("illegal_action", gettext("%(house)s cannot muster in %(area)s now") % {"house": NM.house(house), "area": NM.area(dest)}, rules=("R68", "R70", "R79"))
             payer = dest
         plan.add.setdefault(dest, []).append(unit)
         plan.spent[payer] += COST[unit]
     elif keys == {"upgrade", "to"}:
         if item["upgrade"] != "footman" or item["to"] not in UPGRADES:
-            raise EngineError("illegal_action", gettext("only a footman is upgraded, to a knight or a siege engine (R71)"))
+            raise EngineError("illegal_action", gettext("only a footman is upgraded, to a knight or a siege engine"), rules=("R71",))
         if dest not in allowed:
-            raise EngineError("illegal_action", gettext("%(house)s cannot muster in %(area)s now (R68)") % {"house": house, "area": dest})
+            raise EngineError("illegal_action", gettext("%(house)s cannot muster in %(area)s now") % {"house": NM.house(house), "area": NM.area(dest)}, rules=("R68",))
         plan.upgrade.setdefault(dest, []).append(item["to"])
         plan.spent[dest] += 1
     else:
@@ -120,15 +121,15 @@ def check_muster(state: State, house: str, value: Any, allowed: list[str]) -> Pl
             _item(state, house, dest, item, allowed, plan)
     for payer, n in plan.spent.items():
         if n > points(payer):
-            raise EngineError("illegal_action", gettext("%(payer)s has %(points)s mustering point(s), not %(count)s (R68, R73)") % {
-                "payer": payer, "points": points(payer), "count": n})
+            raise EngineError("illegal_action", gettext("%(payer)s has %(points)s mustering point(s), not %(count)s") % {
+                "payer": NM.area(payer), "points": points(payer), "count": n}, rules=("R68", "R73"))
     for area, ups in plan.upgrade.items():
         # A17: only footmen already there before this mustering are upgraded.
         have = sum(1 for u in B.house_units(state, area, house) if u == "footman")
         if len(ups) > have:
-            raise EngineError("illegal_action", ngettext("%(house)s has %(count)s footman in %(area)s to upgrade (R71, A17)",
-                                                         "%(house)s has %(count)s footmen in %(area)s to upgrade (R71, A17)", have)
-                              % {"house": house, "count": have, "area": area})
+            raise EngineError("illegal_action", ngettext("%(house)s has %(count)s footman in %(area)s to upgrade",
+                                                         "%(house)s has %(count)s footmen in %(area)s to upgrade", have)
+                              % {"house": NM.house(house), "count": have, "area": NM.area(area)}, rules=("R71", "A17"))
     counts = B.unit_counts(state, house)
     for units in plan.add.values():
         for u in units:
@@ -139,15 +140,15 @@ def check_muster(state: State, house: str, value: Any, allowed: list[str]) -> Pl
             counts["footman"] -= 1
     for unit, limit in unit_limits().items():
         if counts[unit] > limit:
-            raise EngineError("illegal_action", gettext("%(house)s has no %(unit)s left to muster (R9, R70)") % {"house": house, "unit": unit})
+            raise EngineError("illegal_action", gettext("%(house)s has no %(units)s left to muster") % {"house": NM.house(house), "units": NM.unit_plural(unit)}, rules=("R9", "R70"))
     for port, units in plan.add.items():
         if b.type[port] == "port":
             inside = len(B.house_units(state, port, house))
             if inside + len(units) > 3:
-                raise EngineError("illegal_action", gettext("a port holds at most 3 ships (R248): %(area)s") % {"area": port})
+                raise EngineError("illegal_action", gettext("a port holds at most 3 ships: %(area)s") % {"area": NM.area(port)}, rules=("R248",))
     delta = {a: len(us) for a, us in plan.add.items()}
     if delta and not supply.fits(state, house, delta):
-        raise EngineError("illegal_action", gettext("the new units would exceed %(house)s's supply limit (R72)") % {"house": house})
+        raise EngineError("illegal_action", gettext("the new units would exceed %(house)s's supply limit") % {"house": NM.house(house)}, rules=("R72",))
     return plan
 
 

@@ -13,9 +13,10 @@ from typing import Any
 
 from games.engine import fields as F
 from games.engine.agot import board as B
+from games.engine.agot import names as NM
 from games.engine.agot.data import ORDER_TOKENS, token_kind, token_special
 from games.engine.base import EngineError
-from games.engine.narration import gettext
+from games.engine.narration import gettext, ngettext
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -24,6 +25,13 @@ Event = dict[str, Any]
 def areas_needing_orders(state: State, house: str) -> list[str]:
     """Every area with at least one unit of the house, routed or not (R112), sorted."""
     return sorted(a for a, by in state["units"].items() if by.get(house))
+
+
+def _forbidden(state: State, token: str) -> str:
+    """Why `token` may not be placed this round, in words: its kind, or this very order (R57-R62)."""
+    if token_kind(token) in state["restrictions"]:
+        return gettext("%(kind)s orders are forbidden this round") % {"kind": NM.order_kind(token)}
+    return gettext("the %(order)s is forbidden this round") % {"order": NM.order(token)}
 
 
 def restricted(state: State, token: str) -> bool:
@@ -94,28 +102,28 @@ def check_orders(state: State, house: str, placed: Any) -> dict[str, str]:
         if token not in ORDER_TOKENS:
             raise EngineError("bad_action", gettext("unknown order token %(token)s") % {"token": F.shown(token)})
         if area not in need_set:
-            raise EngineError("illegal_action", gettext("%(house)s has no units in %(area)s to give an order (R112, R121)") % {
-                "house": house, "area": area})
+            raise EngineError("illegal_action", gettext("%(house)s has no units in %(area)s to give an order") % {
+                "house": NM.house(house), "area": NM.area(area)}, rules=("R112", "R121"))
         if restricted(state, token):
-            raise EngineError("illegal_action", gettext("%(token)s orders are forbidden this round (R124)") % {"token": token})
+            raise EngineError("illegal_action", _forbidden(state, token), rules=("R124",))
         counts[token] += 1
         if counts[token] > ORDER_TOKENS[token]:
-            raise EngineError("illegal_action", gettext("%(house)s has only %(count)s %(token)s token(s) (R116)") % {
-                "house": house, "count": ORDER_TOKENS[token], "token": token})
+            raise EngineError("illegal_action", ngettext("%(house)s has only one %(order)s token", "%(house)s has only %(count)s %(order)s tokens",
+                                                         ORDER_TOKENS[token]) % {
+                "house": NM.house(house), "count": ORDER_TOKENS[token], "order": NM.order(token)}, rules=("R116",))
     specials = sum(n for t, n in counts.items() if token_special(t))
     allowed = B.stars_of(state, house)
     if specials > allowed:
         raise EngineError(
-            "illegal_action", gettext("%(house)s may place %(count)s special order(s) at its King's Court position (R117)")
-            % {"house": house, "count": allowed}
-        )
+            "illegal_action", gettext("%(house)s may place %(count)s special order(s) at its King's Court position")
+            % {"house": NM.house(house), "count": allowed}, rules=("R117",))
     expected = min(len(need), usable_count(state, house))
     if len(placed) < expected:
         missing = [a for a in need if a not in placed]
         raise EngineError(
             "illegal_action",
-            gettext("every area with units needs an order (R112, R119): %(areas)s") % {"areas": ", ".join(missing)},
-        )
+            gettext("every area with units needs an order: %(areas)s") % {"areas": NM.areas(missing)},
+            rules=("R112", "R119"))
     return dict(placed)
 
 
@@ -160,19 +168,19 @@ def check_replacement(state: State, house: str, area: Any, token: Any) -> None:
         raise EngineError("bad_action", gettext("unknown order token %(token)s") % {"token": F.shown(token)})
     cur = state["orders"].get(area)
     if not cur or cur["house"] != house:
-        raise EngineError("illegal_action", gettext("%(house)s has no order in %(area)s to replace (R126)") % {
-            "house": house, "area": area})
+        raise EngineError("illegal_action", gettext("%(house)s has no order in %(area)s to replace") % {
+            "house": NM.house(house), "area": NM.area(area)}, rules=("R126",))
     if token == cur["token"]:
         raise EngineError("illegal_action", gettext("the replacement must be a different order"))
     if token_pool(state, house)[token] <= 0:
-        raise EngineError("illegal_action", gettext("%(house)s has no unused %(token)s token") % {"house": house, "token": token})
+        raise EngineError("illegal_action", gettext("%(house)s has no unused %(order)s token") % {"house": NM.house(house), "order": NM.order(token)})
     if restricted(state, token):
-        raise EngineError("illegal_action", gettext("%(token)s orders are forbidden this round (R124, A13)") % {"token": token})
+        raise EngineError("illegal_action", _forbidden(state, token), rules=("R124", "A13"))
     specials = sum(
         1 for a, o in state["orders"].items() if o["house"] == house and a != area and token_special(o["token"])
     ) + token_special(token)
     if specials > B.stars_of(state, house):
-        raise EngineError("illegal_action", gettext("the King's Court stars do not allow another special order (R117, A13)"))
+        raise EngineError("illegal_action", gettext("the King's Court stars do not allow another special order"), rules=("R117", "A13"))
 
 
 def raven(state: State, house: str, value: Any, events: list[Event]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.agot import names as NM
 from games.engine.agot.data import supply_table
 from games.engine.narration import gettext
 
@@ -165,18 +166,18 @@ def check_reduction(state: State, house: str, value: Any) -> dict[str, list[str]
         have = Counter(state["units"].get(area, {}).get(house, [])) if isinstance(area, str) else Counter()
         if Counter(units) - have:
             raise EngineError("illegal_action", gettext("%(house)s has no such units in %(area)s: %(units)s") % {
-                "house": house, "area": area, "units": units})
+                "house": NM.house(house), "area": NM.area(area), "units": NM.units(units)})
         clean[area] = list(units)
     delta = {a: -len(us) for a, us in clean.items()}
     if not fits(state, house, delta):
-        raise EngineError("illegal_action", gettext("%(house)s's armies would still exceed supply %(level)s (R63)") % {
-            "house": house, "level": state["supply"][house]})
+        raise EngineError("illegal_action", gettext("%(house)s's armies would still exceed supply %(level)s") % {
+            "house": NM.house(house), "level": state["supply"][house]}, rules=("R63",))
     for a in clean:
         back = dict(delta)
         back[a] += 1
         if fits(state, house, back):
             raise EngineError("illegal_action", gettext(
-                "more units than needed destroyed in %(area)s: stop as soon as the armies fit (A22)") % {"area": a})
+                "more units than needed destroyed in %(area)s: stop as soon as the armies fit") % {"area": NM.area(a)}, rules=("A22",))
     return clean
 
 

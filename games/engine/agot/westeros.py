@@ -16,6 +16,7 @@ from typing import Any
 from games.engine import rng
 from games.engine.agot import bidding, mustering, planning, rounds, supply, wildlings
 from games.engine.agot import board as B
+from games.engine.agot import names as NM
 from games.engine.agot.data import WESTEROS_DECKS, board, westeros_cards
 from games.engine.base import EngineError, ScenarioSetupError
 from games.engine.narration import gettext
@@ -275,7 +276,7 @@ def apply(state: State, seat: str, act: Action, events: list[Event]) -> None:
     ws = _ws(state)
     task = ws["current"]
     if task is None:
-        raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": seat, "kind": kind})
+        raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": NM.house(seat), "kind": kind})
     done = _answer(state, task, seat, kind, value, events)
     if done:
         ws["current"] = None
@@ -311,14 +312,14 @@ def _answer(state: State, task: Task, seat: str, kind: str, value: Any, events: 
         if t == "card":
             return _choose_option(state, task, value, events)
         return wildlings.choose(state, task, seat, value, events)
-    raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": seat, "kind": kind})
+    raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": NM.house(seat), "kind": kind})
 
 
 def _choose_option(state: State, task: Task, value: Any, events: list[Event]) -> bool:
     d = state["decision"]
     if not isinstance(value, str) or value not in d["options"]:
-        raise EngineError("illegal_action", gettext("%(card)s offers %(options)s (R49, R55, R62)") % {
-            "card": d["card"], "options": ", ".join(d["options"])})
+        raise EngineError("illegal_action", gettext("%(card)s offers %(options)s") % {
+            "card": NM.card(d["card"]), "options": NM.options(d["options"])}, rules=("R49", "R55", "R62"))
     events.append({"type": "westeros_option", "card": d["card"], "house": d["seats"][0], "option": value})
     state["decision"] = None
     _effect(state, value, events)

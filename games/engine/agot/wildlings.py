@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine.agot import bidding, mustering
 from games.engine.agot import board as B
+from games.engine.agot import names as NM
 from games.engine.agot import supply as S
 from games.engine.agot.data import TRACKS, house_cards, unit_limits
 from games.engine.base import EngineError
@@ -312,7 +313,7 @@ def _check_units(state: State, task: Task, d: dict[str, Any], value: Any) -> dic
     for a, us in clean.items():
         if Counter(us) - Counter(cand.get(a, [])):
             raise EngineError("illegal_action", gettext("%(house)s has no such units to choose in %(area)s: %(units)s") % {
-                "house": h, "area": a, "units": us})
+                "house": NM.house(h), "area": NM.area(a), "units": NM.units(us)})
     n = sum(len(us) for us in clean.values())
     if (d["may"] and n > d["count"]) or (not d["may"] and n != d["count"]):
         raise EngineError("illegal_action", (gettext("choose up to %(count)s unit(s)") if d["may"] else gettext("choose %(count)s unit(s)"))
@@ -441,19 +442,19 @@ def choose(state: State, task: Task, seat: str, value: Any, events: list[Event])
         if isinstance(value, str):
             if value not in d["options"]:
                 raise EngineError("illegal_action", gettext("drop on a track where %(house)s stands highest: %(options)s") % {
-                    "house": seat, "options": d["options"]})
+                    "house": NM.house(seat), "options": NM.options(d["options"])})
             state["decision"] = None
             _drop(state, seat, value, events)
             return True
         if not d["count"]:
             raise EngineError("illegal_action", gettext("%(house)s has no units: drop on a track %(options)s") % {
-                "house": seat, "options": d["options"]})
+                "house": NM.house(seat), "options": NM.options(d["options"])})
         units = _check_units(state, {"house": seat, "mode": "destroy"}, d, value)
         state["decision"] = None
         _do_units(state, {"house": seat, "mode": "destroy"}, units, events)
         return True
     if not any(value is o or (isinstance(value, str) and value == o) for o in d["options"]):
-        raise EngineError("illegal_action", gettext("choose one of %(options)s") % {"options": d["options"]})
+        raise EngineError("illegal_action", gettext("choose one of %(options)s") % {"options": NM.options(d["options"])})
     state["decision"] = None
     if effect == "discard_card":
         _discard(state, seat, [value], events)

@@ -114,7 +114,7 @@ class LcgRuleset:
 
     def apply(self, state: State, seat: str, act: Action) -> tuple[State, list[Event]]:
         if state["over"]:
-            raise EngineError("game_over", "the game is over")
+            raise EngineError("game_over", gettext("the game is over"))
         if not isinstance(act, dict) or len(act) != 1:
             raise EngineError("bad_action", gettext("an action is an object with one key"))
         F.guard(act)
@@ -122,7 +122,7 @@ class LcgRuleset:
         if kind not in actions.ANSWERS:
             raise EngineError("bad_action", gettext("unknown action %(action)s") % {"action": F.shown(kind)})
         if seat not in state["seats"]:
-            raise EngineError("not_your_turn", f"{seat} is not a seat")
+            raise EngineError("not_your_turn", gettext("%(seat)s is not a seat") % {"seat": seat})
         new = copy_state(state)
         events: list[Event] = []
         actions.apply(new, seat, act, events)

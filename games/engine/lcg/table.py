@@ -135,7 +135,7 @@ def find_in_play(state: State, name: Any, seats: list[str], ctype: str | None = 
             raise EngineError("bad_action", gettext("a card is an id or {card: id, seat: seat}"))
         if "seat" in name:
             if name["seat"] not in state["seats"]:
-                raise EngineError("illegal_action", f"{F.shown(name['seat'])} is not a seat")
+                raise EngineError("illegal_action", gettext("%(seat)s is not a seat") % {"seat": F.shown(name["seat"])})
             seats = [name["seat"]]
         name = name["card"]
     if not isinstance(name, str):
@@ -148,7 +148,7 @@ def find_in_play(state: State, name: Any, seats: list[str], ctype: str | None = 
                 k += 1
                 if k == n:
                     return u
-    raise EngineError("illegal_action", f"{name} is not in play there")
+    raise EngineError("illegal_action", gettext("%(card)s is not in play there") % {"card": _named(name)})
 
 
 def copy_number(name: str) -> tuple[str, int]:
@@ -162,13 +162,22 @@ def copy_number(name: str) -> tuple[str, int]:
     return base, int(num)
 
 
+def _named(name: str) -> str:
+    """A card named in an action (`<id>` or `<id>#<n>`) as a refusal says it: its printed name."""
+    from games.engine.lcg.narrate import card as card_name
+
+    base, _sep, n = name.partition("#")
+    said = card_name(base)
+    return f"{said} #{n}" if n else said
+
+
 def find_in_hand(state: State, seat: str, name: Any) -> str:
     if not isinstance(name, str):
         raise EngineError("bad_action", gettext("a card in hand is named by its id"))
     for u in state["players"][seat]["hand"]:
         if cid(state, u) == name:
             return u
-    raise EngineError("illegal_action", f"{name} is not in your hand")
+    raise EngineError("illegal_action", gettext("%(card)s is not in your hand") % {"card": _named(name)})
 
 
 # ------------------------------------------------------------------ moving cards
