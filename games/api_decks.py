@@ -85,6 +85,10 @@ class ImportedSerializer(serializers.Serializer):
     report = ReportSerializer()
 
 
+class ValidatedSerializer(ReportSerializer):
+    text = serializers.CharField(help_text="the deck in ThronesDB's plain-text format (to export it)")
+
+
 class TextSerializer(serializers.Serializer):
     text = serializers.CharField(help_text="the deck in ThronesDB's plain-text format")
 
@@ -130,6 +134,7 @@ class DeckUpdateSerializer(serializers.Serializer):
 
 
 class DeckValidateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True, help_text="for the text only")
     faction = serializers.CharField(max_length=40)
     agenda = serializers.CharField(max_length=80, required=False, allow_null=True, allow_blank=True)
     plots = serializers.ListField(child=serializers.CharField(max_length=80), max_length=service.MAX_DRAW,
@@ -229,11 +234,14 @@ class ReadyDeckTextView(APIView):
 class DeckValidateView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(request=DeckValidateSerializer, responses=ReportSerializer,
+    @extend_schema(request=DeckValidateSerializer, responses=ValidatedSerializer,
                    summary="Judge a deck by the deck-building rules without saving it: legal or why not, in words")
     def post(self, request: Request) -> Response:
         data = _valid(DeckValidateSerializer, request)
-        return Response(service.validate(data["faction"], data.get("agenda"), data["plots"], data["draw"]))
+        report = service.validate(data["faction"], data.get("agenda"), data["plots"], data["draw"])
+        cards = {"faction": data["faction"], "agenda": data.get("agenda") or None, "plots": data["plots"],
+                 "draw": data["draw"]}
+        return Response({**report, "text": service.export_text(cards, data.get("name") or "")})
 
 
 class DeckImportView(APIView):
