@@ -1,7 +1,7 @@
 """Saved decks brought to games (issue 30): a lobby and "play against the computer" take a person's own saved deck
 when it is legal and the engine plays every card of it (else a refusal in words naming why, or which cards); the
 deck is copied into the game when it starts (editing it later changes nothing); opponents and spectators see only
-its name, faction and agenda (the game's options and the engine's view), never its lists."""
+its faction and agenda (the game's options and the engine's view), never its name or lists."""
 from __future__ import annotations
 
 import json
@@ -80,7 +80,8 @@ def test_opponents_and_spectators_see_only_name_faction_and_agenda():
     for viewer in (bran, watcher):
         body = api_client_for(viewer).get(reverse("api-game", args=[game_id])).json()
         shown = body["options"]["decks"][mine]
-        assert shown == {"name": "Gold", "faction": "lannister", "agenda": None}
+        assert shown == {"faction": "lannister", "agenda": None}
+        assert "Gold" not in json.dumps(body["options"]) and "Gold" not in json.dumps(body["view"])
         assert body["view"]["options"]["decks"][game.state["seats"].index(mine)] == shown
         text = json.dumps({k: v for k, v in body.items() if k not in ("log",)})
         # none of the deck's own cards is named anywhere but where the rules show it (in play, discards...)
@@ -151,7 +152,7 @@ def test_the_engine_takes_a_deck_given_as_lists_and_refuses_an_illegal_one():
     deck = {"name": "Gold", **playable_legal()}
     state = setup.new_game(["p1", "p2"], {"decks": [deck, "the_old_ways"]}, 5)
     assert state["players"]["p1"]["faction"] == "lannister" and state["players"]["p1"]["deck_id"] is None
-    assert state["options"]["decks"][0] == {"name": "Gold", "faction": "lannister", "agenda": None}
+    assert state["options"]["decks"][0] == {"faction": "lannister", "agenda": None}
     assert len(state["players"]["p1"]["deck"]) + len(state["players"]["p1"]["hand"]) == 60
     thin = {**deck, "draw": deck["draw"][:59]}
     with pytest.raises(setup.EngineError) as told:

@@ -238,8 +238,8 @@ def my_usable_decks(user) -> dict[str, str]:
 
 
 def public_options(options: Any) -> Any:
-    """A game's options as anyone may see them: a saved deck copied into them shows its name, faction and
-    agenda only (its lists are its owner's; the engine's view keeps the same, setup.public_deck)."""
+    """A game's options as anyone may see them: a saved deck copied into them shows its faction and agenda only
+    (its name and lists are its owner's; the engine's view keeps the same, setup.public_deck)."""
     decks = (options or {}).get("decks") if isinstance(options, dict) else None
     if not decks or not any(isinstance(d, dict) for d in (decks.values() if isinstance(decks, dict) else decks)):
         return options

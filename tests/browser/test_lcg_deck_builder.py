@@ -87,11 +87,16 @@ def test_build_a_targaryen_deck_by_paste_see_a_refusal_in_words_and_save_it(live
     assert "legal" in page.inner_text("#my-decks")
     page.screenshot(path=str(artifacts / "deck-builder-1440.png"), full_page=True)
 
-    phone = new_page(390, 844)
+    # on a phone, in Spanish (the browser's language): the script's words too
+    phone = new_page(390, 844, locale="es-ES")
     log_in(phone, server.url, "db_daenerys")
     phone.goto(server.url + "/decks/")
-    phone.locator("#my-decks li", has_text="Fire and Blood Test").get_by_role("button", name="Open").click()
-    wait_until(phone, lambda: "This deck follows the deck-building rules." in phone.inner_text("#deck-status"), "opened on a phone")
+    phone.locator("#my-decks li", has_text="Fire and Blood Test").get_by_role("button", name="Abrir").click()
+    wait_until(phone, lambda: "Este mazo cumple las reglas de construcción de mazos." in phone.inner_text("#deck-status"),
+               "opened on a phone, in Spanish")
+    assert "Tramas: 7 de 7" in phone.inner_text("#deck-counts")
     phone.screenshot(path=str(artifacts / "deck-builder-390.png"), full_page=False)
+    phone.locator("#pool").scroll_into_view_if_needed()
+    phone.screenshot(path=str(artifacts / "deck-builder-pool-es-390.png"), full_page=False)
     wide = phone.evaluate("""[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id)""")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), wide

@@ -101,9 +101,9 @@ def given_deck(deck: dict[str, Any]) -> dict[str, Any]:
 
 def public_deck(deck: Any) -> Any:
     """What anyone may know of a seat's deck: a ready-made deck's id (its list is public), or a given deck's
-    name, faction and agenda (its lists are its owner's)."""
+    faction and agenda, which the rules reveal (its name and lists are its owner's)."""
     if isinstance(deck, dict):
-        return {"name": deck.get("name", ""), "faction": deck["faction"], "agenda": deck.get("agenda")}
+        return {"faction": deck["faction"], "agenda": deck.get("agenda")}
     return deck
 
 
