@@ -171,8 +171,9 @@ def apply(state: State, seat: str, act: dict[str, Any], events: list[Event]) -> 
     d = state["decision"]
     if d is None or seat not in d["seats"] or d["kind"] not in ANSWERS[kind]:
         asked = d["kind"] if d and seat in d["seats"] else None
-        raise EngineError("not_your_turn", f"{seat} is not asked for {kind} now"
-                          + (f" (asked: {asked})" if asked else ""))
+        raise EngineError("not_your_turn", (gettext("%(seat)s is not asked for %(kind)s now (asked: %(asked)s)")
+                                            if asked else gettext("%(seat)s is not asked for %(kind)s now")) % {
+            "seat": seat, "kind": kind, "asked": asked})
     value = act[kind]
     HANDLERS[kind](state, seat, value, events)
 

@@ -162,7 +162,7 @@ class MinisRuleset:
         if kind not in ALL_ANSWERS:
             raise EngineError("bad_action", gettext("unknown action %(action)s") % {"action": F.shown(kind)})
         if seat not in state["seats"]:
-            raise EngineError("not_your_turn", f"{seat} is not a seat")
+            raise EngineError("not_your_turn", gettext("%(seat)s is not a seat") % {"seat": seat})
         d = state.get("decision")
         if not d or seat not in d["seats"]:
             raise EngineError("not_your_turn", gettext("%(seat)s has no decision to make now") % {"seat": seat})
