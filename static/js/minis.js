@@ -617,12 +617,21 @@
   function myKind() { return SEAT && game && game.status === "active" ? (game.pending || {})[SEAT] : null; }
   function decision() { return (game.view && game.view.decision) || {}; }
 
+  /* The game as the page draws it, less what changes while the game does not (who is connected, the
+     seconds left on a clock): a re-fetch that brings nothing new (the socket opening, a passed deadline's
+     check) redraws the scoreline only. Redrawing the decision replaced its buttons under the player's
+     pointer, and a click pressed on a button and released on its replacement was lost (the ghost tray
+     the player asked for never came). */
+  let drawnKey = null;
+  function drawnOf(g) { return JSON.stringify(Object.assign({}, g, { seats: (g.seats || []).map((x) => Object.assign({}, x, { connected: null, clock: null })) })); }
+
   const load = window.WesterosClient.coalesced(async () => {
     const r = await fetch(q(""), { credentials: "same-origin", headers: { Accept: "application/json" } });
     if (!r.ok) { showError(fmt(gettext("Could not load the game (%(status)s)."), { status: r.status })); return; }
     game = await r.json();
     version = game.version;
-    render();
+    const key = drawnOf(game);
+    if (key !== drawnKey) { drawnKey = key; render(); } else { useGame(); renderScore(); }
     if (window.WesterosTurn) window.WesterosTurn.update(game);
     if (window.WesterosTable) window.WesterosTable.update(game, load);  // seat controls, end of the game (table_controls.js)
     loadLog();
@@ -640,16 +649,21 @@
   /* The move check (POST /check, nothing applied): {ok, at, facing} or {ok: false, error, reason}.
      A 409 means the page's version is behind (the game moved on since it was loaded): the game is
      fetched again and the same question asked at the new version, not shown as a refusal. */
+  /* No answer at all (the network, or the server busy or down: 5xx, 429) is `failed`, not a refusal of the move. */
   async function checkAction(action, retried) {
     const sent = version;
-    const res = await post(q("/check"), { version: sent, action: action });
+    let res;
+    try { res = await post(q("/check"), { version: sent, action: action }); } catch (e) {
+      return { ok: false, failed: true, reason: fmt(gettext("the check failed (%(status)s)"), { status: gettext("no answer") }) };
+    }
     if (res.status === 409 && (retried || 0) < 2) {
       if (version === sent) await load();
       if (version !== sent) return checkAction(action, (retried || 0) + 1);
     }
     if (typeof res.body.ok === "boolean") return res.body;
     if (res.status === 404 || res.status === 405) return { missing: true };
-    return { ok: false, reason: res.reason || fmt(gettext("the check failed (%(status)s)"), { status: res.status }) };
+    const reason = res.reason || fmt(gettext("the check failed (%(status)s)"), { status: res.status });
+    return { ok: false, failed: res.status >= 500 || res.status === 429, reason };
   }
 
   // ------------------------------------------------------------------ ghost trays and the actions built from them
@@ -732,18 +746,27 @@
       default: return null;
     }
   }
+  /* Each change of the tray asks again; only the answer to the last question is shown: the number is
+     taken when the question is scheduled, so an answer to an earlier one still on its way when the tray
+     moved is dropped instead of being shown as the new position's. A question that got no answer is asked
+     again a few times, then the status says so (and the next change of the tray asks again). */
+  const CHECK_RETRIES = [1000, 3000, 6000];
   let checkTimer = null;
   function scheduleCheck() {
     clearTimeout(checkTimer);
     check.pending = true;
-    checkTimer = setTimeout(runCheck, 250);
-  }
-  async function runCheck() {
-    const act = ghostAction();
-    if (!act) return;
     const seq = ++check.seq;
+    checkTimer = setTimeout(() => runCheck(seq, 0), 250);
+  }
+  async function runCheck(seq, attempt) {
+    const act = ghostAction();
+    if (!act || seq !== check.seq) return;
     const res = await checkAction(act);
     if (seq !== check.seq) return;
+    if (res.failed && attempt < CHECK_RETRIES.length) {
+      checkTimer = setTimeout(() => runCheck(seq, attempt + 1), CHECK_RETRIES[attempt]);
+      return;
+    }
     check.pending = false;
     if (res.missing) { check.missing = true; check.result = null; } else check.result = res;
     drawOverlay(); renderGhostStatus();
@@ -928,6 +951,7 @@
     let text, cls = "";
     if (check.missing) text = gettext("The move is checked when you confirm it.");
     else if (check.pending || !res) text = gettext("Checking the move…");
+    else if (res.failed) { cls = "bad"; text = fmt(gettext("The move could not be checked: %(reason)s. Move or turn the tray to ask again."), { reason: String(res.reason).replace(/[.\s]+$/, "") }); }
     else if (res.ok) {
       cls = "ok";
       const o = { facing: compass(res.facing), degrees: Math.round(res.facing) };

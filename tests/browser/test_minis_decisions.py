@@ -5,7 +5,10 @@ free pivots, Surge Forward, discards, reaction windows with and without a card t
 choice, Influence, redeployment): the page asks it in words with no id, offers every answer the
 server lists, and an answer given on the page is accepted by the server. Then the selected unit's
 line of sight (either side's unit, whatever is pending), and a move check that finds the page's
-version stale re-fetches the game instead of showing a refusal. Screenshots go to test-artifacts/."""
+version stale re-fetches the game instead of showing a refusal. A re-fetch that brings nothing new
+(the socket opening) leaves the decision's buttons in place, so a click under way is not lost, and a
+move check without an answer (the network, a busy server) is asked again. Screenshots go to
+test-artifacts/."""
 from __future__ import annotations
 
 import json
@@ -14,7 +17,7 @@ import re
 import pytest
 
 from tests.browser.test_minis_battle import _act, _drag, _no_ids, _open, _pending, _point, _stage
-from tests.browser.util import PASSWORD, game_state, log_in
+from tests.browser.util import PASSWORD, game_state, log_in, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -229,3 +232,58 @@ def test_minis_stale_check(live_asgi_server, new_page):
     assert page.locator("#ghost-status").count() == 0
     assert page.locator("#error").is_hidden()
     assert "moved on" not in page.inner_text("main") and "Not allowed" not in page.inner_text("main")
+
+
+def test_minis_refetch_keeps_the_panel(live_asgi_server, new_page):
+    """A re-fetch that brings nothing new (the socket opening fetches the game again) leaves the decision
+    as it is drawn: a click pressed on a button while the game is fetched again and released after is
+    that button's click. (The panel was drawn afresh, the press and the release fell on two different
+    buttons, and the click was lost: the tray a player asked for never came.)"""
+    server = live_asgi_server
+    game_id = _stage(server, ["mnmia", "mnned"])
+    page = new_page(1440, 1000)
+    log_in(page, server.url, "mnmia")
+    page.goto(f"{server.url}/games/{game_id}/")
+    page.wait_for_selector("#decision h2:has-text('Your decision')")
+    version = game_state(page)["version"]
+    button = page.locator("#decision button.choice", has_text="Activate Stark Sworn Swords")
+    box = button.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    button.evaluate("b => { b.dataset.pressed = 'yes'; }")
+    page.evaluate("window.__westerosGame.load()")   # resolves once the game was read and shown
+    assert button.get_attribute("data-pressed") == "yes"   # the same button, not a new one
+    page.mouse.up()
+    wait_version(page, version)
+    page.wait_for_selector("#decision [data-sub=maneuver]")
+
+
+def test_minis_check_without_answer(live_asgi_server, new_page):
+    """The move check gets no answer (the network fails, then the server is busy): the page asks again
+    and shows the answer, not 'Checking the move…' for ever nor a refusal of the move."""
+    server = live_asgi_server
+    game_id = _stage(server, ["mnoli", "mnpat"])
+    page = new_page(1440, 1000)
+    log_in(page, server.url, "mnoli")
+    page.goto(f"{server.url}/games/{game_id}/")
+    page.wait_for_selector("#decision h2:has-text('Your decision')")
+    _act(page, page.locator("#decision button.choice", has_text="Activate Stark Sworn Swords"))
+    _drag(page, (24, 17.6), (24, 19.6))
+    _status(page)
+    failed = []
+
+    def flaky(route):   # the next two move checks: no answer, then a busy server
+        if '"maneuver"' in (route.request.post_data or "") and len(failed) < 2:
+            failed.append(route.request.post_data)
+            if len(failed) == 1:
+                route.abort()
+            else:
+                route.fulfill(status=503, content_type="application/json", body='{"detail": "The server is busy."}')
+            return
+        route.continue_()
+
+    page.route("**/check", flaky)
+    page.locator("#decision button", has_text="⟳ 1°").click()   # one change of the tray: one question
+    after = _status(page)
+    assert len(failed) == 2 and len(set(failed)) == 1, failed   # the same question, asked again
+    assert "busy" not in after and "check failed" not in after, after
