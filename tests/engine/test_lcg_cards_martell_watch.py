@@ -471,3 +471,17 @@ def test_a_meager_contribution_takes_1_gold_after_an_opponent_collects_income_L6
     s, ev = act(s, "p1", {"play": "a_meager_contribution"})
     moved = [(e["seat"], e["gold"]) for e in ev if e["type"] == "gold" and e.get("card") == "a_meager_contribution"]
     assert moved == [("p2", -1), ("p1", 1)]
+
+
+def test_the_random_player_names_no_ranger_benjen_stark_protects_L199():
+    import random
+
+    s = game({"characters": ["theon_greyjoy"]}, {"characters": ["benjen_stark", "ranging_party", "samwell_tarly"]})
+    assert R.pending(s) == {"p1": "challenge"}
+    named = set()
+    for seed in range(60):
+        a = R.random_action(s, "p1", random.Random(seed))
+        named.update((a.get("challenge") or {}).get("stealth", {}).values())
+        if "challenge" in a:
+            act(s, "p1", a)  # legal
+    assert named and all("samwell_tarly" in str(n) for n in named)  # Benjen Stark is a Ranger too
