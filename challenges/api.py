@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from challenges import services
-from challenges.serializers import ChallengeCreateSerializer, ChallengeSerializer, DeclineSerializer
+from challenges.serializers import AcceptSerializer, ChallengeCreateSerializer, ChallengeSerializer, DeclineSerializer
 
 LIST_SHAPE = inline_serializer("ChallengeList", {
     "in": ChallengeSerializer(many=True, help_text="challenges waiting for your answer"),
@@ -57,10 +57,12 @@ class ChallengeDetailView(APIView):
 
 
 class ChallengeAcceptView(APIView):
-    @extend_schema(request=None, responses=ChallengeSerializer,
-                   summary="Accept a challenge (the game starts once everyone accepted: `game`)")
+    @extend_schema(request=AcceptSerializer, responses=ChallengeSerializer,
+                   summary="Accept a challenge (the game starts once everyone accepted: `game`); the card game: "
+                           "with the deck you bring")
     def post(self, request: Request, challenge_id: int) -> Response:
-        return _answer(services.do_accept(challenge_id, request.user))
+        deck = _valid(AcceptSerializer, request)["deck"] if request.data else ""
+        return _answer(services.do_accept(challenge_id, request.user, deck))
 
 
 class ChallengeDeclineView(APIView):

@@ -29,6 +29,8 @@ class Challenge(models.Model):
     created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now, db_index=True)
     expires_at = models.DateTimeField(gettext_lazy("expires at"))
     ended_at = models.DateTimeField(gettext_lazy("ended at"), null=True, blank=True)
+    deck = models.CharField(gettext_lazy("deck"), max_length=40, blank=True, help_text=gettext_lazy(
+        "the card game: the deck the challenger brings, a ready-made one or their saved deck (empty: drawn at random)"))
     game = models.ForeignKey("games.Game", verbose_name=gettext_lazy("game"), null=True, blank=True,
                              on_delete=models.SET_NULL, related_name="+")
 
@@ -59,6 +61,8 @@ class Invite(models.Model):
     reason = models.CharField(gettext_lazy("reason"), max_length=16, blank=True,
                               help_text=gettext_lazy("why it was declined (a code)"))
     answered_at = models.DateTimeField(gettext_lazy("answered at"), null=True, blank=True)
+    deck = models.CharField(gettext_lazy("deck"), max_length=40, blank=True, help_text=gettext_lazy(
+        "the card game: the deck this player brings, chosen on accepting (empty: drawn at random)"))
 
     class Meta:
         verbose_name = gettext_lazy("invite")

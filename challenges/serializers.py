@@ -18,6 +18,15 @@ class ChallengeCreateSerializer(serializers.Serializer):
     ranked = serializers.BooleanField(default=False)
     options = serializers.DictField(required=False, default=dict,
                                     help_text="the ruleset's options, as for a lobby")
+    deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                 help_text="lcg: the deck you bring, a ready-made one or deck:<id> of your saved "
+                                           "decks (empty: drawn at random)")
+
+
+class AcceptSerializer(serializers.Serializer):
+    deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                 help_text="lcg: the deck you bring, a ready-made one or deck:<id> of your saved "
+                                           "decks (empty: drawn at random)")
 
 
 class DeclineSerializer(serializers.Serializer):

@@ -68,6 +68,7 @@ class ChallengeRequest:
     time_limit: int
     ranked: bool = False
     options: dict[str, Any] | None = None
+    deck: str = ""  # the card game: the challenger's deck (a ready-made one, or "deck:<id>" of their saved decks)
 
 
 # --- reading ------------------------------------------------------------------------------------------
@@ -237,8 +238,9 @@ def do_create_challenge(challenger: User, request: ChallengeRequest) -> Challeng
             if "seats" in error.fields:
                 raise invalid("users", error.fields["seats"][0]) from None
             raise
+        deck = _checked_deck(request.ruleset, request.deck, challenger)
         challenge = Challenge.objects.create(
-            challenger=challenger, ruleset=request.ruleset, options=request.options or {},
+            challenger=challenger, ruleset=request.ruleset, options=request.options or {}, deck=deck,
             time_limit=request.time_limit, ranked=request.ranked, created_at=now,
             expires_at=now + timedelta(seconds=int(conf("CHALLENGE_EXPIRY_SECONDS"))))
         Invite.objects.bulk_create(Invite(challenge=challenge, user=u, position=i) for i, u in enumerate(invitees))
@@ -283,13 +285,34 @@ def _others(challenge: Challenge, user: User) -> list[int]:
     return [uid for uid in [challenge.challenger_id, *(i.user_id for i in challenge.invites.all())] if uid != user.pk]
 
 
-def do_accept(challenge_id: int, user: User) -> Challenge:
-    """Accept; when every invitee has, the game starts (a lobby of all of them, started at once)."""
+def _checked_deck(ruleset: str, deck: str, user: User) -> str:
+    """The deck a player brings to the card game (issue 30): a ready-made one, or one of their saved decks that is
+    legal and played by the engine; '' for a deck drawn at random. A refusal says why in words."""
+    if not deck:
+        return ""
+    choices = lobbies.deck_choices(ruleset)
+    if not choices:
+        raise invalid("deck", gettext("%(ruleset)s is not played with decks.") % {"ruleset": ruleset})
+    if lobbies.saved_deck_id(deck) is not None:
+        from games.services import decks as saved
+
+        saved.usable(deck, user)
+        return deck
+    if deck not in choices:
+        raise invalid("deck", gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
+            "deck": deck, "choices": ", ".join(choices)})
+    return deck
+
+
+def do_accept(challenge_id: int, user: User, deck: str = "") -> Challenge:
+    """Accept (with the deck the player brings, for the card game); when every invitee has, the game starts (a
+    lobby of all of them, started at once)."""
     with transaction.atomic():
         challenge = _lock(challenge_id, user)
         invite = _my_invite(challenge, user)
+        invite.deck = _checked_deck(challenge.ruleset, deck, user)
         invite.status, invite.answered_at = Invite.Status.ACCEPTED, timezone.now()
-        invite.save(update_fields=["status", "answered_at"])
+        invite.save(update_fields=["status", "answered_at", "deck"])
         if all(i.status == Invite.Status.ACCEPTED for i in challenge.invites.all()):
             challenge.game = _start_game(challenge)
             challenge.status, challenge.ended_at = Challenge.Status.STARTED, timezone.now()
@@ -302,9 +325,9 @@ def _start_game(challenge: Challenge) -> Game:
     invitees = [i.user for i in challenge.invites.all()]
     settings = _lobby_settings(challenge.ruleset, 1 + len(invitees), challenge.time_limit, challenge.ranked,
                                challenge.options)
-    lobby = lobbies.do_create_lobby(challenge.challenger, settings)
-    for user in invitees:
-        lobby = lobbies.do_join_lobby(lobby.pk, user)
+    lobby = lobbies.do_create_lobby(challenge.challenger, settings, deck=challenge.deck)
+    for invite in challenge.invites.all():
+        lobby = lobbies.do_join_lobby(lobby.pk, invite.user, deck=invite.deck)
     game = lobbies.lobby_game(lobby)
     if game is None:  # a lobby full of its players always starts (auto_start)
         raise conflict("not_started", gettext("The game could not be started."))

@@ -10,7 +10,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games.engine.lcg import data, decks as rules
+from games.engine.lcg import data
+from games.engine.lcg import decks as rules
 from games.models import Deck
 from tests.factories import api_client_for, make_user
 

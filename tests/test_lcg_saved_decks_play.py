@@ -1,4 +1,4 @@
-"""Saved decks brought to games (issue 30): a lobby and "play against the computer" take a person's own saved deck
+"""Saved decks brought to games (issue 30): a lobby, a challenge and "play against the computer" take a person's own saved deck
 when it is legal and the engine plays every card of it (else a refusal in words naming why, or which cards); the
 deck is copied into the game when it starts (editing it later changes nothing); opponents and spectators see only
 its faction and agenda (the game's options and the engine's view), never its name or lists."""
@@ -158,3 +158,35 @@ def test_the_engine_takes_a_deck_given_as_lists_and_refuses_an_illegal_one():
     with pytest.raises(setup.EngineError) as told:
         setup.new_game(["p1", "p2"], {"decks": [thin, "the_old_ways"]}, 5)
     assert told.value.reason == "The draw deck has 59 cards; it needs at least 60." and told.value.rules == ("L19",)
+
+
+def test_a_challenge_with_saved_decks_on_both_sides():
+    """The challenger names their deck with the challenge, the one challenged names theirs on accepting."""
+    alys, bran = make_user(), make_user()
+    hers, his = save(alys, "Gold"), save(bran, "Roses", **playable_legal("tyrell"))
+    made = api_client_for(alys).post(reverse("api-challenges"), {"ruleset": "lcg", "users": [bran.username],
+                                                                  "time_limit": 3600, "deck": f"deck:{hers.pk}"},
+                                     format="json")
+    assert made.status_code == 201, made.json()
+    assert "deck" not in made.json()  # what another person sees of the challenge names no deck
+    refused = api_client_for(bran).post(reverse("api-challenge-accept", args=[made.json()["id"]]),
+                                        {"deck": f"deck:{hers.pk}"}, format="json")
+    assert refused.status_code == 400 and refused.json()["fields"]["deck"] == ["That deck is not one of your saved decks."]
+    accepted = api_client_for(bran).post(reverse("api-challenge-accept", args=[made.json()["id"]]),
+                                         {"deck": f"deck:{his.pk}"}, format="json")
+    assert accepted.status_code == 200, accepted.json()
+    game = Game.objects.get(pk=accepted.json()["game"])
+    assert game.state["players"][game.seat_for(alys).seat]["faction"] == "lannister"
+    assert game.state["players"][game.seat_for(bran).seat]["faction"] == "tyrell"
+
+
+def test_a_challenge_with_an_illegal_saved_deck_is_refused_in_words():
+    alys, bran = make_user(), make_user()
+    cards = playable_legal()
+    cards["plots"] = cards["plots"][:6]
+    thin = save(alys, "Thin", **cards)
+    response = api_client_for(alys).post(reverse("api-challenges"), {"ruleset": "lcg", "users": [bran.username],
+                                                                      "time_limit": 3600, "deck": f"deck:{thin.pk}"},
+                                         format="json")
+    assert response.status_code == 400
+    assert response.json()["fields"]["deck"] == ["Thin cannot be played: The plot deck has 6 plots; it needs exactly seven."]
