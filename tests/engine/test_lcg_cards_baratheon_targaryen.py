@@ -392,10 +392,12 @@ def test_cards_without_abilities_are_implemented():
 BARATHEON = ["maester_cressen", "melisandre", "robert_baratheon", "selyse_baratheon", "ser_davos_seaworth",
              "shireen_baratheon", "bastard_in_hiding", "fiery_followers", "kings_hunting_party", "dragonstone_faithful",
              "vanguard_lancer", "dragonstone_port", "chamber_of_the_painted_table", "seen_in_flames",
-             "ours_is_the_fury", "wildling_horde"]
+             "ours_is_the_fury", "wildling_horde", "stannis_baratheon", "the_red_keep", "lightbringer",
+             "consolidation_of_power"]
 TARGARYEN = ["daenerys_targaryen", "drogon", "khal_drogo", "magister_illyrio", "rhaegal", "ser_jorah_mormont",
              "viserion", "viserys_targaryen", "braided_warrior", "handmaiden", "targaryen_loyalist", "unsullied",
-             "illyrios_estate", "dothraki_sea", "drogos_arakh", "fire_and_blood", "waking_the_dragon"]
+             "illyrios_estate", "dothraki_sea", "drogos_arakh", "fire_and_blood", "waking_the_dragon",
+             "plaza_of_punishment", "dracarys"]
 PLOTS = {"baratheon": ["a_clash_of_kings", "a_feast_for_crows", "a_noble_cause", "counting_coppers",
                        "filthy_accusations", "marched_to_the_wall", "building_orders"],
          "targaryen": ["a_storm_of_swords", "fortified_position", "marching_orders", "counting_coppers",
@@ -422,3 +424,86 @@ def test_random_games_with_these_cards_keep_the_invariants(test_decks, every_win
         for decks in (tuple(test_decks), tuple(reversed(test_decks)), ("bt_targaryen", "secrets_and_schemes")):
             state, _log = play(500 + seed, decks, every_window)
             assert state["winner"] in ("p1", "p2")
+
+
+# ---------------------------------------------------------------- the framework's rules these cards change
+
+
+def test_stannis_baratheon_no_player_stands_more_than_2_characters_L80():
+    knelt = [{"card": c, "kneeling": True} for c in ("eddard_stark", "robb_stark", "grey_wind")]
+    s = game({"characters": knelt, "locations": [{"card": "the_kingsroad", "kneeling": True}]},
+             {"characters": ["stannis_baratheon", {"card": "tywin_lannister", "kneeling": True}]}, start="standing")
+    assert R.pending(s) == {"p1": "choose"}
+    assert not kneeling(s, "p1", "the_kingsroad") and not kneeling(s, "p2", "tywin_lannister")
+    s, _ = act(s, "p1", {"choose": "robb_stark"})
+    s, _ = act(s, "p1", {"choose": "grey_wind"})
+    assert kneeling(s, "p1", "eddard_stark") and not kneeling(s, "p1", "robb_stark")
+
+
+def test_the_red_keep_adds_2_str_in_power_challenges_and_draws_2_if_no_power_challenge_was_lost_L176():
+    s = game({"characters": ["eddard_stark"]}, {"characters": ["tywin_lannister"], "locations": ["the_red_keep"]})
+    s, _ = attack(s, "p1", "power", ["eddard_stark"], ["tywin_lannister"])
+    assert s["challenge"]["strength"] == {"p1": 5, "p2": 8} and s["challenge"]["winner"] == "p2"
+    assert A.strength(s, uid(s, "p2", "tywin_lannister")) == 6  # a side's bonus, not the character's
+    ctx = {"src": uid(s, "p2", "the_red_keep"), "seat": "p2", "ev": {"phase": "challenges"}}
+    assert A.conds_hold(s, ctx, ABILITIES["the_red_keep"][1]["if"])
+    s["players"]["p2"]["bt_lost_power"] = s["round"]
+    assert not A.conds_hold(s, ctx, ABILITIES["the_red_keep"][1]["if"])
+
+
+def test_the_red_keep_interrupt_when_the_challenges_phase_ends_L85():
+    s = game({}, {"locations": ["the_red_keep"], "deck_size": 5}, first="p2")
+    hand = len(s["players"]["p2"]["hand"])
+    s, _ = act(s, "p2", {"pass": True}) if R.pending(s) == {"p2": "challenge"} else (s, [])
+    assert R.pending(s) == {"p2": "interrupt"}
+    s, _ = act(s, "p2", {"trigger": "the_red_keep"})
+    assert len(s["players"]["p2"]["hand"]) == hand + 2
+
+
+def test_plaza_of_punishment_gives_minus_2_and_kills_at_0_str_L153():
+    s = game({"characters": ["eddard_stark"], "locations": ["plaza_of_punishment"]},
+             {"characters": ["lannisport_merchant", "tywin_lannister"]})
+    s, _ = attack(s, "p1", "power", ["eddard_stark"])
+    assert R.pending(s) == {"p1": "reaction"}
+    s, _ = act(s, "p1", {"trigger": {"card": "plaza_of_punishment",
+                                     "targets": [{"card": "lannisport_merchant", "seat": "p2"}]}})
+    assert "lannisport_merchant" in R.summary(s)["dead"]["p2"]
+
+
+def test_dracarys_kneels_a_dragon_for_minus_4_str_L132():
+    s = game({"characters": ["drogon", "rhaegal"], "hand": ["dracarys"], "gold": 1},
+             {"characters": ["tywin_lannister"]})
+    s, _ = act(s, "p1", {"challenge": {"type": "military", "attackers": ["drogon"]}})
+    s, _ = act(s, "p1", {"pass": True})  # the window after attackers (L74)
+    s, _ = act(s, "p2", {"defenders": ["tywin_lannister"]})
+    assert R.pending(s) == {"p1": "action"}
+    s, ev = act(s, "p1", {"play": {"card": "dracarys", "targets": [{"card": "tywin_lannister", "seat": "p2"}]}})
+    assert {"type": "kneel", "seat": "p1", "card": "rhaegal", "reason": "cost"} in ev
+    result = next(e for e in ev if e["type"] == "challenge_result")
+    assert result["strength"] == {"p1": 4, "p2": 2} and result["winner"] == "p1"
+
+
+def test_lightbringer_gives_stannis_renown_and_stands_him_after_he_gains_power():
+    s = game({"characters": [{"card": "stannis_baratheon", "attachments": ["lightbringer"]}]}, {})
+    assert A.has_keyword(s, uid(s, "p1", "stannis_baratheon"), "renown")
+    s, _ = attack(s, "p1", "power", ["stannis_baratheon"])
+    for _ in range(5):
+        if R.pending(s) != {"p1": "renown"}:
+            break
+        s, _ = act(s, "p1", {"renown": ["stannis_baratheon"]})
+    assert R.pending(s) == {"p1": "reaction"}
+    s, _ = act(s, "p1", {"trigger": "lightbringer"})
+    assert not kneeling(s, "p1", "stannis_baratheon")
+
+
+def test_consolidation_of_power_kneels_up_to_4_str_and_gives_1_power_L136():
+    s = game({"hand": ["consolidation_of_power"], "gold": 1},
+             {"characters": ["lannisport_merchant", "burned_men", "tywin_lannister"]}, start="marshaling")
+    s, _ = act(s, "p1", {"play": "consolidation_of_power"})
+    with pytest.raises(EngineError):  # STR 6
+        act(s, "p1", {"choose": {"card": "tywin_lannister", "seat": "p2"}})
+    s, _ = act(s, "p1", {"choose": {"card": "lannisport_merchant", "seat": "p2"}})
+    s, _ = act(s, "p1", {"choose": {"card": "burned_men", "seat": "p2"}})
+    s, _ = act(s, "p1", {"choose": {"card": "burned_men", "seat": "p2"}})
+    assert kneeling(s, "p2", "lannisport_merchant") and kneeling(s, "p2", "burned_men")
+    assert s["inplay"][uid(s, "p2", "burned_men")]["power"] == 1

@@ -79,6 +79,16 @@ CARDS: dict[str, list[Spec]] = {
     "chamber_of_the_painted_table": [{"kind": "reaction", "on": "dominance_won",
                                       "if": ["you_won", "bt_opponent_faction_power"], "cost": ["kneel_self"],
                                       "effect": [["bt_take_faction_power", "opponent"]]}],
+    "stannis_baratheon": [{"kind": "constant", "rule": "stannis"}],
+    "the_red_keep": [{"kind": "constant", "rule": "red_keep"},
+                     {"kind": "interrupt", "on": "phase_ended", "if": ["phase:challenges", "bt_lost_no_power_challenge",
+                                                                      "own_deck"],
+                      "cost": ["kneel_self"], "effect": [["draw", 2]]}],
+    "lightbringer": [{"kind": "constant", "to": "host", "if": ["host_is:stannis_baratheon"], "mod": {"keywords": ["renown"]}},
+                     {"kind": "reaction", "on": "bt_power_gained", "if": ["bt_ev_host", "host_kneeling"],
+                      "limit": ["phase", 1], "effect": [["stand_host"]]}],
+    "consolidation_of_power": [{"kind": "action", "phase": "marshaling", "if": ["bt_consolidation_possible"],
+                                "effect": [["script", "bt_consolidation_of_power"]]}],
     "seen_in_flames": [{"kind": "action", "phase": "challenges", "if": ["bt_controls_rhllor", "bt_opponent_has_hand"],
                         "effect": [["script", "bt_seen_in_flames"], ["bt_played"]]}],
     "ours_is_the_fury": [{"kind": "action", "if": ["you_defend"], "target": "bt_own_kneeling_baratheon",
@@ -106,6 +116,11 @@ CARDS: dict[str, list[Spec]] = {
                       "cost": ["sacrifice_self"], "target": "bt_hand_dothraki",
                       "effect": [["put_target_into_play"], ["bt_return_at_phase_end", "put"]]}],
     "drogos_arakh": [{"kind": "constant", "to": "host", "mod": {"strength": 2}}],
+    "plaza_of_punishment": [{"kind": "reaction", "on": "challenge_won", "if": ["you_won", "ev_type:power"],
+                             "cost": ["kneel_self"], "target": "bt_character_without_attachments",
+                             "effect": [["bt_weaken_target", 2]]}],
+    "dracarys": [{"kind": "action", "cost": ["kneel:bt_own_standing_dragon_or_daenerys"],
+                  "target": "bt_participating_character", "effect": [["bt_weaken_target", 4]]}],
     "fire_and_blood": [{"kind": "action", "phase": "challenges", "target": "bt_dead_unique_targaryen",
                         "effect": [["script", "bt_fire_and_blood"]]}],
     "waking_the_dragon": [{"kind": "action", "target": "bt_own_kneeling_unique_targaryen",
@@ -173,7 +188,27 @@ def _c_own_stormborn_participating(state, ctx, arg):
                for u in _chars(state, [ctx["seat"]]))
 
 
+def _c_lost_no_power_challenge(state, ctx, arg):
+    return state["players"][ctx["seat"]].get("bt_lost_power") != state["round"]
+
+
+def _c_ev_host(state, ctx, arg):
+    h = A._host(state, ctx["src"])
+    return h is not None and (ctx.get("ev") or {}).get("uid") == h
+
+
+def _consolidation_firsts(state, ctx):
+    return [u for u in _chars(state) if not state["inplay"][u]["kneeling"] and A.strength(state, u) <= 4]
+
+
+def _c_consolidation_possible(state, ctx, arg):
+    return bool(_consolidation_firsts(state, ctx))
+
+
 A.MORE_CONDS.update({
+    "bt_lost_no_power_challenge": _c_lost_no_power_challenge,
+    "bt_ev_host": _c_ev_host,
+    "bt_consolidation_possible": _c_consolidation_possible,
     "bt_ev_own_rhllor": _c_ev_own_rhllor,
     "bt_ev_self_killed": _c_ev_self_killed,
     "bt_ev_self_leaving": _c_ev_self_leaving,
@@ -221,6 +256,18 @@ A.MORE_SELECTORS.update({
     "bt_opponent_power_character": lambda s, ctx: _opponent_power_chars(s, ctx["seat"]),
     "bt_opponent_hand": lambda s, ctx: list(s["players"][T.opponent(s, ctx["seat"])]["hand"]),
     "bt_own_characters": lambda s, ctx: _chars(s, [ctx["seat"]]),
+    "bt_own_kneeling_characters": lambda s, ctx: [u for u in _chars(s, [ctx["seat"]]) if _kneeling(s, u)],
+    "bt_character_without_attachments": lambda s, ctx: [u for u in _chars(s) if not T.attachments_on(s, u)],
+    "bt_participating_character": lambda s, ctx: [u for u in _chars(s) if s["inplay"][u]["participating"]],
+    "bt_own_standing_dragon_or_daenerys": lambda s, ctx: [
+        u for u in _chars(s, [ctx["seat"]]) if not _kneeling(s, u)
+        and ("Dragon" in _traits(s, u) or T.cid(s, u) == "daenerys_targaryen")],
+    "bt_consolidation_first": _consolidation_firsts,
+    "bt_consolidation_more": lambda s, ctx: [
+        u for u in _chars(s, [T.controller(s, ctx["consolidated"][0])]) if not _kneeling(s, u)
+        and u not in ctx["consolidated"]
+        and A.strength(s, u) + sum(A.strength(s, x) for x in ctx["consolidated"]) <= 4],
+    "bt_consolidated": lambda s, ctx: [u for u in ctx["consolidated"] if u in s["inplay"]],
 })
 
 
@@ -304,6 +351,31 @@ def op_bt_return_at_phase_end(state, ctx, args, events, rest):
     return True
 
 
+def op_bt_weaken_target(state, ctx, args, events, rest):
+    """Plaza of Punishment, Dracarys: -N STR until the phase ends, killed whenever its STR is 0 then."""
+    done = False
+    for u in ctx["targets"]:
+        if u in state["inplay"]:
+            state["lasting"].append({"target": u, "strength": -args[0], "until": "phase", "source": ctx["cid"],
+                                     "bt_kill_at_0": True})
+            done = True
+    _kill_at_0(state, events)
+    return done
+
+
+def _leaving(state, u):
+    return any(f.get("f") == "leave" and u in f["uids"] for f in state["stack"] + state["queue"])
+
+
+def _kill_at_0(state, events):
+    """"Whenever its STR is 0 during that time it is killed": checked as the effect lands and at every
+    triggering condition after it (abilities.emit)."""
+    for e in list(state["lasting"]):
+        u = e.get("target")
+        if e.get("bt_kill_at_0") and u in state["inplay"] and A.strength(state, u) == 0 and not _leaving(state, u):
+            A.request_leave(state, [u], "dead", e["source"], events)
+
+
 for _name, _fn in list(globals().items()):
     if _name.startswith("op_bt_"):
         A.OPS[_name[3:]] = _fn
@@ -372,6 +444,35 @@ def sc_bt_fire_and_blood(state, ctx, events, rest):
     return True
 
 
+def sc_bt_consolidation_of_power(state, ctx, events, rest):
+    """Pick characters of one player, one by one, while their STR adds up to 4 or less (the first is
+    required, the others may be declined); kneel them; then one of them gains 1 power."""
+    ctx["consolidated"] = []
+    return A._push_choice(state, ctx["seat"], "card", ctx, rest, selector="bt_consolidation_first",
+                          then="bt:consolidate", optional=False)
+
+
+def _consolidation_done(state, ctx, events, rest):
+    for u in ctx["consolidated"]:
+        if u in state["inplay"] and not state["inplay"][u]["kneeling"]:
+            state["inplay"][u]["kneeling"] = True
+            events.append({"type": "kneel", "seat": T.controller(state, u), "card": T.cid(state, u),
+                           "reason": ctx["cid"]})
+    if len(ctx["consolidated"]) == 1:
+        _gain_power(state, ctx, ctx["consolidated"][0], events)
+        return None
+    return A._push_choice(state, ctx["seat"], "card", ctx, rest, selector="bt_consolidated",
+                          then="bt:consolidated_power", optional=False)
+
+
+def _gain_power(state, ctx, u, events):
+    if u in state["inplay"]:
+        state["inplay"][u]["power"] += 1
+        events.append({"type": "power", "seat": T.controller(state, u), "card": T.cid(state, u), "amount": 1,
+                       "reason": ctx["cid"]})
+        A.emit(state, {"t": "bt_power_gained", "uid": u}, events)
+
+
 def _shuffle_from_dead(state, seat, u, events):
     p = state["players"][seat]
     p["dead"].remove(u)
@@ -438,7 +539,33 @@ def _then_fire_and_blood(state, fr, mode, events):
         _shuffle_from_dead(state, ctx["seat"], u, events)
 
 
-BT_THEN = {"kneel": _then_kneel, "marched": _then_marched, "discard_power": _then_discard_power,
+def _then_consolidate(state, fr, u, events):
+    ctx = fr["ctx"]
+    if u is not None:
+        ctx["consolidated"].append(u)
+        if A.candidates(state, ctx, "bt_consolidation_more"):
+            return A._push_choice(state, ctx["seat"], "card", ctx, fr["rest"], selector="bt_consolidation_more",
+                                  then="bt:consolidate", optional=True)
+    return _consolidation_done(state, ctx, events, fr["rest"])
+
+
+def _then_consolidated_power(state, fr, u, events):
+    _gain_power(state, fr["ctx"], u, events)
+
+
+def _then_stannis(state, fr, u, events):
+    ctx = fr["ctx"]
+    if u is not None:
+        A._stand(state, u, events)
+    ctx["left"] -= 1
+    if ctx["left"] > 0 and A.candidates(state, ctx, "bt_own_kneeling_characters"):
+        return A._push_choice(state, ctx["seat"], "card", ctx, [], selector="bt_own_kneeling_characters",
+                              then="bt:stannis", optional=False)
+    return None
+
+
+BT_THEN = {"kneel": _then_kneel, "consolidate": _then_consolidate, "consolidated_power": _then_consolidated_power,
+           "stannis": _then_stannis, "marched": _then_marched, "discard_power": _then_discard_power,
            "lancer": _then_lancer, "discard_from_hand": _then_discard_from_hand,
            "fire_and_blood": _then_fire_and_blood}
 
@@ -641,6 +768,113 @@ def _dominance_begin(state, events):
 
 
 flow.STEPS["dominance_begin"] = flow.dominance_begin
+
+
+@_wrap(flow, "standing_stand")
+def _standing_stand(state, events):
+    """Stannis Baratheon: in the standing phase no player stands more than 2 characters (L80); a
+    player with more kneeling picks 2, one at a time. Other cards stand as usual."""
+    stannis = [src for src, _ in A.rule_sources(state, "stannis")]
+    if not stannis:
+        return _standing_stand.orig(state, events)
+    flow.set_step(state, "standing", "6.2", events)
+    stood, choosers = [], []
+    for s in state["seats"]:
+        state["players"][s]["faction_kneeling"] = False
+    for u, rec in state["inplay"].items():
+        if rec["kneeling"] and T.type_in_play(state, u) != "character":
+            stood.append(u)
+    for s in T.player_order(state):
+        kneel = [u for u in T.in_play(state, s, "character") if state["inplay"][u]["kneeling"]]
+        if len(kneel) <= 2:
+            stood.extend(kneel)
+        else:
+            choosers.append(s)
+    for u in stood:
+        state["inplay"][u]["kneeling"] = False
+        events.append({"type": "stand", "seat": T.controller(state, u), "card": T.cid(state, u)})
+    flow.open_window(state, "standing", "standing_end")
+    if stood:
+        A.emit(state, {"t": "stood", "uids": stood}, events)
+    for s in choosers:
+        ctx = {"src": stannis[0], "cid": "stannis_baratheon", "i": 0, "seat": s, "ev": None, "targets": [], "left": 2}
+        A._push_choice(state, s, "card", ctx, [], selector="bt_own_kneeling_characters", then="bt:stannis",
+                       optional=False)
+
+
+flow.STEPS["standing_stand"] = flow.standing_stand
+
+
+@_wrap(flow, "challenge_strength")
+def _challenge_strength(state, events):
+    """The Red Keep adds 2 STR to its controller's side in a power challenge where a character the
+    controller controls participates (the side's total, not a character's STR); a seat that loses a
+    power challenge is remembered for the Red Keep's interrupt."""
+    ch = state["challenge"]
+    bonus = {}
+    if ch["type"] == "power":
+        for _, s in A.rule_sources(state, "red_keep"):
+            if any(state["inplay"][u]["participating"] for u in T.in_play(state, s, "character")):
+                bonus[s] = bonus.get(s, 0) + 2
+    if not bonus:
+        _challenge_strength.orig(state, events)
+    else:
+        # the framework sums T.strength of the side's contributing characters: the side's first one
+        # carries the bonus for the time of that sum
+        carriers = {}
+        for s, n in bonus.items():
+            side = [u for u in T.in_play(state, s, "character") if state["inplay"][u]["participating"]
+                    and A.contributes(state, u)]
+            if side:
+                carriers[side[0]] = n
+        orig_strength = T.strength
+        T.strength = lambda st, u: orig_strength(st, u) + (carriers.get(u, 0) if st is state else 0)
+        try:
+            _challenge_strength.orig(state, events)
+        finally:
+            T.strength = orig_strength
+    if ch["type"] == "power" and ch.get("loser"):
+        state["players"][ch["loser"]]["bt_lost_power"] = state["round"]
+
+
+flow.STEPS["challenge_strength"] = flow.challenge_strength
+
+
+@_wrap(A, "emit")
+def _emit(state, ev, events, timing="reaction"):
+    _kill_at_0(state, events)
+    _emit.orig(state, ev, events, timing)
+
+
+def _powers(state):
+    return {u: rec["power"] for u, rec in state["inplay"].items()}
+
+
+def _emit_power_gains(state, before, events):
+    for u, rec in state["inplay"].items():
+        if rec["power"] > before.get(u, rec["power"]):
+            A.emit(state, {"t": "bt_power_gained", "uid": u}, events)
+
+
+@_wrap(flow, "resolve_keyword")
+def _resolve_keyword(state, seat, kw, uids, events):
+    """Lightbringer answers a character gaining power: renown's gains are told (bt_power_gained)."""
+    before = _powers(state)
+    _resolve_keyword.orig(state, seat, kw, uids, events)
+    _emit_power_gains(state, before, events)
+
+
+_power_self = A.OPS["power_self"]
+
+
+def _op_power_self(state, ctx, args, events, rest):
+    before = _powers(state)
+    r = _power_self(state, ctx, args, events, rest)
+    _emit_power_gains(state, before, events)
+    return r
+
+
+A.OPS["power_self"] = _op_power_self
 
 
 def _register_tokens():
