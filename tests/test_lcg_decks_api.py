@@ -82,6 +82,7 @@ def test_validate_judges_without_saving_in_the_readers_language():
     assert text != en.json()["problems"][0]["text"] and "Tramas" in text, text
     assert Deck.objects.count() == before
     assert sum(en.json()["counts"]["by_type"].values()) == 60
+    assert "House Targaryen" in en.json()["text"] and "Plots (6):" in en.json()["text"]  # to export it
 
 
 def test_validate_says_which_cards_the_site_does_not_play_yet():
