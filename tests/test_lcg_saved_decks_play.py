@@ -190,3 +190,17 @@ def test_a_challenge_with_an_illegal_saved_deck_is_refused_in_words():
                                          format="json")
     assert response.status_code == 400
     assert response.json()["fields"]["deck"] == ["Thin cannot be played: The plot deck has 6 plots; it needs exactly seven."]
+
+
+def test_the_new_lobby_form_offers_your_saved_decks_and_starts_with_one(client):
+    user = make_user()
+    mine = save(user, "Gold")
+    cards = playable_legal()
+    cards["draw"] = cards["draw"][:40]
+    thin = save(user, "Thin", **cards)  # not legal: not offered
+    client.force_login(user)
+    page = client.get(reverse("web-lobby-new")).content.decode()
+    assert f'value="deck:{mine.pk}"' in page and "Gold (your deck)" in page
+    assert f'value="deck:{thin.pk}"' not in page
+    spanish = client.get(reverse("web-lobby-new"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Gold (tu mazo)" in spanish
