@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
@@ -148,10 +150,46 @@ def validate_settings(s: TournamentSettings) -> None:
 
 
 def lock_tournament(tournament_id: int) -> Tournament:
+    """The event, locked for a change (every change of an event locks it first): its page's kept
+    rendering is dropped now and again after the commit (page_changed)."""
     t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if t is None:
         raise not_found("tournament")
+    page_changed(t.pk)
     return t
+
+
+PAGE_VERSION_SECONDS = 7 * 24 * 3600
+
+
+def _page_version_key(tournament_id: int) -> str:
+    return f"tournament:page-version:{tournament_id}"
+
+
+def page_version(tournament_id: int) -> str:
+    """The version of the event's page (its standings, rounds and players as tournaments/views.py keeps
+    them rendered): a new random value at every change, so a kept rendering is never read after the
+    event changed, and a version the cache lost is a new one too (never an old one again)."""
+    version = cache.get(_page_version_key(tournament_id))
+    if version is None:
+        version = uuid.uuid4().hex
+        cache.add(_page_version_key(tournament_id), version, PAGE_VERSION_SECONDS)
+        version = cache.get(_page_version_key(tournament_id)) or version
+    return version
+
+
+def page_changed(tournament_id: int) -> None:
+    """The event is changing: a new page version now (a page of this process in the same transaction
+    sees it) and again once the change is committed (a page rendered meanwhile from the data before
+    the commit was kept under the version in between, which nobody reads again)."""
+    def renew() -> None:
+        try:
+            cache.set(_page_version_key(tournament_id), uuid.uuid4().hex, PAGE_VERSION_SECONDS)
+        except Exception:  # the cache unavailable: its kept pages expire (views.SHARED_BODY_SECONDS)
+            log.warning("tournament %s: could not renew its page version", tournament_id, exc_info=True)
+
+    renew()
+    transaction.on_commit(renew)
 
 
 def _require_organizer(t: Tournament, user: User) -> None:

@@ -2,14 +2,17 @@
 services do the work; errors come back as messages."""
 from __future__ import annotations
 
+import hashlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -55,11 +58,33 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     if status in Tournament.Status.values:
         qs = qs.filter(status=status)
-    pager = page_of(request, qs)  # a page at a time, newest first (issue 27)
-    for t in pager.rows:
-        t.status_words = STATUS_WORDS.get(t.status, t.status)
-    return render(request, "tournaments/list.html", {"tournaments": pager.rows, "pager": pager, "status": status,
+    # a page at a time, newest first (issue 27), with what a row says alone
+    pager = page_of(request, qs.only("name", "format", "ruleset", "seats_per_table", "status", "current_round",
+                                     "created_at", "organizer__username", "organizer__is_bot"))
+    rows = pager.rows
+    return render(request, "tournaments/list.html", {"tournaments": rows, "pager": pager, "status": status,
+                                                     "rows_html": _list_rows_html(rows),
                                                      "statuses": [(value, STATUS_WORDS[value]) for value in Tournament.Status.values]})
+
+
+LIST_ROWS_SECONDS = 600  # how long a rendering of a page of the list is kept (its key is the rows' values)
+
+
+def _list_rows_html(rows: list[Tournament]) -> str:
+    """A page of the list's rows (tournaments/_list_rows.html), rendered once for the rows as they are
+    and kept, per language: their values are the key, so an event that starts, advances a round or
+    ends is a new key at once (never a stale row); only the rendering of an unchanged page is saved
+    (issue 27: 50 rows of links, filters and translations a request)."""
+    values = [(t.pk, t.name, t.format, t.ruleset, t.seats_per_table, t.status, t.current_round,
+               t.organizer.username, t.organizer.is_bot) for t in rows]
+    key = f"tournaments:list:{get_language()}:{hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()}"
+    html = cache.get(key)
+    if html is None:
+        for t in rows:
+            t.status_words = STATUS_WORDS.get(t.status, t.status)
+        html = render_to_string("tournaments/_list_rows.html", {"tournaments": rows})
+        cache.set(key, html, LIST_ROWS_SECONDS)
+    return mark_safe(html)
 
 
 @login_required
@@ -85,21 +110,30 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     # The registrations are read once, with their players: the list, yours, and the standings'; the
-    # co-organizers once too. The standings are computed from the rounds the page shows (no query).
-    registered = Prefetch("registrations", queryset=Registration.objects.select_related("user"))
-    t = get_object_or_404(Tournament.objects.select_related("organizer").prefetch_related("co_organizers", registered),
-                          pk=tournament_id)
-    registrations = list(t.registrations.all())
+    # co-organizers once too. The standings are computed from the rounds the page already read (no query).
+    # For everyone but the organizers (whose page has the ranking forms), the standings, rounds and
+    # players are the same page in one language: rendered once per change of the event and kept
+    # (services.page_version: every change of the event makes a new one; issue 27).
     me = request.user.pk if request.user.is_authenticated else None
-    mine = next((r for r in registrations if me is not None and r.user_id == me), None)
+    t = get_object_or_404(Tournament.objects.select_related("organizer").prefetch_related("co_organizers"),
+                          pk=tournament_id)
     is_organizer = me is not None and (me == t.organizer_id or any(co.pk == me for co in t.co_organizers.all()))
-    rounds = services.played_rounds(t)
-    _with_players(rounds, registrations)
-    _with_games_left(rounds)
-    standings = services.standings(t, rounds, registrations) if t.status != Tournament.Status.REGISTRATION else []
+    shared_key = None if is_organizer else (
+        f"tournament:page:{t.pk}:{services.page_version(t.pk)}:{get_language()}")
+    body_html = cache.get(shared_key) if shared_key else None
+    if body_html is not None:
+        mine = Registration.objects.filter(tournament=t, user_id=me).first() if me is not None else None
+        registrations, rounds, standings = [], [], []
+    else:
+        registrations = list(Registration.objects.filter(tournament=t).select_related("user"))
+        mine = next((r for r in registrations if me is not None and r.user_id == me), None)
+        rounds = services.played_rounds(t)
+        _with_players(rounds, registrations)
+        _with_games_left(rounds)
+        standings = services.standings(t, rounds, registrations) if t.status != Tournament.Status.REGISTRATION else []
     _in_words(t, mine, registrations, rounds, standings,
               ranking_forms=is_organizer and t.status == Tournament.Status.RUNNING)
-    return render(request, "tournaments/detail.html", {
+    context = {
         "t": t,
         "mine": mine,
         "is_organizer": is_organizer,
@@ -109,7 +143,16 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "registration_open": t.registration_open(),
         # castles and supply are the board game's measures; other games' tables have neither
         "board_game": t.ruleset == "agot",
-    })
+    }
+    if shared_key and body_html is None:
+        body_html = render_to_string("tournaments/_body.html", context, request=request)
+        cache.set(shared_key, body_html, SHARED_BODY_SECONDS)
+    return render(request, "tournaments/detail.html", {**context, "body_html": mark_safe(body_html or "")})
+
+
+# how long the rendered standings, rounds and players are kept at most (a new version of the event is
+# a new key at once; this bounds what no version follows, such as a player's account becoming a bot)
+SHARED_BODY_SECONDS = 300
 
 
 def _with_players(rounds, registrations) -> None:
