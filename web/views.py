@@ -2,10 +2,15 @@
 board and talks to the REST API and the websocket) and the replay of finished games."""
 from __future__ import annotations
 
+import hashlib
+import json
+from types import SimpleNamespace
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, Exists, F, OuterRef, TextField, Value, When
+from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -319,12 +324,44 @@ def my_games(request: HttpRequest) -> HttpResponse:
     read by the database in its index's order (GameSeat's seat_user_newest_game: a page of a busy
     player's 2,000 games no longer sorts them all; issue 27)."""
     # the page names no opponent: the games' seats are not read (50 games' seats a page)
-    seats = _listed(request.user.game_seats.filter(left_at__isnull=True), with_seats=False)
+    seats = (_listed(request.user.game_seats.filter(left_at__isnull=True), with_seats=False)
+             # what a row says, alone: 50 seats with every column of their games were a fifth of the page
+             .only("seat", "deadline_at", "paused_remaining", "is_bot", "game_id", "user_id",
+                   "game__ruleset", "game__status", "game__time_limit"))
     in_progress = seats.filter(game__status=Game.Status.ACTIVE).order_by("-game_id")
     finished = seats.exclude(game__status=Game.Status.ACTIVE).order_by("-game_id")
     pager = page_of(request, Concatenated(in_progress, finished, total=request.user.game_seats.filter(left_at__isnull=True)))
-    return render(request, "web/my_games.html", {"rows": _in_words(_rows_of(pager.rows, vs_computer=False)),
+    return render(request, "web/my_games.html", {"rows": _rendered_rows(_rows_of(pager.rows, vs_computer=False)),
                                                  "pager": pager})
+
+
+MY_GAMES_ROW_SECONDS = 24 * 3600  # how long a rendered row of My games is kept (its key is its values)
+
+
+def _rendered_rows(rows: list[dict]) -> list[dict]:
+    """Each row of My games with its HTML (`html`, templates/web/_my_games_row.html). A row that does
+    not await you says only what its key holds (the game, its game and seat, its time per decision,
+    its status, the language), so it is rendered once for those values and kept: a busy player's page
+    is mostly finished games, the same at every visit, and writing them was half its time (issue 27).
+    A row awaiting you (its deadline counts down) is rendered at every request; a game that changes
+    status is a new key at once."""
+    language = get_language()
+    keys = {id(row): f"mygames:row:{language}:{row['game'].pk}:{row['game'].ruleset}:{row['seat']}:"
+                     f"{row['game'].time_limit}:{row['game'].status}"
+            for row in rows if not row["awaiting"]}
+    kept = cache.get_many(list(keys.values())) if keys else {}
+    fresh = {}
+    for row in rows:
+        key = keys.get(id(row))
+        row["html"] = kept.get(key) if key else None
+        if row["html"] is None:
+            row["html"] = render_to_string("web/_my_games_row.html", {"row": _in_words([row])[0]})
+            if key:
+                fresh[key] = row["html"]
+        row["html"] = mark_safe(row["html"])
+    if fresh:
+        cache.set_many(fresh, MY_GAMES_ROW_SECONDS)
+    return rows
 
 
 def _in_words(rows: list[dict]) -> list[dict]:
@@ -345,11 +382,24 @@ def _in_words(rows: list[dict]) -> list[dict]:
 def _games_in_progress(user, limit: int) -> list[dict]:
     """The user's first `limit` games in progress as the home page lists them: those awaiting a
     decision of theirs first, the nearest deadline first, then the newest (ordered by the database:
-    a busy player's fifty games are not all read to show ten)."""
+    a busy player's fifty games are not all read to show ten). One query: whether the computer plays
+    a seat, and a card game's players (their factions name its seats), come with each row, rather
+    than every game's seats and the card games' players read after it (three queries; issue 27)."""
     awaiting = Case(When(GameSeat.AWAITING_DECISION, then=Value(0)), default=Value(1))
-    seats = (_listed(user.game_seats.filter(left_at__isnull=True, game__status=Game.Status.ACTIVE))
+    computer = GameSeat.objects.filter(game_id=OuterRef("game_id"), user__isnull=True, left_at__isnull=True)
+    seats = (_listed(user.game_seats.filter(left_at__isnull=True, game__status=Game.Status.ACTIVE), with_seats=False)
+             .annotate(vs_computer=Exists(computer),
+                       lcg_players=Case(When(game__ruleset="lcg", then=KeyTextTransform("players", "game__state")),
+                                        default=None, output_field=TextField()))
              .order_by(awaiting, F("deadline_at").asc(nulls_last=True), "-game__created_at", "-game__id")[:limit])
-    return _rows_of(seats)
+    rows = []
+    for seat in seats:
+        decision = seat.awaits_decision()  # a game in progress: the seat's deadline says it
+        rows.append({"game": seat.game, "seat": seat.seat, "awaiting": decision, "vs_computer": seat.vs_computer,
+                     "deadline": seat.deadline_at if decision else None,
+                     "players": json.loads(seat.lcg_players) if seat.lcg_players else None})
+    rows.sort(key=lambda r: (not r["awaiting"], r["deadline"].timestamp() if r["deadline"] else 0))
+    return rows
 
 
 def _listed(seats, with_seats: bool = True):
@@ -378,30 +428,65 @@ def _rows_of(seats, vs_computer: bool = True) -> list[dict]:
 def _with_seat_names(rows: list[dict]) -> list[dict]:
     """Each row with the seat its player plays, as they know it: a house, a leader, an army, a card
     game's faction (games.results.seat_display_names). Only the card game's factions come from the state:
-    those games' players, read in one query."""
+    its players, read with the row (`players`)."""
     from games.results import seat_display_names
 
-    lcg = [r["game"].pk for r in rows if r["game"].ruleset == "lcg"]
-    players = dict(Game.objects.filter(pk__in=lcg).values_list("pk", "state__players")) if lcg else {}
     for row in rows:
-        game = row["game"]
-        names = seat_display_names(game, [s.seat for s in game.seats.all()], players=players.get(game.pk))
+        game, players = row["game"], row.get("players") or {}
+        seats = list(dict.fromkeys([*players, row["seat"]])) if game.ruleset == "lcg" else [row["seat"]]
+        names = seat_display_names(game, seats, players=players)
         row["seat_name"] = names.get(row["seat"]) or site_words.seat_name(row["seat"], game.ruleset)
     return rows
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """Open lobbies, your games (awaiting your move first) and recent results."""
-    from games.api import active_lobbies_for_home
-
     # only games in progress are listed here: read only those (a player's history may be thousands)
     mine = _games_in_progress(request.user, 10) if request.user.is_authenticated else []
     from web.play import games_offered
 
-    return render(request, "home.html", {"lobbies": active_lobbies_for_home(), "games": games_offered(),
-                                         "unrated": gettext(lobbies.COMPUTER_UNRATED),
-                                         "my_games": _with_seat_names(mine),
-                                         "results_html": recent_results_html()})
+    context = {"lobbies_html": home_lobbies_html(), "games": games_offered(),
+               "unrated": gettext(lobbies.COMPUTER_UNRATED), "my_games": _with_seat_names(mine),
+               "results_html": recent_results_html()}
+    if request.user.is_authenticated:
+        # the challenges waiting for your answer (the page lists the newest ten): fewer than ten listed
+        # are all of them, so the navigation's count is known without counting them again
+        from challenges import services as challenges
+        from challenges.templatetags.challenge_tags import HOME_CHALLENGES
+
+        waiting = challenges.waiting_for(request.user, HOME_CHALLENGES)
+        context.update(challenges_waiting_list=waiting,
+                       challenges_waiting_known=len(waiting) if len(waiting) < HOME_CHALLENGES else None)
+    return render(request, "home.html", context)
+
+
+HOME_LOBBIES_SECONDS = 600  # how long a rendering of the home page's lobbies is kept (its key is their rows)
+
+
+def home_lobbies_html() -> str:
+    """The home page's table of open lobbies (templates/web/_home_lobbies.html), rendered once for the
+    rows as they are and kept in the cache, per language: the rows are read on every request (one
+    query, their values alone) and their values are the key, so a lobby that fills, opens or closes is
+    a new key at once (never a stale table); only the rendering of an unchanged table is saved (issue 27:
+    20 rows of links, filters and translations on every home page)."""
+    from games.api import active_lobbies_for_home
+
+    rows = list(active_lobbies_for_home().values_list(
+        "pk", "name", "ruleset", "taken", "computer_seats", "seat_count", "time_limit", "ranked",
+        "creator__username", "creator__is_bot"))
+    language = get_language()
+    key = f"home:lobbies:{language}:{hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()}"
+    html = cache.get(key)
+    if html is None:
+        shown = [{"pk": pk, "ruleset": ruleset, "seats_taken": taken + computer, "seat_count": seats,
+                  "time_limit": time_limit, "ranked": ranked,
+                  "creator": SimpleNamespace(username=creator, is_bot=creator_bot),
+                  # an unnamed lobby in the reader's language, as Lobby.__str__ says it (issue 29)
+                  "name": name or gettext("%(creator)s's lobby") % {"creator": creator}}
+                 for pk, name, ruleset, taken, computer, seats, time_limit, ranked, creator, creator_bot in rows]
+        html = render_to_string("web/_home_lobbies.html", {"lobbies": shown})
+        cache.set(key, html, HOME_LOBBIES_SECONDS)
+    return mark_safe(html)
 
 
 RECENT_RESULTS_SECONDS = 10  # how long the home page's recent results are kept before they are read again

@@ -20,7 +20,10 @@ def incoming_challenges(context) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"rows": []}
-    return {"rows": challenge_rows(services.waiting_for(user, HOME_CHALLENGES), user), "request": request,
+    waiting = context.get("challenges_waiting_list")  # read by the page's view (the home page), or here
+    if waiting is None:
+        waiting = services.waiting_for(user, HOME_CHALLENGES)
+    return {"rows": challenge_rows(waiting, user), "request": request,
             "reasons": services.decline_reason_choices(), "csrf_token": context.get("csrf_token")}
 
 

@@ -1,0 +1,141 @@
+"""What the busiest pages keep rendered in the cache (issue 27), and that none of it is ever stale
+where a person must see it fresh:
+- a tournament's standings, rounds and players, kept per event version and language for everyone but
+  its organizers (tournaments/views.py): every change of the event (it locks the event) is a new
+  version, so a result recorded by a game's end, a registration or an adjudication shows at once;
+- the home page's open lobbies, kept under their rows' own values (web/views.py, home_lobbies_html):
+  a lobby that fills or opens shows at once;
+- a row of My games that does not await you, kept under its values (web/views.py, _rendered_rows):
+  a game that ends shows as finished at once; a row awaiting you is rendered afresh;
+- a profile's rating charts, kept per history stamp and language (ratings_tags.charts_html)."""
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game, GameSeat, LobbyMember
+from games.services.play import do_concede
+from tests.factories import make_game, make_lobby, make_user
+from tournaments import services
+from tournaments.models import Round, Table
+from tournaments.services import TournamentSettings
+
+pytestmark = pytest.mark.django_db
+
+
+def running_cup():
+    organizer = make_user()
+    t = services.do_create_tournament(organizer, TournamentSettings(name="Cup", time_limit=3600, seats_per_table=3,
+                                                                    rounds=2))
+    players = [make_user() for _ in range(6)]
+    for user in players:
+        services.do_register(t.pk, user)
+    services.do_start(t.pk, organizer)
+    return t, organizer, players
+
+
+def page(client, t, **headers) -> str:
+    response = client.get(reverse("tournament", args=[t.pk]), **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured.captured_queries)
+
+
+def test_a_tournament_page_is_kept_for_visitors_and_shows_each_change_at_once():
+    t, organizer, players = running_cup()
+    visitor = Client()
+    first, second = Round.objects.get(tournament=t, number=1).tables.order_by("number")
+    before = page(visitor, t)
+    assert before.count("watch Game") == 2 and "decided by the organizers" not in before
+    url = reverse("tournament", args=[t.pk])
+    afresh = queries(Client(), url)  # this client's first visit renders it if nobody has (it was)
+    assert queries(visitor, url) == afresh <= 2  # kept: the event and its co-organizers
+    # a table decided by the organizers: a visitor sees it at once, not the kept copy
+    services.do_adjudicate(t.pk, organizer, first.pk, list(reversed(first.game.seat_names())))
+    assert "decided by the organizers" in page(visitor, t)
+    # a table whose players all left: recorded by the game's end (no organizer), shown at once
+    for seat in GameSeat.objects.filter(game=second.game):
+        do_concede(second.game_id, seat.user)
+    shown = page(visitor, t)
+    assert Table.objects.get(pk=second.pk).status == Table.Status.FINISHED
+    assert "Round 2" in shown and shown.count("watch Game") == 4
+
+
+def test_the_organizers_page_is_never_the_kept_one_and_languages_are_kept_apart():
+    t, organizer, players = running_cup()
+    page(Client(), t)  # kept for visitors
+    as_organizer = Client()
+    as_organizer.force_login(organizer)
+    assert "Decide the result of table 1" in page(as_organizer, t)
+    assert "Decide the result of table 1" not in page(Client(), t)
+    as_player = Client()
+    as_player.force_login(players[0])
+    mine = page(as_player, t)
+    assert "Decide the result" not in mine and "You are" in mine  # the player's own status, read for them
+    english, spanish = page(Client(), t, HTTP_ACCEPT_LANGUAGE="en"), page(Client(), t, HTTP_ACCEPT_LANGUAGE="es")
+    assert "Standings" in english and "Clasificación" in spanish and "Standings" not in spanish
+
+
+def test_a_registration_shows_at_once():
+    organizer = make_user()
+    t = services.do_create_tournament(organizer, TournamentSettings(name="Open cup", time_limit=3600))
+    first = make_user()
+    services.do_register(t.pk, first)
+    assert first.username in page(Client(), t)
+    late = make_user()
+    services.do_register(t.pk, late)
+    assert late.username in page(Client(), t)
+
+
+def test_the_home_pages_lobbies_show_a_change_at_once():
+    lobby = make_lobby(name="Come in")
+    visitor = Client()
+    assert "Come in" in visitor.get("/").content.decode()
+    seats = f"{lobby.members.count() + lobby.computer_seats}/{lobby.seat_count}"
+    assert seats in visitor.get("/").content.decode()
+    LobbyMember.objects.create(lobby=lobby, user=make_user())  # someone joined
+    now = f"{lobby.members.count() + lobby.computer_seats}/{lobby.seat_count}"
+    assert now != seats and now in visitor.get("/").content.decode()
+    make_lobby(name="Another table")
+    assert "Another table" in visitor.get("/").content.decode()
+    assert "Come in" in Client().get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+
+
+def test_my_games_shows_a_game_that_ended_at_once():
+    me, others = make_user(), [make_user(), make_user()]
+    game = make_game(3, users=[me, *others])
+    client = Client()
+    client.force_login(me)
+    url = reverse("web-my-games")
+    row = client.get(url).content.decode()
+    assert reverse("web-replay", args=[game.pk]) not in row  # in progress: no replay yet
+    client.get(url)
+    # the game ends (its status is what a row's key holds): the row says so at the next visit
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    GameSeat.objects.filter(game=game).update(deadline_at=None)
+    shown = client.get(url).content.decode()
+    assert reverse("web-replay", args=[game.pk]) in shown and "finished" in shown
+
+
+def test_a_profiles_charts_show_a_game_rated_after_they_were_kept():
+    users = [make_user() for _ in range(3)]
+
+    def rated_game(seed):
+        game = make_game(3, users=users, ranked=True, seed=seed)
+        for seat in game.seats.filter(user__isnull=False).order_by("position"):
+            do_concede(game.pk, seat.user)
+
+    rated_game(1)
+    url = reverse("public-profile", args=[users[0].username])
+    assert "over 1 ranked game" in Client().get(url).content.decode()
+    rated_game(2)
+    assert "over 2 ranked games" in Client().get(url).content.decode()
