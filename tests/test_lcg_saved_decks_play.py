@@ -204,3 +204,26 @@ def test_the_new_lobby_form_offers_your_saved_decks_and_starts_with_one(client):
     assert f'value="deck:{thin.pk}"' not in page
     spanish = client.get(reverse("web-lobby-new"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Gold (tu mazo)" in spanish
+
+
+def test_a_ranked_game_between_two_built_decks_is_played_to_its_end():
+    """Issue 30's "done when": two built decks play a ranked game through the site (each seat's moves the
+    engine's choice, sent as the person's), and the game ends with a winner and ratings."""
+    from games.engine import get_ruleset
+    from games.services.play import do_submit_action
+
+    alys, bran = make_user(), make_user()
+    hers, his = save(alys, "Gold"), save(bran, "Roses", **playable_legal("tyrell"))
+    lobby = create(alys, deck=f"deck:{hers.pk}", ranked=True).json()
+    game = Game.objects.get(pk=join(bran, lobby["id"], deck=f"deck:{his.pk}").json()["game"])
+    engine = get_ruleset("lcg")
+    people = {s.seat: s.user for s in game.seats.select_related("user")}
+    for _ in range(4000):
+        game.refresh_from_db()
+        if not game.is_active():
+            break
+        seat = next(s for s in engine.pending(game.state) if s in people)
+        do_submit_action(game.pk, people[seat], action=engine.bot_action(game.state, seat), version=game.version)
+    assert not game.is_active() and game.state["over"]
+    assert game.state["winner"] in people
+    assert game.ranked and game.ranking
