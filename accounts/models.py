@@ -29,6 +29,10 @@ class User(AbstractUser):
     # The language the site speaks to this player (issue 29; westeros/i18n.py): one of
     # settings.LANGUAGES, or "" to follow the browser. Set by the language switch and the profile page.
     language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=settings.LANGUAGES)
+    # The card game (issue 30): the server passes this player's action, interrupt and reaction windows
+    # when their hand and cards in play hold nothing usable there (games/services/play.py). Off by
+    # default: the opponent may infer it from how fast the pass comes.
+    auto_pass = models.BooleanField(gettext_lazy("pass for me when I hold nothing playable"), default=False)
 
     class Meta:
         verbose_name = gettext_lazy("user")

@@ -10,13 +10,19 @@ from accounts.models import ApiToken, User
 class MeSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
-        fields = ("id", "username", "email", "email_pending", "date_joined", "bot", "language")
+        fields = ("id", "username", "email", "email_pending", "date_joined", "bot", "language", "auto_pass")
         read_only_fields = ("id", "username", "email", "email_pending", "date_joined", "bot")
 
     language = serializers.ChoiceField(
         choices=[("", "follow the browser"), *settings.LANGUAGES], required=False, allow_blank=True,
         help_text="the language of the pages and of the API's messages: 'en', 'es', or '' to follow the "
                   "browser's Accept-Language (PATCH to change it)")
+
+    auto_pass = serializers.BooleanField(
+        required=False,
+        help_text="the card game: the server passes your action, interrupt and reaction windows when your hand "
+                  "and cards in play hold nothing usable there (off by default; the opponent may infer it from "
+                  "how fast the pass comes). PATCH to change it")
 
     email = serializers.EmailField(read_only=True, allow_null=True,
                                    help_text="the confirmed address (null until the sign-up link is followed)")

@@ -136,6 +136,13 @@ def do_set_language(user: User, language: str) -> User:
     return user
 
 
+def do_set_auto_pass(user: User, on: bool) -> User:
+    """The card game's "pass for me when I hold nothing playable" (issue 30; games/services/play.py)."""
+    user.auto_pass = bool(on)
+    user.save(update_fields=["auto_pass"])
+    return user
+
+
 def do_issue_token(user: User, name: str) -> tuple[ApiToken, str]:
     return ApiToken.issue(user, name)
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/auto-pass/", views.set_auto_pass, name="auto-pass"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/bot/", views.upgrade_to_bot, name="bot-upgrade"),
     path("tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke-token"),

@@ -20,6 +20,7 @@ from accounts.services import (
     do_confirm_email,
     do_issue_token,
     do_revoke_token,
+    do_set_auto_pass,
     do_sign_up,
     do_upgrade_to_bot,
     send_confirmation,
@@ -75,6 +76,17 @@ class LoginView(auth_views.LoginView):
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {"profile_user": request.user, "is_self": True})
+
+
+@login_required
+@require_POST
+def set_auto_pass(request: HttpRequest) -> HttpResponse:
+    """The profile page's card-game setting "pass for me when I hold nothing playable" (issue 30)."""
+    on = request.POST.get("auto_pass") == "on"
+    do_set_auto_pass(request.user, on)
+    messages.success(request, gettext("Saved: the site now passes for you when you hold nothing playable.") if on
+                     else gettext("Saved: the site asks you as before, whatever your hand holds."))
+    return redirect("profile")
 
 
 def public_profile(request: HttpRequest, username: str) -> HttpResponse:

@@ -33,7 +33,10 @@ class LobbyCreateSerializer(serializers.Serializer):
         min_value=0, max_value=MAX_CLOCK_INCREMENT, default=0,
         help_text="seconds added to a player's bank per decision, 0 to 600 (with clock_bank only)")
     house_choice = serializers.ChoiceField(choices=Lobby.HouseChoice.choices, default=Lobby.HouseChoice.RANDOM)
-    options = serializers.DictField(required=False, default=dict)
+    options = serializers.DictField(
+        required=False, default=dict,
+        help_text="the game's options (the engine's, docs/engine-*.md); lcg: {\"open_decklists\": true} for open deck "
+                  "lists, as tournaments with open lists do (the learn-to-play decks are always open)")
     auto_start = serializers.BooleanField(default=True)
     max_consecutive_timeouts = StrictIntegerField(
         min_value=0, max_value=20, default=3,

@@ -148,6 +148,7 @@ class LobbyForm(forms.Form):
         "invalid_choice": _("Your deck: choose one of the decks in the list.")})
     their_deck = forms.ChoiceField(label=_("Your opponent's deck"), required=False, error_messages={
         "invalid_choice": _("Your opponent's deck: choose one of the decks in the list.")})
+    open_decklists = Tick(_("Open deck lists"))
     # The miniatures game: the army (seat) when each player picks, the mode, random terrain; the
     # armies are the fixed 30-point starter lists (games/rulesets.py options_refusal)
     army = forms.ChoiceField(label=_("Your army"), required=False, choices=[("", "—")] + ARMIES, error_messages={
@@ -166,7 +167,7 @@ class LobbyForm(forms.Form):
     password = forms.CharField(label=_("Password"), required=False, max_length=128)
 
     AGOT_FIELDS = ("seat", "tides_of_battle")
-    LCG_FIELDS = ("deck_choice", "my_deck", "their_deck")
+    LCG_FIELDS = ("deck_choice", "my_deck", "their_deck", "open_decklists")
     MINIS_FIELDS = ("army", "minis_mode", "random_terrain")
 
     def clean_ruleset(self) -> str:
@@ -223,8 +224,8 @@ class LobbyForm(forms.Form):
         d = self.cleaned_data
         if d["ruleset"] == "btwixt":
             return {k: True for k in BTWIXT_OPTIONS if d.get(f"btwixt_{k}")}
-        if d["ruleset"] == "lcg":
-            return {}
+        if d["ruleset"] == "lcg":  # open deck lists (issue 30): the learn-to-play decks are always open
+            return {"open_decklists": True} if d.get("open_decklists") else {}
         if d["ruleset"] == "minis":
             return {"mode": d["minis_mode"], **({"terrain": "random"} if d.get("random_terrain") else {})}
         return {"tides_of_battle": True} if d.get("tides_of_battle") else {}
@@ -310,4 +311,6 @@ def option_words(ruleset: str, options: dict[str, Any]) -> list[str]:
         mode = options.get("mode", "here_we_stand")
         return [gettext(str(rulesets.MINIS_MODES.get(mode, str(mode)))), gettext("the starter armies (30 points each)"),
                 gettext("random terrain") if options.get("terrain") == "random" else gettext("no terrain")]
+    if ruleset == "lcg":
+        return [gettext("open deck lists")] if options.get("open_decklists") else []
     return [gettext("Tides of Battle")] if options.get("tides_of_battle") else []

@@ -309,20 +309,38 @@ def _insert_actions(game: Game) -> None:
         GameAction.objects.bulk_create(unsaved)
 
 
+def _auto_passers(engine, seats: list[GameSeat]) -> dict[str, GameSeat]:
+    """The seats whose player chose "pass for me when I hold nothing playable" (issue 30; the card
+    game's `nothing_to_play`), by seat name."""
+    if getattr(engine, "nothing_to_play", None) is None:
+        return {}
+    return {s.seat: s for s in seats if not s.is_bot and s.user_id is not None and s.user.auto_pass}
+
+
 def _run_bots(game: Game, seats: list[GameSeat]) -> list[GameAction]:
-    """Let the engine's default player act for every bot seat that is pending, until none is."""
+    """Let the engine's default player act for every bot seat that is pending, until none is; a
+    player who chose "pass for me when I hold nothing playable" passes such windows at once (the
+    engine says when: with their real hand nothing but pass is legal), as their own action."""
     if not game.is_active():
         return []
     engine = get_ruleset(game.ruleset)
     bots = {s.seat for s in seats if s.is_bot}
+    passers = _auto_passers(engine, seats)
     records = []
-    while bots and not engine.is_over(game.state):
-        waiting = sorted(bots & set(engine.pending(game.state)))
-        if not waiting:
+    while (bots or passers) and not engine.is_over(game.state):
+        pending = set(engine.pending(game.state))
+        waiting = sorted(bots & pending)
+        passing = sorted(s for s in set(passers) & pending if engine.nothing_to_play(game.state, s))
+        if not waiting and not passing:
             break
         for seat in waiting:
             if seat in engine.pending(game.state):
                 records.append(apply_default(game, seat, GameAction.Source.BOT))
+        for seat in passing:
+            if seat in engine.pending(game.state) and engine.nothing_to_play(game.state, seat):
+                state, events = engine.apply(game.state, seat, {"pass": True})
+                records.append(_append(game, seat, {"pass": True}, events, state, GameAction.Source.PLAYER,
+                                       passers[seat].user, ""))
         if len(records) > MAX_BOT_ACTIONS:
             raise RuntimeError(f"bot loop in game {game.pk} did not end after {MAX_BOT_ACTIONS} actions")
     return records

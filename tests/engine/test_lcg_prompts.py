@@ -25,7 +25,15 @@ from games.engine.lcg import actions, data, prompts
 from games.engine.lcg import table as T
 
 R = get_ruleset("lcg")
-DECKS = ["the_old_ways", "secrets_and_schemes"]
+DECKS = ["the_old_ways", "secrets_and_schemes"]  # learn-to-play decks: their lists are always open
+# the ready-made constructed decks the engine plays (closed lists unless the game opens them)
+CONSTRUCTED = [d for d in data.deck_ids() if d not in prompts.learn_to_play_ids()] or DECKS
+
+
+def _decks(n: int, open_lists: bool) -> list[str]:
+    if open_lists:
+        return DECKS if n % 2 else DECKS[::-1]
+    return [CONSTRUCTED[n % len(CONSTRUCTED)], CONSTRUCTED[(n // len(CONSTRUCTED) + 1) % len(CONSTRUCTED)]]
 WINDOWS = ("action", "interrupt", "reaction")
 
 
@@ -58,7 +66,7 @@ def other_hidden(state: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     for seat in s["seats"]:
         p = s["players"][seat]
         hidden = p["hand"] + p["deck"]
-        if s["options"]["open_decklists"]:
+        if prompts.is_open(s, seat):
             ids = [s["uids"][u][0] for u in hidden]
             rnd.shuffle(ids)
         else:
@@ -109,7 +117,7 @@ def _advance(seed: int, steps: int, open_lists: bool, decks: list[str]) -> dict[
 def test_asking_never_depends_on_hands_or_decks(seed, steps, open_lists, swap, scramble):
     """L90, L91-L98: the same public state with other hands and other (closed) decks, or the same
     open lists in other places, asks the same seats now and at every window passed after."""
-    state = _advance(seed, steps, open_lists, DECKS[::-1] if swap else DECKS)
+    state = _advance(seed, steps, open_lists, _decks(seed + swap, open_lists))
     other = other_hidden(state, random.Random(scramble))
     assert _asked_now(state) == _asked_now(other)
     assert _pass_forward(state, 40) == _pass_forward(other, 40)
@@ -122,8 +130,7 @@ def test_a_seat_that_can_use_a_card_is_always_asked(seed, open_lists):
     and its cards in play) is a seat the public judgement asks: the fewer prompts never take away
     a legal play, with open or closed lists."""
     rnd = random.Random(seed)
-    state = R.new_game(["p1", "p2"], {"decks": DECKS if seed % 2 else DECKS[::-1], "open_decklists": open_lists},
-                       seed)
+    state = R.new_game(["p1", "p2"], {"decks": _decks(seed, open_lists), "open_decklists": open_lists}, seed)
     checked = 0
     while not R.is_over(state):
         w = _window(state)
@@ -138,6 +145,18 @@ def test_a_seat_that_can_use_a_card_is_always_asked(seed, open_lists):
         seat = sorted(R.pending(state))[0]
         state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
     assert checked > 0
+
+
+def test_closed_lists_judge_from_faction_and_agenda_not_the_list():
+    """With a closed list what a seat might hold is what its faction and agenda allow, not its list:
+    two decks of one faction and agenda give the same cards to consider."""
+    s = R.new_game(["p1", "p2"], {"decks": [CONSTRUCTED[0], CONSTRUCTED[0]], "open_decklists": False}, 4)
+    if CONSTRUCTED == DECKS:
+        return
+    p = s["players"]["p1"]
+    listed = set(data.all_decks()[p["deck_id"]]["draw"])
+    might = set(prompts.possible(s, "p1"))
+    assert listed <= might and might - listed  # more than its list: the list is not read
 
 
 def test_a_seat_is_never_left_holding_a_playable_event_unasked_closed_lists():
@@ -189,7 +208,14 @@ def test_open_lists_a_card_no_longer_available_is_no_reason_to_ask():
 def test_open_lists_default_for_learn_to_play_decks_and_lobby_choice():
     """The learn-to-play decks are always open; other decks are closed unless the game says so."""
     assert R.new_game(["p1", "p2"], {"decks": DECKS}, 1)["options"]["open_decklists"] is True
-    assert R.new_game(["p1", "p2"], {"decks": DECKS, "open_decklists": False}, 1)["options"]["open_decklists"] is False
+    s = R.new_game(["p1", "p2"], {"decks": DECKS, "open_decklists": False}, 1)
+    assert all(prompts.is_open(s, seat) for seat in s["seats"])
+    if CONSTRUCTED != DECKS:
+        mixed = R.new_game(["p1", "p2"], {"decks": [DECKS[0], CONSTRUCTED[0]]}, 1)
+        assert mixed["options"]["open_decklists"] is False
+        assert prompts.is_open(mixed, "p1") and not prompts.is_open(mixed, "p2")
+        chosen = R.new_game(["p1", "p2"], {"decks": [DECKS[0], CONSTRUCTED[0]], "open_decklists": True}, 1)
+        assert prompts.is_open(chosen, "p2")
     assert prompts.default_open(["the_old_ways", "secrets_and_schemes"])
     assert not prompts.default_open(["the_old_ways", "tyrell_stag_the_rose_and_the_crown"])
 

@@ -179,6 +179,17 @@ class LcgRuleset:
 
         return bot.smart_action(state, seat)
 
+    def nothing_to_play(self, state: State, seat: str) -> bool:
+        """The seat is asked in an action, interrupt or reaction window and, with its real hand and
+        its cards in play, can only pass: the player's own opt-in "pass for me when I hold nothing
+        playable" (issue 30), which the server applies (games/services/play.py). Unlike the
+        decision to ask (prompts.py) this reads the hand: the player chose it."""
+        from games.engine.lcg import prompts
+
+        d = state["decision"]
+        return bool(d and seat in d["seats"] and d["kind"] in ("action", "interrupt", "reaction")
+                    and not prompts.can_act(state, seat))
+
     def random_action(self, state: State, seat: str, rnd: random.Random) -> Action:
         from games.engine.lcg import bot
 

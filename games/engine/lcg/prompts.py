@@ -6,21 +6,22 @@ exactly when some card it MIGHT hold, or a card it controls, could legally be us
 might hold is what its opponent knows:
 
 - its hand's size (an empty hand holds nothing);
-- with open deck lists (`open_decklists`: the learn-to-play decks, or the lobby's choice, as
-  tournaments with open lists do) its deck list minus the copies in its public zones (in play,
-  duplicates included, discard pile, dead pile, removed from the game);
-- with closed lists every card its faction and agenda could bring (L17-L20: its faction's cards,
-  the neutral ones, a Banner's faction's cards, loyal ones too since the learn-to-play decks mix two
-  factions), plus any card of it seen so far, minus the cards whose every allowed copy (3, or the
-  card's "Limit X per deck") is in its public zones.
+- with an open deck list (option `open_decklists`, the lobby's choice, as tournaments with open
+  lists do; a learn-to-play deck's list is always open) its deck list minus the copies in its
+  public zones (in play, duplicates included, discard pile, dead pile, removed from the game);
+- with a closed list every card a legal deck of its faction and agenda may hold (L17-L20: its
+  faction's cards, the neutral ones, a Banner's faction's non-loyal cards), plus any card of it seen
+  so far, minus the cards whose every allowed copy (3, or the card's "Limit X per deck") is in its
+  public zones.
 
 Everything else (what is in play, gold, limits used, the triggering event) is public state. The
 question is answered by the very code that lists legal options (abilities.options and
 actions.window_actions) on a *public view* of the state: for the time of the question the
 seat's hand is replaced by one phantom copy of each card it might hold (padded with blank cards to
 the hand's real size, so hand-size conditions read the same), every other hand by blank cards of
-its size and every draw deck by blank cards of the same count. The real hands and decks are put back before the answer is returned, so the
-answer is a function of public information: whether a seat is asked tells nothing about its hand.
+its size and every draw deck by blank cards of the same count. The real hands and decks are put
+back before the answer is returned, so the answer is a function of public information: whether a
+seat is asked tells nothing about its hand.
 A seat that holds a card it could play is always asked, because that card is among the phantoms.
 
 Conditions and target selectors of the cards' modules (`abilities.MORE_CONDS`,
@@ -61,6 +62,12 @@ def default_open(deck_ids: list[str]) -> bool:
     return bool(deck_ids) and all(d in learn_to_play_ids() for d in deck_ids)
 
 
+def is_open(state: State, seat: str) -> bool:
+    """Whether the seat's deck list is public: the game's lists are open, or its deck is a
+    learn-to-play deck (printed in the rules booklet: always open)."""
+    return bool(state["options"].get("open_decklists")) or state["players"][seat].get("deck_id") in learn_to_play_ids()
+
+
 def decklist(state: State, seat: str) -> list[str] | None:
     """The seat's draw-deck list (card ids with repeats), when the game knows it."""
     p = state["players"][seat]
@@ -91,9 +98,9 @@ def public_copies(state: State, seat: str) -> Counter:
 
 @lru_cache(maxsize=64)
 def _pool(faction: str | None, agenda: str | None) -> tuple[tuple[str, int], ...]:
-    """(card id, copies allowed) of every draw card of the card data a deck of that faction and
-    agenda may hold (L17-L20): its faction's, the neutral ones and a Banner's faction's, loyal ones
-    included (a learn-to-play deck mixes two factions' loyal cards, and a seat's deck is not known)."""
+    """(card id, copies allowed) of every draw card of the card data a legal deck of that faction
+    and agenda may hold (L17-L20): its faction's, the neutral ones, a Banner's faction's non-loyal
+    ones. (The learn-to-play decks, which mix two factions' loyal cards, are always open.)"""
     cards = data.cards()
     banner = None
     if agenda and agenda in cards:
@@ -103,7 +110,7 @@ def _pool(faction: str | None, agenda: str | None) -> tuple[tuple[str, int], ...
         if c["type"] not in DRAW_TYPES or c.get("synthetic"):
             continue
         f = c.get("faction", "neutral")
-        if f in ("neutral", faction, banner):
+        if f in ("neutral", faction) or (banner and f == banner and not c.get("loyal")):
             out.append((cid, _limit(c)))
     return tuple(sorted(out))
 
@@ -119,7 +126,7 @@ def possible(state: State, seat: str) -> list[str]:
     if not p["hand"]:
         return []
     seen = public_copies(state, seat)
-    listed = decklist(state, seat) if state["options"].get("open_decklists") else None
+    listed = decklist(state, seat) if is_open(state, seat) else None
     if listed is not None:
         left = Counter(listed)
         left.subtract(seen)
@@ -196,7 +203,9 @@ def relevant(state: State, seat: str, timing: str, ev: Event | None) -> list[str
             keep.extend(c for c in cands if data.card(state, c)["keywords"].get("ambush") is not None
                         or "Direwolf" in data.card(state, c)["traits"])
     dup = timing == "interrupt" and ev is not None and ev.get("t") == "would_leave"
-    if not keep and not uses and not dup:
+    # an agenda's own abilities (Fealty's action) come from the cards' modules: never filtered out
+    agenda = state["players"][seat].get("agenda")
+    if not keep and not uses and not dup and agenda not in A.ABILITIES:
         return None
     if _reads_hand(uses):
         return cands
