@@ -227,3 +227,19 @@ def test_a_ranked_game_between_two_built_decks_is_played_to_its_end():
     assert not game.is_active() and game.state["over"]
     assert game.state["winner"] in people
     assert game.ranked and game.ranking
+
+
+def test_a_rematch_brings_the_same_saved_deck_again():
+    from games.services import computer
+
+    user = make_user()
+    mine = save(user, "Gold")
+    client = api_client_for(user)
+    first = Game.objects.get(pk=client.post(reverse("api-games-computer"), {"ruleset": "lcg", "deck": f"deck:{mine.pk}"},
+                                            format="json").json()["id"])
+    first.status = Game.Status.FINISHED
+    first.save(update_fields=["status"])
+    again = computer.do_rematch(first.pk, user).game
+    assert again is not None and again.pk != first.pk
+    assert again.options["decks"][again.seat_for(user).seat]["name"] == "Gold"
+    assert again.state["players"][again.seat_for(user).seat]["faction"] == "lannister"

@@ -119,7 +119,10 @@ def do_rematch(game_id: int, user: User) -> Rematch:
 def _deck_of(game: Game, seat: str) -> str:
     """The deck a seat brought (the card game), to bring it again; '' elsewhere."""
     decks = (game.options or {}).get("decks")
-    return decks.get(seat, "") if isinstance(decks, dict) and isinstance(decks.get(seat), str) else ""
+    deck = decks.get(seat, "") if isinstance(decks, dict) else ""
+    if isinstance(deck, dict):  # a saved deck copied into the game (issue 30): the same saved deck again
+        return deck.get("ref", "") if isinstance(deck.get("ref"), str) else ""
+    return deck if isinstance(deck, str) else ""
 
 
 def open_rematch(game: Game) -> Lobby | None:

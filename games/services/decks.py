@@ -227,7 +227,7 @@ def game_deck(ref: str, user) -> Any:
     if saved_id(ref) is None:
         return ref
     deck = usable(ref, user)
-    return {"name": deck.name, **deck.cards()}
+    return {"name": deck.name, "ref": ref, **deck.cards()}  # ref: a rematch brings the same saved deck
 
 
 def my_usable_decks(user) -> dict[str, str]:
