@@ -243,3 +243,16 @@ def test_a_rematch_brings_the_same_saved_deck_again():
     assert again is not None and again.pk != first.pk
     assert again.options["decks"][again.seat_for(user).seat]["name"] == "Gold"
     assert again.state["players"][again.seat_for(user).seat]["faction"] == "lannister"
+
+
+def test_the_lobby_page_names_a_saved_deck_to_its_owner_only(client):
+    alys, bran = make_user(), make_user()
+    hers = save(alys, "Wildfire Plan")
+    lobby = create(alys, deck=f"deck:{hers.pk}").json()
+    client.force_login(alys)
+    assert "Wildfire Plan (your deck)" in client.get(reverse("web-lobby", args=[lobby["id"]])).content.decode()
+    client.force_login(bran)
+    page = client.get(reverse("web-lobby", args=[lobby["id"]])).content.decode()
+    assert "Wildfire Plan" not in page and "a deck of House Lannister" in page
+    spanish = client.get(reverse("web-lobby", args=[lobby["id"]]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "un mazo de Casa Lannister" in spanish

@@ -25,6 +25,7 @@ from games import queries, rulesets
 from games.engine import get_ruleset
 from games.errors import GameError
 from games.models import Game, GameSeat, Lobby
+from games.services import decks as saved_decks
 from games.services import lobbies
 from ratings.templatetags import site_words
 from web import forms as lobby_form
@@ -272,7 +273,7 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
     decks = lobbies.deck_choices(lobby.ruleset)  # the card game: each player's deck, in words
     for m in members:
         m.seat_name = seat_name(m.seat) if m.seat else ""
-        m.deck_name = decks.get(m.deck, "")
+        m.deck_name = decks.get(m.deck, "") or saved_decks.lobby_deck_words(m.deck, request.user)
         m.seat_for = str(SEAT_FOR.get(lobby.ruleset, SEAT_FOR["agot"])) % {"name": m.user.username}
     how = HOUSE_CHOICE_WORDS.get(lobby.house_choice) or lobby.get_house_choice_display()
     return render(request, "web/lobby.html", {

@@ -248,3 +248,19 @@ def public_options(options: Any) -> Any:
     shown = ({k: public_deck(v) for k, v in decks.items()} if isinstance(decks, dict)
              else [public_deck(d) for d in decks])
     return {**options, "decks": shown}
+
+
+def lobby_deck_words(ref: str, viewer) -> str:
+    """A member's saved deck on a lobby's page: its name to its owner, its House and agenda to everyone else (what
+    the rules reveal); '' for anything else."""
+    deck_id = saved_id(ref)
+    deck = Deck.objects.filter(pk=deck_id).first() if deck_id is not None else None
+    if deck is None:
+        return ""
+    if viewer is not None and viewer.is_authenticated and deck.owner_id == viewer.pk:
+        return gettext("%(name)s (your deck)") % {"name": deck.name}
+    agenda = lcg_data.cards().get(deck.agenda) if deck.agenda else None
+    if agenda:
+        return gettext("a deck of %(house)s with %(agenda)s") % {"house": rules.house(deck.faction),
+                                                                   "agenda": agenda["name"]}
+    return gettext("a deck of %(house)s") % {"house": rules.house(deck.faction)}
