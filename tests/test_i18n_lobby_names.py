@@ -58,6 +58,8 @@ def test_a_rematch_lobby_is_named_in_each_readers_language_on_its_page_and_in_th
         assert f"<h1>{words}</h1>" in page
         listing = reader.get(reverse("web-lobbies"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert words in listing
+        home = reader.get(reverse("home"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert f">{words}</a>" in home  # the home page's open lobbies (web/views.py home_lobbies_html)
     assert api_title(bran, rematch, "es")["title"] == f"Revancha de la partida {first.pk}"
 
 

@@ -471,10 +471,11 @@ def home_lobbies_html() -> str:
     a new key at once (never a stale table); only the rendering of an unchanged table is saved (issue 27:
     20 rows of links, filters and translations on every home page)."""
     from games.api import active_lobbies_for_home
+    from games.lobby_names import lobby_title
 
     rows = list(active_lobbies_for_home().values_list(
         "pk", "name", "ruleset", "taken", "computer_seats", "seat_count", "time_limit", "ranked",
-        "creator__username", "creator__is_bot"))
+        "creator__username", "creator__is_bot", "rematch_of"))
     language = get_language()
     key = f"home:lobbies:{language}:{hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()}"
     html = cache.get(key)
@@ -482,9 +483,9 @@ def home_lobbies_html() -> str:
         shown = [{"pk": pk, "ruleset": ruleset, "seats_taken": taken + computer, "seat_count": seats,
                   "time_limit": time_limit, "ranked": ranked,
                   "creator": SimpleNamespace(username=creator, is_bot=creator_bot),
-                  # an unnamed lobby in the reader's language, as Lobby.__str__ says it (issue 29)
-                  "name": name or gettext("%(creator)s's lobby") % {"creator": creator}}
-                 for pk, name, ruleset, taken, computer, seats, time_limit, ranked, creator, creator_bot in rows]
+                  # the lobby's name in the reader's language, as Lobby.display_name says it (issue 29)
+                  "name": lobby_title(name, creator, computer_seats=computer, seat_count=seats, rematch_of=rematch)}
+                 for pk, name, ruleset, taken, computer, seats, time_limit, ranked, creator, creator_bot, rematch in rows]
         html = render_to_string("web/_home_lobbies.html", {"lobbies": shown})
         cache.set(key, html, HOME_LOBBIES_SECONDS)
     return mark_safe(html)
