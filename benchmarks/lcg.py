@@ -1,7 +1,12 @@
 """Card game (lcg) figures: `python benchmarks/lcg.py`.
 
 - the engine's player (bot_action) against the random one over 200 seeded games (issue 16: >= 70%);
-- the median time of a whole random game (target 0.3 s) and replay speed (target 5,000 actions/s).
+- the median time of a whole random game (target 0.3 s) and replay speed (target 5,000 actions/s);
+- window prompts (issue 30): the action, interrupt and reaction decisions a seat is asked, per seat
+  per round, in games between two engine players (bot_action) with the default settings (every
+  window on): the learn-to-play decks (open lists) and the ready-made decks the engine plays
+  (closed lists by default; also with open lists). Goals: at most 10 open, at most 20 closed. Also
+  the windows a seat is asked in (a window asking it twice counts once) and the machine's load.
 """
 from __future__ import annotations
 
@@ -15,9 +20,57 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "westeros.settings")
 
 from games.engine import get_ruleset
-from games.engine.lcg import bot
+from games.engine.lcg import abilities as A
+from games.engine.lcg import bot, data, prompts
 
 DECKS = ("the_old_ways", "secrets_and_schemes")
+WINDOWS = ("action", "interrupt", "reaction")
+PROMPT_GAMES = 24
+
+
+def _window_key(state: dict) -> tuple:
+    """One window: an ability window by its frame id, an action window by where the game is."""
+    if state["decision"]["kind"] == "action":
+        w = state["window"]
+        return ("action", state["round"], state["phase"], w["name"], state["active"],
+                sum(len(state["players"][s]["challenges"]) for s in state["seats"]))
+    return ("ability", A.top_window(state)["id"])
+
+
+def window_prompts(pairs: list[tuple[str, str]], open_lists: bool | None, games: int = PROMPT_GAMES) -> tuple[float, float]:
+    """(window decisions, windows asked in) per seat per round over engine-player games."""
+    R = get_ruleset("lcg")
+    asked = rounds = windows = 0
+    for i in range(games):
+        options = {"decks": list(pairs[i % len(pairs)])}
+        if open_lists is not None:
+            options["open_decklists"] = open_lists
+        state = R.new_game(["p1", "p2"], options, 9000 + i)
+        seen = set()
+        while not state["over"]:
+            seat = sorted(R.pending(state))[0]
+            if state["decision"]["kind"] in WINDOWS:
+                asked += 1
+                seen.add((seat, _window_key(state)))
+            state, _ = R.apply(state, seat, bot.smart_action(state, seat))
+        windows += len(seen)
+        rounds += state["round"]
+    return asked / (2 * rounds), windows / (2 * rounds)
+
+
+def prompt_figures() -> None:
+    constructed = [d for d in data.deck_ids() if d not in prompts.learn_to_play_ids()]
+    learn = [DECKS, DECKS[::-1]]
+    rows = [("learn-to-play decks, open lists (default)", learn, None)]
+    if constructed:
+        pairs = [(a, b) for a in constructed for b in constructed]
+        rows += [("ready-made decks, closed lists (default)", pairs, None),
+                 ("ready-made decks, open lists", pairs, True)]
+    else:
+        print("window prompts: no ready-made deck is played by the engine yet (closed lists not measured)")
+    for label, pairs, open_lists in rows:
+        decisions, windows = window_prompts(pairs, open_lists)
+        print(f"window prompts per seat per round, {label}: {decisions:.1f} (windows asked in: {windows:.1f})")
 
 
 def main() -> None:
@@ -50,7 +103,13 @@ def main() -> None:
             state, _ = R.apply(state, seat, act)
             n += 1
     print(f"replay: {n / (time.perf_counter() - t0):.0f} actions/second")
+    prompt_figures()
+    print(f"load average while measuring: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--prompts"]:
+        prompt_figures()
+    else:
+        main()

@@ -183,15 +183,28 @@ def smart_action(state: State, seat: str) -> Action:
         opts = actions.window_actions(state, seat)
         marshal = [o for o in opts if "marshal" in o]
         if marshal:
-            def value(o: Action) -> tuple[int, int]:
+            def card_of(o: Action) -> str:
                 name = o["marshal"] if isinstance(o["marshal"], str) else o["marshal"]["card"]
-                u = T.find_in_hand(state, seat, name)
-                c = T.card(state, u)
-                return (c["type"] == "character", actions.cost_of(state, u))
-            return max(marshal, key=value)
+                return T.find_in_hand(state, seat, name)
+
+            def value(o: Action) -> tuple[int, int]:
+                c = T.card(state, card_of(o))
+                return (c["type"] == "character", actions.cost_of(state, card_of(o)))
+            best = max(marshal, key=value)
+            # Fealty (kneel the faction card: the next loyal card costs 1 less) before a loyal card that costs gold
+            if {"trigger": "fealty"} in opts and T.card(state, card_of(best)).get("loyal") \
+                    and A.marshal_cost(state, seat, card_of(best)) > 0:
+                return {"trigger": "fealty"}
+            return best
         ambush = [o for o in opts if "ambush" in o]
         if ambush and state["active"] == seat:
             return ambush[0]
+        # an event that costs nothing and names no target is played at once (The Bear and the Maiden Fair)
+        for o in opts:
+            if "play" in o and not o["play"].get("targets"):
+                u = T.find_in_hand(state, seat, o["play"]["card"])
+                if u is not None and A.event_cost(state, seat, u) == 0:
+                    return o
         return {"pass": True}
     if kind == "challenge":
         return _attack(state, seat)
