@@ -10,6 +10,8 @@ where a person must see it fresh:
 - a profile's rating charts, kept per history stamp and language (ratings_tags.charts_html)."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -139,3 +141,21 @@ def test_a_profiles_charts_show_a_game_rated_after_they_were_kept():
     assert "over 1 ranked game" in Client().get(url).content.decode()
     rated_game(2)
     assert "over 2 ranked games" in Client().get(url).content.decode()
+
+
+def test_my_games_writes_the_time_left_at_each_visit_and_a_new_decision_at_once(monkeypatch):
+    me = make_user()
+    game = make_game(3, users=[me, make_user(), make_user()])
+    GameSeat.objects.filter(game=game).update(deadline_at=None)
+    client = Client()
+    client.force_login(me)
+    url = reverse("web-my-games")
+    assert "awaiting you" not in client.get(url).content.decode()
+    # a decision of yours comes: the row awaits you at once, with its deadline
+    GameSeat.objects.filter(game=game, user=me).update(deadline_at=timezone.now() + timedelta(hours=3))
+    shown = client.get(url).content.decode()
+    assert "awaiting you" in shown and "2\xa0hours" in shown
+    # the kept row is the same; the time left is written at each visit
+    monkeypatch.setattr("web.views.timeuntil_filter", lambda deadline: "a moment")
+    assert "awaiting you · <span" in client.get(url).content.decode()
+    assert ">a moment</span>" in client.get(url).content.decode()

@@ -13,8 +13,10 @@ from django.db.models import Case, Exists, F, OuterRef, TextField, Value, When
 from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import timeuntil_filter
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
 from django.views.decorators.cache import cache_control
@@ -337,29 +339,31 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 
 MY_GAMES_ROW_SECONDS = 24 * 3600  # how long a rendered row of My games is kept (its key is its values)
+TIME_LEFT = "\x00time-left\x00"  # where a kept row awaiting you says the time left, written in at each request
 
 
 def _rendered_rows(rows: list[dict]) -> list[dict]:
-    """Each row of My games with its HTML (`html`, templates/web/_my_games_row.html). A row that does
-    not await you says only what its key holds (the game, its game and seat, its time per decision,
-    its status, the language), so it is rendered once for those values and kept: a busy player's page
-    is mostly finished games, the same at every visit, and writing them was half its time (issue 27).
-    A row awaiting you (its deadline counts down) is rendered at every request; a game that changes
-    status is a new key at once."""
+    """Each row of My games with its HTML (`html`, templates/web/_my_games_row.html), rendered once for
+    its values and kept: the key holds all a row says (the game, its game and seat, its time per
+    decision, its status, whether it awaits you and its deadline, the language), so a game that ends or
+    a decision that comes or goes is a new key at once. The time left to decide counts down: it is
+    written into the kept row at each request. A busy player's page is the same 50 rows at every visit,
+    and writing them was half its time (issue 27)."""
     language = get_language()
     keys = {id(row): f"mygames:row:{language}:{row['game'].pk}:{row['game'].ruleset}:{row['seat']}:"
-                     f"{row['game'].time_limit}:{row['game'].status}"
-            for row in rows if not row["awaiting"]}
+                     f"{row['game'].time_limit}:{row['game'].status}:"
+                     f"{row['deadline'].isoformat() if row['awaiting'] and row['deadline'] else row['awaiting']}"
+            for row in rows}
     kept = cache.get_many(list(keys.values())) if keys else {}
     fresh = {}
     for row in rows:
-        key = keys.get(id(row))
-        row["html"] = kept.get(key) if key else None
-        if row["html"] is None:
-            row["html"] = render_to_string("web/_my_games_row.html", {"row": _in_words([row])[0]})
-            if key:
-                fresh[key] = row["html"]
-        row["html"] = mark_safe(row["html"])
+        html = kept.get(keys[id(row)])
+        if html is None:
+            html = render_to_string("web/_my_games_row.html", {"row": {**_in_words([row])[0], "deadline_words": TIME_LEFT}})
+            fresh[keys[id(row)]] = html
+        if row["awaiting"]:
+            html = html.replace(TIME_LEFT, conditional_escape(timeuntil_filter(row["deadline"])))
+        row["html"] = mark_safe(html)
     if fresh:
         cache.set_many(fresh, MY_GAMES_ROW_SECONDS)
     return rows
@@ -389,6 +393,8 @@ def _games_in_progress(user, limit: int) -> list[dict]:
     awaiting = Case(When(GameSeat.AWAITING_DECISION, then=Value(0)), default=Value(1))
     computer = GameSeat.objects.filter(game_id=OuterRef("game_id"), user__isnull=True, left_at__isnull=True)
     seats = (_listed(user.game_seats.filter(left_at__isnull=True, game__status=Game.Status.ACTIVE), with_seats=False)
+             .only("seat", "deadline_at", "paused_remaining", "is_bot", "game_id", "user_id",
+                   "game__ruleset", "game__status")  # what a row says, alone
              .annotate(vs_computer=Exists(computer),
                        lcg_players=Case(When(game__ruleset="lcg", then=KeyTextTransform("players", "game__state")),
                                         default=None, output_field=TextField()))
