@@ -112,7 +112,7 @@
       box.append(h("ul", { class: "problems" }, report.problems.map((p) => h("li", {}, p.text))));
     }
     if (!report.playable) box.append(h("p", { class: "unplayable" }, report.unplayable_text + " " +
-      gettext("You may save the deck now; it can be brought to a game once the site plays these cards.")));
+      gettext("You may save the deck now; it can be brought to a game once the site plays all of its cards.")));
     else if (report.legal) box.append(h("p", {}, gettext("You can bring it to a lobby, a challenge or a game against the computer once it is saved.")));
     renderCounts(report.counts);
   }
