@@ -76,9 +76,10 @@ class ChallengeForm(lobby_form.LobbyForm):
     """The lobby form's fields for a challenge: the game, the players (3 to 6 where the game allows
     several: the opponent and the others named), the time per decision, the game's options and
     ranked. Seats are the players: houses, leaders and armies are drawn at random (as a challenge
-    made with the API), and so are the card game's decks."""
+    made with the API); in the card game the challenger may choose their deck (a ready-made one or a saved one,
+    issue 30), the others' are drawn at random."""
 
-    KEPT = ("ruleset", "seats", "time_limit", "tides_of_battle", "minis_mode", "random_terrain", "ranked",
+    KEPT = ("ruleset", "seats", "time_limit", "tides_of_battle", "minis_mode", "random_terrain", "ranked", "my_deck",
             *(f"btwixt_{key}" for key in lobby_form.BTWIXT_OPTIONS))
 
     def __init__(self, *args: Any, opponent: User, **kwargs: Any):
@@ -107,7 +108,8 @@ class ChallengeForm(lobby_form.LobbyForm):
     def request(self) -> services.ChallengeRequest:
         d = self.cleaned_data
         return services.ChallengeRequest(ruleset=d["ruleset"], users=d["users"], time_limit=d["time_limit"],
-                                         ranked=d["ranked"], options=self.options())
+                                         ranked=d["ranked"], options=self.options(),
+                                         deck=(d.get("my_deck") or "") if d["ruleset"] == "lcg" else "")
 
     def add_challenge_error(self, error: GameError) -> None:
         """The service refused: its words beside the field they are about."""
@@ -155,7 +157,7 @@ def challenge_new(request: HttpRequest, username: str) -> HttpResponse:
     if opponent.pk == request.user.pk:
         messages.error(request, WORDS["self"])
         return redirect("public-profile", username=username)
-    form = ChallengeForm(request.POST if request.method == "POST" else None, opponent=opponent)
+    form = ChallengeForm(request.POST if request.method == "POST" else None, opponent=opponent, user=request.user)
     if form.is_bound and form.is_valid():
         try:
             challenge = services.do_create_challenge(request.user, form.request())

@@ -256,3 +256,17 @@ def test_the_lobby_page_names_a_saved_deck_to_its_owner_only(client):
     assert "Wildfire Plan" not in page and "a deck of House Lannister" in page
     spanish = client.get(reverse("web-lobby", args=[lobby["id"]]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "un mazo de Casa Lannister" in spanish
+
+
+def test_the_challenge_form_offers_your_saved_decks(client):
+    from challenges.models import Challenge
+
+    alys, bran = make_user(), make_user()
+    mine = save(alys, "Wildfire Plan")
+    client.force_login(alys)
+    page = client.get(reverse("challenge-new", args=[bran.username])).content.decode()
+    assert f'value="deck:{mine.pk}"' in page and "Wildfire Plan (your deck)" in page
+    sent = client.post(reverse("challenge-new", args=[bran.username]),
+                       {"ruleset": "lcg", "time_limit": "86400", "seats": "2", "my_deck": f"deck:{mine.pk}"})
+    assert sent.status_code == 302, sent.content.decode()[-2000:]
+    assert Challenge.objects.get().deck == f"deck:{mine.pk}"
