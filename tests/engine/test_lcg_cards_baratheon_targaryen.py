@@ -73,17 +73,33 @@ def test_marched_to_the_wall_each_player_discards_one_unsavably_L58_L218():
     assert "tywin_lannister" in summary["discard"]["p2"]  # Bodyguard could not save it
 
 
-def test_a_feast_for_crows_gives_2_power_after_winning_dominance_L99():
+def test_a_feast_for_crows_gives_2_power_after_winning_dominance_L91():
     s = game({"plot": "a_feast_for_crows", "characters": ["eddard_stark"]}, {}, start="dominance")
-    s, _ = R.apply(s, "p1", {"pass": True}) if R.pending(s) == {"p1": "action"} else (s, [])
-    assert s["players"]["p1"]["faction_power"] >= 3  # 1 for dominance (L79) and 2 for the plot
+    assert R.pending(s) == {"p1": "reaction"}  # the revealed plot's own reaction
+    s, _ = act(s, "p1", {"trigger": "a_feast_for_crows"})
+    assert s["players"]["p1"]["faction_power"] == 3  # 1 for dominance (L79) and 2 for the plot
 
 
-def test_a_clash_of_kings_moves_1_power_after_winning_a_power_challenge_L99():
+def test_a_clash_of_kings_moves_1_power_after_winning_a_power_challenge_L91():
     s = game({"plot": "a_clash_of_kings", "characters": ["eddard_stark"]}, {"faction_power": 2})
     s, _ = attack(s, "p1", "power", ["eddard_stark"])
+    assert R.pending(s) == {"p1": "reaction"}
+    s, _ = act(s, "p1", {"trigger": "a_clash_of_kings"})
+    s, _ = act(s, "p1", {"pass": True}) if R.pending(s) == {"p1": "reaction"} else (s, [])
     # unopposed: +1 (L182), claim 1 (L185), and 1 moved by the plot
     assert s["players"]["p2"]["faction_power"] == 0 and s["players"]["p1"]["faction_power"] == 3
+
+
+def test_power_behind_the_throne_puts_a_stand_token_and_spends_it_to_stand_a_character_L87():
+    s = reveal("power_behind_the_throne", p1={"characters": ["eddard_stark"]})
+    assert {"plot": s["players"]["p1"]["plot"], "n": 1} == s["players"]["p1"]["bt_stand_tokens"]
+    s["inplay"][uid(s, "p1", "eddard_stark")]["kneeling"] = True
+    s = in_action_window(s, "p1")
+    assert {"trigger": {"card": "power_behind_the_throne", "targets": ["eddard_stark#1"]}} in R.legal_actions(s, "p1")
+    s, _ = act(s, "p1", {"trigger": {"card": "power_behind_the_throne", "targets": ["eddard_stark"]}})
+    assert not kneeling(s, "p1", "eddard_stark") and s["players"]["p1"]["bt_stand_tokens"]["n"] == 0
+    s["inplay"][uid(s, "p1", "eddard_stark")]["kneeling"] = True
+    assert not [o for o in A.options(s, "p1", "action", None) if o["trigger"]["card"] == "power_behind_the_throne"]
 
 
 def test_a_noble_cause_the_first_lord_or_lady_costs_2_less_L128():
@@ -399,9 +415,9 @@ TARGARYEN = ["daenerys_targaryen", "drogon", "khal_drogo", "magister_illyrio", "
              "illyrios_estate", "dothraki_sea", "drogos_arakh", "fire_and_blood", "waking_the_dragon",
              "plaza_of_punishment", "dracarys"]
 PLOTS = {"baratheon": ["a_clash_of_kings", "a_feast_for_crows", "a_noble_cause", "counting_coppers",
-                       "filthy_accusations", "marched_to_the_wall", "building_orders"],
+                       "filthy_accusations", "marched_to_the_wall", "power_behind_the_throne"],
          "targaryen": ["a_storm_of_swords", "fortified_position", "marching_orders", "counting_coppers",
-                       "building_orders", "filthy_accusations", "a_feast_for_crows"]}
+                       "building_orders", "jousting_contest", "a_feast_for_crows"]}
 
 
 @pytest.fixture
@@ -507,3 +523,15 @@ def test_consolidation_of_power_kneels_up_to_4_str_and_gives_1_power_L136():
     s, _ = act(s, "p1", {"choose": {"card": "burned_men", "seat": "p2"}})
     assert kneeling(s, "p2", "lannisport_merchant") and kneeling(s, "p2", "burned_men")
     assert s["inplay"][uid(s, "p2", "burned_men")]["power"] == 1
+
+
+def test_jousting_contest_one_attacker_and_one_defender_per_player_L169_L172():
+    s = game({"plot": "jousting_contest", "characters": ["eddard_stark", "robb_stark"]},
+             {"characters": ["tywin_lannister", "ser_jaime_lannister"]})
+    with pytest.raises(EngineError, match="Jousting Contest"):
+        act(s, "p1", {"challenge": {"type": "military", "attackers": ["eddard_stark", "robb_stark"]}})
+    s, _ = act(s, "p1", {"challenge": {"type": "military", "attackers": ["eddard_stark"]}})
+    assert R.pending(s) == {"p2": "defenders"} and A.max_defenders(s) == 1
+    with pytest.raises(EngineError, match="Jousting Contest"):
+        act(s, "p2", {"defenders": ["tywin_lannister", "ser_jaime_lannister"]})
+    act(s, "p2", {"defenders": ["tywin_lannister"]})

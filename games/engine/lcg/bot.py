@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from games.engine.lcg import abilities as A
-from games.engine.lcg import actions, flow
+from games.engine.lcg import actions, cards_baratheon_targaryen, flow
 from games.engine.lcg import table as T
 
 State = dict[str, Any]
@@ -50,7 +50,8 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
         ctype = rnd.choice(types)
         able = [u for u in T.in_play(state, seat, "character")
                 if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)]
-        attackers = rnd.sample(able, rnd.randint(1, len(able)))
+        most = cards_baratheon_targaryen.max_attackers(state)  # Jousting Contest
+        attackers = rnd.sample(able, rnd.randint(1, len(able) if most is None else min(most, len(able))))
         opp = T.opponent(state, seat)
         stealth = {}
         targets = [u for u in T.in_play(state, opp, "character") if not T.has_keyword(state, u, "stealth")]
@@ -241,6 +242,9 @@ def _attack(state: State, seat: str) -> Action:
             continue
         able = [u for u in T.in_play(state, seat, "character")
                 if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)]
+        most = cards_baratheon_targaryen.max_attackers(state)  # Jousting Contest: the strongest alone
+        if most is not None:
+            able = sorted(able, key=lambda u: -T.strength(state, u))[:most]
         mine = sum(T.strength(state, u) for u in able)
         theirs = sum(T.strength(state, u) for u in T.in_play(state, opp, "character")
                      if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype))

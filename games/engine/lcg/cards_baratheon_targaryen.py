@@ -14,7 +14,15 @@ delegates to it, adding only what its card says:
 - `abilities.challenge_allowance`: rule `extra_military` (A Storm of Swords, Khal Drogo).
 - `abilities.no_kneel`: Drogo's Arakh on Khal Drogo in the seat's first military challenge.
 - `abilities.marshal_cost`: A Noble Cause (the round's first Lord or Lady character costs 2 less).
-- `actions.entry_problem`, `abilities._sources`, `abilities.initiate`: Marching Orders.
+- `actions.entry_problem`, `abilities._sources`, `abilities.initiate`: Marching Orders; a seat's
+  revealed plot as a source of its own actions and reactions (Power Behind the Throne, A Clash of
+  Kings, A Feast for Crows), triggered by the plot's id.
+- `flow.standing_stand` (and its step): Stannis Baratheon's limit of 2 characters.
+- `flow.challenge_strength` (and its step): The Red Keep's +2 STR to a side; lost power challenges.
+- `abilities.emit`: Plaza of Punishment's and Dracarys's kill at STR 0.
+- `abilities.max_defenders`, actions.HANDLERS["challenge"/"defenders"]: Jousting Contest (and
+  `max_attackers`, which the engine's players read).
+- `flow.resolve_keyword`, OPS["power_self"]: a character gaining power is told (Lightbringer).
 - `abilities.answer`: choices whose `then` is "bt:<name>" are answered by BT_THEN[name].
 - `flow.dominance_begin` (and its step in flow.STEPS): the phase's beginning is emitted (Fiery
   Followers).
@@ -41,10 +49,10 @@ Spec = dict[str, Any]
 
 CARDS: dict[str, list[Spec]] = {
     # ---------------------------------------------------------------- neutral plots and character
-    "a_clash_of_kings": [{"kind": "forced_reaction", "on": "challenge_won",
+    "a_clash_of_kings": [{"kind": "reaction", "on": "challenge_won",
                           "if": ["you_won", "ev_type:power", "bt_loser_faction_power"],
                           "effect": [["bt_take_faction_power", "loser"]]}],
-    "a_feast_for_crows": [{"kind": "forced_reaction", "on": "dominance_won", "if": ["you_won"],
+    "a_feast_for_crows": [{"kind": "reaction", "on": "dominance_won", "if": ["you_won"],
                            "effect": [["faction_power", 2]]}],
     "a_noble_cause": [{"kind": "constant", "rule": "noble_cause"}],
     "a_storm_of_swords": [{"kind": "constant", "rule": "extra_military"}],
@@ -54,6 +62,10 @@ CARDS: dict[str, list[Spec]] = {
     "fortified_position": [{"kind": "constant", "rule": "fortified_position"}],
     "marched_to_the_wall": [{"kind": "when_revealed", "effect": [["script", "bt_marched_to_the_wall"]]}],
     "marching_orders": [{"kind": "constant", "rule": "marching_orders"}],
+    "jousting_contest": [{"kind": "constant", "rule": "jousting"}],
+    "power_behind_the_throne": [{"kind": "when_revealed", "effect": [["bt_stand_token"]]},
+                                {"kind": "action", "if": ["bt_has_stand_token"], "target": "bt_kneeling_character",
+                                 "effect": [["bt_discard_stand_token"], ["stand_target"]]}],
     "wildling_horde": [{"kind": "action", "phase": "challenges", "cost": ["kneel_faction"],
                         "target": "bt_own_participating_wildling", "effect": [["strength_target", 2, "challenge"]]}],
     # ---------------------------------------------------------------- baratheon
@@ -127,7 +139,7 @@ CARDS: dict[str, list[Spec]] = {
                            "effect": [["stand_target"], ["bt_return_at_phase_end", "target"]]}],
 }
 
-TOKENS = {"betrayal": gettext_noop("betrayal")}
+TOKENS = {"betrayal": gettext_noop("betrayal"), "stand": gettext_noop("stand")}
 
 
 # ================================================================== conditions
@@ -205,7 +217,14 @@ def _c_consolidation_possible(state, ctx, arg):
     return bool(_consolidation_firsts(state, ctx))
 
 
+def _stand_tokens(state, seat):
+    """Stand tokens on the seat's revealed plot (Power Behind the Throne): {"plot": uid, "n": count}."""
+    t = state["players"][seat].get("bt_stand_tokens")
+    return t["n"] if t and t["plot"] == state["players"][seat]["plot"] else 0
+
+
 A.MORE_CONDS.update({
+    "bt_has_stand_token": lambda state, ctx, arg: _stand_tokens(state, ctx["seat"]) > 0,
     "bt_lost_no_power_challenge": _c_lost_no_power_challenge,
     "bt_ev_host": _c_ev_host,
     "bt_consolidation_possible": _c_consolidation_possible,
@@ -348,6 +367,19 @@ def op_bt_return_at_phase_end(state, ctx, args, events, rest):
     if u is None or u not in state["inplay"]:
         return False
     state["delayed"].append({"at": "phase_ended", "bt": "return_to_hand", "uid": u, "card": ctx["cid"]})
+    return True
+
+
+def op_bt_stand_token(state, ctx, args, events, rest):
+    state["players"][ctx["seat"]]["bt_stand_tokens"] = {"plot": ctx["src"], "n": 1}
+    events.append({"type": "token", "card": ctx["cid"], "token": "stand"})
+    return True
+
+
+def op_bt_discard_stand_token(state, ctx, args, events, rest):
+    if _stand_tokens(state, ctx["seat"]) <= 0:
+        return False
+    state["players"][ctx["seat"]]["bt_stand_tokens"]["n"] -= 1
     return True
 
 
@@ -721,18 +753,35 @@ def _entry_problem(state, seat, uid, host, *, marshal):
 
 @_wrap(A, "_sources")
 def _sources(state, seat, timing):
-    """Marching Orders: no event is played."""
+    """Marching Orders: no event is played. The seat's revealed plot is a source of its own
+    triggered abilities (L87, L91)."""
     out = _sources.orig(state, seat, timing)
     if A.rule_for(state, "marching_orders", seat):
         out = [(u, ev) for u, ev in out if not ev]
+    pu = state["players"][seat]["plot"]
+    if pu is not None and any(a["kind"] in A.TRIGGERED for a in ABILITIES.get(T.cid(state, pu), ())):
+        out.append((pu, False))
     return out
 
 
 @_wrap(A, "initiate")
 def _initiate(state, seat, kind, value, events):
+    """Marching Orders: no event is played. A revealed plot's own action or reaction (Power Behind
+    the Throne, A Clash of Kings, A Feast for Crows) is triggered by the plot's id."""
     if kind == "play" and A.rule_for(state, "marching_orders", seat):
         A.refuse(gettext("Marching Orders: you may not play events"))
-    return _initiate.orig(state, seat, kind, value, events)
+    pu = state["players"][seat]["plot"]
+    name = value.get("card") if isinstance(value, dict) else value
+    if kind != "trigger" or pu is None or name != T.cid(state, pu) or any(
+            T.cid(state, u) == name for u in state["players"][seat]["play"]):
+        return _initiate.orig(state, seat, kind, value, events)
+    find = T.find_in_play
+    T.find_in_play = lambda st, nm, seats, ctype=None: pu if (nm == name and seats == [seat]) else find(
+        st, nm, seats, ctype)
+    try:
+        return _initiate.orig(state, seat, kind, value, events)
+    finally:
+        T.find_in_play = find
 
 
 @_wrap(A, "answer")
@@ -875,6 +924,35 @@ def _op_power_self(state, ctx, args, events, rest):
 
 
 A.OPS["power_self"] = _op_power_self
+
+
+def max_attackers(state) -> int | None:
+    """Jousting Contest: in any challenge each player declares at most 1 character (the engine's
+    players read this, as they read abilities.max_defenders)."""
+    return 1 if A.rule_sources(state, "jousting") else None
+
+
+@_wrap(A, "max_defenders")
+def _max_defenders(state):
+    most = _max_defenders.orig(state)
+    if A.rule_sources(state, "jousting"):
+        return 1 if most is None else min(most, 1)
+    return most
+
+
+def _jousting_handler(kind, handler, words):
+    def checked(state, seat, value, events):
+        names = value.get("attackers") if kind == "challenge" and isinstance(value, dict) else value
+        if isinstance(names, list) and len(names) > 1 and A.rule_sources(state, "jousting"):
+            A.refuse(words())
+        handler(state, seat, value, events)
+    return checked
+
+
+actions.HANDLERS["challenge"] = _jousting_handler(
+    "challenge", actions.HANDLERS["challenge"], lambda: gettext("Jousting Contest: at most 1 attacker in a challenge"))
+actions.HANDLERS["defenders"] = _jousting_handler(
+    "defenders", actions.HANDLERS["defenders"], lambda: gettext("Jousting Contest: at most 1 defender in a challenge"))
 
 
 def _register_tokens():
