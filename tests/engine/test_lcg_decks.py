@@ -257,3 +257,11 @@ def test_unplayable_names_the_cards_the_engine_does_not_play():
     assert decks.unplayable(d, implemented=set(data.cards())) == []
     said = decks.unplayable_sentence(["daenerys_targaryen", "drogon"])
     assert said == "These cards cannot be played on the site yet: Daenerys Targaryen and Drogon."
+
+
+@pytest.mark.parametrize("line, faction", [("House Stark", "stark"), ("Stark", "stark"), ("Casa Stark", "stark"),
+                                           ("The Night's Watch", "thenightswatch"),
+                                           ("Guardia de la Noche", "thenightswatch"), ("Faction: House Tyrell", "tyrell")])
+def test_the_faction_line_as_people_write_it(line, faction):
+    deck, unread = decks.parse_text(f"My deck\n\n{line}\n3x Summer (Core Set)\n")
+    assert deck["faction"] == faction and deck["draw"] == ["summer"] * 3 and unread == []

@@ -272,7 +272,10 @@ def _by_name() -> dict[str, str]:
 
 
 _FACTION_KEYS = {**{_key(h): f for f, h in HOUSES.items()}, **{_key(f): f for f in HOUSES},
-                 **{_key(data.FACTION_NAMES[f]): f for f in HOUSES}, _key("Night's Watch"): "thenightswatch"}
+                 **{_key(data.FACTION_NAMES[f]): f for f in HOUSES}, _key("Night's Watch"): "thenightswatch",
+                 # a list a Spanish reader types (the Spanish rulebook's names, games/i18n/glossary/lcg.yaml)
+                 **{_key(f"Casa {data.FACTION_NAMES[f]}"): f for f in HOUSES if f != "thenightswatch"},
+                 _key("Guardia de la Noche"): "thenightswatch", _key("La Guardia de la Noche"): "thenightswatch"}
 _LINE = re.compile(r"^\s*(\d+)\s*[x×]?\s+(.+?)\s*$", re.I)
 _PACK = re.compile(r"\s*\((?:[^()]*)\)\s*$")
 _HEADER = re.compile(r"^\s*(plots?|characters?|locations?|attachments?|events?|agendas?|draw deck|plot deck)"
