@@ -666,10 +666,14 @@ def asked(state: State, seat: str, timing: str, ev: Event | None) -> bool:
 
 
 def open_window(state: State, timing: str, ev: Event) -> None:
-    """An interrupt or reaction window (L91-L98) opens when some seat would be asked in it."""
-    if state["options"]["every_window"] and f"{timing}:{ev['t']}" not in _listen(state):
-        return
-    if not any(asked(state, s, timing, ev) for s in state["seats"]):
+    """An interrupt or reaction window (L91-L98) opens when some seat could be asked in it: with
+    `every_window`, when some card of the card data answers the event (its seats are then judged
+    one by one as the window reaches them, `step`, and one nobody is asked in closes at once);
+    without it, when some seat has a legal option."""
+    if state["options"]["every_window"]:
+        if f"{timing}:{ev['t']}" not in _listen(state):
+            return
+    elif not any(asked(state, s, timing, ev) for s in state["seats"]):
         return
     state["queue"].append({"f": "window", "id": new_id(state), "timing": timing, "ev": ev,
                            "turn": state["first_player"], "passes": 0})
