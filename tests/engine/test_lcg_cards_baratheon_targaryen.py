@@ -185,16 +185,13 @@ def test_selyse_baratheon_gives_a_baratheon_character_an_intrigue_icon_L132_L149
     assert not A.has_icon(s, uid(s, "p1", "robert_baratheon"), "intrigue")
 
 
-def test_ser_davos_seaworth_killed_goes_back_to_hand_L91():
-    s = game({"characters": ["grey_wind"]}, {"characters": ["ser_davos_seaworth"]})
-    s = in_action_window(s, "p1")
-    s["inplay"][uid(s, "p2", "ser_davos_seaworth")]["power"] = 0
-    A.request_leave(s, [uid(s, "p2", "ser_davos_seaworth")], "dead", "claim", [])
-    s, _ = R.apply(s, "p1", {"pass": True})
+def test_ser_davos_seaworth_killed_goes_back_to_hand_L91_L214():
+    s = game({"characters": ["tywin_lannister"]}, {"characters": ["ser_davos_seaworth"]})
+    s, _ = attack(s, "p1", "military", ["tywin_lannister"])  # claim kills the only character (L184)
     assert R.pending(s) == {"p2": "interrupt"}
-    s, _ = act(s, "p2", {"trigger": "ser_davos_seaworth"})
-    assert R.summary(s)["dead"]["p2"] == []
-    assert "ser_davos_seaworth" in [s["uids"][u][0] for u in s["players"]["p2"]["hand"]]
+    s, ev = act(s, "p2", {"trigger": "ser_davos_seaworth"})
+    assert R.summary(s)["dead"]["p2"] == [] and R.summary(s)["characters"]["p2"] == []
+    assert any(e["type"] == "leaves_play" and e["card"] == "ser_davos_seaworth" and e["to"] == "hand" for e in ev)
 
 
 def test_shireen_baratheon_killed_kneels_a_character_L91():
