@@ -159,3 +159,32 @@ def test_my_games_writes_the_time_left_at_each_visit_and_a_new_decision_at_once(
     monkeypatch.setattr("web.views.timeuntil_filter", lambda deadline: "a moment")
     assert "awaiting you · <span" in client.get(url).content.decode()
     assert ">a moment</span>" in client.get(url).content.decode()
+
+
+class Unreachable:
+    """A cache whose server is down (Redis refused the connection)."""
+
+    def __getattr__(self, name):
+        def refuse(*args, **kwargs):
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        return refuse
+
+
+def test_without_the_cache_the_pages_are_rendered_afresh(monkeypatch):
+    """A kept fragment is a saving, never a need (westeros/kept.py): with the cache unreachable the
+    pages that keep fragments still answer, rendered afresh."""
+    from tournaments import services as tournament_services
+    from westeros import kept
+
+    t, organizer, players = running_cup()
+    monkeypatch.setattr(kept, "cache", Unreachable())
+    monkeypatch.setattr(tournament_services, "cache", Unreachable())
+    assert "watch Game" in page(Client(), t)
+    assert t.name in Client().get(reverse("tournaments")).content.decode()
+    make_lobby(name="Come in")
+    assert "Come in" in Client().get("/").content.decode()
+    me = players[0]
+    client = Client()
+    client.force_login(me)
+    assert "awaiting you" in client.get(reverse("web-my-games")).content.decode()
+    assert "Rating history" in client.get(reverse("public-profile", args=[me.username])).content.decode()

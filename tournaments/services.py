@@ -170,11 +170,15 @@ def page_version(tournament_id: int) -> str:
     """The version of the event's page (its standings, rounds and players as tournaments/views.py keeps
     them rendered): a new random value at every change, so a kept rendering is never read after the
     event changed, and a version the cache lost is a new one too (never an old one again)."""
-    version = cache.get(_page_version_key(tournament_id))
-    if version is None:
+    try:
+        version = cache.get(_page_version_key(tournament_id))
+        if version is None:
+            version = uuid.uuid4().hex
+            cache.add(_page_version_key(tournament_id), version, PAGE_VERSION_SECONDS)
+            version = cache.get(_page_version_key(tournament_id)) or version
+    except Exception:  # the cache unreachable: a version of this request alone (its page is rendered afresh)
+        log.warning("tournament %s: could not read its page version", tournament_id)
         version = uuid.uuid4().hex
-        cache.add(_page_version_key(tournament_id), version, PAGE_VERSION_SECONDS)
-        version = cache.get(_page_version_key(tournament_id)) or version
     return version
 
 

@@ -6,7 +6,6 @@ import hashlib
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -24,6 +23,7 @@ from tournaments import services
 from tournaments.forms import TIEBREAKER_FIELDS, TIEBREAKER_NAMES, TournamentForm, ruleset_choices, tiebreakers_of
 from tournaments.models import Registration, TableSeat, Tournament
 from web.paging import page_of
+from westeros import kept
 
 # What the event page says of the statuses and settings, in words (gettext_lazy: said in the reader's
 # language; pgettext_lazy where Spanish says it in the gender of what it is said of)
@@ -78,12 +78,12 @@ def _list_rows_html(rows: list[Tournament]) -> str:
     values = [(t.pk, t.name, t.format, t.ruleset, t.seats_per_table, t.status, t.current_round,
                t.organizer.username, t.organizer.is_bot) for t in rows]
     key = f"tournaments:list:{get_language()}:{hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()}"
-    html = cache.get(key)
+    html = kept.get(key)
     if html is None:
         for t in rows:
             t.status_words = STATUS_WORDS.get(t.status, t.status)
         html = render_to_string("tournaments/_list_rows.html", {"tournaments": rows})
-        cache.set(key, html, LIST_ROWS_SECONDS)
+        kept.keep(key, html, LIST_ROWS_SECONDS)
     return mark_safe(html)
 
 
@@ -120,7 +120,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     is_organizer = me is not None and (me == t.organizer_id or any(co.pk == me for co in t.co_organizers.all()))
     shared_key = None if is_organizer else (
         f"tournament:page:{t.pk}:{services.page_version(t.pk)}:{get_language()}")
-    body_html = cache.get(shared_key) if shared_key else None
+    body_html = kept.get(shared_key) if shared_key else None
     if body_html is not None:
         mine = Registration.objects.filter(tournament=t, user_id=me).first() if me is not None else None
         registrations, rounds, standings = [], [], []
@@ -146,7 +146,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     }
     if shared_key and body_html is None:
         body_html = render_to_string("tournaments/_body.html", context, request=request)
-        cache.set(shared_key, body_html, SHARED_BODY_SECONDS)
+        kept.keep(shared_key, body_html, SHARED_BODY_SECONDS)
     return render(request, "tournaments/detail.html", {**context, "body_html": mark_safe(body_html or "")})
 
 

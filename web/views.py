@@ -33,6 +33,7 @@ from ratings.templatetags import site_words
 from web import forms as lobby_form
 from web.board import agot_board_json
 from web.paging import Concatenated, page_of
+from westeros import kept
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
@@ -354,18 +355,17 @@ def _rendered_rows(rows: list[dict]) -> list[dict]:
                      f"{row['game'].time_limit}:{row['game'].status}:"
                      f"{row['deadline'].isoformat() if row['awaiting'] and row['deadline'] else row['awaiting']}"
             for row in rows}
-    kept = cache.get_many(list(keys.values())) if keys else {}
+    found = kept.get_many(list(keys.values()))
     fresh = {}
     for row in rows:
-        html = kept.get(keys[id(row)])
+        html = found.get(keys[id(row)])
         if html is None:
             html = render_to_string("web/_my_games_row.html", {"row": {**_in_words([row])[0], "deadline_words": TIME_LEFT}})
             fresh[keys[id(row)]] = html
         if row["awaiting"]:
             html = html.replace(TIME_LEFT, conditional_escape(timeuntil_filter(row["deadline"])))
         row["html"] = mark_safe(html)
-    if fresh:
-        cache.set_many(fresh, MY_GAMES_ROW_SECONDS)
+    kept.keep_many(fresh, MY_GAMES_ROW_SECONDS)
     return rows
 
 
@@ -484,7 +484,7 @@ def home_lobbies_html() -> str:
         "creator__username", "creator__is_bot", "rematch_of"))
     language = get_language()
     key = f"home:lobbies:{language}:{hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()}"
-    html = cache.get(key)
+    html = kept.get(key)
     if html is None:
         shown = [{"pk": pk, "ruleset": ruleset, "seats_taken": taken + computer, "seat_count": seats,
                   "time_limit": time_limit, "ranked": ranked,
@@ -493,7 +493,7 @@ def home_lobbies_html() -> str:
                   "name": lobby_title(name, creator, computer_seats=computer, seat_count=seats, rematch_of=rematch)}
                  for pk, name, ruleset, taken, computer, seats, time_limit, ranked, creator, creator_bot, rematch in rows]
         html = render_to_string("web/_home_lobbies.html", {"lobbies": shown})
-        cache.set(key, html, HOME_LOBBIES_SECONDS)
+        kept.keep(key, html, HOME_LOBBIES_SECONDS)
     return mark_safe(html)
 
 

@@ -18,6 +18,7 @@ from games.results import leaver_words, who_played
 from ratings import services
 from ratings.models import RatingChange
 from ratings.templatetags.site_words import RULESET_NAMES
+from westeros import kept
 
 register = template.Library()
 
@@ -124,7 +125,7 @@ def charts_html(user) -> str:
     third of a profile's time (issue 27). One query, the stamp; a new rated game shows at once."""
     stamp = _history_stamp(user)
     key = f"ratings:charts-html:{get_language()}:{user.pk}:{stamp[0] if stamp else 0}:{stamp[1] if stamp else 0}"
-    html = cache.get(key)
+    html = kept.get(key)
     if html is None:
         html = render_to_string("ratings/_charts.html", {
             "charts": history_charts(user, stamp), "width": CHART_WIDTH, "height": CHART_HEIGHT,
@@ -132,7 +133,7 @@ def charts_html(user) -> str:
             "bottom": CHART_HEIGHT - CHART_BOTTOM, "middle_y": (CHART_TOP + CHART_HEIGHT - CHART_BOTTOM) / 2,
             "middle_x": (CHART_LEFT + CHART_WIDTH - CHART_RIGHT) / 2, "y_label_x": str(CHART_LEFT - 6),
             "x_label_y": str(CHART_HEIGHT - CHART_BOTTOM + 15)})
-        cache.set(key, html, CHARTS_CACHE_SECONDS)
+        kept.keep(key, html, CHARTS_CACHE_SECONDS)
     return mark_safe(html)
 
 
