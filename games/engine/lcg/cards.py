@@ -33,6 +33,12 @@ def _reducer(faction: str, ctype: str | None) -> list[Spec]:
 ABILITIES: dict[str, list[Spec]] = {
     # ---------------------------------------------------------------- agendas (deck building only)
     "banner_of_the_kraken": [],
+    "banner_of_the_stag": [],
+    "banner_of_the_lion": [],
+    "banner_of_the_sun": [],
+    "banner_of_the_watch": [],
+    "banner_of_the_wolf": [],
+    "banner_of_the_dragon": [],
     "banner_of_the_rose": [],
     # ---------------------------------------------------------------- plots
     "a_game_of_thrones": [{"kind": "constant", "rule": "intrigue_first"}],
