@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 
 def test_simulate_lcg_runs_clean_games_for_every_pairing_of_decks():
@@ -13,3 +15,17 @@ def test_simulate_lcg_runs_clean_games_for_every_pairing_of_decks():
     call_command("simulate", "--game", "lcg", "--games", "4", "--seed", "11", stdout=out)
     text = out.getvalue()
     assert "lcg: 16 games of 2 players per pairing of decks, seeds 11..14: 16 ok, 0 failed" in text
+
+
+def test_simulate_lcg_plays_random_pairs_of_the_ready_made_decks():
+    """Issue 30: the Core Set's eight ready-made decks, paired by each game's seed."""
+    out = io.StringIO()
+    call_command("simulate", "--game", "lcg", "--decks", "ready-made", "--games", "3", "--seed", "21", stdout=out)
+    text = out.getvalue()
+    assert "lcg: 3 games of 2 players between random pairs of the ready-made decks, seeds 21..23: 3 ok, 0 failed" in text
+    assert "the_old_ways" not in text and "secrets_and_schemes" not in text  # the learn-to-play decks are left out
+
+
+def test_decks_apply_to_the_card_game_only():
+    with pytest.raises(CommandError, match="--decks does not apply to --game minis"):
+        call_command("simulate", "--game", "minis", "--decks", "ready-made", "--games", "1", stdout=io.StringIO())

@@ -151,6 +151,8 @@ def cards() -> dict[str, Any]:
     return load()["cards"]
 
 
+# the four fixed learn-to-play decks (not 60-card legal, played as they are)
+LEARN_TO_PLAY = ("the_old_ways", "at_the_wall", "from_east_to_west", "secrets_and_schemes")
 # the decks a game gets when none is chosen, seat by seat (scenarios rely on them)
 DEFAULT_DECKS = ("the_old_ways", "secrets_and_schemes")
 

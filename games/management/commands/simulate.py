@@ -13,6 +13,8 @@ with agot), an unknown B'Twixt option or a player count the game does not seat i
 on stderr and exit status 2, as argparse does for a bad option, never silently ignored."""
 from __future__ import annotations
 
+import random
+
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -56,6 +58,32 @@ def run(players: int, games: int, seed: int, check: bool, tides: bool, smart: bo
         return bot.play_random_game(players, s, check=check, options=options)
 
     return tally((s, "", lambda s=s: play(s), lambda w: w) for s in range(seed, seed + games))
+
+
+def run_lcg_ready_made(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
+    """The card game with the Core Set's ready-made constructed decks (issue 30): `games` games, each
+    between a pair of them drawn from its seed (the same deck may meet itself), random players or the
+    engine's player (alternating seats) against the random one, half with `every_window`."""
+    from games.engine.lcg import bot, data
+
+    decks = sorted(k for k in data.all_decks() if k not in data.LEARN_TO_PLAY)
+
+    def plays():
+        for i in range(games):
+            pair = tuple(random.Random(f"decks-{seed + i}").choice(decks) for _ in range(2))
+            players = {"p1": "random", "p2": "random"}
+            if smart:
+                players["p1" if i % 2 == 0 else "p2"] = "smart"
+
+            def label(w, players=players, pair=pair):
+                return players[w] if smart else f"{w} ({pair[0 if w == 'p1' else 1]})"
+
+            yield (seed + i, f"{pair[0]} v {pair[1]}: ",
+                   lambda s=seed + i, pair=pair, players=players, i=i:
+                       bot.play_game(s, pair, players, check=check, every_window=bool(i % 2)),
+                   label)
+
+    return tally(plays())
 
 
 def run_lcg(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
@@ -151,6 +179,8 @@ def usage_problem(options: dict[str, Any]) -> str | None:
     elif options["options"] is not None:
         wrong.append(f"--options {options['options']!r} does not apply to --game agot (B'Twixt options; agot has "
                      "--tides)")
+    if game != "lcg" and options.get("decks", "learn-to-play") != "learn-to-play":
+        wrong.append(f"--decks does not apply to --game {game} (the card game's decks)")
     if wrong:
         return "; ".join(wrong)
     if game == "btwixt":
@@ -177,6 +207,9 @@ class Command(BaseCommand):
         parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed only)")
         parser.add_argument("--tides", action="store_true", help="play with the Tides of Battle option (R297)")
         parser.add_argument("--bot", default="random", choices=["random", "smart"], help="which bot fills every seat")
+        parser.add_argument("--decks", default="learn-to-play", choices=["learn-to-play", "ready-made"],
+                            help="lcg only: every pairing of the two learn-to-play decks, or random pairs of the "
+                                 "Core Set's eight ready-made decks")
         parser.add_argument("--options", default=None,
                             help="btwixt only: comma-separated options, e.g. advanced,draft (known: "
                                  f"{', '.join(BTWIXT_OPTIONS)})")
@@ -191,8 +224,10 @@ class Command(BaseCommand):
             self._report("minis", res, options, extra, "winners")
             return
         if options["game"] == "lcg":
-            res = run_lcg(options["games"], options["seed"], not options["no_check"], options["bot"] == "smart")
-            extra = " per pairing of decks" + (", the engine's player against the random one" if options["bot"] == "smart"
+            ready_made = options.get("decks") == "ready-made"
+            res = (run_lcg_ready_made if ready_made else run_lcg)(
+                options["games"], options["seed"], not options["no_check"], options["bot"] == "smart")
+            extra = (" between random pairs of the ready-made decks" if ready_made else " per pairing of decks") + (", the engine's player against the random one" if options["bot"] == "smart"
                                                else "")
             self._report("lcg", res, options, extra, "winners")
             return
