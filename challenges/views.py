@@ -180,11 +180,19 @@ def challenge_new(request: HttpRequest, username: str) -> HttpResponse:
 # --- the challenges page ------------------------------------------------------------------------------
 
 def challenge_rows(challenges: list[Challenge], user: User) -> list[dict[str, Any]]:
-    """Each challenge as the pages show it: in words, with the user's own invite (if any)."""
+    """Each challenge as the pages show it: in words, with the user's own invite (if any), and for a card-game
+    challenge waiting for the user's answer the decks they may bring on accepting (`decks`: their saved legal
+    decks, then the ready-made ones; read once per page, issue 30)."""
     rows = []
+    deck_choices: list[tuple[str, str]] | None = None
     for c in challenges:
         invites = list(c.invites.all())
         mine = next((i for i in invites if i.user_id == user.pk), None)
+        decks: list[tuple[str, str]] = []
+        if c.ruleset == "lcg" and mine is not None and mine.status == Invite.Status.PENDING:
+            if deck_choices is None:
+                deck_choices = lobby_form.my_deck_list(user)
+            decks = deck_choices
         rows.append({
             "challenge": c, "game_name": ruleset_name(c.ruleset), "time": duration_words(c.time_limit),
             "options": lobby_form.option_words(c.ruleset, c.options or {}), "status": services.shown_status(c),
@@ -194,7 +202,7 @@ def challenge_rows(challenges: list[Challenge], user: User) -> list[dict[str, An
             "others": [i.user for i in invites if i.user_id != user.pk],
             "others_words": _join_html([player(i.user) for i in invites if i.user_id != user.pk]) if len(invites) > 1 else "",
             "players_words": _join_html([gettext("you") if i.user_id == user.pk else player(i.user) for i in invites]),
-            "mine": mine, "accepted": mine is not None and mine.status == Invite.Status.ACCEPTED,
+            "mine": mine, "accepted": mine is not None and mine.status == Invite.Status.ACCEPTED, "decks": decks,
         })
     return rows
 
@@ -226,7 +234,8 @@ def challenge_answer(request: HttpRequest, challenge_id: int, verb: str) -> Http
         back = ""
     try:
         if verb == "accept":
-            challenge = services.do_accept(challenge_id, request.user)
+            # the card game: the deck the player brings (a ready-made one or deck:<id> of theirs; '' drawn at random)
+            challenge = services.do_accept(challenge_id, request.user, (request.POST.get("deck") or "").strip()[:40])
             if challenge.game_id:
                 messages.success(request, WORDS["accepted_started"])
                 return redirect("web-game", game_id=challenge.game_id)
