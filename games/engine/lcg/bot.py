@@ -182,6 +182,9 @@ def smart_action(state: State, seat: str) -> Action:
         return opts[0] if opts else {"pass": True}
     if kind == "action":
         opts = actions.window_actions(state, seat)
+        reducer = _useful_reducer(state, seat, opts)
+        if reducer is not None:
+            return reducer
         marshal = [o for o in opts if "marshal" in o]
         if marshal:
             def card_of(o: Action) -> str:
@@ -217,6 +220,29 @@ def smart_action(state: State, seat: str) -> Action:
         opts = flow.keyword_options(state, "intimidate")
         return {"intimidate": _name(state, max(opts, key=lambda u: T.strength(state, u))) if opts else None}
     return RULESET.default_action(state, seat)
+
+
+def _useful_reducer(state: State, seat: str, opts: list[Action]) -> Action | None:
+    """A cost reducer in play ("reduce the cost of the next card you marshal this phase") whose
+    reduction a card in hand would use: triggered before marshaling (issue 30)."""
+    if state["phase"] != "marshaling":
+        return None
+    hand = [T.card(state, u) for u in state["players"][seat]["hand"]]
+    for o in opts:
+        if "trigger" not in o or not isinstance(o["trigger"], str):
+            continue
+        try:
+            u = T.find_in_play(state, o["trigger"], [seat])
+        except Exception:
+            continue
+        effects = [a["effect"] for a in A.live_specs(state, u) if a["kind"] == "action"]
+        if len(effects) != 1 or not effects[0] or not all(op[0] == "reduce" for op in effects[0]):
+            continue
+        _, faction, ctype, _n = effects[0][0]
+        if any(c["type"] != "event" and isinstance(c.get("cost"), int) and c["cost"] > 0
+               and (not faction or c["faction"] == faction) and (not ctype or c["type"] == ctype) for c in hand):
+            return o
+    return None
 
 
 def _greedy_setup(state: State, seat: str) -> list[Any]:
