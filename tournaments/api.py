@@ -21,6 +21,7 @@ from tournaments import services
 from tournaments.models import Registration, Round, Table, TableSeat, Tournament
 from tournaments.serializers import (
     AdjudicateSerializer,
+    RegisterSerializer,
     RegistrationSerializer,
     ReplaceSerializer,
     RoundSerializer,
@@ -129,10 +130,13 @@ def _action(summary: str, request_serializer=None, response=TournamentSerializer
 
 
 class RegisterView(APIView):
-    @_action("Register for the tournament", response={201: RegistrationSerializer})
+    @_action("Register for the tournament (the card game: with the deck you bring)", RegisterSerializer,
+             response={201: RegistrationSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
-        registration = services.do_register(tournament_id, request.user)
-        return Response(RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+        deck = _valid(RegisterSerializer, request)["deck"] if request.data else ""
+        registration = services.do_register(tournament_id, request.user, deck=deck)
+        return Response(RegistrationSerializer(registration, context={"viewer": request.user}).data,
+                        status=status.HTTP_201_CREATED)
 
 
 class WithdrawView(APIView):
@@ -223,7 +227,7 @@ class RegistrationsView(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         t = _event(tournament_id)
         qs = Registration.objects.filter(tournament=t).select_related("user", "replaces__user")
-        return Response(RegistrationSerializer(qs, many=True).data)
+        return Response(RegistrationSerializer(qs, many=True, context={"tournament": t, "viewer": request.user}).data)
 
 
 class RoundsView(APIView):

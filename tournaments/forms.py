@@ -126,6 +126,10 @@ class TournamentForm(forms.Form):
     time_limit = DurationField(label=gettext_lazy("Time per decision"), initial=24 * 60 * 60,
                                help_text=gettext_lazy("from 2 minutes to 7 days; a player who lets it pass gets the usual default"))
     ranked = forms.BooleanField(label=gettext_lazy("Ranked"), required=False)
+    open_decklists = forms.BooleanField(
+        label=gettext_lazy("Open deck lists"), required=False,
+        help_text=gettext_lazy("the card game: every player sees the others' deck lists; else only their House and "
+                               "agenda"))
     capacity = forms.IntegerField(label=gettext_lazy("Most players"), min_value=2, required=False, help_text=gettext_lazy("blank: no limit"))
     check_in_required = forms.BooleanField(label=gettext_lazy("Players check in before the start"), required=False)
     registration_closes = forms.DateTimeField(label=gettext_lazy("Registration closes"), required=False, help_text=gettext_lazy("YYYY-MM-DD HH:MM (UTC)"))
@@ -198,4 +202,6 @@ class TournamentForm(forms.Form):
         d = dict(self.cleaned_data)
         for name in TIEBREAKER_FIELDS:
             d.pop(name, None)
+        # the card game's open deck lists: the games' option, as a lobby's (issue 30)
+        d["options"] = {"open_decklists": True} if d.pop("open_decklists", False) and d.get("ruleset") == "lcg" else {}
         return d

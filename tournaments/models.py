@@ -134,6 +134,9 @@ class Registration(models.Model):
     replaces = models.ForeignKey("self", verbose_name=gettext_lazy("replaces"), null=True, blank=True,
                                  on_delete=models.SET_NULL, related_name="replaced_by")
     registered_at = models.DateTimeField(gettext_lazy("registered at"), default=timezone.now)
+    deck = models.JSONField(gettext_lazy("deck"), null=True, blank=True, help_text=gettext_lazy(
+        "the card game: the deck the player brings to every game of the event, fixed when they register (a "
+        "ready-made deck's key, or a copy of their saved deck); empty: the tournament's options decide"))
 
     class Meta:
         verbose_name = gettext_lazy("registration")

@@ -110,13 +110,32 @@ def tournament_rows(tournaments) -> list[dict]:
 class RegistrationSerializer(serializers.ModelSerializer):
     user = serializers.CharField(source="user.username")
     replaces = serializers.SerializerMethodField()
+    deck = serializers.SerializerMethodField(help_text=(
+        "lcg: the deck the player brings to every game of the event, fixed when they registered: {deck} for a "
+        "ready-made one; for a saved deck {faction, agenda}, with {name, ref, plots, draw} for its owner and the "
+        "lists for everyone when the tournament chose open deck lists (options.open_decklists); null: none named"))
 
     class Meta:
         model = Registration
-        fields = ("id", "user", "status", "rating", "seed_rank", "division", "no_shows", "replaces", "registered_at")
+        fields = ("id", "user", "status", "rating", "seed_rank", "division", "no_shows", "replaces", "registered_at",
+                  "deck")
 
     def get_replaces(self, r: Registration) -> str | None:
         return r.replaces.user.username if r.replaces_id else None
+
+    def get_deck(self, r: Registration) -> dict | None:
+        from tournaments.services import deck_words
+
+        if r.deck is None:
+            return None
+        return deck_words(self.context.get("tournament") or r.tournament, r, self.context.get("viewer"))
+
+
+class RegisterSerializer(serializers.Serializer):
+    deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                 help_text="lcg: the deck you bring to every game of the event, a ready-made one or "
+                                           "deck:<id> of your saved decks (copied now: later edits change nothing); "
+                                           "empty: the tournament's options decide")
 
 
 class TableSeatSerializer(serializers.ModelSerializer):

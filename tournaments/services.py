@@ -295,8 +295,66 @@ def do_remove_co_organizer(tournament_id: int, user: User, co_organizer: User) -
     return t
 
 
+def registration_deck(t: Tournament, deck: str, user: User) -> Any:
+    """What a registration keeps of the deck a player brings to a card-game tournament (issue 30): a ready-made
+    deck's key, or a copy of one of their saved decks that is legal and played by the engine (fixed from then on,
+    as a game copies it); None when they name none (the tournament's options decide, as before). Refused in the
+    lobby's words otherwise."""
+    from games.services import decks as saved
+    from games.services import lobbies
+
+    if not deck:
+        return None
+    choices = lobbies.deck_choices(t.ruleset)
+    if not choices:
+        from ratings.templatetags.site_words import ruleset_name
+
+        raise invalid("deck", gettext("%(ruleset)s is not played with decks.") % {"ruleset": ruleset_name(t.ruleset)})
+    if saved.saved_id(deck) is not None:
+        return saved.game_deck(deck, user)
+    if deck not in choices:
+        raise invalid("deck", gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
+            "deck": deck, "choices": ", ".join(choices)})
+    return deck
+
+
+def deck_words(t: Tournament, registration: Registration, viewer: User | None = None) -> dict[str, Any] | None:
+    """A registration's deck as `viewer` may know it: all of it to its owner and when the tournament chose open deck
+    lists (its options' open_decklists), else its faction and agenda only (what the rules reveal); a ready-made
+    deck's key is public (its list is). None when the registration names no deck."""
+    deck = registration.deck
+    if deck is None:
+        return None
+    if isinstance(deck, str):
+        return {"deck": deck}
+    mine = viewer is not None and getattr(viewer, "pk", None) == registration.user_id
+    shown: dict[str, Any] = {"faction": deck.get("faction"), "agenda": deck.get("agenda")}
+    if mine:
+        shown.update(name=deck.get("name", ""), ref=deck.get("ref"))
+    if mine or (t.options or {}).get("open_decklists"):
+        shown.update(plots=list(deck.get("plots") or []), draw=list(deck.get("draw") or []))
+    return shown
+
+
+def _table_options(t: Tournament, seats: list[tuple[str, Registration]]) -> dict[str, Any]:
+    """The options of a table's game: the tournament's, with each seat's registered deck (the card game, issue 30:
+    the copy made when the player registered, the same for every game of theirs in the event)."""
+    decks = {house: r.deck for house, r in seats if r.deck is not None}
+    if not decks:
+        return t.options
+    options = dict(t.options or {})
+    chosen = options.get("decks")
+    order = get_ruleset(t.ruleset).seat_names(len(seats))
+    if isinstance(chosen, list) and len(chosen) == len(order):
+        chosen = dict(zip(order, chosen, strict=True))
+    options["decks"] = {**(chosen if isinstance(chosen, dict) else {}), **decks}
+    return options
+
+
 @transaction.atomic
-def do_register(tournament_id: int, user: User, *, now: datetime | None = None) -> Registration:
+def do_register(tournament_id: int, user: User, *, deck: str = "", now: datetime | None = None) -> Registration:
+    """Register; in the card game with the deck the player brings (`deck`: a ready-made deck's key or deck:<id> of
+    their saved decks), copied now and used for every game of theirs in the event."""
     t = lock_tournament(tournament_id)
     if not t.registration_open(now):
         raise conflict("registration_closed", gettext("Registration for this tournament is not open."))
@@ -307,15 +365,17 @@ def do_register(tournament_id: int, user: User, *, now: datetime | None = None) 
         raise conflict("full", gettext("This tournament is full."))
     if (problem := _requirements_problem(t, user)) is not None:
         raise GameError("requirements_not_met", problem, status_code=403)
+    brought = registration_deck(t, deck, user)
     rating = rating_for(user, t.ruleset)
     if existing is not None:
         existing.status = Registration.Status.REGISTERED
         existing.rating = rating
         existing.registered_at = timezone.now()
-        existing.save(update_fields=["status", "rating", "registered_at"])
+        existing.deck = brought
+        existing.save(update_fields=["status", "rating", "registered_at", "deck"])
         registration = existing
     else:
-        registration = Registration.objects.create(tournament=t, user=user, rating=rating)
+        registration = Registration.objects.create(tournament=t, user=user, rating=rating, deck=brought)
     notify_after_commit(t, "registration")
     return registration
 
@@ -487,8 +547,10 @@ def _pair_and_create(t: Tournament) -> Round:
         for pk, house in zip(pairing_table.players, pairing_table.houses, strict=True):
             TableSeat.objects.create(table=table, registration_id=pk, seat=house, position=order.index(house))
             seating[house] = None if t.bots_only else by_id[pk].user
+        options = _table_options(t, [(house, by_id[pk]) for pk, house in
+                                     zip(pairing_table.players, pairing_table.houses, strict=True)])
         game = play.do_create_game(
-            ruleset=t.ruleset, seating=seating, options=t.options, ranked=t.ranked and not t.bots_only,
+            ruleset=t.ruleset, seating=seating, options=options, ranked=t.ranked and not t.bots_only,
             private=False, time_limit=t.time_limit, max_consecutive_timeouts=t.max_consecutive_timeouts,
             # A simulation replays the same from its seed; real games keep a fresh secret seed.
             seed=_simulation_seed(t.seed, number, number_at) if t.bots_only else None,
@@ -819,7 +881,7 @@ def do_replace_player(tournament_id: int, user: User, old: User, new: User) -> R
     after, _ = Registration.objects.update_or_create(
         tournament=t, user=new,
         defaults={"status": Registration.Status.REGISTERED, "rating": before.rating, "seed_rank": before.seed_rank,
-                  "division": before.division, "replaces": before, "no_shows": 0},
+                  "division": before.division, "replaces": before, "no_shows": 0, "deck": before.deck},
     )
     before.status = Registration.Status.REPLACED
     before.save(update_fields=["status"])

@@ -143,11 +143,28 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "registration_open": t.registration_open(),
         # castles and supply are the board game's measures; other games' tables have neither
         "board_game": t.ruleset == "agot",
+        **_registration_decks(t, request.user, mine),
     }
     if shared_key and body_html is None:
         body_html = render_to_string("tournaments/_body.html", context, request=request)
         kept.keep(shared_key, body_html, SHARED_BODY_SECONDS)
     return render(request, "tournaments/detail.html", {**context, "body_html": mark_safe(body_html or "")})
+
+
+def _registration_decks(t: Tournament, user, mine) -> dict:
+    """The card game's registration form (issue 30): the decks the player may bring (their saved legal decks, then
+    the ready-made ones), and the one they registered with in words."""
+    if t.ruleset != "lcg" or not user.is_authenticated:
+        return {}
+    from web.forms import deck_list, my_deck_list
+
+    words = ""
+    if mine is not None and mine.deck is not None:
+        deck = mine.deck
+        words = (gettext("%(name)s (your deck)") % {"name": deck.get("name", "")} if isinstance(deck, dict)
+                 else dict(deck_list()).get(deck, ""))
+    open_now = t.registration_open() and (mine is None or mine.status == Registration.Status.WITHDRAWN)
+    return {"deck_choices": my_deck_list(user) if open_now else [], "my_deck_words": words}
 
 
 # how long the rendered standings, rounds and players are kept at most (a new version of the event is
@@ -222,7 +239,9 @@ def tournament_action(request: HttpRequest, tournament_id: int, verb: str) -> Ht
         "end": services.do_end,
     }
     try:
-        if verb in actions:
+        if verb == "register":  # the card game: with the deck the player brings (issue 30)
+            services.do_register(tournament_id, request.user, deck=(request.POST.get("deck") or "").strip()[:40])
+        elif verb in actions:
             actions[verb](tournament_id, request.user)
         elif verb == "replace":
             services.do_replace_player(tournament_id, request.user, _named(request.POST.get("old", "")),
