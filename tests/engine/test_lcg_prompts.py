@@ -63,9 +63,10 @@ def other_hidden(state: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     deck of the same faction and agenda, or of none), with open lists the same remaining cards in
     other places."""
     s = copy.deepcopy(state)
+    facedown = set(s.get("facedown", ()))  # Arya Stark's facedown duplicates are hidden too (L55)
     for seat in s["seats"]:
         p = s["players"][seat]
-        hidden = p["hand"] + p["deck"]
+        hidden = p["hand"] + p["deck"] + [u for u in facedown if s["uids"][u][1] == seat]
         if prompts.is_open(s, seat):
             ids = [s["uids"][u][0] for u in hidden]
             rnd.shuffle(ids)
@@ -227,6 +228,22 @@ def test_open_decklists_option_is_checked():
 
     with pytest.raises(EngineError):
         R.new_game(["p1", "p2"], {"decks": DECKS, "open_decklists": "yes"}, 1)
+
+
+def test_a_facedown_duplicate_is_not_a_public_copy():
+    """L55: Arya Stark's facedown duplicate is known to its controller only, so it does not make a
+    card of the open list unavailable."""
+    char = next(c for c in data.all_decks()["secrets_and_schemes"]["draw"] if data.cards()[c]["type"] == "character")
+    s = _open_game({"hand": ["hear_me_roar"], "gold": 0, "characters": [char]})
+    bear = "the_bear_and_the_maiden_fair"
+    p2 = s["players"]["p2"]
+    u = next(u for u in p2["deck"] if s["uids"][u][0] == bear)
+    host = T.in_play(s, "p2", "character")[0]
+    p2["deck"].remove(u)
+    s["inplay"][host]["duplicates"].append(u)
+    assert bear not in prompts.possible(s, "p2")  # face up: a public copy
+    s.setdefault("facedown", []).append(u)
+    assert bear in prompts.possible(s, "p2")  # facedown: nobody else knows it
 
 
 def test_the_public_view_puts_everything_back():

@@ -78,16 +78,18 @@ def decklist(state: State, seat: str) -> list[str] | None:
 
 
 def public_copies(state: State, seat: str) -> Counter:
-    """Card ids of the draw cards the seat owns in public zones: in play (with duplicates and
-    attachments, whoever controls them), discard and dead piles, removed from the game."""
+    """Card ids of the draw cards the seat owns in public zones: in play (with duplicates, not a
+    facedown one, and attachments, whoever controls them), discard and dead piles, removed from
+    the game."""
     uids = state["uids"]
+    facedown = set(state.get("facedown", ()))  # Arya Stark's duplicate: nobody else knows what it is (L55)
     out: Counter = Counter()
     for s in state["seats"]:
         for u in state["players"][s]["play"]:
             if uids[u][1] == seat:
                 out[uids[u][0]] += 1
             for v in state["inplay"][u].get("duplicates", ()):
-                if uids[v][1] == seat:
+                if uids[v][1] == seat and v not in facedown:
                     out[uids[v][0]] += 1
     p = state["players"][seat]
     for zone in ("discard", "dead", "removed"):
