@@ -234,6 +234,21 @@ def test_vanguard_lancer_discards_1_power_from_an_opponent_L91():
     assert s["players"]["p2"]["faction_power"] == 2
 
 
+def test_vanguard_lancer_offers_a_character_first_then_the_faction_card_as_its_text_lists_them_L91():
+    """SCENARIOS.md: a "choose" answers the options 0-based in the order the text gives them ("a
+    character or a faction card")."""
+    for mode, faction, on_tywin in ((0, 3, 1), (1, 2, 2)):
+        s = game({"hand": ["vanguard_lancer"], "gold": 2},
+                 {"faction_power": 3, "characters": [{"card": "tywin_lannister", "power": 2}]}, start="marshaling")
+        s, _ = act(s, "p1", {"marshal": "vanguard_lancer"})
+        s, _ = act(s, "p1", {"trigger": "vanguard_lancer"})
+        s, _ = act(s, "p1", {"choose": mode})
+        if mode == 0:
+            s, _ = act(s, "p1", {"choose": "tywin_lannister"})
+        assert s["players"]["p2"]["faction_power"] == faction
+        assert s["inplay"][uid(s, "p2", "tywin_lannister")]["power"] == on_tywin
+
+
 def test_chamber_of_the_painted_table_moves_power_after_dominance_L91():
     s = game({"locations": ["chamber_of_the_painted_table"], "characters": ["eddard_stark"]},
              {"faction_power": 2}, start="dominance")

@@ -544,7 +544,7 @@ def _then_discard_power(state, fr, u, events):
 
 def _then_lancer(state, fr, mode, events):
     ctx = fr["ctx"]
-    if mode == 0:
+    if mode == 1:  # the options in the order the text gives them (SCENARIOS.md): a character, then a faction card
         _discard_faction_power(state, ctx, T.opponent(state, ctx["seat"]), events)
         return None
     return A._push_choice(state, ctx["seat"], "card", ctx, fr["rest"], selector="bt_opponent_power_character",
