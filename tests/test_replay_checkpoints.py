@@ -90,3 +90,18 @@ def test_the_replay_page_step_counts_and_late_steps(client, finished_game):
     assert client.get(reverse("web-replay-step", args=[game.pk, game.version + 1])).status_code == 404
     assert client.get(reverse("web-replay-step", args=[game.pk, game.version - 5])).json()["entry"]["version"] == \
         game.version - 5
+
+
+def test_a_step_the_engine_no_longer_replays_is_said_in_words_not_a_server_error(client, finished_game):
+    """A stored action the engine refuses today (a log from before a rules change that no revision
+    keeps): the step answers 409 with a sentence, in the reader's language, never a 500."""
+    game = finished_game
+    record = game.actions.get(version=2)
+    record.action = {"no_such_action": True}
+    record.save(update_fields=["action"])
+    response = client.get(reverse("web-replay-step", args=[game.pk, game.version]))
+    assert response.status_code == 409
+    assert response.json()["error"] == "not_replayable"
+    assert "can no longer be replayed" in response.json()["detail"]
+    spanish = client.get(reverse("web-replay-step", args=[game.pk, game.version]), HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish.status_code == 409 and "ya no se puede" in spanish.json()["detail"]

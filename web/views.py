@@ -3,6 +3,7 @@ board and talks to the REST API and the websocket) and the replay of finished ga
 from __future__ import annotations
 
 import hashlib
+import logging
 import json
 from types import SimpleNamespace
 
@@ -24,7 +25,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from games import queries, rulesets
-from games.engine import get_ruleset
+from games.engine import EngineError, get_ruleset
 from games.errors import GameError
 from games.models import Game, GameSeat, Lobby
 from games.services import decks as saved_decks
@@ -34,6 +35,8 @@ from web import forms as lobby_form
 from web.board import agot_board_json
 from web.paging import Concatenated, page_of
 from westeros import kept
+
+logger = logging.getLogger(__name__)
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
@@ -155,7 +158,13 @@ def replay_step(request: HttpRequest, game_id: int, step: int) -> JsonResponse:
     elif request.GET.get("as") == "spectator":
         seat = None
     engine = get_ruleset(game.ruleset)
-    state = state_after(game, step)
+    try:
+        state = state_after(game, step)
+    except EngineError:  # a log the engine of today no longer replays: said, never a server error
+        logger.exception("game %s does not replay to step %s", game.pk, step)
+        return JsonResponse({"error": "not_replayable", "detail": gettext(
+            "This game can no longer be replayed step by step: the rules engine changed since it was played.")},
+            status=409)
     record = game.actions.filter(version=step).first() if step > 0 else None
     entry = None
     if record is not None:

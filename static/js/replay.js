@@ -24,8 +24,12 @@
     const asked = ++showing;
     const as = document.getElementById("replay-as").value;
     const r = await fetch(`/games/${root.dataset.game}/replay/${step}.json?as=${encodeURIComponent(as)}`, { credentials: "same-origin" });
-    const data = await r.json();
+    const data = await r.json().catch(() => ({}));
     if (asked !== showing) return;
+    if (!r.ok) {   // a step that cannot be shown: the server's reason, in words
+      document.getElementById("replay-pos").textContent = data.detail || interpolate(gettext("This step could not be loaded (%(status)s)."), { status: r.status }, true);
+      return;
+    }
     if (MN) MN.showReplayStep(data, step, steps); else if (LCG) LCG.showReplayStep(data, step, steps); else if (BT) showTable(data); else showBoard(data);
     // a clocked game: every player's clock as it was after this step (countdown.js)
     window.WesterosClock.show(document.getElementById("replay-clocks"), data.clocks, gettext("Clocks at this step: "));
