@@ -161,8 +161,7 @@ def _registration_decks(t: Tournament, user, mine) -> dict:
     words = ""
     if mine is not None and mine.deck is not None:
         deck = mine.deck
-        words = (gettext("%(name)s (your deck)") % {"name": deck.get("name", "")} if isinstance(deck, dict)
-                 else dict(deck_list()).get(deck, ""))
+        words = deck.get("name", "") if isinstance(deck, dict) else dict(deck_list()).get(deck, "")
     open_now = t.registration_open() and (mine is None or mine.status == Registration.Status.WITHDRAWN)
     return {"deck_choices": my_deck_list(user) if open_now else [], "my_deck_words": words}
 
