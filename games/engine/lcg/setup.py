@@ -113,7 +113,7 @@ def empty_state(seats: list[str], opts: dict[str, Any], seed: int) -> State:
         "round": 1, "phase": "setup", "step": "mulligan", "next": "setup_mulligan", "window": None,
         "decision": None, "first_player": seats[0], "active": None, "initiative_winner": None,
         "marshaled": [], "reserve_checked": [], "challenge": None, "dominance": None, "setup_done": False,
-        "uids": {}, "counter": 0, "entered": 0, "inplay": {},
+        "uids": {}, "uid_rng": T.uid_stream(rng.seed_state(seed)), "counter": 0, "entered": 0, "inplay": {},
         "players": {s: _empty_player() for s in seats},
         "winner": None, "eliminated": [], "over": False,
         "stack": [], "queue": [], "lasting": [], "delayed": [], "reductions": [],

@@ -164,8 +164,8 @@ def view(state: State, seat: str | None) -> State:
         mine = s == seat
         pv = {k: copy.deepcopy(v) for k, v in p.items()
               if k not in ("hand", "deck", "plots", "chosen_plot", "setup_cards", "pinned")}
-        for key in ("discard", "dead", "used_plots"):
-            visible.update(p[key])
+        for key in ("discard", "dead", "used_plots", "removed"):  # piles face up (removed: out of the game)
+            visible.update(p.get(key, ()))
         if p["plot"]:
             visible.add(p["plot"])
         pv["deck"] = len(p["deck"])
@@ -182,14 +182,30 @@ def view(state: State, seat: str | None) -> State:
             pv["setup_cards"] = [HIDDEN] * len(sc)
         players[s] = pv
     v: dict[str, Any] = {k: copy.deepcopy(val) for k, val in state.items()
-                         if k not in ("rng", "players", "uids", "decision", "facedown")}
+                         if k not in ("rng", "uid_rng", "players", "uids", "decision", "facedown")}
     v["players"] = players
     v["stack"] = [{"f": f["f"], "timing": f.get("timing"), "what": f.get("what")} for f in state.get("stack", ())]
     v.pop("queue", None)
-    v["cards"] = {u: T.cid(state, u) for u in sorted(visible, key=lambda x: int(x[1:]))}
     d = state["decision"]
     v["decision"] = copy.deepcopy(d)
+    # no uid of a card the viewer may not identify (a facedown duplicate; a former attacker now in a
+    # hand; a plot an ability remembers): it shows as HIDDEN, so no card can be followed by its uid
+    # from where it was seen to where it is hidden (issue 30)
+    v = _hide_uids(v, state["uids"], visible)
+    v["cards"] = {u: T.cid(state, u) for u in sorted(visible, key=lambda x: int(x[1:]))}
     return v
+
+
+def _hide_uids(value: Any, uids: dict[str, Any], visible: set[str]) -> Any:
+    if isinstance(value, str):
+        return HIDDEN if value in uids and value not in visible else value
+    if isinstance(value, dict):
+        return {_hide_uids(k, uids, visible): _hide_uids(v, uids, visible) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_hide_uids(v, uids, visible) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_hide_uids(v, uids, visible) for v in value)
+    return value
 
 
 def event_view(event: dict[str, Any], seat: str | None) -> dict[str, Any] | None:

@@ -1,6 +1,7 @@
 """The table: card instances, zones and the derived values every phase reads.
 
-Every physical card is an instance `uid` ("c12") with a card id and an owner (`state["uids"]`).
+Every physical card is an instance `uid` ("c482913", drawn at random by new_uid) with a card id and
+an owner (`state["uids"]`).
 Out-of-play zones are lists of uids in `state["players"][seat]` (hand, deck top first, discard and
 dead top first, plots, used_plots; `plot` and `chosen_plot` hold one uid or None). Cards in play are
 listed in their controller's `play` (entry order) and described in `state["inplay"][uid]`; a
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import fields as F
+from games.engine import rng
 from games.engine.base import EngineError
 from games.engine.lcg import data
 from games.engine.narration import gettext
@@ -34,9 +36,29 @@ def card(state: State, uid: str) -> dict[str, Any]:
     return data.card(state, state["uids"][uid][0])
 
 
+UID_SPACE = 900_000  # a uid is "c" and a number of six digits (100000-999999), drawn at random
+
+
+def uid_stream(seed_state: int) -> int:
+    """The state of the generator that draws uids, derived from the game's seed but apart from
+    `state["rng"]`, so that drawing uids changes no shuffle or other random outcome."""
+    return rng.next_u64({"rng": seed_state ^ 0x6A09E667F3BCC908})
+
+
 def new_uid(state: State, card_id: str, seat: str) -> str:
+    """A new card instance. Its uid is drawn at random from the game's seeded uid generator
+    (`state["uid_rng"]`, deterministic from the seed, hidden like `state["rng"]`), so a uid tells
+    nothing of which card it is, of its deck position or of its owner's deck list, and the same uid
+    is a different card in another game (issue 30: a face-down card cannot be recognised by its id)."""
     state["counter"] += 1
-    uid = f"c{state['counter']}"
+    if "uid_rng" not in state:  # a game begun before uids were random: a stream from its generator
+        state["uid_rng"] = uid_stream(state["rng"])
+    holder = {"rng": state["uid_rng"]}
+    while True:
+        uid = f"c{100_000 + rng.randbelow(holder, UID_SPACE)}"
+        if uid not in state["uids"]:
+            break
+    state["uid_rng"] = holder["rng"]
     state["uids"][uid] = [card_id, seat]
     return uid
 
