@@ -51,6 +51,10 @@ def new_uid(state: State, card_id: str, seat: str) -> str:
     nothing of which card it is, of its deck position or of its owner's deck list, and the same uid
     is a different card in another game (issue 30: a face-down card cannot be recognised by its id)."""
     state["counter"] += 1
+    if state["options"].get("revision") == 1:  # a game started before issue 30 keeps c1, c2... (its log replays)
+        uid = f"c{state['counter']}"
+        state["uids"][uid] = [card_id, seat]
+        return uid
     if "uid_rng" not in state:  # a game begun before uids were random: a stream from its generator
         state["uid_rng"] = uid_stream(state["rng"])
     holder = {"rng": state["uid_rng"]}
