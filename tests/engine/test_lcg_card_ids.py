@@ -23,17 +23,16 @@ def _uids_of(state, seat, card_id):
 
 
 def _uid_strings(value):
-    """Every uid-shaped string of a view or event, keys included."""
+    """Every uid of a view or event, keys included, alone or heading a key ("c123456:0")."""
     if isinstance(value, dict):
         for k, v in value.items():
-            if isinstance(k, str) and UID.fullmatch(k):
-                yield k
+            yield from _uid_strings(k)
             yield from _uid_strings(v)
     elif isinstance(value, (list, tuple)):
         for v in value:
             yield from _uid_strings(v)
-    elif isinstance(value, str) and UID.fullmatch(value):
-        yield value
+    elif isinstance(value, str) and UID.fullmatch(value.split(":", 1)[0]):
+        yield value.split(":", 1)[0]
 
 
 def test_the_same_card_has_a_different_uid_in_every_game():

@@ -197,8 +197,9 @@ def view(state: State, seat: str | None) -> State:
 
 
 def _hide_uids(value: Any, uids: dict[str, Any], visible: set[str]) -> Any:
-    if isinstance(value, str):
-        return HIDDEN if value in uids and value not in visible else value
+    if isinstance(value, str):  # a uid, or a key that begins with one ("c123456:0", a used ability)
+        head, sep, rest = value.partition(":")
+        return HIDDEN + sep + rest if head in uids and head not in visible else value
     if isinstance(value, dict):
         return {_hide_uids(k, uids, visible): _hide_uids(v, uids, visible) for k, v in value.items()}
     if isinstance(value, list):
