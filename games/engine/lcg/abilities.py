@@ -577,6 +577,34 @@ def _frame(state: State, fid: int | None) -> dict[str, Any] | None:
     return None
 
 
+# The engine's rules revision a game was started under (option `revision`, setup.py): a game keeps
+# the windows and card ids of its revision, so that its action log replays to the same states.
+# 1: games started before issue 30, whose live windows asked both seats whenever a card of either
+# deck answered the event; 2: the windows of prompts.py.
+REVISION = 2
+
+
+def revision(state: State) -> int:
+    return state["options"].get("revision", REVISION)
+
+
+def _listen_revision_1(state: State) -> set[str]:
+    """Revision 1: the event types (with their timing) that some card of the game's two decks answers."""
+    key = state.get("_listen")
+    if key is None:
+        out = set()
+        for cid in {v[0] for v in state["uids"].values()}:
+            for a in ABILITIES.get(cid, ()):
+                if a["kind"] in ("reaction", "interrupt"):
+                    for on in (a["on"] if isinstance(a["on"], list) else [a["on"]]):
+                        out.add(a["kind"] + ":" + on)
+        if any(state["uids"]):
+            out.add("interrupt:would_leave")  # the duplicates' save (L220)
+        key = sorted(out)
+        state["_listen"] = key
+    return set(key)
+
+
 _LISTEN: dict[str, Any] = {"n": -1, "set": frozenset()}
 
 
@@ -655,6 +683,8 @@ def asked(state: State, seat: str, timing: str, ev: Event | None) -> bool:
     information only (prompts.py; its real hand is never read, so being asked tells nothing).
     Without it (scenarios): when it has a legal option."""
     if state["options"]["every_window"]:
+        if revision(state) < 2:
+            return True  # revision 1: every seat, in every window that opened
         from games.engine.lcg import prompts
 
         return prompts.might_act(state, seat, timing, ev)
@@ -671,7 +701,8 @@ def open_window(state: State, timing: str, ev: Event) -> None:
     one by one as the window reaches them, `step`, and one nobody is asked in closes at once);
     without it, when some seat has a legal option."""
     if state["options"]["every_window"]:
-        if f"{timing}:{ev['t']}" not in _listen(state):
+        listening = _listen(state) if revision(state) >= 2 else _listen_revision_1(state)
+        if f"{timing}:{ev['t']}" not in listening:
             return
     elif not any(asked(state, s, timing, ev) for s in state["seats"]):
         return
@@ -919,7 +950,7 @@ def could_change(state: State, ctx: Ctx, a: dict[str, Any]) -> bool:
     reduction lasts until the end of the phase and only marshaling uses it, so a seat that can no
     longer marshal this phase (it was active already, or it is not the marshaling phase) cannot
     initiate an effect made only of reductions (docs/rules-decisions.md)."""
-    if a["effect"] and all(op[0] == "reduce" for op in a["effect"]):
+    if a["effect"] and all(op[0] == "reduce" for op in a["effect"]) and revision(state) >= 2:
         seat = ctx["seat"]
         return state["phase"] == "marshaling" and (state["active"] == seat or seat not in state["marshaled"])
     return True

@@ -8,11 +8,12 @@ from games.engine import rng
 from games.engine.base import EngineError, ScenarioSetupError
 from games.engine.lcg import data, flow
 from games.engine.lcg import table as T
+from games.engine.lcg.abilities import REVISION
 
 State = dict[str, Any]
 Event = dict[str, Any]
 
-OPTION_KEYS = ("decks", "every_window", "open_decklists")
+OPTION_KEYS = ("decks", "every_window", "open_decklists", "revision")
 PLAYER_KEYS = frozenset({
     "decklist", "faction", "agenda", "hand", "deck", "deck_size", "plots", "used_plots", "plot", "characters",
     "locations", "faction_power", "faction_kneeling", "gold", "discard", "dead", "limited", "challenges",
@@ -46,7 +47,8 @@ def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, An
     `every_window`: windows ask the seats that might use a card there, judged from public
     information (default on for live games, off in scenarios, SCENARIOS.md decision 5).
     `open_decklists`: the deck lists are public (default: on when every deck is a learn-to-play
-    deck; prompts.py)."""
+    deck; prompts.py). `revision`: the engine's rules revision the game was started under (default:
+    the current one; abilities.REVISION), which games started earlier keep."""
     if not isinstance(options, dict):
         raise EngineError("illegal_action", "options: a mapping")
     unknown = sorted(set(options) - set(OPTION_KEYS))
@@ -75,7 +77,13 @@ def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, An
     open_lists = options.get("open_decklists", prompts.default_open([d if isinstance(d, str) else "" for d in decks]))
     if not isinstance(open_lists, bool):
         raise EngineError("illegal_action", "option open_decklists: true or false")
-    return {"decks": decks, "every_window": every, "open_decklists": open_lists}
+    out = {"decks": decks, "every_window": every, "open_decklists": open_lists}
+    revision = options.get("revision", REVISION)
+    if revision not in range(1, REVISION + 1) or isinstance(revision, bool):
+        raise EngineError("illegal_action", f"option revision: 1 to {REVISION}")
+    if revision != REVISION:  # a game started under an earlier revision keeps its rules (abilities.revision)
+        out["revision"] = revision
+    return out
 
 
 def given_deck(deck: dict[str, Any]) -> dict[str, Any]:
