@@ -69,7 +69,7 @@ def test_a_player_who_leaves_the_deck_empty_gets_one_at_random():
 
 @pytest.mark.parametrize(("fields", "field", "said"), [
     ({"deck": "robb_stark"}, "deck", "Unknown deck 'robb_stark'; choose among: the_old_ways (The Old Ways (Stark, "
-                                     "with Banner of the Kraken)), secrets_and_schemes"),
+                                     "with Banner of the Kraken)), at_the_wall"),
     ({"decks": ["the_old_ways"]}, "decks", "Assign one deck per player (2)"),
     ({"decks": ["the_old_ways", "nope"]}, "decks", "Unknown deck 'nope'"),
     ({"options": {"decks": ["the_old_ways", "the_old_ways"]}}, "options", "Decks are not an option here"),
