@@ -30,7 +30,7 @@ def test_a_write_goes_through_while_another_connection_is_in_the_middle_of_readi
                 reading.set()
                 written.wait(timeout=60)
                 cursor.fetchall()
-        except Exception as exc:  # noqa: BLE001  (reported below, in the test's thread)
+        except Exception as exc:
             errors.append(exc)
             reading.set()
         finally:

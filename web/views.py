@@ -3,8 +3,8 @@ board and talks to the REST API and the websocket) and the replay of finished ga
 from __future__ import annotations
 
 import hashlib
-import logging
 import json
+import logging
 from types import SimpleNamespace
 
 from django.contrib import messages

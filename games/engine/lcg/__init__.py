@@ -17,9 +17,8 @@ from games.engine import fields as F
 from games.engine import rng
 from games.engine.base import REFEREE, EngineError, register
 from games.engine.lcg import abilities as A
-from games.engine.lcg import actions, data, flow, setup, summary
+from games.engine.lcg import actions, cards_baratheon_targaryen, cards_martell_watch, data, flow, setup, summary  # noqa: F401  (register their cards)
 from games.engine.lcg import table as T
-from games.engine.lcg import cards_baratheon_targaryen, cards_martell_watch  # noqa: F401  (register their cards)
 from games.engine.narration import gettext
 
 State = dict[str, Any]

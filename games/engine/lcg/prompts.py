@@ -30,9 +30,10 @@ Conditions and target selectors of the cards' modules (`abilities.MORE_CONDS`,
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from games.engine.lcg import abilities as A
 from games.engine.lcg import actions, data, flow

@@ -14,7 +14,6 @@ on stderr and exit status 2, as argparse does for a bad option, never silently i
 from __future__ import annotations
 
 import random
-
 import sys
 import time
 from collections.abc import Callable, Iterable
