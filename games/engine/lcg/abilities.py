@@ -90,6 +90,20 @@ def live_specs(state: State, uid: str) -> list[dict[str, Any]]:
 # ================================================================== modifier layer
 
 
+_CONSTANT_SPECS: dict[str, tuple[Any, list[dict[str, Any]]]] = {}
+
+
+def _constant_specs(cid: str) -> list[dict[str, Any]]:
+    """The constant abilities of card `cid` (kept per card while its entry in ABILITIES is the same
+    list: most cards have none, and `constants` runs many times an action)."""
+    sp = ABILITIES.get(cid)
+    kept = _CONSTANT_SPECS.get(cid)
+    if kept is None or kept[0] is not sp:
+        kept = (sp, [a for a in sp or () if a["kind"] == "constant"])
+        _CONSTANT_SPECS[cid] = kept
+    return kept[1]
+
+
 def constants(state: State) -> list[tuple[str, str, dict[str, Any]]]:
     """(source uid, controller, ability) for every constant ability in force: cards in play that are
     not blanked, and the revealed plots."""
@@ -100,14 +114,13 @@ def constants(state: State) -> list[tuple[str, str, dict[str, Any]]]:
     for s in state["seats"]:
         p = state["players"][s]
         for u in p["play"]:
-            sp = ABILITIES.get(T.cid(state, u))
-            if not sp:
+            cs = _constant_specs(T.cid(state, u))
+            if not cs:
                 continue
             if T.card(state, u)["type"] == "character" and blanked(state, u):
                 continue
-            for a in sp:
-                if a["kind"] == "constant":
-                    out.append((u, s, a))
+            for a in cs:
+                out.append((u, s, a))
         if p["plot"] is not None:
             for a in ABILITIES.get(T.cid(state, p["plot"]), ()):
                 if a["kind"] == "constant":
