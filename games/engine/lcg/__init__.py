@@ -19,7 +19,7 @@ from games.engine.base import REFEREE, EngineError, register
 from games.engine.lcg import abilities as A
 from games.engine.lcg import actions, cards_baratheon_targaryen, cards_martell_watch, data, flow, setup, summary  # noqa: F401  (register their cards)
 from games.engine.lcg import table as T
-from games.engine.narration import gettext
+from games.engine.narration import gettext, term
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -55,10 +55,17 @@ class LcgRuleset:
         return self.seat_names(count)
 
     def deck_choices(self) -> dict[str, str]:
-        """Each deck in words: "The Old Ways (Stark, with Banner of the Kraken)"."""
+        """Each deck in words, in the active language: "The Old Ways (Stark, with Banner of the Kraken)",
+        "The Old Ways (Stark, con Banner of the Kraken)" (deck and card names as printed)."""
         cards = data.cards()
-        return {d["id"]: f"{d['name']} ({d['faction'].title()}, with {cards[d['agenda']]['name']})" if d["agenda"]
-                else f"{d['name']} ({d['faction'].title()})" for d in data.decks().values()}
+
+        def faction(key: str) -> str:
+            return term("lcg", "The Night's Watch") if key == "thenightswatch" else data.FACTION_NAMES.get(key, key)
+
+        return {d["id"]: gettext("%(deck)s (%(faction)s, with %(agenda)s)") % {
+                    "deck": d["name"], "faction": faction(d["faction"]),
+                    "agenda": term("lcg", cards[d["agenda"]]["name"], kind="card")} if d["agenda"]
+                else f"{d['name']} ({faction(d['faction'])})" for d in data.decks().values()}
 
     def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
         return setup.new_game(seats, options, seed)
