@@ -16,17 +16,7 @@
   const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
   const fmt = (text, obj) => text.replace(/%\((\w+)\)s/g, (_, k) => String(obj[k]));
 
-  function h(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-      else if (v === true) node.setAttribute(k, "");
-      else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v);
-    }
-    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c.nodeType ? c : String(c));
-    return node;
-  }
-  function csrf() { const m = document.cookie.match(/csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; }
+  const { h, csrf } = window.WesterosClient;   // gameclient.js
 
   async function api(method, url, payload) {
     const headers = { Accept: "application/json" };

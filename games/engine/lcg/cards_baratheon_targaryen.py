@@ -33,15 +33,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_noop
-
 from games.engine import rng
 from games.engine.base import EngineError
 from games.engine.lcg import abilities as A
 from games.engine.lcg import actions, flow
 from games.engine.lcg import table as T
 from games.engine.lcg.cards import ABILITIES, _reducer
-from games.engine.narration import gettext
+from games.engine.lcg.hooks import wrap
+from games.engine.narration import gettext, gettext_noop
 
 Spec = dict[str, Any]
 
@@ -659,14 +658,7 @@ BT_MODS = {"robert": _mod_robert, "daenerys": _mod_daenerys, "unsullied": _mod_u
 # ================================================================== hooks into the framework
 
 
-def _wrap(module, name):
-    orig = getattr(module, name)
-
-    def deco(fn):
-        fn.orig = orig
-        setattr(module, name, fn)
-        return fn
-    return deco
+_wrap = wrap  # hooks.py
 
 
 @_wrap(A, "modified")

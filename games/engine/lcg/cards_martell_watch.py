@@ -39,6 +39,7 @@ from games.engine.lcg import abilities as A
 from games.engine.lcg import bot, data, flow
 from games.engine.lcg import table as T
 from games.engine.lcg.cards import ABILITIES, _reducer
+from games.engine.lcg.hooks import wrap
 from games.engine.narration import gettext
 
 Spec = dict[str, Any]
@@ -537,14 +538,7 @@ def _named(state, ctx, purpose, value, events):
 # ================================================================== framework hooks
 
 
-def _wrap(module, name):
-    orig = getattr(module, name)
-
-    def deco(fn):
-        fn.orig = orig
-        setattr(module, name, fn)
-        return fn
-    return deco
+_wrap = wrap  # hooks.py
 
 
 @_wrap(A, "modified")
