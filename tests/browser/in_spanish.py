@@ -31,11 +31,12 @@ def game_names() -> tuple[str, ...]:
     that a line made only of names is recognised."""
     from games.engine.agot.data import HOUSES, board, house_cards, westeros_cards
     from games.engine.btwixt.data import catalogue
-    from games.engine.lcg.data import cards
+    from games.engine.lcg.data import FACTION_NAMES, cards
     from games.engine.minis.data import content
     from games.i18n import glossary
 
-    found: set[str] = SITE_NAMES | SAME_IN_BOTH | {h.capitalize() for h in HOUSES}
+    # the houses' names, the board game's and the card game's (Targaryen), the same in both languages
+    found: set[str] = SITE_NAMES | SAME_IN_BOTH | {h.capitalize() for h in HOUSES} | set(FACTION_NAMES.values())
     # the rulebooks' terms Spanish writes as English does ("Terminal"), or keeps English (no Spanish given)
     found |= {e["english"] for game in glossary.GAMES for e in glossary.entries(game)
               if e["spanish"] in (None, e["english"])}
