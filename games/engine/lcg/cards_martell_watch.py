@@ -23,7 +23,6 @@ its card says:
   not a card in play): `{"trigger": "fealty"}` kneels the faction card; `abilities.marshal_cost`,
   `abilities.event_cost`, `abilities._pay`: the next loyal card marshaled or played this phase costs 1 less.
 - `abilities.emit`: the seats that lost a challenge as the defending player this round (Old Bear Mormont).
-- `flow.dominance_count`: The Iron Throne's 8 STR (its step in flow.STEPS too).
 - `flow.eligible_defenders`: Obara Sand defends kneeling in a power challenge; Ghost's bypassed
   character may not defend for the rest of the phase.
 - `flow.initiate_challenge`: stealth cannot bypass a Ranger whose controller controls Benjen Stark.
@@ -55,7 +54,7 @@ def _kill_or_discard(kind: str, selector: str) -> Spec:
 
 CARDS: dict[str, list[Spec]] = {
     # ---------------------------------------------------------------- neutral
-    "the_iron_throne": [{"kind": "constant", "rule": "mw_dominance", "amount": 8}],
+    "the_iron_throne": [{"kind": "constant", "rule": "dominance_str", "amount": 8}],
     "noble_lineage": [{"kind": "constant", "to": "host", "mod": {"icons": ["power"]}}],
     "syrios_training": [{"kind": "constant", "to": "host", "mod": {"icons": ["military"]}}],
     "put_to_the_sword": [_kill_or_discard("kill_target", "loser_character")],
@@ -728,34 +727,6 @@ def _emit(state, ev, events, timing="reaction"):
     return _emit.orig(state, ev, events, timing)
 
 
-@_wrap(flow, "dominance_count")
-def _dominance_count(state, events):
-    """L77, L79: The Iron Throne adds 8 STR to its controller's total (flow.dominance_count's count with
-    that bonus; without an Iron Throne in play, the framework's own step)."""
-    bonus = {s: 0 for s in state["seats"]}
-    for _src, s, a in A.constants(state):
-        if a.get("rule") == "mw_dominance":
-            bonus[s] += a["amount"]
-    if not any(bonus.values()):
-        return _dominance_count.orig(state, events)
-    flow.set_step(state, "dominance", "5.2", events)
-    totals = {}
-    for s in state["seats"]:
-        totals[s] = bonus[s] + state["players"][s]["gold"] + sum(
-            T.strength(state, u) for u in T.in_play(state, s, "character") if not state["inplay"][u]["kneeling"])
-    best = max(totals.values())
-    top = [s for s in state["seats"] if totals[s] == best]
-    winner = top[0] if len(top) == 1 else None
-    state["dominance"] = {"total": totals, "winner": winner}
-    if winner is not None:
-        state["players"][winner]["faction_power"] += 1
-    events.append({"type": "dominance", "total": dict(totals), "winner": winner})
-    flow.open_window(state, "dominance", "dominance_end")
-    if winner is not None:
-        A.emit(state, {"t": "dominance_won", "winner": winner}, events)
-
-
-flow.STEPS["dominance_count"] = flow.dominance_count
 
 
 @_wrap(flow, "eligible_defenders")

@@ -676,11 +676,16 @@ def dominance_begin(state: State, events: list[Event]) -> None:
 
 
 def dominance_count(state: State, events: list[Event]) -> None:
-    """L77, L79: standing STR plus gold; a tie for the highest gives nobody power."""
+    """L77, L79: standing STR plus gold, plus what a constant ability adds to a player's total
+    (`rule: dominance_str`, The Iron Throne); a tie for the highest gives nobody power."""
     set_step(state, "dominance", "5.2", events)
+    bonus = dict.fromkeys(state["seats"], 0)
+    for _src, s, a in A.constants(state):
+        if a.get("rule") == "dominance_str":
+            bonus[s] += a["amount"]
     totals = {}
     for s in state["seats"]:
-        totals[s] = state["players"][s]["gold"] + sum(
+        totals[s] = bonus[s] + state["players"][s]["gold"] + sum(
             T.strength(state, u) for u in T.in_play(state, s, "character") if not state["inplay"][u]["kneeling"])
     best = max(totals.values())
     top = [s for s in state["seats"] if totals[s] == best]
