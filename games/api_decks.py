@@ -133,14 +133,8 @@ class DeckUpdateSerializer(serializers.Serializer):
                                  required=False)
 
 
-class DeckValidateSerializer(serializers.Serializer):
+class DeckValidateSerializer(DeckCreateSerializer):
     name = serializers.CharField(max_length=200, required=False, allow_blank=True, help_text="for the text only")
-    faction = serializers.CharField(max_length=40)
-    agenda = serializers.CharField(max_length=80, required=False, allow_null=True, allow_blank=True)
-    plots = serializers.ListField(child=serializers.CharField(max_length=80), max_length=service.MAX_DRAW,
-                                  required=False, default=list)
-    draw = serializers.ListField(child=serializers.CharField(max_length=80), max_length=service.MAX_DRAW,
-                                 required=False, default=list)
 
 
 class DeckImportSerializer(serializers.Serializer):
