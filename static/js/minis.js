@@ -471,7 +471,8 @@
   const WINDOW_WORDS = { turn_start: gettext("the start of the turn"), unit_activates: gettext("a unit's activation"), ncu_activates: gettext("an NCU's activation"),
     melee_before: gettext("a melee attack"), morale_before: gettext("a test"), morale_rolled: gettext("a test's roll"), panic_failed: gettext("a failed Panic Test"),
     after_attack: gettext("the end of an attack"), card_played: gettext("a card played"), zone_claimed: gettext("a zone claimed"), charge_declared: gettext("a charge"),
-    charge_rolled: gettext("the charge roll"), charge_success: gettext("a successful charge"), surge: gettext("a Surge Forward"), unit_destroyed: gettext("a unit destroyed") };
+    charge_rolled: gettext("the charge roll"), charge_success: gettext("a successful charge"), surge: gettext("a Surge Forward"), unit_destroyed: gettext("a unit destroyed"),
+    turn_end: gettext("the end of the turn") };
   function moveWords(e, U) {
     const o = { unit: U(e.unit), facing: compass(e.facing) };
     switch (e.kind) {
@@ -501,7 +502,10 @@
       case "round": return fmt(gettext("Round %(round)s begins."), { round: e.round });
       case "cleanup": return fmt(gettext("Round %(round)s ends: the Cleanup phase."), { round: e.round });
       case "react_pass": return fmt(gettext("%(seat)s passes at %(moment)s."), { seat: F(e.seat), moment: WINDOW_WORDS[e.window] || gettext("this moment") });
-      case "play": return fmt(gettext("%(seat)s plays %(card)s."), { seat: F(e.seat), card: card(e.card).name });
+      case "play": return e.source ? fmt(gettext("%(seat)s plays %(card)s from the deck or the discard pile (Tactical Mastermind, once per game)."), { seat: F(e.seat), card: card(e.card).name })
+        : fmt(gettext("%(seat)s plays %(card)s."), { seat: F(e.seat), card: card(e.card).name });
+      case "ability": return e.target ? fmt(gettext("%(unit)s's %(ability)s strikes %(target)s."), { unit: U(e.unit), ability: ability(e.ability), target: U(e.target) })
+        : fmt(gettext("%(unit)s's %(ability)s takes hold."), { unit: U(e.unit), ability: ability(e.ability) });
       case "order": return fmt(gettext("%(seat)s gives %(unit)s its Order: %(order)s."), { seat: F(e.seat), unit: U(e.unit), order: ability(e.ability) });
       case "activate": return fmt(gettext("%(seat)s activates %(unit)s."), { seat: F(e.seat), unit: U(e.unit) });
       case "activation_end": return fmt(gettext("%(unit)s's activation ends."), { unit: U(e.unit) });
@@ -1244,6 +1248,7 @@
     }
     if (k === "choose") {
       if (v === null || v === false) return gettext("Decline");
+      if (typeof v === "string" && decision().what === "go_down_fighting") return fmt(gettext("%(unit)s loses 1 wound"), { unit: unitName(v) });
       if (typeof v === "string") return seats().includes(v) ? fmt(gettext("%(seat)s is the First Player"), { seat: seatLabel(v) }) : cap(v);
       const d = decision(), U = unitName(v.unit);
       if (d.what === "influence") return v.condition ? fmt(gettext("Influence %(unit)s, removing its %(condition)s token"), { unit: U, condition: condName(v.condition) }) : fmt(gettext("Influence %(unit)s"), { unit: U });
@@ -1284,6 +1289,7 @@
     let title = TITLES[kind] || cap(kind);
     if (kind === "choose" && d.what === "first_player") title = gettext("choose the First Player");
     else if (kind === "choose" && d.what === "influence") title = fmt(gettext("%(ncu)s's Influence"), { ncu: card(d.ncu).name });
+    else if (kind === "choose" && d.what === "go_down_fighting") title = gettext("Go Down Fighting");
     else if (kind === "choose" && d.zone) title = fmt(gettext("the %(zone)s zone"), { zone: zoneName(d.zone) });
     else if (kind === "react") title = fmt(gettext("%(moment)s: a card or an Order?"), { moment: WINDOW_WORDS[d.window] || gettext("a trigger") });
     const head = h("h2", {}, gettext("Your decision:") + " ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
@@ -1409,6 +1415,8 @@
     const parts = [h("p", {}, engaged.length ? fmt(gettext("%(unit)s is activating, engaged with %(units)s."), { unit: unitName(name), units: engaged.map(unitName).join(", ") })
       : fmt(gettext("%(unit)s is activating."), { unit: unitName(name) }))];
     if (pre) parts.push(h("p", { class: "small" }, gettext("Cavalry: it may first make a free Maneuver; its action comes after.")));
+    const must = (decision() || {}).must_charge;
+    if (must) parts.push(h("p", { class: "small" }, fmt(gettext("Uncontrolled Rage: the Morale Test failed, so its action is a Charge against %(units)s, every charge die counting as a 6."), { units: must.map(unitName).join(" / ") })));
     const hasRanged = (c.attacks || []).some((a) => a.range !== "melee");
     parts.push(h("div", { class: "choices-inline mn-actions" },
       btn("maneuver", gettext("Maneuver"), engaged.length, engaged.length ? gettext("Engaged units cannot maneuver") : null),
@@ -1475,6 +1483,10 @@
     return h("div", {}, rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No target.")), form);
   }
   function rerollBody(d) {
+    if (d.dice === "retreat") {
+      return h("div", {}, h("p", {}, fmt(gettext("%(unit)s's retreat die shows %(roll)s. Re-roll it?"), { unit: unitName(d.unit), roll: d.roll })),
+        h("div", { class: "choices-inline" }, button({ reroll: [0] }, gettext("Re-roll the retreat die")), button({ reroll: [] }, gettext("Keep it"), "pass")));
+    }
     if (d.dice === "charge") {
       const c = V.last_charge || {};
       return h("div", {}, h("p", {}, fmt(gettext("%(unit)s's charge die shows %(roll)s. Re-roll it?"), { unit: unitName(d.unit), roll: (V.charging || {}).roll ?? c.roll ?? "?" })),
@@ -1493,7 +1505,7 @@
     const pos = [...picks].sort((a, b) => a - b);
     let dice = [];
     if (d.dice === "attack") dice = (V.last_attack || {}).attack_dice || [];
-    else if (d.dice === "defense") dice = (V.last_attack || {}).defense_dice || [];
+    else if (d.dice === "defense") dice = d.faces || (V.last_attack || {}).defense_dice || [];
     else { const t = (V.work || [])[0] || {}; dice = (t.dice || []).concat(t.d3 ? [t.d3] : []); }
     const what = { attack: gettext("attack dice"), defense: gettext("Defense dice"), morale: gettext("test dice") }[d.dice] || gettext("dice");
     return h("div", {}, h("p", {}, fmt(gettext("%(unit)s holds %(condition)s: you may spend it to make it re-roll %(what)s of your choice."), { unit: unitName(d.unit), condition: condName(d.token), what })),
@@ -1530,6 +1542,7 @@
     const parts = [];
     if (d.zone) parts.push(h("p", {}, `${zoneName(d.zone)}: ${(C.zones[d.zone] || {}).text || ""}`));
     if (d.what === "influence") parts.push(h("p", {}, fmt(gettext("%(ncu)s attaches to a combat unit until the end of the round."), { ncu: card(d.ncu).name })));
+    if (d.what === "go_down_fighting") parts.push(h("p", {}, fmt(gettext("%(unit)s has lost a rank: choose the engaged enemy that loses 1 wound."), { unit: unitName(d.unit) })));
     const opts = legal.filter((a) => a.choose !== null);
     parts.push(h("div", { class: "choices" }, opts.map((a) => button(a))));
     if (d.zone === "horse") {

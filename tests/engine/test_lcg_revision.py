@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import EngineError, get_ruleset
+from games.engine.lcg.abilities import REVISION
 
 R = get_ruleset("lcg")
 GAMES = json.loads((Path(__file__).parent / "data" / "lcg_revision1_games.json").read_text())
@@ -44,6 +45,17 @@ def test_the_same_log_does_not_replay_under_the_current_revision():
 def test_the_revision_option_is_checked_and_a_current_game_does_not_store_it():
     assert "revision" not in R.new_game(["p1", "p2"], {}, 1)["options"]
     assert R.new_game(["p1", "p2"], {"revision": 1}, 1)["options"]["revision"] == 1
-    for bad in (0, 3, "1", True, None):
+    for bad in (0, REVISION + 1, "1", True, None):
         with pytest.raises(EngineError, match="revision"):
             R.new_game(["p1", "p2"], {"revision": bad}, 1)
+
+
+def test_a_game_of_revision_2_keeps_its_rules_and_a_new_game_takes_revision_3():
+    """Revision 3 puts the rules right (issue 30, docs/rules-decisions.md); a game started under
+    revision 2 keeps the readings of then, so its log replays (migration 0019 marks those games)."""
+    from games.engine.lcg import abilities as A
+
+    assert REVISION == 3
+    old = R.new_game(["p1", "p2"], {"revision": 2}, 1)
+    assert old["options"]["revision"] == 2 and not A.put_right(old)
+    assert A.put_right(R.new_game(["p1", "p2"], {}, 1))

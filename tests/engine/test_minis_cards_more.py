@@ -122,6 +122,10 @@ def test_overrun_order_charges_instead_of_surging_forth():
     assert s["units"]["guards"]["destroyed"]
     assert R.pending(s) == {"stark": "react"} and s["decision"]["window"] == "surge"
     s, _ = R.apply(s, "stark", {"order": {"unit": "swords", "charge": {"target": "guards2"}}})
+    # the Order token sits on Overrun (seed 1850-1852): Reckless Heroism is still offered at the charge
+    assert s["decision"]["window"] == "charge_declared"
+    assert {"order": {"unit": "swords", "ability": "Order: Reckless Heroism"}} in R.legal_actions(s, "stark")
+    s, _ = R.apply(s, "stark", {"pass": True})
     assert s["last_charge"]["target"] == "guards2" and s["last_charge"]["result"] == "success"
     assert s["units"]["swords"]["order_used"]
 

@@ -285,8 +285,9 @@ def challenge_allowance(state: State, seat: str, ctype: str) -> str | None:
 
 def max_defenders(state: State) -> int | None:
     ch = state["challenge"]
+    attacking = participants(state, "attacking") if put_right(state) else ch["attackers"]
     for src, _ in rule_sources(state, "one_defender"):
-        if ch["attackers"] == [src]:
+        if attacking == [src]:  # "while The Knight of Flowers is the only attacking character"
             return 1
     return None
 
@@ -440,12 +441,17 @@ def cond(state: State, ctx: Ctx, name: str) -> bool:
         h = _host(state, src)
         return ev.get("savable") and ev.get("dest") in ("dead", "discard") and h in _open_uids(state, ev)
     if key == "ev_greyjoy_killed":
+        # Risen from the Sea: "a [greyjoy] character", any player's under revision 3 (L136)
         return ev.get("savable") and ev.get("dest") == "dead" and any(
-            T.card(state, u)["faction"] == "greyjoy" and T.controller(state, u) == seat for u in _open_uids(state, ev))
+            T.card(state, u)["faction"] == "greyjoy" and (put_right(state) or T.controller(state, u) == seat)
+            for u in _open_uids(state, ev))
     if key == "ev_opponent_event":
         return ev.get("event") and ev["seat"] != seat
     if key == "ev_opponent_card_ability":
-        return not ev.get("event") and ev["seat"] != seat and ev.get("ctype") in ("character", "location", "attachment")
+        # Treachery: "a triggered ability on a character, a location or an attachment", any player's
+        # under revision 3 (its text does not say an opponent's)
+        return not ev.get("event") and (ev["seat"] != seat or put_right(state)) \
+            and ev.get("ctype") in ("character", "location", "attachment")
     if key == "controls_unique_lannister":
         return _controls(state, seat, lambda u: T.card(state, u)["unique"] and T.card(state, u)["faction"] == "lannister"
                          and T.card(state, u)["type"] == "character")
@@ -465,9 +471,31 @@ def conds_hold(state: State, ctx: Ctx, names) -> bool:
 
 
 def _open_uids(state: State, ev: Event) -> list[str]:
-    """The cards of a `would_leave` event still leaving (not saved yet)."""
+    """The cards of a `would_leave` event still leaving (not saved yet); for one card's own trigger
+    (`triggers`), that card if it still is."""
     fr = _frame(state, ev.get("leave"))
-    return [u for u in (fr["uids"] if fr else ()) if u in state["inplay"]]
+    one = ev.get("one")
+    return [u for u in (fr["uids"] if fr else ()) if u in state["inplay"] and (one is None or u == one)]
+
+
+# events whose cards are each a triggering condition of their own (revision 3)
+SPLIT_EVENTS = frozenset({"killed", "sacrificed", "would_leave"})
+
+
+def triggers(state: State, ev: Event | None) -> list[Event | None]:
+    """L92, L93 (revision 3): when several cards leave play or are killed at the same time, the
+    window that follows is shared, and each card is a triggering condition of its own, so an
+    ability answering "a character is killed" may answer each (once per card, within its limits).
+    One event per card (`one`: its uid); any other event is its own single trigger."""
+    if not ev or ev["t"] not in SPLIT_EVENTS or len(ev.get("uids") or ()) < 2 or not put_right(state):
+        return [ev]
+    out = []
+    for u in ev["uids"]:
+        sub = dict(ev, uids=[u], one=u)
+        if "cards" in ev:
+            sub["cards"] = [c for c in ev["cards"] if c["uid"] == u]
+        out.append(sub)
+    return out
 
 
 # ================================================================== targets
@@ -524,7 +552,9 @@ def candidates(state: State, ctx: Ctx, name: str) -> list[str]:
     if name == "participating_greyjoy":
         return [u for u in _chars(state) if ins[u]["participating"] and T.card(state, u)["faction"] == "greyjoy"]
     if name == "participating_own_stark":
-        return [u for u in _chars(state, [seat]) if ins[u]["participating"] and T.card(state, u)["faction"] == "stark"]
+        # For the North: "a participating [stark] character", any player's under revision 3 (L136)
+        return [u for u in _chars(state, None if put_right(state) else [seat])
+                if ins[u]["participating"] and T.card(state, u)["faction"] == "stark"]
     if name == "attacking_character":
         return [u for u in _chars(state) if ins[u]["participating"] == "attacking"]
     if name == "defending_character":
@@ -533,12 +563,13 @@ def candidates(state: State, ctx: Ctx, name: str) -> list[str]:
         return [u for u in _chars(state) if ins[u]["participating"] == "defending" and strength(state, u) <= 5]
     if name == "ev_greyjoy_victim":
         return [u for u in _open_uids(state, ev) if T.card(state, u)["faction"] == "greyjoy"
-                and T.controller(state, u) == seat and T.card(state, u)["type"] == "character"]
+                and (put_right(state) or T.controller(state, u) == seat) and T.card(state, u)["type"] == "character"]
     if name == "opponent_character_cost_x":
         chars = T.in_play(state, opp, "character")
         return chars if "x" not in ctx else [u for u in chars if _printed(state, u, "cost") <= ctx["x"]]
     if name == "own_tyrell":
-        return [u for u in _chars(state, [seat]) if T.card(state, u)["faction"] == "tyrell"]
+        # Growing Strong: "pick up to 3 [tyrell] characters", any player's under revision 3 (L136)
+        return [u for u in _chars(state, None if put_right(state) else [seat]) if T.card(state, u)["faction"] == "tyrell"]
     if name == "any_attachment":
         return [u for s in state["seats"] for u in T.in_play(state, s, "attachment")]
     if name == "own_discard":
@@ -593,12 +624,24 @@ def _frame(state: State, fid: int | None) -> dict[str, Any] | None:
 # The engine's rules revision a game was started under (option `revision`, setup.py): a game keeps
 # the windows and card ids of its revision, so that its action log replays to the same states.
 # 1: games started before issue 30, whose live windows asked both seats whenever a card of either
-# deck answered the event; 2: the windows of prompts.py.
-REVISION = 2
+# deck answered the event; 2: the windows of prompts.py; 3: the rules put right (issue 30,
+# docs/rules-decisions.md "The card game (issue 30): the rules put right"): saves refused by
+# unsavable leaves while the other "when ... leaves play / is killed" interrupts still answer them,
+# a character removed from a challenge leaves its record, each card leaving at once is its own
+# trigger, forced abilities can be cancelled, "pick up to N [faction] characters" reads any
+# player's, L124 for effects without a target and for targets, "until the end of the phase"
+# before "when the phase ends".
+REVISION = 3
 
 
 def revision(state: State) -> int:
     return state["options"].get("revision", REVISION)
+
+
+def put_right(state: State) -> bool:
+    """The rules of revision 3 (a game started under revision 1 or 2 keeps the earlier readings, so
+    its action log replays)."""
+    return revision(state) >= 3
 
 
 def _listen_revision_1(state: State) -> set[str]:
@@ -650,10 +693,12 @@ def emit(state: State, ev: Event, events: list[Event], timing: str = "reaction")
                 continue
             for i, a in enumerate(live_specs(state, u)):
                 if a["kind"] == kind and _on(a, ev):
-                    ctx = {"src": u, "cid": T.cid(state, u), "i": i, "seat": seat, "ev": ev, "targets": [],
-                           "no_cancel": True, "forced": True}
-                    if conds_hold(state, ctx, a.get("if", ())):
-                        items.append((ctx, a["effect"]))
+                    for sub in triggers(state, ev):
+                        # revision 3: a forced ability is a triggered ability, so it may be cancelled (L91, L101)
+                        ctx = {"src": u, "cid": T.cid(state, u), "i": i, "seat": seat, "ev": sub, "targets": [],
+                               "no_cancel": not put_right(state), "forced": True}
+                        if conds_hold(state, ctx, a.get("if", ())):
+                            items.append((ctx, a["effect"]))
     queue_ordered(state, items)
     open_window(state, timing, ev)
 
@@ -669,8 +714,9 @@ def queue_ordered(state: State, items: list[tuple[Ctx, list]]) -> None:
     """L100, L111: forced or when-revealed abilities that resolve at once are ordered by the first
     player (decision `order`, by card id), each resolving completely before the next (L98). One
     ability, or copies of one card only, need no order: they resolve in the canonical order."""
-    frames = [{"f": "resolve", "id": new_id(state), "ctx": ctx, "ops": ops, "stage": 1, "cancelled": False}
-              for ctx, ops in canonical(state, items)]
+    # stage 0 opens the cancel window first (forced abilities, revision 3); when-revealed ones skip it
+    frames = [{"f": "resolve", "id": new_id(state), "ctx": ctx, "ops": ops, "stage": 1 if ctx.get("no_cancel") else 0,
+               "cancelled": False} for ctx, ops in canonical(state, items)]
     if len({f["ctx"]["cid"] for f in frames}) >= 2:
         state["queue"].append({"f": "order", "id": new_id(state), "frames": frames})
     else:
@@ -793,9 +839,12 @@ def _leave_step(state: State, fr: dict[str, Any], events: list[Event]) -> None:
     fr["uids"] = [u for u in fr["uids"] if u in state["inplay"]]
     if fr["stage"] == 0:
         fr["stage"] = 1
-        if fr["uids"] and fr["savable"]:
+        # revision 3 (L91, L218): an unsavable leave still opens the interrupt window; only saves are
+        # refused (`save`, the duplicates' save, the cards' `savable` conditions), so "when ... is
+        # killed / leaves play" interrupts that do not save (Davos, Shireen, Viserys) answer it
+        if fr["uids"] and (fr["savable"] or put_right(state)):
             ev = {"t": "would_leave", "leave": fr["id"], "uids": list(fr["uids"]), "dest": fr["dest"],
-                  "reason": fr["reason"], "savable": True}
+                  "reason": fr["reason"], "savable": bool(fr["savable"])}
             open_window(state, "interrupt", ev)
         return
     state["stack"].remove(fr)
@@ -827,9 +876,10 @@ def on_leave(state: State, uids: list[str]) -> None:
 
 
 def save(state: State, uid: str, events: list[Event]) -> bool:
-    """L218: the card stays in play; the would-leave event no longer includes it."""
+    """L218: the card stays in play; the would-leave event no longer includes it. A leave that
+    cannot be saved (Wildfire Assault, Marched to the Wall...) is not."""
     for fr in state["stack"]:
-        if fr["f"] == "leave" and uid in fr["uids"]:
+        if fr["f"] == "leave" and uid in fr["uids"] and fr["savable"]:
             fr["uids"].remove(uid)
             events.append({"type": "saved", "seat": T.controller(state, uid), "card": T.cid(state, uid)})
             return True
@@ -932,30 +982,68 @@ def options(state: State, seat: str, timing: str, ev: Event | None, first_only: 
     out: list[dict[str, Any]] = []
     if _catelyn_blocks(state, seat):
         return out
-    if timing == "interrupt" and ev and ev["t"] == "would_leave":
+    if timing == "interrupt" and ev and ev["t"] == "would_leave" and ev.get("savable"):
         for u in _open_uids(state, ev):
             if T.controller(state, u) == seat and state["inplay"][u]["duplicates"]:
                 out.append({"trigger": {"card": _name(state, u, seat), "duplicate": True}})
                 if first_only:
                     return out
+    subs = triggers(state, ev)
     for u, is_event in _sources(state, seat, timing):
         sp = live_specs(state, u)
         trig = [a for a in sp if a["kind"] in TRIGGERED]
         for i, a in enumerate(sp):
             if a["kind"] not in TRIGGERED or not _window_ok(state, a, timing, ev):
                 continue
-            ctx = {"src": u, "cid": T.cid(state, u), "i": i, "seat": seat, "ev": ev, "targets": [], "event": is_event}
-            for act in _initiations(state, ctx, a, is_event, len(trig) > 1, trig.index(a) + 1):
-                out.append(act)
-                if first_only:
-                    return out
+            for sub in subs:
+                ctx = {"src": u, "cid": T.cid(state, u), "i": i, "seat": seat, "ev": sub, "targets": [],
+                       "event": is_event}
+                for act in _initiations(state, ctx, a, is_event, len(trig) > 1, trig.index(a) + 1):
+                    if len(subs) > 1 and act in out:
+                        continue  # the same act answering another card's trigger
+                    out.append(act)
+                    if first_only:
+                        return out
     return out
+
+
+def _use_key(ctx: Ctx) -> str:
+    """What a window remembers of a use: the copy's ability, and the card it answered when each
+    card of the event is its own trigger (`triggers`)."""
+    one = (ctx.get("ev") or {}).get("one")
+    key = f"{ctx['src']}:{ctx['i']}"
+    return key if one is None else f"{key}:{one}"
+
+
+def _same_trigger(w_ev: Event, ev: Event | None) -> bool:
+    if ev is w_ev:
+        return True
+    return bool(ev and ev.get("one") is not None and ev["t"] == w_ev["t"] and ev.get("leave") == w_ev.get("leave")
+                and ev["one"] in (w_ev.get("uids") or ()))
 
 
 def _used_here(state: State, ctx: Ctx) -> bool:
     """L93-L94: each copy of an interrupt or reaction once per triggering condition."""
     w = top_window(state)
-    return bool(w and ctx.get("ev") is w["ev"] and f"{ctx['src']}:{ctx['i']}" in w.get("used", ()))
+    return bool(w and _same_trigger(w["ev"], ctx.get("ev")) and _use_key(ctx) in w.get("used", ()))
+
+
+def _pick_trigger(state: State, seat: str, ctx: Ctx, a: dict[str, Any], subs: list[Event], names: Any) -> Event:
+    """The card's trigger an act answers when each card of the event is its own (`triggers`): the
+    first, in the event's order, that the ability may still answer with the targets named."""
+    for sub in subs:
+        c = dict(ctx, ev=sub)
+        if _used_here(state, c) or not conds_hold(state, c, a.get("if", ())) or not could_change(state, c, a):
+            continue
+        if a.get("target") and isinstance(names, list) and names:
+            try:
+                us = [resolve_name(state, seat, n) for n in names]
+            except EngineError:
+                return sub
+            if not all(u in candidates(state, c, a["target"]) for u in us):
+                continue
+        return sub
+    return subs[0]
 
 
 def could_change(state: State, ctx: Ctx, a: dict[str, Any]) -> bool:
@@ -969,10 +1057,51 @@ def could_change(state: State, ctx: Ctx, a: dict[str, Any]) -> bool:
     return True
 
 
+def _kneeling(state: State, uid: str | None) -> bool | None:
+    rec = state["inplay"].get(uid) if uid else None
+    return None if rec is None else rec["kneeling"]
+
+
+# L124 (revision 3): whether an effect's first op could change the game state now (a "then" chain,
+# L145, stops at a first op that fails). `targets` are the chosen targets (none yet: the target ops
+# say yes, each candidate target is then checked on its own). Ops not listed always could.
+def _could_first_op(state: State, ctx: Ctx, op: list[Any]) -> bool:
+    name, targets, ins = op[0], ctx.get("targets") or [], state["inplay"]
+    if name == "stand_self":
+        return bool(_kneeling(state, ctx["src"]))
+    if name == "stand_host":
+        return bool(_kneeling(state, _host(state, ctx["src"])))
+    if name == "stand_all_yours":
+        return any(ins[u]["kneeling"] for u in T.in_play(state, ctx["seat"], "character"))
+    if name == "draw":
+        return bool(state["players"][ctx["seat"]]["deck"])
+    if name == "random_discard_loser":
+        loser = (ctx.get("ev") or {}).get("loser")
+        return bool(loser and state["players"][loser]["hand"])
+    if not targets:
+        return True
+    if name == "stand_target":
+        return any(_kneeling(state, u) for u in targets)
+    if name == "kneel_target":
+        return any(_kneeling(state, u) is False for u in targets)
+    if name == "remove_target_from_challenge":
+        return any(u in ins and ins[u]["participating"] for u in targets)
+    return True
+
+
+def effect_could_change(state: State, ctx: Ctx, a: dict[str, Any]) -> bool:
+    """L124, L136 (revision 3): an ability may be initiated only if its effect could change the
+    game state, effects without a target included; with its targets chosen, only if the effect
+    could change them (Highgarden's "stands and is then removed" needs a kneeling attacker)."""
+    if not put_right(state) or not a.get("effect"):
+        return True
+    return _could_first_op(state, ctx, a["effect"][0])
+
+
 def _initiations(state: State, ctx: Ctx, a: dict[str, Any], is_event: bool, several: bool, number: int):
     if _used_here(state, ctx) or not _under_limit(state, ctx, a) or not conds_hold(state, ctx, a.get("if", ())):
         return
-    if not could_change(state, ctx, a):
+    if not could_change(state, ctx, a) or not effect_could_change(state, ctx, a):
         return
     if is_event and "X" == T.card(state, ctx["src"]).get("cost") and ctx.get("ev") and ctx["ev"].get("cid"):
         ctx["x"] = _printed_cid(state, ctx["ev"]["cid"])
@@ -992,7 +1121,7 @@ def _initiations(state: State, ctx: Ctx, a: dict[str, Any], is_event: bool, seve
         if x_range(state, ctx, a):
             yield {key: base}
         return
-    cands = candidates(state, ctx, tsel)
+    cands = [u for u in candidates(state, ctx, tsel) if effect_could_change(state, dict(ctx, targets=[u]), a)]
     lo, hi = a.get("count", [1, 1])
     for u in cands:
         if not _costs_ok(state, ctx, a):
@@ -1094,6 +1223,9 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
     if not _window_ok(state, a, timing, ev):
         refuse(gettext("%(card)s: that ability cannot be used in this window (L87, L88, L91)") % {"card": T.card(state, src)["name"]})
     ctx = {"src": src, "cid": T.cid(state, src), "i": i, "seat": seat, "ev": ev, "targets": [], "event": is_event}
+    subs = triggers(state, ev)
+    if len(subs) > 1:
+        ctx["ev"] = _pick_trigger(state, seat, ctx, a, subs, value.get("targets"))
     if not _under_limit(state, ctx, a):
         refuse(gettext("%(card)s: its limit is reached (L162)") % {"card": T.card(state, src)["name"]})
     if _used_here(state, ctx):
@@ -1142,6 +1274,8 @@ def initiate(state: State, seat: str, kind: str, value: Any, events: list[Event]
             refuse(gettext("the character's printed cost is above X"))
     elif value.get("targets"):
         refuse(gettext("%(card)s takes no target") % {"card": T.card(state, src)["name"]})
+    if not effect_could_change(state, dict(ctx, targets=targets), a):
+        refuse(gettext("%(card)s: its effect would change nothing now (L124)") % {"card": T.card(state, src)["name"]})
     if not _costs_ok(state, ctx, a):
         refuse(gettext("%(card)s: its cost cannot be paid (L125)") % {"card": T.card(state, src)["name"]})
     ctx["targets"] = targets
@@ -1165,12 +1299,12 @@ def _proceed(state: State, ctx: Ctx, timing: str, events: list[Event]) -> None:
 
 
 def _finish_initiate(state: State, ctx: Ctx, a: dict[str, Any], timing: str, events: list[Event]) -> None:
-    src, i, seat, is_event = ctx["src"], ctx["i"], ctx["seat"], ctx.get("event")
+    src, seat, is_event = ctx["src"], ctx["seat"], ctx.get("event")
     targets = ctx["targets"]
     win = top_window(state) if timing in ("interrupt", "reaction") else None
     ctx["host"] = _host(state, src)
     if win is not None:
-        win.setdefault("used", []).append(f"{src}:{i}")
+        win.setdefault("used", []).append(_use_key(ctx))
     _pay(state, ctx, a, events)
     lk = _limit_key(ctx, a)
     if lk:
@@ -1225,6 +1359,8 @@ def _duplicate_save(state: State, seat: str, uid: str, ev: Event | None, events:
     """L220: discard a duplicate to save the card it covers."""
     if not ev or ev["t"] != "would_leave" or uid not in _open_uids(state, ev):
         refuse(gettext("a duplicate saves only its card when it would leave play (L220)"))
+    if not ev.get("savable"):
+        refuse(gettext("%(card)s cannot be saved from this (L218)") % {"card": T.card(state, uid)["name"]})
     rec = state["inplay"][uid]
     if not rec["duplicates"]:
         refuse(gettext("%(card)s has no duplicate") % {"card": T.card(state, uid)["name"]})
@@ -1423,10 +1559,31 @@ def op_no_strength_target(state, ctx, args, events, rest):
 def op_remove_target_from_challenge(state, ctx, args, events, rest):
     for u in ctx["targets"]:
         if u in state["inplay"] and state["inplay"][u]["participating"]:
-            state["inplay"][u]["participating"] = None
+            remove_from_challenge(state, u)
             events.append({"type": "removed_from_challenge", "card": T.cid(state, u)})
             return True
     return False
+
+
+def remove_from_challenge(state: State, uid: str) -> None:
+    """L174: the character no longer participates; under revision 3 the challenge's record (its
+    attackers and defenders, as the views show them) no longer lists it, so the side's STR, "the
+    only attacking character" and the limits on defenders all read the characters left."""
+    state["inplay"][uid]["participating"] = None
+    ch = state.get("challenge")
+    if ch and ch["live"] and put_right(state):
+        for role in ("attackers", "defenders"):
+            if uid in ch[role]:
+                ch[role].remove(uid)
+
+
+def participants(state: State, role: str) -> list[str]:
+    """The challenge's characters still taking part as `role` (attacking | defending), in the order
+    they joined (L173, L174)."""
+    ch = state["challenge"]
+    ins = state["inplay"]
+    return [u for u in ch["attackers" if role == "attacking" else "defenders"]
+            if u in ins and ins[u]["participating"] == role]
 
 
 def op_reduce(state, ctx, args, events, rest):
@@ -1976,7 +2133,10 @@ def _delayed_on(state: State, ev: Event, events: list[Event]) -> None:
                 request_leave(state, [u], "dead", "tears_of_lys", events)
         elif d.get("discard"):
             if d["uid"] in state["inplay"]:
-                leave_now(state, [d["uid"]], "discard", "hear_me_roar", events)
+                if put_right(state):  # "it cannot be saved": the leave-play interrupts still answer it
+                    request_leave(state, [d["uid"]], "discard", "hear_me_roar", events, savable=False)
+                else:
+                    leave_now(state, [d["uid"]], "discard", "hear_me_roar", events)
 
 
 def phase_began(state: State, phase: str, events: list[Event]) -> None:
@@ -1986,6 +2146,10 @@ def phase_began(state: State, phase: str, events: list[Event]) -> None:
 def phase_ended(state: State, phase: str, events: list[Event]) -> None:
     """L85, L149: "when the phase ends" (delayed effects, forced interrupts, the interrupt window);
     lasting effects until the end of the phase expire; phase limits start afresh."""
+    if put_right(state):
+        # L149: lasting effects "until the end of the phase" expire exactly when it ends, before the
+        # "when the phase ends" abilities (delayed effects, forced interrupts, the window)
+        state["lasting"] = [e for e in state["lasting"] if e["until"] not in ("challenge", "phase")]
     emit(state, {"t": "phase_ended", "phase": phase}, events, timing="interrupt")
     expire(state, "phase")
 

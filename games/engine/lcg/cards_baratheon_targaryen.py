@@ -795,7 +795,11 @@ def _delayed_on(state, ev, events):
     for d in mine:
         u = d["uid"]
         if d["bt"] == "return_to_hand" and u in state["inplay"]:
-            T.leave_play(state, [u], "hand", events, d["card"])
+            if A.put_right(state):
+                # unsavable, but it leaves play: Viserys's interrupt answers it (L91, L218)
+                A.request_leave(state, [u], "hand", d["card"], events, savable=False)
+            else:
+                T.leave_play(state, [u], "hand", events, d["card"])
         elif d["bt"] == "stand_if_won" and ev.get("winner") == d["seat"]:
             A._stand(state, u, events)
 

@@ -421,6 +421,8 @@ def op_mw_take_control(state, ctx, args, events, rest):
         state["players"][was]["play"].remove(u)
         state["players"][seat]["play"].append(u)
         rec["controller"] = seat
+        if rec["participating"] and A.put_right(state):  # L174: a change of control ends its part
+            A.remove_from_challenge(state, u)
         events.append({"type": "control", "seat": seat, "card": T.cid(state, u), "from": was, "reason": ctx["cid"]})
         return True
     return False

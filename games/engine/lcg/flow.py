@@ -502,7 +502,9 @@ def declare_defenders(state: State, seat: str, defenders: list[str], events: lis
         if not A.no_kneel(state, u, "defending", ch["type"]):
             rec["kneeling"] = True
         rec["participating"] = "defending"
-    ch["defenders"] = list(defenders)
+    # a character that joined as a defender before 4.2.1 (Ours Is the Fury) stays in the record
+    ch["defenders"] = [u for u in ch["defenders"] if u not in defenders
+                       and state["inplay"].get(u, {}).get("participating") == "defending"] + list(defenders)
     ch.setdefault("names", {}).update({u: T.cid(state, u) for u in defenders})
     events.append({"type": "defenders", "seat": seat, "defenders": [T.cid(state, u) for u in defenders]})
     state["decision"] = None

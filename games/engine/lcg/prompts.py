@@ -70,10 +70,11 @@ def is_open(state: State, seat: str) -> bool:
 
 
 def decklist(state: State, seat: str) -> list[str] | None:
-    """The seat's draw-deck list (card ids with repeats), when the game knows it."""
+    """The seat's draw-deck list (card ids with repeats), when the game knows it (not a copy: read
+    it only)."""
     p = state["players"][seat]
     if isinstance(p.get("decklist"), list):
-        return list(p["decklist"])
+        return p["decklist"]
     deck = data.all_decks().get(p.get("deck_id") or "")
     return list(deck["draw"]) if deck else None
 
@@ -123,6 +124,20 @@ def _limit(c: dict[str, Any]) -> int:
     return n if isinstance(n, int) and not isinstance(n, bool) else 3
 
 
+_DECK_COUNTS: dict[tuple[str, ...], tuple[tuple[str, int], ...]] = {}
+
+
+def _deck_counts(listed: list[str]) -> tuple[tuple[str, int], ...]:
+    """(card id, copies) of a deck list, sorted by card id (kept per list: it never changes in a game)."""
+    key = tuple(listed)
+    out = _DECK_COUNTS.get(key)
+    if out is None:
+        if len(_DECK_COUNTS) > 256:
+            _DECK_COUNTS.clear()
+        out = _DECK_COUNTS[key] = tuple(sorted(Counter(listed).items()))
+    return out
+
+
 def possible(state: State, seat: str) -> list[str]:
     """The card ids the seat might hold, from public information only (see the module's text)."""
     p = state["players"][seat]
@@ -131,9 +146,7 @@ def possible(state: State, seat: str) -> list[str]:
     seen = public_copies(state, seat)
     listed = decklist(state, seat) if is_open(state, seat) else None
     if listed is not None:
-        left = Counter(listed)
-        left.subtract(seen)
-        return sorted(c for c, n in left.items() if n > 0)
+        return [c for c, n in _deck_counts(listed) if n > seen[c]]
     pool = dict(_pool(p.get("faction"), p.get("agenda")))
     for c in seen:
         if c not in pool:
@@ -148,29 +161,54 @@ def possible(state: State, seat: str) -> list[str]:
 HAND_SELECTORS = {"hand_tyrell_6", "hand_lannister_character", "reinforcement"}
 
 
-_INDEX: dict[str, Any] = {"n": -1, "by_card": {}, "events": {}}
+_INDEX: dict[str, Any] = {"key": None, "windows": {}, "events": {}}
 
 
 def _index() -> dict[str, Any]:
-    """By card id, its triggered abilities (action, reaction, interrupt); by (timing, event type)
-    the events of the card data with such an ability ("action", None for action abilities)."""
-    if _INDEX["n"] != len(A.ABILITIES):
-        by_card, events = {}, {}
+    """The card data's triggered abilities by window, computed once (again when `ABILITIES`
+    changes): `windows[(timing, event type)]` maps each card id to its abilities of that timing that
+    answer that event (`("action", None)`: its action abilities, any phase), and `events` the same
+    keys to the event cards among them."""
+    key = (id(A.ABILITIES), len(A.ABILITIES))
+    if _INDEX["key"] != key:
+        windows: dict[tuple[str, str | None], dict[str, tuple[dict[str, Any], ...]]] = {}
         cards = data.cards()
         for c, sp in list(A.ABILITIES.items()):
-            by_card[c] = tuple(a for a in sp if a["kind"] in A.TRIGGERED)
-            if c not in cards or cards[c]["type"] != "event":
-                continue
-            for a in by_card[c]:
+            for a in sp:
+                if a["kind"] not in A.TRIGGERED:
+                    continue
                 ons = [None] if a["kind"] == "action" else (a["on"] if isinstance(a["on"], list) else [a["on"]])
-                for on in ons:
-                    events.setdefault((a["kind"], on), set()).add(c)
-        _INDEX.update(n=len(A.ABILITIES), by_card=by_card, events=events)
+                for on in dict.fromkeys(ons):
+                    per = windows.setdefault((a["kind"], on), {})
+                    per[c] = (*per.get(c, ()), a)
+        events = {k: frozenset(c for c in per if c in cards and cards[c]["type"] == "event") for k, per in windows.items()}
+        _INDEX.update(key=key, windows=windows, events=events)
     return _INDEX
 
 
+_NONE: dict[str, Any] = {}
+
+
+def _window_table(timing: str, ev: Event | None) -> dict[str, tuple[dict[str, Any], ...]]:
+    """Card id -> its abilities of the window's timing that answer its event (for an action window,
+    of any phase: `_matching` reads the phase)."""
+    if timing == "action":
+        return _index()["windows"].get(("action", None), _NONE)
+    if ev is None:
+        return _NONE
+    return _index()["windows"].get((timing, ev["t"]), _NONE)
+
+
 def _matching(state: State, cid: str, timing: str, ev: Event | None) -> list[dict[str, Any]]:
-    return [a for a in _index()["by_card"].get(cid, ()) if a["kind"] == timing and A._window_ok(state, a, timing, ev)]
+    """The card's triggered abilities usable in this window by its timing, event and phase
+    (abilities._window_ok, read from the table)."""
+    found = _window_table(timing, ev).get(cid)
+    if not found:
+        return []
+    if timing == "action":
+        phase = state["phase"]
+        return [a for a in found if a.get("phase") in (None, phase)]
+    return list(found)
 
 
 def _reads_hand(abilities: list[dict[str, Any]]) -> bool:
@@ -187,17 +225,21 @@ def relevant(state: State, seat: str, timing: str, ev: Event | None) -> list[str
     cands = possible(state, seat)
     uses: list[dict[str, Any]] = []
     keep: list[str] = []
-    answering = _index()["events"].get((timing, None if timing == "action" else (ev or {}).get("t")), ())
-    for cid in cands:
-        if cid in answering:
-            m = _matching(state, cid, timing, ev)
-            if m:
-                keep.append(cid)
-                uses.extend(m)
-    for u in state["players"][seat]["play"]:
-        if _matching(state, T.cid(state, u), timing, ev):
-            uses.extend(a for a in A.live_specs(state, u)
-                        if a["kind"] in A.TRIGGERED and A._window_ok(state, a, timing, ev))
+    table = _window_table(timing, ev)
+    if table:
+        answering = _index()["events"].get(("action", None) if timing == "action" else (timing, ev["t"]), ())
+        for cid in cands:
+            if cid in answering:
+                m = _matching(state, cid, timing, ev)
+                if m:
+                    keep.append(cid)
+                    uses.extend(m)
+        for u in state["players"][seat]["play"]:
+            cid = T.cid(state, u)
+            if cid in table:
+                m = _matching(state, cid, timing, ev)
+                if m and A.live_specs(state, u):  # not blanked (L158): its abilities are those of the card
+                    uses.extend(m)
     w = state.get("window")
     if timing == "action" and w is not None:
         if w["name"] == "marshaling" and state["active"] == seat:
@@ -250,9 +292,41 @@ def public_view(state: State, seat: str, cards: list[str] | None = None) -> Iter
         state.pop("_memo", None)
 
 
+_MEMOISED: list[str] = []
+
+
+def _memoise_in_views() -> None:
+    """While a public view is up the state does not change, so `abilities.rule_sources` (a rule's
+    sources: constants and their conditions) and `abilities.blanked` (Milk of the Poppy, Fortified
+    Position...) give the same answer each time they are asked: keep it in the view's `_memo`.
+    Installed on the first judgement, after the cards' modules have added their hooks (hooks.wrap), so
+    the memo holds their answer too. Outside a view nothing changes (no `_memo`: the function itself)."""
+    if _MEMOISED:
+        return
+    from games.engine.lcg.hooks import wrap
+
+    for name in ("rule_sources", "blanked"):
+        @wrap(A, name)
+        def memo(state, key, _name=name):
+            kept = state.get("_memo")
+            if kept is None:
+                return memo_of[_name](state, key)
+            k = (_name, key)
+            if k not in kept:
+                kept[k] = memo_of[_name](state, key)
+            return kept[k]
+        memo_of[name] = memo.orig
+        _MEMOISED.append(name)
+
+
+memo_of: dict[str, Any] = {}
+
+
 def might_act(state: State, seat: str, timing: str, ev: Event | None) -> bool:
     """Whether the seat is asked in the window (`timing`: action, interrupt or reaction): some card
     it might hold, or a card it controls, could legally be used there. Public information only."""
+    if not _MEMOISED:
+        _memoise_in_views()
     cards = relevant(state, seat, timing, ev)
     if cards is None:
         return False

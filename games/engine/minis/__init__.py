@@ -99,6 +99,8 @@ class MinisRuleset:
             return [{"choose": s} for s in state["seats"]]
         if kind == "choose" and d.get("what") == "influence":
             return [{"choose": c} for c in flow.influence_choices(state)]
+        if kind == "choose" and d.get("what") == "go_down_fighting":
+            return [{"choose": e} for e in d["enemies"]]
         if kind == "react":
             return cards.choices(state, seat)
         if kind == "choose":
@@ -203,6 +205,9 @@ class MinisRuleset:
             if d.get("what") == "influence":
                 flow.answer_influence(state, seat, value, events)
                 return
+            if d.get("what") == "go_down_fighting":
+                flow.answer_go_down_fighting(state, seat, value, events)
+                return
             if d.get("what") == "first_player":
                 if value not in state["seats"]:
                     raise EngineError("bad_action", gettext("choose takes a seat"))
@@ -222,6 +227,8 @@ class MinisRuleset:
             left = flow.activations_left(state, seat)
             return {"activate": left[0]}
         if kind == "action":
+            if d.get("must_charge"):
+                return {"charge": {"target": d["must_charge"][0]}}  # Uncontrolled Rage: the forced Charge
             return {"no_action": True}
         if kind == "retreat_move":
             best = flow.any_retreat(state, d["unit"], d["max"])
@@ -244,6 +251,8 @@ class MinisRuleset:
                 return {"choose": seat}
             if d.get("what") == "influence":
                 return {"choose": flow.influence_choices(state)[0]}
+            if d.get("what") == "go_down_fighting":
+                return {"choose": d["enemies"][0]}  # the first engaged enemy in setup order
             if d["zone"] in flow.MAY_ZONES:
                 return {"choose": None}
             return {"choose": flow.zone_choices(state, d["zone"], seat)[0]}

@@ -69,6 +69,8 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
     kind = d["kind"]
     if kind == "activate":
         return {"activate": rnd.choice(flow.activations_left(state, seat))}
+    if kind == "action" and d.get("must_charge"):
+        return {"charge": {"target": rnd.choice(d["must_charge"])}}
     if kind == "action":
         act = state["act"]
         name = act["unit"]
@@ -88,7 +90,7 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
             r = rnd.random()
             if r < 0.75:
                 return {"attack": {"target": rnd.choice(engaged)}}
-            if r < 0.9:
+            if r < 0.9 and flow.can_retreat(state, name):
                 return {"retreat": True}
             return {"no_action": True}
         if rnd.random() < 0.6:
@@ -109,16 +111,18 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
             if _ok(state, seat, act):
                 return act
         return RULESET.default_action(state, seat)
-    if kind == "reroll" and d.get("dice") == "charge":
+    if kind == "reroll" and d.get("dice") in ("charge", "retreat"):
         return {"reroll": rnd.choice([[], [0]])}
     if kind == "reroll":
-        n = state["last_attack"]["dice_count"]
-        return {"reroll": sorted(rnd.sample(range(n), rnd.randint(0, n)))}
+        pos = flow.rerollable(state, state["last_attack"])
+        return {"reroll": sorted(rnd.sample(pos, rnd.randint(0, len(pos))))}
     if kind == "spend":
         if rnd.random() < 0.5:
             return {"spend": None}
         if d["dice"] == "attack":
             n = len(state["last_attack"]["attack_dice"])
+        elif d.get("faces") is not None:
+            n = len(d["faces"])  # hits that are not an attack (Hold the Line!, Counterstrike)
         elif d["dice"] == "defense":
             n = len(state["last_attack"]["defense_dice"])
         else:
@@ -248,6 +252,8 @@ def bot_action(state: State, seat: str) -> Action:
             T.engaged_with(state, n) or _good_charge(state, n)) else 1 if n in state["units"] else 2,
             left.index(n)))
         return {"activate": ranked[0]}
+    if kind == "action" and d.get("must_charge"):
+        return {"charge": {"target": d["must_charge"][0]}}  # Uncontrolled Rage
     if kind == "action":
         act = state["act"]
         name = act["unit"]
@@ -266,6 +272,8 @@ def bot_action(state: State, seat: str) -> Action:
         return _hold(state, seat, name)
     if kind == "reroll" and d.get("dice") == "charge":
         return {"reroll": [0] if state["charging"]["roll"] <= 3 else []}
+    if kind == "reroll" and d.get("dice") == "retreat":
+        return {"reroll": [0] if state["last_retreat"]["roll"] <= 3 else []}
     if kind == "reroll":
         la = state["last_attack"]
         return {"reroll": [i for i, f in enumerate(la["attack_dice"]) if f != 6 and (f == 1 or f < la["to_hit"])]}
@@ -274,6 +282,10 @@ def bot_action(state: State, seat: str) -> Action:
             la = state["last_attack"]
             return {"spend": {"token": d["token"], "dice": [i for i, f in enumerate(la["attack_dice"])
                                                             if f == 6 or (f != 1 and f >= la["to_hit"])]}}
+        if d.get("faces") is not None:
+            save = state["work"][0]["save"]  # the `hits` task: re-roll the saves
+            return {"spend": {"token": d["token"], "dice": [i for i, f in enumerate(d["faces"])
+                                                            if f == 6 or (f != 1 and f >= save)]}}
         if d["dice"] == "defense":
             la = state["last_attack"]
             return {"spend": {"token": d["token"], "dice": [i for i, f in enumerate(la["defense_dice"])
@@ -286,6 +298,8 @@ def bot_action(state: State, seat: str) -> Action:
     if kind == "choose" and d.get("zone") == "crown":
         opp = T.opponent(state, seat)
         return {"choose": {"unit": min(T.live(state, opp), key=lambda n: state["units"][n]["wounds"])}}
+    if kind == "choose" and d.get("what") == "go_down_fighting":
+        return {"choose": min(d["enemies"], key=lambda e: (state["units"][e]["wounds"], d["enemies"].index(e)))}
     if kind == "choose" and d.get("what") == "influence":
         mine = [c for c in flow.influence_choices(state) if state["units"][c["unit"]]["seat"] == seat]
         if mine:

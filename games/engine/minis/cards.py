@@ -17,7 +17,8 @@ Windows and their context (`unit`: the unit that triggers, M111):
 turn_start {seat}; unit_activates {unit}; ncu_activates {ncu}; melee_before {unit, target};
 morale_before {unit, tid}; morale_rolled {unit, tid}; panic_failed {unit, wounds}; after_attack
 {unit, target, kind}; card_played {seat, card}; zone_claimed {ncu, zone}; charge_declared {unit,
-target}; charge_rolled {unit, target}; charge_success {unit, target, arc}; surge {unit}; unit_destroyed {unit} (before it is removed).
+target}; charge_rolled {unit, target}; charge_success {unit, target, arc}; surge {unit}; unit_destroyed {unit} (before it is removed);
+turn_end {seat} (M27 (4): the seat whose turn ends is asked first).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.engine import fields as F
+from games.engine import rng
 from games.engine.base import EngineError
 from games.engine.minis import data
 from games.engine.minis import geometry as G
@@ -102,25 +104,62 @@ def _test(state: State, name: str, modifier: int, by: str, fail_extra: int = 0) 
     return task
 
 
-def suffer_hits(state: State, name: str, n: int, by: str, events: Events) -> None:
-    """Hits that are not an attack: the unit rolls Defense for each (M88), no Panic test."""
+def suffer_hits(state: State, name: str, n: int, by: str | None, events: Events, source: str | None = None) -> None:
+    """Hits that are not an attack (Hold the Line!, Counterstrike): the unit rolls Defense for each
+    (M88), the enemy may spend its Vulnerable token on that roll (M102), no Panic test. A `hits` task,
+    run before whatever is queued."""
     flow = _flow()
     if name not in T.live(state) or n <= 0:
         return
-    save = int(T.ucard(state, name)["defense_save"])
-    dice = [T.roll(state, 6) for _ in range(n)]
+    flow.push(state, {"t": "hits", "unit": name, "n": n, "by": by, "source": source, "stage": "roll"})
+
+
+def h_hits(state: State, task: dict[str, Any], events: Events) -> None:
+    flow = _flow()
+    name = task["unit"]
+    if name not in T.live(state):
+        flow.done(state, task)
+        return
+    if task["stage"] == "roll":
+        task["save"] = int(T.ucard(state, name)["defense_save"])
+        task["dice"] = [T.roll(state, 6) for _ in range(task["n"])]
+        task["stage"] = "spend"
+        if "vulnerable" in state["units"][name]["conditions"]:
+            # M102: the enemy may spend Vulnerable after the unit's Defense roll (hits always allow one, M88)
+            flow.ask(state, "spend", [T.opponent(state, state["units"][name]["seat"])], token="vulnerable",
+                     unit=name, dice="defense", faces=list(task["dice"]))
+        return
+    flow.done(state, task)
+    dice, save = task["dice"], task["save"]
     blocked = sum(1 for f in dice if f == 6 or (f != 1 and f >= save))
-    events.append({"type": "hits", "unit": name, "hits": n, "defense_dice": dice, "blocked": blocked})
-    flow.wound(state, name, n - blocked, events, source_seat=by)
+    ev = {"type": "hits", "unit": name, "hits": task["n"], "defense_dice": list(dice), "blocked": blocked}
+    if task.get("source"):
+        ev["source"] = task["source"]
+    events.append(ev)
+    flow.wound(state, name, task["n"] - blocked, events, source_seat=task["by"])
 
 
-def start_retreat(state: State, seat: str, name: str, events: Events) -> None:
+def start_retreat(state: State, seat: str, name: str, events: Events, may_reroll: bool = False,
+                  weaken: bool = False) -> None:
+    """A Retreat made by a card or an Order (M46-M49). `may_reroll`: the owner may re-roll the retreat
+    die (Sudden Retreat for Robb's unit); `weaken`: every enemy it disengages from gains Weakened (Hit
+    and Run for Robb's unit)."""
     flow = _flow()
     r = T.roll(state, 6)
     mx = T.speed(state, name) + r
     state["last_retreat"] = {"unit": name, "roll": r, "max": mx}
     events.append({"type": "retreat", "unit": name, "roll": r, "max": mx})
-    flow.push(state, {"t": "retreat", "unit": name, "max": mx, "seat": seat, "free": True})
+    task = {"t": "retreat", "unit": name, "max": mx, "seat": seat, "free": True}
+    if may_reroll:
+        task["may_reroll"] = True
+    if weaken:
+        task["weaken"] = True
+    flow.push(state, task)
+
+
+def robbs_unit(state: State, name: str) -> bool:
+    """The unit Robb Stark, The Wolf Lord (the commander whose cards these are) is attached to."""
+    return state["units"][name]["attachment"] == "20201"
 
 
 def _shift(state: State, seat: str, p: dict[str, Any], limit: float, near: str | None, reach: float,
@@ -238,7 +277,7 @@ def _hold_check(state, seat, ctx, p, o):
 
 def _hold_res(state, seat, ctx, p, o, events):
     if o in T.live(state) and p["target"] in T.engaged_with(state, o):
-        suffer_hits(state, p["target"], 2 + T.ranks_left(state, o), seat, events)
+        suffer_hits(state, p["target"], 2 + T.ranks_left(state, o), seat, events, source="Order: Hold the Line!")
 
 
 # ncu_activates
@@ -281,7 +320,7 @@ def _prowess_can(state, seat, ctx, o):
 def _prowess(state, seat, ctx, p, o, events):
     la = state["last_attack"]
     highest_dice(state, la["attacker"])
-    la["reroll_any"] = True
+    la["reroll_missed"] = True  # "may re-roll any missed dice": the dice that missed, not any die
     add_condition(state, la["defender"], "vulnerable", events)
 
 
@@ -349,13 +388,14 @@ def _supremacy_res(state, seat, ctx, p, o, events):
 def _defender_retreat_can(state, seat, ctx, o):
     d = ctx["target"]
     return ctx["kind"] == "melee" and d in T.live(state) and (o is None or o == d) and bool(
-        T.engaged_with(state, d))
+        T.engaged_with(state, d)) and _flow().can_retreat(state, d)  # M49: not when surrounded
 
 
 def _defender_retreat(state, seat, ctx, p, o, events):
     d = ctx["target"]
     if d in T.live(state) and T.engaged_with(state, d):
-        start_retreat(state, seat, d, events)
+        # Sudden Retreat (a card, o None): Robb's unit may re-roll the retreat distance die
+        start_retreat(state, seat, d, events, may_reroll=o is None and robbs_unit(state, d))
 
 
 def _lash_can(state, seat, ctx, o):
@@ -374,13 +414,14 @@ def _lash_res(state, seat, ctx, p, o, events):
 
 def _hitrun_can(state, seat, ctx, o):
     a = ctx["unit"]
-    return ctx["kind"] == "melee" and a in T.live(state) and bool(T.engaged_with(state, a))
+    return ctx["kind"] == "melee" and a in T.live(state) and bool(T.engaged_with(state, a)) \
+        and _flow().can_retreat(state, a)  # M49: not when surrounded
 
 
 def _hitrun_res(state, seat, ctx, p, o, events):
     a = ctx["unit"]
     if a in T.live(state) and T.engaged_with(state, a):
-        start_retreat(state, seat, a, events)
+        start_retreat(state, seat, a, events, weaken=robbs_unit(state, a))
 
 
 # card attached for the rest of the game (40102, 40204)
@@ -492,11 +533,16 @@ def _devastating_res(state, seat, ctx, p, o, events):
 
 
 def _winter_check(state, seat, ctx, p, o):
-    pick = p.get("pick", "b")
+    """"Pick one (both if you control the horse zone)": with the horse zone both effects apply (no
+    pick to make); without it, one of them (default b)."""
+    horse = controls(state, seat, "horse")
+    pick = p.get("pick", "both" if horse else "b")
     if pick not in ("a", "b", "both"):
         raise EngineError("bad_action", gettext("pick takes a, b or both"))
-    if pick == "both" and not controls(state, seat, "horse"):
+    if pick == "both" and not horse:
         raise illegal(gettext("Winter Is Coming: both only while you control the horse zone"))
+    if pick != "both" and horse:
+        raise illegal(gettext("Winter Is Coming: with the horse zone both effects apply"))
     return dict(p, pick=pick)
 
 
@@ -735,13 +781,16 @@ def card_modes(state: State, seat: str, window: str, ctx: Ctx, card: str) -> lis
 
 
 def orders_now(state: State, seat: str, window: str, ctx: Ctx) -> list[tuple[str, str]]:
-    """(unit, order) pairs usable now: the unit's Order unspent this round (M103)."""
+    """(unit, order) pairs usable now: each Order unspent this round (M103); a unit with two Orders
+    (Guardsmen with a Guard Captain) spends them apart, its token placed on the ability used."""
     out = []
     for n in T.live(state, seat):
         u = state["units"][n]
-        if u["order_used"] or shielded(state, seat, n):
+        if shielded(state, seat, n):
             continue
         for ab in sorted(T.abilities(state, n)):
+            if ab in u.get("orders_used", []):
+                continue  # seed 1850-1852: the Order token goes on the ability used, not on the unit
             eff = ORDER_EFFECTS.get(ab)
             if eff and eff[0] == window and _side_ok(state, seat, ctx, eff[1]) and eff[2](state, seat, ctx, n):
                 out.append((n, ab))
@@ -760,11 +809,30 @@ def cards_blocked(state: State, seat: str) -> bool:
     return bool(nc) and nc[0] == seat and nc[1] == state.get("turn_no")
 
 
+TYRION = "30104"
+COUNTERPLOT = "40105"
+
+
+def mastermind_sources(state: State, seat: str, window: str, ctx: Ctx) -> list[str]:
+    """Tyrion Lannister's Tactical Mastermind, once per game: when the opponent plays a Tactics card,
+    before it resolves, a Counterplot taken from the deck or the discard pile and played at once. The
+    piles ("deck", "discards") holding one now; none once used, or while Tyrion is silenced."""
+    n = state["ncus"].get(TYRION)
+    if window != "card_played" or not n or n["seat"] != seat or TYRION in state["once_used"].get(seat, []):
+        return []
+    if n.get("silenced") == state["round"] or not card_modes(state, seat, window, ctx, COUNTERPLOT):
+        return []
+    p = state["players"][seat]
+    return [src for src in ("deck", "discards") if COUNTERPLOT in p[src]]
+
+
 def playable(state: State, seat: str, window: str, ctx: Ctx) -> bool:
     if orders_now(state, seat, window, ctx):
         return True
     if cards_blocked(state, seat):
         return False
+    if mastermind_sources(state, seat, window, ctx):
+        return True
     return any(card_modes(state, seat, window, ctx, c) for c in set(state["players"][seat]["hand"]))
 
 
@@ -825,6 +893,7 @@ def choices(state: State, seat: str) -> list[dict[str, Any]]:
         for c in sorted(set(state["players"][seat]["hand"])):
             for i in card_modes(state, seat, w, ctx, c):
                 cands += [{"play": dict(p, card=c, mode=i)} for p in _param_options(state, seat, w, ctx, (c, i), None)]
+        cands += [{"play": {"card": COUNTERPLOT, "source": src}} for src in mastermind_sources(state, seat, w, ctx)]
     for n, ab in orders_now(state, seat, w, ctx):
         cands += [{"order": dict(p, unit=n, ability=ab)} for p in _param_options(state, seat, w, ctx, ab, n)]
     moved: set[tuple[str, str]] = set()
@@ -875,7 +944,7 @@ def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: s
     if key == ("40213", 0):
         return [{"target": e} for e in standing_engaged(state, ctx["unit"])]
     if key == ("40205", 0):
-        return [{"pick": x} for x in ("a", "b", "both")]
+        return [{"pick": "both"}] if controls(state, seat, "horse") else [{"pick": x} for x in ("a", "b")]
     if key == ("40211", 0):
         return [{"picks": [x]} for x in PICKS]
     return [{}]
@@ -884,7 +953,7 @@ def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: s
 def _fields(v: dict[str, Any], kind: str) -> None:
     """The type of every field a `play` or an `order` may give (their values are checked by the
     card's or the Order's own check)."""
-    for key in ("card", "unit", "target", "pick", "ability"):
+    for key in ("card", "unit", "target", "pick", "ability", "source"):
         F.name(v.get(key), f"{kind}: {key}", optional=True)
     F.whole(v.get("mode"), f"{kind}: mode", 0, 9, optional=True)
     F.whole(v.get("wounds"), f"{kind}: wounds", 0, 3, optional=True)
@@ -902,10 +971,17 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
     kind, value = next(iter(action.items()))
     if kind == "play":
         v = flow._keys(value, {"card", "mode", "unit", "target", "move", "pick", "picks", "wounds", "charge",
-                                "march"}, "play")
+                                "march", "source"}, "play")
         _fields(v, "play")
         card = v.get("card")
-        if card not in state["players"][seat]["hand"]:
+        source = v.get("source")
+        if source is not None:
+            if source not in ("deck", "discards"):
+                raise EngineError("bad_action", gettext("source is deck or discards"))
+            if card != COUNTERPLOT or source not in mastermind_sources(state, seat, w, ctx):
+                raise illegal(gettext("Tactical Mastermind: once per game, a Counterplot from your deck or "
+                                      "discard pile when the opponent plays a Tactics card"))
+        elif card not in state["players"][seat]["hand"]:
             raise illegal(gettext("%(card)s is not in your hand") % {"card": card})
         if cards_blocked(state, seat):
             raise illegal(gettext("no Tactics cards for the rest of this turn after a Disorderly Charge"))  # M69
@@ -920,6 +996,8 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
         eff = CARD_EFFECTS[(card, mode)]
         params = {k: v[k] for k in PARAMS if k in v}
         params["_card"] = card
+        if source is not None:
+            params["_source"] = source
         if shielded(state, seat, params.get("unit")) or shielded(state, seat, params.get("target")):
             raise illegal(gettext("%(unit)s cannot be the target of your cards this turn (Winter Is Coming)")
                           % {"unit": params.get("unit") or params.get("target")})
@@ -960,14 +1038,27 @@ def answer(state: State, seat: str, kind: str, value: Any, events: Events) -> No
     res = {"t": "resolve", "rid": rid, "seat": seat, "ctx": dict(task["ctx"]), "params": params, "owner": unit,
            "key": list(key) if isinstance(key, tuple) else key, "cancelled": False}
     if kind == "order":
-        state["units"][unit]["order_used"] = True
+        state["units"][unit]["order_used"] = True  # the unit holds an Order token (on `key`)
+        state["units"][unit].setdefault("orders_used", []).append(key)
         events.append({"type": "order", "seat": seat, "unit": unit, "ability": key})
         flow.push(state, res)
         return
     card = key[0]
-    state["players"][seat]["hand"].remove(card)
-    state["players"][seat]["discards"].insert(0, card)
-    events.append({"type": "play", "seat": seat, "card": card, "mode": key[1], "window": task["window"]})
+    p = state["players"][seat]
+    source = params.pop("_source", None)
+    if source is not None:
+        # Tactical Mastermind: the Counterplot comes from the deck or the discard pile; then the deck
+        # is shuffled, and the ability is spent for the game
+        p[source].remove(card)
+        rng.shuffle(state, p["deck"])
+        state["once_used"].setdefault(seat, []).append(TYRION)
+    else:
+        p["hand"].remove(card)
+    p["discards"].insert(0, card)
+    ev = {"type": "play", "seat": seat, "card": card, "mode": key[1], "window": task["window"]}
+    if source is not None:
+        ev["source"] = source
+    events.append(ev)
     flow.push(state, res)
     if task["window"] != "card_played":
         open_window(state, "card_played", {"seat": seat, "card": card, "rid": rid}, [T.opponent(state, seat)])

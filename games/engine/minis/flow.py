@@ -147,6 +147,7 @@ def activate(state: State, seat: str, name: str, events: Events) -> None:
         state["act"] = {"unit": name, "ncu": False, "pre_maneuver": False}
         events.append({"type": "activate", "seat": seat, "unit": name})
         push(state, {"t": "ask_action", "seat": seat})
+        push(state, {"t": "rage", "unit": name, "stage": "start"})
         cards.open_window(state, "unit_activates", {"unit": name})
         return
     if name in state["ncus"]:
@@ -181,6 +182,10 @@ def end_activation(state: State, events: Events) -> None:
     if seat:
         state["turn"] = T.opponent(state, seat)
     events.append({"type": "activation_end", "unit": name})
+    if seat:
+        # M27 (4): the end of the turn, a window where both players may play cards and abilities, the
+        # seat whose turn it was first (no card of the starter content triggers there yet)
+        cards.open_window(state, "turn_end", {"seat": seat}, [seat, T.opponent(state, seat)])
 
 
 def _h_ask_action(state: State, task: dict[str, Any], events: Events) -> None:
@@ -189,7 +194,52 @@ def _h_ask_action(state: State, task: dict[str, Any], events: Events) -> None:
     if name in state["units"] and name not in T.live(state):
         end_activation(state, events)  # destroyed by a card at its activation
         return
+    rage = (state.get("act") or {}).get("rage")
+    if rage:
+        ask(state, "action", [task["seat"]], must_charge=list(rage))
+        return
     ask(state, "action", [task["seat"]])
+
+
+def chargeable(state: State, name: str) -> list[str]:
+    """The enemies `name` may legally declare a Charge against now, without a pre-charge pivot (M62)."""
+    out = []
+    for e in T.live(state, T.opponent(state, state["units"][name]["seat"])):
+        try:
+            charge_checks(state, name, e, None)
+        except EngineError:
+            continue
+        out.append(e)
+    return out
+
+
+def _h_rage(state: State, task: dict[str, Any], events: Events) -> None:
+    """Uncontrolled Rage (Gregor Clegane, Lord Tywin's Mad Dog): each time the unit activates, if it is
+    able to Charge some enemy, it takes a Morale Test (M96); on a failure its action is a Charge
+    against the nearest enemy it can legally charge, every charge die counting as a 6."""
+    name = task["unit"]
+    if task["stage"] == "start":
+        if name not in T.live(state) or "Uncontrolled Rage" not in T.abilities(state, name) \
+                or not chargeable(state, name):
+            done(state, task)
+            return
+        task["stage"] = "tested"
+        task["tid"] = next_id(state)
+        events.append({"type": "ability", "unit": name, "ability": "Uncontrolled Rage"})
+        push(state, {"t": "test", "unit": name, "kind": "morale", "modifier": 0, "stage": "roll", "attack": False,
+                     "tid": task["tid"]})
+        return
+    done(state, task)
+    lt = state.get("last_test") or {}
+    if name not in T.live(state) or lt.get("unit") != name or lt.get("passed") is not False:
+        return
+    targets = chargeable(state, name)
+    if not targets or state.get("act") is None:
+        return
+    me = T.poly(state, name)
+    gaps = {e: G.distance(me, T.poly(state, e)) for e in targets}
+    nearest = min(gaps.values())
+    state["act"]["rage"] = [e for e in targets if G.le(gaps[e], nearest)]  # ties: the owner picks
 
 
 def _h_end_activation(state: State, task: dict[str, Any], events: Events) -> None:
@@ -369,12 +419,20 @@ def check_retreat_move(state: State, name: str, m: Any, maximum: float) -> tuple
     return at, facing
 
 
-def any_retreat(state: State, name: str, maximum: float) -> dict[str, Any] | None:
-    """The shortest legal straight retreat (back, then left, right), on a 0.25 in grid."""
+def can_retreat(state: State, name: str) -> bool:
+    """M49 (seed 1098-1105): a Retreat is possible only if some legal straight retreat exists within
+    the largest distance the die could give (Speed + 6); a surrounded unit cannot declare one."""
+    return any_retreat(state, name, T.speed(state, name) + 6.0, forward=retreat_forward_allowed(state, name)) is not None
+
+
+def any_retreat(state: State, name: str, maximum: float, forward: bool = False) -> dict[str, Any] | None:
+    """The shortest legal straight retreat (back, then left, right; forward too when asked), on a
+    0.25 in grid."""
     steps = int(maximum / 0.25)
+    dirs = ("back", "left", "right") + (("forward",) if forward else ())
     for i in range(1, steps + 1):
         dist = min(maximum, i * 0.25)
-        for direction in ("back", "left", "right"):
+        for direction in dirs:
             try:
                 resolve_moves(state, name, [("move", direction, dist)], maximum, "retreat")
             except EngineError:
@@ -398,6 +456,10 @@ def do_action(state: State, seat: str, kind: str, value: Any, events: Events) ->
     if act["ncu"]:
         _ncu_action(state, seat, name, kind, value, events)
         return
+    rage = act.get("rage")
+    if rage and (kind != "charge" or not isinstance(value, dict) or value.get("target") not in rage):
+        raise illegal(gettext("Uncontrolled Rage: %(unit)s must charge %(targets)s") % {
+            "unit": name, "targets": " / ".join(rage)})
     if kind == "no_action":
         events.append({"type": "no_action", "unit": name})
         end_activation(state, events)
@@ -423,6 +485,8 @@ def do_action(state: State, seat: str, kind: str, value: Any, events: Events) ->
             raise EngineError("bad_action", gettext("retreat takes true"))
         if not T.engaged_with(state, name):
             raise illegal(gettext("%(name)s is not engaged: no Retreat") % {"name": name})  # M46
+        if not can_retreat(state, name):
+            raise illegal(gettext("%(name)s is surrounded: no Retreat can move it away") % {"name": name})  # M49
         r = T.roll(state, 6)
         mx = T.speed(state, name) + r
         state["last_retreat"] = {"unit": name, "roll": r, "max": mx}
@@ -430,7 +494,7 @@ def do_action(state: State, seat: str, kind: str, value: Any, events: Events) ->
         push(state, {"t": "retreat", "unit": name, "max": mx, "seat": seat, "free": False})
         return
     if kind == "charge":
-        declare_charge(state, seat, name, value, events)
+        declare_charge(state, seat, name, value, events, as_six=bool(rage))
         return
     if kind == "attack":
         declare_attack(state, seat, name, value, events, charge=False, ends_activation=True)
@@ -443,6 +507,10 @@ def _h_retreat(state: State, task: dict[str, Any], events: Events) -> None:
         done(state, task)
         if not task["free"]:
             end_activation(state, events)
+        return
+    if task.get("may_reroll") and not task.get("rerolled"):
+        task["rerolled"] = True
+        ask(state, "reroll", [task["seat"]], dice="retreat", unit=task["unit"], roll=state["last_retreat"]["roll"])
         return
     ask(state, "retreat_move", [task["seat"]], unit=task["unit"], max=task["max"])
 
@@ -465,6 +533,9 @@ def answer_retreat_move(state: State, seat: str, value: Any, events: Events) -> 
         heal(state, name, 2 + T.ranks_lost(state, name), events)
     # M48: every enemy now unengaged may pivot for free
     free = [e for e in before if not T.engaged_with(state, e)]
+    if task.get("weaken"):
+        for e in [x for x in sorted(before, key=list(state["units"]).index) if x not in T.engaged_with(state, name)]:  # Hit and Run (Robb's unit): every enemy it disengages from gains Weakened
+            cards.add_condition(state, e, "weakened", events)
     if free:
         # runs before the retreat task finishes
         push(state, {"t": "pivot", "seat": T.opponent(state, seat), "units": sorted(free, key=list(
@@ -585,7 +656,7 @@ def charge_checks(state: State, name: str, target: str, face: float | None) -> d
 
 
 def declare_charge(state: State, seat: str, name: str, value: Any, events: Events, free: bool = False,
-                   dice_mode: str | None = None, may_reroll: bool = False) -> None:
+                   dice_mode: str | None = None, may_reroll: bool = False, as_six: bool = False) -> None:
     """M61-M64: the declaration (checks, the pre-charge pivot); then the `charge` task rolls the charge
     die (windows: `charge_declared` before it, `charge_rolled` after it) and moves (M65-M69).
     `free`: a charge made outside the unit's own action (Assault Orders, Overrun): it does not end an
@@ -611,7 +682,7 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
     if face is not None:
         set_pose(state, name, list(G.pivot(u["at"], u["facing"], face, d)), face)
     state["charging"] = {"unit": name, "target": target, "arc": arc, "align": align, "seat": seat,
-                         "dice_mode": dice_mode, "may_reroll": may_reroll, "as_six": False, "superior": None,
+                         "dice_mode": dice_mode, "may_reroll": may_reroll, "as_six": as_six, "superior": None,
                          "devastating": False}
     if not free:
         push(state, {"t": "end_activation"})
@@ -659,6 +730,11 @@ def _charge_move(state: State, task: dict[str, Any], events: Events) -> None:
     # M65: straight forward; the first contact decides (friendly trays block a charge: §7.3 reading)
     me = T.poly(state, name)
     dx, dy = G.direction(u["facing"])
+    rough = [T.terrain_poly(t) for t in state["terrain"] if "rough" in t["keywords"]]
+    if rough:
+        path = G.swept(me, G.tray(G.translate(u["at"], u["facing"], "forward", dist), u["facing"], w, d))
+        if any(path.intersects(p) for p in rough):
+            dist -= 1  # M78 Rough (seed 2043-2045): -1 in once, as for every move (reading §7.2)
     hits: list[tuple[float, str]] = []
     for n in T.live(state):
         if n != name:
@@ -718,6 +794,16 @@ def _charge_move(state: State, task: dict[str, Any], events: Events) -> None:
                      "attack": False})
         return
     push_back(state, name, target, events)
+    abil = T.abilities(state, name)
+    if "Ambush" in abil and arc in ("flank", "rear"):
+        # Ambush (Stark Outriders): a successful charge in the enemy's Flank or Rear
+        events.append({"type": "ability", "unit": name, "ability": "Ambush", "target": target})
+        for cond in ("panicked", "vulnerable", "weakened"):
+            cards.add_condition(state, target, cond, events)
+    if "Furious Charge" in abil:
+        # Furious Charge (Umber Champion, Greatjon Umber): the charged enemy gains Vulnerable
+        events.append({"type": "ability", "unit": name, "ability": "Furious Charge", "target": target})
+        cards.add_condition(state, target, "vulnerable", events)
     if c["devastating"]:
         for cond in ("panicked", "vulnerable"):
             cards.add_condition(state, target, cond, events)
@@ -916,6 +1002,19 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
 
 
 def _can_reroll_attack(state: State, la: dict[str, Any]) -> bool:
+    return _reroll_any_die(state, la) or bool(la.get("reroll_missed"))
+
+
+def rerollable(state: State, la: dict[str, Any]) -> list[int]:
+    """The attack dice a `reroll` may name now."""
+    if _reroll_any_die(state, la):
+        return list(range(len(la["attack_dice"])))
+    return [i for i, f in enumerate(la["attack_dice"]) if not _hitting(la, f)]
+
+
+def _reroll_any_die(state: State, la: dict[str, Any]) -> bool:
+    """A re-roll of any attack dice (the Charge bonus, "re-roll any attack dice" effects); Kingslayer's
+    Prowess alone (`reroll_missed`) re-rolls only dice that missed."""
     if la.get("reroll_any"):
         return True
     if la["charge"] and not la["disorderly"] and la["kind"] == "melee":
@@ -923,6 +1022,16 @@ def _can_reroll_attack(state: State, la: dict[str, Any]) -> bool:
     name = la["attacker"]
     return la["attack"] == "Winter's Bite" and "Winter's Bite" in T.abilities(state, name) and \
         T.ranks_lost(state, name) >= 2
+
+
+def _hitting(la: dict[str, Any], f: int) -> bool:
+    """M84: a die hits on its to-hit value or more; a natural 6 always hits, a natural 1 never."""
+    return f == 6 or bool(la.get("auto_hit")) or (f != 1 and f >= la["to_hit"])
+
+
+def _dice_hitting(la: dict[str, Any]) -> int:
+    """The attack dice that hit (Critical Blow's extra hits are not dice)."""
+    return sum(1 for f in la["attack_dice"] if _hitting(la, f))
 
 
 def _hits(la: dict[str, Any]) -> tuple[int, int]:
@@ -959,6 +1068,17 @@ def _h_attack(state: State, task: dict[str, Any], events: Events) -> None:
             ask(state, "spend", [dseat], token="weakened", unit=att, dice="attack")
         return
     if st == "weakened":
+        if not task.get("countered") and la["kind"] == "melee" and "Counterstrike" in T.abilities(state, dfd) \
+                and att in T.live(state):
+            # Counterstrike (Jaime Lannister, The Kingslayer): after the attack dice are rolled and
+            # re-rolled (M85), the attacker suffers 1 hit per die that missed; its Defense roll first
+            task["countered"] = True
+            misses = len(la["attack_dice"]) - _dice_hitting(la)
+            if misses:
+                events.append({"type": "ability", "unit": dfd, "ability": "Counterstrike", "target": att,
+                               "hits": misses})
+                cards.suffer_hits(state, att, misses, dseat, events, source="Counterstrike")
+                return
         hits, sixes = _hits(la)
         to_save = hits
         direct = 0
@@ -994,17 +1114,15 @@ def _h_attack(state: State, task: dict[str, Any], events: Events) -> None:
         la["wounds"] = wounds
         # M71: friendly units engaged with the defender, and only with it, may pivot if it falls
         task["lonely"] = [f for f in T.engaged_with(state, dfd) if f != att and T.engaged_with(state, f) == [dfd]]
-        before = T.ranks_left(state, dfd)
-        destroyed = wound(state, dfd, wounds, events, source_seat=aseat)
-        _go_down_fighting(state, dfd, before, events)
         task["stage"] = "after_panic"
-        if destroyed or state["over"]:
-            la["destroyed"] = True
-            return
+        # M89: the Panic test follows the wounds; queued first so that what the wounds trigger (Go
+        # Down Fighting, a destruction's window) runs before it; a destroyed unit takes no test
         mod = {"flank": -1, "rear": -2}.get(la["arc"], 0) + (-2 if "vicious" in la["keywords"] else 0)
         push(state, {"t": "test", "unit": dfd, "kind": "panic", "modifier": mod, "stage": "roll",
                      "attack": True, "automatic": wounds == 0, "by": aseat, "tid": next_id(state),
                      "fail_extra": la.get("panic_fail_extra", 0)})
+        if wound(state, dfd, wounds, events, source_seat=aseat) or state["over"]:
+            la["destroyed"] = True
         return
     if st == "after_panic":
         done(state, task)
@@ -1061,6 +1179,18 @@ def answer_surge(state: State, seat: str, value: Any, events: Events) -> None:
 
 def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
     task = state["work"][0]
+    if state["decision"].get("dice") == "retreat":
+        # Sudden Retreat for Robb's unit: the retreat distance die
+        if value not in ([], [0]):
+            raise EngineError("bad_action", gettext("reroll takes [] or [0] (the retreat die)"))
+        state["decision"] = None
+        if value == [0]:
+            r = T.roll(state, 6)
+            task["max"] = T.speed(state, task["unit"]) + r
+            state["last_retreat"] = {"unit": task["unit"], "roll": r, "max": task["max"]}
+            events.append({"type": "reroll", "seat": seat, "positions": [0], "dice": [r], "what": "retreat",
+                           "max": task["max"]})
+        return
     if state["decision"].get("dice") == "charge":
         # Devastating Impact with the horse zone, Overrun for a House Clegane unit: the charge die
         if value not in ([], [0]):
@@ -1080,6 +1210,8 @@ def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
         raise illegal(gettext("reroll: positions must be distinct dice of the roll"))
     if set(value) & set(done_by):
         raise illegal(gettext("a die is re-rolled at most once per player"))  # M106
+    if not _reroll_any_die(state, la) and any(_hitting(la, dice[i]) for i in value):
+        raise illegal(gettext("Kingslayer's Prowess re-rolls only the dice that missed"))
     for i in value:
         dice[i] = T.roll(state, 6)
     done_by += value
@@ -1100,7 +1232,9 @@ def answer_spend(state: State, seat: str, value: Any, events: Events) -> None:
     positions = v.get("dice", [])
     if not isinstance(positions, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in positions):
         raise EngineError("bad_action", gettext("spend: dice is a list of positions"))
-    if d["dice"] == "attack":
+    if state_task.get("t") == "hits":
+        dice = state_task["dice"]  # hits that are not an attack (cards.suffer_hits)
+    elif d["dice"] == "attack":
         dice = state["last_attack"]["attack_dice"]
     elif d["dice"] == "defense":
         dice = state["last_attack"]["defense_dice"]
@@ -1134,12 +1268,14 @@ def wound(state: State, name: str, n: int, events: Events, source_seat: str | No
     u = state["units"][name]
     if n <= 0 or u["destroyed"]:
         return u["destroyed"]
+    before = T.ranks_left(state, name)
     u["wounds"] = max(0, u["wounds"] - n)
     events.append({"type": "wounds", "unit": name, "wounds": n, "left": u["wounds"]})
-    if u["wounds"] == 0:
+    gone = u["wounds"] == 0
+    if gone:
         destroy(state, name, events, source_seat)
-        return True
-    return False
+    _go_down_fighting(state, name, before - (0 if gone else T.ranks_left(state, name)))
+    return gone
 
 
 def heal(state: State, name: str, n: int, events: Events) -> None:
@@ -1192,19 +1328,47 @@ def add_vp(state: State, seat: str, n: int, source: str) -> None:
     state["vp_log"].append({"seat": seat, "vp": n, "source": source, "round": state["round"]})
 
 
-def _go_down_fighting(state: State, name: str, ranks_before: int, events: Events) -> None:
-    u = state["units"][name]
-    if "Go Down Fighting" not in T.abilities(state, name):
+def _go_down_fighting(state: State, name: str, lost: int) -> None:
+    """Go Down Fighting (Stark Sworn Swords): each time one of the unit's ranks is destroyed, one enemy
+    engaged with it (its owner's choice) loses 1 wound; a `go_down_fighting` task per lost rank, run
+    before whatever the wounds' cause queued (the Panic test)."""
+    if lost <= 0 or "Go Down Fighting" not in T.abilities(state, name):
         return
-    lost = ranks_before - (0 if u["destroyed"] else T.ranks_left(state, name))
-    for _ in range(max(0, lost)):
-        enemies = T.engaged_with(state, name) if not u["destroyed"] else []
-        if not enemies and u["destroyed"]:
-            la = state.get("last_attack") or {}
-            if la.get("defender") == name and la.get("attacker") in T.live(state):
-                enemies = [la["attacker"]]
-        if enemies:
-            wound(state, enemies[0], 1, events, source_seat=u["seat"])
+    push(state, {"t": "go_down_fighting", "unit": name, "seat": state["units"][name]["seat"], "left": lost})
+
+
+def gdf_enemies(state: State, name: str) -> list[str]:
+    """The enemies engaged with the unit (a destroyed unit not yet removed: those its tray touches)."""
+    if state["units"][name]["destroyed"]:
+        return cards.standing_engaged(state, name)
+    return T.engaged_with(state, name) if name in T.live(state) else []
+
+
+def _h_go_down_fighting(state: State, task: dict[str, Any], events: Events) -> None:
+    enemies = gdf_enemies(state, task["unit"])
+    if task["left"] <= 0 or not enemies:
+        done(state, task)
+        return
+    if len(enemies) == 1:
+        _gdf_wound(state, task, enemies[0], events)  # one legal choice: the engine takes it
+        return
+    ask(state, "choose", [task["seat"]], what="go_down_fighting", unit=task["unit"], enemies=enemies)
+
+
+def _gdf_wound(state: State, task: dict[str, Any], enemy: str, events: Events) -> None:
+    task["left"] -= 1
+    events.append({"type": "ability", "unit": task["unit"], "ability": "Go Down Fighting", "target": enemy})
+    wound(state, enemy, 1, events, source_seat=task["seat"])
+
+
+def answer_go_down_fighting(state: State, seat: str, value: Any, events: Events) -> None:
+    task = state["work"][0]
+    enemies = state["decision"]["enemies"]
+    F.name(value, "choose")
+    if value not in enemies:
+        raise illegal(gettext("Go Down Fighting: choose an enemy engaged with %(unit)s") % {"unit": task["unit"]})
+    state["decision"] = None
+    _gdf_wound(state, task, value, events)
 
 
 def _h_test(state: State, task: dict[str, Any], events: Events) -> None:
@@ -1261,9 +1425,7 @@ def _h_test(state: State, task: dict[str, Any], events: Events) -> None:
             for e in T.engaged_with(state, name):
                 if "Prey On Fear" in T.abilities(state, e):
                     heal(state, e, 2, events)
-        before = T.ranks_left(state, name)
         wound(state, name, extra, events, source_seat=task.get("by"))
-        _go_down_fighting(state, name, before, events)
     if not passed and name in T.live(state):
         if task.get("silence_on_fail"):
             u["silenced"] = state.get("turn_no")  # Subjugation of Power: no abilities this turn
@@ -1411,7 +1573,8 @@ def zone_choices(state: State, zone: str, seat: str) -> list[dict[str, Any]]:
     elif zone == "horse":
         for n in T.live(state, seat):
             if T.engaged_with(state, n):
-                out.append({"unit": n, "retreat": True})
+                if can_retreat(state, n):
+                    out.append({"unit": n, "retreat": True})
             else:
                 out.append({"unit": n, "maneuver": {}})
     return out
@@ -1504,6 +1667,8 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         if v.get("retreat"):
             if not T.engaged_with(state, name):
                 raise illegal(gettext("%(name)s is not engaged: no Retreat") % {"name": name})  # M46
+            if not can_retreat(state, name):
+                raise illegal(gettext("%(name)s is surrounded: no Retreat can move it away") % {"name": name})  # M49
             state["decision"] = None
             done(state, task)
             r = T.roll(state, 6)
@@ -1588,6 +1753,7 @@ def _h_cleanup(state: State, task: dict[str, Any], events: Events) -> None:
         for u in state["units"].values():
             u["activated"] = False
             u["order_used"] = False
+            u["orders_used"] = []
             u["influence"] = None
         for nc in state["ncus"].values():
             nc["activated"] = False
@@ -1645,7 +1811,7 @@ def answer_redeploy(state: State, seat: str, value: Any, events: Events) -> None
     check_placement(state, name, at, facing, lambda p: redeploy_zone_ok(state, seat, p), "redeploy")  # M123
     u = state["units"][name]
     u.update(at=at, facing=facing, destroyed=False, on_table=True, activated=True,
-             wounds=T.max_wounds(T.ucard(state, name)), conditions=[], order_used=False)
+             wounds=T.max_wounds(T.ucard(state, name)), conditions=[], order_used=False, orders_used=[])
     state["players"][seat]["destroyed"].remove(name)
     state["decision"] = None
     events.append({"type": "redeploy", "unit": name, "at": u["at"], "facing": facing})
@@ -1817,4 +1983,7 @@ HANDLERS = {
     "influence": _h_influence,
     "influence_ask": _h_influence_ask,
     "removal": _h_removal,
+    "hits": cards.h_hits,
+    "go_down_fighting": _h_go_down_fighting,
+    "rage": _h_rage,
 }

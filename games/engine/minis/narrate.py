@@ -81,7 +81,7 @@ WINDOWS = {
 KEY_KINDS = frozenset({
     "first_player", "round", "cleanup", "activate", "move", "retreat", "charge", "attack", "attack_dice", "hits",
     "wounds", "heal", "destroyed", "test", "condition", "claim", "place", "influence", "play", "order", "attach",
-    "counterplot", "cancelled", "reckless_heroism", "last_stand", "redeploy", "vp", "game_over",
+    "counterplot", "cancelled", "reckless_heroism", "last_stand", "redeploy", "vp", "game_over", "ability",
 })
 # The lines a round's summary leads with (a subset of KEY_KINDS).
 HEADLINE_KINDS = frozenset({"charge", "destroyed", "claim", "place", "play", "vp", "game_over"})
@@ -420,6 +420,9 @@ def _reroll(ev: Event) -> list[Piece]:
     if ev.get("what") == "charge" or (ev.get("what") is None and ev.get("positions") == [0] and len(ev.get("dice") or []) == 1
                                       and "hits" not in ev):
         return says(gettext("%(seat)s re-rolls the charge die: %(faces)s."), seat=seat(ev["seat"]), faces=dice(ev.get("dice")))
+    if ev.get("what") == "retreat":
+        return says(gettext("%(seat)s re-rolls the retreat die: %(faces)s, up to %(max)s in."), seat=seat(ev["seat"]),
+                    faces=dice(ev.get("dice")), max=str(ev.get("max")))
     n = len(ev.get("positions") or [])
     if not n:
         return says(gettext("%(seat)s keeps the attack dice as rolled."), seat=seat(ev["seat"]))
@@ -548,7 +551,22 @@ def _react_pass(ev: Event) -> list[Piece]:
 
 
 def _play(ev: Event) -> list[Piece]:
+    if ev.get("source") == "deck":
+        return says(gettext("%(seat)s plays %(card)s from the deck (Tactical Mastermind, once per game) and "
+                            "shuffles the deck."), seat=seat(ev["seat"]), card=card(ev["card"]))
+    if ev.get("source") == "discards":
+        return says(gettext("%(seat)s plays %(card)s from the discard pile (Tactical Mastermind, once per game) "
+                            "and shuffles the deck."), seat=seat(ev["seat"]), card=card(ev["card"]))
     return says(gettext("%(seat)s plays %(card)s."), seat=seat(ev["seat"]), card=card(ev["card"]))
+
+
+def _ability(ev: Event) -> list[Piece]:
+    """A unit's own triggered ability takes effect (Counterstrike, Ambush, Furious Charge, Go Down
+    Fighting, Uncontrolled Rage)."""
+    if ev.get("target"):
+        return says(gettext("%(unit)s's %(ability)s strikes %(target)s."), unit=unit(ev["unit"]),
+                    ability=ability(ev.get("ability")), target=unit(ev["target"]))
+    return says(gettext("%(unit)s's %(ability)s takes hold."), unit=unit(ev["unit"]), ability=ability(ev.get("ability")))
 
 
 def _order(ev: Event) -> list[Piece]:
@@ -632,7 +650,7 @@ NARRATORS: dict[str, Callable[[Event], list[Piece]]] = {
     "condition": _condition, "claim": _claim, "place": _place, "influence": _influence, "vp": _vp,
     "react_pass": _react_pass, "play": _play, "order": _order, "cancelled": _cancelled, "counterplot": _counterplot,
     "attach": _attach, "detached": _detached, "reckless_heroism": _reckless_heroism, "last_stand": _last_stand,
-    "game_over": _game_over,
+    "ability": _ability, "game_over": _game_over,
 }
 
 
@@ -772,13 +790,18 @@ def _complete(rec: Recorder, ev: Event) -> None:
         ev.update(unit=la["defender"], save=la["defense_save"], blocked=_blocked(ev["dice"], la["defense_save"]))
     elif t == "reroll":
         task = state["work"][0] if state.get("work") else {}
-        if task.get("t") == "charge":
+        if ev.get("what") == "retreat":
+            pass
+        elif task.get("t") == "charge":
             ev["what"] = "charge"
         else:
             ev.update(what="attack", unit=la["attacker"], **_hit_facts(la))
     elif t == "spend":
         spent = SPENT_DICE.get(ev.get("token"))
-        if spent == "attack":
+        task = state["work"][0] if state.get("work") else {}
+        if task.get("t") == "hits":  # hits that are not an attack (Hold the Line!, Counterstrike)
+            ev.update(dice=list(task["dice"]), save=task["save"], blocked=_blocked(task["dice"], task["save"]))
+        elif spent == "attack":
             ev.update(dice=list(la["attack_dice"]), **_hit_facts(la))
         elif spent == "defense":
             ev.update(dice=list(la["defense_dice"]), save=la["defense_save"],

@@ -71,8 +71,8 @@ def _base(seats: list[str], opts: dict[str, Any], seed: int) -> State:
 
 def _unit_record(seat: str, cid: str, attachment: str | None, wounds: int) -> dict[str, Any]:
     return {"seat": seat, "card": cid, "attachment": attachment, "at": None, "facing": 0.0, "wounds": wounds,
-            "conditions": [], "activated": False, "order_used": False, "destroyed": False, "on_table": False,
-            "influence": None}
+            "conditions": [], "activated": False, "order_used": False, "orders_used": [], "destroyed": False,
+            "on_table": False, "influence": None}
 
 
 def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
@@ -344,6 +344,9 @@ def _units(state: State, units: Any, start: str | None) -> None:
         rec["conditions"] = list(conds)
         rec["activated"] = bool(spec.get("activated", False))
         rec["order_used"] = bool(spec.get("order_used", False))
+        if rec["order_used"]:  # D15: an Order token on each of the unit's Orders
+            rec["orders_used"] = sorted(n for n in data.ability_names(c) | data.ability_names(
+                data.card(att) if att else None) if n.startswith("Order:"))
         rec["on_table"] = True
         state["units"][name] = rec
     for name in [n for n, u in state["units"].items() if u["on_table"]]:

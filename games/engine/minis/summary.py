@@ -21,7 +21,7 @@ TOP_KEYS = frozenset({
     "result", "seats", "mode", "threshold", "table", "terrain", "game_size",
 })
 UNIT_KEYS = frozenset({"at", "facing", "pose", "seat", "card", "attachment", "wounds", "ranks", "figures",
-                       "conditions", "activated", "order_used", "engaged", "destroyed", "quadrant", "influence"})
+                       "conditions", "activated", "order_used", "orders_used", "engaged", "destroyed", "quadrant", "influence"})
 
 
 def pending(state: State) -> dict[str, str]:
@@ -49,6 +49,7 @@ def unit_summary(state: State, name: str) -> dict[str, Any]:
         "ranks": T.ranks_left(state, name) if u["wounds"] else 0,
         "figures": T.figures_left(state, name) if u["wounds"] else 0,
         "conditions": list(u["conditions"]), "activated": u["activated"], "order_used": u["order_used"],
+        "orders_used": list(u.get("orders_used", [])),
         "engaged": T.engaged_with(state, name) if alive else [], "destroyed": u["destroyed"],
         "quadrant": T.quadrant(state, name) if alive else None, "influence": u.get("influence"),
     }
