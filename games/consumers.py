@@ -50,7 +50,13 @@ connect reads the database twice (who the viewer is, before subscribing; then th
 version, and the socket's presence written with who is connected, in one call), on the sockets' own
 threads (westeros/socket_db.py): the sockets connect side by side, not one database call at a time
 on asgiref's one thread. A handshake whose client went away (Daphne drops one it has not accepted
-within 5 s) stops where it is (westeros/consumers.py, PooledConsumer)."""
+within 5 s) stops where it is (westeros/consumers.py, PooledConsumer).
+
+Redis outages (issue 28): a Sentinel failover leaves the channel layer without Redis for a few
+seconds. The site's layer keeps the open sockets receiving through it (westeros/channel_layer.py),
+and a socket that connects meanwhile opens all the same, says hello with the database's version, is
+kept up to date by its keep-alive, and joins its groups once Redis answers again (every
+JOIN_RETRY_SECONDS); past the layer's grace it is closed with 4503, as at once with any other layer."""
 from __future__ import annotations
 
 import asyncio
@@ -68,14 +74,14 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.middleware import BOT_SESSION_MESSAGE
-from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation, is_valid
+from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation, is_valid, socket_is_valid
 from chat import services as chat
 from games import queries
 from games.errors import GameError
 from games.models import Game, GameSeat, Presence
 from games.services.notify import seat_group, spectator_group, table_group
 from westeros.consumers import FrameLimits, PooledConsumer, group_call
-from westeros.outages import scope_language
+from westeros.outages import REDIS_ERRORS, WEBSOCKET_UNAVAILABLE, scope_language
 from westeros.parsers import SafeJsonFrames
 from westeros.socket_db import socket_database
 
@@ -86,6 +92,17 @@ REORDER_WAIT = 0.3
 # Presence changes of a table within this long after a broadcast make one more broadcast, at its end.
 PRESENCE_WINDOW = 0.5
 clock = time.monotonic  # the keep-alive's clock (tests replace it)
+# A socket that opened while Redis was down tries to join its groups this often (seconds).
+JOIN_RETRY_SECONDS = 0.25
+
+
+def layer_rides_out(layer) -> bool:
+    """Whether a socket opens while the channel layer cannot reach Redis: the site's layer rides out
+    an outage of its receive_grace (westeros/channel_layer.py) unless this one has outlasted it
+    already; another layer (a test's plain channels-redis one) closes the socket at once (4503)."""
+    grace = getattr(layer, "receive_grace", 0)
+    since = getattr(layer, "failing_since", None)
+    return grace > 0 and (since is None or time.monotonic() - since < grace)
 
 
 class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFrames, AsyncJsonWebsocketConsumer):
@@ -107,7 +124,15 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
         if self.client_gone():
             return
         own = seat_group(self.game_id, seat) if seat else spectator_group(self.game_id)
-        await self._join_groups([own, table_group(self.game_id), *self.credential_groups()])
+        groups = [own, table_group(self.game_id), *self.credential_groups()]
+        try:
+            await self._join_groups(groups)
+        except REDIS_ERRORS:
+            if not layer_rides_out(self.channel_layer):
+                raise  # closed with 4503 (westeros/outages.py)
+            # Redis is down, perhaps for a failover's seconds: the socket opens all the same (its
+            # keep-alive tells it the game's version) and joins its groups once Redis is back
+            self.joining = asyncio.get_running_loop().create_task(self._join_later(groups))
         if self.client_gone():
             return
         # read once subscribed: a change committed meanwhile is in this version or in an update; the
@@ -123,7 +148,31 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
         await self.send_json({"type": "hello", "game": self.game_id, "seat": seat, "version": self.delivered})
         self.behind_since: float | None = None  # since when the keep-alive ticks have seen the game ahead
         keepalive_of_this_loop().add(self)
-        await presence_of_this_loop().changed(self.channel_layer, self.game_id, connected)
+        try:
+            await presence_of_this_loop().changed(self.channel_layer, self.game_id, connected)
+        except REDIS_ERRORS as error:  # the table learns of this socket at the next change
+            log.warning("presence of game %s not sent (%s)", self.game_id, error)
+
+    async def _join_later(self, groups: list[str]) -> None:
+        """Join `groups` once the channel layer reaches Redis again, then check the credential again
+        (a revocation announced before the socket was in its group reached nobody); when the outage
+        outlasts the layer's grace, the socket is closed with 4503 as it would have been at once
+        (the page reconnects)."""
+        started = time.monotonic()
+        while True:
+            await asyncio.sleep(JOIN_RETRY_SECONDS)
+            try:
+                await asyncio.gather(*(group_call(self.channel_layer.group_add, group, self.channel_name)
+                                       for group in groups))
+            except REDIS_ERRORS as error:
+                if time.monotonic() - started >= getattr(self.channel_layer, "receive_grace", 0):
+                    log.warning("websocket of game %s closed: the channel layer is unavailable: %s", self.game_id, error)
+                    await self.close(code=WEBSOCKET_UNAVAILABLE)
+                    return
+                continue
+            if self.credential is not None and not await socket_is_valid(self.credential):
+                await self.close(code=CLOSE_REVOKED)
+            return
 
     async def _join_groups(self, groups: list[str]) -> None:
         """Subscribe to `groups` side by side (each a Redis round trip); each is left at disconnect,
@@ -138,6 +187,8 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
             await super().__call__(scope, receive, send)
         finally:
             keepalive_of_this_loop().discard(self)
+            if getattr(self, "joining", None) is not None:
+                self.joining.cancel()
             if self.present:
                 self.present = False
                 await self._leave()
@@ -152,6 +203,8 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
 
     async def disconnect(self, code) -> None:
         keepalive_of_this_loop().discard(self)
+        if getattr(self, "joining", None) is not None:
+            self.joining.cancel()
         if getattr(self, "waiting", None) is not None:
             self.waiting.cancel()
         for group in getattr(self, "groups", []):

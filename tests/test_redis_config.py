@@ -69,7 +69,7 @@ def test_redis_url_builds_what_the_site_always_had():
         "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://cache.example:6379/1",
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2}}}
     assert redis_config.channel_layers(config, capacity=5000, expiry=30) == {"default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "westeros.channel_layer.RedisChannelLayer",
         "CONFIG": {"hosts": [{"address": "redis://cache.example:6379/1", "socket_timeout": None}],
                    "capacity": 5000, "expiry": 30}}}
     assert redis_config.celery_broker(config) == {"url": "redis://cache.example:6379/1",
@@ -99,7 +99,7 @@ def test_through_sentinel_each_part_gets_the_sentinels_the_name_and_the_password
                                  "password": "p@ss;word", "socket_connect_timeout": 2, "socket_timeout": 2}}
 
     layer = redis_config.channel_layers(config, capacity=5000, expiry=30)["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["BACKEND"] == "westeros.channel_layer.RedisChannelLayer"
     assert (layer["CONFIG"]["capacity"], layer["CONFIG"]["expiry"]) == (5000, 30)
     # channels-redis' sentinel host (channels_redis/utils.py, create_pool); still no read timeout
     assert layer["CONFIG"]["hosts"] == [{
@@ -210,7 +210,7 @@ def test_settings_through_sentinel_are_redis_mode():
         REDIS_SENTINELS="127.0.0.1:26379,127.0.0.1:26380", SECRET_KEY="x" * 50)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == [
-        "westeros.redis_config.SentinelRedisCache", "channels_redis.core.RedisChannelLayer",
+        "westeros.redis_config.SentinelRedisCache", "westeros.channel_layer.RedisChannelLayer",
         "sentinel://127.0.0.1:26379/0;sentinel://127.0.0.1:26380/0", "westeros.broker:SentinelTransport",
         "westeros", False, False, False, False]
 

@@ -76,7 +76,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis():
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
         "db.example",
-        "channels_redis.core.RedisChannelLayer",
+        "westeros.channel_layer.RedisChannelLayer",
         "redis://cache.example:6379/1",
         "django.core.cache.backends.redis.RedisCache",
         "False",

@@ -182,7 +182,9 @@ def channel_layers(config: RedisSettings, *, capacity: int, expiry: int) -> dict
         host = {"address": config.url, "socket_timeout": None}
     return {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis' layer, its receiving riding out a Redis outage of seconds (a Sentinel
+            # failover) instead of closing every socket (westeros/channel_layer.py)
+            "BACKEND": "westeros.channel_layer.RedisChannelLayer",
             # One Daphne process receives for all its sockets through one channel: channels-redis'
             # default capacity of 100 waiting messages dropped updates from about 20 actions/s. A
             # message that waited `expiry` seconds is dropped (the client re-fetches by version).
