@@ -24,7 +24,8 @@ Idempotency-Key; a request whose outcome is unknown, a connection error or a 502
 again once with the same key after a second). `--sockets` websockets watch the games through nginx
 (the seats' players and spectators), each behaving as the game page's script (static/js/gameclient.js):
 on close it reconnects after a random wait of up to 1 s, then up to 2, 4... (full jitter, 30 s at
-most). A probe opens a new websocket every half second through nginx and times its handshake (to the
+most); after a close with 4503 (a service is down, try again) after 0.5-1.5 s, five times in a row
+at most, before the back-off grows. A probe opens a new websocket every half second through nginx and times its handshake (to the
 hello message).
 
 Phases: a baseline (no fault), then each fault in turn, each followed by `--recovery` seconds of
@@ -686,6 +687,18 @@ def reason(error: Exception) -> str:
     return type(error).__name__ if not isinstance(error, RuntimeError) else str(error)[:60]
 
 
+class Unavailable(RuntimeError):
+    """The server closed the handshake with 4503: a service it needs (Redis) is down, try again."""
+
+
+UNAVAILABLE_TRIES = 5  # gameclient.js: after a 4503, this many short waits before the back-off grows
+
+
+def unavailable_wait() -> float:
+    """gameclient.js's wait after a 4503 close: 0.5-1.5 s."""
+    return random.uniform(0.5, 1.5)
+
+
 GAME_IDS = None  # the watchers' shared array of each table's current game (set by Watchers)
 
 
@@ -776,11 +789,14 @@ class SocketRunner:
         hello = json.loads(await asyncio.wait_for(ws.recv(), 15))
         if hello.get("type") != "hello":
             await ws.close()
+            if hello.get("error") == "unavailable":  # then closed with 4503
+                raise Unavailable("closed 4503")
             raise RuntimeError(f"first message {hello.get('type')!r} {hello.get('error') or hello.get('detail') or ''}")
         return ws, hello
 
     async def _watch(self, table: Table, token: str, index: int) -> None:
         retry = 1.0
+        unavailable = 0  # 4503 closes in a row (gameclient.js: a few short waits, then the back-off)
         log = None
         while not self.stopping:
             if log is None or log.game != self.game_ids[table.slot]:
@@ -793,6 +809,10 @@ class SocketRunner:
                 raise
             except Exception as error:
                 log.handshakes.append((started, time.time() - started, False, reason(error)))
+                if isinstance(error, Unavailable) and unavailable < UNAVAILABLE_TRIES:
+                    unavailable += 1
+                    await asyncio.sleep(unavailable_wait())
+                    continue
                 await asyncio.sleep(random.uniform(0, retry))  # full jitter, as gameclient.js
                 retry = min(retry * 2, 30.0)
                 continue
@@ -801,7 +821,8 @@ class SocketRunner:
             if index not in self.ever:
                 self.ever.add(index)
                 self.connected.value += 1
-            retry = 1.0
+            retry, unavailable = 1.0, 0
+            closed_code = None
             try:
                 while log.game == self.game_ids[table.slot] and not self.stopping:
                     try:
@@ -818,9 +839,14 @@ class SocketRunner:
             except asyncio.CancelledError:
                 await ws.close()
                 raise
-            except Exception:
-                pass
+            except Exception as error:
+                rcvd = getattr(error, "rcvd", None)
+                closed_code = rcvd.code if rcvd is not None else None
             log.closes.append(time.time())
+            if closed_code == 4503:  # gameclient.js: a service is down, try again soon
+                unavailable += 1
+                await asyncio.sleep(unavailable_wait())
+                continue
             # gameclient.js: reconnect after a random wait of up to 1 s, then up to 2, 4... (30 s at most)
             await asyncio.sleep(random.uniform(0, retry))
             retry = min(retry * 2, 30.0)

@@ -64,14 +64,20 @@
      at 1 s, doubles after each failed attempt and stops at 30 s; back to 1 s once a socket opens).
      When a server or Redis goes down, every page's socket closes in the same second; without the
      random part they would all come back in the same second, 1, 2, 4... s later, a storm the servers
-     cannot accept in time (issue 28). */
-  const RECONNECT_FIRST = 1000, RECONNECT_MOST = 30000;
+     cannot accept in time (issue 28).
+     A close with 4503 is the server saying "a service I need is down, try again" (a Redis failover
+     takes a few seconds): the server itself is up, so the socket tries again soon, after a random
+     0.5-1.5 s, for UNAVAILABLE_TRIES tries, without growing the back-off; only then does the back-off
+     grow (a long outage). Doubling from the first 4503 brought the sockets back seconds after the
+     service was. */
+  const RECONNECT_FIRST = 1000, RECONNECT_MOST = 30000, UNAVAILABLE = 4503, UNAVAILABLE_TRIES = 5;
   function reconnectWait(backoff) { return Math.random() * backoff; }
+  function unavailableWait() { return 500 + Math.random() * 1000; }
 
   /* connectLive({path, invite, status, version, load, onOpen, onPresence, onChat}): `version()` is the
      version the page shows; `load()` re-fetches; `status` is the element that says live/reconnecting. */
   function connectLive(opts) {
-    let backoff = RECONNECT_FIRST;
+    let backoff = RECONNECT_FIRST, unavailable = 0;
     // A deadline shown on the page passed (countdown.js): the server applies the default within a
     // couple of seconds. Re-fetch then, and once more later, unless an update came meanwhile: a page
     // must not keep asking for a decision already taken, even when its live update is lost.
@@ -83,7 +89,7 @@
       const proto = location.protocol === "https:" ? "wss://" : "ws://";
       const ws = new WebSocket(proto + location.host + opts.path + (opts.invite ? "?invite=" + encodeURIComponent(opts.invite) : ""));
       ws.onopen = () => {
-        backoff = RECONNECT_FIRST; opts.status.textContent = gettext("live"); opts.status.className = "conn on";
+        backoff = RECONNECT_FIRST; unavailable = 0; opts.status.textContent = gettext("live"); opts.status.className = "conn on";
         if (opts.onOpen) opts.onOpen();
       };
       ws.onmessage = (e) => {
@@ -97,8 +103,9 @@
         else if (msg.type === "chat" && opts.onChat) opts.onChat(msg);
         else if (msg.type === "presence" && opts.onPresence) opts.onPresence(msg.connected);
       };
-      ws.onclose = () => {
+      ws.onclose = (e) => {
         opts.status.textContent = gettext("reconnecting…"); opts.status.className = "conn off";
+        if (e.code === UNAVAILABLE && unavailable < UNAVAILABLE_TRIES) { unavailable += 1; setTimeout(connect, unavailableWait()); return; }
         setTimeout(connect, reconnectWait(backoff)); backoff = Math.min(backoff * 2, RECONNECT_MOST);
       };
       window.__westerosSocket = ws;
