@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 REFUSED = [
     (["--game", "btwixt", "--tides"], "--tides does not apply to --game btwixt"),
     (["--game", "btwixt", "--bot", "smart"], "--bot smart does not apply to --game btwixt"),
-    (["--game", "agot", "--options", "advanced"], "--options 'advanced' does not apply to --game agot"),
-    (["--options", ""], "--options '' does not apply to --game agot"),
+    (["--game", "agot", "--options", "advanced"], "unknown agot option advanced"),
+    (["--options", ""], "--options '': no agot option given"),
+    (["--game", "agot", "--options", "rounds=11"], "--options 'rounds=11': option rounds must be a whole number"),
     (["--game", "btwixt", "--options", "turbo"], "unknown btwixt option turbo"),
     (["--game", "agot", "--players", "2"], "--players 2: agot seats 3 to 6 players"),
     (["--game", "btwixt", "--players", "7"], "--players 7: btwixt seats 3 to 6 players"),
@@ -47,6 +48,7 @@ def test_the_command_line_says_so_on_stderr_and_exits_2():
 
 @pytest.mark.parametrize("args", [
     ["--game", "agot", "--players", "3", "--tides", "--bot", "smart"],
+    ["--game", "agot", "--players", "4", "--options", "fog_of_war,castles_to_win=5,rounds=6"],
     ["--game", "btwixt", "--players", "3", "--options", "advanced,draft"],
     ["--game", "btwixt", "--players", "3", "--bot", "random"],  # what btwixt plays anyway
 ])

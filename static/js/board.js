@@ -240,15 +240,20 @@
       const line = el("path", { d: "M" + r.line.map((p) => p[0] + "," + p[1]).join("L"), class: "river", "data-river": r.areas.join(" ") }, rivers);
       title(line, fmt(gettext("River between %(a)s and %(b)s"), { a: nameOf(r.areas[0]), b: nameOf(r.areas[1]) }));
     }
+    // fog of war (issue 34): the server sends only the areas this seat sees (view.fog.visible);
+    // every other area is drawn shaded and said to be unknown, with nothing of anyone's in it
+    const seen = view.fog && Array.isArray(view.fog.visible) ? new Set(view.fog.visible) : null;
     for (const [id, a] of Object.entries(BOARD.areas)) {
       let d = pts(a.outline);
       for (const hole of a.holes || []) d += pts(hole);
-      const owner = a.type === "land" ? controller(view, id) : null;
+      const fogged = seen !== null && !seen.has(id);
+      const owner = a.type === "land" && !fogged ? controller(view, id) : null;
       const nf = (view.neutral_forces || {})[id];
       const cls = ["area", "area-" + a.type, owner ? "owned house-" + owner : "", nf === "impassable" ? "impassable" : "",
-        hl[id] || ""].join(" ");
+        fogged ? "fogged" : "", hl[id] || ""].join(" ");
       const path = el("path", { d: d, class: cls, "fill-rule": "evenodd", "data-area": id }, layers[a.type] || layers.land);
-      title(path, a.name + (owner ? ` (${cap(owner)})` : "") + (nf === "impassable" ? " " + gettext("(impassable)") : ""));
+      title(path, a.name + (owner ? ` (${cap(owner)})` : "") + (nf === "impassable" ? " " + gettext("(impassable)") : "")
+        + (fogged ? " " + gettext("(unknown: hidden by the fog of war)") : ""));
       if (hl[id] && opts.onArea) { path.setAttribute("tabindex", "0"); path.setAttribute("role", "button"); path.setAttribute("aria-label", a.name); }
       if (owner) {
         // a band in the house colour inside the border: the outline, clipped to the area

@@ -60,7 +60,9 @@ def test_options():
     s = R.new_game(THREE, {"tides_of_battle": True}, 1)
     assert len(s["decks"]["tides"]) == 24  # R28, R297
     with pytest.raises(EngineError):
-        R.new_game(THREE, {"fog_of_war": True}, 1)
+        R.new_game(THREE, {"dragons": True}, 1)  # an option the engine does not know
+    with pytest.raises(EngineError):
+        R.new_game(THREE, {"fog_of_war": "yes"}, 1)  # a known switch takes true or false only
 
 
 def test_same_seed_same_game():

@@ -128,6 +128,10 @@ class AgotRuleset:
         new = copy_state(state)
         events: list[Event] = []
         self._dispatch(new, seat, kind, value, events)
+        if state["options"].get("fog_of_war"):
+            from games.engine.agot import fog
+
+            events = fog.mark(state, new, events)
         return new, events
 
     def _dispatch(self, state: State, seat: str, kind: str, value: Any, events: list[Event]) -> None:

@@ -595,7 +595,7 @@ def cleanup(state: State, events: list[Event]) -> None:
     state["restrictions"] = []
     state["action"] = None
     events.append({"type": "cleanup", "round": state["round"]})
-    if state["round"] >= 10:
+    if state["round"] >= rounds.last_round(state):
         rounds.end_game(state, events)
         return
     state["round"] += 1

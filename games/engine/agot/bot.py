@@ -158,6 +158,13 @@ def check_invariants(state: State) -> None:
         raise InvariantError(f"victory track {state['victory']} != {B.victory_counts(state)}")
     if json.loads(json.dumps(state)) != state:
         raise InvariantError("state does not round-trip through JSON")
+    if state["options"].get("fog_of_war"):
+        from games.engine.agot import fog
+
+        try:
+            fog.check(state)  # issue 34: no view or summary names an area its reader does not see
+        except AssertionError as e:
+            raise InvariantError(str(e)) from None
 
 
 # ------------------------------------------------------------------ driver

@@ -601,6 +601,14 @@ def _e(ev: Event) -> list[Piece] | None:
     if t == "victory":
         return say(gettext("Castles and strongholds held: %(counts)s."),
                    counts=per_house(g("victory") or {}, _plain))
+    if t == "game_over" and (g("castles") is not None or g("round") is not None):
+        if g("instant"):
+            return say(gettext("The game is over: %(winner)s wins with %(castles)s castles and strongholds. Final "
+                               "ranking: %(ranking)s."), winner=house(g("winner")), castles=_num(g("castles")),
+                       ranking=houses(g("ranking")))
+        return say(gettext("The game is over: %(winner)s wins at the end of round %(round)s. Final ranking: "
+                           "%(ranking)s."), winner=house(g("winner")), round=_num(g("round")),
+                   ranking=houses(g("ranking")))
     if t == "game_over":
         if g("instant"):
             return say(gettext("The game is over: %(winner)s wins with seven castles and strongholds. Final "

@@ -10,6 +10,17 @@ from games.engine.agot.data import board
 State = dict[str, Any]
 Event = dict[str, Any]
 INSTANT_WIN = 7
+LAST_ROUND = 10
+
+
+def castles_to_win(state: State) -> int:
+    """R37b: 7 castles and strongholds, or the `castles_to_win` option (issue 34)."""
+    return int((state.get("options") or {}).get("castles_to_win", INSTANT_WIN))
+
+
+def last_round(state: State) -> int:
+    """R37a: the game ends after round 10, or after the `rounds` option's round (issue 34)."""
+    return int((state.get("options") or {}).get("rounds", LAST_ROUND))
 
 
 def begin_round(state: State, events: list[Event]) -> None:
@@ -49,7 +60,7 @@ def victory_check(state: State, events: list[Event]) -> bool:
     if new != old:
         state["victory"] = new
         events.append({"type": "victory", "victory": dict(new)})
-    winners = [h for h in state["seats"] if new[h] >= INSTANT_WIN]
+    winners = [h for h in state["seats"] if new[h] >= castles_to_win(state)]
     if winners:
         end_game(state, events, instant=winners)
         return True
@@ -67,4 +78,7 @@ def end_game(state: State, events: list[Event], instant: list[str] | None = None
     state["decision"] = None
     state["winner"] = order[0]
     state["ranking"] = order
-    events.append({"type": "game_over", "winner": order[0], "ranking": order, "instant": bool(instant)})
+    event = {"type": "game_over", "winner": order[0], "ranking": order, "instant": bool(instant)}
+    if castles_to_win(state) != INSTANT_WIN or last_round(state) != LAST_ROUND:
+        event.update(castles=castles_to_win(state), round=state["round"])
+    events.append(event)

@@ -27,8 +27,13 @@ from games.engine.narration import gettext
 
 State = dict[str, Any]
 
-# Options a game may be created with (R28, R297).
-OPTIONS: dict[str, Any] = {"tides_of_battle": False}
+# Options a game may be created with (R28, R297) and the variants of issue 34 (docs/rules-decisions.md,
+# "AGoT variants"): fog of war, the castles needed to win and the number of rounds.
+OPTIONS: dict[str, Any] = {"tides_of_battle": False, "fog_of_war": False, "castles_to_win": 7, "rounds": 10}
+# The whole-number options and their ranges: at least 3 castles (one house starts with 2), at most all
+# 20 castle and stronghold areas; 1 to 10 rounds (the Westeros decks hold 10 cards, one drawn a round
+# from round 2).
+NUMBER_OPTIONS: dict[str, tuple[int, int]] = {"castles_to_win": (3, 20), "rounds": (1, 10)}
 DECK_NAMES = ("westeros_1", "westeros_2", "westeros_3", "wildlings", "tides")
 
 
@@ -62,7 +67,11 @@ def _options(options: dict[str, Any] | None) -> dict[str, Any]:
         raise EngineError("illegal_action", f"unknown option {unknown[0]!r}; known: {', '.join(sorted(OPTIONS))}")
     out = dict(OPTIONS)
     for k, v in options.items():
-        if not isinstance(v, bool):
+        if k in NUMBER_OPTIONS:
+            low, high = NUMBER_OPTIONS[k]
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+                raise EngineError("illegal_action", f"option {k} must be a whole number from {low} to {high}")
+        elif not isinstance(v, bool):
             raise EngineError("illegal_action", f"option {k} must be true or false")
         out[k] = v
     return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.agot import board as B
+from games.engine.agot import fog
 from games.engine.agot.data import board
 from games.engine.base import HIDDEN, REFEREE
 
@@ -36,6 +37,8 @@ def view(state: State, seat: str | None) -> State:
     out["decks"] = {name: len(cards) for name, cards in state["decks"].items() if name != "_pinned"}
     if _bid_open(state):
         out["power"] = {h: (n if h == seat else HIDDEN) for h, n in out["power"].items()}
+    if fog.enabled(state) and seat != REFEREE:
+        fog.fog_view(state, out, seat)
     return out
 
 
@@ -99,13 +102,23 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
         "winner": state["winner"],
         "ranking": list(state["ranking"]) if state["ranking"] else None,
     }
+    if fog.enabled(state) and not referee:
+        fog.fog_summary(state, out, viewer)
     return out
 
 
 def event_view(event: Event, seat: str | None) -> Event | None:
-    """Events with an `only` list are private to those seats (a spectator never sees them)."""
+    """Events with an `only` list are private to those seats (a spectator never sees them). Under the
+    fog of war (fog.py) an event with a `seen` list reaches only those seats, without the list."""
+    if seat == REFEREE:
+        return event
+    seen = event.get("seen")
+    if seen is not None:
+        if seat is None or seat not in seen:
+            return None
+        event = {k: v for k, v in event.items() if k != "seen"}
     only = event.get("only")
-    if only is None or seat == REFEREE:
+    if only is None:
         return event
     if seat is None or seat not in only:
         return None

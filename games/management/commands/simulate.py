@@ -2,14 +2,15 @@
 or `python manage.py simulate --game btwixt --players 4 --games 100 --seed 1 [--options advanced,draft]`
 or `python manage.py simulate --game minis --games 1000 [--bot smart]` (the miniatures game, two seats):
 bots play whole games, invariants checked after every action; prints games/second and every failure
-with its seed and action index. `--tides` plays with the Tides of Battle option; `--bot smart` seats
+with its seed and action index. `--tides` plays with the Tides of Battle option; `--options fog_of_war,castles_to_win=5,rounds=6` with the
+board game's variants (issue 34); `--bot smart` seats
 the smart bot (games/engine/agot/smart_bot.py) everywhere instead of the random one. The work is done
 by the pure functions games.engine.agot.bot.play_random_game and smart_bot.play_game, and for B'Twixt
 games.engine.btwixt.bot.simulate (cards, allies and tokens conserved, JSON round trip, replay
 determinism).
 
-An option that does not apply to the chosen game (`--tides` or `--bot smart` with btwixt, `--options`
-with agot), an unknown B'Twixt option or a player count the game does not seat is refused: the reason
+An option that does not apply to the chosen game (`--tides` or `--bot smart` with btwixt), an unknown
+B'Twixt or agot option or a player count the game does not seat is refused: the reason
 on stderr and exit status 2, as argparse does for a bad option, never silently ignored."""
 from __future__ import annotations
 
@@ -45,11 +46,13 @@ def tally(plays: Iterable[tuple[int, str, Callable[[], dict[str, Any]], Callable
             "actions": actions, "failures": failures, "winners": winners}
 
 
-def run(players: int, games: int, seed: int, check: bool, tides: bool, smart: bool) -> dict[str, Any]:
-    """Play `games` games with seeds seed, seed+1, ...; collect failures instead of stopping."""
+def run(players: int, games: int, seed: int, check: bool, tides: bool, smart: bool,
+        variants: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play `games` games with seeds seed, seed+1, ...; collect failures instead of stopping.
+    `variants`: the issue-34 options (parse_agot_options), e.g. {"fog_of_war": True, "rounds": 6}."""
     from games.engine.agot import bot, smart_bot
 
-    options = {"tides_of_battle": tides}
+    options = {"tides_of_battle": tides, **(variants or {})}
 
     def play(s: int) -> dict[str, Any]:
         if smart:
@@ -133,6 +136,28 @@ def run_minis(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]
 
 
 BTWIXT_OPTIONS = ("advanced", "draft", "succession", "allies_in_sight", "short")
+AGOT_FLAGS = ("fog_of_war",)
+AGOT_NUMBERS = ("castles_to_win", "rounds")
+
+
+def parse_agot_options(text: str) -> dict[str, Any]:
+    """The board game's variants (issue 34): `fog_of_war,castles_to_win=5,rounds=6`; the engine judges
+    the values (a refusal is reported as a usage error)."""
+    out: dict[str, Any] = {}
+    for item in (n.strip() for n in text.split(",")):
+        if not item:
+            continue
+        name, _, value = item.partition("=")
+        if name in AGOT_FLAGS and not value:
+            out[name] = True
+        elif name in AGOT_NUMBERS and value.isdigit():
+            out[name] = int(value)
+        else:
+            raise ValueError(f"unknown agot option {item} (known: {', '.join(AGOT_FLAGS)}, "
+                             f"{', '.join(n + '=N' for n in AGOT_NUMBERS)})")
+    if not out:
+        raise ValueError(f"--options {text!r}: no agot option given")
+    return out
 
 
 def run_btwixt(players: int, games: int, seed: int, check: bool, options: dict[str, bool]) -> dict[str, Any]:
@@ -175,9 +200,6 @@ def usage_problem(options: dict[str, Any]) -> str | None:
         if options["bot"] != "random":
             wrong.append(f"--bot {options['bot']} does not apply to --game btwixt (its games are played by the "
                          "random bot only)")
-    elif options["options"] is not None:
-        wrong.append(f"--options {options['options']!r} does not apply to --game agot (B'Twixt options; agot has "
-                     "--tides)")
     if game != "lcg" and options.get("decks", "learn-to-play") != "learn-to-play":
         wrong.append(f"--decks does not apply to --game {game} (the card game's decks)")
     if wrong:
@@ -187,6 +209,14 @@ def usage_problem(options: dict[str, Any]) -> str | None:
             parse_btwixt_options(options["options"] or "")
         except ValueError as e:
             return str(e)
+    if game == "agot" and options["options"] is not None:
+        try:
+            variants = parse_agot_options(options["options"])
+            get_ruleset("agot").new_game(get_ruleset("agot").seat_names(options["players"]), variants, 0)
+        except ValueError as e:
+            return str(e)
+        except Exception as e:  # the engine refuses the value (EngineError)
+            return f"--options {options['options']!r}: {getattr(e, 'reason', e)}"
     engine = get_ruleset(game)
     if not engine.min_seats <= options["players"] <= engine.max_seats:
         return f"--players {options['players']}: {game} seats {engine.min_seats} to {engine.max_seats} players"
@@ -210,8 +240,8 @@ class Command(BaseCommand):
                             help="lcg only: every pairing of the two learn-to-play decks, or random pairs of the "
                                  "Core Set's eight ready-made decks")
         parser.add_argument("--options", default=None,
-                            help="btwixt only: comma-separated options, e.g. advanced,draft (known: "
-                                 f"{', '.join(BTWIXT_OPTIONS)})")
+                            help="btwixt: comma-separated options, e.g. advanced,draft (known: "
+                                 f"{', '.join(BTWIXT_OPTIONS)}); agot: fog_of_war, castles_to_win=N, rounds=N")
 
     def handle(self, *args: Any, **options: Any) -> None:
         problem = usage_problem(options)
@@ -236,9 +266,11 @@ class Command(BaseCommand):
             extra = f" with {', '.join(sorted(opts))}" if opts else ""
             self._report("btwixt", res, options, extra, "winners (shared victories count for each)")
             return
+        variants = parse_agot_options(options["options"]) if options["options"] is not None else {}
         res = run(options["players"], options["games"], options["seed"], not options["no_check"], options["tides"],
-                  options["bot"] == "smart")
+                  options["bot"] == "smart", variants)
         extra = (" with Tides of Battle" if options["tides"] else "") + (", smart bot" if options["bot"] == "smart" else "")
+        extra += "".join(f", {k}" if v is True else f", {k}={v}" for k, v in variants.items())
         self._report("agot", res, options, extra, "winners")
 
     def _report(self, game: str, res: dict[str, Any], options: dict[str, Any], extra: str, winners_label: str) -> None:
