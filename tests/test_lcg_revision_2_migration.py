@@ -25,12 +25,13 @@ def test_card_games_started_under_revision_2_keep_it_and_nothing_else_changes():
     started.state["options"].pop("revision", None)
     started.save()
     old = make_game(2, ruleset="lcg", seed=4, options={"revision": 1})
+    old_options = dict(old.options)  # the factory's other options (action_windows...) included
     board = make_game(3, seed=5)
     before = Game.objects.get(pk=board.pk)
     mark(apps, None)
     started.refresh_from_db()
     old.refresh_from_db()
     assert started.options["revision"] == 2 and started.state["options"]["revision"] == 2
-    assert old.options == {"revision": 1} and old.state["options"]["revision"] == 1
+    assert old.options == old_options and old.options["revision"] == 1 and old.state["options"]["revision"] == 1
     board.refresh_from_db()
     assert (board.options, board.state) == (before.options, before.state)

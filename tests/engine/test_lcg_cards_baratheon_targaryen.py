@@ -29,6 +29,18 @@ def reveal(p1_plot, p2_plot="the_winds_of_winter", p1=None, p2=None):
     return s
 
 
+def end_phase(s, phase):
+    """The phase ends (L85): its "when the phase ends" effects, then the frames they queue (a delayed
+    return to hand goes through the would-leave window under rules revision 3, L218)."""
+    events, pending = [], s["decision"]
+    A.phase_ended(s, phase, events)
+    s["decision"] = None
+    while A.busy(s) and s["decision"] is None:
+        A.step(s, events)
+    s["decision"] = s["decision"] or pending
+    return s
+
+
 def in_action_window(s, seat):
     """Make it `seat`'s turn in the challenges phase's first action window (L87)."""
     s["window"] = {"name": "before_challenge", "then": "challenge_offer", "turn": seat, "passes": 0}
@@ -376,7 +388,7 @@ def test_dothraki_sea_puts_a_dothraki_into_play_until_the_phase_ends_L222():
     assert R.pending(s) == {"p1": "reaction"}
     s, _ = act(s, "p1", {"trigger": {"card": "dothraki_sea", "targets": [{"card": "khal_drogo", "zone": "hand"}]}})
     assert "khal_drogo" in R.summary(s)["characters"]["p1"] and R.summary(s)["discard"]["p1"] == ["dothraki_sea"]
-    A.phase_ended(s, "challenges", [])
+    s = end_phase(s, "challenges")
     assert "khal_drogo" not in R.summary(s)["characters"]["p1"]
     assert "khal_drogo" in [s["uids"][u][0] for u in s["players"]["p1"]["hand"]]
 
@@ -406,7 +418,7 @@ def test_waking_the_dragon_stands_a_unique_targaryen_that_returns_to_hand_L108()
     s = in_action_window(s, "p1")
     s, _ = act(s, "p1", {"play": {"card": "waking_the_dragon", "targets": ["khal_drogo"]}})
     assert not kneeling(s, "p1", "khal_drogo")
-    A.phase_ended(s, "challenges", [])
+    s = end_phase(s, "challenges")
     assert R.summary(s)["characters"]["p1"] == []
 
 

@@ -25,9 +25,13 @@ def test_until_the_end_of_the_phase_expires_before_when_the_phase_ends_L85_L149(
     assert A.strength(s, uid(s, "p1", "garden_caretaker")) == 1
 
 
-def test_revision_2_kept_the_lasting_effect_through_the_phase_end_window():
+def test_revision_2_also_opened_the_phase_end_window_after_the_expiry():
+    """The "when the phase ends" window is queued and runs once `phase_ended` has expired the
+    phase's lasting effects, under every revision: what revision 3 moved before them is only what
+    resolves inside the triggering condition itself (the delayed effects, L108)."""
     s = _red_keep_at_phase_end({"revision": 2})
-    assert A.strength(s, uid(s, "p1", "garden_caretaker")) == 3
+    assert s["phase"] == "challenges" and s["step"] == "4.4"
+    assert A.strength(s, uid(s, "p1", "garden_caretaker")) == 1
 
 
 def test_a_played_event_is_in_the_discard_pile_once_its_cost_is_paid_L103_L128():

@@ -77,7 +77,9 @@ def test_growing_strong_picks_any_players_tyrell_characters_L136():
              {"faction": "tyrell", "characters": ["wardens_of_the_reach"]})
     s = until(s, lambda s: asked(s, "p1", "action"))
     theirs = {"card": "wardens_of_the_reach", "seat": "p2"}
-    assert {"play": {"card": "growing_strong", "targets": [theirs]}} in R.legal_actions(s, "p1")
+    # legal actions name a card in play by its copy (SCENARIOS.md: <id>#<n>)
+    assert {"play": {"card": "growing_strong", "targets": [{"card": "wardens_of_the_reach#1", "seat": "p2"}]}} \
+        in R.legal_actions(s, "p1")
     s = act(s, "p1", {"play": {"card": "growing_strong", "targets": ["garden_caretaker", theirs]}})
     s = until(s, lambda s: not s["stack"] and not s["queue"])
     assert A.strength(s, uid(s, "p2", "wardens_of_the_reach")) == 5
@@ -94,17 +96,30 @@ def _highgarden_against(attackers):
 def test_stands_and_is_then_removed_needs_a_kneeling_attacker_L124_L136_L145():
     s = _highgarden_against(["ser_jaime_lannister", "burned_men"])  # Jaime attacks without kneeling
     legal = [a for a in R.legal_actions(s, "p1") if "trigger" in a]
-    assert legal == [{"trigger": {"card": "highgarden", "targets": [{"card": "burned_men", "seat": "p2"}]}}]
+    assert legal == [{"trigger": {"card": "highgarden#1", "targets": [{"card": "burned_men#1", "seat": "p2"}]}}]
     with pytest.raises(EngineError, match="change nothing"):
         act(s, "p1", {"trigger": {"card": "highgarden", "targets": [{"card": "ser_jaime_lannister", "seat": "p2"}]}})
 
 
 def test_an_effect_without_a_target_that_could_change_nothing_is_not_offered_L124():
-    """Robb Stark: "every character you control stands" with none of them kneeling."""
-    s = game({"characters": ["robb_stark", "winterfell_steward"]},
+    """Robb Stark: "every character you control stands" with none of them kneeling. The Winds of
+    Winter's claim is 2: p1 keeps three characters and chooses two [stark] ones to kill."""
+    s = game({"characters": ["robb_stark", "winterfell_steward", "direwolf_pup"]},
              {"characters": ["ser_jaime_lannister"]}, first="p2")
     s = act(s, "p2", {"challenge": {"type": "military", "attackers": ["ser_jaime_lannister"]}})
     s = until(s, lambda s: asked(s, "p1", "kill"))
-    s = act(s, "p1", {"kill": ["winterfell_steward"]})
+    s = act(s, "p1", {"kill": ["winterfell_steward", "direwolf_pup"]})
     assert not asked(s, "p1", "reaction")
-    assert "winterfell_steward" in R.summary(s)["dead"]["p1"]
+    assert set(R.summary(s)["dead"]["p1"]) == {"winterfell_steward", "direwolf_pup"}
+
+
+def test_the_same_effect_is_offered_when_it_could_stand_one_L124():
+    s = game({"characters": ["robb_stark", "winterfell_steward", "direwolf_pup", {"card": "tumblestone_knight",
+                                                                                  "kneeling": True}]},
+             {"characters": ["ser_jaime_lannister"]}, first="p2")
+    s = act(s, "p2", {"challenge": {"type": "military", "attackers": ["ser_jaime_lannister"]}})
+    s = until(s, lambda s: asked(s, "p1", "kill"))
+    s = act(s, "p1", {"kill": ["winterfell_steward", "direwolf_pup"]})
+    assert asked(s, "p1", "reaction")
+    s = act(s, "p1", {"trigger": "robb_stark"})
+    assert not s["inplay"][uid(s, "p1", "tumblestone_knight")]["kneeling"]
