@@ -37,6 +37,7 @@ DECISIONS: dict[str, dict[str, str]] = {
         "choose": gettext_noop("make a choice"),
         "muster": gettext_noop("muster in your castles and strongholds"),
         "reduce": gettext_noop("reduce your armies to your supply"),
+        "draft": gettext_noop("draft a house card or a place on an Influence track"),
     },
     "btwixt": {
         "turn": gettext_noop("play a card or kneel"),

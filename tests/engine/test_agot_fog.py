@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from games.engine.agot import board as B
 from games.engine.agot import bot, fog, replay
 from games.engine.agot.data import board
 from games.engine.base import REFEREE, EngineError
@@ -34,7 +35,7 @@ def expected_visible(state: dict[str, Any], seat: str) -> set[str]:
     for a, h in state["power_tokens"].items():
         if h == seat and not state["units"].get(a):
             own.add(a)
-    home = b.home.get(seat)
+    home = B.home_area(state, seat)  # the printed one, or the one dealt by random start positions
     if home and not state["units"].get(home) and state["power_tokens"].get(home) in (None, seat):
         own.add(home)
     own.update(a for a, o in state["orders"].items() if o["house"] == seat)
@@ -126,11 +127,13 @@ def _check_events(before: dict, after: dict, events: list[dict]) -> None:
             combat = None
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_whole_games_with_fog_leak_nothing(players):
+@pytest.mark.parametrize(("players", "options"), [
+    (3, FOG), (4, FOG), (5, FOG), (6, FOG),
+    (3, {**FOG, "random_starts": True}), (6, {**FOG, "random_starts": True})])
+def test_whole_games_with_fog_leak_nothing(players, options):
     rnd = random.Random(players)
     for seed in range(1):
-        state = R.new_game(R.seat_names(players), FOG, 900 + seed)
+        state = R.new_game(R.seat_names(players), options, 900 + seed)
         steps = 0
         while not R.is_over(state):
             if steps % 4 == 0:

@@ -25,8 +25,10 @@ Event = dict[str, Any]
 
 OWN_KINDS = frozenset({"place_orders", "raven", "raven_peek", "raid", "march", "replace_ships", "consolidate"})
 ACTION_NAMES = frozenset(
-    OWN_KINDS | COMBAT_KINDS | {"muster", "bid", "break_tie", "choose", "reduce"}
+    OWN_KINDS | COMBAT_KINDS | {"muster", "bid", "break_tie", "choose", "reduce"} | {"gift", "draft"}
 )
+# Actions a seat may send whatever is pending (issue 34): gifting power tokens (gifts.py).
+ANYTIME = frozenset({"gift"})
 
 
 # An action key answers the decision kind of the same name, except `blade`, which SCENARIOS.md also
@@ -76,7 +78,12 @@ class AgotRuleset:
 
     def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
         state = setup.initial_state(seats, options, seed)
-        rounds.begin_round(state, [])
+        from games.engine.agot import draft
+
+        if draft.enabled(state):
+            draft.start(state, [])  # issue 34: the drafts come before round 1, then it begins
+        else:
+            rounds.begin_round(state, [])
         return state
 
     def scenario_game(
@@ -88,7 +95,11 @@ class AgotRuleset:
             raise ScenarioSetupError(f"start: unknown start {start!r} (planning, westeros or action)")
         setup.apply_setup(state, setup_keys, start)
         events: list[Event] = []
-        if start == "planning":
+        from games.engine.agot import draft
+
+        if start == "planning" and draft.enabled(state):
+            draft.start(state, events)  # issue 34: a drafting scenario starts with the draft before round 1
+        elif start == "planning":
             planning.start_planning(state, events)
         elif start == "action":
             action.start_action(state, events)
@@ -123,6 +134,13 @@ class AgotRuleset:
         if kind not in ACTION_NAMES:
             raise EngineError("bad_action", gettext("unknown action %(action)s") % {"action": F.shown(kind)})
         d = state.get("decision")
+        if kind in ANYTIME:
+            from games.engine.agot import gifts
+
+            new = copy_state(state)
+            events: list[Event] = []
+            gifts.gift(new, seat, value, events)
+            return new, events
         if not d or d["kind"] not in ANSWERS.get(kind, (kind,)) or seat not in d["seats"]:
             raise EngineError("not_your_turn", gettext("%(seat)s has no pending %(kind)s decision") % {"seat": NM.house(seat), "kind": kind})
         new = copy_state(state)
@@ -149,6 +167,10 @@ class AgotRuleset:
             action.do_replace_ships(state, seat, value, events)
         elif kind == "consolidate":
             action.do_consolidate(state, seat, value, events)
+        elif kind == "draft":
+            from games.engine.agot import draft
+
+            draft.apply(state, seat, value, events)
         elif kind in COMBAT_KINDS or (kind == "choose" and _combat_choice(state)):
             combat_module().apply(state, seat, {kind: value}, events)
         else:

@@ -191,7 +191,7 @@ def neutral_at(state: State, area: str) -> int | str | None:
 def garrison_owner(state: State, area: str) -> str | None:
     if area not in state["garrisons"]:
         return None
-    return board().home_of.get(area)
+    return B.home_of(state, area)
 
 
 def is_combat_area(state: State, house: str, area: str) -> bool:
@@ -284,7 +284,7 @@ def check_march(state: State, house: str, value: Any) -> tuple[str, dict[str, li
             raise EngineError("illegal_action", gettext("a power token is left only when the area is vacated"), rules=("R154", "R165"))
         if state["power"][house] < 1:
             raise EngineError("illegal_action", gettext("%(house)s has no available power") % {"house": NM.house(house)}, rules=("R170",))
-        if state["power_tokens"].get(area) == house or b.home_of.get(area) == house:
+        if state["power_tokens"].get(area) == house or B.home_of(state, area) == house:
             raise EngineError("illegal_action", gettext("%(house)s already keeps control of %(area)s") % {
                 "house": NM.house(house), "area": NM.area(area)}, rules=("R166", "R172"))
     return area, clean, leave

@@ -23,6 +23,23 @@ def area_type(area: str) -> str:
     return board().type[area]
 
 
+def home_of(state: State, area: str) -> str | None:
+    """The house whose home area `area` is: its printed home shield, or under random start positions
+    (issue 34, state["homes"]) the house dealt that start. May name a house not in play (callers check)."""
+    homes = state.get("homes")
+    if homes is not None:
+        return homes.get(area)
+    return board().home_of.get(area)
+
+
+def home_area(state: State, house: str) -> str | None:
+    """The home area of `house` (home_of the other way round)."""
+    homes = state.get("homes")
+    if homes is not None:
+        return next((a for a, h in homes.items() if h == house), None)
+    return board().home.get(house)
+
+
 def has_castle(area: str) -> bool:
     """Castle or stronghold (siege engines count 4 against it, R194)."""
     return board().structure[area] in ("castle", "stronghold")
@@ -85,7 +102,7 @@ def controller(state: State, area: str) -> str | None:
     token = state["power_tokens"].get(area)
     if token:
         return token
-    home = b.home_of.get(area)
+    home = home_of(state, area)
     if home and home in state["seats"]:
         return home
     return None
@@ -142,10 +159,12 @@ def turn_order(state: State) -> list[str]:
     return state["tracks"]["iron_throne"]
 
 
-def holder(state: State, token: str) -> str:
-    """Holder of a dominance token: iron_throne, valyrian_steel_blade or messenger_raven (R24, R88)."""
+def holder(state: State, token: str) -> str | None:
+    """Holder of a dominance token: iron_throne, valyrian_steel_blade or messenger_raven (R24, R88).
+    None only while the Influence-track draft (draft.py) has not filled the track's first place."""
     track = {"iron_throne": "iron_throne", "valyrian_steel_blade": "fiefdoms", "messenger_raven": "kings_court"}[token]
-    return state["tracks"][track][0]
+    order = state["tracks"][track]
+    return order[0] if order else None
 
 
 def stars_of(state: State, house: str) -> int:

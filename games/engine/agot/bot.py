@@ -97,6 +97,22 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
     return defaults.default_action(state, seat)
 
 
+def random_gift(state: State, rnd: random.Random) -> tuple[str, Action] | None:
+    """A legal gift of power tokens (gifts.py) from a random house with some to another, or None
+    (none has any, or a bid is open)."""
+    if (state.get("decision") or {}).get("kind") == "bid":
+        return None
+    givers = [h for h in state["seats"] if state["power"][h] > 0]
+    if not givers:
+        return None
+    giver = rnd.choice(givers)
+    takers = [h for h in state["seats"] if h != giver and B.pool(state, h) > 0]
+    if not takers:
+        return None
+    to = rnd.choice(takers)
+    return giver, {"gift": {"to": to, "tokens": rnd.randint(1, min(state["power"][giver], B.pool(state, to)))}}
+
+
 # ------------------------------------------------------------------ invariants
 
 
@@ -158,6 +174,9 @@ def check_invariants(state: State) -> None:
         raise InvariantError(f"victory track {state['victory']} != {B.victory_counts(state)}")
     if json.loads(json.dumps(state)) != state:
         raise InvariantError("state does not round-trip through JSON")
+    if "homes" in state and (sorted(state["homes"].values()) != sorted(seats)
+                             or any(board().home_of.get(a) not in seats for a in state["homes"])):
+        raise InvariantError(f"random starts: homes {state['homes']} are not the seated houses' home areas")
     if state["options"].get("fog_of_war"):
         from games.engine.agot import fog
 
@@ -202,6 +221,15 @@ def play_random_game(
                 actions.append((seat, act))
             if check:
                 check_invariants(state)
+            if state["options"].get("gift_power_tokens") and not r.is_over(state) and rnd.random() < 0.05:
+                gift = random_gift(state, rnd)  # issue 34: gifts come at any time, not as answers
+                if gift is not None:
+                    state, _events = r.apply(state, gift[0], gift[1])
+                    n += 1
+                    if log:
+                        actions.append(gift)
+                    if check:
+                        check_invariants(state)
             if n > max_actions:
                 raise InvariantError("game too long")
     except EngineError as e:

@@ -28,7 +28,7 @@ from games.engine import rng
 from games.engine.agot import board as B
 from games.engine.agot import cards, supply
 from games.engine.agot import names as NM
-from games.engine.agot.data import board, house_cards, tides_cards, token_bonus, token_kind, token_special
+from games.engine.agot.data import house_cards, tides_cards, token_bonus, token_kind, token_special
 from games.engine.base import EngineError
 from games.engine.narration import gettext, ngettext
 
@@ -286,7 +286,7 @@ def start_combat(
     defender = _defender(state, area, attacker)
     march_token = _march_token(state, origin, attacker)
     garrison = state["garrisons"].get(area) if defender is not None else None
-    if garrison is not None and board().home_of.get(area) != defender:
+    if garrison is not None and B.home_of(state, area) != defender:
         garrison = None
     previous = {k: v for k, v in (state.get("combat") or {}).items() if not k.startswith("_")}
     cur: dict[str, Any] = {
@@ -319,7 +319,7 @@ def _defender(state: State, area: str, attacker: str) -> str | None:
     for house, units in B.units_in(state, area).items():
         if house != attacker and units:
             return house
-    home = board().home_of.get(area)
+    home = B.home_of(state, area)
     if state["garrisons"].get(area) and home and home != attacker and home in state["seats"]:
         return home  # R275, A32: a garrison alone is defended by its house
     if state["neutral_forces"].get(area) is not None:

@@ -42,6 +42,10 @@ def owner_module(kind: str) -> Any:
     westeros.py for the Westeros-phase kinds."""
     if kind in COMBAT_KINDS:
         return action._combat_module()
+    if kind == "draft":
+        from games.engine.agot import draft
+
+        return draft
     try:
         from games.engine.agot import westeros
     except ImportError:

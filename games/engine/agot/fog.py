@@ -62,7 +62,7 @@ def own_areas(state: State) -> dict[str, set[str]]:
     for a, h in state["power_tokens"].items():
         if h in out and not units.get(a):
             out[h].add(a)
-    for a, h in b.home_of.items():
+    for a, h in (state["homes"] if "homes" in state else b.home_of).items():
         if h in out and not units.get(a) and state["power_tokens"].get(a) in (None, h):
             out[h].add(a)  # R164, A25: the printed home shield of a house in play
     for a, o in state["orders"].items():
@@ -147,16 +147,20 @@ def _filter_area_keyed(part: dict[str, Any], vis: frozenset[str]) -> None:
             part[key] = {a: v for a, v in part[key].items() if a in vis or (key == "neutral_forces" and v == "impassable")}
 
 
-def _public_decision(decision: dict[str, Any] | None, seat: str | None, combat_visible: bool,
+def _public_decision(decision: dict[str, Any] | None, seat: str | None, combat: dict[str, Any] | None,
                      vis: frozenset[str]) -> dict[str, Any] | None:
     """Another house's decision: its kind and who decides; its context only when it names no area
-    the viewer does not see (or belongs to a combat the viewer sees)."""
+    the viewer does not see, or belongs to the combat the viewer sees (`combat`, None when it sees
+    none) and names no area beyond the combat's own (its area and the attacker's origin), unless the
+    viewer takes part in it (a house card ability's options may name a supporter's area)."""
     if not decision or (seat is not None and seat in decision.get("seats", ())):
         return decision
-    if combat_visible and decision.get("kind") in ("support", "accept_support", "house_card", "blade",
-                                                   "blade_redraw", "casualties", "retreat", "choose"):
+    if combat is not None and decision.get("kind") in ("support", "accept_support", "house_card", "blade",
+                                                       "blade_redraw", "casualties", "retreat", "choose"):
         if decision.get("kind") != "choose" or decision.get("owner") == "combat":
-            return decision
+            known = vis | {a for a in (combat.get("area"), combat.get("origin")) if a}
+            if seat in participants(combat) or areas_named(decision) <= known:
+                return decision
     if areas_named(decision) <= vis:
         return decision
     return {"kind": decision["kind"], "seats": list(decision["seats"])}
@@ -189,7 +193,8 @@ def fog_view(state: State, out: State, seat: str | None) -> None:
             act["march"] = None
         if act.get("captures"):
             act["captures"] = [c for c in act["captures"] if c.get("house") == seat or c.get("port") in vis]
-    out["decision"] = _public_decision(out.get("decision"), seat, combat_visible, vis)
+    out["decision"] = _public_decision(out.get("decision"), seat, combat.get("_current") if combat_visible else None,
+                                       vis)
     west = out.get("westeros")
     if west and west.get("current") and not areas_named(west["current"]) <= vis:
         cur_task = west["current"]
@@ -284,8 +289,9 @@ def mark(before: State, after: State, events: list[Event]) -> list[Event]:
 def leaked_areas(shown: dict[str, Any], seat: str | None, vis: frozenset[str]) -> set[str]:
     """The areas a view or summary shown to `seat` names although `seat` does not see them: read from
     everything in it but the list of visible areas itself, the seat's own decision (what it is asked
-    about is its own) and the impassable areas (the board's layout, R33)."""
-    rest = {k: v for k, v in shown.items() if k not in ("fog", "decision", "neutral_forces")}
+    about is its own), the impassable areas (the board's layout, R33) and the home areas dealt by
+    random start positions (public, as the printed shields are)."""
+    rest = {k: v for k, v in shown.items() if k not in ("fog", "decision", "neutral_forces", "homes")}
     named = areas_named(rest)
     decision = shown.get("decision")
     if decision and not (seat is not None and seat in decision.get("seats", ())):

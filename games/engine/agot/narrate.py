@@ -65,7 +65,7 @@ KEY_KINDS = frozenset({
     "orders_revealed", "march", "raid", "raided", "pillage", "combat_started", "combat_won", "casualties",
     "retreat", "units_destroyed", "neutral_force_destroyed", "power_token_placed", "power_token_removed",
     "muster", "westeros_revealed", "westeros_option", "wildling_result", "wildling_card", "track",
-    "dominance", "victory", "game_over", "consolidate", "power_gained", "bids_revealed", "card_ability",
+    "dominance", "victory", "game_over", "consolidate", "power_gained", "power_gifted", "bids_revealed", "card_ability",
     "house_cards_revealed", "order_removed", "ships_destroyed", "supply", "round",
     "winter_is_coming", "restriction", "power_income", "wildling_attack", "neutral_force_holds", "garrison_removed",
     "units_replaced", "ships_replaced", "raven_replace", "raid_removed", "march_removed", "wildling_threat",
@@ -389,6 +389,24 @@ def _e(ev: Event) -> list[Piece] | None:
                        power=power(g("gained") or 0), area=area(g("area")), why=_by(g("card")))
         return say(gettext("%(house)s gains %(power)s%(why)s."), house=h, power=power(g("gained") or 0),
                    why=_by(g("card")))
+    if t == "draft_started":
+        what = (gettext("house cards and Influence track positions") if g("cards") and g("tracks")
+                else gettext("house cards") if g("cards") else gettext("Influence track positions"))
+        return say(gettext("The draft of %(what)s begins, in this order: %(order)s."), what=what,
+                   order=houses(g("order")))
+    if t == "draft_card":
+        return say(gettext("%(house)s drafts %(card)s."), house=h, card=card(g("card")))
+    if t == "draft_track":
+        return say(gettext("%(house)s drafts position %(position)s on %(track)s."), house=h,
+                   position=_num(g("position")), track=track(g("track")))
+    if t == "draft_over":
+        return say(gettext("The draft is over."))
+    if t == "draft_unused":
+        return say(gettext("House cards left out of the game: %(cards)s."),
+                   cards=", ".join(card(c) for c in g("cards") or []))
+    if t == "power_gifted":
+        return say(gettext("%(house)s gives %(power)s to %(other)s."), house=h, power=power(g("tokens") or 0),
+                   other=house(g("to")))
     if t == "power_lost":
         return say(gettext("%(house)s loses %(power)s%(why)s."), house=h, power=power(g("lost") or 0),
                    why=_by(g("card")))

@@ -28,8 +28,11 @@ from games.engine.narration import gettext
 State = dict[str, Any]
 
 # Options a game may be created with (R28, R297) and the variants of issue 34 (docs/rules-decisions.md,
-# "AGoT variants"): fog of war, the castles needed to win and the number of rounds.
-OPTIONS: dict[str, Any] = {"tides_of_battle": False, "fog_of_war": False, "castles_to_win": 7, "rounds": 10}
+# "AGoT variants"): fog of war, the castles needed to win, the number of rounds, random start positions,
+# gifting power tokens (gifts.py), the house-card and Influence-track drafts (draft.py).
+OPTIONS: dict[str, Any] = {"tides_of_battle": False, "fog_of_war": False, "castles_to_win": 7, "rounds": 10,
+                           "random_starts": False, "gift_power_tokens": False, "draft_house_cards": False,
+                           "draft_tracks": False}
 # The whole-number options and their ranges: at least 3 castles (one house starts with 2), at most all
 # 20 castle and stronghold areas; 1 to 10 rounds (the Westeros decks hold 10 cards, one drawn a round
 # from round 2).
@@ -120,8 +123,9 @@ def initial_state(seats: list[str], options: dict[str, Any] | None, seed: int) -
     }
     for area in pc.get("impassable_areas", []) or []:
         state["neutral_forces"][area] = "impassable"  # R33
+    starts = deal_starts(state) if opts["random_starts"] else {h: h for h in seats}
     for h in seats:
-        for area, units in houses[h]["starting_units"].items():
+        for area, units in houses[starts[h]]["starting_units"].items():
             for unit, n in units.items():
                 B.add_units(state, area, h, [unit] * int(n))
     # R16, R17, R28: shuffled decks (the tides deck only with the option).
@@ -135,6 +139,23 @@ def initial_state(seats: list[str], options: dict[str, Any] | None, seed: int) -
     recompute_supply(state)
     refresh_victory(state)
     return state
+
+
+def deal_starts(state: State) -> dict[str, str]:
+    """Random start positions (issue 34, docs/rules-decisions.md "AGoT variants"): the seated houses'
+    starting positions dealt at random among them, as Swords and Ravens does. A house takes the
+    position's home area (its home shield and garrison, R26: `state["homes"]`, area -> house), starting
+    units and places on the three Influence tracks; its supply is counted from the areas it gets
+    (R22); it keeps its own house cards, order tokens and power. Returns house -> position."""
+    seats = state["seats"]
+    positions = list(seats)
+    rng.shuffle(state, positions)
+    starts = dict(zip(seats, positions, strict=True))
+    taker = {p: h for h, p in starts.items()}
+    b = board()
+    state["homes"] = {b.home[p]: h for h, p in starts.items()}
+    state["tracks"] = {t: [taker[p] for p in order] for t, order in state["tracks"].items()}
+    return starts
 
 
 def recompute_supply(state: State, houses: list[str] | None = None) -> None:
@@ -325,7 +346,7 @@ def apply_setup(state: State, setup: dict[str, Any] | None, start: str) -> None:
             _area("garrisons", area)
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise _err(f"garrisons.{area}", "must be a strength")
-            if board().home_of.get(area) not in state["seats"]:
+            if B.home_of(state, area) not in state["seats"]:
                 raise EngineError("illegal_action", f"a garrison stands only in a seated house's home area (R26): {area}")
             state["garrisons"][area] = n
     if "neutral_forces" in setup:

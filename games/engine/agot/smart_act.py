@@ -64,7 +64,7 @@ def _leave_token(state: State, seat: str, area: str, moving: int) -> bool:
     and power is not short."""
     if board().type[area] != "land" or moving < len(B.house_units(state, area, seat)):
         return False
-    if area in state["power_tokens"] or board().home_of.get(area) == seat:
+    if area in state["power_tokens"] or B.home_of(state, area) == seat:
         return False
     worth = B.has_castle(area) or board().power[area] or board().supply[area]
     return state["power"][seat] > (1 if worth else 3)
@@ -136,7 +136,7 @@ def house_card(state: State, seat: str) -> str:
         if total > theirs + their_best or (ties and total == theirs + their_best):
             return card
     area = cur["area"]
-    if board().home_of.get(area) == seat or B.has_castle(area):
+    if B.home_of(state, area) == seat or B.has_castle(area):
         return by_strength[-1]
     best = by_strength[-1]
     if mine + int(cards[best]["strength"]) > theirs + min(E.cards_of(state, other), default=0):

@@ -104,7 +104,7 @@ def _role(state: State, seat: str, area: str) -> str:
     if b.type[area] != "land":
         return "sea"
     units = [u for u in B.house_units(state, area, seat) if not B.is_routed(u)]
-    home = b.home.get(seat) if hasattr(b, "home") else None
+    home = B.home_area(state, seat)
     threatened = _enemy_land_next_to(state, seat, area) > 0
     if (area == home or B.has_castle(area)) and threatened:
         return "defend"
@@ -151,7 +151,7 @@ def plan_orders(state: State, seat: str) -> dict[str, str]:
 
 def _march(state: State, seat: str) -> Action:
     areas = action.orders_of(state, seat, "march")
-    home = getattr(board(), "home", {}).get(seat)
+    home = B.home_area(state, seat)
     for area in areas:
         target = _free_target(state, seat, area)
         units = sorted(u for u in B.house_units(state, area, seat)
@@ -233,7 +233,7 @@ def _house_card(state: State, seat: str) -> str:
     for card in by_strength:
         if mine + int(cards[card]["strength"]) > theirs + their_best:
             return card
-    home = getattr(board(), "home", {}).get(seat)
+    home = B.home_area(state, seat)
     if cur["area"] == home:
         return by_strength[-1]
     return by_strength[0]

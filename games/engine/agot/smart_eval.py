@@ -52,7 +52,7 @@ def area_value(state: State, seat: str, area: str) -> int:
     if b.type[area] != "land":
         return 0
     value = CASTLE_VALUE.get(b.structure[area], 0) + b.power[area] + b.supply[area]
-    home = b.home_of.get(area)
+    home = B.home_of(state, area)
     if home and home != seat and home in state["seats"]:
         value += 3
     return value + 1
@@ -116,7 +116,7 @@ def defender_of(state: State, seat: str, target: str) -> str | None:
     for house, units in B.units_in(state, target).items():
         if house != seat and units:
             return house
-    home = board().home_of.get(target)
+    home = B.home_of(state, target)
     if state["garrisons"].get(target) and home and home != seat and home in state["seats"]:
         return home
     return None

@@ -54,7 +54,7 @@ def is_free(state: State, seat: str, target: str) -> bool:
     """Takeable without a fight and not already ours."""
     if B.units_in(state, target) or state["neutral_forces"].get(target) is not None:
         return False
-    if state["garrisons"].get(target) and board().home_of.get(target) != seat:
+    if state["garrisons"].get(target) and B.home_of(state, target) != seat:
         return False
     return B.controller(state, target) != seat
 
@@ -65,7 +65,7 @@ def is_contested(state: State, seat: str, target: str) -> bool:
 
 def keep_home(state: State, seat: str, area: str) -> bool:
     """A home or castle/stronghold area next to an enemy army keeps one unit (the weakest)."""
-    return (board().home.get(seat) == area or B.has_castle(area)) and E.threat_to(state, seat, area, False) > 0
+    return (B.home_area(state, seat) == area or B.has_castle(area)) and E.threat_to(state, seat, area, False) > 0
 
 
 def sea_targets(state: State, seat: str, area: str) -> list[str]:
@@ -78,7 +78,7 @@ def sea_targets(state: State, seat: str, area: str) -> list[str]:
 def keeps_castle_without_unit(state: State, seat: str, area: str) -> bool:
     """Control of the area survives its units leaving: a home shield (A33) or a power token there,
     or available power to leave one (R154)."""
-    return (board().home.get(seat) == area or state["power_tokens"].get(area) == seat
+    return (B.home_area(state, seat) == area or state["power_tokens"].get(area) == seat
             or state["power"][seat] >= 1)
 
 

@@ -102,6 +102,10 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
         "winner": state["winner"],
         "ranking": list(state["ranking"]) if state["ranking"] else None,
     }
+    if state.get("draft"):
+        out["draft"] = _copy(state["draft"])  # issue 34: the draft before round 1 is public (R21-R24)
+    if "homes" in state:
+        out["homes"] = dict(state["homes"])  # random start positions (issue 34): public, like the shields
     if fog.enabled(state) and not referee:
         fog.fog_summary(state, out, viewer)
     return out
@@ -150,6 +154,11 @@ def summary_path_error(path: str) -> str | None:
     head, rest = parts[0], parts[1:]
     if head in _LEAF_KEYS or (head in ("pending", "combat", "revealed") and not rest):
         return None if (not rest or head in ("ranking", "restrictions")) else f"{head} has no sub-path"
+    if head == "draft":
+        return None if len(rest) <= 1 and (not rest or rest[0] in ("order", "pool", "turn", "cards", "tracks")) \
+            else f"unknown draft key {'.'.join(rest)!r}"
+    if head == "homes" and len(rest) == 1:
+        return None if rest[0] in board().areas else f"unknown area {rest[0]!r}"
     if head in _AREA_KEYS:
         if not rest:
             return None
