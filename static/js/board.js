@@ -119,14 +119,21 @@
     return out;
   }
 
+  /* The house whose home area this is, if it is in play: the printed shield, or with random start
+     positions (issue 34) the house dealt that start (view.homes, area -> house). */
+  function homeOf(view, area) {
+    if (!view) return null;
+    const a = BOARD && BOARD.areas[area];
+    const h = view.homes ? view.homes[area] : a && a.home_of;
+    return h && (view.seats || []).includes(h) ? h : null;
+  }
+
   function controller(view, area) {
     const by = (view.units || {})[area] || {};
     const h = Object.keys(by).find((k) => by[k].length);
     if (h) return h;
     if (view.power_tokens && view.power_tokens[area]) return view.power_tokens[area];
-    const a = BOARD.areas[area];
-    if (a && a.home_of && view.seats.includes(a.home_of)) return a.home_of;
-    return null;
+    return homeOf(view, area);
   }
 
   /* A unit: `mark` adds a class ("picked": chosen for a march or a loss; "assigned": given a
@@ -276,11 +283,12 @@
       }
       for (let i = 0; i < a.supply; i++) { barrel(marks, ix, iy); ix += 11; }
       for (let i = 0; i < a.crowns; i++) { crown(marks, ix + 2, iy); ix += 15; }
-      if (a.home_of && view.seats.includes(a.home_of)) {
+      const home = homeOf(view, id);
+      if (home) {
         const sx = ix + 10, sy = iy;
-        const shield = el("path", { d: `M${sx - 9},${sy - 9}L${sx + 9},${sy - 9}L${sx + 9},${sy + 2}L${sx},${sy + 11}L${sx - 9},${sy + 2}Z`, class: "shield house-" + a.home_of }, marks);
-        title(shield, fmt(gettext("Home of %(house)s"), { house: cap(a.home_of) }));
-        crest(marks, a.home_of, sx, sy, 13);
+        const shield = el("path", { d: `M${sx - 9},${sy - 9}L${sx + 9},${sy - 9}L${sx + 9},${sy + 2}L${sx},${sy + 11}L${sx - 9},${sy + 2}Z`, class: "shield house-" + home }, marks);
+        title(shield, fmt(gettext("Home of %(house)s"), { house: cap(home) }));
+        crest(marks, home, sx, sy, 13);
       }
       // garrison, neutral force, power token, units and order: one group per area, so a click on a
       // piece is a click on its area
@@ -442,6 +450,15 @@
       case "replace_ships": return fmt(gettext("Replace %(count)s ship(s)"), { count: v });
       case "consolidate": return fmt(v.muster ? gettext("Consolidate power in %(area)s and muster") : gettext("Consolidate power in %(area)s"), { area: n(v.from) });
       case "bid": return fmt(gettext("Bid %(count)s"), { count: v });
+      case "draft": {  // issue 34: a turn of the house-card or Influence-track draft
+        if (v && v.track) {
+          const tracks = { iron_throne: gettext("the Iron Throne track"), fiefdoms: gettext("the Fiefdoms track"), kings_court: gettext("the King's Court track") };
+          return fmt(gettext("Take the next place on %(track)s"), { track: tracks[v.track] || inWords(v.track) });
+        }
+        const card = v && BOARD.house_cards[v.card];
+        return card ? fmt(gettext("Draft %(card)s (strength %(strength)s, %(house)s)"), { card: card.name, strength: card.strength, house: cap(card.house || "") })
+          : fmt(gettext("Draft %(card)s"), { card: inWords(v && v.card) });
+      }
       case "choose":
         if (typeof v === "boolean") return v ? gettext("Yes") : gettext("No");
         return fmt(gettext("Choose %(what)s"), { what: inWords(v) });
@@ -535,8 +552,8 @@
      (action.py is_combat_area; R150, R160, R283). */
   function isCombatArea(view, seat, area) {
     if (Object.entries((view.units || {})[area] || {}).some(([h2, us]) => h2 !== seat && us.length)) return true;
-    const a = BOARD.areas[area];
-    if ((view.garrisons || {})[area] && a && a.home_of && a.home_of !== seat) return true;
+    const home = homeOf(view, area);
+    if ((view.garrisons || {})[area] && home && home !== seat) return true;
     const nf = (view.neutral_forces || {})[area];
     return nf !== undefined && nf !== null && nf !== "impassable";
   }
@@ -623,6 +640,6 @@
       drawn.length ? item(pgettext("agot table strip", "Westeros"), drawn.map((id, i) => hh("span", { class: "strip-card", title: B.westeros_cards[id].effect }, i ? " · " : "", B.westeros_cards[id].name))) : null);
   }
 
-  window.Westeros = { loadBoard, drawBoard, enablePanZoom, describeAction, describeEvent, tokenName, tokenText,
+  window.Westeros = { loadBoard, drawBoard, homeOf, enablePanZoom, describeAction, describeEvent, tokenName, tokenText,
     nameOf, cap, LETTER, sayPieces, powerWord, ordersOf, marchTargets, isCombatArea, namesIn, inWords, renderTracks, renderStrip, crestIcon, houseBadge, board: () => BOARD };
 })();

@@ -60,7 +60,7 @@
      (GET /log: entries with `lines`, each a sentence in pieces, with its round and phase). Shown
      grouped by round and phase, newest group first, each line a sentence with the house names in
      their colours; above it a short digest of what happened since this seat's last move. */
-  const PHASE_TITLE = { planning: gettext("Planning phase"), action: gettext("Action phase"), westeros: gettext("Westeros phase"), over: gettext("End of the game") };
+  const PHASE_TITLE = { draft: gettext("Draft before round 1"), planning: gettext("Planning phase"), action: gettext("Action phase"), westeros: gettext("Westeros phase"), over: gettext("End of the game") };
   const SOURCE_NOTE = { bot: gettext("played by the computer"), timeout: gettext("time ran out: the default was played") };
   const logOpen = new Set();   // groups the reader opened or closed by hand: kept across updates
   const logClosed = new Set();
@@ -256,6 +256,7 @@
         return fmt(text, { count: n, area: place ? nameOf(place) : "" });
       }
       case "retreat": return battleTitle(gettext("Retreat from the battle"), gettext("Retreat from the battle for %(area)s"));
+      case "draft": return gettext("Draft a house card or a place on an Influence track");
       case "bid": return TRACK_NAMES[d.for] ? fmt(gettext("Bid for %(track)s"), { track: TRACK_NAMES[d.for] }) : gettext("Bid against the wildlings");
       case "break_tie": return TRACK_NAMES[d.for] ? fmt(gettext("Break the tie on %(track)s"), { track: TRACK_NAMES[d.for] })
         : d.for === "highest" ? gettext("Break the tie for the highest bid against the wildlings") : gettext("Break the tie for the lowest bid against the wildlings");
@@ -439,6 +440,22 @@
     return Object.entries(game.view.units).filter(([, by]) => by[SEAT] && by[SEAT].length).map(([a]) => a).sort();
   }
 
+  /* Gifting power tokens (issue 34, option gift_power_tokens; games/engine/agot/gifts.py): at any time
+     outside a bid, some of this house's available power tokens to another house. */
+  function giftPanel() {
+    const v = game.view;
+    if (!SEAT || !(v.options || {}).gift_power_tokens || game.status !== "active") return null;
+    if ((v.decision || {}).kind === "bid") return null;
+    const have = (v.power || {})[SEAT];
+    if (typeof have !== "number" || have < 1) return null;
+    const to = h("select", { name: "gift-to" }, v.seats.filter((s) => s !== SEAT).map((s) => h("option", { value: s }, cap(s))));
+    const count = h("input", { type: "number", name: "gift-tokens", min: "1", max: String(have), value: "1", inputmode: "numeric" });
+    return h("details", { class: "gift-panel" }, h("summary", {}, gettext("Give power tokens to another house")),
+      h("p", {}, h("label", {}, gettext("To"), " ", to), " ", h("label", {}, gettext("Power tokens"), " ", count), " ",
+        h("button", { type: "button", class: "choice", onclick: () => send({ gift: { to: to.value, tokens: parseInt(count.value, 10) } }) },
+          gettext("Give"))));
+  }
+
   function renderDecision() {
     const box = $("decision");
     const kind = myKind();
@@ -446,7 +463,8 @@
     if (game.status !== "active") { box.replaceChildren(h("h2", {}, gettext("Game over")), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, gettext("Replay it step by step")))); return; }
     if (!kind) {
       const waiting = Object.keys(game.pending).map(cap).join(", ");
-      box.replaceChildren(h("h2", {}, gettext("Nothing to decide")), h("p", {}, waiting ? fmt(gettext("Waiting for %(seats)s."), { seats: waiting }) : gettext("Waiting.")));
+      box.replaceChildren(...[h("h2", {}, gettext("Nothing to decide")), h("p", {}, waiting ? fmt(gettext("Waiting for %(seats)s."), { seats: waiting }) : gettext("Waiting.")),
+        giftPanel()].filter(Boolean));
       return;
     }
     const me = game.seats.find((s) => s.seat === SEAT);
@@ -469,7 +487,7 @@
     else body = rawPanel(kind);
     const battle = game.view.combat && game.view.combat._current;
     if (battle && COMBAT_KINDS.includes(kind)) { body = h("div", {}, combatBreakdown(battle), body); revealBattle(battle); }
-    box.replaceChildren(head, body);   // extend, concede and the pause vote: the seat bar (table_controls.js)
+    box.replaceChildren(...[head, body, giftPanel()].filter(Boolean));   // extend, concede and the pause vote: the seat bar (table_controls.js)
     window.tickDeadlines();
   }
 
@@ -1179,7 +1197,7 @@
   }
   function canLeaveToken() {
     const a = W.board().areas[draft.from], v = game.view;
-    return a.type === "land" && a.home_of !== SEAT && (v.power_tokens || {})[draft.from] !== SEAT;
+    return a.type === "land" && W.homeOf(v, draft.from) !== SEAT && (v.power_tokens || {})[draft.from] !== SEAT;
   }
   function destLabel(a) {
     const nf = (game.view.neutral_forces || {})[a];
@@ -1408,7 +1426,7 @@
     return load();
   }).then(() => {
     // on a phone, start close to home: the whole board stays one button ("Whole board") or key (0) away
-    const home = SEAT && Object.entries(W.board().areas).find(([, a]) => a.home_of === SEAT);
+    const home = SEAT && Object.entries(W.board().areas).find(([id]) => W.homeOf(game && game.view, id) === SEAT);
     if (home && svg.getBoundingClientRect().width < 600) view.focus(home[1].center[0], home[1].center[1], 360);
     connect(); chat.load();
   });

@@ -190,7 +190,8 @@
     if (house) return house;
     if ((view.power_tokens || {})[area]) return view.power_tokens[area];
     const a = B.areas[area];
-    return a && a.home_of && (view.seats || []).includes(a.home_of) ? a.home_of : null;
+    const home = view.homes ? view.homes[area] : a && a.home_of;  // random start positions (issue 34)
+    return home && (view.seats || []).includes(home) ? home : null;
   }
 
   /* What a reader sees of each area: units, power token, garrison, controller. Orders are left out:
