@@ -8,6 +8,7 @@ pages have the API's validation and rate limit; a refusal is a form error or a m
 The page's sentences are in WORDS."""
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
@@ -18,11 +19,15 @@ from django.core.cache import cache
 from django.db.models import Count, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.context_processors import csrf
+from django.template.defaultfilters import timeuntil_filter
+from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.html import conditional_escape
+from django.utils.functional import lazy
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 from rest_framework.exceptions import Throttled
 
@@ -39,6 +44,7 @@ from ratings.services import is_provisional
 from ratings.templatetags.site_words import duration_words, ruleset_name
 from web import forms as lobby_form
 from web.paging import page_of
+from westeros import kept
 
 WORDS = {
     "others_label": gettext_lazy("Also challenge (names, separated by commas)"),
@@ -179,12 +185,21 @@ def challenge_new(request: HttpRequest, username: str) -> HttpResponse:
 
 # --- the challenges page ------------------------------------------------------------------------------
 
-def challenge_rows(challenges: list[Challenge], user: User) -> list[dict[str, Any]]:
+timeuntil_words = timeuntil_filter  # "23 hours, 59 minutes" as |timeuntil writes it
+
+
+def _time_left(challenge: Challenge) -> Any:
+    """How long the challenge still waits for answers, in words: computed only where a page writes it."""
+    return lazy(lambda: timeuntil_words(challenge.expires_at), str)()
+
+
+def challenge_rows(challenges: list[Challenge], user: User,
+                   decks: list[tuple[str, str]] | None = None) -> list[dict[str, Any]]:
     """Each challenge as the pages show it: in words, with the user's own invite (if any), and for a card-game
     challenge waiting for the user's answer the decks they may bring on accepting (`decks`: their saved legal
-    decks, then the ready-made ones; read once per page, issue 30)."""
+    decks, then the ready-made ones; read once per page, issue 30, or given)."""
     rows = []
-    deck_choices: list[tuple[str, str]] | None = None
+    deck_choices: list[tuple[str, str]] | None = decks
     for c in challenges:
         invites = list(c.invites.all())
         mine = next((i for i in invites if i.user_id == user.pk), None)
@@ -203,8 +218,62 @@ def challenge_rows(challenges: list[Challenge], user: User) -> list[dict[str, An
             "others_words": _join_html([player(i.user) for i in invites if i.user_id != user.pk]) if len(invites) > 1 else "",
             "players_words": _join_html([gettext("you") if i.user_id == user.pk else player(i.user) for i in invites]),
             "mine": mine, "accepted": mine is not None and mine.status == Invite.Status.ACCEPTED, "decks": decks,
+            "left": _time_left(c),  # how long it waits for answers, in words (written only where shown)
         })
     return rows
+
+
+INCOMING_ROW_SECONDS = 600  # how long a rendered challenge waiting for an answer is kept (its key is its values)
+# What differs from one request to the next in a kept row, written into it as it is served: the time left
+# to answer (it changes every minute) and the forms' CSRF token (the request's). NUL is in no stored text
+# (PostgreSQL's text holds none, and a request carrying one is refused: westeros/middleware.py), so no
+# name or option can be mistaken for them.
+LEFT_MARK, CSRF_MARK = "\x00left\x00", "\x00csrf\x00"
+
+
+def incoming_rows_html(challenges: list[Challenge], user: User, next_url: str, csrf_token: Any) -> list[str]:
+    """Each challenge waiting for the user's answer rendered as templates/challenges/_incoming.html renders
+    it (with Accept, Decline and their forms), each kept in the cache under the values it shows: the
+    challenge, its challenger, its game, time, options and ranking, every invite's player and answer, the
+    decks the user may bring, the page it returns to and the language, so a changed row is a new key at
+    once (never stale). Only the time left and the CSRF token are written in per request. A page with ten
+    such rows rendered twenty forms and their menus (issue 27: 4x the bare endpoint on the busy player's
+    home). Rows not kept (or the cache down) are rendered afresh."""
+    if not challenges:
+        return []
+    decks = None
+    if any(c.ruleset == "lcg" for c in challenges):  # the decks a card-game challenge may be accepted with
+        decks = lobby_form.my_deck_list(user)
+    language = get_language()
+    keys = {}
+    for c in challenges:
+        values = (user.pk, next_url, c.pk, c.challenger.username, c.challenger.is_bot, c.ruleset, c.time_limit,
+                  c.ranked, c.status, c.options,
+                  [(i.user_id, i.user.username, i.user.is_bot, i.status) for i in c.invites.all()],
+                  decks if c.ruleset == "lcg" else None)
+        digest = hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()
+        keys[c.pk] = f"challenges:incoming:{language}:{c.pk}:{digest}"
+    found = kept.get_many(list(keys.values()))
+    missing = [c for c in challenges if keys[c.pk] not in found]
+    if missing:
+        rows = challenge_rows(missing, user, decks=decks)
+        reasons = services.decline_reason_choices()
+        fresh = {}
+        for row in rows:
+            row["left"] = mark_safe(LEFT_MARK)
+            fresh[keys[row["challenge"].pk]] = render_to_string(
+                "challenges/_incoming.html", {"row": row, "reasons": reasons, "next": next_url, "csrf_token": CSRF_MARK})
+        kept.keep_many(fresh, INCOMING_ROW_SECONDS)
+        found.update(fresh)
+    token = str(csrf_token) if csrf_token else ""
+    field = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', CSRF_MARK)
+    shown = []
+    for c in challenges:
+        html = found[keys[c.pk]].replace(LEFT_MARK, escape(timeuntil_words(c.expires_at)))
+        # the token as {% csrf_token %} writes it (nothing without one, or with Django's NOTPROVIDED)
+        html = html.replace(CSRF_MARK, token) if token and token != "NOTPROVIDED" else html.replace(field, "")
+        shown.append(mark_safe(html))
+    return shown
 
 
 @login_required
@@ -214,11 +283,11 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
     past = list(services.answered_lately(request.user, now))
     mine = services.challenges_of(request.user, also=past)  # the invites of all four lists in one query
     return render(request, "challenges/list.html", {
-        "incoming": challenge_rows(mine["in"], request.user),
+        # rendered as challenges/_incoming.html does, kept per row
+        "incoming": incoming_rows_html(mine["in"], request.user, request.path, csrf(request)["csrf_token"]),
         "accepted": challenge_rows(mine["accepted"], request.user),
         "outgoing": challenge_rows(mine["out"], request.user),
         "past": challenge_rows(past, request.user),
-        "reasons": services.decline_reason_choices(),
         # the navigation's count of challenges waiting for your answer, known here (challenge_tags)
         "challenges_waiting_known": len(mine["in"]) if len(mine["in"]) < services.LISTED else None,
     })

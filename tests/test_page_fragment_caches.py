@@ -7,9 +7,13 @@ where a person must see it fresh:
   a lobby that fills or opens shows at once;
 - a row of My games that does not await you, kept under its values (web/views.py, _rendered_rows):
   a game that ends shows as finished at once; a row awaiting you is rendered afresh;
-- a profile's rating charts, kept per history stamp and language (ratings_tags.charts_html)."""
+- a profile's rating charts, kept per history stamp and language (ratings_tags.charts_html);
+- a challenge waiting for your answer, with its Accept and Decline forms, kept under its values (the
+  home page and the challenges page: challenges/views.py, incoming_rows_html): an answer, a renamed
+  player or a new deck shows at once; the time left and the forms' CSRF token are written per visit."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -19,6 +23,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from challenges.models import Invite
+from challenges.services import ChallengeRequest, do_create_challenge, do_decline
 from games.models import Game, GameSeat, LobbyMember
 from games.services.play import do_concede
 from tests.factories import make_game, make_lobby, make_user
@@ -188,3 +194,62 @@ def test_without_the_cache_the_pages_are_rendered_afresh(monkeypatch):
     client.force_login(me)
     assert "awaiting you" in client.get(reverse("web-my-games")).content.decode()
     assert "Rating history" in client.get(reverse("public-profile", args=[me.username])).content.decode()
+
+
+def incoming_section(html: str) -> str:
+    """The home page's challenges waiting for an answer (its section), or the challenges page's list."""
+    start = html.find('<section class="home-challenges">')
+    start = start if start >= 0 else html.find('<ul class="challenges" id="incoming">')
+    assert start >= 0, "no challenge listed"
+    return html[start:html.find("</ul>", start)]
+
+
+def test_a_challenge_row_is_the_template_rendered_afresh_and_shows_each_change_at_once(monkeypatch):
+    """The kept rows read as _incoming.html renders each row (the same bytes but for the CSRF token's mask),
+    their forms post with the page's token, and a challenge answered by another player, a renamed
+    challenger or another time left shows at the next visit, in the reader's language."""
+    from challenges import views as challenge_views
+    from westeros import kept
+
+    me, challenger, third = make_user(), make_user(), make_user()
+    do_create_challenge(challenger, ChallengeRequest(ruleset="agot", users=[me.username, third.username],
+                                                     time_limit=3600, ranked=True))
+    card_game = do_create_challenge(challenger, ChallengeRequest(ruleset="lcg", users=[me.username],
+                                                                 time_limit=86400))
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(me)
+    token = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+    for url in ("/", reverse("challenges")):
+        kept_rows = incoming_section(client.get(url).content.decode())
+        kept_again = incoming_section(client.get(url).content.decode())  # read from the cache
+        monkeypatch.setattr(kept, "cache", Unreachable())  # rendered afresh by the template, row by row
+        afresh = incoming_section(client.get(url).content.decode())
+        monkeypatch.undo()
+        assert token.sub("", kept_rows) == token.sub("", kept_again) == token.sub("", afresh)
+        assert len(token.findall(kept_rows)) == 4 and "\x00" not in kept_rows
+        # a challenge waits a day for its answers whatever its game's time limit (CHALLENGE_EXPIRY_SECONDS)
+        assert kept_rows.count("Answer within 23\xa0hours") == 2
+        assert "ranked game of" in kept_rows and third.username in kept_rows and "Your deck" in kept_rows
+    # the other player declined: the challenge no longer waits for anyone, gone at once
+    agot = Invite.objects.get(user=third, challenge__ruleset="agot").challenge
+    do_decline(agot.pk, third)
+    assert "ranked game of" not in incoming_section(client.get("/").content.decode())
+    # the challenger renamed: the row says the new name at once
+    challenger.username = "renamed_challenger"
+    challenger.save()
+    assert "renamed_challenger" in incoming_section(client.get("/").content.decode())
+    # the time left is written at each visit, into the kept row
+    monkeypatch.setattr(challenge_views, "timeuntil_words", lambda when: "a moment")
+    assert "Answer within a moment." in incoming_section(client.get("/").content.decode())
+    monkeypatch.undo()
+    # in the other language, the row in its words
+    spanish = incoming_section(client.get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode())
+    assert "Rechazar" in spanish and "para responder" in spanish and "Decline" not in spanish
+    # a kept row's form posts with the page's CSRF token: declining works (a wrong token is refused)
+    html = client.get("/").content.decode()
+    form = html[html.index(f'action="/challenges/{card_game.pk}/decline/"'):]
+    assert client.post(f"/challenges/{card_game.pk}/decline/", {"reason": "generic", "next": "/"}).status_code == 403
+    answer = client.post(f"/challenges/{card_game.pk}/decline/",
+                         {"reason": "generic", "next": "/", "csrfmiddlewaretoken": token.search(form).group(1)})
+    assert answer.status_code == 302
+    assert Invite.objects.get(challenge=card_game, user=me).status == Invite.Status.DECLINED

@@ -39,10 +39,9 @@ _seed = itertools.count(100)
 # A tournament's standings, rounds and players are kept rendered for everyone but its organizers: the
 # page counted here is the kept one (the event, its co-organizers, your registration);
 # TOURNAMENT_AFRESH pins the page rendered afresh. The lobby form and the play page read the player's
-# saved card-game decks (028c246): one query more than before; the lobby form reads them twice (two
-# identical queries of games_deck: one is to spare).
+# saved card-game decks (028c246): one query more than before, read once by the lobby form for its menu and the page.
 PAGES = {
-    "/": 6, "/lobbies/": 5, "/lobbies/new/": 5, "/lobbies/{lobby}/": 6, "/games/": 7, "/games/needs-player/": 4,
+    "/": 6, "/lobbies/": 5, "/lobbies/new/": 4, "/lobbies/{lobby}/": 6, "/games/": 7, "/games/needs-player/": 4,
     "/accounts/profile/": 13, "/users/{me}/": 14, "/leaderboards/": 4, "/leaderboards/agot/": 4,
     "/tournaments/": 5, "/tournaments/{tournament}/": 6, "/challenges/": 6, "/bots/": 4,
     "/accounts/notifications/": 4, "/accounts/tokens/": 6, "/play/btwixt/": 4, "/games/{agot}/": 6,
@@ -206,3 +205,34 @@ def test_a_tournament_page_rendered_afresh_does_not_grow_with_the_site(site):
     site.grow(30)
     large = afresh()
     assert small == large <= TOURNAMENT_AFRESH, (small, large)
+
+
+def test_a_token_request_that_also_sends_a_session_cookie_reads_only_its_token():
+    """A script's token request that carries a session cookie too (a browser's, or the benchmark's bare
+    request) is the token's: one query, as without the cookie. Since the pages speak the account's
+    language (issue 29), the language middleware read the session's user first: three queries. The
+    answer is in the token account's language, not the session's."""
+    from rest_framework.test import APIClient
+
+    from accounts.services import do_set_language
+
+    reader, other = make_user(), make_user()
+    do_set_language(other, "es")  # the session's account reads Spanish; the token's, its browser's
+    key = make_token(reader)[1]
+    client = APIClient()
+    client.force_login(other)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    client.get("/api/v1/me")
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/api/v1/me")
+    assert response.status_code == 200 and response.json()["username"] == reader.username
+    assert len(queries.captured_queries) == 1, [q["sql"] for q in queries.captured_queries]
+    assert "django_session" not in " ".join(q["sql"] for q in queries.captured_queries)
+    refused = client.get("/api/v1/lobbies/999999")  # a refusal in words: the token account's language
+    assert refused.status_code == 404 and refused["Content-Language"] == "en"
+    do_set_language(reader, "es")
+    assert client.get("/api/v1/lobbies/999999")["Content-Language"] == "es"
+    # the session alone (a page's script): its account's language, as before
+    session_only = APIClient()
+    session_only.force_login(other)
+    assert session_only.get("/api/v1/lobbies/999999")["Content-Language"] == "es"

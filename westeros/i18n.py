@@ -21,8 +21,25 @@ SUPPORTED = {code for code, _name in settings.LANGUAGES}
 CATALOG_CACHE_SECONDS = 24 * 3600
 
 
+TOKEN_KEYWORDS = ("token", "bearer")  # accounts.authentication's (not imported: it imports this module)
+
+
+def carries_api_token(request: HttpRequest) -> bool:
+    """An API request with a token (`Authorization: Token <key>` or `Bearer <key>`): the token decides
+    who asks (accounts.authentication, tried before the session), and applies its account's language."""
+    if not request.path.startswith("/api/"):
+        return False
+    words = request.META.get("HTTP_AUTHORIZATION", "").split(None, 1)
+    return bool(words) and words[0].lower() in TOKEN_KEYWORDS
+
+
 def account_language(request: HttpRequest) -> str:
-    """The language the logged-in account chose, or "" (none chosen, or a visitor)."""
+    """The language the logged-in account chose, or "" (none chosen, or a visitor). Not read for an API
+    request with a token: the session's account is not the one asking (its token's is, whose language
+    use_account_language applies), and reading it cost a token request that also sent a session cookie
+    two queries, the session and its user (issue 27)."""
+    if carries_api_token(request):
+        return ""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return ""

@@ -14,7 +14,7 @@ HOME_CHALLENGES = 10  # the newest challenges waiting for your answer that the h
 
 @register.inclusion_tag("challenges/_home.html", takes_context=True)
 def incoming_challenges(context) -> dict:
-    from challenges.views import challenge_rows
+    from challenges.views import incoming_rows_html
 
     request = context.get("request")
     user = getattr(request, "user", None)
@@ -23,8 +23,8 @@ def incoming_challenges(context) -> dict:
     waiting = context.get("challenges_waiting_list")  # read by the page's view (the home page), or here
     if waiting is None:
         waiting = services.waiting_for(user, HOME_CHALLENGES)
-    return {"rows": challenge_rows(waiting, user), "request": request,
-            "reasons": services.decline_reason_choices(), "csrf_token": context.get("csrf_token")}
+    # each row rendered as challenges/_incoming.html does, kept per row (challenges/views.py)
+    return {"rows": incoming_rows_html(waiting, user, "/", context.get("csrf_token"))}
 
 
 @register.simple_tag(takes_context=True)
