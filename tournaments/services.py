@@ -313,8 +313,7 @@ def registration_deck(t: Tournament, deck: str, user: User) -> Any:
     if saved.saved_id(deck) is not None:
         return saved.game_deck(deck, user)
     if deck not in choices:
-        raise invalid("deck", gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
-            "deck": deck, "choices": ", ".join(choices)})
+        raise lobbies.unknown_deck("deck", deck, t.ruleset)
     return deck
 
 

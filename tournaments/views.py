@@ -133,6 +133,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         standings = services.standings(t, rounds, registrations) if t.status != Tournament.Status.REGISTRATION else []
     _in_words(t, mine, registrations, rounds, standings,
               ranking_forms=is_organizer and t.status == Tournament.Status.RUNNING)
+    _decks_in_words(t, registrations)
     context = {
         "t": t,
         "mine": mine,
@@ -164,6 +165,62 @@ def _registration_decks(t: Tournament, user, mine) -> dict:
         words = deck.get("name", "") if isinstance(deck, dict) else dict(deck_list()).get(deck, "")
     open_now = t.registration_open() and (mine is None or mine.status == Registration.Status.WITHDRAWN)
     return {"deck_choices": my_deck_list(user) if open_now else [], "my_deck_words": words}
+
+
+def _decks_in_words(t: Tournament, registrations) -> None:
+    """The card game: each player's deck on the list of players, as the API shows it to anyone (services.deck_words
+    with no viewer, the same page for everyone): its House and agenda always, its cards only when the tournament
+    chose open deck lists (a ready-made deck's name says its House and agenda; its list is public, shown with the
+    others' when the lists are open). Sets `deck_said` (a sentence) and `deck_lists` ([(heading, cards)])."""
+    if t.ruleset != "lcg":
+        return
+    from games.engine.lcg import data
+    from games.engine.lcg import decks as rules
+    from web.forms import deck_list
+    from web.lcg import page_catalogue
+
+    names = dict(deck_list())
+    cards = page_catalogue()["cards"]
+    every = data.all_decks()
+
+    def card_name(cid: str) -> str:
+        return cards[cid]["name"] if cid in cards else cid
+
+    for r in registrations:
+        shown = services.deck_words(t, r, None)
+        r.deck_said, r.deck_lists = "", []
+        if shown is None:
+            continue
+        if "deck" in shown:  # a ready-made deck: its name says its House and agenda
+            r.deck_said = gettext("Deck: %(deck)s.") % {"deck": names.get(shown["deck"], shown["deck"])}
+            if (t.options or {}).get("open_decklists") and shown["deck"] in every:
+                shown = {**shown, **every[shown["deck"]]}
+        else:
+            house = rules.house(shown.get("faction") or "neutral")
+            agenda = shown.get("agenda")
+            r.deck_said = (gettext("Deck: %(house)s, with %(agenda)s.") % {"house": house, "agenda": card_name(agenda)}
+                           if agenda else gettext("Deck: %(house)s, with no agenda.") % {"house": house})
+        if "draw" in shown:
+            r.deck_lists = _deck_lists(shown, cards, card_name)
+
+
+DECK_SECTIONS = (("plot", gettext_lazy("Plots")), ("character", gettext_lazy("Characters")),
+                 ("location", gettext_lazy("Locations")), ("attachment", gettext_lazy("Attachments")),
+                 ("event", gettext_lazy("Events")))
+
+
+def _deck_lists(deck: dict, cards: dict, card_name) -> list[tuple[str, str]]:
+    """A deck list by type, each line "Characters (30)" and "3× Drogon, 2× Viserys Targaryen, ..." (by name)."""
+    from collections import Counter
+
+    counted = Counter([*(deck.get("plots") or []), *(deck.get("draw") or [])])
+    out = []
+    for ctype, heading in DECK_SECTIONS:
+        ids = sorted((c for c in counted if cards.get(c, {}).get("type") == ctype), key=card_name)
+        if ids:
+            out.append((f"{heading} ({sum(counted[c] for c in ids)})",
+                        ", ".join(f"{counted[c]}× {card_name(c)}" for c in ids)))
+    return out
 
 
 # how long the rendered standings, rounds and players are kept at most (a new version of the event is

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games import rulesets
@@ -138,6 +138,16 @@ class LobbyForm(forms.Form):
     seat = forms.ChoiceField(label=_("Your house"), required=False, choices=[("", "—")] + [(h, h.title()) for h in HOUSES],
                              error_messages={"invalid_choice": _("Your house: choose one of the six houses.")})
     tides_of_battle = Tick(_("Tides of Battle"))
+    # the variants of issue 34 (docs/rules-decisions.md, "AGoT variants"); the engine judges the values
+    fog_of_war = Tick(_("Fog of war"))
+    castles_to_win = forms.IntegerField(label=_("Castles needed to win"), required=False, min_value=3, max_value=20,
+                                        error_messages={"invalid": _("Castles needed to win: a whole number from 3 to 20."),
+                                                        "min_value": _("Castles needed to win: a whole number from 3 to 20."),
+                                                        "max_value": _("Castles needed to win: a whole number from 3 to 20.")})
+    rounds = forms.IntegerField(label=_("Rounds"), required=False, min_value=1, max_value=10,
+                                error_messages={"invalid": _("Rounds: a whole number from 1 to 10."),
+                                                "min_value": _("Rounds: a whole number from 1 to 10."),
+                                                "max_value": _("Rounds: a whole number from 1 to 10.")})
     # B'Twixt
     leader = forms.ChoiceField(label=_("Your leader"), required=False, error_messages={
         "invalid_choice": _("Your leader: choose one of the leaders in the list.")})
@@ -166,7 +176,7 @@ class LobbyForm(forms.Form):
     private = Tick(_("Private"))
     password = forms.CharField(label=_("Password"), required=False, max_length=128)
 
-    AGOT_FIELDS = ("seat", "tides_of_battle")
+    AGOT_FIELDS = ("seat", "tides_of_battle", "fog_of_war", "castles_to_win", "rounds")
     LCG_FIELDS = ("deck_choice", "my_deck", "their_deck", "open_decklists")
     MINIS_FIELDS = ("army", "minis_mode", "random_terrain")
 
@@ -184,7 +194,8 @@ class LobbyForm(forms.Form):
     def __init__(self, *args: Any, user=None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["leader"].choices = [("", "—")] + _leaders()
-        self.fields["my_deck"].choices = [("", _("drawn at random"))] + my_deck_list(user)
+        self.my_decks = my_deck_list(user)  # read once: the page lists them too (web/views.py lobby_new)
+        self.fields["my_deck"].choices = [("", _("drawn at random"))] + self.my_decks
         self.fields["their_deck"].choices = [("", "—")] + deck_list()
         for key, (label, _help) in BTWIXT_OPTIONS.items():
             self.fields[f"btwixt_{key}"] = Tick(label)
@@ -228,7 +239,11 @@ class LobbyForm(forms.Form):
             return {"open_decklists": True} if d.get("open_decklists") else {}
         if d["ruleset"] == "minis":
             return {"mode": d["minis_mode"], **({"terrain": "random"} if d.get("random_terrain") else {})}
-        return {"tides_of_battle": True} if d.get("tides_of_battle") else {}
+        options: dict[str, Any] = {k: True for k in ("tides_of_battle", "fog_of_war") if d.get(k)}
+        for key, default in (("castles_to_win", 7), ("rounds", 10)):
+            if d.get(key) is not None and d[key] != default:
+                options[key] = d[key]
+        return options
 
     def settings(self) -> lobbies.LobbySettings:
         d = self.cleaned_data
@@ -313,4 +328,11 @@ def option_words(ruleset: str, options: dict[str, Any]) -> list[str]:
                 gettext("random terrain") if options.get("terrain") == "random" else gettext("no terrain")]
     if ruleset == "lcg":
         return [gettext("open deck lists")] if options.get("open_decklists") else []
-    return [gettext("Tides of Battle")] if options.get("tides_of_battle") else []
+    words = [gettext("Tides of Battle")] if options.get("tides_of_battle") else []
+    if options.get("fog_of_war"):
+        words.append(gettext("fog of war"))
+    if options.get("castles_to_win") not in (None, 7):
+        words.append(gettext("%(count)s castles to win") % {"count": options["castles_to_win"]})
+    if options.get("rounds") not in (None, 10):
+        words.append(ngettext("%(count)s round", "%(count)s rounds", options["rounds"]) % {"count": options["rounds"]})
+    return words

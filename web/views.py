@@ -231,7 +231,7 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
         "house_choices": lf.HOUSE_CHOICES, "leaders": _btwixt_leaders(), "cardset_name": lf.cardset_name(),
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
         "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
-        "my_decks": lf.my_deck_list(request.user),  # yours first (issue 30), then the ready-made ones
+        "my_decks": form.my_decks,  # yours first (issue 30), then the ready-made ones (read once, by the form)
         "armies": lf.ARMIES, "army_lists": lf.army_lists(),
         "minis_modes": [(key, gettext(str(name)), key in rulesets.MINIS_PLAYABLE_MODES)
                         for key, name in rulesets.MINIS_MODES.items()],

@@ -119,6 +119,15 @@ def _deck_names(ruleset: str) -> str:
     return ", ".join(f"{key} ({name})" for key, name in deck_choices(ruleset).items())
 
 
+def unknown_deck(field: str, deck: str, ruleset: str) -> GameError:
+    """The refusal of a deck no one has: `detail` says so in a sentence; the field's message keeps every deck the
+    site plays with its key, for programs (what they may send instead)."""
+    return GameError("invalid", gettext("There is no deck called “%(deck)s”: choose one of the ready-made decks or "
+                                        "one of your saved decks.") % {"deck": deck},
+                     fields={field: [gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
+                         "deck": deck, "choices": _deck_names(ruleset)}]})
+
+
 def _validate_decks(s: LobbySettings) -> None:
     choices = deck_choices(s.ruleset)
     if not choices:
@@ -136,8 +145,7 @@ def _validate_decks(s: LobbySettings) -> None:
         if i == 0 and saved_deck_id(deck) is not None:
             continue  # the creator's own saved deck (issue 30): checked with its owner, do_create_lobby
         if deck not in choices:
-            raise invalid("decks", gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
-                "deck": deck, "choices": _deck_names(s.ruleset)})
+            raise unknown_deck("decks", deck, s.ruleset)
 
 
 def saved_deck_id(deck: str):
@@ -169,8 +177,7 @@ def check_deck(lobby: Lobby, deck: str, user: User | None = None) -> str:
                 remaining.remove(d)
         return remaining[0] if remaining else ""
     if deck and deck not in choices:
-        raise invalid("deck", gettext("Unknown deck %(deck)r; choose among: %(choices)s.") % {
-            "deck": deck, "choices": _deck_names(lobby.ruleset)})
+        raise unknown_deck("deck", deck, lobby.ruleset)
     return deck
 
 

@@ -219,6 +219,22 @@
       h("span", { title: gettext("reserve") }, pgettext("short for reserve", "Res") + " ", h("b", {}, val("reserve") ?? "–")));
   }
 
+  // tokens on a card: its short word on the card, the whole of it as its title (a stand token is Power Behind the Throne's)
+  const TOKEN_SHORT = { poison: gettext("poison") };
+  const TOKEN_NAMES = { poison: gettext("poison"), stand: gettext("stand"), betrayal: gettext("betrayal") };
+  function tokenWords(t, n) {
+    if (t === "stand") return fmt(ngettext("%(n)s stand token", "%(n)s stand tokens", n), { n });
+    if (t === "betrayal") return fmt(ngettext("%(n)s betrayal token", "%(n)s betrayal tokens", n), { n });
+    if (t === "poison") return fmt(ngettext("%(n)s poison token", "%(n)s poison tokens", n), { n });
+    return `${n} ${t}`;
+  }
+  /* The tokens on a seat's revealed plot (the engine keeps Power Behind the Throne's stand tokens with the player,
+     for the plot they were put on): {stand: n}, or none. */
+  function plotTokens(p) {
+    const t = p.bt_stand_tokens;
+    return t && t.plot === p.plot && t.n > 0 ? { stand: t.n } : {};
+  }
+
   /* One card. `state` (in play): {kneeling, power, gold, duplicates, tokens, strength, participating};
      `key` is how the page knows it ("play:c12", "hand:3", "faction:p1", "plotdeck:summons", "pile:...");
      `extra` adds classes and children. */
@@ -236,8 +252,7 @@
     if (state.power) status.push(h("span", { class: "power", title: powerWords(state.power) }, `★ ${state.power}`));
     if (state.gold) status.push(h("span", { class: "gold-on", title: fmt(ngettext("%(n)s gold on it", "%(n)s gold on it", state.gold), { n: state.gold }) }, `◉ ${state.gold}`));
     if (state.duplicates) status.push(h("span", { class: "dupes", title: gettext("duplicates") }, fmt(gettext("+%(n)s dup."), { n: state.duplicates })));
-    const TOKENS = { poison: gettext("poison") };
-    for (const [t, n] of Object.entries(state.tokens || {})) if (n) status.push(h("span", { class: "token" }, `${n} ${TOKENS[t] || t}`));
+    for (const [t, n] of Object.entries(state.tokens || {})) if (n) status.push(h("span", { class: "token token-" + t, title: tokenWords(t, n) }, TOKEN_SHORT[t] ? `${n} ${TOKEN_SHORT[t]}` : tokenWords(t, n)));
     const PARTICIPATING = { attacking: gettext("attacking"), defending: gettext("defending") };
     if (state.participating) status.push(h("span", { class: "part" }, PARTICIPATING[state.participating] || state.participating));
     const str = state.strength !== undefined ? state.strength : c.strength;
@@ -413,7 +428,7 @@
     const bar = h("div", { class: "lcg-bar" },
       factionCard(seat),
       p.agenda ? h("div", { class: "agenda" }, cardView(p.agenda, {}, `agenda:${seat}`, { slotClass: "small" })) : null,
-      plotId ? h("div", { class: "revealed-plot" }, cardView(plotId, { plotLive: live }, `plot:${seat}`, { slotClass: "plot" }))
+      plotId ? h("div", { class: "revealed-plot" }, cardView(plotId, { plotLive: live, tokens: plotTokens(p) }, `plot:${seat}`, { slotClass: "plot" }))
         : h("div", { class: "revealed-plot none" }, p.chosen_plot ? gettext("Plot chosen (face down)") : gettext("No plot revealed")),
       h("div", { class: "counters" },
         h("div", { class: "stats" }, stat(pgettext("total", "Power"), power, gettext("total power (faction card and cards in play)")), stat(gettext("Gold"), p.gold, gettext("gold in the gold pool")),
@@ -597,7 +612,7 @@
       case "duplicate_discarded": return say(gettext("%(who)s discards a duplicate of %(card)s to save it."), { card: cardName(e.card) });
       case "saved": return say(gettext("%(card)s is saved."), { card: cardName(e.card) });
       case "attached": return say(gettext("%(card)s is attached to %(host)s."), { card: cardName(e.card), host: cardName(e.on) });
-      case "token": return say(gettext("%(card)s gets a %(token)s token."), { card: cardName(e.card), token: e.token === "poison" ? gettext("poison") : e.token });
+      case "token": return say(gettext("%(card)s gets a %(token)s token."), { card: cardName(e.card), token: TOKEN_NAMES[e.token] || e.token });
       case "removed_from_challenge": return say(gettext("%(card)s is removed from the challenge."), { card: cardName(e.card) });
       case "shuffled_into_deck": return (e.cards || []).length ? say(gettext("%(who)s shuffles %(cards)s into the deck."), { cards: list(e.cards) }) : say(gettext("%(who)s shuffles the deck."));
       case "look": return e.cards ? say(gettext("%(who)s looks at %(count)s: %(cards)s."), { count: cardsN(e.count), cards: list(e.cards) })
@@ -653,9 +668,16 @@
   }
   // what an "order" decision may list besides cards: the keywords of a won challenge
   const ORDER_WORDS = { renown: gettext("Renown"), insight: gettext("Insight"), pillage: gettext("Pillage"), intimidate: gettext("Intimidate") };
+  // the options of the cards that say "choose one" (the engine's decision names the card, `what` "mode", the
+  // option's number), in the order the engine numbers them (games/engine/lcg: abilities.py, cards_baratheon_targaryen.py)
+  const MODE_WORDS = {
+    great_kraken: [gettext("Draw 1 card"), gettext("Your faction gains 1 power")],
+    vanguard_lancer: [gettext("Discard 1 power from a character of your opponent's"), gettext("Discard 1 power from your opponent's faction card")],
+    fire_and_blood: [gettext("Shuffle the character into your deck"), gettext("Put the character into play")],
+  };
   function describeChoice(v, ctx) {
     const d = (ctx && ctx.decision) || V.decision || {};
-    if (d.what === "mode") return fmt(gettext("Option %(n)s"), { n: v + 1 });
+    if (d.what === "mode") return (MODE_WORDS[base(d.card)] || [])[v] || fmt(gettext("Option %(n)s"), { n: v + 1 });
     if (d.what === "x") return `X = ${v}`;
     if (d.what === "seat") return v === ME ? gettext("Me") : seatName(v);
     if (d.what === "challenge_type") return ICONS[v] ? ICONS[v][1] : cap(v);
