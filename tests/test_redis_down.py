@@ -204,10 +204,11 @@ def _read_frame(stream) -> tuple[int, bytes]:
 def test_daphne_completes_the_handshake_and_closes_with_4503(private_redis, tmp_path):
     """The real server. Without the wrapper Daphne answers the crash during the handshake with an
     HTTP 500 or drops the connection; and it refuses close codes other than 1000 and 3000-4999 (so
-    1013 cannot be sent)."""
+    1013 cannot be sent). Redis is down from the start and the sockets' grace is 0, so the first failed
+    read closes it (tests/test_socket_layer_outage.py covers the grace)."""
     private_redis.stop()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DB_", "DATABASE_", "REDIS_"))}
-    env.update(REDIS_URL=private_redis.url, DATABASE_URL=f"sqlite:///{tmp_path}/unused.sqlite3", DEBUG="false",
+    env.update(CHANNEL_LAYER_RECEIVE_GRACE="0", REDIS_URL=private_redis.url, DATABASE_URL=f"sqlite:///{tmp_path}/unused.sqlite3", DEBUG="false",
                SECRET_KEY="x" * 50, ALLOWED_HOSTS="127.0.0.1", SECURE_SSL_REDIRECT="false", LOG_LEVEL="ERROR")
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),

@@ -69,3 +69,27 @@ class RedisChannelLayer(ChannelsRedisLayer):
                 log.warning("the channel layer reads from Redis again after %.1f s", clock() - self.failing_since)
                 self.failing_since = None
             return received
+
+    # What sends is tried once more on a connection error: after Redis restarted (or a failover), the
+    # pool still holds connections to the old server, and the first command on each fails ("Connection
+    # closed by server") though Redis answers again; redis-py drops that connection, so the second try
+    # runs on a fresh one. A Redis still down fails the second try too, and the caller decides (a
+    # handshake is closed with 4503, an action's update is logged as lost: games/services/notify.py).
+    async def send(self, channel: str, message: dict) -> None:
+        await _once_more(super().send, channel, message)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        await _once_more(super().group_add, group, channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        await _once_more(super().group_discard, group, channel)
+
+    async def group_send(self, group: str, message: dict) -> None:
+        await _once_more(super().group_send, group, message)
+
+
+async def _once_more(call: Any, *args: Any) -> Any:
+    try:
+        return await call(*args)
+    except REDIS_ERRORS:
+        return await call(*args)

@@ -174,6 +174,9 @@ CACHES = redis_config.caches(REDIS)
 # channels-redis, without a socket timeout on its blocking reads (westeros/redis_config.py says why).
 CHANNEL_LAYERS = redis_config.channel_layers(REDIS, capacity=env_int("CHANNEL_LAYER_CAPACITY", 5000),
                                              expiry=env_int("CHANNEL_LAYER_EXPIRY", 30))
+# How long the sockets ride out a Redis outage before they are closed with 4503 (westeros/channel_layer.py;
+# a Sentinel failover takes about 3 s); 0 closes them at the first failed read.
+CHANNEL_LAYER_RECEIVE_GRACE = env_int("CHANNEL_LAYER_RECEIVE_GRACE", 15)
 
 _BROKER = redis_config.celery_broker(REDIS)
 CELERY_BROKER_URL = _BROKER["url"]
