@@ -49,7 +49,7 @@ def test_the_command_line_says_so_on_stderr_and_exits_2():
 @pytest.mark.parametrize("args", [
     ["--game", "agot", "--players", "3", "--tides", "--bot", "smart"],
     ["--game", "agot", "--players", "4", "--options", "fog_of_war,castles_to_win=5,rounds=6"],
-    ["--game", "agot", "--players", "3", "--options", "random_starts,gift_power_tokens,rounds=3"],
+    ["--game", "agot", "--players", "3", "--options", "random_starts,gift_power_tokens,draft_house_cards,draft_tracks,anonymous,rounds=3"],
     ["--game", "btwixt", "--players", "3", "--options", "advanced,draft"],
     ["--game", "btwixt", "--players", "3", "--bot", "random"],  # what btwixt plays anyway
 ])

@@ -140,6 +140,10 @@ class LobbyForm(forms.Form):
     tides_of_battle = Tick(_("Tides of Battle"))
     # the variants of issue 34 (docs/rules-decisions.md, "AGoT variants"); the engine judges the values
     fog_of_war = Tick(_("Fog of war"))
+    random_starts = Tick(_("Random start positions"))
+    gift_power_tokens = Tick(_("Gifting power tokens"))
+    draft_house_cards = Tick(_("House-card draft"))
+    draft_tracks = Tick(_("Influence-track draft"))
     castles_to_win = forms.IntegerField(label=_("Castles needed to win"), required=False, min_value=3, max_value=20,
                                         error_messages={"invalid": _("Castles needed to win: a whole number from 3 to 20."),
                                                         "min_value": _("Castles needed to win: a whole number from 3 to 20."),
@@ -176,7 +180,9 @@ class LobbyForm(forms.Form):
     private = Tick(_("Private"))
     password = forms.CharField(label=_("Password"), required=False, max_length=128)
 
-    AGOT_FIELDS = ("seat", "tides_of_battle", "fog_of_war", "castles_to_win", "rounds")
+    AGOT_SWITCHES = ("tides_of_battle", "fog_of_war", "random_starts", "gift_power_tokens", "draft_house_cards",
+                     "draft_tracks")
+    AGOT_FIELDS = ("seat", *AGOT_SWITCHES, "castles_to_win", "rounds")
     LCG_FIELDS = ("deck_choice", "my_deck", "their_deck", "open_decklists")
     MINIS_FIELDS = ("army", "minis_mode", "random_terrain")
 
@@ -239,7 +245,7 @@ class LobbyForm(forms.Form):
             return {"open_decklists": True} if d.get("open_decklists") else {}
         if d["ruleset"] == "minis":
             return {"mode": d["minis_mode"], **({"terrain": "random"} if d.get("random_terrain") else {})}
-        options: dict[str, Any] = {k: True for k in ("tides_of_battle", "fog_of_war") if d.get(k)}
+        options: dict[str, Any] = {k: True for k in self.AGOT_SWITCHES if d.get(k)}
         for key, default in (("castles_to_win", 7), ("rounds", 10)):
             if d.get(key) is not None and d[key] != default:
                 options[key] = d[key]
@@ -331,6 +337,14 @@ def option_words(ruleset: str, options: dict[str, Any]) -> list[str]:
     words = [gettext("Tides of Battle")] if options.get("tides_of_battle") else []
     if options.get("fog_of_war"):
         words.append(gettext("fog of war"))
+    if options.get("random_starts"):
+        words.append(gettext("random start positions"))
+    if options.get("gift_power_tokens"):
+        words.append(gettext("gifting power tokens"))
+    if options.get("draft_house_cards"):
+        words.append(gettext("house-card draft"))
+    if options.get("draft_tracks"):
+        words.append(gettext("Influence-track draft"))
     if options.get("castles_to_win") not in (None, 7):
         words.append(gettext("%(count)s castles to win") % {"count": options["castles_to_win"]})
     if options.get("rounds") not in (None, 10):

@@ -277,3 +277,20 @@ def test_the_smart_bot_drafts():
     from games.engine.agot import smart_bot
 
     assert smart_bot.play_game(3, 5, options=BOTH)["state"]["phase"] == "over"
+
+
+# ----------------------------------------------------------------------------- anonymous players
+
+
+def test_anonymous_is_an_option_the_engine_keeps_and_plays_the_same_with():
+    """Anonymous players (Swords and Ravens' "faceless"): the site hides the players' names until the
+    end; the engine names houses only, so a game plays the same with the option as without."""
+    seats = R.seat_names(4)
+    with_it = R.new_game(seats, {"anonymous": True}, 9)
+    assert with_it["options"]["anonymous"] is True
+    assert {**with_it, "options": {}} == {**R.new_game(seats, {}, 9), "options": {}}
+    with pytest.raises(EngineError):
+        R.new_game(seats, {"anonymous": "yes"}, 9)
+    a = bot.play_random_game(4, 9, check=False, options={"anonymous": True})["state"]
+    b = bot.play_random_game(4, 9, check=False, options={})["state"]
+    assert {**a, "options": {}} == {**b, "options": {}}

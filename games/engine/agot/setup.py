@@ -29,10 +29,12 @@ State = dict[str, Any]
 
 # Options a game may be created with (R28, R297) and the variants of issue 34 (docs/rules-decisions.md,
 # "AGoT variants"): fog of war, the castles needed to win, the number of rounds, random start positions,
-# gifting power tokens (gifts.py), the house-card and Influence-track drafts (draft.py).
+# gifting power tokens (gifts.py), the house-card and Influence-track drafts (draft.py), anonymous players
+# (`anonymous`: kept for the site, which hides the players' names until the game ends; the engine names
+# houses only, so it plays the same with it or without).
 OPTIONS: dict[str, Any] = {"tides_of_battle": False, "fog_of_war": False, "castles_to_win": 7, "rounds": 10,
                            "random_starts": False, "gift_power_tokens": False, "draft_house_cards": False,
-                           "draft_tracks": False}
+                           "draft_tracks": False, "anonymous": False}
 # The whole-number options and their ranges: at least 3 castles (one house starts with 2), at most all
 # 20 castle and stronghold areas; 1 to 10 rounds (the Westeros decks hold 10 cards, one drawn a round
 # from round 2).

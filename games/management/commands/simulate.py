@@ -3,7 +3,7 @@ or `python manage.py simulate --game btwixt --players 4 --games 100 --seed 1 [--
 or `python manage.py simulate --game minis --games 1000 [--bot smart]` (the miniatures game, two seats):
 bots play whole games, invariants checked after every action; prints games/second and every failure
 with its seed and action index. `--tides` plays with the Tides of Battle option; `--options fog_of_war,castles_to_win=5,rounds=6` with the
-board game's variants (issue 34; also random_starts, gift_power_tokens); `--bot smart` seats
+board game's variants (issue 34; AGOT_FLAGS lists the switches); `--bot smart` seats
 the smart bot (games/engine/agot/smart_bot.py) everywhere instead of the random one. The work is done
 by the pure functions games.engine.agot.bot.play_random_game and smart_bot.play_game, and for B'Twixt
 games.engine.btwixt.bot.simulate (cards, allies and tokens conserved, JSON round trip, replay
@@ -136,7 +136,7 @@ def run_minis(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]
 
 
 BTWIXT_OPTIONS = ("advanced", "draft", "succession", "allies_in_sight", "short")
-AGOT_FLAGS = ("fog_of_war", "random_starts", "gift_power_tokens")
+AGOT_FLAGS = ("fog_of_war", "random_starts", "gift_power_tokens", "draft_house_cards", "draft_tracks", "anonymous")
 AGOT_NUMBERS = ("castles_to_win", "rounds")
 
 
