@@ -23,6 +23,7 @@ from accounts.services import (
     do_authenticate,
     do_issue_token,
     do_revoke_token,
+    do_set_action_windows,
     do_set_auto_pass,
     do_set_language,
     do_upgrade_to_bot,
@@ -43,7 +44,7 @@ class MeView(APIView):
     def get(self, request: Request) -> Response:
         return Response(MeSerializer(request.user).data)
 
-    @extend_schema(request=MeSerializer, responses=MeSerializer, summary="Change your account's settings (its language, the card game's automatic pass)")
+    @extend_schema(request=MeSerializer, responses=MeSerializer, summary="Change your account's settings (its language, the card game's automatic pass and action windows)")
     def patch(self, request: Request) -> Response:
         serializer = MeSerializer(request.user, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
@@ -51,6 +52,8 @@ class MeView(APIView):
             do_set_language(request.user, serializer.validated_data["language"])
         if "auto_pass" in serializer.validated_data:
             do_set_auto_pass(request.user, serializer.validated_data["auto_pass"])
+        if "action_windows" in serializer.validated_data:
+            do_set_action_windows(request.user, serializer.validated_data["action_windows"])
         return Response(MeSerializer(request.user).data)
 
 

@@ -13,6 +13,13 @@ from django.utils.translation import gettext_lazy as _
 TOKEN_PREFIX_LENGTH = 8
 
 
+def default_action_windows() -> list[str]:
+    """The card game's action windows a new player is asked in (throneteki's defaults)."""
+    from games.engine.lcg.prompts import DEFAULT_ACTION_WINDOWS
+
+    return list(DEFAULT_ACTION_WINDOWS)
+
+
 class User(AbstractUser):
     """A player. `email` is the confirmed address, unique: password resets and notifications go
     there. Sign-up does not reveal which addresses have an account (issue 28): the address typed
@@ -33,6 +40,11 @@ class User(AbstractUser):
     # when their hand and cards in play hold nothing usable there (games/services/play.py). Off by
     # default: the opponent may infer it from how fast the pass comes.
     auto_pass = models.BooleanField(gettext_lazy("pass for me when I hold nothing playable"), default=False)
+    # The card game: the action windows this player is asked in (games/engine/lcg/prompts.py
+    # ACTION_WINDOWS, throneteki's "Action windows" setting and its defaults); the others are passed for
+    # them. Carried into a game as its option `action_windows` when the game starts (games/services/play.py).
+    action_windows = models.JSONField(gettext_lazy("card game: action windows you are asked in"),
+                                      default=default_action_windows)
 
     class Meta:
         verbose_name = gettext_lazy("user")

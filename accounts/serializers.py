@@ -5,12 +5,14 @@ from rest_framework import serializers
 
 from accounts.forms import TOKEN_NAME_MAX
 from accounts.models import ApiToken, User
+from games.engine.lcg.prompts import ACTION_WINDOWS
 
 
 class MeSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
-        fields = ("id", "username", "email", "email_pending", "date_joined", "bot", "language", "auto_pass")
+        fields = ("id", "username", "email", "email_pending", "date_joined", "bot", "language", "auto_pass",
+                  "action_windows")
         read_only_fields = ("id", "username", "email", "email_pending", "date_joined", "bot")
 
     language = serializers.ChoiceField(
@@ -23,6 +25,12 @@ class MeSerializer(serializers.ModelSerializer):
         help_text="the card game: the server passes your action, interrupt and reaction windows when your hand "
                   "and cards in play hold nothing usable there (off by default; the opponent may infer it from "
                   "how fast the pass comes). PATCH to change it")
+
+    action_windows = serializers.ListField(
+        child=serializers.ChoiceField(choices=ACTION_WINDOWS), required=False,
+        help_text="the card game: the action windows you are asked in (among " + ", ".join(ACTION_WINDOWS) + "; "
+                  "by default after_attackers and after_defenders, as throneteki's); the others pass for you, in "
+                  "the games that start after the change. PATCH to change it")
 
     email = serializers.EmailField(read_only=True, allow_null=True,
                                    help_text="the confirmed address (null until the sign-up link is followed)")

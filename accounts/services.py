@@ -143,6 +143,16 @@ def do_set_auto_pass(user: User, on: bool) -> User:
     return user
 
 
+def do_set_action_windows(user: User, names: list[str]) -> User:
+    """The card game's action windows `user` is asked in (games/engine/lcg/prompts.py ACTION_WINDOWS;
+    the caller checked the names); games started from now on carry them (games/services/play.py)."""
+    from games.engine.lcg.prompts import ACTION_WINDOWS
+
+    user.action_windows = [n for n in ACTION_WINDOWS if n in set(names)]
+    user.save(update_fields=["action_windows"])
+    return user
+
+
 def do_issue_token(user: User, name: str) -> tuple[ApiToken, str]:
     return ApiToken.issue(user, name)
 

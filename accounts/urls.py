@@ -13,6 +13,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("profile/auto-pass/", views.set_auto_pass, name="auto-pass"),
+    path("profile/action-windows/", views.set_action_windows, name="action-windows"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/bot/", views.upgrade_to_bot, name="bot-upgrade"),
     path("tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke-token"),

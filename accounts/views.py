@@ -20,6 +20,7 @@ from accounts.services import (
     do_confirm_email,
     do_issue_token,
     do_revoke_token,
+    do_set_action_windows,
     do_set_auto_pass,
     do_sign_up,
     do_upgrade_to_bot,
@@ -75,7 +76,26 @@ class LoginView(auth_views.LoginView):
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/profile.html", {"profile_user": request.user, "is_self": True})
+    return render(request, "accounts/profile.html", {"profile_user": request.user, "is_self": True,
+                                                     "action_windows": action_window_choices(request.user)})
+
+
+def action_window_choices(user: User) -> list[tuple[str, str, bool]]:
+    """(window name, its words, on) of each card-game action window a player may turn off."""
+    from games.engine.lcg.prompts import ACTION_WINDOWS
+
+    words = {
+        "plot": gettext("Plot phase"),
+        "draw": gettext("Draw phase"),
+        "before_challenge": gettext("Before a challenge is declared"),
+        "after_attackers": gettext("After attackers are declared"),
+        "after_defenders": gettext("After defenders are declared"),
+        "dominance": gettext("Dominance phase"),
+        "standing": gettext("Standing phase"),
+        "taxation": gettext("Taxation phase"),
+    }
+    on = set(user.action_windows or ())
+    return [(n, words[n], n in on) for n in ACTION_WINDOWS]
 
 
 @login_required
@@ -89,10 +109,24 @@ def set_auto_pass(request: HttpRequest) -> HttpResponse:
     return redirect("profile")
 
 
+@login_required
+@require_POST
+def set_action_windows(request: HttpRequest) -> HttpResponse:
+    """The profile page's card-game setting: the action windows the player is asked in (a box per
+    window of prompts.ACTION_WINDOWS; the boxes left empty are passed for them in games started later)."""
+    from games.engine.lcg.prompts import ACTION_WINDOWS
+
+    do_set_action_windows(request.user, [n for n in request.POST.getlist("action_windows") if n in ACTION_WINDOWS])
+    messages.success(request, gettext("Saved: your next card games ask you in the action windows you chose."))
+    return redirect("profile")
+
+
 def public_profile(request: HttpRequest, username: str) -> HttpResponse:
     """Anyone's profile as others see it: ratings with their history, reliability, recent games."""
     user = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "accounts/profile.html", {"profile_user": user, "is_self": request.user == user})
+    is_self = request.user == user
+    return render(request, "accounts/profile.html", {"profile_user": user, "is_self": is_self,
+                                                     "action_windows": action_window_choices(user) if is_self else ()})
 
 
 @login_required

@@ -3,10 +3,13 @@
 - the engine's player (bot_action) against the random one over 200 seeded games (issue 16: >= 70%);
 - the median time of a whole random game (target 0.3 s) and replay speed (target 5,000 actions/s);
 - window prompts (issue 30): the action, interrupt and reaction decisions a seat is asked, per seat
-  per round, in games between two engine players (bot_action) with the default settings (every
-  window on): the learn-to-play decks (open lists) and the ready-made decks the engine plays
-  (closed lists by default; also with open lists). Goals: at most 10 open, at most 20 closed. Also
-  the windows a seat is asked in (a window asking it twice counts once) and the machine's load.
+  per round, in games between two engine players (bot_action) with the default settings: the
+  action windows a new account is asked in (prompts.DEFAULT_ACTION_WINDOWS, throneteki's defaults,
+  carried into a site game as its option `action_windows`), and also with every action window on
+  (the engine's default, the games started before the setting): the learn-to-play decks (open lists)
+  and the ready-made decks the engine plays (closed lists by default; also with open lists). Goals:
+  at most 10 open, at most 20 closed. Also the windows a seat is asked in (a window asking it twice
+  counts once) and the machine's load.
 """
 from __future__ import annotations
 
@@ -37,14 +40,18 @@ def _window_key(state: dict) -> tuple:
     return ("ability", A.top_window(state)["id"])
 
 
-def window_prompts(pairs: list[tuple[str, str]], open_lists: bool | None, games: int = PROMPT_GAMES) -> tuple[float, float]:
-    """(window decisions, windows asked in) per seat per round over engine-player games."""
+def window_prompts(pairs: list[tuple[str, str]], open_lists: bool | None, games: int = PROMPT_GAMES,
+                   action_windows: tuple[str, ...] | None = prompts.DEFAULT_ACTION_WINDOWS) -> tuple[float, float]:
+    """(window decisions, windows asked in) per seat per round over engine-player games; both seats
+    are asked in `action_windows` (None: every action window)."""
     R = get_ruleset("lcg")
     asked = rounds = windows = 0
     for i in range(games):
         options = {"decks": list(pairs[i % len(pairs)])}
         if open_lists is not None:
             options["open_decklists"] = open_lists
+        if action_windows is not None:
+            options["action_windows"] = {"p1": list(action_windows), "p2": list(action_windows)}
         state = R.new_game(["p1", "p2"], options, 9000 + i)
         seen = set()
         while not state["over"]:
@@ -68,9 +75,12 @@ def prompt_figures() -> None:
                  ("ready-made decks, open lists", pairs, True)]
     else:
         print("window prompts: no ready-made deck is played by the engine yet (closed lists not measured)")
-    for label, pairs, open_lists in rows:
-        decisions, windows = window_prompts(pairs, open_lists)
-        print(f"window prompts per seat per round, {label}: {decisions:.1f} (windows asked in: {windows:.1f})")
+    for windows_on, words in ((prompts.DEFAULT_ACTION_WINDOWS, "the default action windows"),
+                              (None, "every action window on")):
+        for label, pairs, open_lists in rows:
+            decisions, windows = window_prompts(pairs, open_lists, action_windows=windows_on)
+            print(f"window prompts per seat per round, {label}, {words}: {decisions:.2f} "
+                  f"(windows asked in: {windows:.2f})")
 
 
 def main() -> None:

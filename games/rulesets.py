@@ -91,6 +91,8 @@ def options_refusal(ruleset: str, options: Any) -> str | None:
     if ruleset == "lcg" and options.get("every_window", True) is not True:
         return gettext("every_window is on on the site: every action window asks both players, so no window "
                        "shows the opponent whether a hand holds something to play (rules/lcg.md §5.2).")
+    if ruleset == "lcg" and "action_windows" in options:
+        return gettext("action_windows is each player's own setting (their profile page), not the table's.")
     if ruleset != "minis":
         return None
     mode = options.get("mode", "here_we_stand")

@@ -124,7 +124,8 @@ def test_a_swiss_event_of_lcg_pairs_runs_through_the_api_with_byes_and_rounds_ad
     for table in first:
         game = table.game
         assert game.ruleset == "lcg" and game.ranked and game.time_limit == 600
-        assert game.options == {} and game.state["options"]["every_window"] is True  # the site's only way
+        # the site's only way; the players' action windows are their accounts' (games/services/play.py)
+        assert set(game.options) == {"action_windows"} and game.state["options"]["every_window"] is True
         assert sorted(s.seat for s in table.seats.all()) == ["p1", "p2"]
         assert {(s.seat, s.user) for s in GameSeat.objects.filter(game=game)} == \
                {(s.seat, s.registration.user) for s in table.seats.all()}

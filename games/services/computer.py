@@ -103,7 +103,8 @@ def do_rematch(game_id: int, user: User) -> Rematch:
             return Rematch(lobbies.lobby_game(open_lobby), open_lobby)
         computers = sum(1 for s in seats if s.is_computer())
         people = len(seats) - computers
-        options = {k: v for k, v in (game.options or {}).items() if k != "decks"}  # decks: brought again below
+        # decks: brought again below; action_windows: each player's setting, carried in when the game starts
+        options = {k: v for k, v in (game.options or {}).items() if k not in ("decks", "action_windows")}
         settings = lobbies.LobbySettings(
             ruleset=game.ruleset, seat_count=len(seats), time_limit=game.time_limit,
             name="", clock_bank=game.clock_bank, clock_increment=game.clock_increment,  # "Rematch of game N" when shown

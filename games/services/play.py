@@ -61,6 +61,12 @@ def do_create_game(
     seats = [seat for seat in choices if seat in seating]  # the ruleset's seating order
     seed = secrets.randbits(SEED_BITS) if seed is None else seed
     salt = secrets.token_hex(16)
+    if ruleset == "lcg":  # each player's action windows (their account's setting; a computer seat: every one)
+        from games.engine.lcg.prompts import ACTION_WINDOWS
+
+        options = {**(options or {}), "action_windows": {
+            seat: [n for n in ACTION_WINDOWS if n in (user.action_windows or ())]
+            for seat, user in seating.items() if user is not None}}
     try:
         state = engine.new_game(seats, options or {}, seed)
     except EngineError as error:

@@ -9,6 +9,10 @@ prompts.py).
 - With open deck lists a card whose every copy is in a public zone is no reason to ask.
 - The reduction never takes away a legal play: a seat that holds a card it could use, in play or in
   hand, is asked (L87, L91-L95).
+- Each player's setting `action_windows` (throneteki's "Action windows"): an action window the seat
+  turned off passes for that seat only, whatever it holds; a seat with the window on is asked as
+  before; the setting is public, so the decision still never depends on hidden information; a game
+  without the option (every game started before it) asks in every action window.
 """
 from __future__ import annotations
 
@@ -100,9 +104,13 @@ def _pass_forward(state: dict[str, Any], steps: int) -> list[Any]:
     return seen
 
 
-def _advance(seed: int, steps: int, open_lists: bool, decks: list[str]) -> dict[str, Any]:
+def _advance(seed: int, steps: int, open_lists: bool, decks: list[str],
+             windows: dict[str, list[str]] | None = None) -> dict[str, Any]:
     rnd = random.Random(seed)
-    state = R.new_game(["p1", "p2"], {"decks": decks, "open_decklists": open_lists}, seed)
+    options = {"decks": decks, "open_decklists": open_lists}
+    if windows is not None:
+        options["action_windows"] = windows
+    state = R.new_game(["p1", "p2"], options, seed)
     assert state["options"]["every_window"]
     for _ in range(steps):
         if R.is_over(state):
@@ -114,11 +122,14 @@ def _advance(seed: int, steps: int, open_lists: bool, decks: list[str]) -> dict[
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 400), open_lists=st.booleans(),
-       swap=st.booleans(), scramble=st.integers(0, 1_000))
-def test_asking_never_depends_on_hands_or_decks(seed, steps, open_lists, swap, scramble):
+       swap=st.booleans(), scramble=st.integers(0, 1_000),
+       windows=st.none() | st.lists(st.sampled_from(prompts.ACTION_WINDOWS), unique=True))
+def test_asking_never_depends_on_hands_or_decks(seed, steps, open_lists, swap, scramble, windows):
     """L90, L91-L98: the same public state with other hands and other (closed) decks, or the same
-    open lists in other places, asks the same seats now and at every window passed after."""
-    state = _advance(seed, steps, open_lists, _decks(seed + swap, open_lists))
+    open lists in other places, asks the same seats now and at every window passed after; with or
+    without p1's setting of the action windows it is asked in (p2 names none: every window)."""
+    chosen = None if windows is None else {"p1": windows}
+    state = _advance(seed, steps, open_lists, _decks(seed + swap, open_lists), chosen)
     other = other_hidden(state, random.Random(scramble))
     assert _asked_now(state) == _asked_now(other)
     assert _pass_forward(state, 40) == _pass_forward(other, 40)
@@ -261,3 +272,85 @@ def test_a_seat_with_an_empty_hand_and_nothing_in_play_is_never_asked():
     s = _open_game({"hand": [], "gold": 5})
     assert prompts.possible(s, "p2") == []
     assert not A.asked(s, "p2", "action", None)
+
+
+# ------------------------------------------------------------------ each player's action windows
+
+
+def _bear_game(windows: dict[str, list[str]] | None, p1_hand: list[str] | None = None) -> dict[str, Any]:
+    """The window before a challenge (4.1) with open lists: p2, without gold, might hold The Bear and
+    the Maiden Fair (a 0-cost action event of any phase, L90)."""
+    players = {"p1": {"decklist": "secrets_and_schemes", "plot": "taxation", "hand": p1_hand or []},
+               "p2": {"decklist": "secrets_and_schemes", "plot": "taxation", "hand": ["hear_me_roar"], "gold": 0}}
+    options = {"every_window": True, "open_decklists": True}
+    if windows is not None:
+        options["action_windows"] = windows
+    return R.scenario_game(["p1", "p2"], options, 3, {"first_player": "p1", "players": players}, "challenges", None)
+
+
+def test_an_action_window_turned_off_passes_for_that_seat_only():
+    """L90 with the player's setting: p2 turned the window before a challenge off, so it is not
+    asked there even holding a card it could play; p1, with the window on, is asked as before."""
+    bear = "the_bear_and_the_maiden_fair"
+    on = _bear_game({"p2": ["before_challenge"]}, p1_hand=[bear])
+    assert on["window"]["name"] == "before_challenge"
+    assert A.asked(on, "p1", "action", None) and A.asked(on, "p2", "action", None)
+    off = _bear_game({"p2": ["after_attackers", "after_defenders"]}, p1_hand=[bear])
+    assert A.asked(off, "p1", "action", None)  # p1's own window is on: unchanged
+    assert not A.asked(off, "p2", "action", None)
+    # whatever p2 really holds: a playable Bear in hand changes nothing
+    holding = _bear_game({"p2": []}, p1_hand=[bear])
+    holding_bear = _bear_game({"p2": []}, p1_hand=[bear])
+    p2 = holding_bear["players"]["p2"]
+    copy_of_bear = next(u for u in p2["deck"] if holding_bear["uids"][u][0] == bear)
+    p2["deck"].remove(copy_of_bear)
+    p2["hand"] = [copy_of_bear]
+    assert {"play": {"card": bear}} in actions.window_actions(holding_bear, "p2")
+    assert not A.asked(holding, "p2", "action", None) and not A.asked(holding_bear, "p2", "action", None)
+    assert A.asked(holding_bear, "p1", "action", None)
+
+
+def test_a_seat_the_option_does_not_name_and_a_game_without_it_are_asked_in_every_window():
+    """The games started before the setting have no `action_windows`: every action window asks as
+    it did (their logs replay); a seat the option does not name is the same."""
+    assert "action_windows" not in R.new_game(["p1", "p2"], {}, 1)["options"]
+    for windows in (None, {"p1": []}):
+        s = _bear_game(windows)
+        assert A.asked(s, "p2", "action", None)
+        assert R.pending(s) == {"p2": "action"}
+
+
+def test_the_window_off_is_passed_by_the_engine_and_the_next_one_on_asks():
+    """The seat's windows before a challenge pass by themselves; its reactions, interrupts and the
+    windows it kept on still ask it (L90, L91-L98)."""
+    s = _bear_game({"p2": ["after_attackers"]}, p1_hand=[])
+    assert R.pending(s) != {"p2": "action"}  # p1's empty hand and p2's setting: the window closed
+    assert s["window"] is None or s["window"]["name"] != "before_challenge"
+
+
+def test_every_action_window_off_never_asks_an_action_decision_in_those_windows():
+    """A whole game where p2 turned every action window off: p2 is never asked an action decision
+    outside the marshaling phase, and p1 (every window) still is."""
+    rnd = random.Random(5)
+    state = R.new_game(["p1", "p2"], {"decks": DECKS, "action_windows": {"p2": []}}, 5)
+    asked = {"p1": 0, "p2": 0}
+    while not R.is_over(state):
+        d = state["decision"]
+        if d and d["kind"] == "action" and state["window"]["name"] != "marshaling":
+            for seat in d["seats"]:
+                asked[seat] += 1
+        seat = sorted(R.pending(state))[0]
+        state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
+    assert asked["p2"] == 0 and asked["p1"] > 0
+
+
+def test_the_action_windows_option_is_checked():
+    import pytest
+
+    from games.engine.base import EngineError
+
+    for bad in ([], {"p3": []}, {"p1": "plot"}, {"p1": ["marshaling"]}, {"p1": [1]}):
+        with pytest.raises(EngineError, match="action_windows"):
+            R.new_game(["p1", "p2"], {"action_windows": bad}, 1)
+    s = R.new_game(["p1", "p2"], {"action_windows": {"p1": ["taxation", "plot"]}}, 1)
+    assert s["options"]["action_windows"] == {"p1": ["plot", "taxation"]}

@@ -46,6 +46,45 @@ DRAW_TYPES = ("character", "location", "attachment", "event")
 PHANTOM = "?"  # prefix of the public view's card instances (real ones are "c<n>")
 
 
+# ------------------------------------------------------------------ the players' action windows
+
+
+# The action windows a player chooses to be asked in (option `action_windows`, each player's account
+# setting carried into the game when it starts, as throneteki's "Action windows" user setting): the
+# names of flow.open_window's windows, in the order of a round. The marshaling phase's window is not
+# among them: the active player marshals there. A seat's setting is public (it is not its hand), so
+# passing a window it turned off tells nothing.
+ACTION_WINDOWS = ("plot", "draw", "before_challenge", "after_attackers", "after_defenders", "dominance",
+                  "standing", "taxation")
+# throneteki's defaults (its settings' defaultWindows): asked after attackers and after defenders are declared
+DEFAULT_ACTION_WINDOWS = ("after_attackers", "after_defenders")
+
+
+def check_action_windows(value: Any, seats: list[str]) -> dict[str, list[str]]:
+    """Option `action_windows`: {seat: [the names of ACTION_WINDOWS it is asked in]}. A seat it does
+    not name, and a game without the option (every game started before it), is asked in every window."""
+    from games.engine.base import EngineError
+
+    if not isinstance(value, dict) or not set(value) <= set(seats):
+        raise EngineError("illegal_action", "option action_windows: {seat: [window names]}")
+    out = {}
+    for seat, names in value.items():
+        if not isinstance(names, list) or not all(isinstance(n, str) and n in ACTION_WINDOWS for n in names):
+            raise EngineError("illegal_action", f"option action_windows: window names among {', '.join(ACTION_WINDOWS)}")
+        out[seat] = [n for n in ACTION_WINDOWS if n in names]
+    return out
+
+
+def window_on(state: State, seat: str) -> bool:
+    """Whether the seat's own setting lets the open action window ask it (a public fact: the window and
+    the option)."""
+    chosen = state["options"].get("action_windows")
+    if not chosen or seat not in chosen:
+        return True
+    w = state.get("window")
+    return w is None or w["name"] not in ACTION_WINDOWS or w["name"] in chosen[seat]
+
+
 # ------------------------------------------------------------------ deck lists
 
 
@@ -76,7 +115,7 @@ def decklist(state: State, seat: str) -> list[str] | None:
     if isinstance(p.get("decklist"), list):
         return p["decklist"]
     deck = data.all_decks().get(p.get("deck_id") or "")
-    return list(deck["draw"]) if deck else None
+    return deck["draw"] if deck else None
 
 
 def public_copies(state: State, seat: str) -> Counter:
@@ -84,15 +123,19 @@ def public_copies(state: State, seat: str) -> Counter:
     facedown one, and attachments, whoever controls them), discard and dead piles, removed from
     the game."""
     uids = state["uids"]
-    facedown = set(state.get("facedown", ()))  # Arya Stark's duplicate: nobody else knows what it is (L55)
+    facedown = state.get("facedown") or ()  # Arya Stark's duplicate: nobody else knows what it is (L55)
+    inplay = state["inplay"]
     out: Counter = Counter()
     for s in state["seats"]:
         for u in state["players"][s]["play"]:
-            if uids[u][1] == seat:
-                out[uids[u][0]] += 1
-            for v in state["inplay"][u].get("duplicates", ()):
-                if uids[v][1] == seat and v not in facedown:
-                    out[uids[v][0]] += 1
+            c, o = uids[u]
+            if o == seat:
+                out[c] += 1
+            dups = inplay[u].get("duplicates")
+            if dups:
+                for v in dups:
+                    if uids[v][1] == seat and v not in facedown:
+                        out[uids[v][0]] += 1
     p = state["players"][seat]
     for zone in ("discard", "dead", "removed"):
         for u in p.get(zone, ()):
@@ -146,7 +189,8 @@ def possible(state: State, seat: str) -> list[str]:
     seen = public_copies(state, seat)
     listed = decklist(state, seat) if is_open(state, seat) else None
     if listed is not None:
-        return [c for c, n in _deck_counts(listed) if n > seen[c]]
+        get = seen.get
+        return [c for c, n in _deck_counts(listed) if n > get(c, 0)]
     pool = dict(_pool(p.get("faction"), p.get("agenda")))
     for c in seen:
         if c not in pool:
@@ -156,6 +200,9 @@ def possible(state: State, seat: str) -> list[str]:
 
 # ------------------------------------------------------------------ the public view
 
+
+# agendas whose action the cards' modules add to the options of an action window (not in ABILITIES)
+MODULE_AGENDA_ACTIONS = frozenset({"fealty"})
 
 # target selectors that read the hand of the ability's controller (the cards' modules may add theirs)
 HAND_SELECTORS = {"hand_tyrell_6", "hand_lannister_character", "reinforcement"}
@@ -221,40 +268,70 @@ def _reads_hand(abilities: list[dict[str, Any]]) -> bool:
 
 def relevant(state: State, seat: str, timing: str, ev: Event | None) -> list[str] | None:
     """The cards the seat might hold that could matter in this window (None: nothing could be
-    used there, in hand or in play). A quick, public filter before the legal options are read."""
-    cands = possible(state, seat)
+    used there, in hand or in play). A quick, public filter before the legal options are read.
+    What the seat might hold is worked out only when a card of the hand could matter here (an
+    event answering the window, a card to marshal or to ambush)."""
+    p = state["players"][seat]
     uses: list[dict[str, Any]] = []
     keep: list[str] = []
     table = _window_table(timing, ev)
+    answering: Any = ()
     if table:
         answering = _index()["events"].get(("action", None) if timing == "action" else (timing, ev["t"]), ())
+        for u in p["play"]:
+            cid = T.cid(state, u)
+            if cid in table:
+                m = _matching(state, cid, timing, ev)
+                if m and A.live_specs(state, u):  # not blanked (L158): its abilities are those of the card
+                    uses.extend(m)
+        if p["plot"] is not None:  # the revealed plot's triggered abilities (cards_baratheon_targaryen._sources)
+            uses.extend(_matching(state, T.cid(state, p["plot"]), timing, ev))
+    w = state.get("window")
+    marshal = challenge = False
+    if timing == "action" and w is not None:
+        marshal = w["name"] == "marshaling" and state["active"] == seat
+        challenge = not marshal and w["name"] in flow.CHALLENGE_WINDOWS
+    cands: list[str] | None = None
+    if p["hand"] and (answering or marshal or challenge):
+        cands = possible(state, seat)
         for cid in cands:
             if cid in answering:
                 m = _matching(state, cid, timing, ev)
                 if m:
                     keep.append(cid)
                     uses.extend(m)
-        for u in state["players"][seat]["play"]:
-            cid = T.cid(state, u)
-            if cid in table:
-                m = _matching(state, cid, timing, ev)
-                if m and A.live_specs(state, u):  # not blanked (L158): its abilities are those of the card
-                    uses.extend(m)
-    w = state.get("window")
-    if timing == "action" and w is not None:
-        if w["name"] == "marshaling" and state["active"] == seat:
-            keep.extend(c for c in cands if data.card(state, c)["type"] != "event")
-        elif w["name"] in flow.CHALLENGE_WINDOWS:
-            keep.extend(c for c in cands if data.card(state, c)["keywords"].get("ambush") is not None
-                        or "Direwolf" in data.card(state, c)["traits"])
+        if marshal:
+            keep.extend(c for c in cands if not _flags(state, c)[0])
+        elif challenge:
+            keep.extend(c for c in cands if _flags(state, c)[1])
     dup = timing == "interrupt" and ev is not None and ev.get("t") == "would_leave"
-    # an agenda's own abilities (Fealty's action) come from the cards' modules: never filtered out
-    agenda = state["players"][seat].get("agenda")
-    if not keep and not uses and not dup and agenda not in A.ABILITIES:
+    # an agenda's own action (Fealty's) comes from the cards' modules (cards_martell_watch._options),
+    # not from ABILITIES, where every agenda has none: never filtered out of an action window
+    if not keep and not uses and not dup and not (timing == "action" and p.get("agenda") in MODULE_AGENDA_ACTIONS):
         return None
     if _reads_hand(uses):
-        return cands
+        return cands if cands is not None else possible(state, seat)
     return sorted(set(keep))
+
+
+_FLAGS: dict[str, Any] = {"of": None, "flags": {}}
+
+
+def _flags(state: State, cid: str) -> tuple[bool, bool]:
+    """(an event, ambush or a Direwolf) of a card id, from its printed data (kept per card)."""
+    extra = state.get("extra_cards")
+    if extra and cid in extra:
+        c = extra[cid]
+        return c["type"] == "event", c["keywords"].get("ambush") is not None or "Direwolf" in c["traits"]
+    cards = data.cards()
+    if _FLAGS["of"] is not cards:
+        _FLAGS.update(of=cards, flags={})
+    f = _FLAGS["flags"].get(cid)
+    if f is None:
+        c = cards[cid]
+        f = _FLAGS["flags"][cid] = (c["type"] == "event",
+                                    c["keywords"].get("ambush") is not None or "Direwolf" in c["traits"])
+    return f
 
 
 @contextmanager
@@ -324,10 +401,17 @@ memo_of: dict[str, Any] = {}
 
 def might_act(state: State, seat: str, timing: str, ev: Event | None) -> bool:
     """Whether the seat is asked in the window (`timing`: action, interrupt or reaction): some card
-    it might hold, or a card it controls, could legally be used there. Public information only."""
+    it might hold, or a card it controls, could legally be used there, and (an action window) the
+    seat's setting `action_windows` has the window on. Public information only."""
+    if timing == "action" and not window_on(state, seat):
+        return False  # the seat turned this window off (its public setting): passed for it
     if not _MEMOISED:
         _memoise_in_views()
-    cards = relevant(state, seat, timing, ev)
+    state["_memo"] = {}  # the state does not change while the filter reads it: blanked and rule_sources kept
+    try:
+        cards = relevant(state, seat, timing, ev)
+    finally:
+        state.pop("_memo", None)
     if cards is None:
         return False
     with public_view(state, seat, cards):

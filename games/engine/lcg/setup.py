@@ -13,7 +13,7 @@ from games.engine.lcg.abilities import REVISION
 State = dict[str, Any]
 Event = dict[str, Any]
 
-OPTION_KEYS = ("decks", "every_window", "open_decklists", "revision")
+OPTION_KEYS = ("decks", "every_window", "open_decklists", "revision", "action_windows")
 PLAYER_KEYS = frozenset({
     "decklist", "faction", "agenda", "hand", "deck", "deck_size", "plots", "used_plots", "plot", "characters",
     "locations", "faction_power", "faction_kneeling", "gold", "discard", "dead", "limited", "challenges",
@@ -48,7 +48,9 @@ def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, An
     information (default on for live games, off in scenarios, SCENARIOS.md decision 5).
     `open_decklists`: the deck lists are public (default: on when every deck is a learn-to-play
     deck; prompts.py). `revision`: the engine's rules revision the game was started under (default:
-    the current one; abilities.REVISION), which games started earlier keep."""
+    the current one; abilities.REVISION), which games started earlier keep. `action_windows`: the
+    action windows each seat is asked in, its player's setting (prompts.check_action_windows; absent:
+    all of them)."""
     if not isinstance(options, dict):
         raise EngineError("illegal_action", "options: a mapping")
     unknown = sorted(set(options) - set(OPTION_KEYS))
@@ -78,6 +80,8 @@ def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, An
     if not isinstance(open_lists, bool):
         raise EngineError("illegal_action", "option open_decklists: true or false")
     out = {"decks": decks, "every_window": every, "open_decklists": open_lists}
+    if "action_windows" in options:  # each player's setting (prompts.py); absent: every window asks
+        out["action_windows"] = prompts.check_action_windows(options["action_windows"], seats)
     revision = options.get("revision", REVISION)
     if revision not in range(1, REVISION + 1) or isinstance(revision, bool):
         raise EngineError("illegal_action", f"option revision: 1 to {REVISION}")
