@@ -191,11 +191,17 @@ def possible(state: State, seat: str) -> list[str]:
     if listed is not None:
         get = seen.get
         return [c for c, n in _deck_counts(listed) if n > get(c, 0)]
-    pool = dict(_pool(p.get("faction"), p.get("agenda")))
-    for c in seen:
-        if c not in pool:
-            pool[c] = _limit(data.card(state, c))
-    return sorted(c for c, n in pool.items() if seen[c] < n)
+    items = _pool(p.get("faction"), p.get("agenda"))
+    get = seen.get
+    out = [c for c, n in items if get(c, 0) < n]  # sorted, as the pool is
+    pool = _pool_ids(p.get("faction"), p.get("agenda"))
+    extra = [c for c, k in seen.items() if c not in pool and k < _limit(data.card(state, c))]
+    return sorted(out + extra) if extra else out
+
+
+@lru_cache(maxsize=64)
+def _pool_ids(faction: str | None, agenda: str | None) -> frozenset[str]:
+    return frozenset(c for c, _n in _pool(faction, agenda))
 
 
 # ------------------------------------------------------------------ the public view
