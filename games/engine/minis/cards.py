@@ -1041,7 +1041,7 @@ def answer(state: State, seat: str, kind: str, value: Any, events: Events) -> No
         state["units"][unit]["order_used"] = True  # the unit holds an Order token (on `key`)
         state["units"][unit].setdefault("orders_used", []).append(key)
         events.append({"type": "order", "seat": seat, "unit": unit, "ability": key})
-        flow.push(state, res)
+        _declare(state, task, res)
         return
     card = key[0]
     p = state["players"][seat]
@@ -1059,9 +1059,24 @@ def answer(state: State, seat: str, kind: str, value: Any, events: Events) -> No
     if source is not None:
         ev["source"] = source
     events.append(ev)
-    flow.push(state, res)
+    _declare(state, task, res)
     if task["window"] != "card_played":
         open_window(state, "card_played", {"seat": seat, "card": card, "rid": rid}, [T.opponent(state, seat)])
+
+
+def _declare(state: State, task: dict[str, Any], res: dict[str, Any]) -> None:
+    """Seed 1776-1779: the effects of one trigger are all declared first (the active seat first), then
+    resolved in that order, the active seat's first: the resolution waits behind the window, after
+    the ones declared before it. A card's `card_played` window (Counterplot) still comes at once, and
+    the Counterplot resolves as that window closes, before the card it answers. Revision 1: each
+    resolved as soon as it was declared."""
+    flow = _flow()
+    if T.revision(state) < 2:
+        flow.push(state, res)
+        return
+    i = state["work"].index(task) + 1 + task.get("declared", 0)
+    state["work"].insert(i, res)
+    task["declared"] = task.get("declared", 0) + 1
 
 
 def h_resolve(state: State, task: dict[str, Any], events: Events) -> None:

@@ -7,6 +7,7 @@ until a decision is pending or the game is over.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from games.engine import fields as F
@@ -86,6 +87,8 @@ def run(state: State, events: Events) -> None:
             state["work"] = []
             return
         if state["decision"]:
+            if T.revision(state) >= 2 and _take_forced(state, events):
+                continue
             return
         if state["work"]:
             task = state["work"][0]
@@ -98,6 +101,37 @@ def run(state: State, events: Events) -> None:
         else:
             return
     raise RuntimeError("minis flow did not settle")
+
+
+def _take_forced(state: State, events: Events) -> bool:
+    """SCENARIOS.md "Decisions" (revision 2): a decision with one legal value is taken by the engine
+    as soon as it arises, and logged by the events its answer writes; `pending` never shows it. Such
+    decisions: a zone's `choose` whose effect is not optional (crown, money, letter) with one legal
+    answer; Catelyn's Influence with one answer; a `retreat_move` with no legal Retreat at all (M49:
+    the unit stays). `activate` is always asked, even with one unit left (the public scenarios
+    ask it: tests/scenarios/minis/03, 05)."""
+    d = state["decision"]
+    if len(d["seats"]) != 1:
+        return False
+    seat = d["seats"][0]
+    if d["kind"] == "retreat_move":
+        if any_retreat(state, d["unit"], d["max"], forward=retreat_forward_allowed(state, d["unit"])) is not None:
+            return False
+        answer_retreat_move(state, seat, {"distance": 0}, events)
+        return True
+    if d["kind"] == "choose" and d.get("what") == "influence":
+        opts = influence_choices(state)
+        if len(opts) != 1:
+            return False
+        answer_influence(state, seat, opts[0], events)
+        return True
+    if d["kind"] == "choose" and d.get("zone") and not d.get("what") and d["zone"] not in MAY_ZONES:
+        opts = zone_choices(state, d["zone"], seat)
+        if len(opts) != 1:
+            return False
+        answer_zone(state, seat, opts[0], events)
+        return True
+    return False
 
 
 def activations_left(state: State, seat: str) -> list[str]:
@@ -716,6 +750,9 @@ def _h_charge(state: State, task: dict[str, Any], events: Events) -> None:
             declare_attack(state, seat, name, {"target": target}, events, charge=True, ends_activation=False,
                            disorderly=state["last_charge"]["disorderly"], arc=c["arc"],
                            dice_mode=c.get("dice_mode"))
+            for kw in ("hindering", "fortified"):
+                if state["last_charge"].get(kw):
+                    state["last_attack"][kw] = True
         return
     _charge_move(state, task, events)
 
@@ -782,6 +819,13 @@ def _charge_move(state: State, task: dict[str, Any], events: Events) -> None:
     moved = round(((u["at"][0] - start_at[0]) ** 2 + (u["at"][1] - start_at[1]) ** 2) ** 0.5, 2)
     state["last_charge"] = {"unit": name, "target": target, "roll": r, "distance": dist, "moved": moved,
                             "result": result, "disorderly": disorderly, "arc": arc}
+    if T.revision(state) >= 2 and result == "success":
+        # M78 (seed 2034-2036, 2046-2049): the charger's path (start tray to end tray) crosses or ends
+        # in a Hindering piece: no Charge bonus; a Fortified one: the defender +1 to its Defense rolls
+        path = G.swept(me, T.poly(state, name))
+        for kw in ("hindering", "fortified"):
+            if any(kw in t["keywords"] and G.overlaps(path, T.terrain_poly(t)) for t in state["terrain"]):
+                state["last_charge"][kw] = True
     events.append({"type": "charge", **state["last_charge"]})
     if disorderly:
         state["no_cards"] = [seat, state.get("turn_no")]  # M69: no Tactics cards for the rest of the turn
@@ -821,6 +865,8 @@ def push_back(state: State, name: str, target: str, events: Events) -> None:
     mc = me.centroid
     for e in [x for x in T.engaged_with(state, name) if x != target]:
         eu = state["units"][e]
+        if T.revision(state) >= 2 and _align_fifty(state, name, e, events):
+            continue
         ec = T.poly(state, e).centroid
         vx, vy = ec.x - mc.x, ec.y - mc.y
         n = (vx * vx + vy * vy) ** 0.5 or 1.0
@@ -839,6 +885,38 @@ def push_back(state: State, name: str, target: str, events: Events) -> None:
         if best is not None:
             set_pose(state, e, best, eu["facing"])
             events.append({"type": "move", "unit": e, "kind": "push_back", "at": best, "facing": eu["facing"]})
+
+
+def _align_fifty(state: State, name: str, e: str, events: Events) -> bool:
+    """M70 (seed 1289-1298), revision 2: another enemy the charger ends in contact with, in the
+    charger's Front arc as the defender is, aligns 50 % with the charger's front edge and stays engaged:
+    where it already is when it is so aligned (issue 32), else moved for its owner to the free 50 %
+    pose nearer to it (not within 1 in of another enemy it would not be engaged with, M74). False when
+    it is in a Flank (or the Rear) or no 50 % pose is free: then it is pushed back."""
+    if G.arc_of(T.wedges(state, name), T.poly(state, e))[0] != "front":
+        return False
+    eu = state["units"][e]
+    poses = [(at, f) for label, at, f in _align_poses(state, e, name, "front") if label in ("left", "right")]
+
+    def near(at: list[float], f: float) -> bool:
+        return (G.le(math.dist(at, eu["at"]), 0) and
+                abs((eu["facing"] - f + 180) % 360 - 180) <= G.ATOL)
+
+    if any(near(at, f) for at, f in poses):
+        return True  # already aligned 50 %: it stays engaged where it is
+    w, d = T.size(state, e)
+    seat = eu["seat"]
+    for at, f in sorted(poses, key=lambda p: math.dist(p[0], eu["at"])):
+        if not _pose_free(state, e, at, f, set()):
+            continue
+        p = G.tray(at, f, w, d)
+        if any(G.distance(p, T.poly(state, x)) <= 1.0 and not G.touches(p, T.poly(state, x))
+               for x in T.live(state, T.opponent(state, seat))):
+            continue  # M74
+        set_pose(state, e, [round(at[0], 4), round(at[1], 4)], f)
+        events.append({"type": "move", "unit": e, "kind": "align", "at": eu["at"], "facing": eu["facing"]})
+        return True
+    return False
 
 
 # ---------------------------------------------------------------------- attacks (M50-M60, M83-M95)
@@ -1017,8 +1095,8 @@ def _reroll_any_die(state: State, la: dict[str, Any]) -> bool:
     Prowess alone (`reroll_missed`) re-rolls only dice that missed."""
     if la.get("reroll_any"):
         return True
-    if la["charge"] and not la["disorderly"] and la["kind"] == "melee":
-        return True  # M94 Charge bonus
+    if la["charge"] and not la["disorderly"] and la["kind"] == "melee" and not la.get("hindering"):
+        return True  # M94 Charge bonus (lost through Hindering terrain, M78)
     name = la["attacker"]
     return la["attack"] == "Winter's Bite" and "Winter's Bite" in T.abilities(state, name) and \
         T.ranks_lost(state, name) >= 2
@@ -1097,6 +1175,8 @@ def _h_attack(state: State, task: dict[str, Any], events: Events) -> None:
             mod -= 1
         if "Berserker's Fervor" in T.abilities(state, dfd):
             mod += T.ranks_lost(state, dfd)
+        if la.get("fortified"):
+            mod += 1  # M78 Fortified: the charge crossed or ended in it
         la["defense_save"] = save - mod
         la["defense_dice"] = [T.roll(state, 6) for _ in range(to_save)]
         events.append({"type": "defense_dice", "dice": list(la["defense_dice"])})
@@ -1453,6 +1533,15 @@ def morale_modifier(state: State, name: str) -> int:
         mod -= 1
     if any("Intimidating Presence" in T.abilities(state, e) for e in T.engaged_with(state, name)):
         mod -= 1
+    if T.revision(state) >= 2:
+        # M78 (seed 2052-2058): within Short range (6 in) of a Horrific piece -1, of an Inspiring piece
+        # +1 to Morale test rolls; reading: once each, however many pieces are in range
+        me = T.poly(state, name)
+        near = [t["keywords"] for t in state["terrain"] if G.le(G.distance(me, T.terrain_poly(t)), 6.0)]
+        if any("horrific" in kw for kw in near):
+            mod -= 1
+        if any("inspiring" in kw for kw in near):
+            mod += 1
     return mod
 
 
@@ -1558,8 +1647,10 @@ def zone_choices(state: State, zone: str, seat: str) -> list[dict[str, Any]]:
         out = [{"unit": n} for n in T.live(state, opp)]
     elif zone == "money":
         for n in T.live(state):
-            out.append({"unit": n})
-            out += [{"unit": n, "condition": c} for c in state["units"][n]["conditions"]]
+            conds = state["units"][n]["conditions"]
+            if not conds or T.revision(state) < 2:
+                out.append({"unit": n})  # revision 2: a unit with a token loses one (M35: part of the effect)
+            out += [{"unit": n, "condition": c} for c in conds]
     elif zone == "letter":
         for n in T.live(state, opp):
             for c in data.CONDITIONS:
@@ -1570,6 +1661,8 @@ def zone_choices(state: State, zone: str, seat: str) -> list[dict[str, Any]]:
         for n in T.live(state, seat):
             for e in T.engaged_with(state, n):
                 out.append({"unit": n, "target": e})
+            if T.revision(state) >= 2 and not T.engaged_with(state, n):
+                out += [{"unit": n, "target": e, "attack": a} for e, a in ranged_targets(state, n)]
     elif zone == "horse":
         for n in T.live(state, seat):
             if T.engaged_with(state, n):
@@ -1581,6 +1674,41 @@ def zone_choices(state: State, zone: str, seat: str) -> list[dict[str, Any]]:
 
 
 MAY_ZONES = ("swords", "horse")
+
+
+def shift_may_reach(state: State, seat: str) -> bool:
+    """Revision 2: a unit of the seat not engaged has a ranged attack and an enemy within its range
+    plus the 2 in shift (M52), so the Combat zone's free Attack may be possible after a shift."""
+    if T.revision(state) < 2:
+        return False
+    for n in T.live(state, seat):
+        if T.engaged_with(state, n):
+            continue
+        for a in T.ucard(state, n).get("attacks", []):
+            if a["range"] == "melee":
+                continue
+            reach = (6.0 if a["range"] == "short" else 12.0) + 2.0
+            if any(G.le(G.point_distance(state["units"][n]["at"], T.poly(state, e)), reach)
+                   for e in T.live(state, T.opponent(state, seat))):
+                return True
+    return False
+
+
+def ranged_targets(state: State, name: str) -> list[tuple[str, str]]:
+    """(enemy, attack name) pairs of the unit's ranged attacks it could make from where it stands
+    (M51-M55: not engaged, within range of `at`, line of sight with Cover; the 2 in shift not tried)."""
+    out = []
+    if T.engaged_with(state, name):
+        return out
+    for a in T.ucard(state, name).get("attacks", []):
+        if a["range"] == "melee":
+            continue
+        reach = 6.0 if a["range"] == "short" else 12.0
+        for e in T.live(state, T.opponent(state, state["units"][name]["seat"])):
+            if G.le(G.point_distance(state["units"][name]["at"], T.poly(state, e)), reach) and T.has_los(
+                    state, name, e, ranged=True):
+                out.append((e, a["name"]))
+    return out
 
 
 def _h_zone(state: State, task: dict[str, Any], events: Events) -> None:
@@ -1599,7 +1727,7 @@ def _h_zone(state: State, task: dict[str, Any], events: Events) -> None:
             answer_zone(state, seat, {"unit": task["target"]}, events, task)
             return
         task["stage"] = "done"
-        if zone_choices(state, zone, seat):
+        if zone_choices(state, zone, seat) or (zone == "swords" and shift_may_reach(state, seat)):
             ask(state, "choose", [seat], zone=zone)
         return
     done(state, task)
@@ -1614,7 +1742,9 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
             raise illegal(gettext("the %(zone)s zone's effect is not optional") % {"zone": _said(zone)})
         state["decision"] = None
         return
-    v = _keys(value, {"unit", "condition", "target", "maneuver", "retreat"}, "choose")
+    full = zone == "swords" and T.revision(state) >= 2  # the Combat zone's free Attack action in full (M35)
+    v = _keys(value, {"unit", "condition", "target", "maneuver", "retreat"} | (
+        {"attack", "face", "align", "shift"} if full else set()), "choose")
     name = F.name(v.get("unit"), "choose: unit")
     F.name(v.get("condition"), "choose: condition", optional=True)
     F.name(v.get("target"), "choose: target", optional=True)
@@ -1635,6 +1765,10 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         cond = v.get("condition")
         if cond is not None and cond not in state["units"][name]["conditions"]:
             raise illegal(gettext("%(name)s has no %(cond)s token") % {"name": name, "cond": _said(cond)})
+        if cond is None and state["units"][name]["conditions"] and T.revision(state) >= 2:
+            # M35 (seed 1492-1495): removing a condition token is part of the effect, not a choice
+            raise illegal(gettext("%(name)s has a condition token: choose the one the money zone removes") % {
+                "name": name})
         heal(state, name, 3, events)
         if state["units"][name].get("bribed"):
             state["units"][name]["bribed"] = False  # Bribery ends when the money zone targets the unit
@@ -1659,7 +1793,9 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
             raise illegal(gettext("the swords zone gives a friendly unit a free attack"))  # M35
         state["decision"] = None
         done(state, task)
-        declare_attack(state, seat, name, {"target": v.get("target")}, events, charge=False, ends_activation=False)
+        attack = {k: v[k] for k in ("target", "attack", "face", "align", "shift") if k in v} if full else {
+            "target": v.get("target")}
+        declare_attack(state, seat, name, attack, events, charge=False, ends_activation=False)
         return
     elif zone == "horse":
         if useat != seat:

@@ -191,12 +191,90 @@ def _samples_on(geom: BaseGeometry, step: float) -> list[tuple[float, float]]:
 
 
 def line_of_sight(viewer_at: Sequence[float], viewer_facing: float, width: float, depth: float,
-                  target: Polygon, obstacles: BaseGeometry | None) -> bool:
+                  target: Polygon, obstacles: BaseGeometry | None, exact: bool = True) -> bool:
     """A straight segment from a point of the viewer's front edge to a point of the target inside
-    the viewer's Front arc, avoiding the obstacles' interiors (M81). Deterministic sampling."""
+    the viewer's Front arc, clear of the obstacles (M81): the exact search (`_sight_exact`), or with
+    `exact` false (rules revision 1) the sampling of `_sampled_sight`."""
     region = wedges(viewer_at, viewer_facing, width, depth)["front"].intersection(target)
     if region.is_empty or region.area <= TOL * TOL:
         return False
+    if not exact:
+        return _sampled_sight(viewer_at, viewer_facing, width, depth, region, obstacles)
+    if obstacles is None or obstacles.is_empty:
+        return True
+    fl, fr, _br, _bl = corners(viewer_at, viewer_facing, width, depth)
+    return _sight_exact(fl, fr, region, obstacles)
+
+
+def _convex_pieces(g: BaseGeometry) -> list[Polygon]:
+    return [x for x in getattr(g, "geoms", [g]) if isinstance(x, Polygon) and not x.is_empty]
+
+
+def _sight_exact(fl: Sequence[float], fr: Sequence[float], region: BaseGeometry, obstacles: BaseGeometry) -> bool:
+    """Exact (issue 32): whether some segment from the front edge `fl`-`fr` to a point of the convex
+    `region` misses the obstacles' interiors. If such a segment exists, one exists that passes
+    through two of the critical points (a vertex of an obstacle, an end of the front edge, a vertex
+    of the region): slide and turn a free segment until two of them stop it. So every line through
+    two critical points is tried: where it meets the front edge (S) and the region (the point Q
+    nearest S), the segment S-Q is tested against the obstacles shrunk by a millionth of an inch, so
+    a line through their corners (grazing them) is free. Only the obstacles inside the convex hull
+    of the edge and the region can block a segment between them, so only their corners there (and
+    where the hull cuts them) are critical points."""
+    # a line must clear the obstacles: grazing a tray's edge (two trays of one width in a file) is no
+    # sight; obstacle_union keeps them 0.006 in inside their edges, so they are grown back past them
+    obstacles = obstacles.buffer(HALF + 0.0015, join_style="mitre")
+    edge = LineString([fl, fr])
+    hull = unary_union([edge, region]).convex_hull
+    near = obstacles.intersection(hull)
+    pieces = _convex_pieces(near)
+    if not pieces or near.area <= 1e-12:
+        return True
+    # tested against the whole obstacles: the hull's clipping draws edges that are not theirs
+    test = prepared.prep(obstacles.buffer(-1e-6, join_style="mitre"))
+    pts: list[tuple[float, float]] = [tuple(fl), tuple(fr)]
+    for g in pieces:
+        pts += [tuple(c) for c in g.exterior.coords[:-1]]
+        for ring in g.interiors:
+            pts += [tuple(c) for c in ring.coords[:-1]]
+    for g in _convex_pieces(region):
+        pts += [tuple(c) for c in g.exterior.coords[:-1]]
+    pts = list(dict.fromkeys((round(x, 9), round(y, 9)) for x, y in pts))
+    rpoly = region if isinstance(region, Polygon) else max(_convex_pieces(region), key=lambda g: g.area)
+    ex, ey = fr[0] - fl[0], fr[1] - fl[1]
+    for i, a in enumerate(pts):
+        for b in pts[i + 1:]:
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            n = math.hypot(dx, dy)
+            if n < 1e-9:
+                continue
+            dx, dy = dx / n, dy / n
+            # where the line a + t (dx, dy) meets the front edge fl + u (ex, ey), 0 <= u <= 1
+            den = dx * ey - dy * ex
+            if abs(den) < 1e-12:
+                continue  # parallel to the front edge: no single point S
+            wx, wy = fl[0] - a[0], fl[1] - a[1]
+            t = (wx * ey - wy * ex) / den
+            u = (wx * dy - wy * dx) / den
+            if u < -1e-9 or u > 1 + 1e-9:
+                continue
+            sx, sy = a[0] + dx * t, a[1] + dy * t
+            line = LineString([(sx - dx * FAR, sy - dy * FAR), (sx + dx * FAR, sy + dy * FAR)])
+            cut = line.intersection(rpoly)
+            if cut.is_empty:
+                continue
+            ends = [c for g in getattr(cut, "geoms", [cut]) for c in g.coords]
+            q = min(ends, key=lambda c: (c[0] - sx) ** 2 + (c[1] - sy) ** 2)
+            if (q[0] - sx) ** 2 + (q[1] - sy) ** 2 < 1e-18:
+                return True
+            if not test.intersects(LineString([(sx, sy), q])):
+                return True
+    return False
+
+
+def _sampled_sight(viewer_at: Sequence[float], viewer_facing: float, width: float, depth: float,
+                   region: BaseGeometry, obstacles: BaseGeometry | None) -> bool:
+    """Revision 1's line of sight: 9 points of the front edge, target points every 0.5 in on the
+    visible part's boundary (a narrow gap may be missed)."""
     fl, fr, _br, _bl = corners(viewer_at, viewer_facing, width, depth)
     dx, dy = direction(viewer_facing)
     eps = 0.02

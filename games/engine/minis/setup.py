@@ -15,7 +15,7 @@ from games.engine.minis import table as T
 State = dict[str, Any]
 
 MODES = ("here_we_stand",)
-OPTION_KEYS = {"mode", "armies", "game_size", "reaction_prompts", "terrain"}
+OPTION_KEYS = {"mode", "armies", "game_size", "reaction_prompts", "terrain", "revision"}
 # M22: the 2D6 result -> the piece (7: the player's choice, read as a Forest); footprints (the rules
 # give none): round pieces 5 in across, linear ones 6 x 1 in
 RANDOM_TERRAIN = {2: "corpse_pile", 3: "corpse_pile", 4: "bog", 5: "palisade", 6: "hedge", 7: "forest",
@@ -49,14 +49,21 @@ def _options(options: dict[str, Any], prompts: str = "all") -> dict[str, Any]:
     terrain = options.get("terrain", "none")
     if terrain not in ("none", "random"):
         raise EngineError("illegal_action", "terrain is none or random")
+    revision = options.get("revision", T.REVISION)
+    if not isinstance(revision, int) or isinstance(revision, bool) or not 1 <= revision <= T.REVISION:
+        raise EngineError("illegal_action", f"option revision: 1 to {T.REVISION}")
     return {"mode": mode, "reaction_prompts": rp, "game_size": gs, "armies": options.get("armies") or {},
-            "terrain": terrain}
+            "terrain": terrain, "revision": revision}
 
 
 def _base(seats: list[str], opts: dict[str, Any], seed: int) -> State:
     return {
         "game": "minis", "seats": list(seats), "options": {"mode": opts["mode"],
-                                                            "reaction_prompts": opts["reaction_prompts"]},
+                                                            "reaction_prompts": opts["reaction_prompts"],
+                                                            # a game started under an earlier rules revision
+                                                            # keeps it (table.revision), so its log replays
+                                                            **({"revision": opts["revision"]}
+                                                               if opts["revision"] != T.REVISION else {})},
         "rng": rng.seed_state(seed), "dice": None, "cards": {}, "table": [48.0, 48.0], "mode": opts["mode"],
         "game_size": opts["game_size"], "threshold": data.threshold(opts["game_size"]), "deploy_depth": 18.0,
         "round": 1, "phase": "activation", "first_player": seats[0], "turn": seats[0],

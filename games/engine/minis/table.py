@@ -9,6 +9,19 @@ from games.engine.minis import data
 from games.engine.minis import geometry as G
 from games.engine.narration import gettext, join, ngettext, pgettext
 
+# The engine's rules revision a game was started under (option `revision`, setup.py): a game keeps
+# the rules of its revision, so that its action log replays to the same states. 1: the rules up to
+# issue 32's starter abilities (each declared card or Order resolved as soon as it was declared, the
+# M70 push-back of every other enemy, the Combat zone's attack without re-facing, alignment or a
+# shift, the Wealth zone's removal optional, sampled line of sight, terrain keywords other than
+# Impassable, Rough, Blocks LoS and Cover without effect); 2: issue 32's framework (docs/engine-minis.md).
+REVISION = 2
+
+
+def revision(state: dict[str, Any]) -> int:
+    return int(state["options"].get("revision", REVISION))
+
+
 State = dict[str, Any]
 
 
@@ -154,10 +167,24 @@ def obstacles_for(state: State, viewer: str, target: str, ranged: bool):
     return G.obstacle_union(polys)
 
 
+def elevated(state: State, name: str) -> bool:
+    """M78 Elevated (seed 2039-2041, revision 2): the unit is on an Elevated piece (reading: its tray's
+    centre is inside it)."""
+    if revision(state) < 2:
+        return False
+    u = state["units"][name]
+    c = G.centre(u["at"], u["facing"], size(state, name)[1])
+    from shapely.geometry import Point
+
+    return any("elevated" in t["keywords"] and terrain_poly(t).covers(Point(c)) for t in state["terrain"])
+
+
 def has_los(state: State, viewer: str, target: str, ranged: bool = False) -> bool:
     u = state["units"][viewer]
     w, d = size(state, viewer)
-    return G.line_of_sight(u["at"], u["facing"], w, d, poly(state, target), obstacles_for(state, viewer, target, ranged))
+    # Elevated: a ranged attack from it ignores the units and terrain in between (the Front arc stays)
+    obstacles = None if ranged and elevated(state, viewer) else obstacles_for(state, viewer, target, ranged)
+    return G.line_of_sight(u["at"], u["facing"], w, d, poly(state, target), obstacles, exact=revision(state) >= 2)
 
 
 def sight(state: State, viewer: str, target: str, ranged: bool = False) -> str | None:
