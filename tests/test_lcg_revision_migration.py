@@ -21,11 +21,12 @@ def test_card_games_started_earlier_keep_revision_1_and_nothing_else_changes():
     current = make_game(2, ruleset="lcg", seed=4, options={"revision": 2})
     board = make_game(3, seed=5)
     before = Game.objects.get(pk=board.pk)
+    current_before = Game.objects.get(pk=current.pk).options  # revision 2 and the players' action windows
     mark(apps, None)
     old.refresh_from_db()
     current.refresh_from_db()
     assert old.options["revision"] == 1 and old.state["options"]["revision"] == 1
-    assert current.options == {"revision": 2}
+    assert current.options == current_before and current.options["revision"] == 2
     board.refresh_from_db()
     assert (board.options, board.state) == (before.options, before.state)
     mark(apps, None)  # again: nothing more

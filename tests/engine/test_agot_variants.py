@@ -139,8 +139,9 @@ def test_a_gift_is_refused_without_the_option_and_after_the_game():
 
 def test_the_receivers_pool_limits_a_gift_R9():
     state = R.scenario_game(R.seat_names(3), GIFTS, 1, {"power": {"stark": 19}}, "planning")
-    with pytest.raises(EngineError):
+    with pytest.raises(EngineError) as refused:
         R.apply(state, "lannister", {"gift": {"to": "stark", "tokens": 2}})
+    assert refused.value.rules == ("R9",) and "R9" not in refused.value.reason  # the rule beside, not in, the words
     after, _ = R.apply(state, "lannister", {"gift": {"to": "stark", "tokens": 1}})
     assert after["power"]["stark"] == 20 and B.pool(after, "stark") == 0
 

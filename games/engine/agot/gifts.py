@@ -21,8 +21,8 @@ State = dict[str, Any]
 Event = dict[str, Any]
 
 
-def _illegal(reason: str) -> EngineError:
-    return EngineError("illegal_action", reason)
+def _illegal(reason: str, rules: tuple[str, ...] = ()) -> EngineError:
+    return EngineError("illegal_action", reason, rules)
 
 
 def gift(state: State, seat: str, value: Any, events: list[Event]) -> None:
@@ -48,9 +48,9 @@ def gift(state: State, seat: str, value: Any, events: list[Event]) -> None:
                                 "%(house)s has only %(count)s available power tokens", have) % {
             "house": NM.house(seat), "count": have})
     if tokens > room:
-        raise _illegal(ngettext("%(house)s can take at most %(count)s more power token (20 in all, R9)",
-                                "%(house)s can take at most %(count)s more power tokens (20 in all, R9)", room) % {
-            "house": NM.house(to), "count": room})
+        raise _illegal(ngettext("%(house)s can take at most %(count)s more power token (20 in all)",
+                                "%(house)s can take at most %(count)s more power tokens (20 in all)", room) % {
+            "house": NM.house(to), "count": room}, rules=("R9",))
     state["power"][seat] -= tokens
     state["power"][to] += tokens
     events.append({"type": "power_gifted", "house": seat, "to": to, "tokens": tokens,
