@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import api, api_decks, api_substitutes
+from games import api, api_armies, api_decks, api_substitutes
 
 urlpatterns = [
     path("lobbies", api.LobbyListView.as_view(), name="api-lobbies"),
@@ -33,4 +33,12 @@ urlpatterns = [
     path("decks/<int:deck_id>", api_decks.DeckDetailView.as_view(), name="api-deck"),
     path("decks/<int:deck_id>/copy", api_decks.DeckCopyView.as_view(), name="api-deck-copy"),
     path("decks/<int:deck_id>/text", api_decks.DeckTextView.as_view(), name="api-deck-text"),
+    path("armies", api_armies.ArmyListView.as_view(), name="api-armies"),
+    path("armies/validate", api_armies.ArmyValidateView.as_view(), name="api-armies-validate"),
+    path("armies/import", api_armies.ArmyImportView.as_view(), name="api-armies-import"),
+    path("armies/starter/<str:key>/copy", api_armies.StarterArmyCopyView.as_view(), name="api-starter-army-copy"),
+    path("armies/starter/<str:key>/text", api_armies.StarterArmyTextView.as_view(), name="api-starter-army-text"),
+    path("armies/<int:army_id>", api_armies.ArmyDetailView.as_view(), name="api-army"),
+    path("armies/<int:army_id>/copy", api_armies.ArmyCopyView.as_view(), name="api-army-copy"),
+    path("armies/<int:army_id>/text", api_armies.ArmyTextView.as_view(), name="api-army-text"),
 ]

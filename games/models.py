@@ -422,3 +422,39 @@ class Deck(models.Model):
         """The deck as the engine reads it."""
         return {"faction": self.faction, "agenda": self.agenda or None, "plots": list(self.plots),
                 "draw": list(self.draw)}
+
+
+class Army(models.Model):
+    """A miniatures army a person built (issue 33): its faction, game size, Commander, combat units (each with at
+    most one attachment) and NCUs as card ids (games/engine/minis/armies.py judges it). A game copies it when it
+    starts, so editing it later changes no game."""
+
+    MAX_PER_OWNER = 200
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("owner"), on_delete=models.CASCADE,
+                              related_name="armies")
+    name = models.CharField(gettext_lazy("name"), max_length=80)
+    faction = models.CharField(gettext_lazy("faction"), max_length=20)
+    game_size = models.PositiveIntegerField(gettext_lazy("game size"), default=30,
+                                            help_text=gettext_lazy("the agreed points"))
+    commander = models.CharField(gettext_lazy("commander"), max_length=20, blank=True)
+    units = models.JSONField(gettext_lazy("combat units"), default=list, blank=True,
+                             help_text=gettext_lazy("[{unit, attachment?}]: card ids"))
+    ncus = models.JSONField(gettext_lazy("NCUs"), default=list, blank=True,
+                            help_text=gettext_lazy("the non-combat units: card ids, one per copy"))
+    created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
+    updated_at = models.DateTimeField(gettext_lazy("updated at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = gettext_lazy("army")
+        verbose_name_plural = gettext_lazy("armies")
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated_at"], name="army_owner_updated")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def army(self) -> dict:
+        """The army as the engine reads it."""
+        return {"faction": self.faction, "game_size": self.game_size, "commander": self.commander or None,
+                "units": [dict(u) for u in self.units], "ncus": list(self.ncus)}

@@ -1,0 +1,232 @@
+"""Miniatures armies a person builds (issue 33): save, rename, copy, delete, import and export the builders' plain
+text, and judge them. The rules are the engine's (games/engine/minis/armies.py); this module stores armies and
+answers in the API's shape. An army may be saved while it is not legal yet (a builder saves work in progress); only
+a legal army the engine fields can be brought to a game (`game_army`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from games.engine.minis import armies as rules
+from games.errors import GameError
+from games.models import Army
+
+# what a lobby's army field holds for a saved army: "army:<id>" (the starter armies are their data key)
+SAVED_PREFIX = "army:"
+MAX_TEXT = 10000
+
+
+def invalid(field: str, message: str) -> GameError:
+    return GameError("invalid", message, fields={field: [message]})
+
+
+@dataclass(frozen=True)
+class ArmyInput:
+    name: str | None = None
+    faction: str | None = None
+    game_size: int | None = None
+    commander: str | None = None
+    units: list[dict[str, Any]] | None = None
+    ncus: list[str] | None = None
+
+
+def starter_armies() -> dict[str, dict[str, Any]]:
+    """The fixed starter lists, offered to everyone."""
+    return rules.starter_armies()
+
+
+def report(army: dict[str, Any]) -> dict[str, Any]:
+    return rules.report(army)
+
+
+def _checked(army: dict[str, Any]) -> dict[str, Any]:
+    """The army's shape and card ids checked (400 in words otherwise); its legality is `report`'s."""
+    try:
+        return rules.normalise(army)
+    except rules.ArmyFormatError as error:
+        raise invalid("army", error.reason) from None
+
+
+def _name(raw: Any) -> str:
+    name = raw.strip() if isinstance(raw, str) else ""
+    if not name:
+        raise invalid("name", gettext("Give the army a name."))
+    if len(name) > 80:
+        raise invalid("name", gettext("An army's name has at most 80 characters."))
+    return name
+
+
+def own(army_id: int, user) -> Army:
+    army = Army.objects.filter(pk=army_id, owner=user).first() if user.is_authenticated else None
+    if army is None:
+        raise GameError("not_found", gettext("No such army, or you may not see it."), status_code=404)
+    return army
+
+
+def _room(user) -> None:
+    if Army.objects.filter(owner=user).count() >= Army.MAX_PER_OWNER:
+        raise GameError("too_many", gettext("You have %(count)d armies, the most one may keep: delete one first.")
+                        % {"count": Army.MAX_PER_OWNER}, status_code=409)
+
+
+def _store(army: Army, checked: dict[str, Any]) -> None:
+    army.faction, army.game_size = checked["faction"], checked["game_size"]
+    army.commander = checked["commander"] or ""
+    army.units, army.ncus = checked["units"], checked["ncus"]
+
+
+@transaction.atomic
+def do_create_army(user, given: ArmyInput) -> Army:
+    _room(user)
+    checked = _checked({"faction": given.faction, "game_size": given.game_size or rules.GAME_SIZES[0],
+                        "commander": given.commander, "units": given.units or [], "ncus": given.ncus or []})
+    army = Army(owner=user, name=_name(given.name))
+    _store(army, checked)
+    army.save()
+    return army
+
+
+@transaction.atomic
+def do_update_army(army_id: int, user, given: ArmyInput) -> Army:
+    """Rename and/or change the army; what is not given stays."""
+    army = Army.objects.select_for_update().filter(pk=own(army_id, user).pk).get()
+    if given.name is not None:
+        army.name = _name(given.name)
+    current = army.army()
+    fields = {"faction": given.faction, "game_size": given.game_size, "commander": given.commander,
+              "units": given.units, "ncus": given.ncus}
+    if any(v is not None for v in fields.values()):
+        _store(army, _checked({k: (v if v is not None else current[k]) for k, v in fields.items()}))
+    army.updated_at = timezone.now()
+    army.save()
+    return army
+
+
+def do_delete_army(army_id: int, user) -> None:
+    own(army_id, user).delete()
+
+
+def copy_name(name: str) -> str:
+    return (gettext("Copy of %(name)s") % {"name": name})[:80]
+
+
+def starter_name(key: str) -> str:
+    army = starter_armies()[key]
+    return gettext("%(house)s starter army") % {"house": rules.house(army["faction"])}
+
+
+@transaction.atomic
+def do_copy_army(user, *, army_id: int | None = None, starter: str | None = None) -> Army:
+    """A copy of one of your armies, or of a starter army, saved as yours."""
+    _room(user)
+    if starter is not None:
+        source = starter_armies().get(starter)
+        if source is None:
+            raise GameError("not_found", gettext("No such starter army."), status_code=404)
+        name, army = starter_name(starter), rules.normalise(source)
+    else:
+        mine = own(int(army_id or 0), user)
+        name, army = copy_name(mine.name), mine.army()
+    saved = Army(owner=user, name=name)
+    _store(saved, army)
+    saved.save()
+    return saved
+
+
+def parse(text: Any) -> tuple[dict[str, Any], str, list[str]]:
+    """An army read from a builder's plain text (400 in words when nothing of an army is in it)."""
+    if not isinstance(text, str) or not text.strip():
+        raise invalid("text", gettext("Paste an army list: one unit, attachment or NCU a line, with its points."))
+    if len(text) > MAX_TEXT:
+        raise invalid("text", gettext("An army list has at most %(most)d characters.") % {"most": MAX_TEXT})
+    try:
+        army, name, unread = rules.parse_text(text)
+    except rules.ArmyFormatError as error:
+        raise invalid("text", error.reason) from None
+    if army["faction"] is None or not (army["units"] or army["ncus"]):
+        raise invalid("text", gettext("No unit of the starter boxes was found in the list."))
+    return army, name, unread
+
+
+@transaction.atomic
+def do_import_army(user, text: Any, name: str | None = None) -> tuple[Army, list[str]]:
+    army, title, unread = parse(text)
+    _room(user)
+    checked = _checked(army)
+    saved = Army(owner=user, name=_name(name or title or gettext("Imported army")))
+    _store(saved, checked)
+    saved.save()
+    return saved, unread
+
+
+def validate(army: dict[str, Any]) -> dict[str, Any]:
+    return report(_checked(army))
+
+
+def export_text(army: Army | dict[str, Any], name: str = "") -> str:
+    if isinstance(army, Army):
+        return rules.format_text(army.army(), army.name)
+    return rules.format_text(_checked(army), name)
+
+
+# ------------------------------------------------------------------ bringing an army to a game
+
+
+def saved_ref(army: Army) -> str:
+    return f"{SAVED_PREFIX}{army.pk}"
+
+
+def saved_id(ref: Any) -> int | None:
+    if isinstance(ref, str) and ref.startswith(SAVED_PREFIX) and ref[len(SAVED_PREFIX):].isdigit():
+        return int(ref[len(SAVED_PREFIX):])
+    return None
+
+
+def refusal(army: dict[str, Any], game_size: int | None = None) -> str:
+    """Why an army cannot be brought to a game of `game_size`, in words ('' if it can)."""
+    try:
+        found = rules.report(army)
+    except rules.ArmyFormatError as error:
+        return error.reason
+    if found["problems"]:
+        return " ".join(p["text"] for p in found["problems"])
+    if found["unplayable"]:
+        return " ".join(found["unplayable"])
+    if game_size is not None and army["game_size"] != game_size:
+        return gettext("It is an army of %(size)s points; this game is of %(game)s.") % {
+            "size": army["game_size"], "game": game_size}
+    return ""
+
+
+def usable(ref: str, user, game_size: int | None = None) -> Army:
+    """The saved army `ref` names, if it is `user`'s, legal, of the game's size and fielded by the engine; else 400
+    in words."""
+    army_id = saved_id(ref)
+    army = Army.objects.filter(pk=army_id, owner=user).first() if army_id and user is not None else None
+    if army is None:
+        raise invalid("army", gettext("That army is not one of your saved armies."))
+    why = refusal(army.army(), game_size)
+    if why:
+        raise invalid("army", gettext("%(army)s cannot be played: %(why)s") % {"army": army.name, "why": why})
+    return army
+
+
+def game_army(ref: str, user, game_size: int | None = None) -> dict[str, Any]:
+    """What a game's options get for a seat: the saved army's list as the engine reads it (a copy, so that the game
+    keeps it as it was when the game started)."""
+    army = usable(ref, user, game_size)
+    return rules.engine_list(army.army())
+
+
+def my_usable_armies(user, game_size: int | None = None, faction: str | None = None) -> dict[str, str]:
+    """{ref: name} of the user's saved armies a game may take (legal, fielded, of the size and faction asked)."""
+    if user is None or not user.is_authenticated:
+        return {}
+    found = Army.objects.filter(owner=user)
+    if faction:
+        found = found.filter(faction=faction)
+    return {saved_ref(a): a.name for a in found if not refusal(a.army(), game_size)}
