@@ -2,12 +2,13 @@ from __future__ import annotations
 
 from django.urls import path
 
-from web import decks, play, views
+from web import armies, decks, play, views
 
 urlpatterns = [
     path("board/agot.json", views.board_data, name="web-board-data"),
     path("play/<str:ruleset>/", play.play_page, name="web-play"),
     path("decks/", decks.deck_builder, name="web-decks"),
+    path("armies/", armies.army_builder, name="web-armies"),
     path("lobbies/", views.lobby_list, name="web-lobbies"),
     path("lobbies/new/", views.lobby_new, name="web-lobby-new"),
     path("lobbies/<int:lobby_id>/", views.lobby_page, name="web-lobby"),
