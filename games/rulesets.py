@@ -107,17 +107,44 @@ def options_refusal(ruleset: str, options: Any) -> str | None:
     if options.get("reaction_prompts", "all") != "all":
         return gettext("reaction_prompts is all on the site: every trigger window asks each player who could "
                        "answer it by their deck list, so no prompt shows the opponent what a hand holds.")
-    if options.get("game_size", MINIS_GAME_SIZE) != MINIS_GAME_SIZE:
-        return gettext("game_size is %(size)d: the armies are the fixed %(size)d-point starter lists.") % {
-            "size": MINIS_GAME_SIZE}
+    return minis_armies_refusal(options)
+
+
+def minis_armies_refusal(options: dict[str, Any]) -> str | None:
+    """The game size (M1; M126 gives the VP it is won with) and each seat's army: a starter list of its faction, or
+    an army list that is legal at that size and fielded by the engine (issue 33; a lobby copies a saved army,
+    "army:<id>", into its options before this judges it: games/services/lobbies.py)."""
+    from games.engine.minis import armies as army_rules
+
+    size = options.get("game_size", MINIS_GAME_SIZE)
+    if not isinstance(size, int) or isinstance(size, bool) or not army_rules.MIN_SIZE <= size <= army_rules.MAX_SIZE:
+        return gettext("game_size is a number of points from %(least)d to %(most)d (the rules suggest 30, 40 or "
+                       "50).") % {"least": army_rules.MIN_SIZE, "most": army_rules.MAX_SIZE}
     armies = options.get("armies", {})
     if not isinstance(armies, dict) or set(armies) - {"stark", "lannister"}:
-        return gettext("armies is {stark: list id, lannister: list id}, each a fixed starter list.")
+        return gettext("armies is {stark: army, lannister: army}, each a starter list's id, one of your saved "
+                       "armies (army:<id>) or an army list.")
     lists = minis_lists()
-    for seat, spec in armies.items():
+    for seat in ("stark", "lannister"):
         own = [key for key, lst in lists.items() if lst["faction"] == seat]
-        if spec not in own:
-            said = {"stark": gettext("The Stark army is a fixed starter list: %(lists)s."),
-                    "lannister": gettext("The Lannister army is a fixed starter list: %(lists)s.")}[seat]
-            return said % {"lists": ", ".join(own)}
+        spec = armies.get(seat, own[0])  # no army given: the seat's starter list
+        if isinstance(spec, str) and spec in own:
+            if int(lists[spec]["total_points"]) > size:
+                return gettext("The %(house)s starter list has %(points)s points, over the game size of %(size)s.") % {
+                    "house": army_rules.house(seat), "points": lists[spec]["total_points"], "size": size}
+            continue
+        said = {"stark": gettext("The Stark army is a starter list (%(lists)s), one of your saved Stark armies or a "
+                                 "Stark army list."),
+                "lannister": gettext("The Lannister army is a starter list (%(lists)s), one of your saved Lannister "
+                                     "armies or a Lannister army list.")}[seat] % {"lists": ", ".join(own)}
+        if not isinstance(spec, dict) or set(spec) - {"commander", "units", "ncus"}:
+            return said
+        try:
+            army = army_rules.normalise({"faction": seat, "game_size": size, **spec})
+        except army_rules.ArmyFormatError as error:
+            return f"{said} {error.reason}"
+        why = [p.text for p in army_rules.problems(army)] + army_rules.unplayable(army)
+        if why:
+            return gettext("The %(house)s army cannot be played: %(why)s") % {
+                "house": army_rules.house(seat), "why": " ".join(why)}
     return None

@@ -87,13 +87,16 @@ def test_armies_drawn_at_random_or_assigned_by_the_creator():
     ({"options": {"mode": ["here_we_stand"]}}, "options", "Unknown mode"),
     ({"options": {"reaction_prompts": "playable"}}, "options", "reaction_prompts is all on the site"),
     ({"options": {"armies": {"stark": "list_lannister_30"}}}, "options",
-     "The Stark army is a fixed starter list: list_stark_30"),
-    ({"options": {"armies": {"stark": {"commander": "20201", "units": [{"unit": "10201"}]}}}}, "options",
-     "The Stark army is a fixed starter list"),
-    ({"options": {"armies": {"stark": "nope"}}}, "options", "The Stark army is a fixed starter list"),
-    ({"options": {"armies": {"greyjoy": "list_stark_30"}}}, "options", "armies is {stark: list id"),
-    ({"options": {"armies": "list_stark_30"}}, "options", "armies is {stark: list id"),
-    ({"options": {"game_size": 40}}, "options", "game_size is 30"),
+     "The Stark army is a starter list (list_stark_30), one of your saved Stark armies or a Stark army list."),
+    # issue 33: an army list is judged by the army-building rules (M5: one Commander; M8: Grey Wind needs Robb)
+    ({"options": {"armies": {"stark": {"commander": "20202", "units": [{"unit": "10204"}]}}}}, "options",
+     "The Stark army cannot be played: Greatjon Umber, Lord of Last Hearth must be attached"),
+    ({"options": {"armies": {"stark": "nope"}}}, "options", "The Stark army is a starter list"),
+    ({"options": {"armies": {"greyjoy": "list_stark_30"}}}, "options", "armies is {stark: army, lannister: army}"),
+    ({"options": {"armies": "list_stark_30"}}, "options", "armies is {stark: army, lannister: army}"),
+    ({"options": {"game_size": 20}}, "options",
+     "The Stark starter list has 30 points, over the game size of 20."),
+    ({"options": {"game_size": "forty"}}, "options", "game_size is a number of points from 10 to 150"),
     ({"options": {"terrain": "lots"}}, "options", "terrain is none or random"),
     ({"options": {"fog_of_war": True}}, "options", "unknown option fog_of_war"),
     ({"seats": 3}, "seats", "A Song of Ice and Fire: Tabletop Miniatures is played by 2 players."),
@@ -121,7 +124,7 @@ def test_a_tournament_refuses_the_same_options():
     event = {"name": "Cup", "ruleset": "minis", "format": "swiss", "rounds": 2, "seats_per_table": 2}
     for options, said in (({"reaction_prompts": "playable"}, "reaction_prompts is all"),
                           ({"mode": "fire_and_blood"}, "Fire and Blood is not available yet"),
-                          ({"armies": {"lannister": 7}}, "The Lannister army is a fixed starter list")):
+                          ({"armies": {"lannister": 7}}, "The Lannister army is a starter list")):
         response = org.post("/api/v1/tournaments", {**event, "options": options}, format="json")
         assert response.status_code == 400 and response.json()["fields"]["options"][0].startswith(said)
     assert not Tournament.objects.exists()

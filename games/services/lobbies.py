@@ -2,6 +2,7 @@
 transaction with the lobby row locked, so two joins racing for the last seat cannot both win."""
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -188,6 +189,29 @@ def saved_game_deck(deck: str, user: User) -> object:
     return saved.game_deck(deck, user)
 
 
+def with_saved_armies(creator: User, settings: LobbySettings) -> LobbySettings:
+    """The miniatures game (issue 33): a seat's army given as one of the creator's saved armies ("army:<id>") is
+    copied into the options as the engine reads it, if it is the creator's, legal, of the seat's faction, of the
+    game's size and fielded by the engine (else 400 in words); the game keeps that copy."""
+    options = settings.options if isinstance(settings.options, dict) else None
+    armies = options.get("armies") if settings.ruleset == "minis" and options else None
+    if not isinstance(armies, dict) or not any(isinstance(v, str) and v.startswith("army:") for v in armies.values()):
+        return settings
+    from games.services import armies as saved
+
+    size = options.get("game_size", rulesets.MINIS_GAME_SIZE)
+    copied = dict(armies)
+    for seat, ref in armies.items():
+        if not (isinstance(ref, str) and ref.startswith("army:")):
+            continue
+        army = saved.usable(ref, creator, size if isinstance(size, int) else None)
+        if army.faction != seat:
+            raise invalid("options", gettext("%(army)s is an army of %(house)s: it cannot take the %(seat)s seat.") % {
+                "army": army.name, "house": saved.rules.house(army.faction), "seat": saved.rules.house(seat)})
+        copied[seat] = saved.rules.engine_list(army.army())
+    return dataclasses.replace(settings, options={**options, "armies": copied})
+
+
 def lock_lobby(lobby_id: int) -> Lobby:
     lobby = Lobby.objects.select_for_update().filter(pk=lobby_id).first()
     if lobby is None:
@@ -215,6 +239,7 @@ def free_seats(lobby: Lobby) -> list[str]:
 @transaction.atomic
 def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True, seat: str = "",
                     deck: str = "") -> Lobby:
+    settings = with_saved_armies(creator, settings)
     validate_settings(settings)
     if settings.decks and saved_deck_id(settings.decks[0]) is not None:
         from games.services import decks as saved
