@@ -37,3 +37,25 @@ def test_a_result_shows_once_the_kept_copy_expires():
     assert reverse("web-replay", args=[second.pk]) not in section(Client().get("/"))  # the kept copy
     cache.delete("home:recent-results:en")  # what RECENT_RESULTS_SECONDS later does
     assert reverse("web-replay", args=[second.pk]) in section(Client().get("/"))
+
+
+class Unreachable:
+    """A cache whose server is down (Redis refused the connection)."""
+
+    def __getattr__(self, name):
+        def refuse(*args, **kwargs):
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        return refuse
+
+
+def test_with_the_cache_down_the_results_are_rendered_afresh(monkeypatch):
+    """A kept copy is a saving, never a need (westeros/kept.py): with Redis down the home page still
+    answers, its recent results read from the database (it answered 503 before)."""
+    from web import views
+    from westeros import kept
+
+    finished = do_create_game(ruleset="agot", seating=dict.fromkeys(get_ruleset("agot").seat_names(3)), seed=5)
+    monkeypatch.setattr(kept, "cache", Unreachable())
+    monkeypatch.setattr(views, "cache", Unreachable(), raising=False)  # what the page read before
+    home = Client().get("/")
+    assert home.status_code == 200 and reverse("web-replay", args=[finished.pk]) in section(home)

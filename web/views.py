@@ -9,7 +9,6 @@ from types import SimpleNamespace
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.db.models import Case, Exists, F, OuterRef, TextField, Value, When
 from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -25,6 +24,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from games import queries, rulesets
+from games.anonymity import hides_names
 from games.engine import EngineError, get_ruleset
 from games.errors import GameError
 from games.models import Game, GameSeat, Lobby
@@ -276,7 +276,10 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
     lobby = _lobby_or_404(request, lobby_id)
     members = list(lobby.members.select_related("user"))
     me = next((m for m in members if m.user_id == request.user.pk), None)
-    game = Game.objects.filter(lobby=lobby).only("pk").first()
+    game = Game.objects.filter(lobby=lobby).only("pk", "options", "status").first()
+    if game is not None and hides_names(game):  # anonymous players: faceless while the game runs
+        for m in members:
+            m.faceless = m.user_id != request.user.pk
     taken = {m.seat for m in members if m.seat}
     seats = get_ruleset(lobby.ruleset).seat_choices(lobby.seat_count)
     names = dict(_btwixt_leaders()) if lobby.ruleset == "btwixt" else {}
@@ -525,12 +528,14 @@ def recent_results_html() -> str:
     """The home page's recent results section, rendered (templates/web/_recent_results.html). The same
     for everyone who reads the page in one language: kept in the cache for RECENT_RESULTS_SECONDS, per
     language, so the home page reads and renders them at most that often (issue 27: four queries and
-    ten games' places a request)."""
-    def render_section() -> str:
-        return render_to_string("web/_recent_results.html", {"results": recent_results()})
-
-    return mark_safe(cache.get_or_set(f"home:recent-results:{get_language()}", render_section,
-                                      RECENT_RESULTS_SECONDS))
+    ten games' places a request). A saving, never a need (westeros/kept.py): with the cache down they
+    are rendered afresh, not a 503."""
+    key = f"home:recent-results:{get_language()}"
+    html = kept.get(key)
+    if html is None:
+        html = render_to_string("web/_recent_results.html", {"results": recent_results()})
+        kept.keep(key, html, RECENT_RESULTS_SECONDS)
+    return mark_safe(html)
 
 
 def leaderboard(request: HttpRequest, ruleset: str = "agot") -> HttpResponse:
