@@ -66,6 +66,9 @@ class PlayForm(forms.Form):
     their_deck = forms.ChoiceField(label=gettext_lazy("The computer's deck"), required=False, error_messages={
         "invalid_choice": gettext_lazy("The computer's deck: choose one of the decks in the list.")})
     random_terrain = lobby_form.Tick(gettext_lazy("Random terrain"))
+    # the miniatures game (issue 33): one of your saved armies (its faction is your seat, its size the game's)
+    my_army = forms.ChoiceField(label=gettext_lazy("Your saved army"), required=False, error_messages={
+        "invalid_choice": gettext_lazy("Your saved army: choose one of your saved armies in the list.")})
     time_limit = forms.TypedChoiceField(label=gettext_lazy("Time per decision"), choices=lobby_form.TIME_LIMITS, coerce=int,
                                         required=False, empty_value=computer.DEFAULT_TIME_LIMIT, error_messages={
                                             "invalid_choice": gettext_lazy(
@@ -81,6 +84,8 @@ class PlayForm(forms.Form):
         self.fields["seat"].error_messages["invalid_choice"] = gettext("%(label)s: choose one in the list.") % {
             "label": self.fields["seat"].label}
         decks = lobby_form.deck_list()
+        self.user = user
+        self.fields["my_army"].choices = [("", gettext("the starter army of your seat"))] + my_army_choices(user)
         self.fields["my_deck"].choices = [("", gettext("drawn at random"))] + lobby_form.my_deck_list(user)
         self.fields["their_deck"].choices = [("", gettext("drawn at random"))] + decks
         for key, (label, _help) in lobby_form.BTWIXT_OPTIONS.items():
@@ -113,13 +118,18 @@ class PlayForm(forms.Form):
             options["tides_of_battle"] = True
         if self.ruleset == "btwixt":
             options = {k: True for k in lobby_form.BTWIXT_OPTIONS if d.get(f"btwixt_{k}")}
+        seat = d.get("seat") or ""
         if self.ruleset == "minis":
             options = {"mode": "here_we_stand", **({"terrain": "random"} if d.get("random_terrain") else {})}
+            army = saved_army(d.get("my_army"), self.user)
+            if army is not None:  # the army's faction is your seat; its size, the game's (M126: the VP to win)
+                seat = army.faction
+                options.update(game_size=army.game_size, armies={army.faction: d["my_army"]})
         chosen = d.get("clock") or ""
         bank, increment = (int(part) for part in chosen.split("+")) if chosen else (None, 0)
         return computer.ComputerGame(
             ruleset=self.ruleset, seats=d.get("seats") if get_ruleset(self.ruleset).max_seats > 2 else None,
-            seat=d.get("seat") or "", options=options, deck=d.get("my_deck") or "",
+            seat=seat, options=options, deck=d.get("my_deck") or "",
             their_deck=d.get("their_deck") or "" if self.ruleset == "lcg" else "",
             time_limit=d.get("time_limit") or computer.DEFAULT_TIME_LIMIT, clock_bank=bank, clock_increment=increment)
 
@@ -127,10 +137,32 @@ class PlayForm(forms.Form):
         fields = getattr(error, "fields", None) or {}
         for name, said in fields.items():
             text = " ".join(map(str, said))
-            target = {"seat": "seat", "deck": "my_deck", "decks": "my_deck", "time_limit": "time_limit"}.get(name)
+            target = {"seat": "seat", "deck": "my_deck", "decks": "my_deck", "time_limit": "time_limit",
+                      **({"army": "my_army", "options": "my_army"} if self.ruleset == "minis" else {})}.get(name)
             self.add_error(target, text)
         if not fields:
             self.add_error(None, error.detail)
+
+
+def my_army_choices(user) -> list[tuple[str, str]]:
+    """The person's saved miniatures armies a game may take (legal, fielded by the engine), in words."""
+    from games.engine.minis import armies as army_rules
+    from games.models import Army
+    from games.services import armies as saved
+
+    refs = saved.my_usable_armies(user)
+    found = {saved.saved_ref(a): a for a in Army.objects.filter(pk__in=[saved.saved_id(r) for r in refs])}
+    return [(ref, f"{name} ({army_rules.summary(found[ref].army())})") for ref, name in refs.items() if ref in found]
+
+
+def saved_army(ref: Any, user):
+    from games.models import Army
+    from games.services import armies as saved
+
+    army_id = saved.saved_id(ref)
+    if army_id is None or user is None or not user.is_authenticated:
+        return None
+    return Army.objects.filter(pk=army_id, owner=user).first()
 
 
 def games_offered() -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
 """The army builder in the browser (issue 33): a person starts from the Stark starter army, makes it a 40-point
 army (VP 10, M126), adds an NCU, sees a refusal in words (a second Catelyn Stark: characters are unique, M7),
-takes it back, attaches a captain, saves it and finds it among their armies; on a phone, in Spanish, the army
+takes it back, attaches a captain, saves it and finds it among their armies, then plays it against the computer
+from the game's page (a 40-point game, 10 VP to win); on a phone, in Spanish, the army
 opens with its words in Spanish and nothing runs off the screen. Screenshots at 1440 and 390 px wide go to
 test-artifacts/."""
 from __future__ import annotations
@@ -57,3 +58,16 @@ def test_build_a_40_point_army_see_a_refusal_in_words_and_save_it(live_asgi_serv
     phone.screenshot(path=str(artifacts / "army-builder-units-es-390.png"), full_page=False)
     wide = phone.evaluate("""[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id)""")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), wide
+
+    # the army against the computer, through the pages: its faction, its 40 points, 10 VP to win (M126)
+    page.goto(server.url + "/play/minis/")
+    choice = page.locator("select[name=my_army] option", has_text="Winter Host (Stark, 35 of 40 points")
+    page.select_option("select[name=my_army]", choice.get_attribute("value"))
+    page.screenshot(path=str(artifacts / "army-play-computer-1440.png"), full_page=True)
+    page.get_by_role("button", name="Play now against the computer").click()
+    page.wait_for_url(re.compile(r"/games/\d+"))
+    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
+    out = server.manage("shell", "-c", f"from games.models import Game; g = Game.objects.get(pk={game_id}); "
+                        "print(g.state['game_size'], g.state['threshold'], g.state['players']['stark']['list']['ncus'])")
+    text = out if isinstance(out, str) else out.stdout
+    assert "40 10 ['30201', '30202']" in text, text
