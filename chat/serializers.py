@@ -1,22 +1,31 @@
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from chat.models import ChatMessage
 from chat.services import to_html
+from games.anonymity import faceless, hides_names
 
 
 class ChatMessageSerializer(serializers.ModelSerializer):
     """A message: `text` is raw (render it as text), `html` is the same text escaped for HTML."""
 
-    sender = serializers.CharField(source="sender.username", allow_null=True, read_only=True,
-                                   help_text="the sender's username (null once the account is deleted)")
+    sender = serializers.SerializerMethodField(help_text="the sender's username (null once the account is deleted; "
+                                                         "\"a faceless player\" while a game with anonymous players runs)")
     seat = serializers.CharField(source="sender_seat", read_only=True)
     html = serializers.SerializerMethodField(help_text="the text HTML-escaped, newlines as <br>")
 
     class Meta:
         model = ChatMessage
         fields = ("id", "channel", "sender", "seat", "text", "html", "created_at")
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_sender(self, message: ChatMessage) -> str | None:
+        if message.sender is None:
+            return None
+        return faceless() if hides_names(message.game) else message.sender.username
 
     def get_html(self, message: ChatMessage) -> str:
         return to_html(message.text)

@@ -169,7 +169,7 @@ def history(game_id: int, user, raw_channel: Any, invite: str | None = None) -> 
     seat = _viewer_seat(game, user)
     if not may_read(game, seat, channel, members):
         raise _refuse_channel(game, seat, channel)
-    return ChatMessage.objects.filter(game=game, channel=channel).select_related("sender").order_by("-id")
+    return ChatMessage.objects.filter(game=game, channel=channel).select_related("sender", "game").order_by("-id")
 
 
 def channels_for(game_id: int, user, invite: str | None = None) -> dict[str, Any]:

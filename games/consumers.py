@@ -77,6 +77,7 @@ from accounts.middleware import BOT_SESSION_MESSAGE
 from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation, is_valid, socket_is_valid
 from chat import services as chat
 from games import queries
+from games.anonymity import hides_names, presence_token
 from games.errors import GameError
 from games.models import Game, GameSeat, Presence
 from games.services.notify import seat_group, spectator_group, table_group
@@ -390,7 +391,13 @@ def game_version(game_id: int) -> int:
 
 
 def connected_to(game_id: int) -> list[str]:
-    """The usernames connected to the game (anonymous spectators are not named)."""
+    """The usernames connected to the game (anonymous spectators are not named). A game that hides its
+    players' names (games/anonymity.py) names its connected players by their seats ("seat:stark"), and
+    connected spectators not at all."""
+    game = Game.objects.filter(pk=game_id).only("options", "status").first()
+    if game is not None and hides_names(game):
+        seats = GameSeat.objects.filter(game_id=game_id, user__presence__game_id=game_id).values_list("seat", flat=True)
+        return sorted({presence_token(seat) for seat in seats})
     names = Presence.objects.filter(game_id=game_id, user__isnull=False).values_list("user__username", flat=True)
     return sorted(set(names))
 

@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games.anonymity import faceless, hides_names
 from games.engine import get_ruleset
 from games.errors import not_found
 from games.models import Game, GameSeat, Presence
@@ -50,13 +51,16 @@ def viewer_seat(game: Game, user, seats: list[GameSeat] | None = None) -> str | 
     return seat.seat if seat is not None else None
 
 
-def seat_rows(game: Game, seats: list[GameSeat] | None = None) -> list[dict[str, Any]]:
+def seat_rows(game: Game, seats: list[GameSeat] | None = None, viewer=None) -> list[dict[str, Any]]:
+    """The seats as `viewer` is shown them (anonymous players: another seat's player is faceless)."""
     connected = set(Presence.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True))
     now = timezone.now()
+    hidden = hides_names(game)
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     return [
         {
             "seat": s.seat,
-            "user": s.user.username if s.user else None,
+            "user": (faceless() if hidden and s.user_id != viewer_id else s.user.username) if s.user else None,
             # a bot account (a program playing through the API, docs/bots.md); `is_bot` is the engine's player
             "bot_account": bool(s.user and s.user.is_bot),
             "is_bot": s.is_bot,
@@ -91,7 +95,7 @@ def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[
         "status": game.status,
         "version": game.version,
         "your_seat": seat,
-        "seats": seat_rows(game, seats),
+        "seats": seat_rows(game, seats, user),
         "pending": pending,
         "legal_actions": legal,
         "view": engine.view(game.state, seat),
@@ -215,7 +219,9 @@ def _with_take_overs(game: Game, entries: list[dict[str, Any]], after: int, thro
 def seat_player_names(game: Game) -> dict[str, str]:
     """{seat: the name the table knows its player by}: the username, or "the computer" for a seat the
     engine's player holds from the start."""
-    return {s.seat: (s.user.username if s.user_id else "the computer") for s in game.seats.select_related("user")}
+    hidden = hides_names(game)  # anonymous players: faceless to every reader while the game runs
+    return {s.seat: ((faceless() if hidden else s.user.username) if s.user_id else "the computer")
+            for s in game.seats.select_related("user")}
 
 
 def with_player_names(line: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:

@@ -144,6 +144,7 @@ class LobbyForm(forms.Form):
     gift_power_tokens = Tick(_("Gifting power tokens"))
     draft_house_cards = Tick(_("House-card draft"))
     draft_tracks = Tick(_("Influence-track draft"))
+    anonymous = Tick(_("Anonymous players"))
     castles_to_win = forms.IntegerField(label=_("Castles needed to win"), required=False, min_value=3, max_value=20,
                                         error_messages={"invalid": _("Castles needed to win: a whole number from 3 to 20."),
                                                         "min_value": _("Castles needed to win: a whole number from 3 to 20."),
@@ -181,7 +182,7 @@ class LobbyForm(forms.Form):
     password = forms.CharField(label=_("Password"), required=False, max_length=128)
 
     AGOT_SWITCHES = ("tides_of_battle", "fog_of_war", "random_starts", "gift_power_tokens", "draft_house_cards",
-                     "draft_tracks")
+                     "draft_tracks", "anonymous")
     AGOT_FIELDS = ("seat", *AGOT_SWITCHES, "castles_to_win", "rounds")
     LCG_FIELDS = ("deck_choice", "my_deck", "their_deck", "open_decklists")
     MINIS_FIELDS = ("army", "minis_mode", "random_terrain")
@@ -345,6 +346,8 @@ def option_words(ruleset: str, options: dict[str, Any]) -> list[str]:
         words.append(gettext("house-card draft"))
     if options.get("draft_tracks"):
         words.append(gettext("Influence-track draft"))
+    if options.get("anonymous"):
+        words.append(gettext("anonymous players"))
     if options.get("castles_to_win") not in (None, 7):
         words.append(gettext("%(count)s castles to win") % {"count": options["castles_to_win"]})
     if options.get("rounds") not in (None, 10):

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import User
+from games.anonymity import hides_names
 from games.engine import get_ruleset
 from games.errors import GameError, conflict, game_over, not_found
 from games.models import Game, GameSeat, SeatSubstitution
@@ -152,22 +153,24 @@ def log_entries(game: Game) -> list[dict]:
     from ratings.templatetags.site_words import seat_name
 
     entries = []
+    hidden = hides_names(game)  # anonymous players (games/anonymity.py): neither is named while the game runs
     for sub in game.substitutions.select_related("leaver", "substitute"):
+        substitute, leaver = (None, None) if hidden else (sub.substitute, sub.leaver)
         # one whole sentence per case, in the reader's language (built per request, never stored)
-        words = {"who": sub.substitute.username if sub.substitute else "", "seat": seat_name(sub.seat, game.ruleset),
-                 "leaver": sub.leaver.username if sub.leaver else ""}
-        if sub.substitute and sub.leaver:
+        words = {"who": substitute.username if substitute else "", "seat": seat_name(sub.seat, game.ruleset),
+                 "leaver": leaver.username if leaver else ""}
+        if substitute and leaver:
             text = gettext("%(who)s takes over %(leaver)s's seat (%(seat)s).") % words
-        elif sub.substitute:
+        elif substitute:
             text = gettext("%(who)s takes over the seat (%(seat)s).") % words
-        elif sub.leaver:
+        elif leaver:
             text = gettext("A player takes over %(leaver)s's seat (%(seat)s).") % words
         else:
             text = gettext("A player takes over the seat (%(seat)s).") % words
         entries.append({"version": sub.version, "seat": sub.seat, "source": "substitute", "at": sub.taken_at,
                         "events": [{"type": "seat_taken_over", "seat": sub.seat, "version": sub.version,
-                                    "player": sub.substitute.username if sub.substitute else None,
-                                    "leaver": sub.leaver.username if sub.leaver else None}],
+                                    "player": substitute.username if substitute else None,
+                                    "leaver": leaver.username if leaver else None}],
                         "lines": [{"text": text}], "text": text})
     return entries
 

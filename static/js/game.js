@@ -1414,7 +1414,7 @@
       onChat: chat.addMessage,
       onPresence: (connected) => {
         if (!game) return;
-        for (const s of game.seats) s.connected = !!s.user && connected.includes(s.user);
+        for (const s of game.seats) s.connected = !!s.user && (connected.includes(s.user) || connected.includes("seat:" + s.seat));  // anonymous players: by seat
         renderSeats();
       },
     });
