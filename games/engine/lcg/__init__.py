@@ -29,7 +29,18 @@ SEATS = ("p1", "p2")
 
 
 def copy_state(state: State) -> State:
-    return marshal.loads(marshal.dumps(state))
+    """A deep copy, but for `uids`: a new dict whose entries ([card id, owner], never changed once
+    made: table.new_uid only adds) are shared with `state`'s."""
+    uids = state.get("uids")
+    if uids is None:
+        return marshal.loads(marshal.dumps(state))
+    rest = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k != "uids"}))
+    return {k: dict(uids) if k == "uids" else rest[k] for k in state}  # the same order of keys
+
+
+# Whether a card is blanked is kept per card while the cards in play stay the same (abilities.kept);
+# wrapped here, around every card module's hook on it.
+A.blanked = A.kept_blanked(A.blanked)
 
 
 class LcgRuleset:
@@ -130,6 +141,7 @@ class LcgRuleset:
         if seat not in state["seats"]:
             raise EngineError("not_your_turn", gettext("%(seat)s is not a seat") % {"seat": seat})
         new = copy_state(state)
+        A.carry_constants(state, new)
         events: list[Event] = []
         actions.apply(new, seat, act, events)
         flow.run(new, events)

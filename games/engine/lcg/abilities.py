@@ -75,16 +75,27 @@ def specs(state: State, uid: str) -> list[dict[str, Any]]:
 
 def blanked(state: State, uid: str) -> bool:
     """L158: Milk of the Poppy on the card."""
-    for a in T.attachments_on(state, uid):
-        if T.cid(state, a) == "milk_of_the_poppy":
-            return True
+    uids, inplay, players = state["uids"], state["inplay"], state["players"]
+    for s in state["seats"]:
+        for a in players[s]["play"]:
+            if uids[a][0] == "milk_of_the_poppy" and inplay[a]["on"] == uid:
+                return True
     return False
 
 
 def live_specs(state: State, uid: str) -> list[dict[str, Any]]:
-    if uid in state["inplay"] and T.card(state, uid)["type"] == "character" and blanked(state, uid):
-        return []
-    return specs(state, uid)
+    if uid not in state["inplay"]:
+        return ABILITIES.get(state["uids"][uid][0], ())  # specs
+    k = kept(state)  # whether it is blanked is kept with the cards in play (kept_blanked)
+    key = ("live", uid)
+    out = k.get(key)
+    if out is None:
+        if T.card(state, uid)["type"] == "character" and blanked(state, uid):
+            out = ()
+        else:
+            out = specs(state, uid)
+        k[key] = out
+    return out
 
 
 # ================================================================== modifier layer
@@ -104,12 +115,66 @@ def _constant_specs(cid: str) -> list[dict[str, Any]]:
     return kept[1]
 
 
+# Values derived from the cards in play, kept for the last state asked about: the state (held, so
+# that no other state can take its id), what they depend on (`_constants_key`) and the values
+# (`constants`'s answer, and `blanked`'s per card: kept_blanked). The framework asks many times an
+# action and the cards in play seldom change meanwhile. `carry_constants` hands them to the copy
+# `apply` makes.
+_CONSTANTS: list[Any] = [None, None, None]
+
+
+def _constants_key(state: State) -> tuple[Any, ...]:
+    """What `constants` reads that can change: the cards each seat controls (in order), the revealed
+    plots, and `entered`, which counts every entry into play (an attachment's host is set only
+    then). Whether a card is blanked follows: Milk of the Poppy's host and Fortified Position (a
+    plot). A card's id and printed type never change."""
+    ps = state["players"]
+    seats = state["seats"]
+    if len(seats) == 2:
+        p, q = ps[seats[0]], ps[seats[1]]
+        return state["entered"], tuple(p["play"]), p["plot"], tuple(q["play"]), q["plot"]
+    return (state["entered"], *((tuple(ps[s]["play"]), ps[s]["plot"]) for s in seats))
+
+
+def carry_constants(old: State, new: State) -> None:
+    """`new` is a copy of `old` (LcgRuleset.apply): the kept answer holds for it as long as its key does."""
+    if _CONSTANTS[0] is old:
+        _CONSTANTS[0] = new
+
+
+def kept(state: State) -> dict[Any, Any]:
+    """The values kept for `state` while `_constants_key` holds (emptied when it changes)."""
+    key = _constants_key(state)
+    if _CONSTANTS[0] is not state or _CONSTANTS[1] != key:
+        _CONSTANTS[:] = [state, key, {}]
+    return _CONSTANTS[2]
+
+
+def kept_blanked(fn):
+    """`blanked` (with the cards' modules' hooks, `fn`) kept per card: Milk of the Poppy's host and
+    Fortified Position are all it reads (installed by __init__.py once every hook is in)."""
+    def blanked_kept(state: State, uid: str) -> bool:
+        k = kept(state)
+        b = k.get(uid)
+        if b is None:
+            b = k[uid] = fn(state, uid)
+        return b
+    blanked_kept.orig = fn
+    return blanked_kept
+
+
 def constants(state: State) -> list[tuple[str, str, dict[str, Any]]]:
     """(source uid, controller, ability) for every constant ability in force: cards in play that are
-    not blanked, and the revealed plots."""
+    not blanked, and the revealed plots. (A read-only list: it is kept while its key holds.)"""
     memo = state.get("_memo")  # prompts.public_view: the state does not change meanwhile
     if memo is not None and "constants" in memo:
         return memo["constants"]
+    k = kept(state)
+    out = k.get("constants")
+    if out is not None:
+        if memo is not None:
+            memo["constants"] = out
+        return out
     out = []
     for s in state["seats"]:
         p = state["players"][s]
@@ -127,6 +192,7 @@ def constants(state: State) -> list[tuple[str, str, dict[str, Any]]]:
                     out.append((p["plot"], s, a))
     if memo is not None:
         memo["constants"] = out
+    k["constants"] = out
     return out
 
 
@@ -200,8 +266,20 @@ def has_keyword(state: State, uid: str, kw: str) -> bool:
 
 def rule_sources(state: State, rule: str) -> list[tuple[str, str]]:
     """(source, controller) of every constant `rule` in force (its conditions holding)."""
-    return [(src, s) for src, s, a in constants(state)
-            if a.get("rule") == rule and conds_hold(state, {"src": src, "seat": s, "ev": None}, a.get("if", ()))]
+    k = kept(state)
+    by_rule = k.get("rules")
+    if by_rule is None:  # constants by rule, in their order (kept with them)
+        by_rule = {}
+        for src, s, a in constants(state):
+            r = a.get("rule")
+            if r is not None:
+                by_rule.setdefault(r, []).append((src, s, a))
+        k["rules"] = by_rule
+    found = by_rule.get(rule)
+    if not found:
+        return []
+    return [(src, s) for src, s, a in found
+            if conds_hold(state, {"src": src, "seat": s, "ev": None}, a.get("if", ()))]
 
 
 def rule_for(state: State, rule: str, seat: str) -> bool:
@@ -302,9 +380,10 @@ def enters_kneeling(state: State, uid: str) -> bool:
 
 def ambush_value(state: State, seat: str, uid: str) -> int | None:
     """Printed ambush, or The Wolfswood's ambush (printed cost) for a Direwolf card in hand."""
-    x = T.card(state, uid)["keywords"].get("ambush")
-    if x is None and "Direwolf" in T.card(state, uid)["traits"] and rule_for(state, "direwolf_ambush", seat):
-        cost = T.card(state, uid).get("cost")
+    c = T.card(state, uid)
+    x = c["keywords"].get("ambush")
+    if x is None and "Direwolf" in c["traits"] and rule_for(state, "direwolf_ambush", seat):
+        cost = c.get("cost")
         x = cost if isinstance(cost, int) else None
     return x
 
@@ -968,7 +1047,11 @@ def _sources(state: State, seat: str, timing: str) -> list[tuple[str, bool]]:
     p = state["players"][seat]
     out = [(u, False) for u in p["play"] if ABILITIES.get(T.cid(state, u))]
     seen = set()
+    last = None
     for u in p["hand"]:
+        if u == last:
+            continue  # the same card again (a public view's blank cards): the same answer
+        last = u
         c = T.card(state, u)
         if c["type"] == "event" and c["id"] not in seen and ABILITIES.get(c["id"]):
             seen.add(c["id"])

@@ -178,11 +178,21 @@ def playable(deck: dict[str, Any], implemented) -> bool:
     return all(c in implemented for c in [deck["agenda"], *deck["plots"], *deck["draw"]] if c)
 
 
+_DEFAULT: list[dict[str, Any]] = []  # the default data's cards, kept once read (`card` runs very often)
+
+
+def default_cards() -> dict[str, Any]:
+    """`cards()`, without the cached call each time (the same dict)."""
+    if not _DEFAULT:
+        _DEFAULT.append(cards())
+    return _DEFAULT[0]
+
+
 def card(state: dict[str, Any], cid: str) -> dict[str, Any]:
     extra = state.get("extra_cards")
     if extra and cid in extra:
         return extra[cid]
-    return cards()[cid]
+    return (_DEFAULT[0] if _DEFAULT else default_cards())[cid]
 
 
 def known(state: dict[str, Any], cid: Any) -> bool:

@@ -114,8 +114,9 @@ def check_end(state: State, events: list[Event]) -> bool:
         return True
     if state["decision"] and state["decision"]["kind"] == "winner":
         return True
-    alive = [s for s in state["seats"] if s not in state["eliminated"]]
-    decked = [s for s in alive if not state["players"][s]["deck"]]
+    eliminated, players = state["eliminated"], state["players"]
+    alive = [s for s in state["seats"] if s not in eliminated]
+    decked = [s for s in alive if not players[s]["deck"]]
     winners = [s for s in alive if s not in decked and T.power_total(state, s) >= 15]
     if winners:
         if len(winners) == 1:

@@ -118,28 +118,31 @@ def decklist(state: State, seat: str) -> list[str] | None:
     return deck["draw"] if deck else None
 
 
-def public_copies(state: State, seat: str) -> Counter:
+def public_copies(state: State, seat: str) -> dict[str, int]:
     """Card ids of the draw cards the seat owns in public zones: in play (with duplicates, not a
     facedown one, and attachments, whoever controls them), discard and dead piles, removed from
-    the game."""
+    the game: {card id: copies} (a plain dict: a Counter's missing key costs a call)."""
     uids = state["uids"]
     facedown = state.get("facedown") or ()  # Arya Stark's duplicate: nobody else knows what it is (L55)
     inplay = state["inplay"]
-    out: Counter = Counter()
+    out: dict[str, int] = {}
+    get = out.get
     for s in state["seats"]:
         for u in state["players"][s]["play"]:
             c, o = uids[u]
             if o == seat:
-                out[c] += 1
+                out[c] = get(c, 0) + 1
             dups = inplay[u].get("duplicates")
             if dups:
                 for v in dups:
                     if uids[v][1] == seat and v not in facedown:
-                        out[uids[v][0]] += 1
+                        c = uids[v][0]
+                        out[c] = get(c, 0) + 1
     p = state["players"][seat]
     for zone in ("discard", "dead", "removed"):
         for u in p.get(zone, ()):
-            out[uids[u][0]] += 1
+            c = uids[u][0]
+            out[c] = get(c, 0) + 1
     return out
 
 
@@ -306,10 +309,16 @@ def relevant(state: State, seat: str, timing: str, ev: Event | None) -> list[str
                 if m:
                     keep.append(cid)
                     uses.extend(m)
-        if marshal:
-            keep.extend(c for c in cands if not _flags(state, c)[0])
-        elif challenge:
-            keep.extend(c for c in cands if _flags(state, c)[1])
+        if marshal or challenge:
+            flags = _FLAGS["flags"] if not state.get("extra_cards") and _FLAGS["of"] is data.cards() else None
+            if flags is None:
+                fl = [_flags(state, c) for c in cands]
+            else:
+                fl = [flags.get(c) or _flags(state, c) for c in cands]
+            if marshal:
+                keep.extend(c for c, f in zip(cands, fl, strict=True) if not f[0])
+            else:
+                keep.extend(c for c, f in zip(cands, fl, strict=True) if f[1])
     dup = timing == "interrupt" and ev is not None and ev.get("t") == "would_leave"
     # an agenda's own action (Fealty's) comes from the cards' modules (cards_martell_watch._options),
     # not from ABILITIES, where every agenda has none: never filtered out of an action window
@@ -388,7 +397,7 @@ def _memoise_in_views() -> None:
         return
     from games.engine.lcg.hooks import wrap
 
-    for name in ("rule_sources", "blanked"):
+    for name in ("rule_sources",):  # (`blanked` is kept already: abilities.kept_blanked)
         @wrap(A, name)
         def memo(state, key, _name=name):
             kept = state.get("_memo")

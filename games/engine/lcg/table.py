@@ -33,7 +33,11 @@ def owner(state: State, uid: str) -> str:
 
 
 def card(state: State, uid: str) -> dict[str, Any]:
-    return data.card(state, state["uids"][uid][0])
+    c = state["uids"][uid][0]
+    extra = state.get("extra_cards")
+    if extra and c in extra:
+        return extra[c]
+    return (data._DEFAULT[0] if data._DEFAULT else data.default_cards())[c]  # data.card, inlined
 
 
 UID_SPACE = 900_000  # a uid is "c" and a number of six digits (100000-999999), drawn at random
@@ -99,7 +103,16 @@ def in_play(state: State, seat: str, ctype: str | None = None) -> list[str]:
     out = state["players"][seat]["play"]
     if ctype is None:
         return list(out)
-    return [u for u in out if type_in_play(state, u) == ctype]
+    if state.get("extra_cards"):
+        return [u for u in out if type_in_play(state, u) == ctype]
+    inplay, uids = state["inplay"], state["uids"]  # no synthetic card: type_in_play, inlined
+    cards = data._DEFAULT[0] if data._DEFAULT else data.default_cards()
+    found = []
+    for u in out:
+        rec = inplay.get(u)
+        if ("attachment" if rec is not None and rec.get("on") else cards[uids[u][0]]["type"]) == ctype:
+            found.append(u)
+    return found
 
 
 def type_in_play(state: State, uid: str) -> str:
@@ -140,7 +153,11 @@ def plot_value(state: State, seat: str, key: str) -> int | None:
 def power_total(state: State, seat: str) -> int:
     """L229: the power on every card the seat controls (faction card included)."""
     p = state["players"][seat]
-    return p["faction_power"] + sum(state["inplay"][u]["power"] for u in p["play"])
+    inplay = state["inplay"]
+    total = p["faction_power"]
+    for u in p["play"]:
+        total += inplay[u]["power"]
+    return total
 
 
 def copy_names(state: State, seat: str) -> dict[str, str]:
