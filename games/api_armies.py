@@ -29,14 +29,14 @@ def _valid(serializer_class, request: Request) -> dict[str, Any]:
 # ------------------------------------------------------------------ what is answered
 
 
-class ProblemSerializer(serializers.Serializer):
+class ArmyProblemSerializer(serializers.Serializer):
     rule = serializers.CharField(help_text="the rule id behind the refusal (rules/minis.md), for programs")
     text = serializers.CharField(help_text="why, in words")
 
 
-class ReportSerializer(serializers.Serializer):
+class ArmyReportSerializer(serializers.Serializer):
     legal = serializers.BooleanField(help_text="whether the army follows the army-building rules (M1-M17)")
-    problems = ProblemSerializer(many=True)
+    problems = ArmyProblemSerializer(many=True)
     playable = serializers.BooleanField(help_text="whether the site fields it (legal, within the starter boxes)")
     unplayable = serializers.ListField(child=serializers.CharField(), help_text="why the site does not field it yet")
     points = serializers.IntegerField(help_text="units, attachments and NCUs (the Commander costs none)")
@@ -46,7 +46,7 @@ class ReportSerializer(serializers.Serializer):
     tactics = serializers.ListField(child=serializers.CharField(), help_text="the Tactics deck's card ids (M16)")
 
 
-class UnitSerializer(serializers.Serializer):
+class ArmyUnitSerializer(serializers.Serializer):
     unit = serializers.CharField(max_length=20)
     attachment = serializers.CharField(max_length=20, required=False, allow_blank=True, allow_null=True)
 
@@ -58,10 +58,10 @@ class ArmyCardsSerializer(serializers.Serializer):
     game_size = serializers.IntegerField()
     commander = serializers.CharField(allow_null=True)
     commander_name = serializers.CharField(allow_null=True)
-    units = UnitSerializer(many=True)
+    units = ArmyUnitSerializer(many=True)
     ncus = serializers.ListField(child=serializers.CharField())
     summary = serializers.CharField(help_text="faction, points of the size, Commander, in words")
-    report = ReportSerializer()
+    report = ArmyReportSerializer()
 
 
 class ArmySerializer(ArmyCardsSerializer):
@@ -79,18 +79,18 @@ class ArmyListSerializer(serializers.Serializer):
     starter = StarterArmySerializer(many=True, help_text="the starter armies, offered to everyone")
 
 
-class ImportedSerializer(serializers.Serializer):
+class ArmyImportedSerializer(serializers.Serializer):
     army = ArmySerializer(allow_null=True, help_text="the saved army (null when `save` was false)")
     parsed = serializers.DictField(help_text="the army as read: name, faction, game_size, commander, units, ncus")
     unread = serializers.ListField(child=serializers.CharField(), help_text="the lines that could not be read")
-    report = ReportSerializer()
+    report = ArmyReportSerializer()
 
 
-class ValidatedSerializer(ReportSerializer):
+class ArmyValidatedSerializer(ArmyReportSerializer):
     text = serializers.CharField(help_text="the army as plain text (to export it)")
 
 
-class TextSerializer(serializers.Serializer):
+class ArmyTextSerializer(serializers.Serializer):
     text = serializers.CharField(help_text="the army as plain text: name and points a line")
 
 
@@ -120,7 +120,7 @@ class ArmyCreateSerializer(serializers.Serializer):
     faction = serializers.CharField(max_length=40)
     game_size = serializers.IntegerField(required=False, default=30)
     commander = serializers.CharField(max_length=20, required=False, allow_null=True, allow_blank=True)
-    units = UnitSerializer(many=True, required=False, default=list)
+    units = ArmyUnitSerializer(many=True, required=False, default=list)
     ncus = serializers.ListField(child=serializers.CharField(max_length=20), max_length=rules.MAX_NCUS,
                                  required=False, default=list)
 
@@ -135,7 +135,7 @@ class ArmyUpdateSerializer(ArmyCreateSerializer):
     name = serializers.CharField(max_length=200, required=False)
     faction = serializers.CharField(max_length=40, required=False)
     game_size = serializers.IntegerField(required=False)
-    units = UnitSerializer(many=True, required=False)
+    units = ArmyUnitSerializer(many=True, required=False)
     ncus = serializers.ListField(child=serializers.CharField(max_length=20), max_length=rules.MAX_NCUS,
                                  required=False)
 
@@ -227,7 +227,7 @@ class StarterArmyCopyView(APIView):
 class ArmyTextView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=TextSerializer, summary="An army as plain text (export)")
+    @extend_schema(responses=ArmyTextSerializer, summary="An army as plain text (export)")
     def get(self, request: Request, army_id: int) -> Response:
         return Response({"text": service.export_text(service.own(army_id, request.user))})
 
@@ -235,7 +235,7 @@ class ArmyTextView(APIView):
 class StarterArmyTextView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=TextSerializer, summary="A starter army as plain text (export)")
+    @extend_schema(responses=ArmyTextSerializer, summary="A starter army as plain text (export)")
     def get(self, request: Request, key: str) -> Response:
         army = service.starter_armies().get(key)
         if army is None:
@@ -246,7 +246,7 @@ class StarterArmyTextView(APIView):
 class ArmyValidateView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(request=ArmyValidateSerializer, responses=ValidatedSerializer,
+    @extend_schema(request=ArmyValidateSerializer, responses=ArmyValidatedSerializer,
                    summary="Judge an army by the army-building rules without saving it: legal or why not, in words")
     def post(self, request: Request) -> Response:
         data = _valid(ArmyValidateSerializer, request)
@@ -258,7 +258,7 @@ class ArmyValidateView(APIView):
 class ArmyImportView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(request=ArmyImportSerializer, responses={201: ImportedSerializer, 200: ImportedSerializer},
+    @extend_schema(request=ArmyImportSerializer, responses={201: ArmyImportedSerializer, 200: ArmyImportedSerializer},
                    summary="Read an army from a builder's plain text and save it as yours (or only read it: save false)")
     def post(self, request: Request) -> Response:
         data = _valid(ArmyImportSerializer, request)
