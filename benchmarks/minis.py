@@ -1,7 +1,10 @@
-"""Miniatures game (minis) figures: `python benchmarks/minis.py [games]`.
+"""Miniatures game (minis) figures: `python benchmarks/minis.py [games] [player games]`.
 
 - the engine's player (bot_action) against the random one over 200 seeded games, seats alternating
   (issue 18: >= 70%);
+- issue 32: the engine's player against the player before it (bot_v1.py, frozen), seats
+  alternating, `player games` games (200 by default; goal >= 70% won), with its attacks and charges
+  per game; and against itself: attacks and charges per game (goal >= 1 charge a game);
 - the median time of a whole random game (target 1 s, invariants not checked) and of a move check
   (`check` of a proposed Maneuver, target 5 ms).
 """
@@ -17,13 +20,55 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "westeros.settings")
 
 from games.engine import get_ruleset
-from games.engine.minis import bot
+from games.engine.minis import bot, bot_v1
 
 SEATS = ("stark", "lannister")
 
 
+def fight(seed: int, players: dict[str, str]) -> tuple[dict, dict[str, dict[str, int]]]:
+    """One seeded game between `players` ("bot" or "bot_v1" a seat); the attacks and charges each
+    seat made (the events)."""
+    R = get_ruleset("minis")
+    rnd = random.Random(seed)
+    state = R.new_game(list(SEATS), {}, seed)
+    made = {s: {"attack": 0, "charge": 0} for s in SEATS}
+    while not R.is_over(state):
+        seat = rnd.choice(sorted(R.pending(state)))
+        player = bot_v1.bot_action if players[seat] == "bot_v1" else R.bot_action
+        state, events = R.apply(state, seat, player(state, seat))
+        for e in events:
+            if e.get("type") in ("attack", "charge"):
+                unit = e.get("attacker") or e.get("unit")
+                made[state["units"][unit]["seat"]][e["type"]] += 1
+    return state, made
+
+
+def players_figures(games: int) -> None:
+    won = drawn = attacks = charges = 0
+    for i in range(games):
+        seat = SEATS[i % 2]
+        state, made = fight(6000 + i, {seat: "bot", SEATS[1 - i % 2]: "bot_v1"})
+        won += state["winner"] == seat
+        drawn += state["winner"] is None
+        attacks += made[seat]["attack"]
+        charges += made[seat]["charge"]
+    print(f"bot_action against bot_v1 (the player before issue 32): {won}/{games} = {100 * won / games:.1f}% won "
+          f"({drawn} drawn); its attacks {attacks / games:.2f} and charges {charges / games:.2f} a game (goal 70%)")
+    n = max(1, games // 4)
+    attacks = charges = without = 0
+    for i in range(n):
+        state, made = fight(7000 + i, {s: "bot" for s in SEATS})
+        c = sum(m["charge"] for m in made.values())
+        attacks += sum(m["attack"] for m in made.values())
+        charges += c
+        without += c == 0
+    print(f"bot_action against itself, {n} games: attacks {attacks / n:.2f}, charges {charges / n:.2f} a game, "
+          f"{without} games without a charge (goal >= 1 charge a game)")
+
+
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    players_figures(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
     R = get_ruleset("minis")
     wins = draws = 0
     for i in range(games):

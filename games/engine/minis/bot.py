@@ -93,6 +93,14 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
             if r < 0.9 and flow.can_retreat(state, name):
                 return {"retreat": True}
             return {"no_action": True}
+        # M78 Destructible (revision 2): a piece within 1 in may be attacked away (no draw from `rnd`
+        # unless one is there, so games without such terrain play as before)
+        near = [t["id"] for t in state["terrain"] if "destructible" in t["keywords"]
+                and G.le(G.distance(T.poly(state, name), T.terrain_poly(t)), 1.0)] if T.revision(state) >= 2 else []
+        if near and rnd.random() < 0.3:
+            act = {"attack": {"terrain": rnd.choice(near)}}
+            if _ok(state, seat, act):
+                return act
         if rnd.random() < 0.6:
             ch = _charges(state, name)
             if ch:
@@ -235,11 +243,226 @@ def _react(state: State, seat: str) -> Action:
     return {"pass": True}
 
 
+def _melee_profile(state: State, name: str) -> dict[str, Any] | None:
+    return next((a for a in T.ucard(state, name).get("attacks", []) if a.get("range") == "melee"), None)
+
+
+def _expected(state: State, att: str, dfn: str, profile: dict[str, Any] | None, charge: bool = False,
+              arc: str = "front") -> float:
+    """The wounds `att`'s attack may be expected to do to `dfn` (dice at its ranks, to-hit, the
+    defender's save; a charge re-rolls misses; a Flank or Rear attack counted higher)."""
+    if not profile:
+        return 0.0
+    dice = profile["dice"]
+    n = int(dice[min(T.ranks_lost(state, att), len(dice) - 1)])
+    ph = min(1.0, max(1 / 6, (7 - int(profile["hit"])) / 6))
+    if charge:
+        ph = 1 - (1 - ph) ** 2
+    save = int(T.ucard(state, dfn).get("defense_save") or 7)
+    pf = min(1.0, max(1 / 6, (save - 1) / 6))
+    return n * ph * pf * {"front": 1.0, "flank": 1.3, "rear": 1.6}.get(arc, 1.0)
+
+
+def _charge_value(state: State, name: str, ch: Action) -> float | None:
+    """A charge's worth: the odds of reaching (Speed + D6 against the gap) times the wounds it should
+    do, less the wounds the target should do back; None when it is not worth making."""
+    t = ch["charge"]["target"]
+    gap = G.distance(T.poly(state, name), T.poly(state, t))
+    need = gap - T.speed(state, name)
+    p = 1.0 if need <= 1 else max(0.0, (7 - math.ceil(need - 1e-6)) / 6)
+    late = state["round"] >= 5  # the last rounds: a kill is a victory point the enemy has no time to answer
+    if p < (0.34 if late else 0.5):
+        return None
+    arc = T.arc_seen_by(state, t, name)[0]
+    mine = _expected(state, name, t, _melee_profile(state, name), charge=True, arc=arc)
+    back = _expected(state, t, name, _melee_profile(state, t))
+    kill = mine >= state["units"][t]["wounds"]
+    if mine < (0.4 if late else 0.6) * back and arc == "front" and not kill:
+        return None
+    # a failed charge leaves the unit panicked 1 in from the target, charged next (its charge's worth)
+    return p * (mine + (4.0 if kill else 0.0)) - 0.5 * back - (1 - p) * _expected(
+        state, t, name, _melee_profile(state, t), charge=True)
+
+
+def _best_charge(state: State, name: str) -> Action | None:
+    best = None
+    for ch in _charges(state, name):
+        v = _charge_value(state, name, ch)
+        if v is not None and (best is None or v > best[0]):
+            best = (v, ch)
+    return best[1] if best else None
+
+
+def _ranged(state: State, seat: str, name: str) -> Action | None:
+    """A ranged attack (M51-M55) on the enemy it should hurt most, with the 2 in shift if needed."""
+    profiles = [a for a in T.ucard(state, name).get("attacks", []) if a.get("range") in ("short", "long")]
+    if not profiles or T.engaged_with(state, name):
+        return None
+    best = None
+    for e in T.live(state, T.opponent(state, seat)):
+        if G.distance(T.poly(state, name), T.poly(state, e)) > 14.5:
+            continue
+        for prof in profiles:
+            val = _expected(state, name, e, prof)
+            for shift in (None, "forward", "left", "right"):
+                act = {"attack": {"target": e, "attack": prof["name"]}}
+                if shift:
+                    act["attack"]["shift"] = {"direction": shift, "distance": 2}
+                if _ok(state, seat, act):
+                    if best is None or val > best[0]:
+                        best = (val, act)
+                    break
+    return best[1] if best else None
+
+
+def _engaged_attack(state: State, name: str, engaged: list[str]) -> Action:
+    def value(e: str) -> tuple[float, int]:
+        arc = T.arc_seen_by(state, e, name)[0]
+        exp = _expected(state, name, e, _melee_profile(state, name), arc=arc)
+        return (exp + (3.0 if exp >= state["units"][e]["wounds"] else 0.0), -state["units"][e]["wounds"])
+    return {"attack": {"target": max(engaged, key=value)}}
+
+
+def _needed(state: State, seat: str, name: str) -> bool:
+    """Here We Stand (M123): the unit holds a home quadrant that would be lost without it."""
+    if state["mode"] != "here_we_stand":
+        return False
+    opp = T.opponent(state, seat)
+    pts = flow.quadrant_points(state)
+    here = T.quadrant(state, name)
+    if here not in _home(state, seat):
+        return False
+    mine = T.unit_points(state, name) + (3 if T.is_commander_unit(state, name) else 0)
+    left = pts[here][seat] - mine
+    return not (left >= 5 and left > pts[here][opp])
+
+
+def _target(state: State, seat: str, name: str) -> str | None:
+    """The enemy to go for: near, hurt, and in a quadrant the enemy controls."""
+    opp = T.opponent(state, seat)
+    enemies = T.live(state, opp)
+    if not enemies:
+        return None
+    control = flow.quadrant_control(state) if state["mode"] == "here_we_stand" else {}
+    me = T.poly(state, name)
+
+    def key(e: str) -> float:
+        k = G.distance(me, T.poly(state, e)) + state["units"][e]["wounds"] * 0.4
+        if control.get(T.quadrant(state, e)) == opp:
+            k -= 4
+        return k
+    return min(enemies, key=key)
+
+
+def _safe(state: State, seat: str, name: str, at: list[float], facing: float) -> bool:
+    """No enemy could charge the unit at this pose with good odds: every enemy tray more than its
+    Speed + 2.5 in away (the older player charges at Speed + 2)."""
+    p = T.poly(state, name, at, facing)
+    for e in T.live(state, T.opponent(state, seat)):
+        if T.engaged_with(state, e):
+            continue
+        if G.distance(p, T.poly(state, e)) <= T.speed(state, e) + 2.5:
+            return False
+    return True
+
+
+def _contest(state: State, seat: str, name: str) -> Action | None:
+    """Here We Stand (M123): a unit its home quadrants do not need goes into the enemy quadrant
+    holding the fewest enemy points, just past the centre line (the enemy controls a quadrant only
+    with more points than ours there), staying out of the enemy's likely charges (_safe)."""
+    opp = T.opponent(state, seat)
+    pts = flow.quadrant_points(state)
+    theirs = [q for q in ("sw", "se", "nw", "ne") if q not in _home(state, seat)]
+    W, H = state["table"]
+    spare = [n for n in T.live(state, seat) if not _needed(state, seat, n)]
+    sx = sum(G.centre(state["units"][n]["at"], state["units"][n]["facing"], T.size(state, n)[1])[0]
+             for n in spare) / max(1, len(spare))
+    # every spare unit goes to the same enemy quadrant: the one with the fewest enemy points
+    q = min(theirs, key=lambda x: (pts[x][opp], abs((W / 4 if x in ("sw", "nw") else 3 * W / 4) - sx)))
+    k = spare.index(name) if name in spare else 0
+    qx = W / 4 if q in ("sw", "nw") else 3 * W / 4
+    gx = qx + (0.0, -6.0, 6.0, -9.5, 9.5)[k % 5]
+    first = seat == state["seats"][0]
+    gy = H / 2 + 1.5 + 6.0 * (k // 5) if first else H / 2 - 1.5 - 6.0 * (k // 5)
+    face = _face_enemy(state, seat)
+    return _go(state, seat, name, (gx, gy), face)
+
+
+def _go(state: State, seat: str, name: str, goal: tuple[float, float], face: float) -> Action | None:
+    """The legal, safe (_safe) maneuver bringing the tray's centre nearest `goal`, ending facing
+    `face` (or the way it moved): straight at it first, then turned up to 60 degrees either way."""
+    u = state["units"][name]
+    w, dep = T.size(state, name)
+    me = G.centre(u["at"], u["facing"], dep)
+    dist = math.hypot(goal[0] - me[0], goal[1] - me[1])
+    if dist < 1.0:
+        return None
+    bearing = G.norm_angle(math.degrees(math.atan2(goal[0] - me[0], goal[1] - me[1])))
+    sp = T.speed(state, name)
+    best = None
+    tries = 0
+    for turn in (0, 30, -30, 60, -60):
+        b = G.norm_angle(bearing + turn)
+        for frac in (1.0, 0.6, 0.3):
+            fwd = round(min(sp, dist) * frac, 2)
+            c = G.translate(G.pivot(u["at"], u["facing"], b, dep), b, "forward", fwd)
+            left = math.dist(G.centre(c, b, dep), goal)
+            if left >= dist - 0.5 or (best is not None and left >= best[0]):
+                continue
+            for ef in (face, b):
+                at = G.pivot(c, b, ef, dep)
+                if not _safe(state, seat, name, list(at), ef):
+                    continue
+                act = {"maneuver": {"face": round(b, 2), "forward": fwd, "end_face": round(ef, 2)}}
+                tries += 1
+                if _ok(state, seat, act):
+                    best = (left, act)
+                    break
+            if tries > 14:
+                break
+        if best is not None and turn == 0:
+            break
+    return best[1] if best else None
+
+
+def _advance(state: State, seat: str, name: str) -> Action | None:
+    """Close on the target as far as is safe (_safe: out of its likely charge), facing it, so that a
+    charge next turn has fair odds (Speed + D6 against the gap)."""
+    t = _target(state, seat, name)
+    if t is None:
+        return None
+    sp = T.speed(state, name)
+    u = state["units"][name]
+    w, dep = T.size(state, name)
+    gap = G.distance(T.poly(state, name), T.poly(state, t))
+    if gap > sp + 3.5 + sp:
+        return None  # too far to matter this turn: _contest moves it
+    face = round(_bearing(state, name, t), 2)
+    best = None
+    for fwd in (sp, 0.75 * sp, 0.5 * sp, 0.25 * sp, 0.0):
+        at = G.translate(G.pivot(u["at"], u["facing"], face, dep), face, "forward", fwd)
+        if not _safe(state, seat, name, list(at), face):
+            continue
+        g = G.distance(T.poly(state, name, list(at), face), T.poly(state, t))
+        if g < 1.2:
+            continue
+        if fwd == 0 and abs((face - u["facing"] + 180) % 360 - 180) <= 8:
+            return None
+        act = {"maneuver": {"face": face, "forward": round(fwd, 2), "end_face": face}}
+        if _ok(state, seat, act):
+            best = act
+            break
+    return best
+
+
 def bot_action(state: State, seat: str) -> Action:
-    """Holds its own half (Here We Stand, M123): each home quadrant kept with at least 5 points and
-    more than the enemy there, units facing the enemy; charges only what it will likely reach,
-    attacks when engaged (the weakest enemy), plays every card and Order that applies (no moves),
-    redeploys destroyed units on its own edge, and places its NCU where it tips a home quadrant."""
+    """The engine's player (issue 32): it fights. Engaged, it attacks the enemy it hurts most; a
+    charge is made when the odds favour it (Speed + D6 likely to reach, more wounds given than taken,
+    or a Flank or Rear, or a kill); a unit with a ranged attack shoots; a unit its home quadrant
+    needs (Here We Stand, M123) holds it, the others close on the enemy, the hurt and those holding
+    enemy quadrants first, to charge next turn and contest those quadrants. NCUs claim the zone that
+    helps most or place themselves where they tip a quadrant; every card and Order that applies is
+    played. The player before issue 32 is bot_v1.py."""
     from games.engine.minis import RULESET
 
     d = state["decision"]
@@ -248,10 +471,14 @@ def bot_action(state: State, seat: str) -> Action:
         return _react(state, seat)
     if kind == "activate":
         left = flow.activations_left(state, seat)
-        ranked = sorted(left, key=lambda n: (0 if n in state["units"] and (
-            T.engaged_with(state, n) or _good_charge(state, n)) else 1 if n in state["units"] else 2,
-            left.index(n)))
-        return {"activate": ranked[0]}
+
+        def rank(n: str) -> tuple[int, int]:
+            if n in state["ncus"]:
+                return (2, left.index(n))
+            if T.engaged_with(state, n) or _best_charge(state, n) or _ranged(state, seat, n):
+                return (0, left.index(n))
+            return (3 if _needed(state, seat, n) else 1, left.index(n))
+        return {"activate": min(left, key=rank)}
     if kind == "action" and d.get("must_charge"):
         return {"charge": {"target": d["must_charge"][0]}}  # Uncontrolled Rage
     if kind == "action":
@@ -261,15 +488,20 @@ def bot_action(state: State, seat: str) -> Action:
             return _ncu(state, seat, name)
         engaged = T.engaged_with(state, name)
         if engaged:
-            weakest = min(engaged, key=lambda e: state["units"][e]["wounds"])
-            return {"attack": {"target": weakest}}
-        if act.get("pre_maneuver"):
-            ch = _good_charge(state, name)
-            return ch or {"no_action": True}
-        ch = _good_charge(state, name)
+            return _engaged_attack(state, name, engaged)
+        ch = _best_charge(state, name)
         if ch:
             return ch
-        return _hold(state, seat, name)
+        shot = _ranged(state, seat, name)
+        if shot:
+            return shot
+        if act.get("pre_maneuver"):
+            return {"no_action": True}
+        if _needed(state, seat, name):
+            return _hold(state, seat, name)
+        if state["mode"] == "here_we_stand":
+            return _advance(state, seat, name) or _contest(state, seat, name) or _hold(state, seat, name)
+        return _advance(state, seat, name) or _hold(state, seat, name)
     if kind == "reroll" and d.get("dice") == "charge":
         return {"reroll": [0] if state["charging"]["roll"] <= 3 else []}
     if kind == "reroll" and d.get("dice") == "retreat":
@@ -311,6 +543,23 @@ def bot_action(state: State, seat: str) -> Action:
     return RULESET.default_action(state, seat)
 
 
+def _zone_pick(state: State, seat: str) -> str | None:
+    """The empty zone that helps most now: the Combat zone's free attack when a friendly unit is
+    engaged, the Wealth zone when one is hurt, then the Crown, the Letter and the rest."""
+    empty = [z for z in data.ZONES if not state["board"][z]]
+    if not empty:
+        return None
+    mine = T.live(state, seat)
+    order = []
+    if any(T.engaged_with(state, n) for n in mine):
+        order.append("swords")
+    if any(T.max_wounds(T.ucard(state, n)) - state["units"][n]["wounds"] >= 3 or state["units"][n]["conditions"]
+           for n in mine):
+        order.append("money")
+    order += ["crown", "letter", "money", "swords", "horse"]
+    return next(z for z in order if z in empty)
+
+
 def _ncu(state: State, seat: str, name: str) -> Action:
     if state["mode"] == "here_we_stand":
         pts = flow.quadrant_points(state)
@@ -324,10 +573,13 @@ def _ncu(state: State, seat: str, name: str) -> Action:
         here = state["ncus"][name]["quadrant"]
         if here and flow.quadrant_control(state)[here] == seat and pts[here][seat] - cost < 5:
             return {"no_action": True}  # its points hold that quadrant: it stays
-    for z in ("crown", "letter", "money"):
-        if not state["board"][z]:
-            return {"claim": z}
-    return {"no_action": True}
+        # an enemy quadrant its points would take from the enemy
+        deny = [q for q in ("sw", "se", "nw", "ne") if q not in _home(state, seat) and q not in taken
+                and flow.quadrant_control(state)[q] == opp and pts[q][seat] + cost >= pts[q][opp]]
+        if deny and not here:
+            return {"place": deny[0]}
+    z = _zone_pick(state, seat)
+    return {"claim": z} if z else {"no_action": True}
 
 
 def _hold(state: State, seat: str, name: str) -> Action:
@@ -454,7 +706,8 @@ def check_invariants(state: State, events: list[dict[str, Any]] | None = None) -
 
 def play_game(seed: int, players: dict[str, str] | None = None, check: bool = True,
               options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One seeded game: each seat `random` (the random player) or `bot` (bot_action); the
+    """One seeded game: each seat `random` (the random player), `bot` (bot_action) or `bot_v1` (the
+    player before issue 32, bot_v1.py); the
     invariants after every action when `check`. Returns {state, actions, seconds_per_check}."""
     from games.engine.minis import RULESET as R
 
@@ -465,7 +718,14 @@ def play_game(seed: int, players: dict[str, str] | None = None, check: bool = Tr
     while not R.is_over(state):
         seat = rnd.choice(sorted(R.pending(state)))
         who = players.get(seat, "random")
-        action = R.bot_action(state, seat) if who == "bot" else R.random_action(state, seat, rnd)
+        if who == "bot":
+            action = R.bot_action(state, seat)
+        elif who == "bot_v1":
+            from games.engine.minis import bot_v1
+
+            action = bot_v1.bot_action(state, seat)
+        else:
+            action = R.random_action(state, seat, rnd)
         state, events = R.apply(state, seat, action)
         actions += 1
         if check:

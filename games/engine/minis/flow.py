@@ -7,6 +7,7 @@ until a decision is pending or the game is over.
 """
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
@@ -498,20 +499,44 @@ def do_action(state: State, seat: str, kind: str, value: Any, events: Events) ->
         events.append({"type": "no_action", "unit": name})
         end_activation(state, events)
         return
+    if (T.revision(state) >= 2 and kind in DANGEROUS_ACTIONS and not act.get("dangerous_checked")
+            and on_dangerous(state, name)):
+        # M78 Dangerous (seed 2130-2134): the unit suffers 1D3+1 wounds before its action resolves. The
+        # action is checked first (on a copy: an illegal one is refused and costs nothing)
+        trial = copy.deepcopy(state)
+        trial["act"]["dangerous_checked"] = True
+        do_action(trial, seat, kind, value, [])
+        act["dangerous_checked"] = True
+        act["dangerous"] = True  # a charging unit is damaged only once
+        if dangerous_wounds(state, name, "action", events, end_first=True):
+            return  # destroyed before its action resolves: the activation ends
+    if kind == "attack" and T.revision(state) >= 2 and isinstance(value, dict) and "terrain" in value:
+        attack_terrain(state, name, value, events)
+        return
     if kind == "maneuver":
+        start = T.poly(state, name)
         at, facing = check_maneuver(state, name, value)
         set_pose(state, name, at, facing)
         events.append({"type": "move", "unit": name, "kind": "maneuver", "at": at, "facing": facing})
         if not act["pre_maneuver"] and T.abilities(state, name) & {"Cavalry", "Direwolf"}:
             act["pre_maneuver"] = True  # the optional first Maneuver; the action is still to come
+            if entered_dangerous(state, name, start, events, end_first=True):
+                return
+            act.pop("dangerous_checked", None)  # the action to come is another action (M78 Dangerous)
+            act.pop("dangerous", None)
             ask(state, "action", [seat])
+            return
+        if entered_dangerous(state, name, start, events, end_first=True):
             return
         end_activation(state, events)
         return
     if kind == "march":
+        start = T.poly(state, name)
         at, facing = check_march(state, name, value)
         set_pose(state, name, at, facing)
         events.append({"type": "move", "unit": name, "kind": "march", "at": at, "facing": facing})
+        if entered_dangerous(state, name, start, events, end_first=True):
+            return
         end_activation(state, events)
         return
     if kind == "retreat":
@@ -536,6 +561,72 @@ def do_action(state: State, seat: str, kind: str, value: Any, events: Events) ->
     raise EngineError("bad_action", gettext("%(kind)s is not an action of a combat unit") % {"kind": kind})
 
 
+# ---------------------------------------------------------------------- Dangerous, Destructible (M78)
+
+DANGEROUS_ACTIONS = ("maneuver", "march", "retreat", "charge", "attack")
+
+
+def _dangerous_pieces(state: State, p) -> list[dict[str, Any]]:
+    return [t for t in state["terrain"] if "dangerous" in t["keywords"] and G.overlaps(p, T.terrain_poly(t))]
+
+
+def on_dangerous(state: State, name: str) -> bool:
+    """M78 Dangerous: a unit is "on" a Dangerous piece when its tray overlaps it (reading)."""
+    return bool(_dangerous_pieces(state, T.poly(state, name)))
+
+
+def dangerous_wounds(state: State, name: str, why: str, events: Events, end_first: bool = False) -> bool:
+    """M78 Dangerous: 1D3+1 wounds to `name`; True if they destroy it. `end_first`: the activation's
+    end is queued before the wounds, so that a destroyed unit's removal comes first and its action
+    does not resolve."""
+    r = T.roll(state, 3)
+    u = state["units"][name]
+    events.append({"type": "dangerous", "unit": name, "why": why, "roll": r, "wounds": r + 1})
+    if end_first and u["wounds"] <= r + 1:
+        push(state, {"t": "end_activation"})
+    return wound(state, name, r + 1, events, None)
+
+
+def entered_dangerous(state: State, name: str, start, events: Events, end_first: bool = False) -> bool:
+    """M78 Dangerous (revision 2): a unit whose move (the convex hull of its start and end trays, as
+    for Hindering) overlaps a Dangerous piece its start tray did not overlap has entered it: 1D3+1
+    wounds, once per move however many pieces; a charging unit already damaged by its action is
+    not damaged again. True if destroyed."""
+    if T.revision(state) < 2 or name not in T.live(state):
+        return False
+    pieces = [t for t in state["terrain"] if "dangerous" in t["keywords"]]
+    if not pieces:
+        return False
+    end = T.poly(state, name)
+    path = G.swept(start, end)
+    if not any(G.overlaps(path, T.terrain_poly(t)) and not G.overlaps(start, T.terrain_poly(t)) for t in pieces):
+        return False
+    return dangerous_wounds(state, name, "enter", events, end_first)
+
+
+def attack_terrain(state: State, name: str, value: dict[str, Any], events: Events) -> None:
+    """M78 Destructible (seed 2031-2033), revision 2: a unit within 1 in of the piece makes a melee
+    Attack action against it, which removes it from the game. Readings: the unit has a melee attack
+    and is not engaged (an engaged unit attacks the enemies it is engaged with, M57)."""
+    v = _keys(value, {"terrain"}, "attack")
+    tid = v.get("terrain")
+    F.name(tid, "attack: terrain")
+    piece = next((t for t in state["terrain"] if t["id"] == tid), None)
+    if piece is None:
+        raise illegal(gettext("no terrain piece %(id)s on the table") % {"id": tid})
+    if "destructible" not in piece["keywords"]:
+        raise illegal(gettext("%(id)s is not Destructible") % {"id": tid})  # M78
+    if not any(a.get("range") == "melee" for a in T.ucard(state, name).get("attacks", [])):
+        raise illegal(gettext("%(name)s has no melee attack") % {"name": name})
+    if T.engaged_with(state, name):
+        raise illegal(gettext("%(name)s is engaged: it attacks its enemies, not terrain") % {"name": name})
+    if not G.le(G.distance(T.poly(state, name), T.terrain_poly(piece)), 1.0):
+        raise illegal(gettext("%(name)s is more than 1 in from %(id)s") % {"name": name, "id": tid})  # M78
+    state["terrain"].remove(piece)
+    events.append({"type": "terrain_destroyed", "unit": name, "terrain": tid, "kind": piece["type"]})
+    end_activation(state, events)
+
+
 def _h_retreat(state: State, task: dict[str, Any], events: Events) -> None:
     if task.get("moved"):
         done(state, task)
@@ -556,6 +647,7 @@ def answer_retreat_move(state: State, seat: str, value: Any, events: Events) -> 
     u = state["units"][name]
     at, facing = check_retreat_move(state, name, value, task["max"])
     stays = list(u["at"]) == list(at) and u["facing"] == facing
+    start = T.poly(state, name)
     set_pose(state, name, at, facing)
     state["decision"] = None
     task["moved"] = True
@@ -565,6 +657,7 @@ def answer_retreat_move(state: State, seat: str, value: Any, events: Events) -> 
     events.append(move)
     if "Regroup" in T.abilities(state, name):
         heal(state, name, 2 + T.ranks_lost(state, name), events)
+    entered_dangerous(state, name, start, events)  # M78 Dangerous
     # M48: every enemy now unengaged may pivot for free
     free = [e for e in before if not T.engaged_with(state, e)]
     if task.get("weaken"):
@@ -590,12 +683,16 @@ def answer_pivot(state: State, seat: str, value: Any, events: Events) -> None:
     for n in trial:
         if n not in task["units"]:
             raise illegal(gettext("%(n)s may not pivot now") % {"n": n})
+    entering = []
     for n, f in trial.items():
         at, facing, _ = resolve_moves(state, n, [("pivot", f)], 0.0, "pivot")
+        entering.append((n, T.poly(state, n)))
         set_pose(state, n, at, facing)
         events.append({"type": "move", "unit": n, "kind": "pivot", "at": at, "facing": facing})
     state["decision"] = None
     done(state, task)
+    for n, start in entering:
+        entered_dangerous(state, n, start, events)  # M78 Dangerous
 
 
 # ---------------------------------------------------------------------- charge (M61-M70)
@@ -827,6 +924,10 @@ def _charge_move(state: State, task: dict[str, Any], events: Events) -> None:
             if any(kw in t["keywords"] and G.overlaps(path, T.terrain_poly(t)) for t in state["terrain"]):
                 state["last_charge"][kw] = True
     events.append({"type": "charge", **state["last_charge"]})
+    act = state.get("act") or {}
+    if not (act.get("unit") == name and act.get("dangerous")) and entered_dangerous(state, name, me, events):
+        done(state, task)  # M78 Dangerous: destroyed entering it, the charge ends there
+        return
     if disorderly:
         state["no_cards"] = [seat, state.get("turn_no")]  # M69: no Tactics cards for the rest of the turn
         if c["superior"] is not None:

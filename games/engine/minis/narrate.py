@@ -82,6 +82,7 @@ KEY_KINDS = frozenset({
     "first_player", "round", "cleanup", "activate", "move", "retreat", "charge", "attack", "attack_dice", "hits",
     "wounds", "heal", "destroyed", "test", "condition", "claim", "place", "influence", "play", "order", "attach",
     "counterplot", "cancelled", "reckless_heroism", "last_stand", "redeploy", "vp", "game_over", "ability",
+    "dangerous", "terrain_destroyed",
 })
 # The lines a round's summary leads with (a subset of KEY_KINDS).
 HEADLINE_KINDS = frozenset({"charge", "destroyed", "claim", "place", "play", "vp", "game_over"})
@@ -474,6 +475,21 @@ def _heal(ev: Event) -> list[Piece]:
     return says(gettext("%(unit)s heals %(wounds)s."), unit=unit(ev["unit"]), wounds=_wounds_count(ev["wounds"]))
 
 
+def _dangerous(ev: Event) -> list[Piece]:
+    if ev.get("why") == "enter":
+        return says(gettext("%(unit)s enters Dangerous terrain: 1D3+1 rolls %(roll)s, %(wounds)s."),
+                    unit=unit(ev["unit"]), roll=str(ev.get("roll")), wounds=_wounds_count(ev["wounds"]))
+    return says(gettext("%(unit)s acts on Dangerous terrain: 1D3+1 rolls %(roll)s, %(wounds)s."),
+                unit=unit(ev["unit"]), roll=str(ev.get("roll")), wounds=_wounds_count(ev["wounds"]))
+
+
+def _terrain_destroyed(ev: Event) -> list[Piece]:
+    from games.engine.minis.table import _terrain_word
+
+    return says(gettext("%(unit)s attacks the %(terrain)s and removes it from the battlefield."),
+                unit=unit(ev["unit"]), terrain=_terrain_word(str(ev.get("kind") or "")))
+
+
 def _destroyed(ev: Event) -> list[Piece]:
     winner = SEATS[1] if ev.get("seat") == SEATS[0] else SEATS[0] if ev.get("seat") == SEATS[1] else None
     if winner is None:
@@ -650,7 +666,7 @@ NARRATORS: dict[str, Callable[[Event], list[Piece]]] = {
     "condition": _condition, "claim": _claim, "place": _place, "influence": _influence, "vp": _vp,
     "react_pass": _react_pass, "play": _play, "order": _order, "cancelled": _cancelled, "counterplot": _counterplot,
     "attach": _attach, "detached": _detached, "reckless_heroism": _reckless_heroism, "last_stand": _last_stand,
-    "ability": _ability, "game_over": _game_over,
+    "ability": _ability, "game_over": _game_over, "dangerous": _dangerous, "terrain_destroyed": _terrain_destroyed,
 }
 
 

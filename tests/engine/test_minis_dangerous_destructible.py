@@ -1,0 +1,69 @@
+"""Dangerous and Destructible terrain (M78, M79; rules revision 2) in whole games, and the engine's
+player of issue 32: random players on the lobby's random terrain keep every invariant while units
+are wounded on Stakes and pieces are attacked away; the new player charges and attacks against
+itself, shoots with a ranged unit, and plays a game against the frozen older player (bot_v1.py).
+The rules cases are scenarios 61-63."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from games.engine import get_ruleset, yamlfile
+from games.engine import scenarios as S
+from games.engine.minis import bot, bot_v1, narrate
+
+R = get_ruleset("minis")
+SEATS = ["stark", "lannister"]
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "minis"
+
+
+def _random_game(seed: int) -> list[dict]:
+    rnd = random.Random(seed)
+    state = R.new_game(SEATS, {"terrain": "random"}, seed)
+    seen = []
+    while not R.is_over(state):
+        seat = rnd.choice(sorted(R.pending(state)))
+        state, events = R.apply(state, seat, R.random_action(state, seat, rnd))
+        bot.check_invariants(state, events)
+        seen += [e for e in events if e["type"] in ("dangerous", "terrain_destroyed")]
+    return seen
+
+
+def test_random_terrain_games_wound_on_stakes_and_remove_pieces():
+    seen = _random_game(4) + _random_game(6)  # seed 4 has Stakes, seed 6 a Low wall (M79)
+    kinds = {(e["type"], e.get("why")) for e in seen}
+    assert ("dangerous", "action") in kinds and ("dangerous", "enter") in kinds
+    assert ("terrain_destroyed", None) in kinds
+    for e in seen:
+        if e["type"] == "dangerous":
+            assert 2 <= e["wounds"] <= 4 and e["wounds"] == e["roll"] + 1  # 1D3+1
+        words = "".join(p if isinstance(p, str) else p.get("text", "") for p in narrate.parts(e))
+        assert "_" not in words and ("Dangerous" in words or "removes it" in words)
+
+
+def test_the_new_player_charges_and_attacks_against_itself():
+    rnd = random.Random(7000)
+    state = R.new_game(SEATS, {}, 7000)
+    made = {"charge": 0, "attack": 0}
+    while not R.is_over(state):
+        seat = rnd.choice(sorted(R.pending(state)))
+        state, events = R.apply(state, seat, R.bot_action(state, seat))
+        bot.check_invariants(state, events)
+        for e in events:
+            if e["type"] in made:
+                made[e["type"]] += 1
+    assert made["charge"] >= 1 and made["attack"] >= 1
+
+
+def test_the_new_player_shoots_with_a_ranged_unit():
+    data = yamlfile.loads((SCENARIOS / "60-elevated-shooting-and-horrific-morale.yaml").read_text())
+    state = S._scenario_game(R, data["seats"], {}, 0, data["setup"], None, {"cards": data["cards"]})
+    state, _ = R.apply(state, "lannister", {"activate": "xbows"})
+    action = bot.bot_action(state, "lannister")
+    assert action["attack"]["target"] == "swords" and action["attack"]["attack"] == "Crossbow"
+
+
+def test_a_game_against_the_older_player_ends():
+    res = bot.play_game(6001, {"stark": "bot_v1", "lannister": "bot"})
+    assert R.is_over(res["state"])
+    assert bot_v1.bot_action is not bot.bot_action
