@@ -8,6 +8,7 @@ house that sees the combat, all of a combat to the houses that take part in it, 
 The scanner is proved on planted leaks first. Engine-level: tests/engine/test_agot_fog.py."""
 from __future__ import annotations
 
+import os
 import random
 import re
 from typing import Any
@@ -225,12 +226,19 @@ def test_whole_fogged_games_through_the_site_leak_nothing(players, seed, options
     assert not watch.leaks, watch.leaks[:10]
 
 
+# Issue 34's proof is 100 whole games (about 26 minutes on 2 cores: more than the suite's whole budget),
+# run with FOG_LEAK_GAMES=100 (docs/rules-decisions.md, "AGoT variants", gives the command and its last
+# result); the suite plays the first FOG_LEAK_GAMES_CI of the same games, every player count and variant.
+FOG_LEAK_GAMES_CI = 8
+
+
 @pytest.mark.slow_once
 def test_a_hundred_whole_fogged_games_through_the_site_leak_nothing():
     variants = [FOG, {**FOG, "random_starts": True}, {**FOG, "draft_house_cards": True},
                 {**FOG, "gift_power_tokens": True, "draft_tracks": True}]
-    for n in range(100):
+    games = int(os.environ.get("FOG_LEAK_GAMES", FOG_LEAK_GAMES_CI))
+    for n in range(games):
         watch = play_whole_game(3 + n % 4, 1000 + n, variants[n % len(variants)], http_every=50, api_every=3)
         assert watch.game.state["phase"] == "over"
         assert not watch.leaks, (n, watch.leaks[:10])
-        print(f"game {n + 1} of 100: {3 + n % 4} houses, {watch.game.version} actions, no leak", flush=True)
+        print(f"game {n + 1} of {games}: {3 + n % 4} houses, {watch.game.version} actions, no leak", flush=True)
