@@ -85,8 +85,11 @@ class PlayForm(forms.Form):
             "label": self.fields["seat"].label}
         decks = lobby_form.deck_list()
         self.user = user
-        self.fields["my_army"].choices = [("", gettext("the starter army of your seat"))] + my_army_choices(user)
-        self.fields["my_deck"].choices = [("", gettext("drawn at random"))] + lobby_form.my_deck_list(user)
+        # a player's saved armies and decks are read only for the game that plays them (one query each)
+        armies = my_army_choices(user) if ruleset == "minis" else []
+        self.fields["my_army"].choices = [("", gettext("the starter army of your seat"))] + armies
+        my_decks = lobby_form.my_deck_list(user) if ruleset == "lcg" else []
+        self.fields["my_deck"].choices = [("", gettext("drawn at random"))] + my_decks
         self.fields["their_deck"].choices = [("", gettext("drawn at random"))] + decks
         for key, (label, _help) in lobby_form.BTWIXT_OPTIONS.items():
             self.fields[f"btwixt_{key}"] = lobby_form.Tick(label)
