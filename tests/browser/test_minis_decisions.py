@@ -24,6 +24,7 @@ pytestmark = pytest.mark.browser
 # what shows that a decision the server does not list (moves, dice, cards) can be answered
 COMPOSERS = {"action:unit": "#decision [data-sub=maneuver]", "action:ncu": "#decision button[data-action*=claim]",
              "retreat_move": "#decision #confirm", "reroll:attack": "#decision #confirm",
+             "reroll:retreat": "#decision button.pass",
              "spend:attack": "#decision #confirm", "spend:defense": "#decision #confirm",
              "spend:morale": "#decision #confirm", "pivot": "#decision button.pass",
              "surge": "#decision button.pass", "discard:free": "#decision #confirm",
@@ -122,6 +123,8 @@ def _answer(page, key: str, artifacts) -> None:
         _act(page, box.locator(".choices button.choice"))
     elif key == "react":
         _act(page, box.locator("button.pass", has_text="Pass"))
+    elif key == "reroll:retreat":  # Sudden Retreat: the retreat die kept
+        _act(page, box.locator("button.pass", has_text="Keep it"))
     else:
         raise AssertionError(f"no answer for {key}")
 
