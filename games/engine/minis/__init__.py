@@ -47,7 +47,10 @@ def copy_state(state: State) -> State:
 class MinisRuleset:
     id = "minis"
     min_seats = 2
+    # the site offers two seats; the engine plays three and four (M130, M131: `engine_max_seats`,
+    # `manage.py simulate --game minis --players 4`) until the site's pages and lobbies take them
     max_seats = 2
+    engine_max_seats = 4
     scenario_keys = ("cards",)
     ordered_summary_paths = ("decks.*", "discards.*", "last_attack.attack_dice", "last_attack.defense_dice",
                              "last_attack.rolled", "last_attack.rerolled", "last_attack.panic.dice",
@@ -59,6 +62,11 @@ class MinisRuleset:
         "terrain": "none (default) or random: 1D3 + 2 pieces drawn on the terrain table and placed by the "  # M22
                    "game's generator outside the deployment zones, 6 in from the edges and each other",
         "game_size": "army points (default 30); the victory threshold follows",  # M126
+        # M131 (ffa), M130 (teams)
+        "multiplayer": "three or four seats (stark, lannister, stark_2, lannister_2): ffa (default: "
+                       "corners, 12 in square zones, clockwise turns) or teams (four seats, two against two)",
+        "teams": "with multiplayer teams: {seat: a | b}, two seats each (default: the first two seats "
+                 "against the last two)",
         "reaction_prompts": "all (default for new games): every trigger window asks each seat whose deck "
                             "list or Orders could answer it, with pass and auto_pass (for this turn) answers, "
                             "so no prompt reveals a hand; playable (scenarios): only a seat holding a "
@@ -68,11 +76,15 @@ class MinisRuleset:
     # -------------------------------------------------------------- creation
 
     def seat_names(self, count: int) -> list[str]:
+        if count in (3, 4):
+            return list(setup.MULTI_SEATS[:count])  # M131: a house may be played twice
         if count != 2:
-            raise EngineError("illegal_action", "the miniatures game is played by two players")
+            raise EngineError("illegal_action", "the miniatures game is played by two to four players")
         return list(SEATS)
 
     def seat_choices(self, count: int) -> list[str]:
+        if count in (3, 4):
+            return list(setup.MULTI_SEATS)
         return self.seat_names(count)
 
     def new_game(self, seats: list[str], options: dict[str, Any], seed: int) -> State:
@@ -294,13 +306,34 @@ class MinisRuleset:
     def ranking(self, state: State) -> list[str] | None:
         if not state["over"]:
             return None
+        if T.multi(state):
+            return sorted(state["seats"], key=lambda s: self._place_key(state, s))
         if state["winner"] is None:
             return list(state["seats"])
         return [state["winner"], T.opponent(state, state["winner"])]
 
+    @staticmethod
+    def _place_key(state: State, seat: str) -> tuple:
+        """Several players: the winner (its team) first; then the players still in the game, by VP
+        (their team's) then army points left; the eliminated last, the latest eliminated first."""
+        m = state["multi"]
+        k = T.scorer(state, seat)
+        won = state["winner"] is not None and k == state["winner"]
+        out = m["eliminated"].index(seat) if seat in m["eliminated"] else None
+        alive = out is None
+        return (not won, not alive, -(out or 0), -state["vp"][k],
+                -sum(T.army_points(state, s) for s in state["seats"] if T.scorer(state, s) == k))
+
     def placements(self, state: State) -> dict[str, int] | None:
         if not state["over"]:
             return None
+        if T.multi(state):
+            order = self.ranking(state) or []
+            out: dict[str, int] = {}
+            for i, s in enumerate(order):
+                same = [p for p in order[:i] if self._place_key(state, p) == self._place_key(state, s)]
+                out[s] = out[same[0]] if same else i + 1
+            return out
         if state["winner"] is None:
             return {s: 1 for s in state["seats"]}
         return {state["winner"]: 1, T.opponent(state, state["winner"]): 2}

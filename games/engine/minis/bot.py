@@ -34,7 +34,7 @@ def _charges(state: State, name: str) -> list[Action]:
     if T.engaged_with(state, name):
         return out
     seat = state["units"][name]["seat"]
-    for e in T.live(state, T.opponent(state, seat)):
+    for e in T.enemies(state, seat):
         if G.distance(T.poly(state, name), T.poly(state, e)) > T.speed(state, name) + 6:
             continue
         for face in (_bearing(state, name, e), None):
@@ -106,7 +106,7 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
             if ch:
                 return rnd.choice(ch)
         if rnd.random() < 0.9:
-            enemies = T.live(state, T.opponent(state, seat))
+            enemies = T.enemies(state, seat)
             mv = _random_move(state, seat, name, rnd, rnd.choice(enemies) if enemies else None)
             if mv:
                 return mv
@@ -162,9 +162,11 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
     if kind == "choose":
         legal = RULESET.legal_actions(state, seat) or []
         return rnd.choice(legal) if legal else RULESET.default_action(state, seat)
+    if kind == "deploy" and (T.multi(state) or {}).get("corners"):
+        return RULESET.default_action(state, seat)  # M131: the 12 in square is packed from its corner
     if kind == "deploy":
         name = next(n for n, u in state["units"].items() if u["seat"] == seat and not u["on_table"]
-                    and not u["destroyed"])
+                    and not u["destroyed"] and not u.get("left_out"))
         W, H = state["table"]
         first = seat == state["seats"][0]
         for _ in range(20):
@@ -299,7 +301,7 @@ def _ranged(state: State, seat: str, name: str) -> Action | None:
     if not profiles or T.engaged_with(state, name):
         return None
     best = None
-    for e in T.live(state, T.opponent(state, seat)):
+    for e in T.enemies(state, seat):
         if G.distance(T.poly(state, name), T.poly(state, e)) > 14.5:
             continue
         for prof in profiles:
@@ -358,7 +360,7 @@ def _safe(state: State, seat: str, name: str, at: list[float], facing: float) ->
     """No enemy could charge the unit at this pose with good odds: every enemy tray more than its
     Speed + 2.5 in away (the older player charges at Speed + 2)."""
     p = T.poly(state, name, at, facing)
-    for e in T.live(state, T.opponent(state, seat)):
+    for e in T.enemies(state, seat):
         if T.engaged_with(state, e):
             continue
         if G.distance(p, T.poly(state, e)) <= T.speed(state, e) + 2.5:
@@ -621,7 +623,7 @@ def _deploy(state: State, seat: str) -> Action:
     from games.engine.minis import RULESET
 
     name = next(n for n, u in state["units"].items() if u["seat"] == seat and not u["on_table"]
-                and not u["destroyed"])
+                and not u["destroyed"] and not u.get("left_out"))
     W, H = state["table"]
     first = seat == state["seats"][0]
     mine = [n for n in T.live(state, seat)]
@@ -672,7 +674,7 @@ def check_invariants(state: State, events: list[dict[str, Any]] | None = None) -
             n = e["unit"]
             seat = state["units"][n]["seat"]
             engaged = set(T.engaged_with(state, n))
-            for x in T.live(state, T.opponent(state, seat)):
+            for x in T.enemies(state, seat):
                 if x not in engaged:
                     gap = G.distance(T.poly(state, n), T.poly(state, x))
                     assert gap > 1.0, f"{n} ends {gap:.2f} in from {x} after a {e.get('kind', 'redeploy')} (M74)"

@@ -282,8 +282,8 @@ def _hold_res(state, seat, ctx, p, o, events):
 
 # ncu_activates
 def _intrigue_check(state, seat, ctx, p, o):
-    if controls(state, seat, "money") and T.live(state, T.opponent(state, seat)):
-        if p.get("unit") not in T.live(state, T.opponent(state, seat)):
+    if controls(state, seat, "money") and T.enemies(state, seat):
+        if p.get("unit") not in T.enemies(state, seat):
             raise illegal(gettext("choose an enemy combat unit to gain Weakened"))
     return p
 
@@ -451,7 +451,7 @@ def _instead_of_zone(state, ctx):
 
 
 def _bribery_check(state, seat, ctx, p, o):
-    if p.get("unit") not in T.live(state, T.opponent(state, seat)):
+    if p.get("unit") not in T.enemies(state, seat):
         raise illegal(gettext("Bribery: choose an enemy combat unit"))
     return p
 
@@ -839,7 +839,7 @@ def playable(state: State, seat: str, window: str, ctx: Ctx) -> bool:
 def could_answer(state: State, seat: str, window: str, ctx: Ctx) -> bool:
     """Public: the seat's deck list or the Orders of its units on the table hold an answer to this
     kind of window from this side; the hand is not looked at."""
-    deck = set(data.deck_for(seat, state["players"][seat]["list"]["commander"]))
+    deck = set(data.deck_for(T.faction_of(seat), state["players"][seat]["list"]["commander"]))
     for (cid, _i), (w, side, _can, _c, _r) in CARD_EFFECTS.items():
         if w == window and cid in deck and _side_ok(state, seat, ctx, side):
             return True
@@ -859,7 +859,7 @@ def open_window(state: State, window: str, ctx: Ctx, seats: list[str] | None = N
     flow = _flow()
     if seats is None:
         act = state.get("turn") or state["first_player"]
-        seats = [act, T.opponent(state, act)]
+        seats = _flow().window_seats(state, act)
     flow.push(state, {"t": "react", "window": window, "ctx": ctx, "seats": list(seats), "i": 0})
 
 
@@ -913,7 +913,7 @@ def choices(state: State, seat: str) -> list[dict[str, Any]]:
 
 
 def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: str | None) -> list[dict[str, Any]]:
-    opp = T.opponent(state, seat)
+    foes = T.enemies(state, seat)
     if key in (("40206", 0), "Order: Tactical Reposition"):
         horse = key == ("40206", 0) and controls(state, seat, "horse")
         out = []
@@ -928,19 +928,19 @@ def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: s
     if key == "Order: Hold the Line!":
         return [{"target": e} for e in T.engaged_with(state, owner)]
     if key == ("40101", 0) and controls(state, seat, "money"):
-        return [{"unit": n} for n in T.live(state, opp)]
+        return [{"unit": n} for n in foes]
     if key in (("40106", 0), ("40102", 0), ("40204", 0)):
         return [{"unit": n} for n in T.live(state, seat)]
     if key == ("40104", 0):
-        return [{"unit": n} for n in T.live(state, opp)]
+        return [{"unit": n} for n in foes]
     if key in (("40112", 0), ("40207", 0)):
         out = []
         for n in T.live(state, seat):
             out += [{"unit": n, "target": e} for e in T.engaged_with(state, n)]
-            out += [{"unit": n, "charge": {"target": e}} for e in T.live(state, opp)]
+            out += [{"unit": n, "charge": {"target": e}} for e in foes]
         return out
     if key in (("40111", 0), "Order: Overrun"):
-        return [{"charge": {"target": e}} for e in T.live(state, opp)]
+        return [{"charge": {"target": e}} for e in foes]
     if key == ("40213", 0):
         return [{"target": e} for e in standing_engaged(state, ctx["unit"])]
     if key == ("40205", 0):
@@ -1061,7 +1061,8 @@ def answer(state: State, seat: str, kind: str, value: Any, events: Events) -> No
     events.append(ev)
     _declare(state, task, res)
     if task["window"] != "card_played":
-        open_window(state, "card_played", {"seat": seat, "card": card, "rid": rid}, [T.opponent(state, seat)])
+        open_window(state, "card_played", {"seat": seat, "card": card, "rid": rid}, T.enemy_seats(state, seat) if not T.multi(state)
+                    else [s for s in T.clockwise(state, seat) if s in T.in_game(state) and T.is_enemy(state, seat, s)])
 
 
 def _declare(state: State, task: dict[str, Any], res: dict[str, Any]) -> None:

@@ -144,12 +144,21 @@ def activations_left(state: State, seat: str) -> list[str]:
 def _next_turn(state: State, events: Events) -> None:
     seat = state["turn"]
     if not activations_left(state, seat):
-        other = T.opponent(state, seat)
-        if not activations_left(state, other):
-            start_cleanup(state, events)
-            return
-        # M29: a seat with nothing to activate takes its turn empty; the other seat plays on
-        state["turn"] = seat = other
+        if T.multi(state):
+            # M29, M131: a seat with nothing to activate takes its turn empty; the next seat to its
+            # left with something to activate plays on (M130: the next team)
+            later = [s for s in _turn_order(state, seat)[1:] if activations_left(state, s)]
+            if not later:
+                start_cleanup(state, events)
+                return
+            state["turn"] = seat = later[0]
+        else:
+            other = T.opponent(state, seat)
+            if not activations_left(state, other):
+                start_cleanup(state, events)
+                return
+            # M29: a seat with nothing to activate takes its turn empty; the other seat plays on
+            state["turn"] = seat = other
     if not state.get("turn_open"):
         # M27 (1): the start of the turn, a trigger window ("start of any turn")
         state["turn_open"] = True
@@ -157,6 +166,15 @@ def _next_turn(state: State, events: Events) -> None:
         cards.open_window(state, "turn_start", {"seat": seat})
         return
     ask(state, "activate", [seat])
+
+
+def _turn_order(state: State, seat: str) -> list[str]:
+    """Several players: the seats in the game in turn order from `seat` (M131: clockwise)."""
+    return [s for s in T.clockwise(state, seat) if s in T.in_game(state)]
+
+
+def activations_left_for(state: State, seat: str) -> list[str]:
+    return activations_left(state, seat)
 
 
 def start_cleanup(state: State, events: Events) -> None:
@@ -215,12 +233,20 @@ def end_activation(state: State, events: Events) -> None:
     state["decision"] = None
     state["turn_open"] = False
     if seat:
-        state["turn"] = T.opponent(state, seat)
+        state["turn"] = T.next_left(state, seat) if T.multi(state) else T.opponent(state, seat)
     events.append({"type": "activation_end", "unit": name})
     if seat:
         # M27 (4): the end of the turn, a window where both players may play cards and abilities, the
         # seat whose turn it was first (no card of the starter content triggers there yet)
-        cards.open_window(state, "turn_end", {"seat": seat}, [seat, T.opponent(state, seat)])
+        cards.open_window(state, "turn_end", {"seat": seat}, window_seats(state, seat))
+
+
+def window_seats(state: State, first: str) -> list[str]:
+    """Who a trigger window asks, in order: `first`, then the other seats (several players: those
+    still in the game, clockwise from `first`, M105, M131)."""
+    if not T.multi(state):
+        return [first, T.opponent(state, first)]
+    return [s for s in T.clockwise(state, first) if s in T.in_game(state)]
 
 
 def _h_ask_action(state: State, task: dict[str, Any], events: Events) -> None:
@@ -239,7 +265,7 @@ def _h_ask_action(state: State, task: dict[str, Any], events: Events) -> None:
 def chargeable(state: State, name: str) -> list[str]:
     """The enemies `name` may legally declare a Charge against now, without a pre-charge pivot (M62)."""
     out = []
-    for e in T.live(state, T.opponent(state, state["units"][name]["seat"])):
+    for e in T.enemies(state, state["units"][name]["seat"]):
         try:
             charge_checks(state, name, e, None)
         except EngineError:
@@ -289,7 +315,7 @@ def _blockers(state: State, name: str) -> tuple[list[Any], list[Any], list[Any]]
     """(friendly trays, enemy trays, impassable terrain) other than `name`."""
     seat = state["units"][name]["seat"]
     friends = [T.poly(state, n) for n in T.live(state, seat) if n != name]
-    enemies = [T.poly(state, n) for n in T.live(state, T.opponent(state, seat))]
+    enemies = [T.poly(state, n) for n in T.enemies(state, seat)]
     impassable = [T.terrain_poly(t) for t in state["terrain"] if "impassable" in t["keywords"]]
     return friends, enemies, impassable
 
@@ -663,7 +689,12 @@ def answer_retreat_move(state: State, seat: str, value: Any, events: Events) -> 
     if task.get("weaken"):
         for e in [x for x in sorted(before, key=list(state["units"]).index) if x not in T.engaged_with(state, name)]:  # Hit and Run (Robb's unit): every enemy it disengages from gains Weakened
             cards.add_condition(state, e, "weakened", events)
-    if free:
+    if free and T.multi(state):
+        # several players: each owner of a freed enemy pivots its own, clockwise from the retreating seat
+        for s in reversed([x for x in T.clockwise(state, seat) if any(state["units"][e]["seat"] == x for e in free)]):
+            push(state, {"t": "pivot", "seat": s, "units": sorted(
+                [e for e in free if state["units"][e]["seat"] == s], key=list(state["units"]).index)})
+    elif free:
         # runs before the retreat task finishes
         push(state, {"t": "pivot", "seat": T.opponent(state, seat), "units": sorted(free, key=list(
             state["units"]).index)})
@@ -1012,7 +1043,7 @@ def _align_fifty(state: State, name: str, e: str, events: Events) -> bool:
             continue
         p = G.tray(at, f, w, d)
         if any(G.distance(p, T.poly(state, x)) <= 1.0 and not G.touches(p, T.poly(state, x))
-               for x in T.live(state, T.opponent(state, seat))):
+               for x in T.enemies(state, seat)):
             continue  # M74
         set_pose(state, e, [round(at[0], 4), round(at[1], 4)], f)
         events.append({"type": "move", "unit": e, "kind": "align", "at": eu["at"], "facing": eu["facing"]})
@@ -1477,9 +1508,22 @@ def destroy(state: State, name: str, events: Events, source_seat: str | None) ->
         for att in state.get("attached", []):
             if att["seat"] == seat:
                 att["tokens"] += 1  # 40102, 40204: an Order token on the card
-    # M129: +1 VP to the opponent for every destroyed enemy combat unit (whoever destroyed it)
-    opp = T.opponent(state, seat)
-    add_vp(state, opp, 1, "destroyed:" + name)
+    if T.multi(state):
+        # M129 with several players: +1 VP to the enemy whose effect destroyed it; destroyed by its
+        # owner's or a teammate's effect, or by no player's, 1 VP to each enemy still in the game
+        # (with teams: to the enemy team, once)
+        if source_seat is not None and T.is_enemy(state, seat, source_seat):
+            add_vp(state, source_seat, 1, "destroyed:" + name)
+        else:
+            given: set[str] = set()
+            for s in T.enemy_seats(state, seat):
+                if s in T.in_game(state) and T.scorer(state, s) not in given:
+                    given.add(T.scorer(state, s))
+                    add_vp(state, s, 1, "destroyed:" + name)
+    else:
+        # M129: +1 VP to the opponent for every destroyed enemy combat unit (whoever destroyed it)
+        opp = T.opponent(state, seat)
+        add_vp(state, opp, 1, "destroyed:" + name)
     events.append({"type": "destroyed", "unit": name, "seat": seat})
     # "when a friendly unit is destroyed", before it is removed (Last Stand, 40213): a window, then
     # the removal, which checks M128 (no combat unit left: the opponent wins at once)
@@ -1498,13 +1542,48 @@ def _h_removal(state: State, task: dict[str, Any], events: Events) -> None:
         events.append({"type": "removed", "unit": task["unit"]})
     if task.get("saved") is not None:
         state["last_attack"] = task["saved"]
+    if T.multi(state):
+        _eliminate(state, events)
+        return
     gone = [s for s in state["seats"] if not T.live(state, s)]
     if gone and not state["over"]:
         # both sides wiped out at once (a Last Stand taking the last enemy with it): a draw
         finish(state, T.opponent(state, gone[0]) if len(gone) == 1 else None, "elimination", events)
 
 
+def _eliminate(state: State, events: Events) -> None:
+    """M131, M128: a player with no combat unit left on the table is eliminated, the game goes on
+    for the others: its NCUs leave the Tactics Board, its turns are skipped, no window asks it. When
+    one player (or team) is left, it wins; none left (a Last Stand taking the last enemy with it):
+    a draw."""
+    m = state["multi"]
+    if state["over"]:
+        return
+    for s in state["seats"]:
+        if s in m["eliminated"] or T.live(state, s):
+            continue
+        if any(not u["on_table"] and not u["destroyed"] and not u.get("left_out")
+               for u in state["units"].values() if u["seat"] == s):
+            continue  # still to deploy
+        m["eliminated"].append(s)
+        for nc in state["ncus"].values():
+            if nc["seat"] == s:
+                if nc["zone"]:
+                    state["board"][nc["zone"]] = None
+                nc.update(zone=None, quadrant=None, activated=True)
+        events.append({"type": "eliminated", "seat": s})
+    sides = {T.scorer(state, s) for s in T.in_game(state)}
+    if len(sides) <= 1:
+        left = T.in_game(state)
+        finish(state, T.scorer(state, left[0]) if left else None, "elimination", events)
+
+
 def add_vp(state: State, seat: str, n: int, source: str) -> None:
+    if T.team_game(state):
+        state["vp"][T.scorer(state, seat)] += n
+        state["vp_log"].append({"seat": seat, "team": T.scorer(state, seat), "vp": n, "source": source,
+                                "round": state["round"]})
+        return
     state["vp"][seat] += n
     state["vp_log"].append({"seat": seat, "vp": n, "source": source, "round": state["round"]})
 
@@ -1742,10 +1821,9 @@ def answer_discard(state: State, seat: str, value: Any, events: Events) -> None:
 
 def zone_choices(state: State, zone: str, seat: str) -> list[dict[str, Any]]:
     """The legal `choose` answers of a zone's effect (for the bots and the timeout default)."""
-    opp = T.opponent(state, seat)
     out: list[dict[str, Any]] = []
     if zone == "crown":
-        out = [{"unit": n} for n in T.live(state, opp)]
+        out = [{"unit": n} for n in T.enemies(state, seat)]
     elif zone == "money":
         for n in T.live(state):
             conds = state["units"][n]["conditions"]
@@ -1753,7 +1831,7 @@ def zone_choices(state: State, zone: str, seat: str) -> list[dict[str, Any]]:
                 out.append({"unit": n})  # revision 2: a unit with a token loses one (M35: part of the effect)
             out += [{"unit": n, "condition": c} for c in conds]
     elif zone == "letter":
-        for n in T.live(state, opp):
+        for n in T.enemies(state, seat):
             for c in data.CONDITIONS:
                 if c not in state["units"][n]["conditions"] and not (
                         c == "weakened" and "Indomitable" in T.abilities(state, n)):
@@ -1790,7 +1868,7 @@ def shift_may_reach(state: State, seat: str) -> bool:
                 continue
             reach = (6.0 if a["range"] == "short" else 12.0) + 2.0
             if any(G.le(G.point_distance(state["units"][n]["at"], T.poly(state, e)), reach)
-                   for e in T.live(state, T.opponent(state, seat))):
+                   for e in T.enemies(state, seat)):
                 return True
     return False
 
@@ -1805,7 +1883,7 @@ def ranged_targets(state: State, name: str) -> list[tuple[str, str]]:
         if a["range"] == "melee":
             continue
         reach = 6.0 if a["range"] == "short" else 12.0
-        for e in T.live(state, T.opponent(state, state["units"][name]["seat"])):
+        for e in T.enemies(state, state["units"][name]["seat"]):
             if G.le(G.point_distance(state["units"][name]["at"], T.poly(state, e)), reach) and T.has_los(
                     state, name, e, ranged=True):
                 out.append((e, a["name"]))
@@ -1837,7 +1915,6 @@ def _h_zone(state: State, task: dict[str, Any], events: Events) -> None:
 def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[str, Any] | None = None) -> None:
     task = task or state["work"][0]
     zone = task["zone"]
-    opp = T.opponent(state, seat)
     if value is None or value is False:
         if zone not in MAY_ZONES:
             raise illegal(gettext("the %(zone)s zone's effect is not optional") % {"zone": _said(zone)})
@@ -1855,7 +1932,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         raise illegal(gettext("%(name)s is not a unit on the table") % {"name": name})
     useat = state["units"][name]["seat"]
     if zone == "crown":
-        if useat != opp:
+        if not T.is_enemy(state, seat, useat):
             raise illegal(gettext("the crown zone targets an enemy unit"))  # M35
         state["decision"] = None
         done(state, task)
@@ -1878,7 +1955,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
             state["units"][name]["conditions"].remove(cond)
     elif zone == "letter":
         cond = v.get("condition")
-        if useat != opp:
+        if not T.is_enemy(state, seat, useat):
             raise illegal(gettext("the letter zone's token goes on an enemy unit"))  # M35
         if cond not in data.CONDITIONS:
             raise EngineError("bad_action", gettext("condition is panicked, vulnerable or weakened"))
@@ -1939,6 +2016,21 @@ def quadrant_points(state: State) -> dict[str, dict[str, int]]:
 
 def quadrant_control(state: State) -> dict[str, str | None]:
     out: dict[str, str | None] = {}
+    if T.multi(state):
+        # M123 with several players: a player (a team, M130: its players' points together) controls a
+        # quadrant with at least 5 points there and more than every other player (team); the VP go
+        # to that seat (a team's: to its first seat there, scored for the team)
+        for q, p in quadrant_points(state).items():
+            sides: dict[str, int] = {}
+            first: dict[str, str] = {}
+            for s in T.in_game(state):
+                sides[T.scorer(state, s)] = sides.get(T.scorer(state, s), 0) + p[s]
+                if p[s] and T.scorer(state, s) not in first:
+                    first[T.scorer(state, s)] = s
+            best = max(sides.values(), default=0)
+            top = [k for k, v in sides.items() if v == best]
+            out[q] = first[top[0]] if best >= 5 and len(top) == 1 else None
+        return out
     a, b = state["seats"]
     for q, p in quadrant_points(state).items():
         out[q] = a if p[a] >= 5 and p[a] > p[b] else b if p[b] >= 5 and p[b] > p[a] else None
@@ -1968,24 +2060,10 @@ def _h_cleanup(state: State, task: dict[str, Any], events: Events) -> None:
         task["stage"] = "victory"
         return
     if st == "victory":
-        vp = state["vp"]
-        a, b = seats
-        thr = state["threshold"]
-        if vp[a] >= thr and vp[a] > vp[b]:
-            finish(state, a, "vp", events)
-            return
-        if vp[b] >= thr and vp[b] > vp[a]:
-            finish(state, b, "vp", events)
-            return
-        if state["round"] >= ROUNDS:
-            if vp[a] != vp[b]:
-                finish(state, a if vp[a] > vp[b] else b, "vp", events)
-            else:
-                pa, pb = T.army_points(state, a), T.army_points(state, b)
-                if pa != pb:
-                    finish(state, a if pa > pb else b, "points", events)
-                else:
-                    finish(state, None, "draw", events)
+        if T.multi(state):
+            if _multi_victory(state, events):
+                return
+        elif _duel_victory(state, events):
             return
         for u in state["units"].values():
             u["activated"] = False
@@ -1993,20 +2071,25 @@ def _h_cleanup(state: State, task: dict[str, Any], events: Events) -> None:
             u["orders_used"] = []
             u["influence"] = None
         for nc in state["ncus"].values():
-            nc["activated"] = False
+            nc["activated"] = nc["seat"] not in T.in_game(state)  # M131: an eliminated player's stay out
             nc["zone"] = None
         state["board"] = {z: None for z in data.ZONES}
-        holders = [s for s in seats if state["players"][s]["hand"]]
+        holders = [s for s in (T.in_game(state) if T.multi(state) else seats) if state["players"][s]["hand"]]
         task["stage"] = "draw"
         if holders:
             ask(state, "discard", holders, count=None)
         return
     if st == "draw":
-        for s in seats:
+        for s in (T.in_game(state) if T.multi(state) else seats):
             need = T.hand_limit(state, s) - len(state["players"][s]["hand"])
             if need > 0:
                 draw(state, s, need, events)
-        state["first_player"] = T.opponent(state, state["first_player"])
+        if T.multi(state):
+            # M131: the First Player token passes to the left (M130: to the other team)
+            state["first_player"] = T.next_left(state, state["first_player"])
+            events.append({"type": "first_player", "seat": state["first_player"]})
+        else:
+            state["first_player"] = T.opponent(state, state["first_player"])
         state["round"] += 1
         task["stage"] = "redeploy"
         task["asked"] = []
@@ -2014,7 +2097,8 @@ def _h_cleanup(state: State, task: dict[str, Any], events: Events) -> None:
         return
     if st == "redeploy":
         if state["mode"] == "here_we_stand":
-            order = [state["first_player"], T.opponent(state, state["first_player"])]
+            order = _turn_order(state, state["first_player"]) if T.multi(state) else \
+                [state["first_player"], T.opponent(state, state["first_player"])]
             for s in order:
                 if s not in task["asked"]:
                     task["asked"].append(s)
@@ -2027,11 +2111,67 @@ def _h_cleanup(state: State, task: dict[str, Any], events: Events) -> None:
         return
 
 
+def _duel_victory(state: State, events: Events) -> bool:
+    """M125-M127, two players."""
+    vp = state["vp"]
+    a, b = state["seats"]
+    thr = state["threshold"]
+    if vp[a] >= thr and vp[a] > vp[b]:
+        finish(state, a, "vp", events)
+        return True
+    if vp[b] >= thr and vp[b] > vp[a]:
+        finish(state, b, "vp", events)
+        return True
+    if state["round"] >= ROUNDS:
+        if vp[a] != vp[b]:
+            finish(state, a if vp[a] > vp[b] else b, "vp", events)
+        else:
+            pa, pb = T.army_points(state, a), T.army_points(state, b)
+            if pa != pb:
+                finish(state, a if pa > pb else b, "points", events)
+            else:
+                finish(state, None, "draw", events)
+        return True
+    return False
+
+
+def _multi_victory(state: State, events: Events) -> bool:
+    """M125-M127 with several players (M131; M130: VP per team): at the end of a round, a player
+    (team) in the game with at least the threshold and strictly more VP than every other one in the
+    game wins; after round 6, the most VP, then the most army points left on the table, else a draw.
+    An eliminated player cannot win."""
+    vp = state["vp"]
+    sides = sorted({T.scorer(state, s) for s in T.in_game(state)}, key=lambda k: list(vp).index(k))
+    thr = state["threshold"]
+    for k in sides:
+        if vp[k] >= thr and all(vp[k] > vp[o] for o in sides if o != k):
+            finish(state, k, "vp", events)
+            return True
+    if state["round"] < ROUNDS:
+        return False
+    best = max(vp[k] for k in sides)
+    top = [k for k in sides if vp[k] == best]
+    if len(top) == 1:
+        finish(state, top[0], "vp", events)
+        return True
+    pts = {k: sum(T.army_points(state, s) for s in state["seats"] if T.scorer(state, s) == k) for k in top}
+    most = max(pts.values())
+    top = [k for k in top if pts[k] == most]
+    finish(state, top[0] if len(top) == 1 else None, "points" if len(top) == 1 else "draw", events)
+    return True
+
+
 def redeploy_zone_ok(state: State, seat: str, p) -> bool:
-    """M123: wholly within Short range (6 in) of its own table edge or of a flank edge."""
+    """M123: wholly within Short range (6 in) of its own table edge or of a flank edge. M131 (a
+    corner): within 6 in of either table edge of its corner."""
     W, H = state["table"]
     minx, miny, maxx, maxy = p.bounds
-    own = maxy <= 6 + G.TOL if seat == state["seats"][0] else miny >= H - 6 - G.TOL
+    corner = (T.multi(state) or {}).get("corners", {}).get(seat)
+    if corner:
+        near_y = maxy <= 6 + G.TOL if corner[0] == "s" else miny >= H - 6 - G.TOL
+        near_x = maxx <= 6 + G.TOL if corner[1] == "w" else minx >= W - 6 - G.TOL
+        return near_x or near_y
+    own = maxy <= 6 + G.TOL if home_edge(state, seat) == "s" else miny >= H - 6 - G.TOL
     return own or maxx <= 6 + G.TOL or minx >= W - 6 - G.TOL
 
 
@@ -2063,7 +2203,7 @@ def check_placement(state: State, name: str, at: list[float], facing: float, zon
         raise illegal(gettext("%(what)s: the tray overlaps a tray or impassable terrain, or leaves the table") % {
             "what": _said(what)})
     seat = state["units"][name]["seat"]
-    for e in T.live(state, T.opponent(state, seat)):
+    for e in T.enemies(state, seat):
         if G.le(G.distance(p, T.poly(state, e)), 1.0):
             raise illegal(gettext("%(what)s: 1 in or less from an enemy") % {"what": _said(what)})  # M74
 
@@ -2071,11 +2211,22 @@ def check_placement(state: State, name: str, at: list[float], facing: float, zon
 # ====================================================================== deployment (M23-M25)
 
 
+CORNER_SIZE = 12.0  # M131: each corner's deployment zone, a 12 in square
+
+
 def deploy_zone_ok(state: State, seat: str, p) -> bool:
     W, H = state["table"]
     depth = state["deploy_depth"]
     minx, miny, maxx, maxy = p.bounds
-    if seat == state["seats"][0]:
+    corner = (T.multi(state) or {}).get("corners", {}).get(seat)
+    if corner:
+        c = CORNER_SIZE
+        ok_y = (miny >= -G.TOL and maxy <= c + G.TOL) if corner[0] == "s" else \
+            (miny >= H - c - G.TOL and maxy <= H + G.TOL)
+        ok_x = (minx >= -G.TOL and maxx <= c + G.TOL) if corner[1] == "w" else \
+            (minx >= W - c - G.TOL and maxx <= W + G.TOL)
+        return ok_x and ok_y
+    if home_edge(state, seat) == "s":
         return maxy <= depth + G.TOL and miny >= -G.TOL
     return miny >= H - depth - G.TOL and maxy <= H + G.TOL
 
@@ -2086,8 +2237,24 @@ def _next_deploy(state: State, events: Events) -> None:
         ask(state, "choose", [dep["first_player_chooser"]], what="first_player")
         return
     todo = {s: [n for n in state["units"] if state["units"][n]["seat"] == s and not state["units"][n]["on_table"]
-                and not state["units"][n]["destroyed"]] for s in state["seats"]}
+                and not state["units"][n]["destroyed"] and not state["units"][n].get("left_out")]
+            for s in state["seats"]}
     seat = dep["next"]
+    if T.multi(state):
+        later = [s for s in T.clockwise(state, seat) if todo[s]]
+        if not later:
+            _start_game(state, events)
+            return
+        seat = later[0]
+        try:
+            default_deploy(state, seat)
+        except EngineError:
+            # M131 (docs/rules-decisions.md): the seat's own trays leave no room for its next unit in
+            # the 12 in square; the unit is left out of the game (no VP for anyone)
+            name = todo[seat][0]
+            state["units"][name]["left_out"] = True
+            events.append({"type": "left_out", "unit": name, "seat": seat})
+            return
     if not todo[seat]:
         seat = T.opponent(state, seat)
     if not todo[seat]:
@@ -2103,7 +2270,7 @@ def answer_deploy(state: State, seat: str, value: Any, events: Events) -> None:
     at = _at(v.get("at"), "deploy")
     facing = G.norm_angle(_angle(v.get("facing"), "deploy: facing", 0))
     u = state["units"].get(name)
-    if not u or u["seat"] != seat or u["on_table"]:
+    if not u or u["seat"] != seat or u["on_table"] or u.get("left_out"):
         raise illegal(gettext("%(name)s is not one of your units waiting to deploy") % {"name": name})
     w, d = T.size(state, name)
     if not deploy_zone_ok(state, seat, G.tray(at, facing, w, d)):
@@ -2111,7 +2278,7 @@ def answer_deploy(state: State, seat: str, value: Any, events: Events) -> None:
     if not _pose_free(state, name, at, facing, set()):
         raise illegal(gettext("the tray overlaps another tray or impassable terrain"))  # M24
     u.update(at=at, facing=facing, on_table=True)
-    state["deploy"]["next"] = T.opponent(state, seat)
+    state["deploy"]["next"] = T.next_left(state, seat) if T.multi(state) else T.opponent(state, seat)
     state["decision"] = None
     events.append({"type": "deploy", "unit": name, "at": at, "facing": facing})
 
@@ -2119,11 +2286,24 @@ def answer_deploy(state: State, seat: str, value: Any, events: Events) -> None:
 def default_deploy(state: State, seat: str) -> dict[str, Any]:
     """The first legal pose on a 0.5 in grid inside the zone, facing the opponent's edge."""
     name = next(n for n, u in state["units"].items() if u["seat"] == seat and not u["on_table"]
-                and not u["destroyed"])
+                and not u["destroyed"] and not u.get("left_out"))
     W, H = state["table"]
-    first = seat == state["seats"][0]
+    first = home_edge(state, seat) == "s"
     facing = 0.0 if first else 180.0
     w, d = T.size(state, name)
+    corner = (T.multi(state) or {}).get("corners", {}).get(seat)
+    if corner:
+        # M131: inside the corner's square, facing across the table (north from a south corner)
+        for k in range(int(CORNER_SIZE * 2)):
+            y = CORNER_SIZE - 0.05 - k * 0.5
+            yy = y if first else H - y
+            for j in range(int(CORNER_SIZE * 2)):
+                x = w / 2 + 0.05 + j * 0.5
+                xx = x if corner[1] == "w" else W - x
+                at = [round(xx, 2), round(yy, 2)]
+                if deploy_zone_ok(state, seat, G.tray(at, facing, w, d)) and _pose_free(state, name, at, facing, set()):
+                    return {"deploy": {"unit": name, "at": at, "facing": facing}}
+        raise EngineError("illegal_action", "no room to deploy")
     ys = [state["deploy_depth"] - 0.05 - k * 0.5 for k in range(int(state["deploy_depth"] * 2))]
     for y in ys:
         yy = y if first else H - y
@@ -2134,6 +2314,17 @@ def default_deploy(state: State, seat: str) -> dict[str, Any]:
                 return {"deploy": {"unit": name, "at": at, "facing": facing}}
             x += 0.5
     raise RuntimeError("no room to deploy")
+
+
+def home_edge(state: State, seat: str) -> str:
+    """The table edge a seat deploys along: "s" (y = 0) or "n"; M131: its corner's; M130: its team's
+    (the first seat's team south)."""
+    m = T.multi(state)
+    if m and m.get("corners"):
+        return m["corners"][seat][0]
+    if m and m.get("teams"):
+        return "s" if T.team(state, seat) == T.team(state, state["seats"][0]) else "n"
+    return "s" if seat == state["seats"][0] else "n"
 
 
 def _start_game(state: State, events: Events) -> None:

@@ -58,7 +58,7 @@ from games.engine.narration import (
 )
 from games.engine.narration import fill as fill  # the module's API: a sentence with the players' names
 
-SEATS = ("stark", "lannister")
+SEATS = ("stark", "lannister", "stark_2", "lannister_2")  # three or four players: a house may play twice
 ZONE_NAMES = {"crown": "Crown", "money": "Wealth", "letter": "Tactics", "swords": "Combat", "horse": "Maneuver"}
 QUADRANTS = {"sw": "south-west", "se": "south-east", "nw": "north-west", "ne": "north-east"}
 QUADRANT_PHRASES = {"sw": gettext_noop("the south-west quadrant"), "se": gettext_noop("the south-east quadrant"),
@@ -82,7 +82,7 @@ KEY_KINDS = frozenset({
     "first_player", "round", "cleanup", "activate", "move", "retreat", "charge", "attack", "attack_dice", "hits",
     "wounds", "heal", "destroyed", "test", "condition", "claim", "place", "influence", "play", "order", "attach",
     "counterplot", "cancelled", "reckless_heroism", "last_stand", "redeploy", "vp", "game_over", "ability",
-    "dangerous", "terrain_destroyed",
+    "dangerous", "terrain_destroyed", "eliminated",
 })
 # The lines a round's summary leads with (a subset of KEY_KINDS).
 HEADLINE_KINDS = frozenset({"charge", "destroyed", "claim", "place", "play", "vp", "game_over"})
@@ -657,7 +657,18 @@ def _game_over(ev: Event) -> list[Piece]:
     return says(gettext("The battle is over: %(seat)s wins."), seat=seat(w))
 
 
+def _eliminated(ev: Event) -> list[Piece]:
+    return says(gettext("%(seat)s has no combat unit left on the table and is out of the battle."),
+                seat=seat(ev["seat"]))  # M131
+
+
+def _left_out(ev: Event) -> list[Piece]:
+    return says(gettext("%(unit)s finds no room left in its deployment corner and stays out of the battle."),
+                unit=unit(ev["unit"]))
+
+
 NARRATORS: dict[str, Callable[[Event], list[Piece]]] = {
+    "eliminated": _eliminated, "left_out": _left_out,
     "first_player": _first_player, "deploy": _deploy, "redeploy": _redeploy, "round": _round, "cleanup": _cleanup,
     "draw": _draw, "discard": _discard, "activate": _activate, "activation_end": _activation_end,
     "no_action": _no_action, "move": _move, "retreat": _retreat, "charge": _charge, "attack": _attack,

@@ -15,7 +15,10 @@ from games.engine.minis import table as T
 State = dict[str, Any]
 
 MODES = ("here_we_stand",)
-OPTION_KEYS = {"mode", "armies", "game_size", "reaction_prompts", "terrain", "revision"}
+OPTION_KEYS = {"mode", "armies", "game_size", "reaction_prompts", "terrain", "revision", "multiplayer", "teams"}
+# M131: the corners, in seating order, clockwise seen from above (the first seat's left corner first)
+CORNERS = ("sw", "nw", "ne", "se")
+MULTI_SEATS = ("stark", "lannister", "stark_2", "lannister_2")
 # M22: the 2D6 result -> the piece (7: the player's choice, read as a Forest); footprints (the rules
 # give none): round pieces 5 in across, linear ones 6 x 1 in
 RANDOM_TERRAIN = {2: "corpse_pile", 3: "corpse_pile", 4: "bog", 5: "palisade", 6: "hedge", 7: "forest",
@@ -28,8 +31,38 @@ NAME_RE = re.compile(r"^[a-z0-9_]+$")
 
 
 def _check_seats(seats: list[str]) -> None:
+    if len(seats) in (3, 4):
+        # M130, M131: three or four players; a house may be played twice (its second seat `stark_2`)
+        if len(set(seats)) != len(seats) or any(s not in MULTI_SEATS for s in seats):
+            raise EngineError("illegal_action", "the seats of three or four players are among "
+                              + ", ".join(MULTI_SEATS) + ", each once")
+        return
     if len(seats) != 2 or set(seats) != set(data.FACTIONS):
         raise EngineError("illegal_action", "the seats are stark and lannister, one each")
+
+
+def _multi(seats: list[str], opts: dict[str, Any]) -> dict[str, Any] | None:
+    """The `multi` record of a game of three or four (T.multi): free-for-all (M131, the default) or
+    teams (M130: four seats; `teams` {seat: team}, default the seats across the table from each other
+    together: the first and third against the second and fourth)."""
+    kind = opts.get("multiplayer")
+    if len(seats) == 2:
+        if kind not in (None, "duel"):
+            raise EngineError("illegal_action", "multiplayer needs three or four seats")
+        return None
+    kind = kind or "ffa"
+    if kind == "ffa":
+        if opts.get("teams"):
+            raise EngineError("illegal_action", "teams are for multiplayer: teams")
+        return {"kind": "ffa", "corners": {s: CORNERS[i] for i, s in enumerate(seats)}, "eliminated": []}
+    if kind != "teams":
+        raise EngineError("illegal_action", "multiplayer is ffa or teams")
+    if len(seats) != 4:
+        raise EngineError("illegal_action", "a team game has four seats, two against two")
+    teams = opts.get("teams") or {seats[0]: "a", seats[1]: "a", seats[2]: "b", seats[3]: "b"}
+    if not isinstance(teams, dict) or set(teams) != set(seats) or sorted(teams.values()) != ["a", "a", "b", "b"]:
+        raise EngineError("illegal_action", "teams: {seat: a | b}, two seats each")
+    return {"kind": "teams", "teams": {s: teams[s] for s in seats}, "eliminated": []}
 
 
 def _options(options: dict[str, Any], prompts: str = "all") -> dict[str, Any]:
@@ -53,7 +86,8 @@ def _options(options: dict[str, Any], prompts: str = "all") -> dict[str, Any]:
     if not isinstance(revision, int) or isinstance(revision, bool) or not 1 <= revision <= T.REVISION:
         raise EngineError("illegal_action", f"option revision: 1 to {T.REVISION}")
     return {"mode": mode, "reaction_prompts": rp, "game_size": gs, "armies": options.get("armies") or {},
-            "terrain": terrain, "revision": revision}
+            "terrain": terrain, "revision": revision, "multiplayer": options.get("multiplayer"),
+            "teams": options.get("teams")}
 
 
 def _base(seats: list[str], opts: dict[str, Any], seed: int) -> State:
@@ -85,27 +119,138 @@ def _unit_record(seat: str, cid: str, attachment: str | None, wounds: int) -> di
 def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
     _check_seats(seats)
     opts = _options(options)
+    multi = _multi(seats, opts)
     state = _base(seats, opts, seed)
+    if multi:
+        _multi_base(state, multi, opts)
     for s in seats:
-        lst = data.read_list(s, opts["armies"].get(s)) if s in opts["armies"] else data.default_list(s)
-        data.check_list(s, lst, opts["game_size"])
+        f = T.faction_of(s)
+        if s in opts["armies"]:
+            lst = data.read_list(f, opts["armies"].get(s))
+        else:
+            lst = data.default_list(f)
+            if multi and multi.get("corners"):
+                lst = _fit_corner(state, s, lst)
+        data.check_list(f, lst, opts["game_size"])
+        _check_team_characters(state, s, lst)
         state["players"][s]["list"] = lst
         _list_units(state, s, lst)
+        if multi and multi.get("corners") and not _fits_corner(state, s):
+            raise EngineError("illegal_action", f"the army of {s} does not fit its 12 in deployment square")
         for n in lst["ncus"]:
             state["ncus"][n] = {"seat": s, "zone": None, "quadrant": None, "activated": False}
-        deck = data.deck_for(s, lst["commander"])
+        deck = data.deck_for(f, lst["commander"])
         rng.shuffle(state, deck)
         state["players"][s]["deck"] = deck
     if opts["terrain"] == "random":
         place_random_terrain(state)
-    _roll_off_and_deploy(state)
+    if multi:
+        _multi_roll_off(state)
+    else:
+        _roll_off_and_deploy(state)
     flow.run(state, [])
     return state
+
+
+def _multi_base(state: State, multi: dict[str, Any], opts: dict[str, Any]) -> None:
+    """Three or four players: the table (M19: 48 x 48 in for a free-for-all, whose corners are its
+    zones; the bigger 72 x 48 in for two against two), VP per team (M130)."""
+    state["multi"] = multi
+    if multi.get("teams"):
+        state["table"] = [72.0, 48.0]
+        state["vp"] = {t: 0 for t in sorted(set(multi["teams"].values()))}
+
+
+def _check_team_characters(state: State, seat: str, lst: dict[str, Any]) -> None:
+    """M130: a character appears once in a whole team."""
+    if not T.team_game(state):
+        return
+    cards = data.content()["cards"]
+
+    def chars(lst: dict[str, Any]) -> set[str]:
+        out = set()
+        for u in lst["units"]:
+            for cid in filter(None, (u.get("unit"), u.get("attachment"))):
+                c = cards[cid]
+                if c.get("character"):
+                    out.add(c["character"] if isinstance(c["character"], str) else c["name"])
+        for n in lst["ncus"]:
+            if cards[n].get("character"):
+                out.add(cards[n]["character"] if isinstance(cards[n]["character"], str) else cards[n]["name"])
+        return out
+
+    mine = chars(lst)
+    for other in state["seats"]:
+        olst = state["players"][other]["list"]
+        if other != seat and olst and not T.is_enemy(state, seat, other):
+            both = sorted(mine & chars(olst))
+            if both:
+                raise EngineError("illegal_action", f"army list of {seat}: {both[0]} is already in the "
+                                  f"army of its teammate {other} (a character appears once in a team)")
+
+
+def _fits_corner(state: State, seat: str) -> bool:
+    """Every combat unit of the seat can stand in its corner's square at once (M131, M24), tried on
+    an empty table with the engine's own placement (flow.default_deploy)."""
+    trial = {**state, "units": {n: dict(u) for n, u in state["units"].items() if u["seat"] == seat},
+             "terrain": []}
+    try:
+        for _ in range(len(trial["units"])):
+            d = flow.default_deploy(trial, seat)["deploy"]
+            trial["units"][d["unit"]].update(at=d["at"], facing=d["facing"], on_table=True)
+    except EngineError:
+        return False
+    return True
+
+
+def _fit_corner(state: State, seat: str, lst: dict[str, Any]) -> dict[str, Any]:
+    """A free-for-all's default army: the house's fixed list, less its last combat units while they
+    do not fit the 12 in corner square (the Stark list leaves Grey Wind: 27 points;
+    docs/rules-decisions.md)."""
+    lst = dict(lst, units=list(lst["units"]))
+    while lst["units"]:
+        probe = {**state, "units": {}}
+        _list_units(probe, seat, lst)
+        if _fits_corner(probe, seat):
+            return lst
+        lst["units"].pop()
+    return lst
+
+
+def _multi_roll_off(state: State) -> None:
+    """M131: after the battlefield is set up, every player rolls 1D6 (in seating order), the highest
+    rerolling ties among themselves, and becomes the First Player. M130 (teams): the setup of the
+    mode is unchanged, the roll-off is between the teams (each team's first seat rolls): the winning
+    team picks its zone (the south edge here) and its first seat is First Player. Deployment
+    alternates one unit at a time from the First Player to the left (M24)."""
+    m = state["multi"]
+    rollers = list(state["seats"])
+    if m.get("teams"):
+        firsts: dict[str, str] = {}
+        for s in state["seats"]:
+            firsts.setdefault(m["teams"][s], s)
+        rollers = list(firsts.values())
+    rolls: dict[str, list[int]] = {s: [] for s in rollers}
+    while len(rollers) > 1:
+        faces = {s: T.roll(state, 6) for s in rollers}
+        for s, f in faces.items():
+            rolls[s].append(f)
+        best = max(faces.values())
+        rollers = [s for s in rollers if faces[s] == best]
+    fp = rollers[0]
+    state["phase"] = "deployment"
+    state["first_player"] = fp
+    state["turn"] = None
+    state["round"] = 0
+    state["deploy"] = {"roll": rolls, "picker": fp, "first_player_chooser": None, "next": fp}
 
 
 def _list_units(state: State, seat: str, lst: dict[str, Any]) -> None:
     """The list's combat units, off the table, named after their cards (`stark_sworn_swords`, `_2`...)."""
     names: Counter[str] = Counter()
+    for other in state["units"].values():  # a house played twice (M131): its units numbered on
+        base = data.slug(data.card(other["card"], state.get("cards"))["name"])
+        names[base] += 1
     for u in lst["units"]:
         c = data.card(u["unit"])
         base = data.slug(c["name"])

@@ -18,7 +18,8 @@ TOP_KEYS = frozenset({
     "round", "phase", "turn", "first_player", "pending", "active_unit", "units", "destroyed", "vp", "army_points",
     "activations_left", "ncus", "board", "control", "quadrants", "quadrant_points", "hands", "hand_size", "decks",
     "deck_size", "discards", "last_attack", "last_charge", "last_retreat", "last_test", "dice_left", "winner",
-    "result", "seats", "mode", "threshold", "table", "terrain", "game_size",
+    "result", "seats", "mode", "threshold", "table", "terrain", "game_size", "multiplayer", "teams", "corners",
+    "eliminated",
 })
 UNIT_KEYS = frozenset({"at", "facing", "pose", "seat", "card", "attachment", "wounds", "ranks", "figures",
                        "conditions", "activated", "order_used", "orders_used", "engaged", "destroyed", "quadrant", "influence"})
@@ -87,6 +88,11 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
         "dice_left": len(state["dice"]) if state["dice"] is not None else None,
         "winner": state["winner"], "result": state["result"],
     }
+    m = T.multi(state)
+    if m:
+        # M130, M131: public; `vp` holds the teams' VP in a team game
+        out.update(multiplayer=m["kind"], teams=dict(m.get("teams") or {}), corners=dict(m.get("corners") or {}),
+                   eliminated=list(m["eliminated"]))
     if viewer != REFEREE:
         for s in seats:
             if s != viewer:

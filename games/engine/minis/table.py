@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from games.engine import rng
@@ -30,8 +31,96 @@ class DiceExhausted(Exception):
 
 
 def opponent(state: State, seat: str) -> str:
-    a, b = state["seats"]
-    return b if seat == a else a
+    """The other seat of a two-player game. With three or four players (`multi`, M130-M131): the
+    enemy seat acting for "the opponent" where a rule names one (a spent Panicked or Vulnerable
+    token, Counterplot's answer...): the seat whose turn it is when it is an enemy, else the first
+    enemy seat still in the game to the left (clockwise) of `seat` (docs/rules-decisions.md)."""
+    if not state.get("multi"):
+        a, b = state["seats"]
+        return b if seat == a else a
+    turn = state.get("turn")
+    if turn and is_enemy(state, seat, turn) and turn in in_game(state):
+        return turn
+    for s in clockwise(state, seat)[1:]:
+        if is_enemy(state, seat, s) and s in in_game(state):
+            return s
+    return next(s for s in clockwise(state, seat)[1:] if is_enemy(state, seat, s))
+
+
+# ---------------------------------------------------------------------- several players (M130, M131)
+
+
+def multi(state: State) -> dict[str, Any] | None:
+    """The multiplayer record: {kind: ffa | teams, teams: {seat: team}, corners: {seat: corner},
+    eliminated: [seats, in order]}; None for a two-player game."""
+    return state.get("multi")
+
+
+def team(state: State, seat: str) -> str:
+    m = state.get("multi")
+    if m and m.get("teams"):
+        return m["teams"][seat]
+    return seat
+
+
+def is_enemy(state: State, a: str, b: str) -> bool:
+    """M130: teammates' units are friendly; M131: every other player's units are enemies."""
+    return a != b and team(state, a) != team(state, b)
+
+
+def enemy_seats(state: State, seat: str) -> list[str]:
+    return [s for s in state["seats"] if is_enemy(state, seat, s)]
+
+
+def friendly_seats(state: State, seat: str) -> list[str]:
+    return [s for s in state["seats"] if not is_enemy(state, seat, s)]
+
+
+def enemies(state: State, seat: str) -> list[str]:
+    """Every enemy combat unit on the table, in setup order (two players: the opponent's)."""
+    if not state.get("multi"):
+        return live(state, opponent(state, seat))
+    foes = set(enemy_seats(state, seat))
+    return [n for n in live(state) if state["units"][n]["seat"] in foes]
+
+
+def in_game(state: State) -> list[str]:
+    """The seats not eliminated (M131, M128), in seating order."""
+    m = state.get("multi")
+    gone = set(m["eliminated"]) if m else set()
+    return [s for s in state["seats"] if s not in gone]
+
+
+def clockwise(state: State, seat: str) -> list[str]:
+    """Every seat, starting with `seat`, then the one on its left and so on (M131: the seats' order
+    is the seating order, clockwise round the table)."""
+    seats = state["seats"]
+    i = seats.index(seat)
+    return seats[i:] + seats[:i]
+
+
+def next_left(state: State, seat: str) -> str:
+    """The next seat still in the game to the left of `seat` (M131: clockwise)."""
+    gone = set((state.get("multi") or {}).get("eliminated", []))
+    for s in clockwise(state, seat)[1:]:
+        if s not in gone:
+            return s
+    return seat
+
+
+def team_game(state: State) -> bool:
+    m = state.get("multi")
+    return bool(m and m.get("teams"))
+
+
+def scorer(state: State, seat: str) -> str:
+    """Who holds the VP a seat scores: the seat, or with teams its team (M130)."""
+    return team(state, seat)
+
+
+def faction_of(seat: str) -> str:
+    """A seat's house: the seat's name without a `_2` suffix (a house played twice, M131)."""
+    return re.sub(r"_[0-9]+$", "", seat)
 
 
 def ucard(state: State, name: str) -> dict[str, Any]:
@@ -98,7 +187,7 @@ def engaged_with(state: State, name: str) -> list[str]:
         return []
     me = poly(state, name)
     seat = state["units"][name]["seat"]
-    return [o for o in live(state, opponent(state, seat)) if G.touches(me, poly(state, o))]
+    return [o for o in enemies(state, seat) if G.touches(me, poly(state, o))]
 
 
 def speed(state: State, name: str) -> int:
