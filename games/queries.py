@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from games import spectators
 from games.anonymity import faceless, hides_names
 from games.engine import get_ruleset
 from games.errors import not_found
@@ -89,7 +90,7 @@ def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[
     legal = None
     if seat is not None and seat in pending:
         legal = engine.legal_actions(game.state, seat)
-    return {
+    payload = {
         "id": game.pk,
         "ruleset": game.ruleset,
         "status": game.status,
@@ -117,7 +118,13 @@ def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[
         "finished_at": game.finished_at,
         # null while active; who won and why, each seat's place and player, ratings (games/results.py)
         "result": game_result(game, list(game.seats.all()) if seats is None else seats, user),
+        "spectator_delay": None,
     }
+    # a spectator of a fogged game with the spectators' delay (games/spectators.py): the whole board as
+    # it stood some rounds ago in place of the live view, summary and pending decisions; a seat: its own
+    if seat is None and spectators.delayed(game):
+        payload.update(spectators.spectator_parts(game))
+    return payload
 
 
 LOG_PAGE = 50  # versions a page of the log covers by default (GET /log?after=V&limit=N)
@@ -138,12 +145,17 @@ def log_page(game: Game, user, after: int = 0, limit: int = LOG_PAGE) -> dict[st
     seat = viewer_seat(game, user)
     engine = get_ruleset(game.ruleset)
     describe = getattr(engine, "describe_event", None)
-    through = max(after, min(game.version, after + limit))
-    moment = narration_moment(game, seat, after) if describe else {}
+    # a spectator of a game with the spectators' delay reads the log up to the delayed moment, its
+    # events without the fog (games/spectators.py)
+    limited = spectators.log_limit(game, seat)
+    last, shown = limited if limited is not None else (game.version, None)
+    reader = "delayed" if limited is not None else seat
+    through = max(after, min(last, after + limit))
+    moment = narration_moment(game, reader, after, shown) if describe else {}
     names = seat_player_names(game) if describe else {}
     entries = []
     for record in game.actions.filter(version__gt=after, version__lte=through).order_by("version"):
-        events = events_for(game.ruleset, [record], seat)
+        events = events_for(game.ruleset, [record], seat, shown)
         if not events:
             continue
         entry: dict[str, Any] = {"version": record.version, "seat": record.seat, "source": record.source,
@@ -161,8 +173,8 @@ def log_page(game: Game, user, after: int = 0, limit: int = LOG_PAGE) -> dict[st
             entry["text"] = " ".join(line["text"] for line in lines)
         entries.append(entry)
     if describe and through > after:
-        cache.set(_moment_key(game, seat, through), dict(moment), MOMENT_TIMEOUT)
-    return {"after": after, "through": through, "more": through < game.version,
+        cache.set(_moment_key(game, reader, through), dict(moment), MOMENT_TIMEOUT)
+    return {"after": after, "through": through, "more": through < last,
             "entries": _with_take_overs(game, entries, after, through)}
 
 
@@ -174,12 +186,13 @@ def _moment_key(game: Game, seat: str | None, version: int) -> str:
     return f"log-moment:{game.pk}:{game.seed_hash[:16]}:{seat or '-'}:{version}"
 
 
-def narration_moment(game: Game, seat: str | None, version: int) -> dict[str, Any]:
+def narration_moment(game: Game, seat: str | None, version: int, shown=None) -> dict[str, Any]:
     """The round and phase the log's narration, as `seat` reads it, has reached after `version`: those
     of the game's setup, moved on by every narrated event up to it. The log is append-only, so this
     never changes once the version exists: it is kept in the cache at the end of every page read and
     at every MOMENT_EVERY-th version, and a page starting there costs no more than the first one.
-    Without a kept moment (a cold cache), the events up to `version` are narrated once."""
+    Without a kept moment (a cold cache), the events up to `version` are narrated once. `shown`: the
+    reader's own event filter (a delayed spectator's, with `seat` "delayed": games/spectators.py)."""
     engine = get_ruleset(game.ruleset)
     if version <= 0:
         return _log_start(engine, game)
@@ -193,7 +206,7 @@ def narration_moment(game: Game, seat: str | None, version: int) -> dict[str, An
     fresh = {}
     records = game.actions.filter(version__gt=start, version__lte=version).order_by("version").only("version", "events")
     for record in records.iterator(chunk_size=500):
-        for event in events_for(game.ruleset, [record], seat):
+        for event in events_for(game.ruleset, [record], None if seat == "delayed" else seat, shown):
             said = engine.describe_event({k: v for k, v in event.items() if k != "version"})
             if said:
                 _advance(moment, said)

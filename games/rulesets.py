@@ -93,6 +93,8 @@ def options_refusal(ruleset: str, options: Any) -> str | None:
                        "shows the opponent whether a hand holds something to play (rules/lcg.md §5.2).")
     if ruleset == "lcg" and "action_windows" in options:
         return gettext("action_windows is each player's own setting (their profile page), not the table's.")
+    if ruleset == "agot":
+        return agot_options_refusal(options)
     if ruleset != "minis":
         return None
     mode = options.get("mode", "here_we_stand")
@@ -108,6 +110,18 @@ def options_refusal(ruleset: str, options: Any) -> str | None:
         return gettext("reaction_prompts is all on the site: every trigger window asks each player who could "
                        "answer it by their deck list, so no prompt shows the opponent what a hand holds.")
     return minis_armies_refusal(options)
+
+
+def agot_options_refusal(options: dict[str, Any]) -> str | None:
+    """The spectators' delay (issue 34, games/spectators.py): 0, 1 or 2 rounds, and only with the fog of
+    war (without it spectators see the whole board as it is)."""
+    delay = options.get("spectator_delay", 0)
+    if not isinstance(delay, int) or isinstance(delay, bool) or delay not in (0, 1, 2):
+        return gettext("spectator_delay is the spectators' delay in rounds: 0 (none), 1 or 2.")
+    if delay and options.get("fog_of_war") is not True:
+        return gettext("spectator_delay needs fog_of_war: without the fog spectators already see the whole board "
+                       "as it is.")
+    return None
 
 
 def minis_armies_refusal(options: dict[str, Any]) -> str | None:

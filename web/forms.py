@@ -30,6 +30,11 @@ TIME_LIMITS = [(120, _("2 minutes")), (600, _("10 minutes")), (3600, _("1 hour")
 # Clocks for live play (games/services/clocks.py): "bank+increment" in seconds; none by default
 CLOCKS = [("", _("none: only the time per decision")), ("300+5", _("5 minutes + 5 seconds a decision")),
           ("1200+10", _("20 minutes + 10 seconds a decision")), ("3600+30", _("1 hour + 30 seconds a decision"))]
+# The spectators of a game with fog of war (issue 34, games/spectators.py): no delay (they see nothing
+# hidden until the game ends), or the whole board without the fog as it stood 1 or 2 rounds earlier
+SPECTATOR_DELAYS = [(0, _("they see nothing hidden until the game ends")),
+                    (1, _("they see the whole board, 1 round late")),
+                    (2, _("they see the whole board, 2 rounds late"))]
 HOUSE_CHOICES = [(Lobby.HouseChoice.RANDOM, _("drawn at random")), (Lobby.HouseChoice.PICK, _("each player picks")),
                  (Lobby.HouseChoice.ASSIGN, _("the creator assigns them"))]
 # B'Twixt's modes (games/engine/btwixt/setup.py OPTION_KEYS), each with its label and what it does
@@ -140,6 +145,10 @@ class LobbyForm(forms.Form):
     tides_of_battle = Tick(_("Tides of Battle"))
     # the variants of issue 34 (docs/rules-decisions.md, "AGoT variants"); the engine judges the values
     fog_of_war = Tick(_("Fog of war"))
+    # with the fog: spectators see the whole board some rounds late (games/spectators.py)
+    spectator_delay = forms.TypedChoiceField(label=_("Spectators"), choices=SPECTATOR_DELAYS, coerce=int, required=False,
+                                             empty_value=0, error_messages={
+                                                 "invalid_choice": _("Spectators: choose no delay, 1 round or 2 rounds.")})
     random_starts = Tick(_("Random start positions"))
     gift_power_tokens = Tick(_("Gifting power tokens"))
     draft_house_cards = Tick(_("House-card draft"))
@@ -183,7 +192,7 @@ class LobbyForm(forms.Form):
 
     AGOT_SWITCHES = ("tides_of_battle", "fog_of_war", "random_starts", "gift_power_tokens", "draft_house_cards",
                      "draft_tracks", "anonymous")
-    AGOT_FIELDS = ("seat", *AGOT_SWITCHES, "castles_to_win", "rounds")
+    AGOT_FIELDS = ("seat", *AGOT_SWITCHES, "spectator_delay", "castles_to_win", "rounds")
     LCG_FIELDS = ("deck_choice", "my_deck", "their_deck", "open_decklists")
     MINIS_FIELDS = ("army", "minis_mode", "random_terrain")
 
@@ -247,6 +256,8 @@ class LobbyForm(forms.Form):
         if d["ruleset"] == "minis":
             return {"mode": d["minis_mode"], **({"terrain": "random"} if d.get("random_terrain") else {})}
         options: dict[str, Any] = {k: True for k in self.AGOT_SWITCHES if d.get(k)}
+        if d.get("spectator_delay"):
+            options["spectator_delay"] = d["spectator_delay"]  # the service refuses it without the fog
         for key, default in (("castles_to_win", 7), ("rounds", 10)):
             if d.get(key) is not None and d[key] != default:
                 options[key] = d[key]
@@ -346,6 +357,10 @@ def option_words(ruleset: str, options: dict[str, Any]) -> list[str]:
         words.append(gettext("house-card draft"))
     if options.get("draft_tracks"):
         words.append(gettext("Influence-track draft"))
+    if options.get("spectator_delay") in (1, 2):
+        words.append(ngettext("spectators see the board %(count)s round late",
+                              "spectators see the board %(count)s rounds late",
+                              options["spectator_delay"]) % {"count": options["spectator_delay"]})
     if options.get("anonymous"):
         words.append(gettext("anonymous players"))
     if options.get("castles_to_win") not in (None, 7):

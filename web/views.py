@@ -23,7 +23,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
-from games import queries, rulesets
+from games import queries, rulesets, spectators
 from games.anonymity import hides_names
 from games.engine import EngineError, get_ruleset
 from games.errors import GameError
@@ -63,6 +63,8 @@ def board_data(request: HttpRequest) -> HttpResponse:
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
     context = {"game": game, "seat": queries.viewer_seat(game, request.user), "invite": request.GET.get("invite", "")}
+    # a spectator of a fogged game with the spectators' delay is told so in words (games/spectators.py)
+    context["spectator_delay"] = spectators.delay_rounds(game) if context["seat"] is None and game.is_active() else 0
     if game.ruleset == "btwixt":
         # its own page (static/js/btwixt.js); the card catalogue is public data of the loaded set,
         # the same for every viewer: no hand, pile or token value is in the HTML
@@ -227,7 +229,7 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
     lf = lobby_form
     return render(request, "web/lobby_new.html", {
         "form": form, "data": form.data, "houses": lf.HOUSES, "rulesets": lf.RULESETS, "time_limits": lf.TIME_LIMITS,
-        "clocks": lf.CLOCKS,
+        "clocks": lf.CLOCKS, "spectator_delays": lf.SPECTATOR_DELAYS,
         "house_choices": lf.HOUSE_CHOICES, "leaders": _btwixt_leaders(), "cardset_name": lf.cardset_name(),
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
         "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),

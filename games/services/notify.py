@@ -31,24 +31,31 @@ def table_group(game_id: int) -> str:
     return f"game.{game_id}.table"
 
 
-def events_for(ruleset: str, records: Iterable[GameAction], viewer: str | None) -> list[dict]:
+def events_for(ruleset: str, records: Iterable[GameAction], viewer: str | None, view=None) -> list[dict]:
+    """The events of `records` as `viewer` reads them: the engine's event_view, or `view` (an event
+    filter of the reader's own: a delayed spectator's, games/spectators.py)."""
     engine = get_ruleset(ruleset)
     visible = []
     for record in records:
         for event in record.events:
-            shown = engine.event_view(event, viewer)
+            shown = engine.event_view(event, viewer) if view is None else view(event)
             if shown is not None:
                 visible.append({**shown, "version": record.version})
     return visible
 
 
-def fan_out(game_id: int, ruleset: str, records: list[GameAction], seats: list[str]) -> list[tuple[str, list[dict]]]:
+def fan_out(game_id: int, ruleset: str, records: list[GameAction], seats: list[str],
+            delayed: bool = False) -> list[tuple[str, list[dict]]]:
     """(group, events) pairs to send: one message to the whole table when every seat sees exactly
     what a spectator sees (nothing hidden in these events: most changes), otherwise one per seat
     and one for the spectators, each filtered by the engine's `event_view`. One group_send instead
-    of seven for a six-player table keeps the channel layer's queues short under load."""
-    public = events_for(ruleset, records, None)
+    of seven for a six-player table keeps the channel layer's queues short under load. `delayed`: the
+    spectators watch with a delay (games/spectators.py): they never get the live events, only an
+    update without events (their page re-fetches the delayed game), and nothing goes to the table."""
     views = [(seat_group(game_id, seat), events_for(ruleset, records, seat)) for seat in seats]
+    if delayed:
+        return [*views, (spectator_group(game_id), [])]
+    public = events_for(ruleset, records, None)
     if all(events == public for _, events in views):
         return [(table_group(game_id), public)]
     return [*views, (spectator_group(game_id), public)]
@@ -60,7 +67,10 @@ def after_commit(game: Game, records: list[GameAction], *, seats_changed: bool =
     actions appended in it (contiguous versions), so the message spans from_version -> version;
     from_version == version when only the seats or the status changed. Commits of different requests
     send concurrently, so messages can cross: the consumer puts them back in version order."""
+    from games.spectators import delay_rounds
+
     game_id, ruleset, version, status = game.pk, game.ruleset, game.version, game.status
+    delayed = delay_rounds(game) > 0  # the spectators' delay: never the live events, even at the end
     seats = game.seat_names() if seat_names is None else list(seat_names)
     records = list(records)
     from_version = records[0].version - 1 if records else version
@@ -72,7 +82,7 @@ def after_commit(game: Game, records: list[GameAction], *, seats_changed: bool =
             (group, {"type": "game.update", "from_version": from_version, "version": version, "status": status,
                      "events": events, "seats_changed": seats_changed,
                      "viewer": group.split(".seat.", 1)[1] if ".seat." in group else None})
-            for group, events in fan_out(game_id, ruleset, records, seats)
+            for group, events in fan_out(game_id, ruleset, records, seats, delayed)
         ]
         live.send_in_order(get_channel_layer(), messages, log, f"game {game_id} at version {version}")
 

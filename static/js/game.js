@@ -459,6 +459,13 @@
   function renderDecision() {
     const box = $("decision");
     const kind = myKind();
+    if (!SEAT && game.spectator_delay) {   // a fogged game with the spectators' delay (games/spectators.py)
+      const shown = game.spectator_delay.round;
+      box.replaceChildren(h("h2", {}, gettext("Spectating with a delay")), h("p", {}, shown
+        ? fmt(gettext("The board shows the game as it stood when round %(round)s began, without the fog of war. It moves on when a new round begins."), { round: shown })
+        : gettext("The board shows the game as it stood at its start, without the fog of war. It moves on when a new round begins.")));
+      return;
+    }
     if (!SEAT) { box.replaceChildren(h("h2", {}, gettext("Spectating")), h("p", {}, gettext("You see what any spectator may see."))); return; }
     if (game.status !== "active") { box.replaceChildren(h("h2", {}, gettext("Game over")), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, gettext("Replay it step by step")))); return; }
     if (!kind) {

@@ -245,7 +245,8 @@ def mark(before: State, after: State, events: list[Event]) -> list[Event]:
     """Stamp each public event of one action with `seen`: the seats that saw it. A seat sees an event
     that names no area (spectators too), an event all of whose areas it saw before or after the
     action, and every event of a combat it takes part in or whose area it sees; an event it sees only
-    in part (the orders revealed across the board) comes again, cut to what it sees, for it alone."""
+    in part (the orders revealed across the board) comes again, cut to what it sees, for it alone (marked
+    `cut`, so that the events as they were before the marking can be told apart: `unfogged_event`)."""
     if not enabled(before):
         return events
     seats = before["seats"]
@@ -277,10 +278,28 @@ def mark(before: State, after: State, events: list[Event]) -> list[Event]:
             out.append({**ev, "seen": seen})
             for s in seats:
                 if s not in seen and (part := _partial(ev, vis[s])) is not None:
-                    out.append({**part, "seen": [s]})
+                    out.append({**part, "seen": [s], "cut": True})  # `cut`: a copy, not an event of its own
         if t == "combat_over":
             combat = None
     return out
+
+
+# ----------------------------------------------------------------------------- the spectators' delay
+
+
+def unfogged(state: State) -> State:
+    """`state` as a game without the fog of war (a shallow copy): what a spectator with the
+    `spectator_delay` option sees of an earlier state (views and summaries copy what they keep)."""
+    return {**state, "options": {**(state.get("options") or {}), "fog_of_war": False}}
+
+
+def unfogged_event(event: Event) -> Event | None:
+    """A stored event as a spectator of the same game without the fog of war would read it: the
+    `seen` stamp taken off, the cut copies for single seats dropped, private events (`only`) still
+    never shown."""
+    if event.get("cut") or event.get("only") is not None:
+        return None
+    return {k: v for k, v in event.items() if k != "seen"}
 
 
 # ----------------------------------------------------------------------------- the leak scanner

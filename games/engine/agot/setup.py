@@ -31,14 +31,16 @@ State = dict[str, Any]
 # "AGoT variants"): fog of war, the castles needed to win, the number of rounds, random start positions,
 # gifting power tokens (gifts.py), the house-card and Influence-track drafts (draft.py), anonymous players
 # (`anonymous`: kept for the site, which hides the players' names until the game ends; the engine names
-# houses only, so it plays the same with it or without).
+# houses only, so it plays the same with it or without), and `spectator_delay` (kept for the site too: with
+# the fog of war, spectators see the whole board that many rounds late, games/spectators.py; 0: they see
+# nothing hidden until the game ends).
 OPTIONS: dict[str, Any] = {"tides_of_battle": False, "fog_of_war": False, "castles_to_win": 7, "rounds": 10,
                            "random_starts": False, "gift_power_tokens": False, "draft_house_cards": False,
-                           "draft_tracks": False, "anonymous": False}
+                           "draft_tracks": False, "anonymous": False, "spectator_delay": 0}
 # The whole-number options and their ranges: at least 3 castles (one house starts with 2), at most all
 # 20 castle and stronghold areas; 1 to 10 rounds (the Westeros decks hold 10 cards, one drawn a round
-# from round 2).
-NUMBER_OPTIONS: dict[str, tuple[int, int]] = {"castles_to_win": (3, 20), "rounds": (1, 10)}
+# from round 2); a spectators' delay of 0 (none), 1 or 2 rounds.
+NUMBER_OPTIONS: dict[str, tuple[int, int]] = {"castles_to_win": (3, 20), "rounds": (1, 10), "spectator_delay": (0, 2)}
 DECK_NAMES = ("westeros_1", "westeros_2", "westeros_3", "wildlings", "tides")
 
 

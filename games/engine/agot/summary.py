@@ -120,7 +120,7 @@ def event_view(event: Event, seat: str | None) -> Event | None:
     if seen is not None:
         if seat is None or seat not in seen:
             return None
-        event = {k: v for k, v in event.items() if k != "seen"}
+        event = {k: v for k, v in event.items() if k not in ("seen", "cut")}
     only = event.get("only")
     if only is None:
         return event
