@@ -109,8 +109,11 @@ def spectator_parts(game: Game) -> dict[str, Any]:
 
     engine = get_ruleset(game.ruleset)
     version, round_ = delayed_moment(game)
-    state = fog.unfogged(state_at(game, version))
-    return {"view": engine.view(state, None), "summary": engine.summary(state, None),
+    then = state_at(game, version)
+    state = fog.unfogged(then)
+    view = engine.view(state, None)
+    view["options"] = dict(then["options"])  # the game's own options: it is played with the fog
+    return {"view": view, "summary": engine.summary(state, None),
             "pending": engine.pending(state), "legal_actions": None,
             "spectator_delay": {"rounds": delay_rounds(game), "version": version, "round": round_}}
 

@@ -173,8 +173,7 @@ class Table:
         """The delayed moment and the view of it, computed from this test's own record."""
         target = self.game.state["round"] - delay
         version = self.began[target] if target >= 1 else 0
-        state = rebuild("agot", self.game.seat_names(), self.game.options, self.game.seed, self.log, version)
-        return version, R.view(fog.unfogged(state), None)
+        return version, table_view(self, version)
 
 
 def units_of(view: dict[str, Any]) -> dict[tuple[str, str], int]:
@@ -195,6 +194,7 @@ def test_a_spectator_sees_the_whole_board_one_round_late_and_nothing_newer_seats
         assert payload["spectator_delay"] == {"rounds": 1, "version": version, "round": max(game.state["round"] - 1, 0)}
         assert payload["legal_actions"] is None and payload["version"] == game.version
         assert "fog" not in payload["view"] and "fog" not in payload["summary"]
+        assert payload["view"]["options"] == {**payload["view"]["options"], **DELAYED}  # the game's own
         assert version < game.version or game.version == 0  # never the live state past the start
         seen_rounds[game.state["round"]] = units_of(payload["view"])
         if game.version % 7 == 0:  # logged out: the same
@@ -217,8 +217,9 @@ def test_a_spectator_sees_the_whole_board_one_round_late_and_nothing_newer_seats
 
 
 def table_view(table: Table, version: int) -> dict[str, Any]:
+    """The view a spectator of the game without the fog had after `version`, with the game's own options."""
     state = rebuild("agot", table.game.seat_names(), table.game.options, table.game.seed, table.log, version)
-    return R.view(fog.unfogged(state), None)
+    return {**R.view(fog.unfogged(state), None), "options": state["options"]}
 
 
 @db
