@@ -163,6 +163,8 @@ class Table:
         assert len(records) == 1  # no computer seat: one action a step, so the state is the one after it
         self.log.append({"seat": records[0].seat, "action": records[0].action})
         self.began.setdefault(self.game.state["round"], records[0].version)
+        if before["phase"] == "draft" and self.game.state["phase"] != "draft":
+            self.began[1] = records[0].version  # with a draft, round 1 begins when the draft ends
         assert result.game.version == self.game.version
 
     def play_until(self, check) -> None:
@@ -220,6 +222,22 @@ def table_view(table: Table, version: int) -> dict[str, Any]:
     """The view a spectator of the game without the fog had after `version`, with the game's own options."""
     state = rebuild("agot", table.game.seat_names(), table.game.options, table.game.seed, table.log, version)
     return {**R.view(fog.unfogged(state), None), "options": state["options"]}
+
+
+@db
+def test_with_a_draft_round_1_is_shown_from_the_end_of_the_draft():
+    table = Table({**DELAYED, "draft_house_cards": True}, seed=8)
+    spectator = api_client_for(make_user())
+    assert table.game.state["phase"] == "draft"
+    checked = set()
+    while table.game.is_active() and table.game.state["round"] <= 2:
+        payload = spectator.get(reverse("api-game", args=[table.game.pk])).json()
+        version, expected = table.expected_spectator_view(1)
+        assert payload["view"] == expected and payload["spectator_delay"]["version"] == version
+        checked.add((table.game.state["round"], table.game.state["phase"] == "draft"))
+        table.step()
+    assert {(1, True), (1, False), (2, False)} <= checked
+    assert table.began[1] > 0  # the draft took actions: round 2's spectators see the drafted hands' round 1
 
 
 @db
