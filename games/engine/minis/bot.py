@@ -168,7 +168,7 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
         name = next(n for n, u in state["units"].items() if u["seat"] == seat and not u["on_table"]
                     and not u["destroyed"] and not u.get("left_out"))
         W, H = state["table"]
-        first = seat == state["seats"][0]
+        first = flow.home_edge(state, seat) == "s"
         for _ in range(20):
             at = [round(rnd.uniform(3, W - 3), 2), round(rnd.uniform(5, state["deploy_depth"]), 2)]
             if not first:
@@ -185,20 +185,37 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
     return RULESET.default_action(state, seat)
 
 
-def _home(state: State, seat: str) -> tuple[str, str]:
-    return ("sw", "se") if seat == state["seats"][0] else ("nw", "ne")
+def _home(state: State, seat: str) -> tuple[str, ...]:
+    corner = (T.multi(state) or {}).get("corners", {}).get(seat)
+    if corner:
+        return (corner,)  # M131: the corner's quadrant
+    return ("sw", "se") if flow.home_edge(state, seat) == "s" else ("nw", "ne")
+
+
+def _rival(state: State, seat: str, pts: dict[str, dict[str, int]], q: str) -> int:
+    """The most points an enemy has in quadrant `q` (an enemy team's together, M130)."""
+    if not T.multi(state):
+        return pts[q][T.opponent(state, seat)]
+    sides: dict[str, int] = {}
+    for s in T.enemy_seats(state, seat):
+        sides[T.scorer(state, s)] = sides.get(T.scorer(state, s), 0) + pts[q][s]
+    return max(sides.values(), default=0)
+
+
+def _foe(state: State, seat: str, holder: str | None) -> bool:
+    return holder is not None and T.is_enemy(state, seat, holder)
 
 
 def _qcentre(state: State, seat: str, q: str) -> tuple[float, float]:
     """A point of quadrant `q` kept well back inside the seat's own half."""
     W, H = state["table"]
     x = W / 4 if q in ("sw", "nw") else 3 * W / 4
-    y = 10.0 if seat == state["seats"][0] else H - 10.0
+    y = 10.0 if flow.home_edge(state, seat) == "s" else H - 10.0
     return x, y
 
 
 def _face_enemy(state: State, seat: str) -> float:
-    return 0.0 if seat == state["seats"][0] else 180.0
+    return 0.0 if flow.home_edge(state, seat) == "s" else 180.0
 
 
 def _good_charge(state: State, name: str) -> Action | None:
@@ -329,20 +346,18 @@ def _needed(state: State, seat: str, name: str) -> bool:
     """Here We Stand (M123): the unit holds a home quadrant that would be lost without it."""
     if state["mode"] != "here_we_stand":
         return False
-    opp = T.opponent(state, seat)
     pts = flow.quadrant_points(state)
     here = T.quadrant(state, name)
     if here not in _home(state, seat):
         return False
     mine = T.unit_points(state, name) + (3 if T.is_commander_unit(state, name) else 0)
     left = pts[here][seat] - mine
-    return not (left >= 5 and left > pts[here][opp])
+    return not (left >= 5 and left > _rival(state, seat, pts, here))
 
 
 def _target(state: State, seat: str, name: str) -> str | None:
     """The enemy to go for: near, hurt, and in a quadrant the enemy controls."""
-    opp = T.opponent(state, seat)
-    enemies = T.live(state, opp)
+    enemies = T.enemies(state, seat)
     if not enemies:
         return None
     control = flow.quadrant_control(state) if state["mode"] == "here_we_stand" else {}
@@ -350,7 +365,7 @@ def _target(state: State, seat: str, name: str) -> str | None:
 
     def key(e: str) -> float:
         k = G.distance(me, T.poly(state, e)) + state["units"][e]["wounds"] * 0.4
-        if control.get(T.quadrant(state, e)) == opp:
+        if _foe(state, seat, control.get(T.quadrant(state, e))):
             k -= 4
         return k
     return min(enemies, key=key)
@@ -372,7 +387,6 @@ def _contest(state: State, seat: str, name: str) -> Action | None:
     """Here We Stand (M123): a unit its home quadrants do not need goes into the enemy quadrant
     holding the fewest enemy points, just past the centre line (the enemy controls a quadrant only
     with more points than ours there), staying out of the enemy's likely charges (_safe)."""
-    opp = T.opponent(state, seat)
     pts = flow.quadrant_points(state)
     theirs = [q for q in ("sw", "se", "nw", "ne") if q not in _home(state, seat)]
     W, H = state["table"]
@@ -380,12 +394,15 @@ def _contest(state: State, seat: str, name: str) -> Action | None:
     sx = sum(G.centre(state["units"][n]["at"], state["units"][n]["facing"], T.size(state, n)[1])[0]
              for n in spare) / max(1, len(spare))
     # every spare unit goes to the same enemy quadrant: the one with the fewest enemy points
-    q = min(theirs, key=lambda x: (pts[x][opp], abs((W / 4 if x in ("sw", "nw") else 3 * W / 4) - sx)))
+    q = min(theirs, key=lambda x: (_rival(state, seat, pts, x), abs((W / 4 if x in ("sw", "nw") else 3 * W / 4) - sx)))
     k = spare.index(name) if name in spare else 0
     qx = W / 4 if q in ("sw", "nw") else 3 * W / 4
     gx = qx + (0.0, -6.0, 6.0, -9.5, 9.5)[k % 5]
-    first = seat == state["seats"][0]
+    first = flow.home_edge(state, seat) == "s"
     gy = H / 2 + 1.5 + 6.0 * (k // 5) if first else H / 2 - 1.5 - 6.0 * (k // 5)
+    if (T.multi(state) or {}).get("corners"):
+        # M131: the quadrant's own centre (any quadrant may be an enemy corner's)
+        gy = H / 4 if q[0] == "s" else 3 * H / 4
     face = _face_enemy(state, seat)
     return _go(state, seat, name, (gx, gy), face)
 
@@ -530,8 +547,7 @@ def bot_action(state: State, seat: str) -> Action:
         if legal:
             return legal[0]
     if kind == "choose" and d.get("zone") == "crown":
-        opp = T.opponent(state, seat)
-        return {"choose": {"unit": min(T.live(state, opp), key=lambda n: state["units"][n]["wounds"])}}
+        return {"choose": {"unit": min(T.enemies(state, seat), key=lambda n: state["units"][n]["wounds"])}}
     if kind == "choose" and d.get("what") == "go_down_fighting":
         return {"choose": min(d["enemies"], key=lambda e: (state["units"][e]["wounds"], d["enemies"].index(e)))}
     if kind == "choose" and d.get("what") == "influence":
@@ -565,11 +581,10 @@ def _zone_pick(state: State, seat: str) -> str | None:
 def _ncu(state: State, seat: str, name: str) -> Action:
     if state["mode"] == "here_we_stand":
         pts = flow.quadrant_points(state)
-        opp = T.opponent(state, seat)
         taken = {n["quadrant"] for i, n in state["ncus"].items() if n["seat"] == seat and i != name}
         cost = data.cost(data.card(name))
         tips = [q for q in _home(state, seat) if q not in taken and flow.quadrant_control(state)[q] != seat
-                and pts[q][seat] + cost >= 5 and pts[q][seat] + cost > pts[q][opp]]
+                and pts[q][seat] + cost >= 5 and pts[q][seat] + cost > _rival(state, seat, pts, q)]
         if tips:
             return {"place": tips[0]}
         here = state["ncus"][name]["quadrant"]
@@ -577,7 +592,8 @@ def _ncu(state: State, seat: str, name: str) -> Action:
             return {"no_action": True}  # its points hold that quadrant: it stays
         # an enemy quadrant its points would take from the enemy
         deny = [q for q in ("sw", "se", "nw", "ne") if q not in _home(state, seat) and q not in taken
-                and flow.quadrant_control(state)[q] == opp and pts[q][seat] + cost >= pts[q][opp]]
+                and _foe(state, seat, flow.quadrant_control(state)[q])
+                and pts[q][seat] + cost >= _rival(state, seat, pts, q)]
         if deny and not here:
             return {"place": deny[0]}
     z = _zone_pick(state, seat)
@@ -585,21 +601,20 @@ def _ncu(state: State, seat: str, name: str) -> Action:
 
 
 def _hold(state: State, seat: str, name: str) -> Action:
-    opp = T.opponent(state, seat)
     pts = flow.quadrant_points(state)
     home = _home(state, seat)
     here = T.quadrant(state, name)
     mine = T.unit_points(state, name) + (3 if T.is_commander_unit(state, name) else 0)
 
     def short(q: str) -> bool:
-        return pts[q][seat] < 5 or pts[q][seat] <= pts[q][opp]
+        return pts[q][seat] < 5 or pts[q][seat] <= _rival(state, seat, pts, q)
 
     goal_q = None
     if here not in home:
         goal_q = min(home, key=lambda q: (not short(q), q))
-    else:
+    elif len(home) > 1:
         other = home[1] if here == home[0] else home[0]
-        spare = pts[here][seat] - mine >= 5 and pts[here][seat] - mine > pts[here][opp]
+        spare = pts[here][seat] - mine >= 5 and pts[here][seat] - mine > _rival(state, seat, pts, here)
         if short(other) and spare:
             goal_q = other
     if goal_q:
@@ -607,7 +622,7 @@ def _hold(state: State, seat: str, name: str) -> Action:
         if act:
             return act
     # in place: face the nearest enemy so that it can see (and charge) what comes
-    enemies = T.live(state, opp)
+    enemies = T.enemies(state, seat)
     if enemies:
         near = min(enemies, key=lambda e: G.distance(T.poly(state, name), T.poly(state, e)))
         face = round(_bearing(state, name, near), 2)
@@ -625,7 +640,9 @@ def _deploy(state: State, seat: str) -> Action:
     name = next(n for n, u in state["units"].items() if u["seat"] == seat and not u["on_table"]
                 and not u["destroyed"] and not u.get("left_out"))
     W, H = state["table"]
-    first = seat == state["seats"][0]
+    if (T.multi(state) or {}).get("corners"):
+        return RULESET.default_action(state, seat)  # M131: the 12 in square packed from its corner
+    first = flow.home_edge(state, seat) == "s"
     mine = [n for n in T.live(state, seat)]
     left = sum(1 for n in mine if state["units"][n]["at"][0] < W / 2)
     xs = [W / 4, W / 4 - 7, W / 4 + 7, W / 4 - 14] if left <= len(mine) - left else \
@@ -646,7 +663,7 @@ def _redeploy(state: State, seat: str) -> Action:
     from games.engine.minis import RULESET
 
     W, H = state["table"]
-    first = seat == state["seats"][0]
+    first = flow.home_edge(state, seat) == "s"
     for name in state["players"][seat]["destroyed"]:
         _w, depth = T.size(state, name)
         y = depth + 0.5 if first else H - depth - 0.5
@@ -691,8 +708,21 @@ def check_invariants(state: State, events: list[dict[str, Any]] | None = None) -
             assert 1 <= u["wounds"] <= mx, f"{n} has {u['wounds']} wounds"
             assert 1 <= T.ranks_left(state, n) <= int(T.ucard(state, n).get("ranks", 1))
         assert len(set(u["conditions"])) == len(u["conditions"])
+    for k in state["vp"]:
+        assert state["vp"][k] == sum(x["vp"] for x in state["vp_log"] if x.get("team", x["seat"]) == k), \
+            "VP without a source"
+    m = T.multi(state)
+    if m:
+        # M131, M130: an eliminated player has no combat unit on the table and never holds the turn;
+        # the First Player token is a player still in the game (while the game goes on)
+        for s in m["eliminated"]:
+            assert not T.live(state, s), f"{s} is eliminated with units on the table"
+            assert state["turn"] != s, f"{s} is eliminated and holds the turn"
+        if not state["over"] and state["phase"] != "deployment":
+            assert state["first_player"] in T.in_game(state), "the First Player token is with an eliminated seat"
+        if state["decision"]:
+            assert not set(state["decision"]["seats"]) & set(m["eliminated"]), "an eliminated seat is asked"
     for s in state["seats"]:
-        assert state["vp"][s] == sum(x["vp"] for x in state["vp_log"] if x["seat"] == s), "VP without a source"
         assert len(state["players"][s]["hand"]) <= flow.HAND_MAX or (
             state["decision"] and state["decision"]["kind"] == "discard"), "hand over the limit"
     zones = [n["zone"] for n in state["ncus"].values() if n["zone"]]
@@ -701,7 +731,7 @@ def check_invariants(state: State, events: list[dict[str, Any]] | None = None) -
         src = x["source"]
         if src.startswith("destroyed:"):
             u = state["units"][src.split(":", 1)[1]]
-            assert u["seat"] != x["seat"] and x["vp"] == 1, f"VP for {src} to the wrong seat"
+            assert T.is_enemy(state, u["seat"], x["seat"]) and x["vp"] == 1, f"VP for {src} to the wrong seat"
         else:
             assert src.startswith("quadrant:") and x["round"] >= 2 and x["vp"] == 1, f"VP from {src}"
 

@@ -766,6 +766,8 @@ def _side_ok(state: State, seat: str, ctx: Ctx, side: str) -> bool:
     if side == "any":
         return True
     own = trigger_seat(state, ctx) == seat
+    if T.team_game(state):
+        own = not T.is_enemy(state, seat, trigger_seat(state, ctx))  # M130: a teammate's effects are friendly
     return own if side == "own" else not own
 
 

@@ -146,8 +146,10 @@ def _next_turn(state: State, events: Events) -> None:
     if not activations_left(state, seat):
         if T.multi(state):
             # M29, M131: a seat with nothing to activate takes its turn empty; the next seat to its
-            # left with something to activate plays on (M130: the next team)
+            # left with something to activate plays on (M130: its teammate, else the next team)
             later = [s for s in _turn_order(state, seat)[1:] if activations_left(state, s)]
+            if T.team_game(state):
+                later.sort(key=lambda s: T.is_enemy(state, seat, s))
             if not later:
                 start_cleanup(state, events)
                 return
@@ -164,6 +166,12 @@ def _next_turn(state: State, events: Events) -> None:
         state["turn_open"] = True
         state["turn_no"] = state.get("turn_no", 0) + 1
         cards.open_window(state, "turn_start", {"seat": seat})
+        return
+    if T.team_game(state):
+        # M130: in a team's turn its players choose one unit among all of theirs: each teammate with
+        # something to activate is asked, the first to answer activates (the turn is then its)
+        ask(state, "activate", [s for s in _turn_order(state, seat) if not T.is_enemy(state, seat, s)
+                                and activations_left(state, s)])
         return
     ask(state, "activate", [seat])
 
@@ -197,6 +205,8 @@ def activate(state: State, seat: str, name: str, events: Events) -> None:
         if u["activated"]:
             raise illegal(gettext("%(name)s has already activated this round") % {"name": name})
         state["active_unit"] = name
+        if T.team_game(state):
+            state["turn"] = seat  # M130: the teammate who activates holds the team's turn
         state["act"] = {"unit": name, "ncu": False, "pre_maneuver": False}
         events.append({"type": "activate", "seat": seat, "unit": name})
         push(state, {"t": "ask_action", "seat": seat})
@@ -210,6 +220,8 @@ def activate(state: State, seat: str, name: str, events: Events) -> None:
         if n["activated"]:
             raise illegal(gettext("%(name)s has already activated this round") % {"name": name})
         state["active_unit"] = name
+        if T.team_game(state):
+            state["turn"] = seat
         state["act"] = {"unit": name, "ncu": True}
         events.append({"type": "activate", "seat": seat, "unit": name})
         if all(state["board"][z] for z in data.ZONES) and state["mode"] != "here_we_stand":
@@ -314,7 +326,9 @@ def _h_end_activation(state: State, task: dict[str, Any], events: Events) -> Non
 def _blockers(state: State, name: str) -> tuple[list[Any], list[Any], list[Any]]:
     """(friendly trays, enemy trays, impassable terrain) other than `name`."""
     seat = state["units"][name]["seat"]
-    friends = [T.poly(state, n) for n in T.live(state, seat) if n != name]
+    # M130: a teammate's trays are friendly (crossed like one's own)
+    friends = [T.poly(state, n) for n in T.live(state) if n != name
+               and not T.is_enemy(state, seat, state["units"][n]["seat"])]
     enemies = [T.poly(state, n) for n in T.enemies(state, seat)]
     impassable = [T.terrain_poly(t) for t in state["terrain"] if "impassable" in t["keywords"]]
     return friends, enemies, impassable
@@ -2046,7 +2060,10 @@ def finish(state: State, winner: str | None, result: str, events: Events) -> Non
     state["work"] = []
     state["active_unit"] = None
     state["turn"] = None
-    events.append({"type": "game_over", "winner": winner, "result": result})
+    ev = {"type": "game_over", "winner": winner, "result": result}
+    if winner is not None and T.team_game(state):
+        ev["team"] = [s for s in state["seats"] if T.team(state, s) == winner]  # M130: the winning players
+    events.append(ev)
 
 
 def _h_cleanup(state: State, task: dict[str, Any], events: Events) -> None:
@@ -2278,7 +2295,14 @@ def answer_deploy(state: State, seat: str, value: Any, events: Events) -> None:
     if not _pose_free(state, name, at, facing, set()):
         raise illegal(gettext("the tray overlaps another tray or impassable terrain"))  # M24
     u.update(at=at, facing=facing, on_table=True)
-    state["deploy"]["next"] = T.next_left(state, seat) if T.multi(state) else T.opponent(state, seat)
+    if T.team_game(state):
+        # M24, M130: the teams alternate, one unit at a time; within the other team, the player who
+        # has deployed fewer units (clockwise on a tie)
+        foes = [s for s in T.clockwise(state, seat)[1:] if T.is_enemy(state, seat, s)]
+        placed = {s: sum(1 for x in state["units"].values() if x["seat"] == s and x["on_table"]) for s in foes}
+        state["deploy"]["next"] = min(foes, key=lambda s: (placed[s], foes.index(s)))
+    else:
+        state["deploy"]["next"] = T.next_left(state, seat) if T.multi(state) else T.opponent(state, seat)
     state["decision"] = None
     events.append({"type": "deploy", "unit": name, "at": at, "facing": facing})
 

@@ -643,6 +643,11 @@ def _game_over(ev: Event) -> list[Piece]:
                         scores=scores)
         return says(gettext("The battle is over: a draw."))
     result = ev.get("result")
+    team = ev.get("team")
+    if isinstance(team, list) and len(team) == 2:
+        # M130: two players win together
+        return says(gettext("The battle is over: %(first)s and %(second)s win as a team."),
+                    first=seat(team[0]), second=seat(team[1]))
     if result == "vp":
         if isinstance(vp, dict) and w in vp and len(vp) == 2:
             return says(gettext("The battle is over: %(seat)s wins on victory points, %(score)s."), seat=seat(w),

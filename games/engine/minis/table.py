@@ -100,10 +100,12 @@ def clockwise(state: State, seat: str) -> list[str]:
 
 
 def next_left(state: State, seat: str) -> str:
-    """The next seat still in the game to the left of `seat` (M131: clockwise)."""
+    """The next seat still in the game to the left of `seat` (M131: clockwise); with teams (M130:
+    the token and the turn pass between teams) the next enemy seat still in the game, clockwise."""
     gone = set((state.get("multi") or {}).get("eliminated", []))
+    teams = team_game(state)
     for s in clockwise(state, seat)[1:]:
-        if s not in gone:
+        if s not in gone and (not teams or is_enemy(state, seat, s)):
             return s
     return seat
 
