@@ -132,7 +132,7 @@ def _constants_key(state: State) -> tuple[Any, ...]:
     seats = state["seats"]
     if len(seats) == 2:
         p, q = ps[seats[0]], ps[seats[1]]
-        return state["entered"], tuple(p["play"]), p["plot"], tuple(q["play"]), q["plot"]
+        return state["entered"], list(p["play"]), p["plot"], list(q["play"]), q["plot"]
     return (state["entered"], *((tuple(ps[s]["play"]), ps[s]["plot"]) for s in seats))
 
 
@@ -144,9 +144,17 @@ def carry_constants(old: State, new: State) -> None:
 
 def kept(state: State) -> dict[Any, Any]:
     """The values kept for `state` while `_constants_key` holds (emptied when it changes)."""
-    key = _constants_key(state)
-    if _CONSTANTS[0] is not state or _CONSTANTS[1] != key:
-        _CONSTANTS[:] = [state, key, {}]
+    if _CONSTANTS[0] is state:
+        key = _CONSTANTS[1]
+        ps, seats = state["players"], state["seats"]
+        if len(seats) == 2:  # `_constants_key` compared without building it (it is asked many times an action)
+            p, q = ps[seats[0]], ps[seats[1]]
+            if (key[0] == state["entered"] and key[2] == p["plot"] and key[4] == q["plot"]
+                    and key[1] == p["play"] and key[3] == q["play"]):
+                return _CONSTANTS[2]
+        elif key == _constants_key(state):
+            return _CONSTANTS[2]
+    _CONSTANTS[:] = [state, _constants_key(state), {}]
     return _CONSTANTS[2]
 
 
@@ -623,11 +631,11 @@ def candidates(state: State, ctx: Ctx, name: str) -> list[str]:
     if name == "any_character":
         return _chars(state)
     if name == "hand_tyrell_6":
-        return [u for u in p["hand"] if T.card(state, u)["type"] == "character" and T.card(state, u)["faction"] == "tyrell"
+        return [u for u in p["hand"] for c in (T.card(state, u),) if c["type"] == "character" and c["faction"] == "tyrell"
                 and _printed(state, u, "cost") <= 6 and _can_put(state, seat, u)]
     if name == "hand_lannister_character":
-        return [u for u in p["hand"] if T.card(state, u)["type"] == "character"
-                and T.card(state, u)["faction"] == "lannister" and _can_put(state, seat, u)]
+        return [u for u in p["hand"] for c in (T.card(state, u),) if c["type"] == "character"
+                and c["faction"] == "lannister" and _can_put(state, seat, u)]
     if name == "participating_greyjoy":
         return [u for u in _chars(state) if ins[u]["participating"] and T.card(state, u)["faction"] == "greyjoy"]
     if name == "participating_own_stark":
@@ -765,11 +773,14 @@ def emit(state: State, ev: Event, events: list[Event], timing: str = "reaction")
     _delayed_on(state, ev, events)
     kind = "forced_" + timing
     items = []
+    want, uids = (kind, ev["t"]), state["uids"]
     for seat in T.player_order(state):
         for u in list(state["players"][seat]["play"]) + ([state["players"][seat]["plot"]]
                                                           if state["players"][seat]["plot"] else []):
             if u not in state["inplay"] and u != state["players"][seat]["plot"]:
                 continue
+            if want not in answers(uids[u][0]):
+                continue  # none of its abilities is of this kind and answers this event
             for i, a in enumerate(live_specs(state, u)):
                 if a["kind"] == kind and _on(a, ev):
                     for sub in triggers(state, ev):
@@ -1060,6 +1071,27 @@ def _sources(state: State, seat: str, timing: str) -> list[tuple[str, bool]]:
     return out
 
 
+_ANSWERS: dict[str, tuple[Any, int, frozenset[tuple[str, str | None]]]] = {}
+
+
+def answers(cid: str) -> frozenset[tuple[str, str | None]]:
+    """(kind, event type) of each ability of card `cid` ("action", None for an action): a card
+    gives nothing in a window, and triggers no forced ability, whose kind and event are not among
+    them. Kept per card while its entry in ABILITIES is the same list (a test may replace it)."""
+    sp = ABILITIES.get(cid)
+    got = _ANSWERS.get(cid)
+    if got is None or got[0] is not sp or got[1] != len(sp or ()):
+        keys: set[tuple[str, str | None]] = set()
+        for a in sp or ():
+            if a["kind"] == "action":
+                keys.add(("action", None))
+            else:
+                on = a.get("on")
+                keys.update((a["kind"], o) for o in (on if isinstance(on, list) else [on]))
+        got = _ANSWERS[cid] = (sp, len(sp or ()), frozenset(keys))
+    return got[2]
+
+
 def options(state: State, seat: str, timing: str, ev: Event | None, first_only: bool = False) -> list[dict[str, Any]]:
     """The seat's legal `trigger` / `play` acts in a window of `timing` (action, interrupt, reaction)."""
     out: list[dict[str, Any]] = []
@@ -1072,7 +1104,10 @@ def options(state: State, seat: str, timing: str, ev: Event | None, first_only: 
                 if first_only:
                     return out
     subs = triggers(state, ev)
+    want, uids = (timing, None if timing == "action" or ev is None else ev["t"]), state["uids"]
     for u, is_event in _sources(state, seat, timing):
+        if want not in answers(uids[u][0]):
+            continue  # none of its abilities answers this window (`_window_ok`)
         sp = live_specs(state, u)
         trig = [a for a in sp if a["kind"] in TRIGGERED]
         for i, a in enumerate(sp):
@@ -1204,13 +1239,13 @@ def _initiations(state: State, ctx: Ctx, a: dict[str, Any], is_event: bool, seve
         if x_range(state, ctx, a):
             yield {key: base}
         return
+    if not _costs_ok(state, ctx, a):
+        return  # (the costs do not depend on the target: no target is worth looking for)
     cands = [u for u in candidates(state, ctx, tsel) if effect_could_change(state, dict(ctx, targets=[u]), a)]
     lo, hi = a.get("count", [1, 1])
     for u in cands:
-        if not _costs_ok(state, ctx, a):
-            continue
         yield {key: dict(base, targets=[_name(state, u, ctx["seat"])])}
-    if hi > 1 and len(cands) > 1 and _costs_ok(state, ctx, a):
+    if hi > 1 and len(cands) > 1:
         yield {key: dict(base, targets=[_name(state, u, ctx["seat"]) for u in cands[:hi]])}
 
 

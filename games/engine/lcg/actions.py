@@ -136,6 +136,9 @@ def window_actions(state: State, seat: str, first_only: bool = False) -> list[di
             if cid in seen:
                 continue
             seen.add(cid)
+            if A.marshal_cost(state, seat, u) > p["gold"] and not (T.card(state, u)["unique"] and any(
+                    state["uids"][v][0] == cid and state["uids"][v][1] == seat for v in p["play"])):
+                continue  # not paid for, nor a duplicate of its own copy in play (free, L220): no entry
             for host in _entries(state, seat, u, marshal=True):
                 dup = entry_problem(state, seat, u, host, marshal=True)[1]
                 if (0 if dup else A.marshal_cost(state, seat, u)) <= p["gold"]:
@@ -145,10 +148,12 @@ def window_actions(state: State, seat: str, first_only: bool = False) -> list[di
     elif w["name"] in flow.CHALLENGE_WINDOWS:
         for u in p["hand"]:
             cid = T.cid(state, u)
-            x = A.ambush_value(state, seat, u)
-            if cid in seen or x is None or x > p["gold"]:
+            if cid in seen:
                 continue
-            seen.add(cid)
+            seen.add(cid)  # another copy has the same ambush value
+            x = A.ambush_value(state, seat, u)
+            if x is None or x > p["gold"]:
+                continue
             for host in _entries(state, seat, u, marshal=False):
                 out.append({"ambush": cid if host is None else {"card": cid, "on": _host_name(state, host)}})
                 if first_only:

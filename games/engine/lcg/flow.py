@@ -114,10 +114,19 @@ def check_end(state: State, events: list[Event]) -> bool:
         return True
     if state["decision"] and state["decision"]["kind"] == "winner":
         return True
-    eliminated, players = state["eliminated"], state["players"]
+    eliminated, players, inplay = state["eliminated"], state["players"], state["inplay"]
     alive = [s for s in state["seats"] if s not in eliminated]
     decked = [s for s in alive if not players[s]["deck"]]
-    winners = [s for s in alive if s not in decked and T.power_total(state, s) >= 15]
+    winners = []
+    for s in alive:  # T.power_total, inlined (asked at every step of the loop)
+        if s in decked:
+            continue
+        p = players[s]
+        total = p["faction_power"]
+        for u in p["play"]:
+            total += inplay[u]["power"]
+        if total >= 15:
+            winners.append(s)
     if winners:
         if len(winners) == 1:
             finish(state, winners[0], "power", events)

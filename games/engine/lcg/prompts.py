@@ -37,7 +37,6 @@ from typing import Any
 
 from games.engine.lcg import abilities as A
 from games.engine.lcg import actions, data, flow
-from games.engine.lcg import table as T
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -173,14 +172,24 @@ def _limit(c: dict[str, Any]) -> int:
 _DECK_COUNTS: dict[tuple[str, ...], tuple[tuple[str, int], ...]] = {}
 
 
+_DECK_COUNTS_OF: dict[int, tuple[Any, ...]] = {}
+
+
 def _deck_counts(listed: list[str]) -> tuple[tuple[str, int], ...]:
-    """(card id, copies) of a deck list, sorted by card id (kept per list: it never changes in a game)."""
+    """(card id, copies) of a deck list, sorted by card id (kept per list: it never changes in a game;
+    the card data's lists, the same object each time, are found by identity first)."""
+    got = _DECK_COUNTS_OF.get(id(listed))
+    if got is not None and got[0] is listed and len(listed) == got[2]:
+        return got[1]
     key = tuple(listed)
     out = _DECK_COUNTS.get(key)
     if out is None:
         if len(_DECK_COUNTS) > 256:
             _DECK_COUNTS.clear()
         out = _DECK_COUNTS[key] = tuple(sorted(Counter(listed).items()))
+    if len(_DECK_COUNTS_OF) > 256:
+        _DECK_COUNTS_OF.clear()
+    _DECK_COUNTS_OF[id(listed)] = (listed, out, len(listed))  # (the list held: its id stays its own)
     return out
 
 
@@ -247,7 +256,7 @@ _NONE: dict[str, Any] = {}
 
 def _window_table(timing: str, ev: Event | None) -> dict[str, tuple[dict[str, Any], ...]]:
     """Card id -> its abilities of the window's timing that answer its event (for an action window,
-    of any phase: `_matching` reads the phase)."""
+    of any phase: `relevant` reads the phase)."""
     if timing == "action":
         return _index()["windows"].get(("action", None), _NONE)
     if ev is None:
@@ -255,24 +264,46 @@ def _window_table(timing: str, ev: Event | None) -> dict[str, tuple[dict[str, An
     return _index()["windows"].get((timing, ev["t"]), _NONE)
 
 
-def _matching(state: State, cid: str, timing: str, ev: Event | None) -> list[dict[str, Any]]:
-    """The card's triggered abilities usable in this window by its timing, event and phase
-    (abilities._window_ok, read from the table)."""
-    found = _window_table(timing, ev).get(cid)
-    if not found:
-        return []
-    if timing == "action":
-        phase = state["phase"]
-        return [a for a in found if a.get("phase") in (None, phase)]
-    return list(found)
+_READS_HAND: dict[int, tuple[dict[str, Any], bool]] = {}
 
 
 def _reads_hand(abilities: list[dict[str, Any]]) -> bool:
     for a in abilities:
-        sel = [a.get("target"), *(c[6:] for c in a.get("cost", ()) if c.startswith("kneel:"))]
-        if any(x in HAND_SELECTORS or x in A.MORE_SELECTORS for x in sel if x):
+        kept = _READS_HAND.get(id(a))
+        if kept is None or kept[0] is not a:  # kept per ability (the same dict of ABILITIES each time)
+            sel = [a.get("target"), *(c[6:] for c in a.get("cost", ()) if c.startswith("kneel:"))]
+            kept = _READS_HAND[id(a)] = (a, any(x in HAND_SELECTORS or x in A.MORE_SELECTORS for x in sel if x))
+        if kept[1]:
             return True
     return False
+
+
+_ROWS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _rows(counts: tuple[tuple[str, int], ...], table: Any, answering: Any, phase: str | None,
+          action: bool) -> list[tuple[str, int, Any, bool, bool]]:
+    """(card id, copies, its abilities answering the window, an event, ambush or a Direwolf) per
+    card of an open deck list (`_deck_counts`), for a window's table (`_window_table`) and phase:
+    what `relevant` reads of each card it might hold, kept per list and window (none of it is state)."""
+    cards = data.cards()
+    key = (id(counts), id(table), id(answering), phase, action)
+    got = _ROWS.get(key)
+    if got is not None and got[0] is counts and got[1] is table and got[2] is answering and got[3] is cards:
+        return got[4]
+    rows = []
+    for cid, n in counts:
+        m: Any = ()
+        if cid in answering:
+            found = table[cid]
+            m = [a for a in found if a.get("phase") in (None, phase)] if action else found
+        c = cards[cid]
+        rows.append((cid, n, m, c["type"] == "event",
+                     c["keywords"].get("ambush") is not None or "Direwolf" in c["traits"]))
+    if len(_ROWS) > 512:
+        _ROWS.clear()
+    _ROWS[key] = (counts, table, answering, cards, rows)  # (the objects held: their ids stay theirs)
+    return rows
 
 
 def relevant(state: State, seat: str, timing: str, ev: Event | None) -> list[str] | None:
@@ -285,40 +316,61 @@ def relevant(state: State, seat: str, timing: str, ev: Event | None) -> list[str
     keep: list[str] = []
     table = _window_table(timing, ev)
     answering: Any = ()
+    # an action window's abilities of another phase do not count (abilities._window_ok)
+    action = timing == "action"
+    phase = state["phase"] if action else None
+    uids = state["uids"]
     if table:
-        answering = _index()["events"].get(("action", None) if timing == "action" else (timing, ev["t"]), ())
+        answering = _index()["events"].get(("action", None) if action else (timing, ev["t"]), ())
         for u in p["play"]:
-            cid = T.cid(state, u)
-            if cid in table:
-                m = _matching(state, cid, timing, ev)
+            found = table.get(uids[u][0])
+            if found:
+                m = [a for a in found if a.get("phase") in (None, phase)] if action else found
                 if m and A.live_specs(state, u):  # not blanked (L158): its abilities are those of the card
                     uses.extend(m)
         if p["plot"] is not None:  # the revealed plot's triggered abilities (cards_baratheon_targaryen._sources)
-            uses.extend(_matching(state, T.cid(state, p["plot"]), timing, ev))
+            found = table.get(uids[p["plot"]][0])
+            if found:
+                uses.extend([a for a in found if a.get("phase") in (None, phase)] if action else found)
     w = state.get("window")
     marshal = challenge = False
-    if timing == "action" and w is not None:
+    if action and w is not None:
         marshal = w["name"] == "marshaling" and state["active"] == seat
         challenge = not marshal and w["name"] in flow.CHALLENGE_WINDOWS
     cands: list[str] | None = None
     if p["hand"] and (answering or marshal or challenge):
-        cands = possible(state, seat)
-        for cid in cands:
-            if cid in answering:
-                m = _matching(state, cid, timing, ev)
-                if m:
-                    keep.append(cid)
-                    uses.extend(m)
-        if marshal or challenge:
-            flags = _FLAGS["flags"] if not state.get("extra_cards") and _FLAGS["of"] is data.cards() else None
-            if flags is None:
-                fl = [_flags(state, c) for c in cands]
-            else:
-                fl = [flags.get(c) or _flags(state, c) for c in cands]
-            if marshal:
-                keep.extend(c for c, f in zip(cands, fl, strict=True) if not f[0])
-            else:
-                keep.extend(c for c, f in zip(cands, fl, strict=True) if f[1])
+        listed = None if state.get("extra_cards") or not is_open(state, seat) else decklist(state, seat)
+        if listed is not None:  # an open list: `possible` and the filters below in one pass
+            get = public_copies(state, seat).get
+            cands = []
+            for cid, n, m, event, amb in _rows(_deck_counts(listed), table, answering, phase, action):
+                if n > get(cid, 0):
+                    cands.append(cid)
+                    if m:
+                        keep.append(cid)
+                        uses.extend(m)
+                    if (marshal and not event) or (challenge and amb):
+                        keep.append(cid)
+        else:
+            cands = possible(state, seat)
+            if answering:
+                for cid in cands:
+                    if cid in answering:
+                        found = table[cid]
+                        m = [a for a in found if a.get("phase") in (None, phase)] if action else found
+                        if m:
+                            keep.append(cid)
+                            uses.extend(m)
+            if marshal or challenge:
+                flags = _FLAGS["flags"] if not state.get("extra_cards") and _FLAGS["of"] is data.cards() else None
+                if flags is None:
+                    fl = [_flags(state, c) for c in cands]
+                else:
+                    fl = [flags.get(c) or _flags(state, c) for c in cands]
+                if marshal:
+                    keep.extend(c for c, f in zip(cands, fl, strict=True) if not f[0])
+                else:
+                    keep.extend(c for c, f in zip(cands, fl, strict=True) if f[1])
     dup = timing == "interrupt" and ev is not None and ev.get("t") == "would_leave"
     # an agenda's own action (Fealty's) comes from the cards' modules (cards_martell_watch._options),
     # not from ABILITIES, where every agenda has none: never filtered out of an action window
@@ -349,39 +401,66 @@ def _flags(state: State, cid: str) -> tuple[bool, bool]:
     return f
 
 
+# a phantom's uid and its entry of `uids` ([card id, seat], never changed: shared by every view), per seat
+_PHANTOMS: dict[str, dict[str, tuple[str, list[str]]]] = {}
+
+
+def _view_on(state: State, seat: str, cards: list[str] | None) -> list[Any]:
+    """Put the public view up (see `public_view`): what `_view_off` needs to take it down."""
+    players, uids = state["players"], state["uids"]
+    saved: list[Any] = []
+    phantoms: list[str] = []
+    state["_memo"] = {}  # read-only meanwhile: abilities.constants keeps its answer
+    for s in state["seats"]:
+        p = players[s]
+        hand, deck = p["hand"], p["deck"]
+        saved.append((p, hand, deck))
+        new: list[str] = []
+        names = _PHANTOMS.get(s)
+        if names is None:
+            names = _PHANTOMS[s] = {}
+        if s == seat:
+            for cid in possible(state, s) if cards is None else cards:
+                got = names.get(cid)
+                if got is None:
+                    got = names[cid] = (f"{PHANTOM}{s}:{cid}", [cid, s])
+                uids[got[0]] = got[1]
+                new.append(got[0])
+            phantoms.extend(new)
+        blank, entry = names.get("blank") or names.setdefault("blank", (f"{PHANTOM}{s}:blank", ["blank", s]))
+        uids[blank] = entry
+        phantoms.append(blank)
+        if len(hand) > len(new):
+            new.extend([blank] * (len(hand) - len(new)))
+        p["hand"] = new
+        p["deck"] = [blank] * len(deck)
+    saved.append(phantoms)
+    return saved
+
+
+def _view_off(state: State, saved: list[Any]) -> None:
+    uids = state["uids"]
+    for uid in saved[-1]:
+        uids.pop(uid, None)
+    for p, hand, deck in saved[:-1]:
+        p["hand"] = hand
+        p["deck"] = deck
+    state.pop("_memo", None)
+
+
 @contextmanager
 def public_view(state: State, seat: str, cards: list[str] | None = None) -> Iterator[None]:
     """For the time of the block `seat`'s hand is one phantom per card it might hold (or per card
     of `cards`, a part of them: `relevant`), padded with
     blank cards to the hand's size; every other hand is blank cards of the same size, and every
     draw deck is blank cards of the same count."""
-    saved = {s: (state["players"][s]["hand"], state["players"][s]["deck"]) for s in state["seats"]}
-    phantoms: list[str] = []
-    state["_memo"] = {}  # read-only meanwhile: abilities.constants keeps its answer
+    saved = None
     try:
-        for s in state["seats"]:
-            p = state["players"][s]
-            hand = []
-            if s == seat:
-                for cid in possible(state, s) if cards is None else cards:
-                    uid = f"{PHANTOM}{s}:{cid}"
-                    state["uids"][uid] = [cid, s]
-                    phantoms.append(uid)
-                    hand.append(uid)
-            blank = f"{PHANTOM}{s}:blank"
-            state["uids"][blank] = ["blank", s]
-            phantoms.append(blank)
-            hand.extend([blank] * max(0, len(p["hand"]) - len(hand)))
-            p["hand"] = hand
-            p["deck"] = [blank] * len(p["deck"])
+        saved = _view_on(state, seat, cards)
         yield
     finally:
-        for s, (hand, deck) in saved.items():
-            state["players"][s]["hand"] = hand
-            state["players"][s]["deck"] = deck
-        for uid in phantoms:
-            state["uids"].pop(uid, None)
-        state.pop("_memo", None)
+        if saved is not None:
+            _view_off(state, saved)
 
 
 _MEMOISED: list[str] = []
@@ -429,10 +508,13 @@ def might_act(state: State, seat: str, timing: str, ev: Event | None) -> bool:
         state.pop("_memo", None)
     if cards is None:
         return False
-    with public_view(state, seat, cards):
+    saved = _view_on(state, seat, cards)
+    try:
         if timing == "action":
             return bool(actions.window_actions(state, seat, first_only=True))
         return bool(A.options(state, seat, timing, ev, first_only=True))
+    finally:
+        _view_off(state, saved)
 
 
 def can_act(state: State, seat: str) -> bool:
