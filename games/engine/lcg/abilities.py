@@ -676,11 +676,11 @@ def candidates(state: State, ctx: Ctx, name: str) -> list[str]:
 def _can_put(state: State, seat: str, uid: str, from_dead: bool = False) -> bool:
     """L222: the card could enter play legally under `seat`'s control (not as an attachment
     needing a host). The very copy taken from the dead pile ignores its own presence there (L219)."""
-    from games.engine.lcg import actions
-
     c = T.card(state, uid)
     if c["type"] not in ("character", "location"):
         return False
+    from games.engine.lcg import actions
+
     if c["unique"]:
         p = state["players"][seat]
         dead = [u for u in p["dead"] if T.cid(state, u) == c["id"] and u != uid]
@@ -826,6 +826,17 @@ def order_answer(state: State, value: list[str]) -> None:
     state["decision"] = None
 
 
+_PROMPTS: list[Any] = []
+
+
+def _prompts() -> Any:
+    """games.engine.lcg.prompts (imported once, on the first judgement: it imports this module)."""
+    from games.engine.lcg import prompts
+
+    _PROMPTS.append(prompts)
+    return prompts
+
+
 def asked(state: State, seat: str, timing: str, ev: Event | None) -> bool:
     """Whether the seat is asked in a window now. With `every_window` (live games): when some card
     it might hold, or a card it controls, could legally be used there, judged from public
@@ -834,8 +845,7 @@ def asked(state: State, seat: str, timing: str, ev: Event | None) -> bool:
     if state["options"]["every_window"]:
         if revision(state) < 2:
             return True  # revision 1: every seat, in every window that opened
-        from games.engine.lcg import prompts
-
+        prompts = _PROMPTS[0] if _PROMPTS else _prompts()
         return prompts.might_act(state, seat, timing, ev)
     if timing == "action":
         from games.engine.lcg import flow
@@ -1056,7 +1066,8 @@ def _name(state: State, uid: str, seat: str) -> Any:
 def _sources(state: State, seat: str, timing: str) -> list[tuple[str, bool]]:
     """(uid, is an event in hand) of every card whose abilities the seat might use."""
     p = state["players"][seat]
-    out = [(u, False) for u in p["play"] if ABILITIES.get(T.cid(state, u))]
+    uids = state["uids"]
+    out = [(u, False) for u in p["play"] if ABILITIES.get(uids[u][0])]
     seen = set()
     last = None
     for u in p["hand"]:

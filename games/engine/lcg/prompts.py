@@ -282,26 +282,32 @@ _ROWS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 
 
 def _rows(counts: tuple[tuple[str, int], ...], table: Any, answering: Any, phase: str | None,
-          action: bool) -> list[tuple[str, int, Any, bool, bool]]:
-    """(card id, copies, its abilities answering the window, an event, ambush or a Direwolf) per
-    card of an open deck list (`_deck_counts`), for a window's table (`_window_table`) and phase:
-    what `relevant` reads of each card it might hold, kept per list and window (none of it is state)."""
+          action: bool) -> tuple[list[tuple[str, int, Any]], list[tuple[str, int]], list[tuple[str, int]]]:
+    """What `relevant` reads of the cards of an open deck list (`_deck_counts`) in a window (its
+    table, `_window_table`, and phase): (card id, copies, its abilities answering the window) of
+    the cards with such abilities; (card id, copies) of the cards that are not events (to marshal);
+    the same of the cards with ambush or a Direwolf (to ambush). Kept per list and window (none of
+    it is state)."""
     cards = data.cards()
     key = (id(counts), id(table), id(answering), phase, action)
     got = _ROWS.get(key)
     if got is not None and got[0] is counts and got[1] is table and got[2] is answering and got[3] is cards:
         return got[4]
-    rows = []
+    answer, marshal, ambush = [], [], []
     for cid, n in counts:
-        m: Any = ()
         if cid in answering:
             found = table[cid]
             m = [a for a in found if a.get("phase") in (None, phase)] if action else found
+            if m:
+                answer.append((cid, n, m))
         c = cards[cid]
-        rows.append((cid, n, m, c["type"] == "event",
-                     c["keywords"].get("ambush") is not None or "Direwolf" in c["traits"]))
+        if c["type"] != "event":
+            marshal.append((cid, n))
+        if c["keywords"].get("ambush") is not None or "Direwolf" in c["traits"]:
+            ambush.append((cid, n))
     if len(_ROWS) > 512:
         _ROWS.clear()
+    rows = (answer, marshal, ambush)
     _ROWS[key] = (counts, table, answering, cards, rows)  # (the objects held: their ids stay theirs)
     return rows
 
@@ -340,17 +346,19 @@ def relevant(state: State, seat: str, timing: str, ev: Event | None) -> list[str
     cands: list[str] | None = None
     if p["hand"] and (answering or marshal or challenge):
         listed = None if state.get("extra_cards") or not is_open(state, seat) else decklist(state, seat)
-        if listed is not None:  # an open list: `possible` and the filters below in one pass
-            get = public_copies(state, seat).get
-            cands = []
-            for cid, n, m, event, amb in _rows(_deck_counts(listed), table, answering, phase, action):
-                if n > get(cid, 0):
-                    cands.append(cid)
-                    if m:
+        if listed is not None:  # an open list: only the cards of the list that could matter here
+            counts = _deck_counts(listed)
+            answer, to_marshal, to_ambush = _rows(counts, table, answering, phase, action)
+            more = to_marshal if marshal else to_ambush if challenge else ()
+            if answer or more:
+                get = public_copies(state, seat).get
+                for cid, n, m in answer:
+                    if n > get(cid, 0):
                         keep.append(cid)
                         uses.extend(m)
-                    if (marshal and not event) or (challenge and amb):
-                        keep.append(cid)
+                keep.extend(cid for cid, n in more if n > get(cid, 0))
+                if uses and _reads_hand(uses):  # (below) every card it might hold: `possible`
+                    cands = [c for c, n in counts if n > get(c, 0)]
         else:
             cands = possible(state, seat)
             if answering:
