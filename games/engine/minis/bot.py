@@ -582,7 +582,7 @@ def _ncu(state: State, seat: str, name: str) -> Action:
     if state["mode"] == "here_we_stand":
         pts = flow.quadrant_points(state)
         taken = {n["quadrant"] for i, n in state["ncus"].items() if n["seat"] == seat and i != name}
-        cost = data.cost(data.card(name))
+        cost = data.cost(data.card(T.ncu_card(name)))
         tips = [q for q in _home(state, seat) if q not in taken and flow.quadrant_control(state)[q] != seat
                 and pts[q][seat] + cost >= 5 and pts[q][seat] + cost > _rival(state, seat, pts, q)]
         if tips:
@@ -737,7 +737,7 @@ def check_invariants(state: State, events: list[dict[str, Any]] | None = None) -
 
 
 def play_game(seed: int, players: dict[str, str] | None = None, check: bool = True,
-              options: dict[str, Any] | None = None) -> dict[str, Any]:
+              options: dict[str, Any] | None = None, seats: int = 2) -> dict[str, Any]:
     """One seeded game: each seat `random` (the random player), `bot` (bot_action) or `bot_v1` (the
     player before issue 32, bot_v1.py); the
     invariants after every action when `check`. Returns {state, actions, seconds_per_check}."""
@@ -745,7 +745,7 @@ def play_game(seed: int, players: dict[str, str] | None = None, check: bool = Tr
 
     players = players or {}
     rnd = random.Random(seed)
-    state = R.new_game(list(("stark", "lannister")), options or {}, seed)
+    state = R.new_game(R.seat_names(seats), options or {}, seed)
     actions = 0
     while not R.is_over(state):
         seat = rnd.choice(sorted(R.pending(state)))
@@ -762,6 +762,6 @@ def play_game(seed: int, players: dict[str, str] | None = None, check: bool = Tr
         actions += 1
         if check:
             check_invariants(state, events)
-        if actions > 5000:
+        if actions > 5000 * max(1, seats - 1):
             raise RuntimeError("the game does not end")
     return {"state": state, "actions": actions}

@@ -819,7 +819,8 @@ def mastermind_sources(state: State, seat: str, window: str, ctx: Ctx) -> list[s
     """Tyrion Lannister's Tactical Mastermind, once per game: when the opponent plays a Tactics card,
     before it resolves, a Counterplot taken from the deck or the discard pile and played at once. The
     piles ("deck", "discards") holding one now; none once used, or while Tyrion is silenced."""
-    n = state["ncus"].get(TYRION)
+    key = next((k for k, x in state["ncus"].items() if T.ncu_card(k) == TYRION and x["seat"] == seat), TYRION)
+    n = state["ncus"].get(key)
     if window != "card_played" or not n or n["seat"] != seat or TYRION in state["once_used"].get(seat, []):
         return []
     if n.get("silenced") == state["round"] or not card_modes(state, seat, window, ctx, COUNTERPLOT):

@@ -2024,7 +2024,7 @@ def quadrant_points(state: State) -> dict[str, dict[str, int]]:
             pts[q][seat] += T.unit_points(state, n) + (3 if T.is_commander_unit(state, n) else 0)
     for nid, nc in state["ncus"].items():
         if nc["quadrant"]:
-            pts[nc["quadrant"]][nc["seat"]] += data.cost(data.card(nid))
+            pts[nc["quadrant"]][nc["seat"]] += data.cost(data.card(T.ncu_card(nid)))
     return pts
 
 
@@ -2367,7 +2367,7 @@ def _h_influence(state: State, task: dict[str, Any], events: Events) -> None:
     enemy) until Cleanup; Catelyn's removes 1 condition token from it."""
     nid = task["ncu"]
     done(state, task)
-    card = data.card(nid)
+    card = data.card(T.ncu_card(nid))
     if not any(a.get("kind") == "influence" for a in card.get("abilities", [])):
         return
     if state["ncus"][nid].get("silenced") == state["round"] or not T.live(state):

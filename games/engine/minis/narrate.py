@@ -116,6 +116,8 @@ def card(cid: Any) -> str:
     glossary's); an id the data does not know reads as 'a card' (never as digits)."""
     if isinstance(cid, str) and data.known(cid):
         return tr(str(data.card(cid)["name"]))
+    if isinstance(cid, str) and re.fullmatch(r"[0-9]+_[0-9]+", cid) and data.known(cid.split("_")[0]):
+        return card(cid.split("_")[0])  # a second copy of an NCU (a house played twice, M131)
     return gettext("a card")
 
 
@@ -124,7 +126,7 @@ def unit(key: Any) -> str:
     (`sworn_swords`, `sworn_swords_2`); a scenario's own unit name reads as words, title case."""
     if not isinstance(key, str) or not key:
         return gettext("a unit")
-    if data.known(key):
+    if data.known(key) or re.fullmatch(r"[0-9]+_[0-9]+", key):
         return card(key)
     if not _UNITS:
         _UNITS.update(_unit_names())

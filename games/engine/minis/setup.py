@@ -138,7 +138,8 @@ def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
         if multi and multi.get("corners") and not _fits_corner(state, s):
             raise EngineError("illegal_action", f"the army of {s} does not fit its 12 in deployment square")
         for n in lst["ncus"]:
-            state["ncus"][n] = {"seat": s, "zone": None, "quadrant": None, "activated": False}
+            key = n if n not in state["ncus"] else f"{n}_{sum(1 for k in state['ncus'] if T.ncu_card(k) == n) + 1}"
+            state["ncus"][key] = {"seat": s, "zone": None, "quadrant": None, "activated": False}
         deck = data.deck_for(f, lst["commander"])
         rng.shuffle(state, deck)
         state["players"][s]["deck"] = deck
@@ -357,7 +358,10 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
         if setup["mode"] not in MODES:
             raise EngineError("illegal_action", f"mode {setup['mode']!r}: only here_we_stand is implemented")
         opts["mode"] = setup["mode"]
+    multi = _multi(seats, opts)
     state = _base(seats, opts, seed)
+    if multi:
+        _multi_base(state, multi, opts)
     state["cards"] = _synthetic(cards)
     state["dice"] = [int(v) for v in setup.get("dice") or []]
     if "table" in setup:
@@ -378,13 +382,16 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
         raise ScenarioSetupError(f"turn: {turn!r} is not a seat")
     state["turn"] = turn
     for s, v in (setup.get("vp") or {}).items():
-        if s not in seats:
-            raise ScenarioSetupError(f"vp: {s!r} is not a seat")
+        if s not in state["vp"]:
+            raise ScenarioSetupError(f"vp: {s!r} is not a seat" + (" (a team game's VP are the teams')"
+                                                                    if T.team_game(state) else ""))
         state["vp"][s] = int(v)
     armies = setup.get("armies") or {}
     for s in seats:
-        lst = data.read_list(s, armies.get(s)) if s in armies else data.default_list(s)
-        data.check_list(s, lst, opts["game_size"])
+        f = T.faction_of(s)
+        lst = data.read_list(f, armies.get(s)) if s in armies else data.default_list(f)
+        data.check_list(f, lst, opts["game_size"])
+        _check_team_characters(state, s, lst)
         state["players"][s]["list"] = lst
     _terrain(state, setup.get("terrain"))
     _units(state, setup.get("units"), start)
@@ -409,7 +416,10 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
         for k in ("round", "first_player", "turn", "vp", "destroyed"):
             if k in setup:
                 raise ScenarioSetupError(f"{k}: not with start: deployment (the roll-off decides)")
-        _roll_off_and_deploy(state)
+        if multi:
+            _multi_roll_off(state)
+        else:
+            _roll_off_and_deploy(state)
     else:
         raise ScenarioSetupError(f"start: {start!r} is activation, cleanup or deployment")
     flow.run(state, [])
@@ -453,7 +463,7 @@ def _units(state: State, units: Any, start: str | None) -> None:
         if not isinstance(spec, dict):
             raise ScenarioSetupError(f"units.{name}: a mapping")
         extra = set(spec) - {"card", "at", "facing", "wounds", "lost", "attachment", "conditions", "activated",
-                             "order_used"}
+                             "order_used", "seat"}
         if extra:
             raise ScenarioSetupError(f"units.{name}: unknown key {sorted(extra)[0]}")
         cid = str(spec.get("card"))
@@ -461,6 +471,13 @@ def _units(state: State, units: Any, start: str | None) -> None:
             raise ScenarioSetupError(f"units.{name}: {cid} is not a combat unit card")
         c = data.card(cid, state["cards"])
         seat = c["faction"]
+        if "seat" in spec:
+            # three or four players: the seat owning the unit (its house's, a house played twice)
+            seat = spec["seat"]
+            if seat not in state["seats"] or T.faction_of(seat) != c["faction"]:
+                raise ScenarioSetupError(f"units.{name}.seat: {seat!r} is not a seat of the {c['faction']} house")
+        elif T.multi(state) and seat not in state["seats"]:
+            raise ScenarioSetupError(f"units.{name}: no seat of the {seat} house")
         mx = T.max_wounds(c)
         wounds = mx
         if "wounds" in spec:
@@ -475,7 +492,7 @@ def _units(state: State, units: Any, start: str | None) -> None:
             if not data.known(att) or data.card(att)["kind"] != "attachment":
                 raise ScenarioSetupError(f"units.{name}: {att} is not an attachment")
             ac = data.card(att)
-            if c["tray"].startswith("solo") or ac.get("attaches_to") != c["type"] or ac["faction"] != seat:
+            if c["tray"].startswith("solo") or ac.get("attaches_to") != c["type"] or ac["faction"] != c["faction"]:
                 raise EngineError("illegal_action", f"units.{name}: {ac['name']} cannot join {c['name']}")  # M9
         rec = _unit_record(seat, cid, att, wounds)
         at = spec.get("at")
@@ -558,7 +575,7 @@ def _cards(state: State, setup: dict[str, Any], deployment: bool = False) -> Non
     sizes = setup.get("deck_size") or {}
     discards = setup.get("discards") or {}
     for s in state["seats"]:
-        full = Counter(data.deck_for(s, state["players"][s]["list"]["commander"]))
+        full = Counter(data.deck_for(T.faction_of(s), state["players"][s]["list"]["commander"]))
         placed: Counter[str] = Counter()
         for src in (hands, decks, discards):
             for c in src.get(s, []) or []:

@@ -120,6 +120,11 @@ def scorer(state: State, seat: str) -> str:
     return team(state, seat)
 
 
+def ncu_card(key: str) -> str:
+    """An NCU's card id from its key: a house played twice (M131) brings a second copy, `30201_2`."""
+    return re.sub(r"_[0-9]+$", "", key)
+
+
 def faction_of(seat: str) -> str:
     """A seat's house: the seat's name without a `_2` suffix (a house played twice, M131)."""
     return re.sub(r"_[0-9]+$", "", seat)
@@ -350,6 +355,6 @@ def roll(state: State, sides: int) -> int:
 def hand_limit(state: State, seat: str) -> int:
     """Cards drawn back up to in Cleanup: 3, Tyrion's Tactical Mastermind 4."""
     for nid, n in state["ncus"].items():
-        if n["seat"] == seat and "Tactical Mastermind" in data.ability_names(data.card(nid)):
+        if n["seat"] == seat and "Tactical Mastermind" in data.ability_names(data.card(ncu_card(nid))):
             return 4
     return 3

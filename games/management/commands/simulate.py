@@ -1,6 +1,8 @@
 """`python manage.py simulate --game agot --players 6 --games 1000 --seed 1 [--tides] [--bot smart]`
 or `python manage.py simulate --game btwixt --players 4 --games 100 --seed 1 [--options advanced,draft]`
-or `python manage.py simulate --game minis --games 1000 [--bot smart]` (the miniatures game, two seats):
+or `python manage.py simulate --game minis --games 1000 [--bot smart] [--players 3|4 [--options teams]]` (the
+miniatures game, two seats; three or four: a free-for-all, M131, or with `--options teams` and four
+seats two against two, M130):
 bots play whole games, invariants checked after every action; prints games/second and every failure
 with its seed and action index. `--tides` plays with the Tides of Battle option; `--options fog_of_war,castles_to_win=5,rounds=6` with the
 board game's variants (issue 34; AGOT_FLAGS lists the switches); `--bot smart` seats
@@ -114,23 +116,34 @@ def run_lcg(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
     return {**tally(plays()), "seeds": games}
 
 
-def run_minis(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
+def run_minis(games: int, seed: int, check: bool, smart: bool, seats: int = 2,
+              multiplayer: str | None = None) -> dict[str, Any]:
     """The miniatures game: seeded games of random players (or the engine's player, alternating
     seats, against the random one with --bot smart), invariants after every action (trays never
     overlap nor leave the table, no move ends within 1 in of an enemy unless engaged, wounds and
-    ranks consistent, VP only from their sources)."""
+    ranks consistent, VP only from their sources; with three or four seats, eliminated players
+    out of the turns and the windows, the First Player token with a player in the game)."""
+    from games.engine import get_ruleset
     from games.engine.minis import bot
+
+    names = get_ruleset("minis").seat_names(seats)
+    options = {"multiplayer": multiplayer} if multiplayer else None
 
     def plays():
         for i in range(games):
-            players = {("stark", "lannister")[i % 2]: "bot"} if smart else {}
+            players = {names[i % len(names)]: "bot"} if smart else {}
 
             def label(w, players=players):
                 if not smart:
                     return w
+                if w in ("a", "b"):  # a team won (M130): the engine's player's team or not
+                    mine = [s for s in names if players.get(s) == "bot"]
+                    return "engine's player's team" if mine and names.index(mine[0]) // 2 == "ab".index(w) \
+                        else "random players' team"
                 return "draw" if w is None else ("engine's player" if players.get(w) == "bot" else "random player")
 
-            yield seed + i, "", lambda s=seed + i, players=players: bot.play_game(s, players, check=check), label
+            yield seed + i, "", lambda s=seed + i, players=players: bot.play_game(
+                s, players, check=check, options=options, seats=seats), label
 
     return tally(plays())
 
@@ -183,10 +196,13 @@ def usage_problem(options: dict[str, Any]) -> str | None:
     if game == "minis":
         if options["tides"]:
             wrong.append("--tides does not apply to --game minis (Tides of Battle is an agot option)")
-        if options["options"] is not None:
-            wrong.append(f"--options {options['options']!r} does not apply to --game minis")
         if options["players"] == 6:  # the agot default: the miniatures game seats two
             options["players"] = 2
+        if options["options"] not in (None, "ffa", "teams") or (
+                options["options"] is not None and options["players"] == 2) or (
+                options["options"] == "teams" and options["players"] != 4):
+            wrong.append(f"--options {options['options']!r} does not apply to --game minis with "
+                         f"{options['players']} players (three or four: ffa; four: teams)")
     elif game == "lcg":
         if options["tides"]:
             wrong.append("--tides does not apply to --game lcg (Tides of Battle is an agot option)")
@@ -218,8 +234,9 @@ def usage_problem(options: dict[str, Any]) -> str | None:
         except Exception as e:  # the engine refuses the value (EngineError)
             return f"--options {options['options']!r}: {getattr(e, 'reason', e)}"
     engine = get_ruleset(game)
-    if not engine.min_seats <= options["players"] <= engine.max_seats:
-        return f"--players {options['players']}: {game} seats {engine.min_seats} to {engine.max_seats} players"
+    most = getattr(engine, "engine_max_seats", engine.max_seats)  # minis: the engine seats more than the site
+    if not engine.min_seats <= options["players"] <= most:
+        return f"--players {options['players']}: {game} seats {engine.min_seats} to {most} players"
     if options["games"] < 1:
         return f"--games {options['games']}: play at least one game"
     return None
@@ -249,8 +266,12 @@ class Command(BaseCommand):
         if problem:
             raise CommandError(problem, returncode=2)
         if options["game"] == "minis":
-            res = run_minis(options["games"], options["seed"], not options["no_check"], options["bot"] == "smart")
+            res = run_minis(options["games"], options["seed"], not options["no_check"], options["bot"] == "smart",
+                            options["players"], options["options"])
             extra = ", the engine's player against the random one" if options["bot"] == "smart" else ""
+            if options["players"] > 2:
+                extra += ", two teams of two" if options["options"] == "teams" else \
+                    f", {options['players']} players each for themselves"
             self._report("minis", res, options, extra, "winners")
             return
         if options["game"] == "lcg":

@@ -1,0 +1,315 @@
+"""The miniatures game for three and four players (issue 33): free-for-all (M131) and two against
+two (M130). Scenarios: tests/scenarios/minis/multiplayer/."""
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from games.engine import get_ruleset
+from games.engine.base import HIDDEN, EngineError
+from games.engine.minis import bot, cards, flow
+from games.engine.minis import table as T
+
+R = get_ruleset("minis")
+FOUR = ["stark", "lannister", "stark_2", "lannister_2"]
+
+
+def _deployed(seed: int = 3, seats: list[str] | None = None, options: dict | None = None) -> dict:
+    """A new game with every unit placed by the default deployment (the timeout default)."""
+    state = R.new_game(seats or FOUR, options or {}, seed)
+    while state["phase"] == "deployment":
+        seat = next(iter(R.pending(state)))
+        state, _ = R.apply(state, seat, R.default_action(state, seat))
+    return state
+
+
+def _scenario(units: dict, seats: list[str] | None = None, options: dict | None = None, **keys) -> dict:
+    seats = seats or FOUR
+    base = {"round": 1, "first_player": seats[0], "hands": {s: [] for s in seats}, "units": units}
+    return R.scenario_game(seats, options or {}, 1, {**base, **keys}, "activation")
+
+
+# ---------------------------------------------------------------------- seats and setup
+
+
+def test_seats_of_three_and_four_and_the_site_still_offers_two():
+    assert R.seat_names(3) == ["stark", "lannister", "stark_2"]
+    assert R.seat_names(4) == FOUR
+    assert R.seat_choices(3) == FOUR  # a table of three picks three of them
+    assert R.max_seats == 2 and R.engine_max_seats == 4  # the site's lobbies are unchanged
+    for bad in (["stark", "stark", "lannister"], ["stark", "lannister", "baratheon"],
+                ["stark", "lannister", "stark_2", "lannister_2", "stark_3"]):
+        with pytest.raises(EngineError):
+            R.new_game(bad, {}, 1)
+    with pytest.raises(EngineError):
+        R.new_game(["stark", "lannister", "stark_2"], {"multiplayer": "teams"}, 1)  # teams: four seats
+    with pytest.raises(EngineError):
+        R.new_game(["stark", "lannister"], {"multiplayer": "ffa"}, 1)
+
+
+def test_a_two_player_game_carries_nothing_of_multiplayer():
+    state = R.new_game(["stark", "lannister"], {}, 1)
+    assert "multi" not in state
+    s = R.summary(state)
+    assert not {"multiplayer", "teams", "corners", "eliminated"} & set(s)
+    assert [n for n, u in state["units"].items() if u["seat"] == "stark"] == [
+        "sworn_swords", "sworn_swords_2", "umber_berserkers", "outriders", "grey_wind"]
+
+
+def test_ffa_corners_zones_and_armies():
+    """M131: the corners in seating order (clockwise from the first seat's left corner), each zone a
+    12 in square; a house may be played twice, its units numbered on; the Stark starter list does
+    not fit a 12 in square with Grey Wind (five trays), so a free-for-all's default leaves it out."""
+    state = R.new_game(FOUR, {}, 5)
+    assert state["multi"]["corners"] == {"stark": "sw", "lannister": "nw", "stark_2": "ne", "lannister_2": "se"}
+    assert state["table"] == [48.0, 48.0]
+    names = list(state["units"])
+    assert len(names) == len(set(names)) == 16
+    assert [n for n, u in state["units"].items() if u["seat"] == "stark_2"] == [
+        "sworn_swords_3", "sworn_swords_4", "umber_berserkers_2", "outriders_2"]
+    assert "10204" not in [u["card"] for u in state["units"].values()]
+    state = _deployed(5)
+    for n, u in state["units"].items():
+        minx, miny, maxx, maxy = T.poly(state, n).bounds
+        corner = state["multi"]["corners"][u["seat"]]
+        assert (maxy <= 12.01) if corner[0] == "s" else (miny >= 35.99), n
+        assert (maxx <= 12.01) if corner[1] == "w" else (minx >= 35.99), n
+    stark = state["units"]["sworn_swords"]
+    stark["at"] = [20.0, 8.0]  # wholly outside the square
+    assert not flow.deploy_zone_ok(state, "stark", T.poly(state, "sworn_swords"))
+
+
+def test_an_army_that_does_not_fit_its_corner_is_refused():
+    with pytest.raises(EngineError, match="does not fit"):
+        R.new_game(FOUR, {"armies": {"stark": "list_stark_30"}}, 1)
+
+
+def test_roll_off_every_player_ties_roll_again_and_deployment_goes_clockwise():
+    """M131: every player rolls, the tied highest again; the winner is First Player, deploys first,
+    then one unit each to the left."""
+    for seed in range(12):
+        state = R.new_game(FOUR, {}, seed)
+        rolls = state["deploy"]["roll"]
+        fp = state["first_player"]
+        assert rolls[fp][-1] == max(r[-1] for r in rolls.values() if len(r) == len(rolls[fp]))
+        assert all(len(r) == 1 or max(rolls[s][0] for s in rolls) == r[0] for r in rolls.values())
+        order = []
+        while state["phase"] == "deployment":
+            seat = next(iter(R.pending(state)))
+            order.append(seat)
+            state, _ = R.apply(state, seat, R.default_action(state, seat))
+        assert order[:4] == T.clockwise(state, fp)
+        assert state["turn"] == fp and state["round"] == 1
+
+
+# ---------------------------------------------------------------------- turns, token, elimination
+
+
+def test_turns_go_clockwise_and_the_token_passes_left():
+    state = _deployed(7)
+    fp = state["first_player"]
+    seen = []
+    rnd = random.Random(0)
+    while state["round"] == 1:
+        d = state["decision"]
+        seat = d["seats"][0]
+        if d["kind"] == "activate":
+            seen.append(seat)
+            state, _ = R.apply(state, seat, {"activate": flow.activations_left(state, seat)[0]})
+        elif d["kind"] == "action":
+            state, _ = R.apply(state, seat, {"no_action": True})
+        else:
+            state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
+    # 4 combat units and one NCU each: five turns round the table
+    assert seen == T.clockwise(state, fp) * 5
+    assert state["first_player"] == T.next_left(state, fp) == T.clockwise(state, fp)[1]
+
+
+def test_enemies_engagement_and_sight_with_several_armies():
+    """Every other seat's units are enemies (M131): engaged with any of them, the 1 in rule (M74)
+    against all, a third army's tray blocks the line of sight (M81), and arcs (M82) are read the
+    same way whatever army the attacker is from."""
+    state = _scenario({
+        "a": {"card": "10201", "at": [20, 20], "facing": 0},
+        "b": {"card": "10101", "at": [20, 20], "facing": 180},
+        "c": {"card": "10201", "seat": "stark_2", "at": [30, 26], "facing": 270},
+        "d": {"card": "10102", "seat": "lannister_2", "at": [20, 10], "facing": 0},
+    })
+    assert T.enemies(state, "stark") == ["b", "c", "d"]
+    assert T.enemies(state, "stark_2") == ["a", "b", "d"]
+    assert T.engaged_with(state, "a") == ["b"] and T.engaged_with(state, "b") == ["a"]
+    assert T.arc_seen_by(state, "b", "c")[0] == "flank"  # stark_2's unit on lannister's flank
+    # d (lannister_2) looks north at a (stark): a is in front of it and seen; b (lannister) stands
+    # behind a, hidden by a's tray: a third army's tray blocks the line
+    assert T.sight(state, "d", "a", False) is None
+    assert T.sight(state, "d", "b", False)
+    with pytest.raises(EngineError, match="1 in"):
+        flow.check_placement(state, "c", [20.0, 25.5], 180.0, lambda p: True, "redeploy")  # 0.7 in from b
+
+
+def test_elimination_the_game_goes_on_and_the_last_player_standing_wins():
+    state = _scenario({
+        "a": {"card": "10201", "at": [8, 8], "facing": 0},
+        "b": {"card": "10101", "at": [36, 36], "facing": 0},
+        "c": {"card": "10201", "seat": "stark_2", "at": [36, 36], "facing": 180, "wounds": 1},
+        "d": {"card": "10102", "seat": "lannister_2", "at": [40, 6], "facing": 0},
+    }, first_player="lannister")
+    events: list = []
+
+    def destroy(name: str, by: str | None) -> None:
+        state["decision"] = None  # destroyed between decisions (as an attack's wounds do)
+        state["units"][name]["wounds"] = 0
+        flow.destroy(state, name, events, by)
+        flow.run(state, events)
+
+    destroy("c", "lannister")
+    assert state["multi"]["eliminated"] == ["stark_2"] and not state["over"]
+    assert state["vp"] == {"stark": 0, "lannister": 1, "stark_2": 0, "lannister_2": 0}
+    assert {"type": "eliminated", "seat": "stark_2"} in events
+    assert T.next_left(state, "lannister") == "lannister_2"
+    # a unit destroyed by no player's effect: 1 VP to each enemy still in the game (M129)
+    destroy("d", None)
+    assert state["vp"] == {"stark": 1, "lannister": 2, "stark_2": 0, "lannister_2": 0}
+    assert state["multi"]["eliminated"] == ["stark_2", "lannister_2"] and not state["over"]
+    destroy("a", "lannister")
+    assert state["over"] and state["winner"] == "lannister" and state["result"] == "elimination"
+    assert R.ranking(state) == ["lannister", "stark", "lannister_2", "stark_2"]
+    assert R.placements(state) == {"lannister": 1, "stark": 2, "lannister_2": 3, "stark_2": 4}
+
+
+def test_victory_needs_the_threshold_and_more_than_every_player_in_the_game():
+    """M125 with several players: at least the threshold (M126: 8 at 30 points) and strictly more
+    VP than every other player still in the game; an eliminated player cannot win."""
+    units = {"a": {"card": "10201", "at": [8, 8], "facing": 0, "activated": True},
+             "b": {"card": "10101", "at": [8, 40], "facing": 180, "activated": True},
+             "c": {"card": "10201", "seat": "stark_2", "at": [40, 40], "facing": 180, "activated": True}}
+    seats = ["stark", "lannister", "stark_2"]
+    for vp, winner in (({"stark": 8, "lannister": 8, "stark_2": 3}, None),
+                       ({"stark": 9, "lannister": 8, "stark_2": 3}, "stark"),
+                       ({"stark": 6, "lannister": 5, "stark_2": 3}, None)):
+        state = R.scenario_game(seats, {}, 1, {"round": 2, "hands": {s: [] for s in seats}, "units": units,
+                                              "vp": vp}, "cleanup")
+        # round 2's quadrants: each player holds its own corner's (+1 each)
+        assert state["winner"] == winner, vp
+    units["c"] = dict(units["c"], activated=False)
+    state = R.scenario_game(seats, {}, 1, {"round": 2, "hands": {s: [] for s in seats}, "units": units,
+                                          "first_player": "stark_2",
+                                          "vp": {"stark": 7, "lannister": 12, "stark_2": 3}}, "activation")
+    assert R.pending(state) == {"stark_2": "activate"}
+    state["decision"] = None
+    state["units"]["c"]["activated"] = True
+    state["multi"]["eliminated"].append("lannister")
+    state["units"]["b"].update(destroyed=True, on_table=False, wounds=0)
+    state["players"]["lannister"]["destroyed"].append("b")
+    flow.start_cleanup(state, [])
+    flow.run(state, [])
+    assert state["winner"] == "stark"  # 8 VP, more than stark_2; lannister's 12 are out of the game
+
+
+# ---------------------------------------------------------------------- hidden hands
+
+
+def test_each_seat_sees_only_its_own_hand_and_a_spectator_none():
+    state = _deployed(11)
+    assert all(len(state["players"][s]["hand"]) >= 3 for s in FOUR)
+    for viewer in FOUR + [None]:
+        v = R.view(state, viewer)
+        s = R.summary(state, viewer)
+        for seat in FOUR:
+            shown = v["players"][seat]["hand"]
+            assert (shown == state["players"][seat]["hand"]) if seat == viewer else shown == HIDDEN
+            assert (s["hands"][seat] != HIDDEN) == (seat == viewer)
+            assert s["decks"][seat] == HIDDEN and v["players"][seat]["deck"] == HIDDEN
+    draw = {"type": "draw", "seat": "stark_2", "cards": ["40201"]}
+    assert R.event_view(draw, "stark_2")["cards"] == ["40201"]
+    for other in ("stark", "lannister", "lannister_2", None):
+        assert R.event_view(draw, other)["cards"] == HIDDEN
+
+
+def test_prompts_never_depend_on_a_hand_with_four_players():
+    """reaction_prompts all (the default): who a window asks follows the public deck lists and
+    Orders, the same for any hands (tests/engine/test_minis_hidden_info.py for two players)."""
+    state = _deployed(13)
+    rnd = random.Random(2)
+    for _ in range(120):
+        if state["over"]:
+            break
+        seat = next(iter(R.pending(state)))
+        if state["decision"]["kind"] == "react":
+            swapped = {**state, "players": {s: {**p, "hand": []} for s, p in state["players"].items()}}
+            task = state["work"][0]
+            for s in task["seats"]:
+                assert cards._asks(state, s, task["window"], task["ctx"]) == \
+                    cards._asks(swapped, s, task["window"], task["ctx"])
+        state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
+
+
+# ---------------------------------------------------------------------- teams
+
+
+def test_teams_friendly_units_team_vp_and_character_uniqueness():
+    with pytest.raises(EngineError, match="teammate"):
+        R.new_game(FOUR, {"multiplayer": "teams", "teams": {"stark": "a", "stark_2": "a", "lannister": "b",
+                                                              "lannister_2": "b"}}, 1)
+    state = R.new_game(FOUR, {"multiplayer": "teams"}, 2)
+    assert state["multi"]["teams"] == {"stark": "a", "lannister": "a", "stark_2": "b", "lannister_2": "b"}
+    assert state["table"] == [72.0, 48.0] and state["vp"] == {"a": 0, "b": 0}
+    assert T.enemy_seats(state, "stark") == ["stark_2", "lannister_2"]
+    assert T.friendly_seats(state, "lannister") == ["stark", "lannister"]
+    state = _deployed(2, options={"multiplayer": "teams"})
+    for n, u in state["units"].items():
+        minx, miny, maxx, maxy = T.poly(state, n).bounds
+        assert maxy <= 18.01 if state["multi"]["teams"][u["seat"]] == "a" else miny >= 29.99
+    # the First Player's team is asked, both its players with something to activate
+    d = state["decision"]
+    while d["kind"] != "activate":
+        state, _ = R.apply(state, d["seats"][0], R.default_action(state, d["seats"][0]))
+        d = state["decision"]
+    team = state["multi"]["teams"][state["first_player"]]
+    assert sorted(d["seats"]) == sorted(s for s in FOUR if state["multi"]["teams"][s] == team)
+
+
+def test_teams_the_token_passes_between_teams():
+    units = {"a": {"card": "10201", "at": [8, 8], "facing": 0, "activated": True},
+             "b": {"card": "10101", "at": [20, 8], "facing": 0, "activated": True},
+             "c": {"card": "10201", "seat": "stark_2", "at": [8, 40], "facing": 180, "activated": True},
+             "d": {"card": "10102", "seat": "lannister_2", "at": [20, 40], "facing": 180, "activated": True}}
+    state = R.scenario_game(FOUR, {"multiplayer": "teams"}, 1, {"round": 1, "first_player": "lannister",
+                                                                 "hands": {s: [] for s in FOUR}, "units": units},
+                            "cleanup")
+    assert state["first_player"] == "stark_2" and state["round"] == 2 and state["turn"] == "stark_2"
+    while state["decision"]["kind"] == "react":  # the hands drawn at Cleanup may answer the turn's start
+        state, _ = R.apply(state, state["decision"]["seats"][0], {"pass": True})
+    assert state["decision"]["kind"] == "activate"
+    assert sorted(state["decision"]["seats"]) == ["lannister_2", "stark_2"]
+
+
+# ---------------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize("seats,options,players", [
+    (4, None, {"stark": "bot", "stark_2": "bot"}),
+    (3, None, {"lannister": "bot"}),
+    (4, {"multiplayer": "teams"}, {"stark": "bot", "lannister": "bot"}),
+])
+def test_random_and_engine_players_play_whole_games_keeping_the_invariants(seats, options, players):
+    res = bot.play_game(21, players, check=True, options=options, seats=seats)
+    state = res["state"]
+    assert state["over"] and state["phase"] == "game_over"
+    assert R.ranking(state) and sorted(R.ranking(state)) == sorted(state["seats"])
+    assert set(R.placements(state)) == set(state["seats"])
+
+
+def test_simulate_plays_three_and_four_players():
+    out = io.StringIO()
+    call_command("simulate", "--game", "minis", "--players", "3", "--games", "1", "--seed", "4", stdout=out)
+    assert "1 games of 3 players, 3 players each for themselves" in out.getvalue() and "1 ok, 0 failed" in out.getvalue()
+    with pytest.raises(CommandError, match="three or four"):
+        call_command("simulate", "--game", "minis", "--players", "3", "--options", "teams", "--games", "1",
+                     stdout=io.StringIO())
+    with pytest.raises(CommandError, match="2 to 4"):
+        call_command("simulate", "--game", "minis", "--players", "5", "--games", "1", stdout=io.StringIO())
