@@ -354,3 +354,34 @@ def test_the_action_windows_option_is_checked():
             R.new_game(["p1", "p2"], {"action_windows": bad}, 1)
     s = R.new_game(["p1", "p2"], {"action_windows": {"p1": ["taxation", "plot"]}}, 1)
     assert s["options"]["action_windows"] == {"p1": ["plot", "taxation"]}
+
+
+def test_the_public_view_is_taken_down_when_putting_it_up_fails(monkeypatch):
+    """If working out what a seat might hold fails while the view goes up, the real hands, decks and
+    uids are put back before the error goes on (the view never outlives the judgement)."""
+    import pytest
+
+    state = _advance(7, 120, False, DECKS)
+    before = copy.deepcopy(state)
+
+    def broken(state, seat):
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(prompts, "possible", broken)
+    with pytest.raises(RuntimeError, match="broken"), prompts.public_view(state, "p2"):
+        pass
+    assert state == before
+
+
+def test_a_replaced_ability_is_read_afresh_by_the_windows(monkeypatch):
+    """The windows skip a card none of whose abilities answers them (abilities.answers, kept per
+    card): when a card's abilities are replaced (as the cards' modules and tests may do), the new
+    ones are read, so a new action is offered at once (L87)."""
+    from games.engine.lcg import cards
+
+    s = _open_game({"hand": [], "gold": 0, "characters": ["littlefinger"]})
+    assert not any("trigger" in o for o in A.options(s, "p2", "action", None))  # a reaction, no action
+    assert ("action", None) not in A.answers("littlefinger")  # what was kept for it
+    spec = {"kind": "action", "effect": [["faction_power", 1]]}
+    monkeypatch.setitem(cards.ABILITIES, "littlefinger", [spec])
+    assert {"trigger": {"card": "littlefinger#1"}} in A.options(s, "p2", "action", None)

@@ -414,34 +414,39 @@ _PHANTOMS: dict[str, dict[str, tuple[str, list[str]]]] = {}
 
 
 def _view_on(state: State, seat: str, cards: list[str] | None) -> list[Any]:
-    """Put the public view up (see `public_view`): what `_view_off` needs to take it down."""
+    """Put the public view up (see `public_view`): what `_view_off` needs to take it down (taken
+    down at once if putting it up fails)."""
     players, uids = state["players"], state["uids"]
     saved: list[Any] = []
     phantoms: list[str] = []
     state["_memo"] = {}  # read-only meanwhile: abilities.constants keeps its answer
-    for s in state["seats"]:
-        p = players[s]
-        hand, deck = p["hand"], p["deck"]
-        saved.append((p, hand, deck))
-        new: list[str] = []
-        names = _PHANTOMS.get(s)
-        if names is None:
-            names = _PHANTOMS[s] = {}
-        if s == seat:
-            for cid in possible(state, s) if cards is None else cards:
-                got = names.get(cid)
-                if got is None:
-                    got = names[cid] = (f"{PHANTOM}{s}:{cid}", [cid, s])
-                uids[got[0]] = got[1]
-                new.append(got[0])
-            phantoms.extend(new)
-        blank, entry = names.get("blank") or names.setdefault("blank", (f"{PHANTOM}{s}:blank", ["blank", s]))
-        uids[blank] = entry
-        phantoms.append(blank)
-        if len(hand) > len(new):
-            new.extend([blank] * (len(hand) - len(new)))
-        p["hand"] = new
-        p["deck"] = [blank] * len(deck)
+    try:
+        for s in state["seats"]:
+            p = players[s]
+            hand, deck = p["hand"], p["deck"]
+            saved.append((p, hand, deck))
+            new: list[str] = []
+            names = _PHANTOMS.get(s)
+            if names is None:
+                names = _PHANTOMS[s] = {}
+            if s == seat:
+                for cid in possible(state, s) if cards is None else cards:
+                    got = names.get(cid)
+                    if got is None:
+                        got = names[cid] = (f"{PHANTOM}{s}:{cid}", [cid, s])
+                    uids[got[0]] = got[1]
+                    phantoms.append(got[0])
+                    new.append(got[0])
+            blank, entry = names.get("blank") or names.setdefault("blank", (f"{PHANTOM}{s}:blank", ["blank", s]))
+            uids[blank] = entry
+            phantoms.append(blank)
+            if len(hand) > len(new):
+                new.extend([blank] * (len(hand) - len(new)))
+            p["hand"] = new
+            p["deck"] = [blank] * len(deck)
+    except BaseException:
+        _view_off(state, [*saved, phantoms])
+        raise
     saved.append(phantoms)
     return saved
 
