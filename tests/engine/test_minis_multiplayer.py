@@ -273,6 +273,29 @@ def test_teams_friendly_units_team_vp_and_character_uniqueness():
     assert sorted(d["seats"]) == sorted(s for s in FOUR if state["multi"]["teams"][s] == team)
 
 
+def test_teams_a_teammate_is_never_a_target():
+    """M130: a teammate's units are friendly: never engaged, never charged; an enemy in the same
+    place is charged."""
+    def game(seat_of_b: str) -> dict:
+        card = "10101" if seat_of_b.startswith("lannister") else "10201"
+        return _scenario({
+            "a": {"card": "10201", "at": [20, 20], "facing": 0},
+            "b": {"card": card, "seat": seat_of_b, "at": [20, 28], "facing": 180},
+            "c": {"card": "10201", "seat": "stark_2", "at": [60, 40], "facing": 180},
+            "d": {"card": "10102", "seat": "lannister_2", "at": [60, 20], "facing": 180},
+        }, options={"multiplayer": "teams"}, dice=[4] * 60)
+    state = game("lannister")
+    assert T.enemies(state, "stark") == ["c", "d"]
+    state, _ = R.apply(state, "stark", {"activate": "a"})
+    with pytest.raises(EngineError):
+        R.apply(state, "stark", {"charge": {"target": "b"}})
+    state = game("lannister_2")  # the same tray, an enemy's
+    assert T.enemies(state, "stark") == ["b", "c", "d"]
+    state, _ = R.apply(state, "stark", {"activate": "a"})
+    state, events = R.apply(state, "stark", {"charge": {"target": "b"}})
+    assert any(e["type"] == "charge" for e in events)
+
+
 def test_teams_the_token_passes_between_teams():
     units = {"a": {"card": "10201", "at": [8, 8], "facing": 0, "activated": True},
              "b": {"card": "10101", "at": [20, 8], "facing": 0, "activated": True},

@@ -796,7 +796,7 @@ def _pose_free(state: State, name: str, at: list[float], facing: float, ignore: 
 
 def charge_checks(state: State, name: str, target: str, face: float | None) -> dict[str, Any]:
     F.name(target, "charge: target")
-    if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
+    if target not in T.live(state) or not T.is_enemy(state, state["units"][target]["seat"], state["units"][name]["seat"]):
         raise illegal(gettext("%(target)s is not an enemy unit on the table") % {"target": target})
     if T.engaged_with(state, name):
         raise illegal(gettext("%(name)s is engaged: no Charge") % {"name": name})  # M61
@@ -1136,7 +1136,7 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
         if not isinstance(direction, str) or direction not in ("forward", "back", "left", "right"):
             raise EngineError("bad_action", gettext("shift direction is forward, back, left or right"))
         shift = (direction, _num(s.get("distance"), "shift: distance", 0))
-    if target not in T.live(state) or state["units"][target]["seat"] == state["units"][name]["seat"]:
+    if target not in T.live(state) or not T.is_enemy(state, state["units"][target]["seat"], state["units"][name]["seat"]):
         raise illegal(gettext("%(target)s is not an enemy unit on the table") % {"target": target})
     profile = _attack_profile(state, name, v.get("attack"), None if v.get("attack") else (
         "melee" if T.engaged_with(state, name) or charge else "ranged"))
