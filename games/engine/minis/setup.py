@@ -195,13 +195,19 @@ def _fits_corner(state: State, seat: str) -> bool:
     an empty table with the engine's own placement (flow.default_deploy)."""
     trial = {**state, "units": {n: dict(u) for n, u in state["units"].items() if u["seat"] == seat},
              "terrain": []}
-    try:
-        for _ in range(len(trial["units"])):
-            d = flow.default_deploy(trial, seat)["deploy"]
-            trial["units"][d["unit"]].update(at=d["at"], facing=d["facing"], on_table=True)
-    except EngineError:
-        return False
-    return True
+    key = (state["multi"]["corners"][seat], tuple(state["table"]), tuple(T.size(trial, n) for n in trial["units"]))
+    if key not in _FITS:
+        try:
+            for _ in range(len(trial["units"])):
+                d = flow.default_deploy(trial, seat)["deploy"]
+                trial["units"][d["unit"]].update(at=d["at"], facing=d["facing"], on_table=True)
+            _FITS[key] = True
+        except EngineError:
+            _FITS[key] = False
+    return _FITS[key]
+
+
+_FITS: dict[tuple, bool] = {}  # (corner, table, the trays in order) -> they fit (the placement depends on nothing else)
 
 
 def _fit_corner(state: State, seat: str, lst: dict[str, Any]) -> dict[str, Any]:
