@@ -248,6 +248,31 @@ def test_prompts_never_depend_on_a_hand_with_four_players():
         state, _ = R.apply(state, seat, R.random_action(state, seat, rnd))
 
 
+def test_four_player_views_do_not_depend_on_what_the_viewer_may_not_see():
+    """The two-player check (test_minis_hidden_info.py) over a free-for-all of four: every seat's
+    and a spectator's view, summary and pending are the same whatever the others' hands and every
+    deck hold; a draw names its cards only to the one who drew them."""
+    from tests.engine.test_minis_hidden_info import scramble_for
+
+    rnd = random.Random(5)
+    state = R.new_game(FOUR, {}, 5)
+    for steps in range(500):
+        if R.is_over(state):
+            break
+        if steps % 11 == 0:
+            for viewer in [*FOUR, None]:
+                other = scramble_for(state, viewer, rnd)
+                assert R.view(state, viewer) == R.view(other, viewer), (steps, viewer)
+                assert R.summary(state, viewer) == R.summary(other, viewer), (steps, viewer)
+                assert R.pending(state) == R.pending(other)
+        seat = rnd.choice(sorted(R.pending(state)))
+        state, events = R.apply(state, seat, R.random_action(state, seat, rnd))
+        for e in events:
+            for viewer in [*FOUR, None]:
+                if e["type"] == "draw" and e["seat"] != viewer:
+                    assert R.event_view(e, viewer)["cards"] == HIDDEN
+
+
 # ---------------------------------------------------------------------- teams
 
 
