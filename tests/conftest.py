@@ -136,3 +136,22 @@ def logged_in(db, user) -> Client:
     client = Client()
     client.force_login(user)
     return client
+
+
+HANDSHAKE_WAIT = 10  # seconds: a bound on a test socket's handshake, far above what one needs
+
+
+@pytest.fixture(autouse=True)
+def patient_websocket_handshakes(monkeypatch):
+    """Channels' WebsocketCommunicator.connect() waits 1 s for the handshake unless told otherwise;
+    on a loaded CI machine (load 12 on 2 cores) a handshake that reads the database took longer and
+    the test failed with TimeoutError. Tests wait on conditions, not durations: a call without a
+    timeout waits up to HANDSHAKE_WAIT (one that passes its own keeps it)."""
+    from channels.testing import WebsocketCommunicator
+
+    original = WebsocketCommunicator.connect
+
+    async def connect(self, timeout=HANDSHAKE_WAIT):
+        return await original(self, timeout)
+
+    monkeypatch.setattr(WebsocketCommunicator, "connect", connect)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -19,7 +20,7 @@ from django.db import OperationalError, connection
 from games import consumers
 from games.engine import get_ruleset
 from games.models import Game, GameAction
-from games.services.notify import events_for, seat_group
+from games.services.notify import events_for, seat_group, table_group
 from games.services.play import do_submit_action
 from tests.factories import make_game
 from westeros.asgi import websocket_application
@@ -102,8 +103,24 @@ async def test_crossed_updates_are_put_in_order_and_a_missing_one_becomes_a_gap_
 
 
 async def test_seats_acting_at_once_each_socket_gets_every_version_in_order(app, monkeypatch):
-    # Nothing is lost here, so no wait may end in a gap notice, however slow the machine is.
+    # However slow the machine, no wait may end in a gap notice for an update that reached the socket.
     monkeypatch.setattr(consumers, "REORDER_WAIT", 30)
+    layer = get_channel_layer()
+    sent: dict[str, list[tuple[int, int]]] = {}  # group -> (from_version, version) of every update sent to it
+    reached: dict[tuple, list[tuple[int, int]]] = {}  # (game, seat) -> the updates the layer handed its socket
+    send, handle = layer.group_send, consumers.GameConsumer.game_update
+
+    async def spy_send(group, message):
+        if message["type"] == "game.update":
+            sent.setdefault(group, []).append((message["from_version"], message["version"]))
+        await send(group, message)
+
+    async def spy_handle(consumer, message):
+        reached.setdefault((consumer.game_id, consumer.seat), []).append((message["from_version"], message["version"]))
+        await handle(consumer, message)
+
+    monkeypatch.setattr(layer, "group_send", spy_send)
+    monkeypatch.setattr(consumers.GameConsumer, "game_update", spy_handle)
     games = [await sync_to_async(make_game)(6, seed=20 + n) for n in range(GAMES)]
     seating = await sync_to_async(lambda: [{s.seat: s.user for s in g.seats.all()} for g in games])()
     sockets = {}
@@ -139,6 +156,7 @@ async def test_seats_acting_at_once_each_socket_gets_every_version_in_order(app,
             *(sync_to_async(play, thread_sensitive=False, executor=pool)(seat) for seat in plan), return_exceptions=True)
     assert all(result is None for result in results), results
 
+    lost_by_layer = []
     for (game_id, seat), socket in sockets.items():
         final, records = await sync_to_async(
             lambda game_id=game_id: (Game.objects.get(pk=game_id).version,
@@ -146,11 +164,36 @@ async def test_seats_acting_at_once_each_socket_gets_every_version_in_order(app,
         assert final >= len(plan)
         # As long as the consumer may hold an early update (REORDER_WAIT above): under a loaded CI
         # machine an older commit's message can trail a newer one by seconds.
-        received = [await live(socket, timeout=30)]
-        while received[-1]["version"] < final:
-            received.append(await live(socket, timeout=30))
+        received, open_ = [], True
+        while open_ and (not received or received[-1]["version"] < final):
+            try:
+                received.append(await live(socket, timeout=35))
+            except TimeoutError:  # the last update never reached the socket (checked below); the
+                open_ = False  # test communicator has stopped the consumer
+        # The server sent every version to the socket's groups (its seat's, or the whole table's)
+        to_socket = sorted(sent.get(seat_group(game_id, seat), []) + sent.get(table_group(game_id), []))
+        assert [start for start, _ in to_socket] == [0] + [end for _, end in to_socket[:-1]], (seat, to_socket)
+        assert to_socket[-1][1] == final, (seat, to_socket, {g: v for g, v in sent.items() if f".{game_id}." in g})
+        # Channel layers deliver at most once (Channels' documentation), and under load channels-redis
+        # has been seen to drop one message in a few hundred. The consumer's part: put what reached
+        # it in order, and announce a gap (the page re-fetches) only for what did not.
+        missing = sorted(set(to_socket) - set(reached.get((game_id, seat), [])))
+        lost_by_layer += [(game_id, seat, update) for update in missing]
+        expected, skipped = [], False
+        for start, end in to_socket:
+            if (start, end) in missing:
+                skipped = True
+                continue
+            expected += [("gap", None, start)] if skipped else []
+            expected.append(("update", start, end))
+            skipped = False
         steps = [(m["type"], m.get("from_version"), m["version"]) for m in received]
-        versions = [version for _, _, version in steps]
-        assert steps == [("update", start, end) for start, end in zip([0, *versions], versions, strict=False)], seat
-        assert [e for m in received for e in m["events"]] == events_for("agot", records, seat)
-        await socket.disconnect()
+        assert steps == expected, (seat, steps, missing)
+        shown = [e for m in received for e in m.get("events", [])]
+        assert shown == [e for e in events_for("agot", records, seat)
+                         if not any(start < e["version"] <= end for start, end in missing)]
+        if open_:
+            await socket.disconnect()
+    if lost_by_layer:  # said, not hidden: benchmarks/server_live.py counts such losses under load
+        warnings.warn(f"the channel layer lost {len(lost_by_layer)} of {sum(map(len, reached.values()))} "
+                      f"updates: {lost_by_layer}", stacklevel=1)
