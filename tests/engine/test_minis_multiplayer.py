@@ -88,6 +88,23 @@ def test_an_army_that_does_not_fit_its_corner_is_refused():
         R.new_game(FOUR, {"armies": {"stark": "list_stark_30"}}, 1)
 
 
+def test_a_unit_its_own_player_left_no_room_for_stays_out():
+    """A player who stands its first tray in the middle of its 12 in square leaves no room for the
+    next: that unit is left out of the game (no VP), and deployment goes on."""
+    seats = ["stark", "lannister", "stark_2"]
+    state = R.scenario_game(seats, {}, 1, {"units": {
+        "a": {"card": "10201"}, "b": {"card": "10201"}, "guards": {"card": "10101"},
+        "wolves": {"card": "10201", "seat": "stark_2"}}, "dice": [6, 1, 1]}, "deployment")
+    assert R.pending(state) == {"stark": "deploy"}
+    state, _ = R.apply(state, "stark", {"deploy": {"unit": "a", "at": [6, 8.4], "facing": 0}})
+    state, _ = R.apply(state, "lannister", R.default_action(state, "lannister"))
+    state, events = R.apply(state, "stark_2", R.default_action(state, "stark_2"))
+    assert {"type": "left_out", "unit": "b", "seat": "stark"} in events
+    assert state["units"]["b"]["left_out"] and not state["units"]["b"]["on_table"]
+    assert state["phase"] == "activation" and state["vp"] == {"stark": 0, "lannister": 0, "stark_2": 0}
+    assert "b" not in flow.activations_left(state, "stark")
+
+
 def test_roll_off_every_player_ties_roll_again_and_deployment_goes_clockwise():
     """M131: every player rolls, the tied highest again; the winner is First Player, deploys first,
     then one unit each to the left."""
