@@ -104,8 +104,9 @@ def test_options_choose_each_seat_deck_and_refuse_unknown_ones():
                 {"every_window": "yes"}):
         with pytest.raises(EngineError):
             R.new_game(["p1", "p2"], bad, 1)
-    with pytest.raises(EngineError):
-        R.new_game(["p1", "p2", "p3"], {}, 1)
+    for seats in (["p1"], [f"p{i}" for i in range(1, 8)], ["p1", "p1", "p2"]):  # L3: 2 (joust) or 3-6 (melee)
+        with pytest.raises(EngineError):
+            R.new_game(seats, {}, 1)
 
 
 def test_the_plot_timeout_default_is_a_remaining_plot_from_the_hidden_generator_L57():

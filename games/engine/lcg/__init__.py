@@ -1,4 +1,5 @@
-"""A Game of Thrones: The Card Game (2nd ed.), two players (joust), registered as `lcg`.
+"""A Game of Thrones: The Card Game (2nd ed.), registered as `lcg`: two players (joust) or three
+to six (melee with the Core Set's titles, melee.py).
 
 Rules: ../shared/rules/lcg.md (L1-L233, §5 decisions); cards are data (data/core_set.yaml,
 the two Core learn-to-play decks). The framework (setup, the seven phases, challenges, claim,
@@ -17,7 +18,7 @@ from games.engine import fields as F
 from games.engine import rng
 from games.engine.base import REFEREE, EngineError, register
 from games.engine.lcg import abilities as A
-from games.engine.lcg import actions, cards_baratheon_targaryen, cards_martell_watch, data, flow, setup, summary  # noqa: F401  (register their cards)
+from games.engine.lcg import actions, cards_baratheon_targaryen, cards_martell_watch, data, flow, melee, setup, summary  # noqa: F401  (register their cards)
 from games.engine.lcg import table as T
 from games.engine.narration import gettext, term
 
@@ -57,10 +58,16 @@ class LcgRuleset:
 
     # -------------------------------------------------------------- creation
 
+    # The site seats two (max_seats); the engine plays a melee of three to six too (melee.py,
+    # issue 31): `manage.py simulate --game lcg --players 4` and the tests use it.
+    melee_max_seats = melee.MAX_SEATS
+
     def seat_names(self, count: int) -> list[str]:
-        if count != 2:
-            raise EngineError("illegal_action", "the card game is played by two players (joust)")
-        return list(SEATS)
+        if count == 2:
+            return list(SEATS)
+        if not 3 <= count <= melee.MAX_SEATS:
+            raise EngineError("illegal_action", "the card game is played by two players (joust) or three to six (melee)")
+        return [f"p{i}" for i in range(1, count + 1)]
 
     def seat_choices(self, count: int) -> list[str]:
         return self.seat_names(count)
@@ -100,7 +107,16 @@ class LcgRuleset:
         if kind == "plot":
             return [{"plot": c} for c in sorted({T.cid(state, u) for u in state["players"][seat]["plots"]})]
         if kind == "first_player":
-            return [{"first_player": s} for s in state["seats"]]
+            return [{"first_player": s} for s in T.alive(state)]
+        if kind == "title":
+            return [{"title": t} for t in d["options"]]
+        if kind == "redirect":
+            return [{"redirect": False}, {"redirect": True}]
+        if kind == "redirect_to":
+            return [{"redirect_to": o} for o in d["options"]]
+        if kind == "claim_opponents":
+            return [{"claim_opponents": list(c)} for r in range(len(d["options"]) + 1)
+                    for c in itertools.combinations(d["options"], r)]
         if kind == "action":
             return [*actions.window_actions(state, seat), {"pass": True}]
         if kind in ("interrupt", "reaction"):
@@ -166,6 +182,14 @@ class LcgRuleset:
             return {"plot": plots[rng.randbelow(holder, len(plots))]}
         if kind == "first_player":
             return {"first_player": seat}
+        if kind == "title":
+            return {"title": d["options"][0]}
+        if kind == "redirect":
+            return {"redirect": False}
+        if kind == "redirect_to":
+            return {"redirect_to": d["options"][0]}
+        if kind == "claim_opponents":
+            return {"claim_opponents": []}
         if kind in ("choose", "kill") and state["stack"] and state["stack"][-1]["f"] == "choose":
             return {kind: A.choice_default(state, seat)}
         if kind == "kill":
@@ -239,6 +263,8 @@ class LcgRuleset:
     def ranking(self, state: State) -> list[str] | None:
         if not state["over"]:
             return None
+        if melee.is_melee(state):
+            return melee.ranking(state)
         return [state["winner"]] + [s for s in state["seats"] if s != state["winner"]]
 
 

@@ -310,6 +310,10 @@ def plot_value(state: State, seat: str, key: str) -> int | None:
             mods = T.card(state, u)["plot_modifiers"]
             if mods and not (T.card(state, u)["type"] == "character" and blanked(state, u)):
                 value += int(mods.get(key, 0))
+    if key != "claim" and "melee" in state:  # Master of Coin, Master of Laws (melee.py)
+        from games.engine.lcg import melee
+
+        value += melee.plot_modifier(state, seat, key)
     if key == "reserve":
         for _, s in rule_sources(state, "alannys"):
             if s != seat and state["first_player"] == s:
@@ -841,7 +845,9 @@ def asked(state: State, seat: str, timing: str, ev: Event | None) -> bool:
     """Whether the seat is asked in a window now. With `every_window` (live games): when some card
     it might hold, or a card it controls, could legally be used there, judged from public
     information only (prompts.py; its real hand is never read, so being asked tells nothing).
-    Without it (scenarios): when it has a legal option."""
+    Without it (scenarios): when it has a legal option. An eliminated seat (melee) is never asked."""
+    if seat in state["eliminated"]:
+        return False
     if state["options"]["every_window"]:
         if revision(state) < 2:
             return True  # revision 1: every seat, in every window that opened
@@ -909,7 +915,7 @@ def top_window(state: State) -> dict[str, Any] | None:
 def window_pass(state: State, seat: str) -> None:
     fr = state["stack"][-1]
     fr["passes"] += 1
-    if fr["passes"] >= len(state["seats"]):
+    if fr["passes"] >= len(T.alive(state)):
         state["stack"].pop()
     else:
         fr["turn"] = T.next_seat(state, seat)

@@ -9,7 +9,7 @@ from typing import Any
 from games.engine import fields as F
 from games.engine.base import EngineError
 from games.engine.lcg import abilities as A
-from games.engine.lcg import flow
+from games.engine.lcg import flow, melee
 from games.engine.lcg import table as T
 from games.engine.narration import gettext, ngettext, term
 
@@ -302,7 +302,7 @@ def _plot(state: State, seat: str, value: Any, events: list[Event]) -> None:
 
 
 def _first_player(state: State, seat: str, value: Any, events: list[Event]) -> None:
-    if value not in state["seats"]:
+    if value not in T.alive(state):
         raise EngineError("bad_action" if not isinstance(value, str) else "illegal_action",
                           gettext("first_player is one of %(seats)s") % {"seats": ", ".join(state["seats"])})
     flow.choose_first_player(state, seat, value, events)
@@ -452,7 +452,7 @@ def _challenge(state: State, seat: str, value: Any, events: list[Event]) -> None
     opponent = value.get("opponent", T.opponent(state, seat))
     if opponent not in T.others(state, seat):
         refuse(gettext("%(seat)s is not an opponent") % {"seat": F.shown(opponent)})
-    why = A.challenge_allowance(state, seat, ctype)
+    why = melee.allowance(state, seat, ctype, opponent)  # L72; in a melee also L206, Hand of the King
     if why:
         refuse(why)
     attackers = [T.find_in_play(state, n, [seat], "character") for n in _names(value.get("attackers"), "attackers")]
@@ -605,3 +605,9 @@ HANDLERS = {
     "insight": _keyword("insight"), "pillage": _keyword("pillage"), "intimidate": _keyword("intimidate"),
     "order": _order, "winner": _winner, "choose": _choose,
 }
+
+# melee (melee.py): the title chosen at 1.4, Crown Regent's redirect, Master of Whispers' opponents
+ANSWERS.update({"title": ("title",), "redirect": ("redirect",), "redirect_to": ("redirect_to",),
+                "claim_opponents": ("claim_opponents",)})
+HANDLERS.update({"title": melee.answer_title, "redirect": melee.answer_redirect,
+                 "redirect_to": melee.answer_redirect, "claim_opponents": melee.answer_whispers})

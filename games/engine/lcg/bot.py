@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from games.engine.lcg import abilities as A
-from games.engine.lcg import actions, cards_baratheon_targaryen, flow
+from games.engine.lcg import actions, cards_baratheon_targaryen, flow, melee
 from games.engine.lcg import table as T
 
 State = dict[str, Any]
@@ -52,13 +52,15 @@ def random_action(state: State, seat: str, rnd: random.Random) -> Action:
                 if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)]
         most = cards_baratheon_targaryen.max_attackers(state)  # Jousting Contest
         attackers = rnd.sample(able, rnd.randint(1, len(able) if most is None else min(most, len(able))))
-        opp = T.opponent(state, seat)
+        opp = rnd.choice(melee.legal_opponents(state, seat, ctype)) if melee.is_melee(state) else T.opponent(state, seat)
         stealth = {}
         targets = [u for u in T.in_play(state, opp, "character") if not T.has_keyword(state, u, "stealth")]
         for a in attackers:
             if T.has_keyword(state, a, "stealth") and targets and rnd.random() < 0.7:
                 stealth[_name(state, a)] = _name(state, rnd.choice(targets))
         act: dict[str, Any] = {"type": ctype, "attackers": [_name(state, u) for u in attackers]}
+        if melee.is_melee(state):
+            act["opponent"] = opp
         if stealth:
             act["stealth"] = stealth
         return {"challenge": act}
@@ -212,6 +214,8 @@ def smart_action(state: State, seat: str) -> Action:
         return {"pass": True}
     if kind == "challenge":
         return _attack(state, seat)
+    if kind in ("title", "redirect", "redirect_to", "claim_opponents"):
+        return _melee_choice(state, seat)
     if kind == "defenders":
         return {"defenders": _defend(state, seat)}
     if kind in ("renown", "insight", "pillage"):
@@ -261,6 +265,8 @@ def _greedy_setup(state: State, seat: str) -> list[Any]:
 
 
 def _attack(state: State, seat: str) -> Action:
+    if melee.is_melee(state):
+        return _melee_attack(state, seat)
     opp = T.opponent(state, seat)
     best = None
     for ctype in ("military", "power", "intrigue"):
@@ -279,6 +285,48 @@ def _attack(state: State, seat: str) -> Action:
     if best is None:
         return {"pass": True}
     return {"challenge": {"type": best[1], "attackers": [_name(state, u) for u in best[2]]}}
+
+
+def _melee_attack(state: State, seat: str) -> Action:
+    """In a melee: the challenge and the opponent where the able characters beat the most, preferring
+    the leader in power (rivals and the 15 to win)."""
+    best = None
+    for ctype in ("military", "power", "intrigue"):
+        if ctype not in flow.can_challenge(state, seat):
+            continue
+        able = [u for u in T.in_play(state, seat, "character")
+                if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)]
+        most = cards_baratheon_targaryen.max_attackers(state)
+        if most is not None:
+            able = sorted(able, key=lambda u: -T.strength(state, u))[:most]
+        mine = sum(T.strength(state, u) for u in able)
+        for opp in melee.legal_opponents(state, seat, ctype):
+            theirs = sum(T.strength(state, u) for u in T.in_play(state, opp, "character")
+                         if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype))
+            score = (mine - theirs, melee.rivals(state, seat, opp), T.power_total(state, opp))
+            if able and mine >= 1 and mine > theirs and (best is None or score > best[0]):
+                best = (score, ctype, able, opp)
+    if best is None:
+        return {"pass": True}
+    return {"challenge": {"type": best[1], "attackers": [_name(state, u) for u in best[2]], "opponent": best[3]}}
+
+
+def _melee_choice(state: State, seat: str) -> Action | None:
+    """The engine's player at the melee's own decisions: a title that brings STR or gold, redirect a
+    challenge aimed at itself onto the opponent with the most power, Master of Whispers against all."""
+    d = state["decision"]
+    kind = d["kind"]
+    if kind == "title":
+        pref = ("master_of_coin", "crown_regent", "hand_of_the_king", "master_of_laws", "master_of_ships",
+                "master_of_whispers")
+        return {"title": min(d["options"], key=pref.index)}
+    if kind == "redirect":
+        return {"redirect": state["challenge"]["defender"] == seat}
+    if kind == "redirect_to":
+        return {"redirect_to": max(d["options"], key=lambda o: (T.power_total(state, o), o != seat))}
+    if kind == "claim_opponents":
+        return {"claim_opponents": list(d["options"])}
+    return None
 
 
 def _defend(state: State, seat: str) -> list[str]:
@@ -318,3 +366,56 @@ def play_game(seed: int, decks: tuple[str, str], players: dict[str, str], *, che
         if n > 20000:
             raise RuntimeError("the game does not end")
     return {"state": state, "actions": n}
+
+
+def play_melee(seed: int, players: int, *, smart: tuple[str, ...] = (), check: bool = True,
+               every_window: bool = False, decks: list[str] | None = None) -> dict[str, Any]:
+    """A whole melee of `players` seats (3-6, melee.py): random players, or the engine's player in the
+    seats named in `smart`; decks in seat order (default: the two learn-to-play decks in turn).
+    Invariants after every action (with the melee's own, `check_melee`)."""
+    from games.engine.lcg import RULESET as R
+    from games.engine.lcg import data
+
+    seats = R.seat_names(players)
+    if decks is None:
+        decks = [data.DEFAULT_DECKS[i % 2] for i in range(players)]
+    state = R.new_game(seats, {"decks": list(decks), "every_window": every_window}, seed)
+    rnd = random.Random(seed)
+    n = 0
+    while not state["over"]:
+        seat = sorted(R.pending(state))[0]
+        act = smart_action(state, seat) if seat in smart else random_action(state, seat, rnd)
+        state, _ = R.apply(state, seat, act)
+        if check:
+            check_invariants(state)
+            check_melee(state)
+        n += 1
+        if n > 40000:
+            raise RuntimeError("the game does not end")
+    return {"state": state, "actions": n}
+
+
+def check_melee(state: State) -> None:
+    """Titles: each held by at most one seat, never by an eliminated one; nothing held while they are
+    being chosen; an eliminated seat controls nothing and is never asked; the pool rule (L203)."""
+    m = state.get("melee")
+    if m is None:
+        return
+    held = list(m["titles"].values())
+    assert len(held) == len(set(held)), ("a title held twice", m["titles"])
+    assert all(t in melee.TITLES for t in held)
+    for s in state["eliminated"]:
+        if not state["over"]:
+            assert s not in m["titles"], ("an eliminated seat holds a title", s)
+            assert not state["players"][s]["play"], ("an eliminated seat controls cards", s)
+            d = state["decision"]
+            assert not d or s not in d["seats"], ("an eliminated seat is asked", s, d["kind"])
+    if m["selecting"]:
+        assert not m["titles"]
+        left = len(m["offer"]) + len([t for t in m["picked"].values() if t])
+        assert left + len(m["removed"]) == len(melee.TITLES)
+        assert len(m["removed"]) == melee.pool_removed(len(T.player_order(state)))
+    if state["phase"] not in ("plot",) and not state["over"] and state["setup_done"] and state["step"] != "7.5":
+        if state["round"] and state["phase"] != "taxation":
+            assert len(m["titles"]) == min(len(T.alive(state)), len(melee.TITLES)) or state["eliminated"], \
+                ("every seat holds a title after 1.4", m["titles"])

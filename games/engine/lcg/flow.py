@@ -16,6 +16,7 @@ from typing import Any
 from games.engine import rng
 from games.engine.base import EngineError
 from games.engine.lcg import abilities as A
+from games.engine.lcg import melee
 from games.engine.lcg import table as T
 
 State = dict[str, Any]
@@ -91,7 +92,7 @@ def _window_step(state: State, events: list[Event]) -> None:
 def window_pass(state: State, seat: str) -> None:
     w = state["window"]
     w["passes"] += 1
-    if w["passes"] >= len(state["seats"]):
+    if w["passes"] >= len(T.alive(state)):
         state["window"] = None
         goto(state, w["then"])
     else:
@@ -135,6 +136,12 @@ def check_end(state: State, events: list[Event]) -> bool:
         return True
     if decked:
         rest = [s for s in alive if s not in decked]
+        if len(rest) >= 2 and melee.is_melee(state):  # L231: the game goes on for the others
+            if not melee.safe_to_eliminate(state):
+                return False
+            for s in decked:
+                melee.eliminate(state, s, "decked", events)
+            return False
         if len(rest) == 1:
             for s in decked:
                 state["eliminated"].append(s)
@@ -307,9 +314,9 @@ def plot_reveal(state: State, events: list[Event]) -> None:
         revealed[s] = T.cid(state, u)
     A.plot_revealed(state, list(revealed))
     events.append({"type": "plots_revealed", "plots": revealed})
-    values = {s: T.plot_value(state, s, "initiative") or 0 for s in state["seats"]}
+    values = {s: T.plot_value(state, s, "initiative") or 0 for s in T.alive(state)}
     best = max(values.values())
-    tied = [s for s in state["seats"] if values[s] == best]
+    tied = [s for s in values if values[s] == best]
     if len(tied) > 1:
         low = min(T.power_total(state, s) for s in tied)
         tied = [s for s in tied if T.power_total(state, s) == low]
@@ -335,6 +342,9 @@ def plot_after_reveal(state: State, events: list[Event]) -> None:
         if not p["plots"] and p["used_plots"]:
             p["plots"], p["used_plots"] = p["used_plots"], []
             events.append({"type": "plots_recycled", "seat": s})
+    if melee.is_melee(state):  # L62: 1.4, the titles; then the window
+        goto(state, "melee_titles")
+        return
     open_window(state, "plot", "plot_end")
 
 
@@ -356,7 +366,7 @@ def draw_cards(state: State, events: list[Event]) -> None:
     """L64: every seat draws 2 at once; a seat left without a draw deck is eliminated (L231)."""
     set_step(state, "draw", "2.2", events)
     for s in T.player_order(state):
-        T.draw(state, s, 2, events)
+        T.draw(state, s, 2 + melee.extra_draw(state, s), events)
     open_window(state, "draw", "draw_end")
 
 
@@ -392,7 +402,7 @@ def marshal_active(state: State, events: list[Event]) -> None:
 def marshal_next(state: State, events: list[Event]) -> None:
     """L69: 3.3."""
     set_step(state, "marshaling", "3.3", events)
-    if len(state["marshaled"]) < len(state["seats"]):
+    if any(s not in state["marshaled"] for s in T.player_order(state)):
         goto(state, "marshal_active")
     else:
         goto(state, "marshal_end")
@@ -422,7 +432,7 @@ def can_challenge(state: State, seat: str) -> list[str]:
     """L72, L169: the types the seat may still initiate with a standing character with the icon."""
     out = []
     for ctype in CHALLENGE_TYPES:
-        if A.challenge_allowance(state, seat, ctype):
+        if melee.allowance(state, seat, ctype):
             continue
         if any(not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)
                for u in T.in_play(state, seat, "character")):
@@ -433,7 +443,7 @@ def can_challenge(state: State, seat: str) -> list[str]:
 def challenge_offer(state: State, events: list[Event]) -> None:
     """4.2: the active seat may initiate a challenge; one that cannot goes to 4.3 (L73)."""
     set_step(state, "challenges", "4.2", events)
-    if can_challenge(state, state["active"]):
+    if state["active"] not in state["eliminated"] and can_challenge(state, state["active"]):
         ask(state, "challenge", [state["active"]])
         return
     goto(state, "challenge_next_player")
@@ -459,6 +469,7 @@ def challenges_end(state: State, events: list[Event]) -> None:
     for s in state["seats"]:
         state["players"][s]["challenges"] = []
         state["players"][s]["won"] = []
+    melee.phase_over(state)
     A.phase_ended(state, "challenges", events)
     goto(state, "dominance_begin")
 
@@ -472,6 +483,7 @@ def initiate_challenge(state: State, seat: str, ctype: str, attackers: list[str]
             rec["kneeling"] = True
         rec["participating"] = "attacking"
     state["players"][seat]["challenges"].append(ctype)
+    melee.record_challenge(state, seat, ctype, defender)
     state["challenge"] = {
         "type": ctype, "attacker": seat, "defender": defender, "attackers": list(attackers), "defenders": [],
         "stealth": dict(stealth), "strength": {}, "winner": None, "loser": None, "unopposed": False,
@@ -485,7 +497,9 @@ def initiate_challenge(state: State, seat: str, ctype: str, attackers: list[str]
                    "stealth": {T.cid(state, a): T.cid(state, b) for a, b in stealth.items()}})
     state["decision"] = None
     open_window(state, "after_attackers", "challenge_defenders")
-    A.emit(state, {"t": "challenge_initiated", "type": ctype, "attacker": seat, "defender": defender}, events)
+    ev = {"t": "challenge_initiated", "type": ctype, "attacker": seat, "defender": defender}
+    if not melee.offer_redirect(state, ev):  # L208: Crown Regent, before reactions to the initiation
+        A.emit(state, ev, events)
 
 
 def eligible_defenders(state: State) -> list[str]:
@@ -533,6 +547,8 @@ def challenge_strength(state: State, events: list[Event]) -> None:
     a_side, d_side = _side(state, att, "attacking"), _side(state, dfn, "defending")
     a_total = sum(T.strength(state, u) for u in a_side if A.contributes(state, u))
     d_total = sum(T.strength(state, u) for u in d_side if A.contributes(state, u))
+    a_total += melee.str_bonus(state, att, ch["type"], a_side)  # L205: the titles' STR bonuses
+    d_total += melee.str_bonus(state, dfn, ch["type"], d_side)
     ch["strength"] = {att: a_total, dfn: d_total}
     winner = None
     if a_side and a_total >= 1 and a_total >= d_total:
@@ -561,6 +577,7 @@ def challenge_bonus(state: State, events: list[Event]) -> None:
         state["players"][ch["attacker"]]["faction_power"] += 1
         events.append({"type": "power", "seat": ch["attacker"], "card": "faction", "amount": 1,
                        "reason": "unopposed"})
+    melee.rivals_bonus(state, events)  # L182, L207
     goto(state, "challenge_claim")
 
 
@@ -572,7 +589,7 @@ def challenge_claim(state: State, events: list[Event]) -> None:
     if ch["winner"] is None or ch["winner"] != ch["attacker"]:
         return
     att, dfn = ch["attacker"], ch["defender"]
-    claim = T.plot_value(state, att, "claim") or 0
+    claim = (T.plot_value(state, att, "claim") or 0) + melee.claim_bonus(state)  # Master of Ships
     ch["claim"] = claim
     events.append({"type": "claim", "seat": att, "challenge": ch["type"], "claim": claim})
     if claim <= 0:
@@ -586,16 +603,24 @@ def challenge_claim(state: State, events: list[Event]) -> None:
         if chars:
             A.request_leave(state, chars, "dead", "claim", events)
     elif ch["type"] == "intrigue":
-        n = min(claim, len(p["hand"]))
-        for _ in range(n):
-            u = p["hand"].pop(rng.randbelow(state, len(p["hand"])))
-            p["discard"].insert(0, u)
-            events.append({"type": "discard", "seat": dfn, "card": T.cid(state, u), "reason": "claim"})
+        if melee.is_melee(state) and melee.whispers_ask(state, claim):  # Master of Whispers
+            return
+        intrigue_claim(state, dfn, claim, events)
     else:
         n = min(claim, p["faction_power"])
         p["faction_power"] -= n
         state["players"][att]["faction_power"] += n
         events.append({"type": "power_moved", "from": dfn, "to": att, "amount": n})
+
+
+def intrigue_claim(state: State, dfn: str, claim: int, events: list[Event]) -> None:
+    """L185: that many cards discarded from the hand at random."""
+    p = state["players"][dfn]
+    n = min(claim, len(p["hand"]))
+    for _ in range(n):
+        u = p["hand"].pop(rng.randbelow(state, len(p["hand"])))
+        p["discard"].insert(0, u)
+        events.append({"type": "discard", "seat": dfn, "card": T.cid(state, u), "reason": "claim"})
 
 
 def claim_kill(state: State, seat: str, uids: list[str], events: list[Event]) -> None:
@@ -691,16 +716,17 @@ def dominance_count(state: State, events: list[Event]) -> None:
     """L77, L79: standing STR plus gold, plus what a constant ability adds to a player's total
     (`rule: dominance_str`, The Iron Throne); a tie for the highest gives nobody power."""
     set_step(state, "dominance", "5.2", events)
-    bonus = dict.fromkeys(state["seats"], 0)
+    bonus = dict.fromkeys(T.alive(state), 0)
     for _src, s, a in A.constants(state):
-        if a.get("rule") == "dominance_str":
+        if a.get("rule") == "dominance_str" and s in bonus:
             bonus[s] += a["amount"]
+    melee.dominance_bonus(state, bonus)  # Crown Regent (L205)
     totals = {}
-    for s in state["seats"]:
+    for s in bonus:
         totals[s] = bonus[s] + state["players"][s]["gold"] + sum(
             T.strength(state, u) for u in T.in_play(state, s, "character") if not state["inplay"][u]["kneeling"])
     best = max(totals.values())
-    top = [s for s in state["seats"] if totals[s] == best]
+    top = [s for s in totals if totals[s] == best]
     winner = top[0] if len(top) == 1 else None
     state["dominance"] = {"total": totals, "winner": winner}
     if winner is not None:
@@ -776,6 +802,7 @@ def taxation_reserve(state: State, events: list[Event]) -> None:
         ask(state, "discard", [s], count=excess)
         return
     state["reserve_checked"] = []
+    melee.return_titles(state, events)  # L83: 7.4 (melee only)
     open_window(state, "taxation", "taxation_end")
 
 
@@ -806,6 +833,7 @@ STEPS = {f.__name__: f for f in (
     dominance_count, dominance_end, standing_begin, standing_stand, standing_end, taxation_begin,
     taxation_return, taxation_reserve, taxation_end,
 )}
+STEPS["melee_titles"] = melee.titles_select
 
 
 def refuse(reason: str) -> None:

@@ -710,3 +710,9 @@ def describe(event: Event) -> dict[str, Any]:
     return line(ps, key=t in KEY_KINDS,
                 headline=t in HEADLINE_KINDS or (t == "leaves_play" and event.get("reason") == "claim"),
                 seats=seats(ps), private=t in ("draw", "look") and bool(event.get("cards")), moment=moment(event))
+
+
+# the melee's own events (narrate_melee.py)
+from games.engine.lcg import narrate_melee  # noqa: E402
+
+NARRATORS.update(narrate_melee.NARRATORS)

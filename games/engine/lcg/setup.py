@@ -6,7 +6,7 @@ from typing import Any
 
 from games.engine import rng
 from games.engine.base import EngineError, ScenarioSetupError
-from games.engine.lcg import data, flow
+from games.engine.lcg import data, flow, melee
 from games.engine.lcg import table as T
 from games.engine.lcg.abilities import REVISION
 
@@ -18,7 +18,7 @@ PLAYER_KEYS = frozenset({
     "decklist", "faction", "agenda", "hand", "deck", "deck_size", "plots", "used_plots", "plot", "characters",
     "locations", "faction_power", "faction_kneeling", "gold", "discard", "dead", "limited", "challenges",
 })
-SETUP_KEYS = frozenset({"first_player", "round", "players"})
+SETUP_KEYS = frozenset({"first_player", "round", "players", "titles"})
 STARTS = {
     "setup": "setup_mulligan", "plot": "plot_begin", "draw": "draw_begin", "marshaling": "marshal_begin",
     "challenges": "challenges_begin", "dominance": "dominance_begin", "standing": "standing_begin",
@@ -32,13 +32,13 @@ SYNTHETIC_DECK = 20
 
 
 def check_seats(seats: Any) -> None:
-    """Two seats play a joust (L3); melee (titles) is not in this scope."""
+    """Two seats play a joust, three to six a melee with titles (L3, melee.py)."""
     if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
         raise EngineError("illegal_action", "seats: a list of player names")
-    if len(seats) != 2:
-        raise EngineError("illegal_action", "the card game is played by two players (joust); melee is not supported")
-    if len(set(seats)) != 2:
-        raise EngineError("illegal_action", "two different seats")
+    if not 2 <= len(seats) <= melee.MAX_SEATS:
+        raise EngineError("illegal_action", "the card game is played by two players (joust) or three to six (melee)")
+    if len(set(seats)) != len(seats):
+        raise EngineError("illegal_action", "different seats")
 
 
 def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, Any]:
@@ -60,11 +60,11 @@ def check_options(options: Any, seats: list[str], *, live: bool) -> dict[str, An
     chosen = options.get("decks")
     default = list(data.DEFAULT_DECKS)
     if chosen is None:
-        decks = default
+        decks = [default[i % len(default)] for i in range(len(seats))]
     elif isinstance(chosen, list) and len(chosen) == len(seats):
         decks = list(chosen)
     elif isinstance(chosen, dict) and set(chosen) <= set(seats):
-        decks = [chosen.get(s, default[i]) for i, s in enumerate(seats)]
+        decks = [chosen.get(s, default[i % len(default)]) for i, s in enumerate(seats)]
     else:
         raise EngineError("illegal_action", "option decks: one deck per seat")
     for d in decks:
@@ -130,6 +130,7 @@ def empty_state(seats: list[str], opts: dict[str, Any], seed: int) -> State:
         "winner": None, "eliminated": [], "over": False,
         "stack": [], "queue": [], "lasting": [], "delayed": [], "reductions": [],
         "limits": {"challenge": {}, "phase": {}, "round": {}}, "frames": 0,
+        **({"melee": melee.empty()} if len(seats) > 2 else {}),
     }
 
 
@@ -218,6 +219,7 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
     state["round"] = rnd
     for s in seats:
         _build_player(state, s, decks[s], players.get(s) or {}, start)
+    melee.scenario_titles(state, setup.get("titles"))
     state["phase"] = PHASE_OF_START[start]
     state["next"] = STARTS[start]
     state["setup_done"] = start != "setup"

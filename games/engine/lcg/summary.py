@@ -17,6 +17,7 @@ TOP_KEYS = frozenset({
     "deck_size", "discard", "dead", "plots", "used_plots", "chosen_plot", "plot", "income", "initiative", "claim",
     "reserve", "gold", "power", "faction", "characters", "locations", "attachments", "cards", "limited",
     "challenges", "challenge", "dominance", "setup_cards", "mulligan", "pending", "winner", "eliminated", "seats",
+    "titles",
 })
 
 
@@ -57,6 +58,8 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
         "winner": state["winner"], "eliminated": list(state["eliminated"]),
         "dominance": copy.deepcopy(state["dominance"]) if state["dominance"] else None,
     }
+    if "melee" in state:  # the titles held (revealed at the end of 1.4; a pick is never shown before)
+        out["titles"] = {s: state["melee"]["titles"].get(s) for s in seats}
     per: dict[str, dict[str, Any]] = {k: {} for k in (
         "hand", "hand_size", "deck", "deck_size", "discard", "dead", "plots", "used_plots", "chosen_plot", "plot",
         "income", "initiative", "claim", "reserve", "gold", "power", "faction", "characters", "locations",
@@ -182,12 +185,18 @@ def view(state: State, seat: str | None) -> State:
             pv["setup_cards"] = [HIDDEN] * len(sc)
         players[s] = pv
     v: dict[str, Any] = {k: copy.deepcopy(val) for k, val in state.items()
-                         if k not in ("rng", "uid_rng", "players", "uids", "decision", "facedown")}
+                         if k not in ("rng", "uid_rng", "players", "uids", "decision", "facedown", "melee")}
+    if "melee" in state:  # melee.py: titles picked in secret; what is offered only to the one choosing
+        from games.engine.lcg import melee
+
+        v["melee"] = melee.public(state, seat)
     v["players"] = players
     v["stack"] = [{"f": f["f"], "timing": f.get("timing"), "what": f.get("what")} for f in state.get("stack", ())]
     v.pop("queue", None)
     d = state["decision"]
     v["decision"] = copy.deepcopy(d)
+    if d and d["kind"] == "title" and seat not in d["seats"]:
+        v["decision"].pop("options", None)
     # no uid of a card the viewer may not identify (a facedown duplicate; a former attacker now in a
     # hand; a plot an ability remembers): it shows as HIDDEN, so no card can be followed by its uid
     # from where it was seen to where it is hidden (issue 30)

@@ -75,24 +75,50 @@ def player(state: State, seat: str) -> dict[str, Any]:
     return state["players"][seat]
 
 
+def alive(state: State) -> list[str]:
+    """The seats still in the game (melee: an eliminated seat is out, L231), in seat order."""
+    out = state["eliminated"]
+    return [s for s in state["seats"] if s not in out] if out else list(state["seats"])
+
+
 def others(state: State, seat: str) -> list[str]:
-    return [s for s in state["seats"] if s != seat]
+    return [s for s in alive(state) if s != seat]
 
 
 def opponent(state: State, seat: str) -> str:
-    return others(state, seat)[0]
+    """The opponent (joust). In a melee: the other player of the challenge the seat takes part in,
+    else the next opponent in player order (docs/rules-decisions.md, "Melee: 'an opponent'")."""
+    rest = others(state, seat)
+    if len(state["seats"]) > 2:
+        ch = state.get("challenge")
+        if ch and ch.get("live") and seat in (ch["attacker"], ch["defender"]):
+            other = ch["defender"] if seat == ch["attacker"] else ch["attacker"]
+            if other in rest:
+                return other
+        seats = state["seats"]
+        i = seats.index(seat)
+        for s in seats[i + 1:] + seats[:i]:
+            if s in rest:
+                return s
+    return rest[0] if rest else [s for s in state["seats"] if s != seat][0]
 
 
 def player_order(state: State) -> list[str]:
-    """L113: the first player, then clockwise (seat order)."""
+    """L113: the first player, then clockwise (seat order); eliminated seats are skipped."""
     seats = state["seats"]
     i = seats.index(state["first_player"])
-    return seats[i:] + seats[:i]
+    order = seats[i:] + seats[:i]
+    return [s for s in order if s not in state["eliminated"]] if state["eliminated"] else order
 
 
 def next_seat(state: State, seat: str) -> str:
     seats = state["seats"]
-    return seats[(seats.index(seat) + 1) % len(seats)]
+    i = seats.index(seat)
+    for k in range(1, len(seats) + 1):
+        s = seats[(i + k) % len(seats)]
+        if s not in state["eliminated"]:
+            return s
+    return seat
 
 
 # ------------------------------------------------------------------ cards in play

@@ -116,6 +116,28 @@ def run_lcg(games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
     return {**tally(plays()), "seeds": games}
 
 
+def run_lcg_melee(players: int, games: int, seed: int, check: bool, smart: bool) -> dict[str, Any]:
+    """The card game's melee (issue 31): `games` games of `players` seats, the learn-to-play decks in
+    turn, half with `every_window`; random players, or with --bot smart the engine's player in one seat
+    (turning round the table); invariants (and the melee's, bot.check_melee) after every action."""
+    from games.engine.lcg import bot
+
+    def plays():
+        for i in range(games):
+            smart_seat = f"p{i % players + 1}" if smart else None
+
+            def label(w, smart_seat=smart_seat):
+                return ("engine's player" if w == smart_seat else "random player") if smart else w
+
+            yield (seed + i, "",
+                   lambda s=seed + i, i=i, smart_seat=smart_seat:
+                       bot.play_melee(s, players, smart=(smart_seat,) if smart_seat else (), check=check,
+                                      every_window=bool(i % 2)),
+                   label)
+
+    return tally(plays())
+
+
 def run_minis(games: int, seed: int, check: bool, smart: bool, seats: int = 2,
               multiplayer: str | None = None) -> dict[str, Any]:
     """The miniatures game: seeded games of random players (or the engine's player, alternating
@@ -193,10 +215,12 @@ def usage_problem(options: dict[str, Any]) -> str | None:
 
     game = options["game"]
     wrong = []
+    if options["players"] is None and game not in ("minis", "lcg"):
+        options["players"] = 6  # agot's (and btwixt's) default
     if game == "minis":
         if options["tides"]:
             wrong.append("--tides does not apply to --game minis (Tides of Battle is an agot option)")
-        if options["players"] == 6:  # the agot default: the miniatures game seats two
+        if options["players"] is None:  # the miniatures game seats two by default
             options["players"] = 2
         if options["options"] not in (None, "ffa", "teams") or (
                 options["options"] is not None and options["players"] == 2) or (
@@ -208,7 +232,7 @@ def usage_problem(options: dict[str, Any]) -> str | None:
             wrong.append("--tides does not apply to --game lcg (Tides of Battle is an agot option)")
         if options["options"] is not None:
             wrong.append(f"--options {options['options']!r} does not apply to --game lcg")
-        if options["players"] == 6:  # the agot default: the card game is a joust
+        if options["players"] is None:  # the card game's default: a joust
             options["players"] = 2
     elif game == "btwixt":
         if options["tides"]:
@@ -235,7 +259,12 @@ def usage_problem(options: dict[str, Any]) -> str | None:
             return f"--options {options['options']!r}: {getattr(e, 'reason', e)}"
     engine = get_ruleset(game)
     most = getattr(engine, "engine_max_seats", engine.max_seats)  # minis: the engine seats more than the site
-    if not engine.min_seats <= options["players"] <= most:
+    if game == "lcg" and options["players"] > 2:  # a melee (issue 31): the engine seats 3 to 6
+        if options.get("decks", "learn-to-play") != "learn-to-play":
+            return "--decks ready-made plays a joust; a melee (--players 3 to 6) uses the learn-to-play decks"
+        if not 3 <= options["players"] <= engine.melee_max_seats:
+            return f"--players {options['players']}: lcg seats 2 (joust) or 3 to {engine.melee_max_seats} (melee)"
+    elif not engine.min_seats <= options["players"] <= most:
         return f"--players {options['players']}: {game} seats {engine.min_seats} to {most} players"
     if options["games"] < 1:
         return f"--games {options['games']}: play at least one game"
@@ -247,7 +276,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", default="agot", choices=["agot", "btwixt", "lcg", "minis"])
-        parser.add_argument("--players", type=int, default=6)
+        parser.add_argument("--players", type=int, default=None,
+                            help="seats (default: 6; 2 for minis and lcg; lcg: 2 is a joust, 3 to 6 a melee)")
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=1, help="first seed; game i uses seed + i")
         parser.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed only)")
@@ -273,6 +303,13 @@ class Command(BaseCommand):
                 extra += ", two teams of two" if options["options"] == "teams" else \
                     f", {options['players']} players each for themselves"
             self._report("minis", res, options, extra, "winners")
+            return
+        if options["game"] == "lcg" and options["players"] > 2:
+            res = run_lcg_melee(options["players"], options["games"], options["seed"], not options["no_check"],
+                                options["bot"] == "smart")
+            extra = " (melee)" + (", the engine's player in one seat against random ones"
+                                  if options["bot"] == "smart" else "")
+            self._report("lcg", res, options, extra, "winners")
             return
         if options["game"] == "lcg":
             ready_made = options.get("decks") == "ready-made"
