@@ -192,3 +192,41 @@ def test_a_challenge_names_any_opponent_and_never_an_eliminated_one_L169():
     from games.engine.lcg import table as T
 
     assert T.player_order(state) == ["p1", "p2"] and T.next_seat(state, "p2") == "p1"
+
+
+def _titled(titles, plot="plot_0"):
+    cards = [{"id": "plot_0", "type": "plot", "plot": {"income": 0, "initiative": 0, "claim": 1, "reserve": 6}},
+             {"id": "a_p", "type": "character", "cost": 1, "strength": 1, "icons": ["power", "military"]}]
+    seats = R.seat_names(len(titles))
+    players = {s: {"decklist": None, "faction": "stark", "plot": "plot_0"} for s in seats}
+    players["p1"].update(plot=plot, characters=["a_p", "a_p", "a_p"])
+    setup = {"first_player": "p1", "titles": dict(zip(seats, titles, strict=True)), "players": players}
+    return R.scenario_game(seats, {}, 1, setup, "challenges", extra={"cards": cards})
+
+
+def test_hand_of_the_king_lifts_only_the_per_type_limit_not_sneak_attack_L72():
+    """Hand of the King's second power challenge (against another opponent) is refused under Sneak
+    Attack's "at most 1 challenge this phase": only the limit of L72 is lifted."""
+    titles = ["hand_of_the_king", "crown_regent", "master_of_ships", "master_of_coin"]
+    state = _titled(titles)
+    state, _ = R.apply(state, "p1", {"challenge": {"type": "power", "attackers": ["a_p#1"], "opponent": "p3"}})
+    state, _ = R.apply(state, "p2", {"redirect": False})
+    assert R.pending(state) == {"p1": "challenge"}
+    state2, _ = R.apply(state, "p1", {"challenge": {"type": "power", "attackers": ["a_p#2"], "opponent": "p4"}})
+    assert state2["challenge"]["defender"] == "p4"
+    sneaky = _titled(titles, plot="sneak_attack")
+    sneaky, _ = R.apply(sneaky, "p1", {"challenge": {"type": "power", "attackers": ["a_p#1"], "opponent": "p3"}})
+    sneaky, _ = R.apply(sneaky, "p2", {"redirect": False})
+    assert R.pending(sneaky) != {"p1": "challenge"}  # p1 is not offered a second challenge
+    assert [e for e in sneaky["melee"]["against"].get("p1", [])] in ([], [["power", "p3"]])
+
+
+def test_the_regent_declining_leaves_the_challenge_and_the_redirect_for_later_L208():
+    state = _titled(["master_of_laws", "crown_regent", "master_of_ships"])
+    state, _ = R.apply(state, "p1", {"challenge": {"type": "power", "attackers": ["a_p#1"], "opponent": "p3"}})
+    assert R.pending(state) == {"p2": "redirect"}
+    assert R.default_action(state, "p2") == {"redirect": False}
+    state, _ = R.apply(state, "p2", {"redirect": False})
+    assert state["challenge"]["defender"] == "p3" and not state["melee"]["regent_used"]
+    state, _ = R.apply(state, "p1", {"challenge": {"type": "military", "attackers": ["a_p#2"], "opponent": "p3"}})
+    assert R.pending(state) == {"p2": "redirect"}  # still unused this round

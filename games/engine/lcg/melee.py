@@ -240,7 +240,9 @@ def allowance(state: State, seat: str, ctype: str, opponent: str | None = None) 
     if why is None:
         return None
     p = state["players"][seat]
-    if ctype == "power" and title_of(state, seat) == "hand_of_the_king" and "power" in p["challenges"]:
+    # only the per-type limit (L72) is lifted, never another limit (Sneak Attack's one challenge)
+    if ctype == "power" and title_of(state, seat) == "hand_of_the_king" and "power" in p["challenges"] \
+            and why.endswith("(L72)"):
         i = p["challenges"].index("power")
         del p["challenges"][i]
         try:
