@@ -29,3 +29,20 @@ def test_simulate_lcg_plays_random_pairs_of_the_ready_made_decks():
 def test_decks_apply_to_the_card_game_only():
     with pytest.raises(CommandError, match="--decks does not apply to --game minis"):
         call_command("simulate", "--game", "minis", "--decks", "ready-made", "--games", "1", stdout=io.StringIO())
+
+
+def test_simulate_lcg_melee_with_four_players():
+    """Issue 31: `--players 4` plays melees (titles, N players), invariants and check_melee after every
+    action; `--bot smart` seats the engine's player in one seat; other counts are refused."""
+    out = io.StringIO()
+    call_command("simulate", "--game", "lcg", "--players", "4", "--games", "3", "--seed", "31", stdout=out)
+    assert "lcg: 3 games of 4 players (melee), seeds 31..33: 3 ok, 0 failed" in out.getvalue()
+    out = io.StringIO()
+    call_command("simulate", "--game", "lcg", "--players", "3", "--games", "2", "--bot", "smart", stdout=out)
+    assert "2 ok, 0 failed" in out.getvalue()
+    for bad in ("7", "1"):
+        with pytest.raises(CommandError, match=f"--players {bad}: lcg seats 2"):
+            call_command("simulate", "--game", "lcg", "--players", bad, "--games", "1", stdout=io.StringIO())
+    with pytest.raises(CommandError, match="ready-made plays a joust"):
+        call_command("simulate", "--game", "lcg", "--players", "4", "--decks", "ready-made", "--games", "1",
+                     stdout=io.StringIO())
