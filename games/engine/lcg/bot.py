@@ -264,6 +264,23 @@ def _greedy_setup(state: State, seat: str) -> list[Any]:
     return chosen
 
 
+def _attackers(state: State, seat: str, ctype: str) -> list:
+    """The standing characters of `seat` with the challenge's icon, the strongest alone when Jousting
+    Contest limits the attackers."""
+    able = [u for u in T.in_play(state, seat, "character")
+            if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)]
+    most = cards_baratheon_targaryen.max_attackers(state)
+    if most is not None:
+        able = sorted(able, key=lambda u: -T.strength(state, u))[:most]
+    return able
+
+
+def _defending_strength(state: State, opp: str, ctype: str) -> int:
+    """The STR the standing characters of `opp` with the challenge's icon could defend with."""
+    return sum(T.strength(state, u) for u in T.in_play(state, opp, "character")
+               if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype))
+
+
 def _attack(state: State, seat: str) -> Action:
     if melee.is_melee(state):
         return _melee_attack(state, seat)
@@ -272,14 +289,9 @@ def _attack(state: State, seat: str) -> Action:
     for ctype in ("military", "power", "intrigue"):
         if ctype not in flow.can_challenge(state, seat):
             continue
-        able = [u for u in T.in_play(state, seat, "character")
-                if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)]
-        most = cards_baratheon_targaryen.max_attackers(state)  # Jousting Contest: the strongest alone
-        if most is not None:
-            able = sorted(able, key=lambda u: -T.strength(state, u))[:most]
+        able = _attackers(state, seat, ctype)
         mine = sum(T.strength(state, u) for u in able)
-        theirs = sum(T.strength(state, u) for u in T.in_play(state, opp, "character")
-                     if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype))
+        theirs = _defending_strength(state, opp, ctype)
         if able and mine >= 1 and mine > theirs and (best is None or mine - theirs > best[0]):
             best = (mine - theirs, ctype, able)
     if best is None:
@@ -294,15 +306,10 @@ def _melee_attack(state: State, seat: str) -> Action:
     for ctype in ("military", "power", "intrigue"):
         if ctype not in flow.can_challenge(state, seat):
             continue
-        able = [u for u in T.in_play(state, seat, "character")
-                if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype)]
-        most = cards_baratheon_targaryen.max_attackers(state)
-        if most is not None:
-            able = sorted(able, key=lambda u: -T.strength(state, u))[:most]
+        able = _attackers(state, seat, ctype)
         mine = sum(T.strength(state, u) for u in able)
         for opp in melee.legal_opponents(state, seat, ctype):
-            theirs = sum(T.strength(state, u) for u in T.in_play(state, opp, "character")
-                         if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype))
+            theirs = _defending_strength(state, opp, ctype)
             score = (mine - theirs, melee.rivals(state, seat, opp), T.power_total(state, opp))
             if able and mine >= 1 and mine > theirs and (best is None or score > best[0]):
                 best = (score, ctype, able, opp)
