@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
@@ -24,6 +23,7 @@ from games.replay import rebuild
 from games.services import play
 from games.services.notify import fan_out, seat_group, spectator_group, table_group
 from tests.factories import api_client_for, make_game, make_user, whole_log
+from tests.sockets import open_game_socket
 from tests.test_agot_fog_site import payload_leaks
 from tests.test_lobby_agot_variants import FORM, form_errors
 from web.forms import option_words
@@ -357,8 +357,6 @@ def test_the_spectators_page_says_it_shows_the_game_with_a_delay_in_english_and_
 
 # ----------------------------------------------------------------------------- the socket itself
 
-HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-
 
 async def next_update(communicator, timeout: float = 2):
     while True:
@@ -376,13 +374,7 @@ async def test_the_spectators_socket_gets_an_update_without_events_and_the_seat_
     users = await sync_to_async(lambda: {s.seat: s.user for s in game.seats.all()})()
     sockets = {}
     for who, user in (("spectator", await sync_to_async(make_user)()), ("stark", users["stark"]), ("anonymous", None)):
-        communicator = WebsocketCommunicator(app, f"/ws/games/{game.pk}/", headers=HEADERS)
-        if user is not None:
-            communicator.scope["user"] = user
-        connected, _ = await communicator.connect()
-        assert connected
-        assert (await communicator.receive_json_from())["type"] == "hello"
-        sockets[who] = communicator
+        sockets[who] = await open_game_socket(app, game.pk, user)
     rng = random.Random(1)
     for _ in range(4):
         state = await sync_to_async(lambda: Game.objects.get(pk=game.pk).state)()

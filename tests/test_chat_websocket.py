@@ -5,32 +5,21 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from chat import services as chat
 from chat.models import ChatMessage
 from games.models import Game
 from tests.factories import make_game, make_user
+from tests.sockets import open_game_socket as connect
 from westeros.asgi import websocket_application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-HEADERS = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
 
 
 @pytest.fixture
 def app(settings):
     settings.ALLOWED_HOSTS = ["testserver"]
     return websocket_application()
-
-
-async def connect(app, game_id: int, user=None) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(app, f"/ws/games/{game_id}/", headers=HEADERS)
-    if user is not None:
-        communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
-    assert connected
-    assert (await communicator.receive_json_from())["type"] == "hello"
-    return communicator
 
 
 async def next_of_type(communicator, kind: str, timeout: float = 30) -> dict:
