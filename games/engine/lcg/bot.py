@@ -281,16 +281,20 @@ def _defending_strength(state: State, opp: str, ctype: str) -> int:
                if not state["inplay"][u]["kneeling"] and T.has_icon(state, u, ctype))
 
 
+def _challenges(state: State, seat: str):
+    """(type, attackers, their STR) of each challenge `seat` may still declare."""
+    for ctype in ("military", "power", "intrigue"):
+        if ctype in flow.can_challenge(state, seat):
+            able = _attackers(state, seat, ctype)
+            yield ctype, able, sum(T.strength(state, u) for u in able)
+
+
 def _attack(state: State, seat: str) -> Action:
     if melee.is_melee(state):
         return _melee_attack(state, seat)
     opp = T.opponent(state, seat)
     best = None
-    for ctype in ("military", "power", "intrigue"):
-        if ctype not in flow.can_challenge(state, seat):
-            continue
-        able = _attackers(state, seat, ctype)
-        mine = sum(T.strength(state, u) for u in able)
+    for ctype, able, mine in _challenges(state, seat):
         theirs = _defending_strength(state, opp, ctype)
         if able and mine >= 1 and mine > theirs and (best is None or mine - theirs > best[0]):
             best = (mine - theirs, ctype, able)
@@ -303,11 +307,7 @@ def _melee_attack(state: State, seat: str) -> Action:
     """In a melee: the challenge and the opponent where the able characters beat the most, preferring
     the leader in power (rivals and the 15 to win)."""
     best = None
-    for ctype in ("military", "power", "intrigue"):
-        if ctype not in flow.can_challenge(state, seat):
-            continue
-        able = _attackers(state, seat, ctype)
-        mine = sum(T.strength(state, u) for u in able)
+    for ctype, able, mine in _challenges(state, seat):
         for opp in melee.legal_opponents(state, seat, ctype):
             theirs = _defending_strength(state, opp, ctype)
             score = (mine - theirs, melee.rivals(state, seat, opp), T.power_total(state, opp))
