@@ -157,6 +157,15 @@ def test_integer_query_parameters_beyond_the_database_range_are_field_errors(par
     assert param in body["fields"], body
 
 
+@pytest.mark.parametrize("params", [{"limit": "null"}, {"limit": "0"}, {"limit": "undefined"}, {"after": "null"}])
+def test_the_game_log_refuses_a_null_limit_or_after(params):
+    """Issue 28: `limit=null` is a 400 naming the parameter, not the default page."""
+    game = make_game()
+    response = Client().get(reverse("api-game-log", args=[game.pk]), params)
+    body = assert_error_shape(response, str(params), 400)
+    assert next(iter(params)) in body["fields"], body
+
+
 def test_integer_query_parameters_within_range_still_filter():
     make_lobby(time_limit=3600)
     client = Client()

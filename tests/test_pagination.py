@@ -124,9 +124,25 @@ def test_an_unknown_filter_value_is_a_400_naming_it_not_an_empty_list(url, param
     answer = api_client_for(make_user()).get(url, params)
     assert answer.status_code == 400, answer.content
     body = answer.json()
-    assert body["error"] == "invalid" and field in body["fields"] and "Must be one of" in body["fields"][field][0]
+    assert body["error"] == "invalid" and field in body["fields"] and "Choose one of" in body["fields"][field][0]
     assert api_client_for(make_user()).get(url, {field: "agot" if field == "ruleset" else
                                                  {"status": "finished", "format": "swiss"}[field]}).status_code == 200
+
+
+def test_an_unknown_filter_value_is_refused_in_the_reader_s_language():
+    answer = Client().get("/api/v1/tournaments", {"status": "paused"}, HTTP_ACCEPT_LANGUAGE="es-ES,es;q=0.9")
+    assert answer.status_code == 400, answer.content
+    said = answer.json()["fields"]["status"][0]
+    assert said.startswith("Elige uno de estos:") and "finished" in said
+
+
+@pytest.mark.parametrize("params", [{"page": "null"}, {"page_size": "null"}, {"page_size": "None"}])
+def test_null_page_parameters_are_a_400_not_the_default_page(params):
+    """Issue 28: the API refuses `limit=null` (a client's unset value sent as text) instead of
+    answering the default page as if nothing had been asked."""
+    answer = api_client_for(make_user()).get("/api/v1/lobbies", params)
+    assert answer.status_code == 400, answer.content
+    assert next(iter(params)) in answer.json()["fields"]
 
 
 @pytest.mark.parametrize("page", ["0", "abc", "99"])

@@ -87,12 +87,12 @@ def page_response(request: Request, view, items: Iterable[Any] | Any,
 
 def choice_param(request: Request, name: str, choices) -> str | None:
     """A query parameter that names one of `choices` (an enum of the schema), None when absent: an
-    unknown value is a 400 naming the parameter and its choices (issue 28: it answered an empty
-    list, as if the value existed)."""
+    unknown value is a 400 naming the parameter and its choices, in the request's language (issue 28:
+    it answered an empty list, as if the value existed)."""
     value = request.query_params.get(name)
     if value is None or value == "":
         return None
     allowed = list(choices)
     if value not in allowed:
-        raise serializers.ValidationError({name: [f"Must be one of: {', '.join(allowed)}."]})
+        raise serializers.ValidationError({name: [gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(allowed)}]})
     return value
