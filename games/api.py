@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
+from accounts.throttle import client_ip
 from games import queries
 from games.engine import ruleset_ids
 from games.errors import GameError, not_found
@@ -222,7 +223,7 @@ class LobbyJoinView(APIView):
     @extend_schema(request=JoinSerializer, responses=LobbySerializer, summary="Take a seat (starts the game when full)")
     def post(self, request: Request, lobby_id: int) -> Response:
         data = _valid(JoinSerializer, request)
-        return _lobby_response(lobbies.do_join_lobby(lobby_id, request.user, **data))
+        return _lobby_response(lobbies.do_join_lobby(lobby_id, request.user, address=client_ip(request), **data))
 
 
 class LobbyLeaveView(APIView):

@@ -17,8 +17,9 @@ def create(client, **fields):
     return client.post(reverse("api-lobbies"), {**AGOT_3, **fields}, format="json")
 
 
-def join(user, lobby_id, **fields):
-    return api_client_for(user).post(reverse("api-lobby-join", args=[lobby_id]), fields, format="json")
+def join(user, lobby_id, ip="127.0.0.1", **fields):
+    return api_client_for(user).post(reverse("api-lobby-join", args=[lobby_id]), fields, format="json",
+                                     REMOTE_ADDR=ip)
 
 
 def test_creating_a_lobby_seats_the_creator():
@@ -249,6 +250,64 @@ def test_lobby_passwords_are_throttled_like_log_ins_per_user_and_lobby(settings)
     assert not Lobby.objects.get(pk=lobby_id).members.filter(user=guesser).exists()
     assert join(guesser, other_lobby, password="spring").status_code == 200
     assert join(make_user(), lobby_id, password="winter").status_code == 200
+
+
+def test_many_accounts_guessing_one_lobby_slow_it_down_but_never_lock_it(settings):
+    """Each account under its own five guesses: past LOBBY_PASSWORD_CEILING wrong guesses for the lobby
+    from every account and address together, the lobby takes one guess per LOGIN_SLOWDOWN_SECONDS, the
+    others are told to try again in N seconds (429, Retry-After N); when the period ends the player the
+    creator told the password gets in."""
+    from django.core.cache import cache
+
+    from games.services.lobbies import _lobby_slow_key
+
+    settings.LOBBY_PASSWORD_FAILURES = 5
+    settings.LOBBY_PASSWORD_FAILURES_PER_IP = 100
+    settings.LOBBY_PASSWORD_CEILING = 4
+    settings.LOGIN_SLOWDOWN_SECONDS = 30
+    lobby_id = create(api_client_for(make_user()), password="winter").json()["id"]
+    for n in range(4):
+        assert join(make_user(), lobby_id, ip=f"10.1.0.{n}", password=f"guess{n}").status_code == 403
+    assert join(make_user(), lobby_id, ip="10.1.1.1", password="guess").status_code == 403  # the period's guess
+    friend = make_user()
+    slowed = join(friend, lobby_id, ip="10.1.2.2", password="winter")
+    assert slowed.status_code == 429
+    assert slowed["Retry-After"] == "30"
+    body = slowed.json()
+    assert body["error"] == "throttled" and "Try again in 30 seconds" in body["detail"]
+    assert not Lobby.objects.get(pk=lobby_id).members.filter(user=friend).exists()
+    cache.delete(_lobby_slow_key(lobby_id))  # the period is over (its key expired)
+    assert join(friend, lobby_id, ip="10.1.2.2", password="winter").status_code == 200
+    assert Lobby.objects.get(pk=lobby_id).members.filter(user=friend).exists()
+
+
+def test_many_accounts_guessing_from_one_address_lock_that_address(settings):
+    """LOBBY_PASSWORD_FAILURES_PER_IP wrong guesses from one address, whatever the accounts and
+    lobbies, lock lobby passwords from that address; another address is not affected."""
+    settings.LOBBY_PASSWORD_FAILURES = 5
+    settings.LOBBY_PASSWORD_FAILURES_PER_IP = 3
+    first = create(api_client_for(make_user()), password="winter").json()["id"]
+    second = create(api_client_for(make_user()), password="spring").json()["id"]
+    assert join(make_user(), first, ip="10.2.0.1", password="a").status_code == 403
+    assert join(make_user(), second, ip="10.2.0.1", password="b").status_code == 403
+    assert join(make_user(), first, ip="10.2.0.1", password="c").status_code == 403
+    refused = join(make_user(), second, ip="10.2.0.1", password="spring")
+    assert refused.status_code == 429 and refused.json()["error"] == "throttled"
+    assert join(make_user(), second, ip="10.2.0.2", password="spring").status_code == 200
+
+
+def test_the_lobby_page_counts_the_client_address_too(client, settings):
+    settings.LOBBY_PASSWORD_FAILURES_PER_IP = 2
+    lobby_id = create(api_client_for(make_user()), password="winter").json()["id"]
+    url = reverse("web-lobby-action", args=[lobby_id, "join"])
+    for _ in range(2):
+        client.force_login(make_user())
+        client.post(url, {"password": "summer"}, REMOTE_ADDR="10.3.0.1")
+    newcomer = make_user()
+    client.force_login(newcomer)
+    page = client.post(url, {"password": "winter"}, REMOTE_ADDR="10.3.0.1", follow=True)
+    assert b"Too many wrong passwords for this lobby" in page.content
+    assert not Lobby.objects.get(pk=lobby_id).members.filter(user=newcomer).exists()
 
 
 def test_the_lobby_page_shows_the_throttle_sentence(client, settings):

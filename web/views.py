@@ -23,6 +23,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
+from accounts.throttle import client_ip
 from games import queries, rulesets, spectators
 from games.anonymity import hides_names
 from games.engine import EngineError, get_ruleset
@@ -314,7 +315,7 @@ def lobby_action(request: HttpRequest, lobby_id: int, verb: str) -> HttpResponse
         if verb == "join":
             lobbies.do_join_lobby(lobby_id, request.user, seat=request.POST.get("seat", ""), deck=request.POST.get("deck", ""),
                                   password=request.POST.get("password") or None,
-                                  invite=request.POST.get("invite") or None)
+                                  invite=request.POST.get("invite") or None, address=client_ip(request))
         elif verb == "leave":
             lobbies.do_leave_lobby(lobby_id, request.user)
         elif verb == "start":

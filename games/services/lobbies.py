@@ -293,8 +293,9 @@ def _add_member(lobby: Lobby, user: User, seat: str, deck: str = "") -> LobbyMem
 
 def do_join_lobby(
     lobby_id: int, user: User, *, seat: str = "", password: str | None = None, invite: str | None = None,
-    deck: str = "",
+    deck: str = "", address: str | None = None,
 ) -> Lobby:
+    """`address`: the client's address, for the password throttle's per-address count (the views pass it)."""
     with transaction.atomic():
         lobby = lock_lobby(lobby_id)
         if not can_see(lobby, user, invite):
@@ -306,7 +307,7 @@ def do_join_lobby(
         if lobby.is_full():
             raise conflict("lobby_full", gettext("Every seat is taken."))
         if lobby.has_password() and lobby.creator_id != user.pk:
-            _check_lobby_password(lobby, user, password)
+            _check_lobby_password(lobby, user, password, address)
         if lobby.creator_id != user.pk and (reason := meets_requirements(user, lobby)) is not None:
             raise GameError("requirements_not_met", reason, status_code=403)
         _add_member(lobby, user, seat, deck)
@@ -327,32 +328,71 @@ def _password_failures_key(lobby_id: int, user_id: int) -> str:
     return f"lobby-pass-fail:{lobby_id}:{user_id}"
 
 
-def _check_lobby_password(lobby: Lobby, user: User, password: str | None) -> None:
-    """Lobby passwords are throttled like log-ins (accounts/throttle.py): LOBBY_PASSWORD_FAILURES (5)
-    wrong guesses by one user for one lobby refuse that user's further guesses for the lobby for
-    LOGIN_FAILURE_WINDOW_SECONDS, before the password is checked (429, Retry-After). When the counts
-    cannot be read or written (Redis down) the guess is refused (503), as a log-in is."""
+def _lobby_failures_key(lobby_id: int) -> str:
+    return f"lobby-pass-fail:lobby:{lobby_id}"
+
+
+def _lobby_slow_key(lobby_id: int) -> str:
+    return f"lobby-pass-slow:lobby:{lobby_id}"
+
+
+def _address_failures_key(address: str) -> str:
+    return f"lobby-pass-fail:ip:{address}"
+
+
+def _count(cache, keys: list[str], window: int) -> None:
+    for key in keys:
+        if cache.add(key, 1, window):
+            continue
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, window)
+
+
+def _check_lobby_password(lobby: Lobby, user: User, password: str | None, address: str | None = None) -> None:
+    """Lobby passwords are throttled like log-ins (accounts/throttle.py), each count over
+    LOGIN_FAILURE_WINDOW_SECONDS from its first failure, and checked before the password is:
+
+    - per user and lobby: LOBBY_PASSWORD_FAILURES (5) wrong guesses lock that user out of that
+      lobby's password (429, Retry-After the window);
+    - per client address: LOBBY_PASSWORD_FAILURES_PER_IP (20) wrong guesses, whatever the users and
+      lobbies, lock that address's lobby passwords (many accounts from one place);
+    - per lobby across every user and address: past LOBBY_PASSWORD_CEILING (20) wrong guesses the
+      lobby is slowed, never locked: one guess every LOGIN_SLOWDOWN_SECONDS (10) from everyone
+      together, the others told "try again in N seconds" (429), so a campaign of many accounts is
+      slowed to a crawl and the players the creator told the password still get in.
+
+    When the counts cannot be read or written (Redis down) the guess is refused (503), as a log-in is."""
     from django.conf import settings as django_settings
     from django.core.cache import cache
 
+    from accounts.throttle import slowdown_seconds
     from westeros.outages import REDIS_ERRORS, RETRY_AFTER_SECONDS
 
     limit = getattr(django_settings, "LOBBY_PASSWORD_FAILURES", 5)
+    per_address = getattr(django_settings, "LOBBY_PASSWORD_FAILURES_PER_IP", 20)
+    ceiling = getattr(django_settings, "LOBBY_PASSWORD_CEILING", 20)
     window = django_settings.LOGIN_FAILURE_WINDOW_SECONDS
-    key = _password_failures_key(lobby.pk, user.pk)
+    keys = [_password_failures_key(lobby.pk, user.pk), _lobby_failures_key(lobby.pk)]
+    if address:
+        keys.append(_address_failures_key(address))
     try:
-        if cache.get(key, 0) >= limit:
+        counts = cache.get_many(keys)
+        if counts.get(keys[0], 0) >= limit or (address and counts.get(keys[2], 0) >= per_address):
             minutes = max(1, window // 60)
             raise LobbyPasswordThrottled(window, gettext(
                 "Too many wrong passwords for this lobby. Try again in %(minutes)d minutes, or ask its creator "
                 "for the password or an invitation.") % {"minutes": minutes})
+        if counts.get(keys[1], 0) >= ceiling and not cache.add(_lobby_slow_key(lobby.pk), 1, slowdown_seconds()):
+            seconds = slowdown_seconds()
+            raise LobbyPasswordThrottled(seconds, ngettext(
+                "Too many wrong passwords for this lobby from many players. Try again in %(seconds)d second.",
+                "Too many wrong passwords for this lobby from many players. Try again in %(seconds)d seconds.",
+                seconds) % {"seconds": seconds})
         if lobby.password_matches(password):
             return
-        if not cache.add(key, 1, window):
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.set(key, 1, window)
+        _count(cache, keys, window)
     except REDIS_ERRORS:
         raise LobbyPasswordThrottled(RETRY_AFTER_SECONDS, gettext("Joining a lobby with a password is temporarily "
                                      "unavailable. Try again in a minute."), code="unavailable",
