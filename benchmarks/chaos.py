@@ -1,7 +1,7 @@
 """Chaos benchmark (not a test): the production shape on loopback, one process killed at a time
 while play goes on (issue 28, "Any one process can die").
 
-    python benchmarks/chaos.py [--quick] [--faults daphne,worker,beat,redis,postgres,overload]
+    python benchmarks/chaos.py [--quick] [--faults daphne,worker,workers,beat,redis,postgres,overload]
                                [--games 50] [--sockets 200] [--rate 10] [--recovery 30]
 
 What it builds, every piece on private loopback ports in a temporary folder (never the shared
@@ -32,6 +32,8 @@ Phases: a baseline (no fault), then each fault in turn, each followed by `--reco
 play that are measured with it:
   daphne    SIGKILL a Daphne node (its unit restarts it)
   worker    SIGKILL a Celery worker and its pool (restarted)
+  workers   SIGKILL both Celery workers and their pools at once (restarted): deadlines go on through the
+            web servers' fallback sweep (DEADLINE_FALLBACK_IN_SERVER) until a worker is back
   beat      SIGKILL beat (restarted)
   redis     SIGKILL the Redis primary (Sentinel promotes the replica; the old primary is started
             again once that happened, as a machine that was lost and comes back, and the sentinels
@@ -92,7 +94,7 @@ STALE_AFTER = 5.0  # seconds: a socket that has not learnt a committed version b
 HANDSHAKE_GOAL = 2.0
 DEADLINE_GOAL = 5.0
 SOCKETS_GOAL = 0.99
-FAULTS = ("daphne", "worker", "beat", "redis", "postgres", "overload")
+FAULTS = ("daphne", "worker", "workers", "beat", "redis", "postgres", "overload")
 
 
 def wait_for(condition, timeout: float, interval: float = 0.2) -> bool:
@@ -1080,6 +1082,10 @@ def inject(fault: str, cluster: Cluster, site: dict) -> str | dict:
     if fault == "worker":
         cluster.kill("worker-1")
         return "SIGKILL worker-1 and its pool; restarted after RestartSec"
+    if fault == "workers":
+        cluster.kill("worker-1")
+        cluster.kill("worker-2")
+        return "SIGKILL worker-1 and worker-2 and their pools; restarted after RestartSec"
     if fault == "beat":
         cluster.kill("beat")
         return "SIGKILL beat; restarted after RestartSec"
