@@ -76,6 +76,22 @@ async def test_the_accounts_language_wins_on_the_ping_socket(app):
     await s.disconnect()
 
 
+async def test_the_tournament_socket_says_it_is_read_only_in_the_sockets_language(app):
+    from tournaments.services import TournamentSettings, do_create_tournament
+
+    tournament = await sync_to_async(lambda: do_create_tournament(make_user(), TournamentSettings(name="Cup")))()
+    spanish = await socket(app, f"/ws/tournaments/{tournament.id}/", [(b"accept-language", b"es-ES,es;q=0.9")])
+    english = await socket(app, f"/ws/tournaments/{tournament.id}/", [(b"accept-language", b"en")])
+    for s in (spanish, english):
+        await s.send_json_to({"type": "ping"})
+    es, en = await next_error(spanish), await next_error(english)
+    assert es["error"] == en["error"] == "read_only"
+    assert en["detail"] == "This socket only sends updates."
+    assert es["detail"] == "Esta conexión solo envía actualizaciones.", es
+    for s in (spanish, english):
+        await s.disconnect()
+
+
 async def test_english_stays_the_default(app):
     s = await socket(app, "/ws/ping/")
     await s.send_to(text_data="[1, 2")

@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.revocation import CLOSE_REVOKED, ClosesOnRevocation
 from tournaments.models import Tournament
 from tournaments.services import group_name
 from westeros.consumers import FrameLimits, PooledConsumer
+from westeros.outages import scope_language
 from westeros.parsers import SafeJsonFrames
 from westeros.socket_db import socket_database
 
@@ -41,7 +44,9 @@ class TournamentConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJs
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await self.send_json({"type": "error", "error": "read_only", "detail": "This socket only sends updates."})
+        with translation.override(scope_language(self.scope)):  # the socket's language, as the game socket's
+            detail = gettext("This socket only sends updates.")
+        await self.send_json({"type": "error", "error": "read_only", "detail": detail, "fields": {}})
 
     async def tournament_update(self, message: dict[str, Any]) -> None:
         await self.send_json({**message, "type": "update"})
