@@ -85,7 +85,7 @@ class ChallengeForm(lobby_form.LobbyForm):
     made with the API); in the card game the challenger may choose their deck (a ready-made one or a saved one,
     issue 30), the others' are drawn at random."""
 
-    KEPT = ("ruleset", "seats", "time_limit", "tides_of_battle", "minis_mode", "random_terrain", "ranked", "my_deck",
+    KEPT = ("ruleset", "seats", "time_limit", "tides_of_battle", "minis_mode", "random_terrain", "ranked", "my_deck", "lcg_seats",
             *(f"btwixt_{key}" for key in lobby_form.BTWIXT_OPTIONS))
 
     def __init__(self, *args: Any, opponent: User, **kwargs: Any):
@@ -102,8 +102,8 @@ class ChallengeForm(lobby_form.LobbyForm):
             return d
         engine = get_ruleset(ruleset)
         names = [n for n in re.split(r"[\s,;]+", d.get("others") or "") if n]
-        if engine.min_seats == engine.max_seats:
-            names = []  # a two-player game: the opponent alone (the field is hidden for it)
+        if engine.min_seats == engine.max_seats or d["seats"] == 2:
+            names = []  # a two-player game (the card game's joust too): the opponent alone
         d["users"] = [self.opponent.username, *names]
         if engine.min_seats != engine.max_seats and engine.min_seats <= d["seats"] <= engine.max_seats \
                 and len(d["users"]) + 1 != d["seats"]:

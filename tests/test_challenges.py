@@ -174,7 +174,7 @@ def test_challenges_are_rate_limited_per_hour(people, settings):
     ({"users": ["nobody-here"]}, "users"),
     ({"users": "brienne"}, "users"),
     ({"users": ["brienne"], "ruleset": "chess"}, "ruleset"),
-    ({"users": ["brienne", "cersei"]}, "users"),  # the card game is for two
+    ({"users": ["brienne", "cersei", "dany", "edd", "frey", "gendry"]}, "users"),  # the card game: 2 to 6
     ({"users": ["brienne"], "time_limit": 5}, "time_limit"),
     ({"users": ["brienne"], "time_limit": "3600"}, "time_limit"),
     ({"users": ["brienne"], "options": {"every_window": False}}, "options"),

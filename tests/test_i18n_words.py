@@ -76,8 +76,8 @@ def test_not_found_and_conflicts_are_said_in_spanish_with_their_codes():
 def test_the_ruleset_and_options_refusals_are_in_spanish_with_the_games_spanish_names():
     user = make_user()
     client = spanish_api(user)
-    body = client.post("/api/v1/lobbies", {"ruleset": "lcg", "seats": 3, "time_limit": 3600}, format="json").json()
-    assert body["fields"]["seats"] == ["A Game of Thrones: The Card Game se juega con 2 jugadores."]
+    body = client.post("/api/v1/lobbies", {"ruleset": "lcg", "seats": 7, "time_limit": 3600}, format="json").json()
+    assert body["fields"]["seats"] == ["A Game of Thrones: The Card Game se juega con 2 a 6 jugadores."]
     body = client.post("/api/v1/lobbies", {"ruleset": "btwixt", "seats": 9, "time_limit": 3600}, format="json").json()
     assert body["fields"]["seats"] == ["Tierra de Nadie se juega con 3 a 6 jugadores."]
     body = client.post("/api/v1/lobbies", {"ruleset": "chess", "seats": 2, "time_limit": 3600}, format="json").json()

@@ -75,7 +75,7 @@ def test_a_player_who_leaves_the_deck_empty_gets_one_at_random():
     ({"options": {"decks": ["the_old_ways", "the_old_ways"]}}, "options", "Decks are not an option here"),
     ({"ruleset": "agot", "seats": 3, "deck": "the_old_ways"}, "deck", "agot is not played with decks."),
     ({"ruleset": "agot", "seats": 3, "decks": ["a", "b", "c"]}, "decks", "agot is not played with decks."),
-    ({"seats": 3}, "seats", "A Game of Thrones: The Card Game is played by 2 players."),
+    ({"seats": 7}, "seats", "A Game of Thrones: The Card Game is played by 2 to 6 players."),
     ({"decks": "the_old_ways"}, "decks", "Expected a list"),
 ])
 def test_bad_deck_choices_are_refused_and_nothing_is_made(fields, field, said):

@@ -21,10 +21,13 @@ from games.services import lobbies
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
 # the labels are lazy: each form, page and notification says them in its reader's language
 RULESETS = [("agot", _("A Game of Thrones (board game)")), ("btwixt", _("B'Twixt (card game, 3-6 leaders)")),
-            ("lcg", _("A Game of Thrones: The Card Game (2 players)")),
+            ("lcg", _("A Game of Thrones: The Card Game (2 players, or 3-6 in a melee)")),
             ("minis", _("A Song of Ice and Fire: Tabletop Miniatures (2 players)"))]
 ARMIES = [("stark", "Stark"), ("lannister", "Lannister")]
 DECK_CHOICES = [("pick", _("each player picks their own")), ("assign", _("I assign both"))]
+# the card game: a joust of two, or a melee of three to six with the titles (issue 31)
+# (said in words by the forms' templates: "2 players (a joust)", "4 players (a melee with titles)")
+LCG_SEATS = [(n, str(n)) for n in range(2, 7)]
 TIME_LIMITS = [(120, _("2 minutes")), (600, _("10 minutes")), (3600, _("1 hour")), (86400, _("1 day")),
                (259200, _("3 days"))]
 # Clocks for live play (games/services/clocks.py): "bank+increment" in seconds; none by default
@@ -173,6 +176,8 @@ class LobbyForm(forms.Form):
     their_deck = forms.ChoiceField(label=_("Your opponent's deck"), required=False, error_messages={
         "invalid_choice": _("Your opponent's deck: choose one of the decks in the list.")})
     open_decklists = Tick(_("Open deck lists"))
+    lcg_seats = forms.TypedChoiceField(label=_("Players"), choices=LCG_SEATS, coerce=int, required=False, empty_value=2,
+                                       error_messages={"invalid_choice": _("Players: from 2 (a joust) to 6 (a melee).")})
     # The miniatures game: the army (seat) when each player picks, the mode, random terrain; the
     # armies are the fixed 30-point starter lists (games/rulesets.py options_refusal)
     army = forms.ChoiceField(label=_("Your army"), required=False, choices=[("", "—")] + ARMIES, error_messages={
@@ -193,7 +198,7 @@ class LobbyForm(forms.Form):
     AGOT_SWITCHES = ("tides_of_battle", "fog_of_war", "random_starts", "gift_power_tokens", "draft_house_cards",
                      "draft_tracks", "anonymous")
     AGOT_FIELDS = ("seat", *AGOT_SWITCHES, "spectator_delay", "castles_to_win", "rounds")
-    LCG_FIELDS = ("deck_choice", "my_deck", "their_deck", "open_decklists")
+    LCG_FIELDS = ("deck_choice", "my_deck", "their_deck", "open_decklists", "lcg_seats")
     MINIS_FIELDS = ("army", "minis_mode", "random_terrain")
 
     def clean_ruleset(self) -> str:
@@ -232,14 +237,19 @@ class LobbyForm(forms.Form):
             return d
         engine = get_ruleset(ruleset)
         low, high = engine.min_seats, engine.max_seats
-        if low == high:  # the card game: always two (the hidden Players field is not read)
+        if low == high:  # a game of two (the hidden Players field is not read)
             self.errors.pop("seats", None)
             d["seats"] = low
+        elif ruleset == "lcg":  # its own Players field: a joust unless a melee is chosen (the hidden one is not read)
+            self.errors.pop("seats", None)
+            d["seats"] = d.get("lcg_seats") or 2
         elif d.get("seats") is None and "seats" not in self.errors:
             self.add_error("seats", gettext("Players: say how many (%(low)s to %(high)s).") % {"low": low, "high": high})
         elif d.get("seats") is not None and not low <= d["seats"] <= high:
             self.add_error("seats", rulesets.players_words(ruleset, low, high))
-        if ruleset == "lcg" and d.get("deck_choice") == "assign" and not (d.get("my_deck") and d.get("their_deck")):
+        if ruleset == "lcg" and d.get("deck_choice") == "assign" and d["seats"] > 2:
+            self.add_error("deck_choice", gettext("In a melee each player picks their own deck (or gets one at random)."))
+        elif ruleset == "lcg" and d.get("deck_choice") == "assign" and not (d.get("my_deck") and d.get("their_deck")):
             self.add_error("their_deck" if d.get("my_deck") else "my_deck",
                            gettext("Assigning the decks: choose your deck and your opponent's."))
         return d

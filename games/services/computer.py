@@ -56,9 +56,9 @@ def do_play_computer(user: User, request: ComputerGame) -> Game:
         raise lobbies.invalid("ruleset", why)
     count = seat_count(request.ruleset, request.seats)
     deck, decks = request.deck, []
-    if request.their_deck:  # the computer's deck chosen: both assigned in join order, the person's first
+    if request.their_deck:  # the computer's deck chosen: all assigned in join order, the person's first
         mine = request.deck or secrets.choice(sorted(lobbies.deck_choices(request.ruleset)) or [""])
-        decks, deck = [mine, request.their_deck], ""
+        decks, deck = [mine] + [request.their_deck] * (count - 1), ""  # a melee: each computer player brings it
     settings = lobbies.LobbySettings(
         ruleset=request.ruleset, seat_count=count, time_limit=request.time_limit,
         name="", clock_bank=request.clock_bank,  # worded when shown, in the reader's language (games/lobby_names.py)

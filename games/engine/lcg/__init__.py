@@ -47,7 +47,7 @@ A.blanked = A.kept_blanked(A.blanked)
 class LcgRuleset:
     id = "lcg"
     min_seats = 2
-    max_seats = 2
+    max_seats = 6  # two: a joust; three to six: a melee (melee.py, issue 31)
     ordered_summary_paths = ("deck.*",)
     scenario_keys = ("cards",)
     options_doc = {
@@ -58,8 +58,8 @@ class LcgRuleset:
 
     # -------------------------------------------------------------- creation
 
-    # The site seats two (max_seats); the engine plays a melee of three to six too (melee.py,
-    # issue 31): `manage.py simulate --game lcg --players 4` and the tests use it.
+    # a melee seats three to six (melee.py, issue 31): the site's lobbies, challenges and tournaments
+    # offer them, and `manage.py simulate --game lcg --players 4`
     melee_max_seats = melee.MAX_SEATS
 
     def seat_names(self, count: int) -> list[str]:
