@@ -25,13 +25,16 @@ def card_entry(card: dict[str, Any]) -> dict[str, Any]:
         "traits": list(card.get("traits") or []), "keywords": dict(card.get("keywords") or {}),
         "text": card.get("ability") or "",
     }
-    if card["type"] not in ("plot", "agenda"):
+    if card["type"] not in ("plot", "agenda", "title"):
         entry["cost"] = card.get("cost", 0)
     if card["type"] == "character":
         entry["strength"] = card.get("strength", 0)
         entry["icons"] = list(card.get("icons") or [])
     if card["type"] == "plot":
         entry["plot"] = dict(card.get("plot") or {})
+    if card["type"] == "title":  # the melee's titles (issue 31): which titles it supports and which are its rivals
+        entry["supports"] = list(card.get("supports") or [])
+        entry["rivals"] = list(card.get("rivals") or [])
     if card.get("plot_modifiers"):
         entry["plot_modifiers"] = dict(card["plot_modifiers"])
     return entry

@@ -71,7 +71,12 @@
     const row = seatRow(seat);
     if (row.user) return row.user;
     const f = player(seat).faction;
-    return f ? factionName(f) : (seat === "p1" || seat === "p2" ? fmt(gettext("Player %(number)s"), { number: seat.slice(1) }) : cap(seat));
+    const number = /^p\d$/.test(seat) ? seat.slice(1) : null;
+    // a faction two seats without a player share (a melee against the computer): with the seat's number
+    if (f && number && seats().some((o) => o !== seat && !seatRow(o).user && player(o).faction === f)) {
+      return fmt(gettext("%(faction)s (player %(number)s)"), { faction: factionName(f), number });
+    }
+    return f ? factionName(f) : (number ? fmt(gettext("Player %(number)s"), { number }) : cap(seat));
   }
   const possessive = (seat) => (seat === ME ? gettext("your") : fmt(gettext("%(name)s's"), { name: seatName(seat) }));
   const plural = (n, word, many) => `${n} ${n === 1 ? word : (many || word + "s")}`;
@@ -80,7 +85,7 @@
   // words of the rules as the Spanish Rules Reference writes them (games/i18n/glossary/lcg.yaml)
   const ICONS = { military: ["M", gettext("Military")], intrigue: ["I", gettext("Intrigue")], power: ["P", pgettext("challenge", "Power")] };
   const TYPES = { character: gettext("Character"), location: gettext("Location"), attachment: gettext("Attachment"),
-    event: gettext("Event"), plot: gettext("Plot"), agenda: gettext("Agenda"), faction: gettext("Faction") };
+    event: gettext("Event"), plot: gettext("Plot"), agenda: gettext("Agenda"), faction: gettext("Faction"), title: gettext("Title") };
   const typeName = (t) => TYPES[t] || cap(t);
   const KEYWORDS = { ambush: gettext("Ambush"), bestow: gettext("Bestow"), insight: gettext("Insight"), intimidate: gettext("Intimidate"),
     limited: gettext("Limited"), pillage: gettext("Pillage"), renown: gettext("Renown"), stealth: gettext("Stealth"),
@@ -103,9 +108,69 @@
     first_player: gettext("to choose the first player"), action: gettext("to act or pass"), interrupt: gettext("to interrupt or pass"), reaction: gettext("to react or pass"),
     challenge: gettext("to declare a challenge or pass"), defenders: gettext("to declare defenders"), kill: gettext("to choose characters to kill"),
     discard: gettext("to choose cards to discard"), renown: gettext("renown"), insight: gettext("insight"), pillage: gettext("pillage"), intimidate: gettext("intimidate"),
-    order: gettext("to choose an order"), winner: gettext("to name the winner"), choose: gettext("to make a choice") };
+    order: gettext("to choose an order"), winner: gettext("to name the winner"), choose: gettext("to make a choice"),
+    title: gettext("to choose a title"), redirect: gettext("to redirect the challenge or not"), redirect_to: gettext("to name the new defender"),
+    claim_opponents: gettext("to choose whom the claim hits") };
   const CHALLENGE_TYPES = { military: gettext("military"), intrigue: gettext("intrigue"), power: pgettext("challenge type", "power") };
   const challengeType = (t) => CHALLENGE_TYPES[t] || String(t || "").replace(/_/g, " ");
+
+  // ------------------------------------------------------------------ the melee (3 to 6 players, the titles)
+
+  const melee = () => V.melee || null;
+  const out = (seat) => (V.eliminated || []).includes(seat);
+  /* The title a seat holds (revealed), or null. */
+  const titleOf = (seat) => ((melee() || {}).titles || {})[seat] || null;
+  /* "Supports Hand of the King. Rivals: Master of Laws, Master of Coin." (a title's printed relations) */
+  function titleRelations(id) {
+    const c = card(id);
+    const names = (ids) => (ids || []).map(cardName).join(", ");
+    return h("p", { class: "d-relations" }, [
+      (c.supports || []).length ? fmt(gettext("Supports: %(titles)s (no challenge against its holder)."), { titles: names(c.supports) }) : null,
+      (c.rivals || []).length ? fmt(gettext("Rivals: %(titles)s (1 power for the first challenge won against each)."), { titles: names(c.rivals) }) : null,
+    ].filter(Boolean).join(" "));
+  }
+  /* A seat's title as a small chip that opens the card (or, during selection, whether it has chosen). */
+  function titleChip(seat) {
+    const m = melee();
+    if (!m) return null;
+    const tid = titleOf(seat);
+    if (tid) {
+      return h("button", { type: "button", class: "badge title-chip", "data-title": tid, title: gettext("the title held this round: click to read it"),
+        onclick: (e) => showDetail(tid, e.currentTarget) }, "♛ " + cardName(tid));
+    }
+    const pick = (m.picked || {})[seat];
+    if (m.selecting && pick) {
+      return h("span", { class: "badge title-chip hidden-pick" }, pick === "hidden" ? gettext("title chosen (face down)")
+        : fmt(gettext("you chose %(title)s (face down until everyone has)"), { title: cardName(pick) }));
+    }
+    return null;
+  }
+  /* How my title stands to another seat's: it supports theirs (no challenge), or theirs is a rival of mine. */
+  function relationWords(seat) {
+    const mine = ME ? titleOf(ME) : null, theirs = titleOf(seat);
+    if (!mine || !theirs || seat === ME) return null;
+    if ((card(mine).supports || []).includes(theirs)) return gettext("your title supports theirs: you cannot challenge them");
+    if ((card(mine).rivals || []).includes(theirs)) return gettext("their title is your rival: win a challenge against them for 1 power");
+    return null;
+  }
+  /* The challenges a seat initiated this phase, each against whom: "military against Bran". */
+  function againstWords(seat) {
+    const list = ((melee() || {}).against || {})[seat] || [];
+    if (!list.length || V.phase !== "challenges") return null;
+    return fmt(gettext("Challenges this phase: %(list)s"), { list: list.map(([t, o]) => fmt(gettext("%(type)s against %(name)s"),
+      { type: challengeType(t), name: o === ME ? gettext("you") : seatName(o) })).join(", ") });
+  }
+  /* The opponents in the order the table shows them: the one most concerned now first (the challenge's other
+     side, the active player, the one deciding), then in player order from the viewer. */
+  function opponentsInOrder(me) {
+    const all = seats();
+    const i = Math.max(0, all.indexOf(me));
+    const ring = [...all.slice(i + 1), ...all.slice(0, i)].filter((s) => s !== me);
+    const ch = V.challenge;
+    const focus = [ch && ch.live ? (ch.attacker === me ? ch.defender : ch.attacker) : null, V.active,
+      ...Object.keys(S.pending || {})].find((s) => s && s !== me && ring.includes(s));
+    return focus ? [focus, ...ring.filter((s) => s !== focus)] : ring;
+  }
 
   /* Card instances in play: uid -> {id, seat, name ("id#n", the engine's copy name)}. */
   function inPlay() {
@@ -122,7 +187,7 @@
   }
   /* The uid of an in-play card named "id", "id#n" or {card, seat}, searching `order` seats. */
   function findUid(ref, order) {
-    let name = ref, where = order || [ME, other(ME)].filter(Boolean);
+    let name = ref, where = order || (ME ? [ME, ...seats().filter((s) => s !== ME)] : seats());
     if (ref && typeof ref === "object") { name = ref.card; if (ref.seat) where = [ref.seat]; }
     if (typeof name !== "string") return null;
     const full = name.includes("#") ? name : name + "#1";
@@ -296,7 +361,8 @@
       (c.traits || []).length ? h("p", { class: "d-traits" }, c.traits.join(". ") + ".") : null,
       kw.length ? h("p", {}, h("b", {}, kw.join(". ") + ".")) : null,
       c.plot_modifiers ? h("p", {}, Object.entries(c.plot_modifiers).map(([k, n]) => `${n > 0 ? "+" : ""}${n} ${({ income: gettext("gold"), initiative: gettext("initiative"), reserve: gettext("reserve"), claim: gettext("claim") })[k] || k}`).join(", ")) : null,
-      c.text ? h("p", { class: "d-text" }, textNodes(c.text)) : h("p", { class: "d-text empty" }, gettext("No ability text."))];
+      c.text ? h("p", { class: "d-text" }, textNodes(c.text)) : h("p", { class: "d-text empty" }, gettext("No ability text.")),
+      c.type === "title" ? titleRelations(id) : null];
   }
   let detailPinned = false;
   let hoverTimer = null;
@@ -417,6 +483,9 @@
     if (V.active === seat && (V.phase === "marshaling" || V.phase === "challenges")) badges.push(h("span", { class: "badge turn" }, gettext("active")));
     if (STATUS === "active" && (S.pending || {})[seat]) badges.push(h("span", { class: "badge pending" }, gettext("deciding"), row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null));
     if (V.winner === seat) badges.push(h("span", { class: "badge won" }, gettext("winner")));
+    if (out(seat)) badges.push(h("span", { class: "badge out" }, gettext("out of the game")));
+    const chip = titleChip(seat);
+    if (chip) badges.unshift(chip);
     const who = h("span", { class: "who" }, h("strong", { class: "seat-name" }, seatName(seat)),
       row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: gettext("a bot account: a program playing through the API") }, "BOT")] : null,
       row.connected !== undefined ? h("span", { class: "presence " + (row.connected ? "on" : "off"), title: row.connected ? gettext("connected") : gettext("not connected") }, row.is_bot ? " · " + gettext("the computer") : (row.connected ? " ●" : " ○")) : null,
@@ -436,7 +505,9 @@
           stat(gettext("Hand"), handCount, mine ? gettext("cards in your hand") : gettext("cards in hand (hidden)")), stat(gettext("Deck"), p.deck, gettext("cards in the draw deck")),
           stat(gettext("Plot deck"), (p.plots || []).length, gettext("plots left to choose from"))),
         h("div", { class: "piles" }, piles.map(([zone, title, ids]) => pile(seat, zone, title, ids, opts)))));
-    const body = [bar, ...openPiles(seat, piles, opts.redraw),
+    const against = againstWords(seat), relation = relationWords(seat);
+    const body = [bar, ...(against || relation ? [h("p", { class: "melee-line" }, [relation, against].filter(Boolean).join(" · "))] : []),
+      ...openPiles(seat, piles, opts.redraw),
       h("div", { class: "lcg-row chars", "aria-label": seat === ME ? gettext("your characters") : fmt(gettext("%(name)s's characters"), { name: seatName(seat) }) },
         chars.length ? chars.map(group) : h("p", { class: "empty" }, gettext("No characters."))),
       h("div", { class: "lcg-row locs", "aria-label": seat === ME ? gettext("your locations") : fmt(gettext("%(name)s's locations"), { name: seatName(seat) }) },
@@ -446,9 +517,10 @@
     const head = h("div", { class: "area-head" }, who, " ", h("span", { class: "badges" }, badges));
     if (mine) return h("section", { class: "lcg-area me", id: `area-${seat}`, "data-seat": seat }, head, body);
     // the other seat: on a phone it folds to one summary line (the reader may open it)
-    const det = h("details", { class: "lcg-area opp", id: `area-${seat}`, "data-seat": seat, open: opts.oppOpen !== false },
-      h("summary", {}, head, summaryLine), body);
-    det.addEventListener("toggle", () => { if (opts.onOppToggle) opts.onOppToggle(det.open); });
+    const open = typeof opts.oppOpen === "function" ? opts.oppOpen(seat, opts.index || 0) : opts.oppOpen !== false;
+    const det = h("details", { class: "lcg-area opp" + (out(seat) ? " out" : ""), id: `area-${seat}`, "data-seat": seat, open },
+      h("summary", {}, head, summaryLine, against ? h("span", { class: "area-summary melee-line" }, against) : null), body);
+    det.addEventListener("toggle", () => { if (opts.onOppToggle) opts.onOppToggle(det.open, seat); });
     return det;
   }
 
@@ -491,17 +563,37 @@
       ch.winner ? h("p", {}, fmt(won, { name: seatName(ch.winner), claim: ch.claim })) : null);
   }
 
+  /* The melee's line above the challenge: the titles in words ("Titles: Bran holds Hand of the King, ..."), or the selection. */
+  function meleeView() {
+    const m = melee();
+    if (!m) return null;
+    const order = seats().filter((s) => !out(s));
+    if (m.selecting) {
+      const chosen = order.filter((s) => (m.picked || {})[s]);
+      return h("p", { class: "melee-titles", id: "melee-titles" }, fmt(gettext("Choosing the titles in secret (%(done)s of %(all)s chosen); they are revealed together."),
+        { done: chosen.length, all: order.length }));
+    }
+    const held = order.filter((s) => titleOf(s));
+    if (!held.length) return null;
+    const said = held.map((s) => (s === ME ? fmt(gettext("you hold %(title)s"), { title: cardName(titleOf(s)) })
+      : fmt(gettext("%(name)s holds %(title)s"), { name: seatName(s), title: cardName(titleOf(s)) })));
+    return h("p", { class: "melee-titles", id: "melee-titles" }, fmt(gettext("Titles: %(list)s."), { list: said.join("; ") }));
+  }
+
   /* The whole table for a viewer: opts {seat, rows, interact, open, oppOpen, onOppToggle, redraw}. */
   function renderTable(view, summary, catalogue, opts) {
     opts = opts || {};
     use(view, summary, catalogue, opts);
     const me = ME && seats().includes(ME) ? ME : seats()[0];
-    const them = seats().filter((s) => s !== me);
-    const middle = h("div", { class: "lcg-middle" }, h("p", { class: "lcg-phase" }, phaseText(opts.status)), challengeView());
-    if (!ME || !seats().includes(ME)) {   // a spectator: both areas alike, neither hand shown
-      return h("div", { class: "lcg-whole" }, ...them.map((s) => area(s, opts)), middle, area(me, Object.assign({}, opts, { spectate: true })));
+    const them = opponentsInOrder(me);
+    // several opponents (a melee): only the first (the one concerned now) opens by default, unless the page decides
+    const fold = (o) => (them.length > 1 && o.oppOpen === undefined ? Object.assign({}, o, { oppOpen: (seat, i) => i === 0 }) : o);
+    const areas = them.map((s, i) => area(s, Object.assign(fold(opts), { index: i })));
+    const middle = h("div", { class: "lcg-middle" }, h("p", { class: "lcg-phase" }, phaseText(opts.status)), meleeView(), challengeView());
+    if (!ME || !seats().includes(ME)) {   // a spectator: every area alike, no hand shown
+      return h("div", { class: "lcg-whole" + (them.length > 1 ? " melee" : "") }, ...areas, middle, area(me, Object.assign(fold(opts), { spectate: true, index: them.length })));
     }
-    return h("div", { class: "lcg-whole" }, ...them.map((s) => area(s, opts)), middle, area(me, opts));
+    return h("div", { class: "lcg-whole" + (them.length > 1 ? " melee" : "") }, ...areas, middle, area(me, opts));
   }
 
   // ------------------------------------------------------------------ events in words
@@ -663,6 +755,11 @@
       case "kill": return fmt(gettext("Kill %(cards)s"), { cards: v.map(refLabel).join(", ") });
       case "discard": return fmt(gettext("Discard %(cards)s"), { cards: v.map(cardName).join(", ") });
       case "choose": return describeChoice(v, ctx);
+      case "title": return fmt(gettext("Take %(title)s"), { title: cardName(v) });
+      case "redirect": return v ? gettext("Use Crown Regent: redirect this challenge to another opponent") : gettext("Do not redirect the challenge");
+      case "redirect_to": return fmt(gettext("Redirect the challenge to %(name)s"), { name: seatName(typeof v === "object" && v ? v.opponent : v) });
+      case "claim_opponents": return v.length ? fmt(gettext("Apply the claim against the defender and %(names)s too"), { names: v.map(seatName).join(", ") })
+        : gettext("Apply the claim against the defender only");
       default: return cap(k) + ": " + describeValue(v);
     }
   }
@@ -728,7 +825,7 @@
   const phone = window.matchMedia("(max-width: 700px)");
   let game = null;
   let version = -1;
-  let oppOpen = null;         // the reader's own choice for the other seat's area (null: by screen width)
+  const oppOpen = {};         // the reader's own choice for each other seat's area (none: by screen width and order)
   const openedPiles = new Set();
   let sel = null;             // the composer's selection for the decision pending (see composerFor)
   let menu = null;            // {key, actions}: a card with several possible actions, asking which
@@ -773,7 +870,7 @@
     const cardOf = (x) => (typeof x === "string" ? x : x && x.card);
     if (k === "marshal" || k === "play" || k === "ambush") return hand(cardOf(v));
     if (k === "trigger") return cardOf(v) === "faction" ? ["faction:" + SEAT] : play(cardOf(v));
-    if (k === "intimidate") return v ? play(v, [other(SEAT)]) : [];
+    if (k === "intimidate") return v ? play(v, [(V.challenge && V.challenge.defender) || other(SEAT)]) : [];
     if (k === "choose" || k === "kill") {
       const x = Array.isArray(v) && v.length === 1 && k === "kill" ? v[0] : v;
       if (x && typeof x === "object" && !Array.isArray(x) && x.zone === "hand" && (!x.seat || x.seat === SEAT)) return hand(x.card);
@@ -928,10 +1025,11 @@
     useGame();
     const keep = $("table").querySelector(".lcg-hand");
     const scroll = keep ? keep.scrollLeft : 0;
-    const open = oppOpen === null ? !phone.matches : oppOpen;
+    // one opponent: open but on a phone; several (a melee): the first shown (the one concerned now) open but on a phone
+    const open = (seat, i) => (seat in oppOpen ? oppOpen[seat] : !phone.matches && i === 0);
     $("table").replaceChildren(renderTable(game.view, game.summary, CATALOGUE, {
       seat: SEAT, rows: game.seats || [], interact, open: openedPiles, status: game.status, oppOpen: open,
-      onOppToggle: (isOpen) => { oppOpen = isOpen; }, redraw: drawTable }));
+      onOppToggle: (isOpen, seat) => { oppOpen[seat] = isOpen; }, redraw: drawTable }));
     const hand = $("table").querySelector(".lcg-hand");
     if (hand) hand.scrollLeft = scroll;
     tick();
@@ -953,7 +1051,8 @@
     first_player: gettext("choose the first player"), action: gettext("act, or pass"), interrupt: gettext("an interrupt, or pass"), reaction: gettext("a reaction, or pass"),
     challenge: gettext("declare a challenge"), defenders: gettext("declare defenders"), kill: gettext("choose characters to kill"), discard: gettext("discard cards"),
     renown: gettext("renown"), insight: gettext("insight"), pillage: gettext("pillage"), intimidate: gettext("intimidate"), order: gettext("choose the order"),
-    winner: gettext("name the winner"), choose: gettext("a choice") };
+    winner: gettext("name the winner"), choose: gettext("a choice"), title: gettext("choose your title"),
+    redirect: gettext("redirect the challenge?"), redirect_to: gettext("the challenge's new defender"), claim_opponents: gettext("whom the claim hits") };
 
   function renderDecision() {
     const box = $("decision");
@@ -1014,6 +1113,7 @@
     if (kind === "discard" && sel && sel.picked) return discardBody();
     if (["renown", "insight", "pillage"].includes(kind)) return keywordBody(kind);
     if (kind === "first_player" || kind === "winner") return h("div", {}, h("div", { class: "choices" }, (legal || []).map((a) => button(a))));
+    if (kind === "title") return titleBody(legal || []);
     if (kind === "choose" && sel && sel.refs) return cardsBody();
     if (kind === "action" || kind === "interrupt" || kind === "reaction") {
       const acts = (legal || []).filter((a) => !a.pass);
@@ -1091,17 +1191,32 @@
     const used = player(SEAT).challenges || [];
     const types = ["military", "intrigue", "power"];
     const picked = sel.picked.map((k) => k.slice(5));
-    const opp = other(SEAT);
-    const theirs = (player(opp).play || []).filter((u) => card(V.cards[u]).type === "character");
+    const opps = seats().filter((s) => s !== SEAT && !out(s));
+    if (opps.length === 1) sel.opponent = opps[0];
+    const opp = sel.opponent;
+    const theirs = opp ? (player(opp).play || []).filter((u) => card(V.cards[u]).type === "character") : [];
     const stealthy = picked.filter((u) => (card(V.cards[u]).keywords || {}).stealth);
     for (const u of Object.keys(sel.stealth)) if (!stealthy.includes(u)) delete sel.stealth[u];
     const stealth = {};
     for (const [a, t] of Object.entries(sel.stealth)) if (t) stealth[nameOf(a)] = nameOf(t);
-    const act = sel.type ? { challenge: { type: sel.type, attackers: picked.map(nameOf), stealth } } : null;
+    const act = sel.type && opp ? { challenge: Object.assign({ type: sel.type, attackers: picked.map(nameOf), stealth }, melee() ? { opponent: opp } : {}) } : null;
+    const declared = ((melee() || {}).against || {})[SEAT] || [];
+    const opponentChoice = opps.length > 1 ? [h("p", {}, gettext("Whom do you challenge?")),
+      h("div", { class: "choices opponents", role: "radiogroup", "aria-label": gettext("The defending player") }, opps.map((o) => {
+        const blocked = relationWords(o) && titleOf(SEAT) && (card(titleOf(SEAT)).supports || []).includes(titleOf(o));
+        const done = declared.filter(([, x]) => x === o).map(([t]) => challengeType(t));
+        return h("button", { type: "button", class: "opponent" + (sel.opponent === o ? " selected" : ""), role: "radio", "aria-checked": String(sel.opponent === o),
+          "data-seat": o, disabled: blocked || null, onclick: () => { sel.opponent = o; sel.stealth = {}; renderAfterPick(); } },
+        seatName(o), titleOf(o) ? h("small", {}, " · " + cardName(titleOf(o))) : null,
+        blocked ? h("small", {}, " · " + gettext("supported by your title")) : null,
+        done.length ? h("small", {}, " · " + fmt(gettext("already: %(types)s"), { types: done.join(", ") })) : null);
+      }))] : [];
     const str = picked.reduce((n, u) => n + (strengthOf(u) || 0), 0);
     const lacking = sel.type ? picked.filter((u) => !(card(V.cards[u]).icons || []).includes(sel.type)) : [];
     return h("div", {},
-      h("p", {}, gettext("Choose the challenge type, then click your standing characters to attack with (they kneel), then declare.")),
+      h("p", {}, opps.length > 1 ? gettext("Choose the player you challenge and the challenge type, then click your standing characters to attack with (they kneel), then declare.")
+        : gettext("Choose the challenge type, then click your standing characters to attack with (they kneel), then declare.")),
+      ...opponentChoice,
       h("div", { class: "choices types", role: "radiogroup", "aria-label": gettext("Challenge type") }, types.map((t) => h("button", { type: "button",
         class: `ctype icon-${t}` + (sel.type === t ? " selected" : ""), role: "radio", "aria-checked": String(sel.type === t), "data-type": t,
         onclick: () => { sel.type = t; renderAfterPick(); } }, ICONS[t][1], used.includes(t) ? " " + gettext("(declared already)") : ""))),
@@ -1116,9 +1231,22 @@
       confirmBar(act ? (picked.length ? fmt({ military: ngettext("Declare a military challenge with %(n)s attacker", "Declare a military challenge with %(n)s attackers", picked.length),
         intrigue: ngettext("Declare an intrigue challenge with %(n)s attacker", "Declare an intrigue challenge with %(n)s attackers", picked.length),
         power: ngettext("Declare a power challenge with %(n)s attacker", "Declare a power challenge with %(n)s attackers", picked.length) }[sel.type], { n: picked.length })
-        : gettext("Choose attackers first")) : gettext("Choose a challenge type first"),
+        : gettext("Choose attackers first")) : !opp ? gettext("Choose the player you challenge first") : gettext("Choose a challenge type first"),
         act, !act || !picked.length, "confirm-challenge"),
       h("p", {}, button({ pass: true }, passLabel(), "pass")));
+  }
+
+  /* Title selection (L203): the titles offered, face down to the others; the pick is revealed with everyone's. */
+  function titleBody(legal) {
+    const offered = legal.map((a) => a.title);
+    const saved = INTERACT;
+    INTERACT = null;
+    const cards = offered.map((id) => h("div", { class: "title-offer" }, cardView(id, {}, "title:" + id, { slotClass: "small" }),
+      h("p", { class: "small" }, textNodes(card(id).text)), titleRelations(id), button({ title: id }, null, "take-title")));
+    INTERACT = saved;
+    return h("div", {},
+      h("p", {}, gettext("Choose your title for this round, in secret: the others see only that you chose. Every title is revealed together once everyone has chosen.")),
+      h("div", { class: "title-choice" }, cards));
   }
 
   function defendersBody() {
