@@ -77,9 +77,10 @@ def test_the_catalogue_is_printed_cards_only():
     assert cat["cards"]["summons"]["plot"] == {"income": 4, "initiative": 0, "claim": 1, "reserve": 7}
     assert cat["factions"]["stark"] == "Stark" and cat["decks"]["the_old_ways"]["name"] == "The Old Ways"
     allowed = {"name", "type", "faction", "unique", "loyal", "traits", "keywords", "text", "cost", "strength", "icons",
-               "plot", "plot_modifiers"}
+               "plot", "plot_modifiers", "supports", "rivals"}  # the last two: the melee's titles (issue 31)
     for entry in cat["cards"].values():
         assert set(entry) <= allowed
+    assert cat["cards"]["master_of_coin"]["supports"] == ["master_of_ships"]
     assert "hand" not in json.dumps(cat["decks"]) and "draw" not in json.dumps(cat["decks"])
 
 

@@ -591,7 +591,7 @@
     const areas = them.map((s, i) => area(s, Object.assign(fold(opts), { index: i })));
     const middle = h("div", { class: "lcg-middle" }, h("p", { class: "lcg-phase" }, phaseText(opts.status)), meleeView(), challengeView());
     if (!ME || !seats().includes(ME)) {   // a spectator: every area alike, no hand shown
-      return h("div", { class: "lcg-whole" + (them.length > 1 ? " melee" : "") }, ...areas, middle, area(me, Object.assign(fold(opts), { spectate: true, index: them.length })));
+      return h("div", { class: "lcg-whole" + (them.length > 1 ? " melee" : "") }, ...areas, middle, area(me, Object.assign(fold(opts), { spectate: true, index: 0 })));
     }
     return h("div", { class: "lcg-whole" + (them.length > 1 ? " melee" : "") }, ...areas, middle, area(me, opts));
   }

@@ -52,6 +52,14 @@ def test_title_selection_and_a_challenge_against_a_chosen_opponent(live_asgi_ser
     assert "Crown Regent" not in bram.inner_text("#decision")
     wait_until(alys, lambda: "you chose Crown Regent" in alys.inner_text("#area-p1"), "Alys's own pick, face down")
     bram.screenshot(path=str(artifacts / "lcg-melee-titles-390.png"), full_page=True)
+    # a spectator (reading in Spanish) sees that Alys chose, never what, and no hand
+    watcher = new_page(1440, 1000, locale="es-ES")
+    watcher.goto(f"{live_asgi_server.url}/games/{game_id}/")
+    watcher.wait_for_selector("#conn.on")
+    watcher.wait_for_selector("#area-p1")
+    assert "Título elegido (boca abajo)" in watcher.inner_text("#area-p1 summary")
+    assert "Crown Regent" not in watcher.inner_text("#table") and watcher.locator("#hand").count() == 0
+    assert "Se eligen los Títulos en secreto" in watcher.inner_text("#melee-titles")
     _act(bram, bram.locator(_action(bram, {"title": "master_of_coin"})))
 
     # the computers choose; the titles are revealed together and said in words on both pages
@@ -64,6 +72,12 @@ def test_title_selection_and_a_challenge_against_a_chosen_opponent(live_asgi_ser
     assert "Crown Regent" in bram.inner_text("#area-p1 summary")
     wait_until(alys, lambda: any("The titles are revealed" in t for t in alys.locator("#log li").all_inner_texts()),
                "the log saying the titles")
+    # the spectator's page, in Spanish: the titles revealed, in words and in the log
+    wait_until(watcher, lambda: "Títulos:" in watcher.inner_text("#table"), "the spectator's titles")
+    assert "Alys ostenta Crown Regent" in watcher.inner_text("#melee-titles")
+    wait_until(watcher, lambda: any("Se revelan los Títulos" in t for t in watcher.locator("#log li").all_inner_texts()),
+               "the spectator's log saying the titles in Spanish")
+    watcher.screenshot(path=str(artifacts / "lcg-melee-spectator-es-1440.png"), full_page=True)
 
     # marshaling: both people pass until Alys is asked for a challenge
     def step() -> bool:
