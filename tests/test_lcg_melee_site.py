@@ -228,3 +228,29 @@ def test_the_play_now_page_starts_a_melee_against_the_computer_with_the_computer
     assert len(game.seat_names()) == 4
     decks = sorted(p["deck_id"] for p in game.state["players"].values())
     assert decks == ["at_the_wall"] * 3 + ["the_old_ways"]
+
+
+def test_a_melees_places_share_equal_power_after_the_winner_and_rate_as_a_tie():
+    """docs/ratings.md "The card game's melee": the winner alone first; seats still in with equal power tie."""
+    from ratings import elo
+
+    state = LCG.new_game(LCG.seat_names(4), {"every_window": False}, 31)
+    while not state["over"]:
+        seat = sorted(LCG.pending(state))[0]
+        state, _ = LCG.apply(state, seat, LCG.bot_action(state, seat))
+    places = LCG.placements(state)
+    order = LCG.ranking(state)
+    assert places[order[0]] == 1 and list(places.values()).count(1) == 1
+    assert [places[s] for s in order] == sorted(places[s] for s in order)
+    # two seats after the winner, still in, brought to the same power: they share a place
+    from games.engine.lcg import table
+
+    rest = [s for s in order[1:] if s not in state["melee"]["out"]][:2]
+    assert len(rest) == 2, state["melee"]["out"]
+    a, b = rest
+    state["players"][b]["faction_power"] += table.power_total(state, a) - table.power_total(state, b)
+    places = LCG.placements(state)
+    assert places[a] == places[b] == 2
+    changes = elo.rating_changes({s: elo.Standing() for s in state["seats"]}, places)
+    assert abs(changes[a] - changes[b]) < 1e-9
+    assert LCG.placements(LCG.new_game(["p1", "p2"], {}, 1)) is None  # a joust in progress: none

@@ -267,5 +267,12 @@ class LcgRuleset:
             return melee.ranking(state)
         return [state["winner"]] + [s for s in state["seats"] if s != state["winner"]]
 
+    def placements(self, state: State) -> dict[str, int] | None:
+        """A melee's shared places (equal power among the seats after the winner, melee.placements); a joust
+        has none to share (the ranking stands)."""
+        if not state["over"] or not melee.is_melee(state):
+            return None
+        return melee.placements(state)
+
 
 RULESET = register(LcgRuleset())

@@ -418,6 +418,21 @@ def ranking(state: State) -> list[str]:
     return [state["winner"], *rest, *reversed(out)]
 
 
+def placements(state: State) -> dict[str, int]:
+    """Each seat's place for the ratings (docs/ratings.md, "The card game's melee"): the winner first alone;
+    the seats still in the game at the end share a place when their power is equal; the eliminated ones
+    after them, the last eliminated first, each alone."""
+    order = ranking(state)
+    out_seats = set(state["melee"]["out"]) - {state["winner"]}
+    places: dict[str, int] = {}
+    for i, s in enumerate(order):
+        before = order[i - 1] if i else None
+        tied = (i > 1 and before is not None and s not in out_seats and before not in out_seats
+                and T.power_total(state, s) == T.power_total(state, before))
+        places[s] = places[before] if tied and before is not None else i + 1
+    return places
+
+
 def public(state: State, seat: str | None) -> dict[str, Any]:
     """What a seat (or a spectator, None) may see of the melee record: the titles held (revealed),
     and during selection only its own pick and, while choosing, the titles offered to it."""
