@@ -117,7 +117,8 @@
   // ------------------------------------------------------------------ the melee (3 to 6 players, the titles)
 
   const melee = () => V.melee || null;
-  const out = (seat) => (V.eliminated || []).includes(seat);
+  // eliminated in a melee (an empty draw deck, L231); at the end the engine lists every loser as eliminated too
+  const out = (seat) => ((melee() || {}).out || []).includes(seat);
   /* The title a seat holds (revealed), or null. */
   const titleOf = (seat) => ((melee() || {}).titles || {})[seat] || null;
   /* "Supports Hand of the King. Rivals: Master of Laws, Master of Coin." (a title's printed relations) */

@@ -26,7 +26,12 @@ MELEE_SETUP = {
 }
 
 
-def melee_game(names: list[str], password: str, staged: bool = True) -> None:
+def melee_near_end(names: list[str], password: str, staged: bool = True) -> None:
+    """melee_game with p1's faction at 14 power: one power more wins (L229)."""
+    melee_game(names, password, staged, power=14)
+
+
+def melee_game(names: list[str], password: str, staged: bool = True, power: int = 0) -> None:
     """A started 4-player melee: `names` in p1 and p2, the computer in p3 and p4. Prints `game <id>`."""
     from games.services.play import do_create_game
 
@@ -35,8 +40,10 @@ def melee_game(names: list[str], password: str, staged: bool = True) -> None:
                           options={"every_window": False}, seed=5)
     if staged:
         engine = get_ruleset("lcg")
+        setup = {**MELEE_SETUP, "players": {**MELEE_SETUP["players"],
+                                            "p1": {**MELEE_SETUP["players"]["p1"], "faction_power": power}}}
         game.state = engine.scenario_game(game.seat_names(), {**(game.options or {}), "every_window": False},
-                                          game.seed, MELEE_SETUP, "plot")
+                                          game.seed, setup, "plot")
         game.save(update_fields=["state"])
     game = Game.objects.get(pk=game.pk)
     print(f"game {game.pk}")

@@ -24,6 +24,19 @@ def _action(page, action: dict) -> str:
     return f"#decision button[data-action='{json.dumps(action, separators=(',', ':'))}']"
 
 
+def _pass_until_alys_challenges(alys, bram) -> None:
+    """Marshaling: both people pass until Alys is asked for a challenge."""
+    def step() -> bool:
+        if pending(alys) == "challenge":
+            return True
+        for page in (alys, bram):
+            kind = pending(page)
+            if kind in ("action", "reaction", "interrupt"):
+                _act(page, "#decision button.pass")
+        return False
+    wait_until(alys, step, "Alys's challenges")
+
+
 def test_title_selection_and_a_challenge_against_a_chosen_opponent(live_asgi_server, new_page, artifacts):
     names = ["Alys", "Bram"]
     game_id = stage_game(live_asgi_server, names, module="stage_lcg_melee", function="melee_game")
@@ -79,16 +92,7 @@ def test_title_selection_and_a_challenge_against_a_chosen_opponent(live_asgi_ser
                "the spectator's log saying the titles in Spanish")
     watcher.screenshot(path=str(artifacts / "lcg-melee-spectator-es-1440.png"), full_page=True)
 
-    # marshaling: both people pass until Alys is asked for a challenge
-    def step() -> bool:
-        if pending(alys) == "challenge":
-            return True
-        for page in (alys, bram):
-            kind = pending(page)
-            if kind in ("action", "reaction", "interrupt"):
-                _act(page, "#decision button.pass")
-        return False
-    wait_until(alys, step, "Alys's challenges")
+    _pass_until_alys_challenges(alys, bram)
 
     # the challenge: Alys chooses whom (Bram) among her three opponents, the type, an attacker
     opponents = alys.locator("#decision button.opponent")
@@ -134,3 +138,45 @@ def test_a_six_player_melee_page_with_five_opponents_folded(live_asgi_server, ne
         page.screenshot(path=str(artifacts / f"lcg-melee-six-{width}.png"), full_page=True)
         # no horizontal scroll of the page itself at 390
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+
+
+def test_a_melee_with_two_people_and_two_computers_runs_through_the_pages_to_its_end(live_asgi_server, new_page, artifacts):
+    """Alys's faction at 14 power (staged): the first player, the titles, marshaling, then an unopposed power
+    challenge against the Tyrell computer player (no character of theirs can defend it) gives her the 15th
+    power (L229); both pages end with her win, the titles still shown."""
+    names = ["Alys", "Bram"]
+    game_id = stage_game(live_asgi_server, names, module="stage_lcg_melee", function="melee_near_end")
+    alys = _open(new_page, live_asgi_server, names[0], game_id)
+    bram = _open(new_page, live_asgi_server, names[1], game_id, width=390, height=844)
+    _act(alys, alys.locator(_action(alys, {"first_player": "p1"})))
+    wait_until(alys, lambda: pending(alys) == "title", "Alys to be asked for a title")
+    _act(alys, alys.locator(_action(alys, {"title": "crown_regent"})))
+    wait_until(bram, lambda: pending(bram) == "title", "Bram to be asked for a title")
+    _act(bram, bram.locator("#decision button.take-title").first)
+    wait_until(alys, lambda: "Titles:" in alys.inner_text("#table"), "the titles revealed")
+    _pass_until_alys_challenges(alys, bram)
+    alys.click("#decision button.opponent[data-seat='p4']")
+    alys.click("#decision button.ctype[data-type='power']")
+    alys.locator("#area-p1 .lcg-row.chars .lcg-card.selectable", has_text="Black Wind's Crew").click()
+    _act(alys, "#confirm-challenge")
+
+    def to_the_end() -> bool:
+        if game_state(alys)["status"] != "active":
+            return True
+        for page in (alys, bram):
+            kind = pending(page)
+            if kind == "redirect":
+                _act(page, page.locator(_action(page, {"redirect": False})))
+            elif kind in ("action", "reaction", "interrupt", "challenge"):
+                _act(page, "#decision button.pass")
+        return False
+    wait_until(alys, to_the_end, "the end of the melee")
+    for page in (alys, bram):
+        wait_until(page, lambda p=page: "Game over: Alys wins." in p.inner_text("#phase"), "the win on the page")
+        assert "Titles:" in page.inner_text("#table") and page.locator(".title-chip[data-title]").count() == 4
+        assert "out of the game" not in page.inner_text("#table")  # nobody was eliminated: the game was won
+        result = page.locator("#game-result")
+        wait_until(page, lambda r=result: r.is_visible() and "Alys" in r.inner_text(), "the result")
+    assert game_state(alys)["status"] == "finished"
+    bram.screenshot(path=str(artifacts / "lcg-melee-end-390.png"), full_page=True)
+    alys.screenshot(path=str(artifacts / "lcg-melee-end-1440.png"), full_page=True)
