@@ -127,7 +127,11 @@ def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:
         context["cards"] = lcg.page_catalogue()
         users = {s.seat: (s.user.username if s.user else None) for s in game.seats.all()}
         factions = {s: lcg.FACTION_NAMES.get(p.get("faction"), s) for s, p in (game.state.get("players") or {}).items()}
-        context["seats"] = [(seat, users.get(seat) or factions.get(seat, seat)) for seat in game.seat_names()]
+        # a melee's computer players sharing a faction: each with its seat's number (as the table page names them)
+        shared = [factions.get(s) for s in game.seat_names() if not users.get(s)]
+        context["seats"] = [(seat, users.get(seat) or (gettext("%(faction)s (player %(number)s)") % {
+            "faction": factions.get(seat, seat), "number": seat[1:]} if shared.count(factions.get(seat)) > 1
+            else factions.get(seat, seat))) for seat in game.seat_names()]
         context["seat_names"] = dict(context["seats"])
     elif game.ruleset == "minis":
         # drawn by static/js/minis.js (MinisTable) from each step's view and summary; seats by their players

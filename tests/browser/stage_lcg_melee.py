@@ -49,19 +49,25 @@ def melee_game(names: list[str], password: str, staged: bool = True, power: int 
     print(f"game {game.pk}")
 
 
-def six_seats(names: list[str], password: str, staged: bool = True) -> None:
+def six_seats(names: list[str], password: str, staged: bool = True, seats: int = 6, to_the_end: bool = False) -> None:
     """A 6-player melee: `names[0]` in p1 and the computer in the five other seats, played by the engine's player
-    for the person too until the person is asked to declare a challenge (or the round ends). Prints `game <id>`."""
+    for the person too until the person is asked to declare a challenge (`to_the_end`: until the game is over).
+    Prints `game <id>`."""
     from games.services.play import do_create_game, do_submit_action
 
     (a,) = users(names[:1], password)
-    game = do_create_game(ruleset="lcg", seating={"p1": a, **{f"p{n}": None for n in range(2, 7)}},
+    game = do_create_game(ruleset="lcg", seating={"p1": a, **{f"p{n}": None for n in range(2, seats + 1)}},
                           options={"every_window": False}, seed=6)
     engine = get_ruleset("lcg")
-    for _ in range(400):
+    for _ in range(5000):
         game = Game.objects.get(pk=game.pk)
         kind = engine.pending(game.state).get("p1")
-        if not game.is_active() or kind == "challenge" or kind is None:
+        if not game.is_active() or kind is None or (kind == "challenge" and not to_the_end):
             break
         do_submit_action(game.pk, a, action=engine.bot_action(game.state, "p1"), version=game.version)
     print(f"game {game.pk}")
+
+
+def finished_melee(names: list[str], password: str, staged: bool = True) -> None:
+    """A 4-player melee of `names[0]` and three computer players, played to its end. Prints `game <id>`."""
+    six_seats(names, password, staged, seats=4, to_the_end=True)

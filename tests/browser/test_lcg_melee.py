@@ -140,43 +140,22 @@ def test_a_six_player_melee_page_with_five_opponents_folded(live_asgi_server, ne
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
 
 
-def test_a_melee_with_two_people_and_two_computers_runs_through_the_pages_to_its_end(live_asgi_server, new_page, artifacts):
-    """Alys's faction at 14 power (staged): the first player, the titles, marshaling, then an unopposed power
-    challenge against the Tyrell computer player (no character of theirs can defend it) gives her the 15th
-    power (L229); both pages end with her win, the titles still shown."""
-    names = ["Alys", "Bram"]
-    game_id = stage_game(live_asgi_server, names, module="stage_lcg_melee", function="melee_near_end")
-    alys = _open(new_page, live_asgi_server, names[0], game_id)
-    bram = _open(new_page, live_asgi_server, names[1], game_id, width=390, height=844)
-    _act(alys, alys.locator(_action(alys, {"first_player": "p1"})))
-    wait_until(alys, lambda: pending(alys) == "title", "Alys to be asked for a title")
-    _act(alys, alys.locator(_action(alys, {"title": "crown_regent"})))
-    wait_until(bram, lambda: pending(bram) == "title", "Bram to be asked for a title")
-    _act(bram, bram.locator("#decision button.take-title").first)
-    wait_until(alys, lambda: "Titles:" in alys.inner_text("#table"), "the titles revealed")
-    _pass_until_alys_challenges(alys, bram)
-    alys.click("#decision button.opponent[data-seat='p4']")
-    alys.click("#decision button.ctype[data-type='power']")
-    alys.locator("#area-p1 .lcg-row.chars .lcg-card.selectable", has_text="Black Wind's Crew").click()
-    _act(alys, "#confirm-challenge")
+def test_a_finished_melees_replay_shows_every_area_and_the_titles(live_asgi_server, new_page, artifacts):
+    names = ["Dana"]
+    game_id = stage_game(live_asgi_server, names, module="stage_lcg_melee", function="finished_melee")
+    page = new_page(1440, 1000)
+    from tests.browser.util import log_in
 
-    def to_the_end() -> bool:
-        if game_state(alys)["status"] != "active":
-            return True
-        for page in (alys, bram):
-            kind = pending(page)
-            if kind == "redirect":
-                _act(page, page.locator(_action(page, {"redirect": False})))
-            elif kind in ("action", "reaction", "interrupt", "challenge"):
-                _act(page, "#decision button.pass")
-        return False
-    wait_until(alys, to_the_end, "the end of the melee")
-    for page in (alys, bram):
-        wait_until(page, lambda p=page: "Game over: Alys wins." in p.inner_text("#phase"), "the win on the page")
-        assert "Titles:" in page.inner_text("#table") and page.locator(".title-chip[data-title]").count() == 4
-        assert "out of the game" not in page.inner_text("#table")  # nobody was eliminated: the game was won
-        result = page.locator("#game-result")
-        wait_until(page, lambda r=result: r.is_visible() and "Alys" in r.inner_text(), "the result")
-    assert game_state(alys)["status"] == "finished"
-    bram.screenshot(path=str(artifacts / "lcg-melee-end-390.png"), full_page=True)
-    alys.screenshot(path=str(artifacts / "lcg-melee-end-1440.png"), full_page=True)
+    log_in(page, live_asgi_server.url, names[0])
+    page.goto(f"{live_asgi_server.url}/games/{game_id}/replay")
+    page.wait_for_selector("#replay-table .lcg-area")
+    page.select_option("#replay-as", "spectator")
+    assert page.locator("#replay-table .lcg-area").count() == 4
+    # step on until the titles are revealed (round 1's plot phase), then to the end
+    wait_until(page, lambda: "Titles:" in page.inner_text("#replay-table") or page.click("#replay button[data-step='next']"),
+               "the titles in the replay")
+    assert page.locator("#replay-table #hand").count() == 0
+    page.screenshot(path=str(artifacts / "lcg-melee-replay-1440.png"), full_page=True)
+    page.click("#replay button[data-step='last']")
+    wait_until(page, lambda: "Game over" in page.inner_text("#replay-pos"), "the replay's last step")
+    assert "can no longer be replayed" not in page.inner_text("#replay")
