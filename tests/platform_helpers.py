@@ -294,7 +294,8 @@ def start_event(org, ruleset: str, players: int, **fields) -> int:
 
 def organize_event(client, ruleset: str, game_name: str, event_name: str, *, rounds: int, players: int):
     """Through the organize page (as `client`, logged in as a fresh organizer): the form offers the
-    game by name, makes a Swiss event of two-seat tables and refuses three seats in words; then
+    game by name, makes a Swiss event of two-seat tables and refuses too many seats (in words for the
+    miniatures game: three); then
     `players` fresh users register and the event starts. Returns (tournament, the event page)."""
     organizer = make_user()
     client.force_login(organizer)
@@ -307,8 +308,12 @@ def organize_event(client, ruleset: str, game_name: str, event_name: str, *, rou
     assert client.post(reverse("tournament-new"), data).status_code == 302
     t = Tournament.objects.get(name=event_name)
     assert (t.ruleset, t.seats_per_table, t.min_seats_per_table) == (ruleset, 2, 2)
-    refused = client.post(reverse("tournament-new"), {**data, "name": "Crowded", "seats_per_table": 3})
-    assert refused.status_code == 200 and f"{game_name} is played by 2 players." in refused.content.decode()
+    # too many a table: the miniatures game seats 2; the card game 2 to 6 (a melee from 3, issue 31), as the form's field
+    crowded = 7 if ruleset == "lcg" else 3
+    refused = client.post(reverse("tournament-new"), {**data, "name": "Crowded", "seats_per_table": crowded})
+    assert refused.status_code == 200 and not Tournament.objects.filter(name="Crowded").exists()
+    if ruleset != "lcg":
+        assert f"{game_name} is played by 2 players." in refused.content.decode()
     for user in [make_user() for _ in range(players)]:
         services.do_register(t.pk, user)
     services.do_start(t.pk, organizer)

@@ -185,8 +185,8 @@ def test_simulate_tournament_runs_an_lcg_event_of_pairs():
     assert f"Tournament #{t.pk}" in text and "finished, 3 rounds, 6 games" in text
     lines = [line for line in text.splitlines() if line.strip().split(" ")[0].isdigit()]
     assert len(lines) == 5 and sum(int(line.split()[-1]) for line in lines) == 3  # one bye a round
-    with pytest.raises(CommandError, match="seats_per_table: A Game of Thrones: The Card Game is played by 2 players"):
-        call_command("simulate_tournament", "--ruleset", "lcg", "--seats", "3", stdout=StringIO())
+    with pytest.raises(CommandError, match="seats_per_table: A Game of Thrones: The Card Game is played by 2 to 6 players"):
+        call_command("simulate_tournament", "--ruleset", "lcg", "--seats", "7", stdout=StringIO())
     with pytest.raises(CommandError, match="Unknown ruleset"):
         call_command("simulate_tournament", "--ruleset", "chess", stdout=StringIO())
 

@@ -112,8 +112,9 @@ class TournamentForm(forms.Form):
     format = forms.ChoiceField(label=gettext_lazy("Format"), choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
     rounds = forms.IntegerField(label=gettext_lazy("Rounds"), min_value=1, max_value=30, initial=3, help_text=gettext_lazy("Swiss: number of rounds"))
     seats_per_table = forms.IntegerField(label=gettext_lazy("Players per table"), min_value=2, max_value=6, initial=6,
-                                         help_text=gettext_lazy("2 for A Game of Thrones: The Card Game and the "
-                                                                "miniatures game, 3 to 6 for the others"))
+                                         help_text=gettext_lazy("2 for the miniatures game; 2 to 6 for A Game of "
+                                                                "Thrones: The Card Game (3 or more: a melee with titles); "
+                                                                "3 to 6 for the others"))
     min_seats_per_table = forms.IntegerField(
         label=gettext_lazy("Fewest players at a short table"), min_value=2, max_value=6, required=False,
         help_text=gettext_lazy("blank: the fewest the game allows; the same as the players per table: byes instead"))

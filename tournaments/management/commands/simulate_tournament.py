@@ -36,7 +36,9 @@ class Command(BaseCommand):
         started = time.monotonic()
         if why := refusal(options["ruleset"]):
             raise CommandError(why)
-        seats = options["seats"] or get_ruleset(options["ruleset"]).max_seats
+        engine = get_ruleset(options["ruleset"])
+        # the full table by default; the card game's is its joust (a melee: --seats 3 to 6)
+        seats = options["seats"] or (engine.min_seats if options["ruleset"] == "lcg" else engine.max_seats)
         try:
             result = services.simulate(
                 options["players"], fmt=options["format"], rounds=options["rounds"], seed=options["seed"],
