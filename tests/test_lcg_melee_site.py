@@ -254,3 +254,21 @@ def test_a_melees_places_share_equal_power_after_the_winner_and_rate_as_a_tie():
     changes = elo.rating_changes({s: elo.Standing() for s in state["seats"]}, places)
     assert abs(changes[a] - changes[b]) < 1e-9
     assert LCG.placements(LCG.new_game(["p1", "p2"], {}, 1)) is None  # a joust in progress: none
+
+
+def test_a_melee_lobby_game_is_played_to_its_end_by_deadlines_alone_with_the_timeout_defaults():
+    """Every decision of a 3-player melee (titles, redirects, claims included) resolved by its timeout default
+    (rules/lcg.md §5.3) through the deadline sweep; each pending seat has a deadline, the others none."""
+    users = [make_user() for _ in range(3)]
+    created = api_client_for(users[0]).post(reverse("api-lobbies"), {
+        "ruleset": "lcg", "seats": 3, "time_limit": 600, "max_consecutive_timeouts": 0}, format="json")
+    assert created.status_code == 201, created.json()
+    for user in users[1:]:
+        joined = api_client_for(user).post(reverse("api-lobby-join", args=[created.json()["id"]]), {}, format="json")
+    game = Game.objects.get(pk=joined.json()["game"])
+    platform.play_by_deadlines(game, checks=True)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and len(game.ranking) == 3
+    kinds = {r.action and next(iter(r.action)) for r in game.actions.all()}
+    assert "title" in kinds and {r.source for r in game.actions.all()} == {"timeout"}
+    assert snapshot_matches_log(game)
