@@ -272,3 +272,22 @@ def test_a_melee_lobby_game_is_played_to_its_end_by_deadlines_alone_with_the_tim
     kinds = {r.action and next(iter(r.action)) for r in game.actions.all()}
     assert "title" in kinds and {r.source for r in game.actions.all()} == {"timeout"}
     assert snapshot_matches_log(game)
+
+
+def test_the_challenge_page_sends_a_card_game_melee_challenge_to_the_players_named():
+    from challenges.models import Challenge
+
+    arya, brienne, cersei = make_user(), make_user(), make_user()
+    client = Client()
+    client.force_login(arya)
+    page = client.get(f"/challenges/new/{brienne.username}/").content.decode()
+    assert "3 players (a melee with titles)" in page and 'name="lcg_seats"' in page
+    body = {"ruleset": "lcg", "time_limit": "3600", "seats": "3", "lcg_seats": "3", "others": cersei.username,
+            "my_deck": "the_old_ways"}
+    r = client.post(f"/challenges/new/{brienne.username}/", body)
+    assert r.status_code == 302, r.content.decode()[:2000]
+    challenge = Challenge.objects.get()
+    assert sorted(i.user.username for i in challenge.invites.all()) == sorted([brienne.username, cersei.username])
+    # naming too few for the players chosen is refused in words
+    r = client.post(f"/challenges/new/{brienne.username}/", {**body, "lcg_seats": "4"})
+    assert r.status_code == 400 and "you chose 4 players, so name 3 players" in r.content.decode()
