@@ -1183,7 +1183,8 @@
     const cards = plots.map((id) => cardView(id, {}, "plotdeck:" + id, { slotClass: "plot" }));
     INTERACT = saved;
     return h("div", {},
-      h("p", {}, gettext("Choose the plot you reveal this round (both players reveal at the same time). Gold is your income, Init your initiative, Claim what a won challenge takes, Res your reserve.")),
+      h("p", {}, seats().length > 2 ? gettext("Choose the plot you reveal this round (every player reveals at the same time). Gold is your income, Init your initiative, Claim what a won challenge takes, Res your reserve.")
+        : gettext("Choose the plot you reveal this round (both players reveal at the same time). Gold is your income, Init your initiative, Claim what a won challenge takes, Res your reserve.")),
       h("div", { class: "lcg-row plot-choice" }, cards),
       confirmBar(chosen ? fmt(gettext("Reveal %(card)s"), { card: cardName(chosen) }) : gettext("Click a plot first"), chosen ? { plot: chosen } : null, !chosen, "confirm-plot"));
   }

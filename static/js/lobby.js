@@ -10,11 +10,16 @@
       for (const box of document.querySelectorAll(".ruleset-options, .ruleset-word")) box.hidden = box.dataset.ruleset !== ruleset.value;
       // fields another game has no use for (two-player games: no Players field; the card game: no houses)
       for (const field of document.querySelectorAll(".not-for")) field.hidden = field.dataset.hide.split(" ").includes(ruleset.value);
+      // the card game's joust (its own Players field at 2): no other player to name (the challenge page)
+      const lcgSeats = document.getElementById("id_lcg_seats");
+      if (ruleset.value === "lcg" && lcgSeats && lcgSeats.value === "2") for (const field of document.querySelectorAll("[data-joust-hide]")) field.hidden = true;
       for (const sep of document.querySelectorAll(".ruleset-sep")) sep.hidden = true;
       // "Houses" or "Leaders": the word of the chosen game, with a capital
       for (const word of document.querySelectorAll(".ruleset-word:not([hidden])")) word.textContent = word.textContent.replace(/^./, (c) => c.toUpperCase());
     };
     ruleset.addEventListener("change", follow);
+    const lcgSeats = document.getElementById("id_lcg_seats");
+    if (lcgSeats) lcgSeats.addEventListener("change", follow);
     follow();
   }
   const root = document.getElementById("lobby");

@@ -41,8 +41,12 @@ def test_challenge_from_the_profile_accepted_from_the_home_page(live_asgi_server
     assert "so name 2 players to challenge besides you" in wide.inner_text(".errors")
     wide.screenshot(path=str(artifacts / "challenge-form-refused-1440.png"), full_page=True)
 
-    # the card game: two players, the names field hidden
+    # the card game: two players (a joust) unless a melee is chosen, the names field hidden for the joust
     wide.select_option("#ruleset", "lcg")
+    assert not wide.locator("input[name=others]").is_visible()
+    wide.select_option("#id_lcg_seats", "4")
+    assert wide.locator("input[name=others]").is_visible()  # a melee: name the others
+    wide.select_option("#id_lcg_seats", "2")
     assert not wide.locator("input[name=others]").is_visible()
     wide.check("input[name=ranked]")
     wide.click("button:has-text('Send the challenge')")
