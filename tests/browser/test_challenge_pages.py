@@ -46,6 +46,7 @@ def test_challenge_from_the_profile_accepted_from_the_home_page(live_asgi_server
     assert not wide.locator("input[name=others]").is_visible()
     wide.select_option("#id_lcg_seats", "4")
     assert wide.locator("input[name=others]").is_visible()  # a melee: name the others
+    wide.screenshot(path=str(artifacts / "challenge-form-lcg-melee-1440.png"), full_page=True)
     wide.select_option("#id_lcg_seats", "2")
     assert not wide.locator("input[name=others]").is_visible()
     wide.check("input[name=ranked]")
