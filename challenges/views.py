@@ -150,7 +150,7 @@ def _form_context(form: ChallengeForm, opponent: User, chosen: str) -> dict[str,
 
 
 def _default_ruleset(opponent: User) -> str:
-    """What the form offers first: the game the opponent has played most, else the card game (two
+    """What the form offers first: the game the opponent has played most, else the card game (a joust of two
     players: just you and them)."""
     known = played_rulesets([opponent.pk]).get(opponent.pk, [])
     return known[0] if known else "lcg"

@@ -54,7 +54,7 @@ def tiebreakers_of(ruleset: str) -> tuple[str, ...]:
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
-    """The games open on the site, named in words (the card game plays at tables of two)."""
+    """The games open on the site, named in words (the card game plays at tables of two, or 3 to 6 in a melee)."""
     from games.rulesets import open_ruleset_ids
     from ratings.templatetags.site_words import ruleset_name
 
