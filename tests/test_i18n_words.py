@@ -91,8 +91,8 @@ def test_the_ruleset_and_options_refusals_are_in_spanish_with_the_games_spanish_
     from games.errors import GameError
     from tournaments.services import TournamentSettings, validate_settings
     with translation.override("es"), pytest.raises(GameError) as refused:
-        validate_settings(TournamentSettings(name="Copa", ruleset="lcg", seats_per_table=4))
-    assert refused.value.fields["seats_per_table"] == ["A Game of Thrones: The Card Game se juega con 2 jugadores."]
+        validate_settings(TournamentSettings(name="Copa", ruleset="lcg", seats_per_table=7))
+    assert refused.value.fields["seats_per_table"] == ["A Game of Thrones: The Card Game se juega con 2 a 6 jugadores."]
 
 
 # --- decision words in a notification for a Spanish recipient ---------------------------------------
