@@ -47,6 +47,7 @@ def test_a_late_step_reads_at_most_every_actions_once_checkpointed(finished_game
     game = finished_game
     late = game.version - 1
     checkpoints.state_after(game, late)  # passes (and keeps) every checkpoint on the way
+    cache.delete(checkpoints._step_key(game, late))  # the step itself kept: not what this test reads
     with CaptureQueriesContext(connection) as queries:
         state = checkpoints.state_after(game, late)
     reads = [q["sql"] for q in queries.captured_queries if "games_gameaction" in q["sql"]]
@@ -105,3 +106,23 @@ def test_a_step_the_engine_no_longer_replays_is_said_in_words_not_a_server_error
     assert "can no longer be replayed" in response.json()["detail"]
     spanish = client.get(reverse("web-replay-step", args=[game.pk, game.version]), HTTP_ACCEPT_LANGUAGE="es")
     assert spanish.status_code == 409 and "ya no se puede" in spanish.json()["detail"]
+
+
+def test_a_step_shown_again_reads_no_action_and_the_next_step_reads_one(finished_game):
+    """The state after a step shown is kept for a while (issue 27): asked again it is that state alone,
+    and the next step replays one action from it; both are the state the seed and actions give."""
+    game = finished_game
+    step = 2 * checkpoints.EVERY + 7
+    checkpoints.state_after(game, step)
+    with CaptureQueriesContext(connection) as queries:
+        again = checkpoints.state_after(game, step)
+    assert not [q for q in queries.captured_queries if "games_gameaction" in q["sql"]]
+    assert canonical_json(again) == canonical_json(_from_seed(game, step))
+    with CaptureQueriesContext(connection) as queries:
+        forward = checkpoints.state_after(game, step + 1)
+    reads = [q["sql"] for q in queries.captured_queries if "games_gameaction" in q["sql"]]
+    assert len(reads) == 1
+    assert canonical_json(forward) == canonical_json(_from_seed(game, step + 1))
+    # a copy lost is rebuilt from the checkpoint, with the same state
+    cache.delete(checkpoints._step_key(game, step))
+    assert canonical_json(checkpoints.state_after(game, step)) == canonical_json(_from_seed(game, step))
