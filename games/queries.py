@@ -151,8 +151,62 @@ def log_page(game: Game, user, after: int = 0, limit: int = LOG_PAGE) -> dict[st
     last, shown = limited if limited is not None else (game.version, None)
     reader = "delayed" if limited is not None else seat
     through = max(after, min(last, after + limit))
-    moment = narration_moment(game, reader, after, shown) if describe else {}
     names = seat_player_names(game) if describe else {}
+    # the page as narrated before: the log is append-only, so the entries of these versions for this
+    # reader, in this language, never change (only the players' names, put in below, may)
+    key = _page_key(game, reader, after, through)
+    entries = cache.get(key)
+    if entries is None:
+        entries = _log_entries(game, engine, seat, reader, shown, after, through)
+        cache.set(key, entries, LOG_PAGE_TIMEOUT)
+    if describe:
+        entries = [_named(entry, names) for entry in entries]
+    return {"after": after, "through": through, "more": through < last,
+            "entries": _with_take_overs(game, entries, after, through)}
+
+
+LOG_PAGE_TIMEOUT = 3600  # how long a page of the log, narrated, is kept (issue 27)
+_code_marks: dict[str, str] = {}
+
+
+def _code_mark(ruleset: str) -> str:
+    """A digest of what a log's narration is made of (the ruleset's engine, the narrator, its words and
+    the compiled catalogues), read once per process: a page narrated by other code is never read."""
+    if ruleset not in _code_marks:
+        import hashlib
+        from pathlib import Path
+
+        from django.conf import settings
+
+        root = Path(__file__).resolve().parent
+        files = [*sorted((root / "engine" / ruleset).rglob("*")), root / "engine" / "narration.py",
+                 *sorted((root / "i18n").rglob("*")), *sorted(Path(settings.BASE_DIR, "locale").rglob("*.mo"))]
+        digest = hashlib.blake2b(digest_size=8)
+        for path in files:
+            if path.is_file() and path.suffix != ".pyc":
+                digest.update(path.name.encode() + path.read_bytes())
+        _code_marks[ruleset] = digest.hexdigest()
+    return _code_marks[ruleset]
+
+
+def _page_key(game: Game, reader: str | None, after: int, through: int) -> str:
+    from django.utils.translation import get_language
+
+    return (f"log-page:{game.pk}:{game.seed_hash[:16]}:{reader or '-'}:{get_language()}:{after}:{through}:"
+            f"{_code_mark(game.ruleset)}")
+
+
+def _named(entry: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    lines = [{**with_player_names(said, names), **moment} for said, moment in entry["lines"]]
+    return {**entry, "lines": lines, "text": " ".join(line["text"] for line in lines)}
+
+
+def _log_entries(game: Game, engine, seat: str | None, reader: str | None, shown, after: int,
+                 through: int) -> list[dict[str, Any]]:
+    """The entries of versions after..through as log_page shows them, each line a pair (the sentence
+    without the players' names, the round and phase it was said in): _named puts the names in."""
+    describe = getattr(engine, "describe_event", None)
+    moment = narration_moment(game, reader, after, shown) if describe else {}
     entries = []
     for record in game.actions.filter(version__gt=after, version__lte=through).order_by("version"):
         events = events_for(game.ruleset, [record], seat, shown)
@@ -168,14 +222,12 @@ def log_page(game: Game, user, after: int = 0, limit: int = LOG_PAGE) -> dict[st
                 if not said:
                     continue
                 _advance(moment, said)
-                lines.append({**with_player_names(said, names), **{k: v for k, v in moment.items() if v is not None}})
+                lines.append((said, {k: v for k, v in moment.items() if v is not None}))
             entry["lines"] = lines
-            entry["text"] = " ".join(line["text"] for line in lines)
         entries.append(entry)
     if describe and through > after:
         cache.set(_moment_key(game, reader, through), dict(moment), MOMENT_TIMEOUT)
-    return {"after": after, "through": through, "more": through < last,
-            "entries": _with_take_overs(game, entries, after, through)}
+    return entries
 
 
 def _advance(moment: dict[str, Any], said: dict[str, Any]) -> None:

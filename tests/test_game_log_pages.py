@@ -120,3 +120,50 @@ def test_bad_paging_parameters_are_a_400_in_the_error_shape(client, finished, qu
     assert response.status_code == 400
     body = response.json()
     assert body["error"] == "invalid" and set(body["fields"]) <= {"after", "limit"} and body["fields"]
+
+
+def test_a_page_read_again_is_kept_and_what_changes_shows_at_once(client, finished):
+    """A page of the log, narrated, is kept (issue 27: a later page of a long game narrated fifty actions
+    on every read): read again it is the same answer without reading the actions; a reader in another
+    language reads their own words, and an active game's next action is on the next read at once."""
+    url = reverse("api-game-log", args=[finished.pk]) + f"?after={LOG_PAGE}"
+    first = client.get(url).json()
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url).json()
+    assert again == first
+    assert not [q for q in queries.captured_queries if "games_gameaction" in q["sql"]]
+    cache.clear()
+    spanish = client.get(url, HTTP_ACCEPT_LANGUAGE="es").json()
+    cache.clear()
+    assert spanish == client.get(url, HTTP_ACCEPT_LANGUAGE="es").json() != first
+    game = played(3)
+    before = client.get(reverse("api-game-log", args=[game.pk])).json()
+    assert before["through"] == game.version
+    assert game.is_active()
+    seen, now = game.version, timezone.now()
+    while game.version == seen:  # the next decision times out (the clock moved on as played() does)
+        now += timedelta(days=1)
+        deadlines.resolve_overdue(game.pk, now=now)
+        game.refresh_from_db()
+    after = client.get(reverse("api-game-log", args=[game.pk])).json()
+    assert after["through"] == game.version > before["through"]
+    assert after["entries"][:len(before["entries"])] == before["entries"]
+    assert max(e["version"] for e in after["entries"]) > before["through"]
+
+
+def test_a_kept_page_names_the_players_by_their_names_of_now():
+    """The card game's log names its players: a kept page puts the names in on every read, so a
+    player renamed is read under the new name at once."""
+    from tests.platform_helpers import log, submit, texts
+
+    game = make_game(2, ruleset="lcg", seed=12)
+    for seat, action in (("p1", {"mulligan": True}), ("p2", {"mulligan": False})):
+        submit(game, seat, action)
+    game.refresh_from_db()
+    reader = api_client_for(make_user())
+    p2 = game.seats.get(seat="p2").user
+    assert f"{p2.username} keeps their opening hand." in " ".join(texts(log(game, reader)))
+    p2.username = "renamed_player"
+    p2.save(update_fields=["username"])
+    said = " ".join(texts(log(game, reader)))
+    assert "renamed_player keeps their opening hand." in said
