@@ -167,6 +167,42 @@ def test_my_games_writes_the_time_left_at_each_visit_and_a_new_decision_at_once(
     assert ">a moment</span>" in client.get(url).content.decode()
 
 
+def home_games(html: str) -> str:
+    """The home page's games in progress (its table)."""
+    return html.split('<table class="my-games">', 1)[1].split("</table>", 1)[0]
+
+
+def test_the_home_pages_games_in_progress_show_each_change_at_once(monkeypatch):
+    """The home page's games in progress are kept rendered under their rows (web/views.py, my_games_html):
+    a decision that comes, a game that ends or starts shows at the next visit, the time left is written
+    at each visit, and each language reads its own words."""
+    me = make_user()
+    game = make_game(3, users=[me, make_user(), make_user()])
+    GameSeat.objects.filter(game=game).update(deadline_at=None)
+    client = Client()
+    client.force_login(me)
+    shown = home_games(client.get("/").content.decode())
+    assert f"Game {game.pk}" in shown and "waiting for others" in shown
+    # a decision of yours comes: the row awaits you at once, with the time left
+    GameSeat.objects.filter(game=game, user=me).update(deadline_at=timezone.now() + timedelta(hours=3))
+    shown = home_games(client.get("/").content.decode())
+    assert "your move" in shown and "2\xa0hours" in shown
+    monkeypatch.setattr("web.views.timeuntil_filter", lambda deadline: "a moment")
+    assert ">a moment</span>" in home_games(client.get("/").content.decode())
+    spanish = home_games(client.get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode())
+    assert f"Partida {game.pk}" in spanish and "your move" not in spanish
+    # another game starts, and the first ends: both show at once
+    second = make_game(3, users=[me, make_user(), make_user()])
+    assert f"Game {second.pk}" in home_games(client.get("/").content.decode())
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    shown = home_games(client.get("/").content.decode())
+    assert f"Game {game.pk}<" not in shown and f"Game {second.pk}" in shown
+    # the query is compiled once per process (westeros/compiled.py): another player reads their own games
+    someone = Client()
+    someone.force_login(make_user())
+    assert "No game in progress." in someone.get("/").content.decode()
+
+
 class Unreachable:
     """A cache whose server is down (Redis refused the connection)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from functools import partial
 from types import SimpleNamespace
 
 from django.contrib import messages
@@ -409,23 +410,32 @@ def _games_in_progress(user, limit: int) -> list[dict]:
     a busy player's fifty games are not all read to show ten). One query: whether the computer plays
     a seat, and a card game's players (their factions name its seats), come with each row, rather
     than every game's seats and the card games' players read after it (three queries; issue 27)."""
-    awaiting = Case(When(GameSeat.AWAITING_DECISION, then=Value(0)), default=Value(1))
-    computer = GameSeat.objects.filter(game_id=OuterRef("game_id"), user__isnull=True, left_at__isnull=True)
-    seats = (_listed(user.game_seats.filter(left_at__isnull=True, game__status=Game.Status.ACTIVE), with_seats=False)
-             .only("seat", "deadline_at", "paused_remaining", "is_bot", "game_id", "user_id",
-                   "game__ruleset", "game__status")  # what a row says, alone
-             .annotate(vs_computer=Exists(computer),
-                       lcg_players=Case(When(game__ruleset="lcg", then=KeyTextTransform("players", "game__state")),
-                                        default=None, output_field=TextField()))
-             .order_by(awaiting, F("deadline_at").asc(nulls_last=True), "-game__created_at", "-game__id")[:limit])
+    from westeros import compiled
+
     rows = []
-    for seat in seats:
-        decision = seat.awaits_decision()  # a game in progress: the seat's deadline says it
-        rows.append({"game": seat.game, "seat": seat.seat, "awaiting": decision, "vs_computer": seat.vs_computer,
-                     "deadline": seat.deadline_at if decision else None,
-                     "players": json.loads(seat.lcg_players) if seat.lcg_players else None})
+    query = partial(_games_in_progress_query, limit=limit)  # the limit is in the SQL's text: one per limit
+    for seat in compiled.rows(f"home:games-in-progress:{limit}", query, user_id=user.pk):
+        decision = not seat["is_bot"] and (seat["deadline_at"] is not None or seat["paused_remaining"] is not None)
+        rows.append({"game": SimpleNamespace(pk=seat["game_id"], ruleset=seat["game__ruleset"]), "seat": seat["seat"],
+                     "awaiting": decision, "vs_computer": seat["vs_computer"],
+                     "deadline": seat["deadline_at"] if decision else None,
+                     "players": json.loads(seat["lcg_players"]) if seat["lcg_players"] else None})
     rows.sort(key=lambda r: (not r["awaiting"], r["deadline"].timestamp() if r["deadline"] else 0))
     return rows
+
+
+def _games_in_progress_query(user_id: int, limit: int):
+    """The query of _games_in_progress, its values alone (a seat decides when GameSeat.awaits_decision
+    says so): compiled once per process and limit (westeros/compiled.py), the user its parameter."""
+    awaiting = Case(When(GameSeat.AWAITING_DECISION, then=Value(0)), default=Value(1))
+    computer = GameSeat.objects.filter(game_id=OuterRef("game_id"), user__isnull=True, left_at__isnull=True)
+    return (GameSeat.objects.filter(user_id=user_id, left_at__isnull=True, game__status=Game.Status.ACTIVE)
+            .annotate(vs_computer=Exists(computer),
+                      lcg_players=Case(When(game__ruleset="lcg", then=KeyTextTransform("players", "game__state")),
+                                       default=None, output_field=TextField()))
+            .order_by(awaiting, F("deadline_at").asc(nulls_last=True), "-game__created_at", "-game__id")
+            .values("seat", "deadline_at", "paused_remaining", "is_bot", "game_id", "game__ruleset",
+                    "vs_computer", "lcg_players")[:limit])
 
 
 def _listed(seats, with_seats: bool = True):
@@ -471,8 +481,9 @@ def home(request: HttpRequest) -> HttpResponse:
     mine = _games_in_progress(request.user, 10) if request.user.is_authenticated else []
     from web.play import games_offered
 
+    mine = _with_seat_names(mine)
     context = {"lobbies_html": home_lobbies_html(), "games": games_offered(),
-               "unrated": gettext(lobbies.COMPUTER_UNRATED), "my_games": _with_seat_names(mine),
+               "unrated": gettext(lobbies.COMPUTER_UNRATED), "my_games": mine, "my_games_html": my_games_html(mine),
                "results_html": recent_results_html()}
     if request.user.is_authenticated:
         # the challenges waiting for your answer (the page lists the newest ten): fewer than ten listed
@@ -484,6 +495,35 @@ def home(request: HttpRequest) -> HttpResponse:
         context.update(challenges_waiting_list=waiting,
                        challenges_waiting_known=len(waiting) if len(waiting) < HOME_CHALLENGES else None)
     return render(request, "home.html", context)
+
+
+MY_GAMES_SECONDS = 600  # how long a rendering of the home page's games in progress is kept (its key is their rows)
+
+
+def _left_mark(n: int) -> str:
+    # the nul character never comes in a value shown (challenges/views.py says why)
+    return f"\x00left{n}\x00"
+
+
+def my_games_html(rows: list[dict]) -> str:
+    """The home page's table of the player's games in progress (templates/web/_home_my_games.html),
+    rendered once for the rows as they are and kept, per language: the rows (read on every request) are
+    the key, so a game that starts, ends or awaits a move is a new key at once; only the time left is
+    written in per request (issue 27: ten rows of links and translations on a busy player's home)."""
+    if not rows:
+        return ""
+    values = [(r["game"].pk, r["game"].ruleset, r["seat_name"], r["awaiting"], r["vs_computer"],
+               r["deadline"].isoformat() if r["deadline"] else None) for r in rows]
+    key = f"home:my-games:{get_language()}:{hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()}"
+    html = kept.get(key)
+    if html is None:
+        shown = [{**r, "left": mark_safe(_left_mark(n))} for n, r in enumerate(rows)]
+        html = render_to_string("web/_home_my_games.html", {"my_games": shown})
+        kept.keep(key, html, MY_GAMES_SECONDS)
+    for n, r in enumerate(rows):
+        if r["deadline"] is not None:
+            html = html.replace(_left_mark(n), conditional_escape(timeuntil_filter(r["deadline"])))
+    return mark_safe(html)
 
 
 HOME_LOBBIES_SECONDS = 600  # how long a rendering of the home page's lobbies is kept (its key is their rows)
