@@ -118,6 +118,25 @@ def test_the_home_pages_lobbies_show_a_change_at_once():
     assert "Come in" in Client().get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
 
 
+def test_the_lobby_lists_rows_show_a_change_at_once():
+    """A page of the lobby list is kept rendered under its rows (web/views.py, lobby_list_html): a lobby
+    that fills, opens or changes shows at the next visit, in each language its own words."""
+    lobby = make_lobby(name="Come in")
+    visitor = Client()
+    url = reverse("web-lobbies")
+    taken = lobby.members.count() + lobby.computer_seats
+    assert f"{taken} of {lobby.seat_count} taken" in visitor.get(url).content.decode()
+    LobbyMember.objects.create(lobby=lobby, user=make_user())  # someone joined
+    assert f"{taken + 1} of {lobby.seat_count} taken" in visitor.get(url).content.decode()
+    make_lobby(name="Another table")
+    assert "Another table" in visitor.get(url).content.decode()
+    type(lobby).objects.filter(pk=lobby.pk).update(name="Renamed table")
+    shown = visitor.get(url).content.decode()
+    assert "Renamed table" in shown and "Come in" not in shown
+    spanish = Client().get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f"{taken + 1} de {lobby.seat_count} ocupados" in spanish and "taken" not in spanish
+
+
 def test_my_games_shows_a_game_that_ended_at_once():
     me, others = make_user(), [make_user(), make_user()]
     game = make_game(3, users=[me, *others])

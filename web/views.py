@@ -208,16 +208,46 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
 
     # members counted by a subquery per lobby, as the API's list and the home page do, not by a GROUP BY
     # over the lobbies joined to their members and creators (4.3 -> 2.9 ms at 120 open lobbies; issue 27)
-    qs = (with_members_taken(Lobby.objects.filter(status=Lobby.Status.OPEN, private=False))
-          .select_related("creator").order_by("-created_at"))
+    qs = with_members_taken(Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)).order_by("-created_at")
     ranked = request.GET.get("ranked", "")
     if ranked in ("true", "false"):
         qs = qs.filter(ranked=ranked == "true")
     if request.GET.get("free") == "1":
         qs = qs.filter(taken__lt=F("seat_count") - F("computer_seats"))
-    pager = page_of(request, qs)
-    return render(request, "web/lobby_list.html", {"lobbies": pager.rows, "pager": pager, "ranked": ranked,
+    pager = page_of(request, qs.values_list(*LOBBY_LIST_COLUMNS))  # a page's values alone, no models
+    rows = pager.rows
+    return render(request, "web/lobby_list.html", {"lobbies": rows, "lobbies_html": lobby_list_html(rows),
+                                                   "pager": pager, "ranked": ranked,
                                                    "free": request.GET.get("free", "")})
+
+
+LOBBY_LIST_COLUMNS = ("pk", "name", "ruleset", "taken", "computer_seats", "seat_count", "time_limit", "clock_bank",
+                      "clock_increment", "ranked", "creator__username", "creator__is_bot", "rematch_of")
+LOBBY_LIST_SECONDS = 600  # how long a rendering of a page of the lobby list is kept (its key is its rows)
+
+
+def lobby_list_html(rows: list[tuple]) -> str:
+    """A page of the lobby list's table (templates/web/_lobby_list_rows.html), rendered once for the rows
+    as they are and kept, per language: the rows (read on every request, their values alone) are the
+    key, so a lobby that fills, opens or closes is a new key at once; only the rendering of an unchanged
+    page is saved (issue 27: fifty rows of links, filters and translations on every visit)."""
+    from games.lobby_names import lobby_title
+
+    if not rows:
+        return ""
+    key = f"lobbies:list:{get_language()}:{hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()}"
+    html = kept.get(key)
+    if html is None:
+        shown = []
+        for row in rows:
+            lobby = SimpleNamespace(**dict(zip(LOBBY_LIST_COLUMNS, row, strict=True)))
+            lobby.creator = SimpleNamespace(username=lobby.creator__username, is_bot=lobby.creator__is_bot)
+            lobby.display_name = lobby_title(lobby.name, lobby.creator.username, computer_seats=lobby.computer_seats,
+                                             seat_count=lobby.seat_count, rematch_of=lobby.rematch_of)
+            shown.append(lobby)
+        html = render_to_string("web/_lobby_list_rows.html", {"lobbies": shown})
+        kept.keep(key, html, LOBBY_LIST_SECONDS)
+    return mark_safe(html)
 
 
 @login_required
