@@ -137,6 +137,31 @@ def test_the_lobby_lists_rows_show_a_change_at_once():
     assert f"{taken + 1} de {lobby.seat_count} ocupados" in spanish and "taken" not in spanish
 
 
+def test_a_leaderboards_rows_show_a_change_at_once():
+    """A page of a leaderboard is kept rendered under its rows (web/views.py, leaderboard_html): a rating
+    that changes, a rating settled, a new player or a rename shows at the next visit, in each language."""
+    from ratings.models import Rating
+
+    first, second = make_user(), make_user()
+    mine = Rating.objects.create(user=first, ruleset="agot", rating=1620, games=3, last_played=timezone.now())
+    Rating.objects.create(user=second, ruleset="agot", rating=1580, games=30, last_played=timezone.now())
+    url = reverse("web-leaderboard", args=["agot"])
+    shown = Client().get(url).content.decode()
+    assert shown.index(first.username) < shown.index(second.username) and "<td>1620" in shown
+    assert "(provisional)" in shown.split(first.username, 1)[1].split("</tr>", 1)[0]
+    Rating.objects.filter(pk=mine.pk).update(rating=1550, games=40)  # a game rated: below, and settled
+    shown = Client().get(url).content.decode()
+    assert shown.index(second.username) < shown.index(first.username) and "<td>1550" in shown
+    assert "(provisional)" not in shown
+    type(first).objects.filter(pk=first.pk).update(username="renamed_player")
+    assert "renamed_player" in Client().get(url).content.decode()
+    third = make_user()
+    Rating.objects.create(user=third, ruleset="agot", rating=1700, games=30, last_played=timezone.now())
+    assert third.username in Client().get(url).content.decode()
+    spanish = Client().get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "renamed_player" in spanish and "Ranked games" not in spanish
+
+
 def test_my_games_shows_a_game_that_ended_at_once():
     me, others = make_user(), [make_user(), make_user()]
     game = make_game(3, users=[me, *others])

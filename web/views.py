@@ -626,7 +626,27 @@ def leaderboard(request: HttpRequest, ruleset: str = "agot") -> HttpResponse:
     rows = [{"rank": rank, "user": r.user.username, "bot": r.user.is_bot,
              "rating": round(r.rating), "games": r.games, "provisional": ratings.is_provisional(r)}
             for rank, r in enumerate(pager.rows, start=pager.first_index)]
-    return render(request, "web/leaderboard.html", {"ruleset": ruleset, "rows": rows, "pager": pager})
+    return render(request, "web/leaderboard.html", {"ruleset": ruleset, "rows": rows, "rows_html": leaderboard_html(rows),
+                                                    "pager": pager})
+
+
+LEADERBOARD_SECONDS = 600  # how long a rendering of a page of a leaderboard is kept (its key is its rows)
+
+
+def leaderboard_html(rows: list[dict]) -> str:
+    """A page of a leaderboard's table (templates/web/_leaderboard_rows.html), rendered once for the rows
+    as they are and kept, per language: the rows (read on every request) are the key, so a game rated, a
+    player renamed or a rating settled is a new key at once; only the rendering of an unchanged page
+    is saved (issue 27: fifty rows of links, badges and translations on every visit)."""
+    if not rows:
+        return ""
+    values = [tuple(row.values()) for row in rows]
+    key = f"leaderboard:{get_language()}:{hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()}"
+    html = kept.get(key)
+    if html is None:
+        html = render_to_string("web/_leaderboard_rows.html", {"rows": rows})
+        kept.keep(key, html, LEADERBOARD_SECONDS)
+    return mark_safe(html)
 
 
 def needs_player(request: HttpRequest) -> HttpResponse:
