@@ -162,6 +162,28 @@ def test_a_leaderboards_rows_show_a_change_at_once():
     assert "renamed_player" in spanish and "Ranked games" not in spanish
 
 
+def test_a_profiles_recent_games_show_a_change_at_once():
+    """A profile's recent games are kept rendered under their rows (ratings_tags.recent_games_html): a
+    new game, a game that ends and its place show at the next visit, in each language its own words."""
+    me = make_user()
+    game = make_game(3, users=[me, make_user(), make_user()])
+    url = reverse("public-profile", args=[me.username])
+
+    def recent(**headers) -> str:
+        return Client().get(url, **headers).content.decode().split('<table class="recent-games', 1)[1]
+
+    assert f"game #{game.pk}" in recent() and ">active<" in recent()
+    seat = game.seats.get(user=me).seat
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now(),
+                                           ranking=[seat, *[s for s in game.seat_names() if s != seat]])
+    shown = recent()
+    assert ">finished<" in shown and ">1</td>" in shown
+    second = make_game(3, users=[me, make_user(), make_user()])
+    assert f"game #{second.pk}" in recent()
+    spanish = recent(HTTP_ACCEPT_LANGUAGE="es")
+    assert f"partida n.º {second.pk}" in spanish and ">finished<" not in spanish
+
+
 def test_my_games_shows_a_game_that_ended_at_once():
     me, others = make_user(), [make_user(), make_user()]
     game = make_game(3, users=[me, *others])

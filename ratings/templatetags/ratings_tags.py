@@ -3,6 +3,7 @@
 SVG on the server, and the player's recent games)."""
 from __future__ import annotations
 
+import hashlib
 from decimal import ROUND_HALF_UP, Decimal
 
 from django import template
@@ -92,8 +93,27 @@ def _tenths(value: float) -> str:
 @register.inclusion_tag("ratings/_history.html")
 def rating_history(user) -> dict:
     # "charts": the charts' geometry, read only by whoever asks for it (the page writes charts_html)
+    recent = recent_games(user)
     return {"charts_html": charts_html(user), "charts": SimpleLazyObject(lambda: history_charts(user)),
-            "recent": recent_games(user)}
+            "recent": recent, "recent_html": recent_games_html(recent)}
+
+
+RECENT_GAMES_SECONDS = 600  # how long a rendering of a profile's recent games is kept (its key is their rows)
+
+
+def recent_games_html(rows: list[dict]) -> str:
+    """The profile's table of recent games (ratings/_recent_games.html), rendered once for the rows as
+    they are and kept, per language: the rows (read on every request) are the key, so a game that
+    starts, ends or is taken over shows at once; only the rendering of an unchanged table is saved
+    (issue 27: ten rows of links, seat names and translations on every profile)."""
+    values = [(r["game"].pk, r["game"].ruleset, r["game"].ranked, r["seat"], str(r["who"]), str(r["status_words"]),
+               r["place"]) for r in rows]
+    key = f"ratings:recent:{get_language()}:{hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()}"
+    html = kept.get(key)
+    if html is None:
+        html = render_to_string("ratings/_recent_games.html", {"recent": rows})
+        kept.keep(key, html, RECENT_GAMES_SECONDS)
+    return mark_safe(html)
 
 
 CHARTS_CACHE_SECONDS = 24 * 3600
