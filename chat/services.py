@@ -148,7 +148,8 @@ def readable_channels(game: Game, user) -> list[dict[str, Any]]:
 
 
 def _load_game(game_id: int, user, invite: str | None) -> Game:
-    game = Game.objects.filter(pk=game_id).select_related("lobby").prefetch_related("seats").first()
+    # the chat reads nothing of the game's state (a card game's is tens of kilobytes of JSON; issue 27)
+    game = Game.objects.filter(pk=game_id).select_related("lobby").prefetch_related("seats").defer("state").first()
     if game is None or not queries.can_view(game, user, invite):
         raise not_found()
     return game
@@ -169,7 +170,9 @@ def history(game_id: int, user, raw_channel: Any, invite: str | None = None) -> 
     seat = _viewer_seat(game, user)
     if not may_read(game, seat, channel, members):
         raise _refuse_channel(game, seat, channel)
-    return ChatMessage.objects.filter(game=game, channel=channel).select_related("sender", "game").order_by("-id")
+    # each message's game (whether it hides its players' names) without its state, read once per message
+    return (ChatMessage.objects.filter(game=game, channel=channel).select_related("sender", "game")
+            .defer("game__state").order_by("-id"))
 
 
 def channels_for(game_id: int, user, invite: str | None = None) -> dict[str, Any]:
