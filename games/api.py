@@ -337,7 +337,7 @@ class GameLogView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         after = _int_param(request, "after") or 0
         limit = _int_param(request, "limit", 1, queries.LOG_PAGE_MAX) or queries.LOG_PAGE
-        game = queries.get_visible_game(request.user, game_id, request.query_params.get("invite"))
+        game = queries.get_visible_game(request.user, game_id, request.query_params.get("invite"), state=False)
         page = queries.log_page(game, request.user, after, limit)
         following = None
         if page.pop("more"):

@@ -28,8 +28,11 @@ def visible_games(user) -> QuerySet[Game]:
     return (public | Game.objects.filter(seats__user=user)).distinct()
 
 
-def get_visible_game(user, game_id: int, invite: str | None = None) -> Game:
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+def get_visible_game(user, game_id: int, invite: str | None = None, *, state: bool = True) -> Game:
+    """The game if `user` may view it, else 404. `state`: False for a reader that needs no state (the
+    log: a card game's state is tens of kilobytes of JSON; read on first use where one is needed)."""
+    games = Game.objects.filter(pk=game_id).prefetch_related("seats__user")
+    game = (games if state else games.defer("state")).first()
     if game is None or not can_view(game, user, invite):
         raise not_found()
     return game
