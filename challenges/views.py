@@ -276,6 +276,49 @@ def incoming_rows_html(challenges: list[Challenge], user: User, next_url: str, c
     return shown
 
 
+LISTED_ROW_SECONDS = 600  # how long a rendered challenge of the page's other lists is kept (its key is its values)
+
+
+def kept_rows_html(kind: str, challenges: list[Challenge], user: User, csrf_token: Any) -> list[str]:
+    """Each challenge of the challenges page's list `kind` (accepted, outgoing, past) rendered as
+    templates/challenges/_<kind>.html renders it, each kept in the cache under the values it shows (as
+    incoming_rows_html keeps the challenges waiting for an answer): the challenge, its challenger, game,
+    time, options, ranking, status and game, every invite's player, answer and reason, the reader and
+    the language, so a changed row is a new key at once. The time left and the CSRF token are written
+    in per request (issue 27: the lists' rows were rendered on every visit)."""
+    if not challenges:
+        return []
+    language = get_language()
+    keys = {}
+    for c in challenges:
+        values = (kind, user.pk, c.pk, c.challenger_id, c.challenger.username, c.challenger.is_bot, c.ruleset,
+                  c.time_limit, c.ranked, services.shown_status(c), c.game_id, c.options,
+                  [(i.user_id, i.user.username, i.user.is_bot, i.status, i.reason) for i in c.invites.all()])
+        digest = hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()
+        keys[c.pk] = f"challenges:{kind}:{language}:{c.pk}:{digest}"
+    found = kept.get_many(list(keys.values()))
+    missing = [c for c in challenges if keys[c.pk] not in found]
+    if missing:
+        fresh = {}
+        for row in challenge_rows(missing, user):
+            row["left"] = mark_safe(LEFT_MARK)
+            fresh[keys[row["challenge"].pk]] = render_to_string(
+                f"challenges/_{kind}.html", {"row": row, "user": user, "csrf_token": CSRF_MARK})
+        kept.keep_many(fresh, LISTED_ROW_SECONDS)
+        found.update(fresh)
+    token = str(csrf_token) if csrf_token else ""
+    field = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', CSRF_MARK)
+    shown = []
+    for c in challenges:
+        html = found[keys[c.pk]]
+        if LEFT_MARK in html:
+            html = html.replace(LEFT_MARK, escape(timeuntil_words(c.expires_at)))
+        if CSRF_MARK in html:
+            html = html.replace(CSRF_MARK, token) if token and token != "NOTPROVIDED" else html.replace(field, "")
+        shown.append(mark_safe(html))
+    return shown
+
+
 @login_required
 def challenge_list(request: HttpRequest) -> HttpResponse:
     """Challenges waiting for your answer, yours waiting for answers, and your last answered ones."""
@@ -285,9 +328,9 @@ def challenge_list(request: HttpRequest) -> HttpResponse:
     return render(request, "challenges/list.html", {
         # rendered as challenges/_incoming.html does, kept per row
         "incoming": incoming_rows_html(mine["in"], request.user, request.path, csrf(request)["csrf_token"]),
-        "accepted": challenge_rows(mine["accepted"], request.user),
-        "outgoing": challenge_rows(mine["out"], request.user),
-        "past": challenge_rows(past, request.user),
+        # the other lists as challenges/_accepted.html, _outgoing.html and _past.html render them, kept per row
+        **{kind: kept_rows_html(kind, challenges, request.user, csrf(request)["csrf_token"])
+           for kind, challenges in (("accepted", mine["accepted"]), ("outgoing", mine["out"]), ("past", past))},
         # the navigation's count of challenges waiting for your answer, known here (challenge_tags)
         "challenges_waiting_known": len(mine["in"]) if len(mine["in"]) < services.LISTED else None,
     })

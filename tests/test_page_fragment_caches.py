@@ -355,3 +355,52 @@ def test_a_challenge_row_is_the_template_rendered_afresh_and_shows_each_change_a
                          {"reason": "generic", "next": "/", "csrfmiddlewaretoken": token.search(form).group(1)})
     assert answer.status_code == 302
     assert Invite.objects.get(challenge=card_game, user=me).status == Invite.Status.DECLINED
+
+
+def test_the_challenges_pages_other_lists_are_kept_and_show_each_change_at_once(monkeypatch):
+    """Your challenges, the accepted ones and those answered lately are kept rendered per row
+    (challenges/views.py, kept_rows_html), the same bytes as the templates render afresh (but for the
+    CSRF token); an answer, a rename or the time left shows at the next visit, in the reader's language,
+    and the Cancel form posts with the page's token."""
+    from challenges import views as challenge_views
+    from westeros import kept
+
+    me, first, second = make_user(), make_user(), make_user()
+    mine = do_create_challenge(me, ChallengeRequest(ruleset="agot", users=[first.username, second.username],
+                                                    time_limit=3600, ranked=True))
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(me)
+    url = reverse("challenges")
+    token = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+    def lists(**headers) -> str:
+        html = client.get(url, **headers).content.decode()
+        return html[html.index('<h2>', html.index('id="incoming"') if 'id="incoming"' in html else 0):]
+
+    kept_rows, kept_again = lists(), lists()
+    monkeypatch.setattr(kept, "cache", Unreachable())
+    afresh = lists()
+    monkeypatch.undo()
+    assert token.sub("", kept_rows) == token.sub("", kept_again) == token.sub("", afresh)
+    assert "A ranked game of" in kept_rows and "It expires in 23\xa0hours" in kept_rows and "\x00" not in kept_rows
+    assert kept_rows.count(f"{first.username}: not answered yet") == 1
+    # an answer shows at once; a rename too
+    do_decline(mine.pk, first, "generic")
+    shown = lists()
+    assert "A ranked game of" not in shown and "Answered lately" in shown and first.username in shown
+    second.username = "renamed_invitee"
+    second.save()
+    assert "renamed_invitee" in lists()
+    # a new challenge of yours, its time left written at each visit
+    another = do_create_challenge(me, ChallengeRequest(ruleset="lcg", users=[first.username], time_limit=86400))
+    monkeypatch.setattr(challenge_views, "timeuntil_words", lambda when: "a moment")
+    assert "It expires in a moment." in lists()
+    monkeypatch.undo()
+    spanish = lists(HTTP_ACCEPT_LANGUAGE="es")
+    assert "Cancel this challenge" not in spanish and "renamed_invitee" in spanish
+    # the kept row's Cancel form posts with the page's token
+    html = client.get(url).content.decode()
+    form = html[html.index(f'action="/challenges/{another.pk}/cancel/"'):]
+    assert client.post(f"/challenges/{another.pk}/cancel/", {}).status_code == 403
+    assert client.post(f"/challenges/{another.pk}/cancel/",
+                       {"csrfmiddlewaretoken": token.search(form).group(1)}).status_code == 302
