@@ -71,6 +71,12 @@ class TournamentSerializer(serializers.ModelSerializer):
         return t.registrations.filter(status__in=Registration.ACTIVE).count()
 
 
+def _co_organizers(t: Tournament) -> list:
+    """The event's co-organizers: prefetched as a list (`co_organizer_list`) where the caller did so."""
+    listed = getattr(t, "co_organizer_list", None)
+    return listed if listed is not None else list(t.co_organizers.all())
+
+
 def tournament_rows(tournaments) -> list[dict]:
     """What TournamentSerializer(tournaments, many=True).data gives (the schema is the serializer's),
     written without DRF's per-field machinery: a page of 50 events spent most of its time in the
@@ -97,7 +103,7 @@ def tournament_rows(tournaments) -> list[dict]:
             "registration_opens": when(t.registration_opens), "registration_closes": when(t.registration_closes),
             "check_in_required": t.check_in_required, "capacity": t.capacity, "min_rating": t.min_rating,
             "min_reliability": None if t.min_reliability is None else float(t.min_reliability),
-            "organizer": t.organizer.username, "co_organizers": [u.username for u in t.co_organizers.all()],
+            "organizer": t.organizer.username, "co_organizers": [u.username for u in _co_organizers(t)],
             "auto_advance": t.auto_advance, "lock_votes": t.lock_votes, "bots_only": t.bots_only, "seed": t.seed,
             "status": t.status, "current_round": t.current_round,
             "registered": registered if registered is not None
