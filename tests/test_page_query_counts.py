@@ -40,6 +40,7 @@ _seed = itertools.count(100)
 # page counted here is the kept one (the event, its co-organizers, your registration);
 # TOURNAMENT_AFRESH pins the page rendered afresh. The lobby form and the play page read the player's
 # saved card-game decks (028c246): one query more than before, read once by the lobby form for its menu and the page.
+# A page of the log read again is kept narrated (games/queries.py log_page): its actions are not read again.
 PAGES = {
     "/": 6, "/lobbies/": 5, "/lobbies/new/": 4, "/lobbies/{lobby}/": 6, "/games/": 7, "/games/needs-player/": 4,
     "/accounts/profile/": 13, "/users/{me}/": 14, "/leaderboards/": 4, "/leaderboards/agot/": 4,
@@ -53,7 +54,7 @@ API = {
     "/api/v1/me/notifications": 2, "/api/v1/challenges": 4, "/api/v1/ratings/agot": 2, "/api/v1/users/{me}": 10,
     "/api/v1/tournaments": 4, "/api/v1/tournaments/{tournament}": 4,
     "/api/v1/tournaments/{tournament}/registrations": 3, "/api/v1/tournaments/{tournament}/rounds": 6,
-    "/api/v1/tournaments/{tournament}/standings": 7, "/api/v1/games/{agot}": 5, "/api/v1/games/{agot}/log": 7,
+    "/api/v1/tournaments/{tournament}/standings": 7, "/api/v1/games/{agot}": 5, "/api/v1/games/{agot}/log": 6,
     "/api/v1/games/{agot}/chat": 4, "/api/v1/games/{finished}/fairness": 5,
 }
 
