@@ -65,6 +65,11 @@ DECISIONS: dict[str, dict[str, str]] = {
         "order": gettext_noop("choose the order in which the abilities or keywords resolve"),
         "winner": gettext_noop("name the winner"),
         "choose": gettext_noop("make a choice"),
+        # a melee's (issue 31): the titles, Crown Regent's redirect, Master of Whispers' claim
+        "title": gettext_noop("choose a title"),
+        "redirect": gettext_noop("redirect the challenge or not"),
+        "redirect_to": gettext_noop("choose the opponent the challenge is redirected to"),
+        "claim_opponents": gettext_noop("choose the opponents who also suffer the claim"),
     },
     "minis": {
         "activate": gettext_noop("activate a unit"),
