@@ -197,6 +197,7 @@ class LobbyListView(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(LobbyCreateSerializer, request)
         join, seat, deck = data.pop("join"), data.pop("seat"), data.pop("deck")
+        deck = data.pop("army") or deck  # minis: the saved army brought, kept as the member's deck (issue 33)
         data["seat_count"] = data.pop("seats")
         lobby = lobbies.do_create_lobby(request.user, lobbies.LobbySettings(**data), join=join, seat=seat, deck=deck)
         response = _lobby_response(lobby, status.HTTP_201_CREATED)
@@ -223,6 +224,7 @@ class LobbyJoinView(APIView):
     @extend_schema(request=JoinSerializer, responses=LobbySerializer, summary="Take a seat (starts the game when full)")
     def post(self, request: Request, lobby_id: int) -> Response:
         data = _valid(JoinSerializer, request)
+        data["deck"] = data.pop("army") or data["deck"]  # minis: the saved army brought (issue 33)
         return _lobby_response(lobbies.do_join_lobby(lobby_id, request.user, address=client_ip(request), **data))
 
 

@@ -135,30 +135,32 @@ def minis_armies_refusal(options: dict[str, Any]) -> str | None:
         return gettext("game_size is a number of points from %(least)d to %(most)d (the rules suggest 30, 40 or "
                        "50).") % {"least": army_rules.MIN_SIZE, "most": army_rules.MAX_SIZE}
     armies = options.get("armies", {})
-    if not isinstance(armies, dict) or set(armies) - {"stark", "lannister"}:
+    seats = ("stark", "lannister", "stark_2", "lannister_2")  # M131: a house played twice has a second seat
+    if not isinstance(armies, dict) or set(armies) - set(seats):
         return gettext("armies is {stark: army, lannister: army}, each a starter list's id, one of your saved "
                        "armies (army:<id>) or an army list.")
     lists = minis_lists()
-    for seat in ("stark", "lannister"):
-        own = [key for key, lst in lists.items() if lst["faction"] == seat]
+    for seat in [s for s in seats if s in armies or "_" not in s]:
+        house = seat.split("_")[0]
+        own = [key for key, lst in lists.items() if lst["faction"] == house]
         spec = armies.get(seat, own[0])  # no army given: the seat's starter list
         if isinstance(spec, str) and spec in own:
             if int(lists[spec]["total_points"]) > size:
                 return gettext("The %(house)s starter list has %(points)s points, over the game size of %(size)s.") % {
-                    "house": army_rules.house(seat), "points": lists[spec]["total_points"], "size": size}
+                    "house": army_rules.house(house), "points": lists[spec]["total_points"], "size": size}
             continue
         said = {"stark": gettext("The Stark army is a starter list (%(lists)s), one of your saved Stark armies or a "
                                  "Stark army list."),
                 "lannister": gettext("The Lannister army is a starter list (%(lists)s), one of your saved Lannister "
-                                     "armies or a Lannister army list.")}[seat] % {"lists": ", ".join(own)}
+                                     "armies or a Lannister army list.")}[house] % {"lists": ", ".join(own)}
         if not isinstance(spec, dict) or set(spec) - {"commander", "units", "ncus"}:
             return said
         try:
-            army = army_rules.normalise({"faction": seat, "game_size": size, **spec})
+            army = army_rules.normalise({"faction": house, "game_size": size, **spec})
         except army_rules.ArmyFormatError as error:
             return f"{said} {error.reason}"
         why = [p.text for p in army_rules.problems(army)] + army_rules.unplayable(army)
         if why:
             return gettext("The %(house)s army cannot be played: %(why)s") % {
-                "house": army_rules.house(seat), "why": " ".join(why)}
+                "house": army_rules.house(house), "why": " ".join(why)}
     return None

@@ -63,6 +63,9 @@ class LobbyCreateSerializer(serializers.Serializer):
     deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
                                  help_text="games played with decks (lcg): the deck you bring, when players pick "
                                            "(empty: drawn at random when the game starts)")
+    army = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                 help_text="minis: one of your saved armies (army:<id>, legal, of the game_size), which "
+                                           "takes a seat of its house (empty: the starter army of your seat)")
 
 
 class ComputerGameSerializer(serializers.Serializer):
@@ -161,6 +164,8 @@ class JoinSerializer(serializers.Serializer):
     seat = serializers.CharField(max_length=32, required=False, default="", allow_blank=True)
     deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
                                  help_text="games played with decks (lcg): the deck you bring, when players pick")
+    army = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                 help_text="minis: one of your saved armies (army:<id>), which takes a seat of its house")
     password = serializers.CharField(max_length=128, required=False, allow_null=True, default=None, trim_whitespace=False)
     invite = serializers.CharField(max_length=64, required=False, allow_null=True, default=None)
 

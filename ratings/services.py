@@ -81,6 +81,10 @@ def players_of(game: Game) -> list[Player]:
 def _ranking_with_ties(game: Game) -> list:
     """The stored ranking, with seats the ruleset says tied (a shared victory) grouped together."""
     ranking = list(game.ranking or [])
+    teams = _teams(game)
+    if teams:  # a team game is a two-sided result: teammates share their team's place, whoever fell first
+        order = list(dict.fromkeys(teams[seat] for seat in ranking if seat in teams))
+        return [[seat for seat in ranking if teams.get(seat) == team] for team in order]
     placements = getattr(get_ruleset(game.ruleset), "placements", None)
     shared = placements(game.state) if placements is not None and game.status == Game.Status.FINISHED else None
     if not shared:
@@ -92,6 +96,16 @@ def _ranking_with_ties(game: Game) -> list:
         else:
             groups.append([seat])
     return groups
+
+
+def _teams(game: Game) -> dict[str, str]:
+    """{seat: team} of a game played in teams (the miniatures game's two against two, M130), else {}."""
+    if game.ruleset != "minis":  # the only game with teams
+        return {}
+    multi = game.state.get("multi") if isinstance(game.state, dict) else None
+    if not isinstance(multi, dict) or multi.get("kind") != "teams":
+        return {}
+    return dict(multi.get("teams") or {})
 
 
 def record_finished_game(game: Game) -> list[RatingChange]:

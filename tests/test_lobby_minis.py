@@ -99,7 +99,8 @@ def test_armies_drawn_at_random_or_assigned_by_the_creator():
     ({"options": {"game_size": "forty"}}, "options", "game_size is a number of points from 10 to 150"),
     ({"options": {"terrain": "lots"}}, "options", "terrain is none or random"),
     ({"options": {"fog_of_war": True}}, "options", "unknown option fog_of_war"),
-    ({"seats": 3}, "seats", "A Song of Ice and Fire: Tabletop Miniatures is played by 2 players."),
+    ({"seats": 5}, "seats", "A Song of Ice and Fire: Tabletop Miniatures is played by 2 to 4 players."),
+    ({"seats": 3, "options": {"multiplayer": "teams"}}, "options", "a team game has four seats"),
     ({"house_choice": "pick", "seat": "baratheon"}, "seat", "Choose one of: stark, lannister."),
     ({"house_choice": "pick"}, "seat", "Pick a seat: stark, lannister"),
     ({"seat": "stark"}, "seat", "In this lobby seats are not picked by the players."),
@@ -145,8 +146,8 @@ def form_errors(response) -> str:
 
 def test_the_form_offers_the_miniatures_game_in_words(logged_in):
     page = logged_in.get(URL).content.decode()
-    assert '<option value="minis" >A Song of Ice and Fire: Tabletop Miniatures (2 players)</option>' in page
-    assert re.search(r'data-hide="[^"]*\bminis\b[^"]*">Players', page)  # two seats: no Players field
+    assert '<option value="minis" >A Song of Ice and Fire: Tabletop Miniatures (2-4 players)</option>' in page
+    assert re.search(r'data-hide="[^"]*\bminis\b[^"]*">Players', page)  # its own Players field: the tables
     section = page[page.index('data-ruleset="minis"><legend>'):]
     section = section[:section.index("</fieldset>")]
     # the starter armies, unit by unit, by name
@@ -155,6 +156,10 @@ def test_the_form_offers_the_miniatures_game_in_words(logged_in):
     assert "<strong>Lannister</strong>: Lannister Guardsmen with Jaime Lannister, The Kingslayer (commander)" in section
     assert "Gregor Clegane, Lord Tywin&#x27;s Mad Dog" in section
     assert '<option value="stark" >Stark</option>' in section and '<option value="lannister" >Lannister</option>' in section
+    # issue 33: two to four players, the game size, your saved army; a house's second army in words
+    assert '<option value="stark_2" >Stark (second army)</option>' in section
+    assert '<option value="teams" >4 players, two against two (teams)</option>' in section
+    assert '<option value="40" >40 points</option>' in section and 'name="my_army"' in section
     # Here We Stand is played; the other nine modes are listed as not available
     assert '<option value="here_we_stand">Here We Stand</option>' in section
     assert section.count("(not available yet)") == 9
@@ -175,7 +180,7 @@ def test_the_form_makes_a_lobby_whose_page_says_its_options(logged_in, user, cli
     assert lobby.members.get().seat == "lannister"
     page = logged_in.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
     assert "A Song of Ice and Fire: Tabletop Miniatures" in page and "armies: players pick in join order" in page
-    assert "Here We Stand" in page and "the starter armies (30 points each)" in page and "random terrain" in page
+    assert "Here We Stand" in page and "armies of 30 points (saved armies or the starter ones)" in page and "random terrain" in page
     assert f"{user.username} · Lannister" in page
     assert "here_we_stand" not in page and "armys" not in page
     other = make_user()

@@ -39,10 +39,11 @@ _seed = itertools.count(100)
 # A tournament's standings, rounds and players are kept rendered for everyone but its organizers: the
 # page counted here is the kept one (the event, its co-organizers, your registration);
 # TOURNAMENT_AFRESH pins the page rendered afresh. The lobby form and the play page read the player's
-# saved card-game decks (028c246): one query more than before, read once by the lobby form for its menu and the page.
+# saved card-game decks (028c246) and miniatures armies (issue 33): one query more each, read once by the lobby form
+# for its menu and the page.
 # A page of the log read again is kept narrated (games/queries.py log_page): its actions are not read again.
 PAGES = {
-    "/": 6, "/lobbies/": 5, "/lobbies/new/": 4, "/lobbies/{lobby}/": 6, "/games/": 7, "/games/needs-player/": 4,
+    "/": 6, "/lobbies/": 5, "/lobbies/new/": 5, "/lobbies/{lobby}/": 6, "/games/": 7, "/games/needs-player/": 4,
     "/accounts/profile/": 13, "/users/{me}/": 14, "/leaderboards/": 4, "/leaderboards/agot/": 4,
     "/tournaments/": 5, "/tournaments/{tournament}/": 6, "/challenges/": 6, "/bots/": 4,
     "/accounts/notifications/": 4, "/accounts/tokens/": 6, "/play/btwixt/": 4, "/games/{agot}/": 6,

@@ -22,8 +22,14 @@ HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
 # the labels are lazy: each form, page and notification says them in its reader's language
 RULESETS = [("agot", _("A Game of Thrones (board game)")), ("btwixt", _("B'Twixt (card game, 3-6 leaders)")),
             ("lcg", _("A Game of Thrones: The Card Game (2 players, or 3-6 in a melee)")),
-            ("minis", _("A Song of Ice and Fire: Tabletop Miniatures (2 players)"))]
+            ("minis", _("A Song of Ice and Fire: Tabletop Miniatures (2-4 players)"))]
 ARMIES = [("stark", "Stark"), ("lannister", "Lannister")]
+MINIS_SIZES = [(30, _("30 points")), (40, _("40 points")), (50, _("50 points"))]  # M1: the suggested sizes
+# The miniatures game's tables (issue 33): two players, a free-for-all of three or four (M131), teams of two (M130)
+MINIS_TABLES = {"2": (2, None, _("2 players: Stark against Lannister")),
+                "3": (3, "ffa", _("3 players, each against all (free-for-all)")),
+                "4": (4, "ffa", _("4 players, each against all (free-for-all)")),
+                "teams": (4, "teams", _("4 players, two against two (teams)"))}
 DECK_CHOICES = [("pick", _("each player picks their own")), ("assign", _("I assign both"))]
 # the card game: a joust of two, or a melee of three to six with the titles (issue 31)
 # (said in words by the forms' templates: "2 players (a joust)", "4 players (a melee with titles)")
@@ -124,6 +130,25 @@ def army_lists() -> list[tuple[str, str]]:
     return out
 
 
+def minis_seat_choices() -> list[tuple[str, str]]:
+    """The miniatures game's seats in words: Stark, Lannister, and each house's second army (three or four players)."""
+    from ratings.templatetags.site_words import seat_name
+
+    return [(seat, seat_name(seat, "minis")) for seat in ("stark", "lannister", "stark_2", "lannister_2")]
+
+
+def my_army_list(user) -> list[tuple[str, str]]:
+    """The person's saved miniatures armies a game may take (legal, fielded by the engine), each with its size (one
+    query)."""
+    from games.models import Army
+    from games.services import armies as saved
+
+    if user is None or not user.is_authenticated:
+        return []
+    return [(saved.saved_ref(a), gettext("%(name)s (%(points)s points)") % {"name": a.name, "points": a.game_size})
+            for a in Army.objects.filter(owner=user) if not saved.refusal(a.army())]
+
+
 def cardset_name() -> str:
     from web import btwixt as btwixt_data  # built once per process (issue 27)
 
@@ -185,6 +210,14 @@ class LobbyForm(forms.Form):
     minis_mode = forms.ChoiceField(label=_("Mode"), required=False, choices=list(rulesets.MINIS_MODES.items()),
                                    error_messages={"invalid_choice": _("Mode: choose one of the modes in the list.")})
     random_terrain = Tick(_("Random terrain"))
+    minis_table = forms.ChoiceField(label=_("Players"), required=False,
+                                    choices=[(k, label) for k, (_n, _m, label) in MINIS_TABLES.items()],
+                                    error_messages={"invalid_choice": _("Players: choose one of the tables in the list.")})
+    game_size = forms.TypedChoiceField(label=_("Game size"), required=False, coerce=int, empty_value=30,
+                                       choices=MINIS_SIZES,
+                                       error_messages={"invalid_choice": _("Game size: choose 30, 40 or 50 points.")})
+    my_army = forms.ChoiceField(label=_("Your army"), required=False, error_messages={
+        "invalid_choice": _("Your army: choose one of your saved armies in the list.")})
     # the engine's players: seats given to the computer now, and empty seats given to it when the creator starts early
     computer_seats = forms.IntegerField(label=_("Computer players"), required=False, min_value=0, error_messages={
         "invalid": _("Computer players: a whole number (0 for none)."),
@@ -199,7 +232,7 @@ class LobbyForm(forms.Form):
                      "draft_tracks", "anonymous")
     AGOT_FIELDS = ("seat", *AGOT_SWITCHES, "spectator_delay", "castles_to_win", "rounds")
     LCG_FIELDS = ("deck_choice", "my_deck", "their_deck", "open_decklists", "lcg_seats")
-    MINIS_FIELDS = ("army", "minis_mode", "random_terrain")
+    MINIS_FIELDS = ("army", "minis_mode", "random_terrain", "minis_table", "game_size", "my_army")
 
     def clean_ruleset(self) -> str:
         return self.cleaned_data["ruleset"] or "agot"
@@ -218,6 +251,10 @@ class LobbyForm(forms.Form):
         self.my_decks = my_deck_list(user)  # read once: the page lists them too (web/views.py lobby_new)
         self.fields["my_deck"].choices = [("", _("drawn at random"))] + self.my_decks
         self.fields["their_deck"].choices = [("", "—")] + deck_list()
+        self.fields["army"].choices = [("", "—")] + minis_seat_choices()
+        reads_armies = not self.is_bound or self.data.get("ruleset") == "minis"  # the page lists them too
+        self.my_armies = my_army_list(user) if reads_armies else []
+        self.fields["my_army"].choices = [("", _("the starter army of your seat"))] + self.my_armies
         for key, (label, _help) in BTWIXT_OPTIONS.items():
             self.fields[f"btwixt_{key}"] = Tick(label)
         # only the chosen game's own fields are read (and checked)
@@ -243,6 +280,9 @@ class LobbyForm(forms.Form):
         elif ruleset == "lcg":  # its own Players field: a joust unless a melee is chosen (the hidden one is not read)
             self.errors.pop("seats", None)
             d["seats"] = d.get("lcg_seats") or 2
+        elif ruleset == "minis":  # its own Players field: the table (the hidden one is not read)
+            self.errors.pop("seats", None)
+            d["seats"] = MINIS_TABLES[d.get("minis_table") or "2"][0]
         elif d.get("seats") is None and "seats" not in self.errors:
             self.add_error("seats", gettext("Players: say how many (%(low)s to %(high)s).") % {"low": low, "high": high})
         elif d.get("seats") is not None and not low <= d["seats"] <= high:
@@ -264,7 +304,10 @@ class LobbyForm(forms.Form):
         if d["ruleset"] == "lcg":  # open deck lists (issue 30): the learn-to-play decks are always open
             return {"open_decklists": True} if d.get("open_decklists") else {}
         if d["ruleset"] == "minis":
-            return {"mode": d["minis_mode"], **({"terrain": "random"} if d.get("random_terrain") else {})}
+            multiplayer = MINIS_TABLES[d.get("minis_table") or "2"][1]
+            return {"mode": d["minis_mode"], **({"terrain": "random"} if d.get("random_terrain") else {}),
+                    **({"game_size": d["game_size"]} if d.get("game_size", 30) != 30 else {}),
+                    **({"multiplayer": multiplayer} if multiplayer else {})}
         options: dict[str, Any] = {k: True for k in self.AGOT_SWITCHES if d.get(k)}
         if d.get("spectator_delay"):
             options["spectator_delay"] = d["spectator_delay"]  # the service refuses it without the fog
@@ -297,6 +340,8 @@ class LobbyForm(forms.Form):
 
     def creator_deck(self) -> str:
         d = self.cleaned_data
+        if d["ruleset"] == "minis":  # your saved army (issue 33): it takes a seat of its house
+            return d.get("my_army") or ""
         return d.get("my_deck") or "" if d["ruleset"] == "lcg" and d.get("deck_choice") != "assign" else ""
 
     def creator_seat(self) -> str:
@@ -318,6 +363,8 @@ class LobbyForm(forms.Form):
                 self.add_error(seat_field, _seat_words(text, seat_field))
             elif name in ("deck", "decks") and "my_deck" in self.fields:
                 self.add_error("my_deck", text)
+            elif name == "army" and "my_army" in self.fields:
+                self.add_error("my_army", text)
             elif name in self.fields:
                 self.add_error(name, text)
             else:
@@ -352,7 +399,10 @@ def option_words(ruleset: str, options: dict[str, Any]) -> list[str]:
         return [str(label) for key, (label, _help) in BTWIXT_OPTIONS.items() if options.get(key)]
     if ruleset == "minis":
         mode = options.get("mode", "here_we_stand")
-        return [gettext(str(rulesets.MINIS_MODES.get(mode, str(mode)))), gettext("the starter armies (30 points each)"),
+        size = options.get("game_size", 30)
+        table = {"ffa": gettext("each against all"), "teams": gettext("two against two")}.get(options.get("multiplayer"))
+        return [gettext(str(rulesets.MINIS_MODES.get(mode, str(mode)))), *([table] if table else []),
+                gettext("armies of %(points)s points (saved armies or the starter ones)") % {"points": size},
                 gettext("random terrain") if options.get("terrain") == "random" else gettext("no terrain")]
     if ruleset == "lcg":
         return [gettext("open deck lists")] if options.get("open_decklists") else []

@@ -69,6 +69,8 @@ class PlayForm(forms.Form):
     # the miniatures game (issue 33): one of your saved armies (its faction is your seat, its size the game's)
     my_army = forms.ChoiceField(label=gettext_lazy("Your saved army"), required=False, error_messages={
         "invalid_choice": gettext_lazy("Your saved army: choose one of your saved armies in the list.")})
+    # three or four players (issue 33): each against all (M131), or four in two teams of two (M130)
+    teams = lobby_form.Tick(gettext_lazy("Two against two"))
     time_limit = forms.TypedChoiceField(label=gettext_lazy("Time per decision"), choices=lobby_form.TIME_LIMITS, coerce=int,
                                         required=False, empty_value=computer.DEFAULT_TIME_LIMIT, error_messages={
                                             "invalid_choice": gettext_lazy(
@@ -106,6 +108,8 @@ class PlayForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         d = super().clean()
+        if self.ruleset == "minis" and d.get("teams") and d.get("seats") not in (None, 4) and "seats" not in self.errors:
+            self.add_error("teams", gettext("Two against two is played by four players: choose 4 players."))
         if self.ruleset == "agot" and d.get("seat") and "seats" not in self.errors:
             engine = get_ruleset("agot")
             count = computer.seat_count("agot", d.get("seats"))
@@ -124,6 +128,10 @@ class PlayForm(forms.Form):
         seat = d.get("seat") or ""
         if self.ruleset == "minis":
             options = {"mode": "here_we_stand", **({"terrain": "random"} if d.get("random_terrain") else {})}
+            if d.get("teams"):
+                d["seats"] = 4
+            if (d.get("seats") or 2) > 2:  # M131 each against all, M130 two against two (you and a computer together)
+                options["multiplayer"] = "teams" if d.get("teams") else "ffa"
             army = saved_army(d.get("my_army"), self.user)
             if army is not None:  # the army's faction is your seat; its size, the game's (M126: the VP to win)
                 seat = army.faction

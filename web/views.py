@@ -30,6 +30,7 @@ from games.anonymity import hides_names
 from games.engine import EngineError, get_ruleset
 from games.errors import GameError
 from games.models import Game, GameSeat, Lobby
+from games.services import armies as saved_armies
 from games.services import decks as saved_decks
 from games.services import lobbies
 from ratings.templatetags import site_words
@@ -270,7 +271,9 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
         "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
         "my_decks": form.my_decks,  # yours first (issue 30), then the ready-made ones (read once, by the form)
-        "armies": lf.ARMIES, "army_lists": lf.army_lists(),
+        "armies": lf.minis_seat_choices(), "army_lists": lf.army_lists(), "my_armies": form.my_armies,
+        "minis_tables": [(k, label) for k, (_n, _m, label) in lf.MINIS_TABLES.items()],
+        "game_sizes": lf.MINIS_SIZES,
         "minis_modes": [(key, gettext(str(name)), key in rulesets.MINIS_PLAYABLE_MODES)
                         for key, name in rulesets.MINIS_MODES.items()],
         "chosen": form.data.get("ruleset") or (request.GET.get("ruleset") if request.GET.get("ruleset") in dict(lf.RULESETS)
@@ -326,7 +329,8 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
     decks = lobbies.deck_choices(lobby.ruleset)  # the card game: each player's deck, in words
     for m in members:
         m.seat_name = seat_name(m.seat) if m.seat else ""
-        m.deck_name = decks.get(m.deck, "") or saved_decks.lobby_deck_words(m.deck, request.user)
+        m.deck_name = decks.get(m.deck, "") or (saved_armies.lobby_army_words(m.deck, request.user) if lobby.ruleset == "minis"
+                                                else saved_decks.lobby_deck_words(m.deck, request.user))
         m.seat_for = str(SEAT_FOR.get(lobby.ruleset, SEAT_FOR["agot"])) % {"name": m.user.username}
     how = HOUSE_CHOICE_WORDS.get(lobby.house_choice) or lobby.get_house_choice_display()
     return render(request, "web/lobby.html", {
@@ -340,6 +344,9 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
         "unrated": gettext(lobbies.COMPUTER_UNRATED), "invite": request.GET.get("invite", ""),
         "option_words": lobby_form.option_words(lobby.ruleset, lobby.options or {}),
         "decks": list(decks.items()), "pick_deck": bool(decks) and not lobby.decks,
+        # the miniatures game (issue 33): the viewer's saved armies of the lobby's size, to bring one when joining
+        "my_armies": list(saved_armies.my_usable_armies(request.user, (lobby.options or {}).get("game_size", 30)).items())
+        if lobby.ruleset == "minis" and me is None and lobby.is_open() else [],
     })
 
 
@@ -348,7 +355,8 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
 def lobby_action(request: HttpRequest, lobby_id: int, verb: str) -> HttpResponse:
     try:
         if verb == "join":
-            lobbies.do_join_lobby(lobby_id, request.user, seat=request.POST.get("seat", ""), deck=request.POST.get("deck", ""),
+            lobbies.do_join_lobby(lobby_id, request.user, seat=request.POST.get("seat", ""),
+                                  deck=request.POST.get("deck", "") or request.POST.get("army", ""),
                                   password=request.POST.get("password") or None,
                                   invite=request.POST.get("invite") or None, address=client_ip(request))
         elif verb == "leave":

@@ -230,3 +230,60 @@ def my_usable_armies(user, game_size: int | None = None, faction: str | None = N
     if faction:
         found = found.filter(faction=faction)
     return {saved_ref(a): a.name for a in found if not refusal(a.army(), game_size)}
+
+
+# ------------------------------------------------------------------ a person's army in a lobby
+
+
+def seat_house(seat: str) -> str:
+    """A seat's house: stark_2 is Stark's second army (M131)."""
+    return seat.split("_")[0]
+
+
+def lobby_seat(lobby, ref: str, user, seat: str, free: list[str]) -> str:
+    """The seat a person bringing their saved army `ref` to `lobby` takes: the seat they ask for if it is free and of
+    their army's house, else the first free seat of that house (the army's house is the seat's); the army must be
+    theirs, legal and of the lobby's game size (400 or 409 in words)."""
+    from games.errors import conflict
+
+    army = usable(ref, user, (lobby.options or {}).get("game_size", rules.GAME_SIZES[0]))
+    if seat:
+        if seat_house(seat) != army.faction:
+            raise invalid("army", gettext("%(army)s is an army of %(house)s: it cannot take the %(seat)s seat.") % {
+                "army": army.name, "house": rules.house(army.faction), "seat": rules.house(seat_house(seat))})
+        if seat not in free:
+            raise conflict("seat_taken", gettext("That seat is already taken."))
+        return seat
+    mine = [s for s in free if seat_house(s) == army.faction]
+    if not mine:
+        raise conflict("seat_taken", gettext("Every %(house)s seat is taken: bring an army of another house.") % {
+            "house": rules.house(army.faction)})
+    return mine[0]
+
+
+def lobby_armies(options: dict[str, Any], brought: dict[str, tuple[str, Any]]) -> dict[str, Any]:
+    """A starting lobby game's options with each person's saved army copied in ({seat: (ref, user)}): the game keeps
+    the list as it was. An army deleted or changed since it was brought (no longer legal at the size) leaves its seat
+    the starter army of its house."""
+    if not brought:
+        return options
+    size = options.get("game_size", rules.GAME_SIZES[0])
+    armies = dict(options.get("armies") or {})
+    for seat, (ref, user) in brought.items():
+        try:
+            armies[seat] = game_army(ref, user, size)
+        except GameError:
+            armies.pop(seat, None)
+    return {**options, "armies": armies}
+
+
+def lobby_army_words(ref: str, viewer) -> str:
+    """A member's army on a lobby's page: its name and summary to its owner, its house and size to everyone else."""
+    army_id = saved_id(ref)
+    army = Army.objects.filter(pk=army_id).first() if army_id is not None else None
+    if army is None:
+        return ""
+    if viewer is not None and viewer.is_authenticated and army.owner_id == viewer.pk:
+        return gettext("%(name)s (your army)") % {"name": army.name}
+    return gettext("an army of %(house)s (%(points)s points)") % {"house": rules.house(army.faction),
+                                                                     "points": rules.points(army.army())}

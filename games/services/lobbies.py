@@ -205,9 +205,10 @@ def with_saved_armies(creator: User, settings: LobbySettings) -> LobbySettings:
         if not (isinstance(ref, str) and ref.startswith("army:")):
             continue
         army = saved.usable(ref, creator, size if isinstance(size, int) else None)
-        if army.faction != seat:
+        if army.faction != saved.seat_house(seat):
             raise invalid("options", gettext("%(army)s is an army of %(house)s: it cannot take the %(seat)s seat.") % {
-                "army": army.name, "house": saved.rules.house(army.faction), "seat": saved.rules.house(seat)})
+                "army": army.name, "house": saved.rules.house(army.faction),
+                "seat": saved.rules.house(saved.seat_house(seat))})
         copied[seat] = saved.rules.engine_list(army.army())
     return dataclasses.replace(settings, options={**options, "armies": copied})
 
@@ -278,6 +279,11 @@ def do_create_lobby(creator: User, settings: LobbySettings, *, join: bool = True
 
 
 def _add_member(lobby: Lobby, user: User, seat: str, deck: str = "") -> LobbyMember:
+    if lobby.ruleset == "minis" and deck:  # issue 33: the person's saved army, which takes a seat of its house
+        from games.services import armies as saved
+
+        seat = saved.lobby_seat(lobby, deck, user, seat, free_seats(lobby))
+        return LobbyMember.objects.create(lobby=lobby, user=user, seat=seat, deck=deck)
     deck = check_deck(lobby, deck, user)
     if seat:
         if lobby.house_choice != Lobby.HouseChoice.PICK:
@@ -433,6 +439,9 @@ def do_assign_seat(lobby_id: int, creator: User, username: str, seat: str) -> Lo
         raise invalid("user", gettext("%(name)s has no seat in this lobby.") % {"name": username})
     if seat not in seat_choices(lobby):
         raise invalid("seat", gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(seat_choices(lobby))})
+    if lobby.ruleset == "minis" and member.deck and seat.split("_")[0] != (member.seat or seat).split("_")[0]:
+        raise invalid("seat", gettext("%(name)s brings an army of another house: give them a seat of its house.") % {
+            "name": username})
     lobby.members.filter(seat=seat).exclude(pk=member.pk).update(seat="")  # a swap frees the old holder
     member.seat = seat
     member.save(update_fields=["seat"])
@@ -498,10 +507,15 @@ def _start(lobby: Lobby) -> Lobby:
         seating[seat] = None
         if choices:
             decks[seat] = computer_decks.pop(0) if computer_decks else secrets.choice(choices)
+    options = {**lobby.options, "decks": decks} if decks else lobby.options
+    if lobby.ruleset == "minis":  # issue 33: the armies people brought, copied as they are now
+        from games.services import armies as saved
+
+        options = saved.lobby_armies(options, {m.seat: (m.deck, m.user) for m in members if m.deck and m.seat})
     game = do_create_game(
         ruleset=lobby.ruleset,
         seating=seating,
-        options={**lobby.options, "decks": decks} if decks else lobby.options,
+        options=options,
         lobby=lobby,
         ranked=lobby.ranked and not computers,
         private=lobby.private,

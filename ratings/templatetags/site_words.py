@@ -53,6 +53,10 @@ def seat_name(seat, ruleset: str = "agot") -> str:
         leaders = btwixt_data.catalogue().get("leaders", {})
         if seat in leaders:
             return leaders[seat]
+    if ruleset == "minis" and seat.endswith("_2"):  # a house's second army (three or four players, M131)
+        from games.engine.minis.armies import house
+
+        return gettext("%(house)s (second army)") % {"house": house(seat[:-2])}
     return " ".join(w.capitalize() for w in seat.split("_"))
 
 

@@ -47,9 +47,8 @@ def copy_state(state: State) -> State:
 class MinisRuleset:
     id = "minis"
     min_seats = 2
-    # the site offers two seats; the engine plays three and four (M130, M131: `engine_max_seats`,
-    # `manage.py simulate --game minis --players 4`) until the site's pages and lobbies take them
-    max_seats = 2
+    # two to four seats on the site too (issue 33): three or four play a free-for-all (M131) or, four, teams (M130)
+    max_seats = 4
     engine_max_seats = 4
     scenario_keys = ("cards",)
     ordered_summary_paths = ("decks.*", "discards.*", "last_attack.attack_dice", "last_attack.defense_dice",

@@ -1,0 +1,198 @@
+"""The miniatures game's lobbies for two to four players (issue 33): each person may bring one of their saved armies
+(legal, of the lobby's game size), which takes a seat of its house; the seats nobody brought an army to play their
+house's starter army. Three or four seats play a free-for-all (M131) or, four, teams two against two (M130); the
+computer may take seats. Games run to their end through the API, each person's moves sent by their own client."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+from django.urls import reverse
+
+from games.engine import get_ruleset
+from games.engine.minis import armies as rules
+from games.models import Army, Game, Lobby
+from ratings import elo
+from ratings.models import RatingChange
+from ratings.services import _ranking_with_ties
+from tests.factories import api_client_for, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _saved(user, key: str, name: str = "Mine", **changes) -> Army:
+    army = copy.deepcopy(rules.starter_armies()[key])
+    army.pop("name")
+    army.update(changes)
+    a = Army(owner=user, name=name, faction=army["faction"], game_size=army["game_size"],
+             commander=army["commander"], units=army["units"], ncus=army["ncus"])
+    a.save()
+    return a
+
+
+def _stark_without_catelyn(user) -> Army:
+    """A 30-point-size Stark army of the starter box, told from the starter list by its NCUs."""
+    army = _saved(user, "list_stark_30")
+    army.ncus = army.ncus[:1]
+    army.save()
+    return army
+
+
+def _create(user, **fields):
+    return api_client_for(user).post(reverse("api-lobbies"), {"ruleset": "minis", "time_limit": 600, **fields},
+                                     format="json")
+
+
+def _join(user, lobby_id: int, **fields):
+    return api_client_for(user).post(reverse("api-lobby-join", args=[lobby_id]), fields, format="json")
+
+
+def _play_to_the_end(game: Game, limit: int = 6000) -> int:
+    """Each person's move is the engine's player's choice for their seat, sent by their own client."""
+    engine = get_ruleset("minis")
+    clients = {s.seat: api_client_for(s.user) for s in game.seats.select_related("user") if s.user is not None}
+    for moves in range(limit):
+        game.refresh_from_db()
+        if not game.is_active():
+            return moves
+        mine = sorted(s for s in engine.pending(game.state) if s in clients)
+        assert mine, (game.version, engine.pending(game.state))  # the computer answers at once
+        seat = mine[0]
+        sent = clients[seat].post(reverse("api-game-actions", args=[game.pk]),
+                                  {"version": game.version, "action": engine.bot_action(game.state, seat)},
+                                  format="json")
+        assert sent.status_code == 200, sent.json()
+    raise AssertionError(f"the game did not end in {limit} moves")
+
+
+def test_two_against_two_with_two_people_bringing_armies_and_two_computers_runs_to_its_end_M130():
+    host, friend = make_user(), make_user()
+    stark = _stark_without_catelyn(host)
+    lannister = _saved(friend, "list_lannister_30", name="Red")
+    made = _create(host, seats=4, computer_seats=2, options={"multiplayer": "teams"}, army=f"army:{stark.pk}")
+    assert made.status_code == 201, made.json()
+    assert [(m["user"], m["seat"]) for m in made.json()["members"]] == [(host.username, "stark")]
+    joined = _join(friend, made.json()["id"], army=f"army:{lannister.pk}")
+    assert joined.status_code == 200, joined.json()
+    game = Game.objects.get(pk=joined.json()["game"])
+    seats = {s.seat: s.user for s in game.seats.all()}
+    assert seats["stark"] == host and seats["lannister"] == friend
+    assert seats["stark_2"] is None and seats["lannister_2"] is None and not game.ranked
+    # each person's army is copied into the game; the computers' seats play their house's starter army
+    assert game.state["players"]["stark"]["list"]["ncus"] == stark.ncus
+    assert game.options["armies"]["lannister"]["commander"] == lannister.commander
+    assert game.state["multi"]["kind"] == "teams" and set(game.state["vp"]) == {"a", "b"}
+    assert game.state["table"] == [72.0, 48.0]  # M130: the larger table
+    _play_to_the_end(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.state["over"]
+
+
+def test_a_four_player_free_for_all_through_the_api_runs_to_its_end_M131():
+    people = [make_user() for _ in range(4)]
+    made = _create(people[0], seats=4, ranked=True, options={"multiplayer": "ffa"})
+    assert made.status_code == 201, made.json()
+    for person in people[1:]:
+        joined = _join(person, made.json()["id"])
+        assert joined.status_code == 200, joined.json()
+    game = Game.objects.get(pk=joined.json()["game"])
+    assert sorted(game.state["seats"]) == ["lannister", "lannister_2", "stark", "stark_2"]
+    assert game.state["multi"]["kind"] == "ffa" and set(game.state["vp"]) == set(game.state["seats"])
+    _play_to_the_end(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and sorted(game.ranking) == sorted(game.state["seats"])
+    # rated like A Game of Thrones: by the final order, each player against the three others (docs/ratings.md)
+    changes = {c.user_id: c for c in RatingChange.objects.filter(game=game)}
+    assert set(changes) == {p.pk for p in people}
+    first = game.seats.get(seat=game.ranking[0]).user_id
+    assert changes[first].placement == 1 and changes[first].after > changes[first].before or game.state["winner"] is None
+
+
+def test_a_team_game_is_rated_as_two_sides_teammates_sharing_their_place_M130():
+    game = Game(ruleset="minis", ranking=["lannister", "stark_2", "stark", "lannister_2"],
+                state={"multi": {"kind": "teams", "teams": {"stark": "a", "lannister": "b", "stark_2": "a",
+                                                            "lannister_2": "b"}}})
+    grouped = _ranking_with_ties(game)
+    assert grouped == [["lannister", "lannister_2"], ["stark_2", "stark"]]
+    assert elo.placements(grouped) == {"lannister": 1, "lannister_2": 1, "stark_2": 3, "stark": 3}
+
+
+def test_a_brought_army_takes_a_free_seat_of_its_house_and_no_other():
+    host, second, third = make_user(), make_user(), make_user()
+    made = _create(host, seats=3, army=f"army:{_saved(host, 'list_stark_30').pk}")
+    assert made.status_code == 201, made.json()
+    lobby_id = made.json()["id"]
+    assert _join(second, lobby_id, army=f"army:{_saved(second, 'list_stark_30').pk}").json()["members"][1]["seat"] \
+        == "stark_2"
+    refused = _join(third, lobby_id, army=f"army:{_saved(third, 'list_stark_30').pk}")
+    assert refused.status_code == 409 and "Every Stark seat is taken" in refused.json()["detail"], refused.json()
+    assert Lobby.objects.get(pk=lobby_id).members.count() == 2
+
+
+def test_an_army_of_another_size_or_someone_elses_is_refused_in_words():
+    host, other = make_user(), make_user()
+    made = _create(host, seats=2, options={"game_size": 40})
+    lobby_id = made.json()["id"]
+    wrong_size = _join(other, lobby_id, army=f"army:{_saved(other, 'list_lannister_30', name='Red').pk}")
+    assert wrong_size.status_code == 400
+    assert "Red cannot be played: It is an army of 30 points; this game is of 40." in str(wrong_size.json())
+    not_mine = _join(other, lobby_id, army=f"army:{_saved(host, 'list_lannister_30').pk}")
+    assert not_mine.status_code == 400 and "not one of your saved armies" in str(not_mine.json())
+
+
+def test_the_seat_asked_for_must_be_of_the_armys_house():
+    host = make_user()
+    army = _saved(host, "list_lannister_30", name="Red")
+    made = _create(host, seats=2, house_choice="pick", seat="stark", army=f"army:{army.pk}")
+    assert made.status_code == 400
+    assert "Red is an army of Lannister: it cannot take the Stark seat." in str(made.json())
+
+
+def _mountain_40(user) -> Army:
+    """A 40-point Lannister army within the starter box (Gregor commands, the Young Lion rides along)."""
+    return _saved(user, "list_lannister_30", name="Mountain", game_size=40, commander="20116",
+                  units=[{"unit": "10101", "attachment": "20116"}, {"unit": "10101", "attachment": "20102"},
+                         {"unit": "10102", "attachment": "20101"}, {"unit": "10103", "attachment": "20117"}],
+                  ncus=["30104", "30105"])
+
+
+def test_the_lobby_form_takes_the_table_the_size_and_your_saved_army_and_others_join_with_theirs(client):
+    host, friend = make_user(), make_user()
+    army = _mountain_40(host)
+    client.force_login(host)
+    page = client.get(reverse("web-lobby-new")).content.decode()
+    assert f'<option value="army:{army.pk}" >Mountain (40 points)</option>' in page
+    made = client.post(reverse("web-lobby-new"), {
+        "ruleset": "minis", "time_limit": "3600", "house_choice": "random", "minis_table": "teams",
+        "game_size": "40", "my_army": f"army:{army.pk}", "computer_seats": "2"})
+    assert made.status_code == 302, made.content.decode()[:3000]
+    lobby = Lobby.objects.get(creator=host)
+    assert lobby.seat_count == 4 and lobby.options["multiplayer"] == "teams" and lobby.options["game_size"] == 40
+    assert [(m.seat, m.deck) for m in lobby.members.all()] == [("lannister", f"army:{army.pk}")]
+    # the lobby's page names the armies: its own to its owner, its house and points to the others
+    page = client.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
+    assert "Mountain (your army)" in page and "two against two" in page and "armies of 40 points" in page
+    other = type(client)()
+    other.force_login(friend)
+    theirs = _saved(friend, "list_stark_30", name="Wolves", game_size=40)
+    page = other.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
+    assert "an army of Lannister (33 points)" in page and "Mountain" not in page
+    assert f'<option value="army:{theirs.pk}">Wolves</option>' in page
+    joined = other.post(reverse("web-lobby-action", args=[lobby.pk, "join"]), {"army": f"army:{theirs.pk}"})
+    assert joined.status_code == 302
+    game = Game.objects.get(lobby=lobby)
+    assert {s.seat: s.user for s in game.seats.all()} == {"lannister": host, "stark": friend, "stark_2": None,
+                                                         "lannister_2": None}
+    assert game.state["threshold"] == 10 and game.state["players"]["lannister"]["list"]["commander"] == "20116"
+
+
+def test_play_two_against_two_against_the_computer_from_the_games_page(client):
+    user = make_user()
+    client.force_login(user)
+    made = client.post(reverse("web-play", args=["minis"]), {"teams": "on", "seat": "stark"})
+    assert made.status_code == 302, made.content.decode()[:3000]
+    game = Game.objects.get(seats__user=user)
+    assert game.state["multi"]["kind"] == "teams" and len(game.state["seats"]) == 4
+    assert [s.seat for s in game.seats.all() if s.user is not None] == ["stark"]
+    refused = client.post(reverse("web-play", args=["minis"]), {"teams": "on", "seats": "3"})
+    assert "Two against two is played by four players: choose 4 players." in refused.content.decode()
