@@ -40,6 +40,28 @@ def players_words(ruleset: str, low: int, high: int) -> str:
     return gettext("%(game)s is played by %(low)d to %(high)d players.") % {"game": game, "low": low, "high": high}
 
 
+# Tournaments seat fewer players than lobbies where their tables are not offered yet: the miniatures game's tournaments
+# are of two-player tables (issue 33: its free-for-all and two-against-two tables are played in lobbies only).
+TOURNAMENT_MAX_SEATS = {"minis": 2}
+
+
+def tournament_seats(ruleset: str) -> tuple[int, int]:
+    """The fewest and most players a tournament table of `ruleset` seats."""
+    from games.engine import get_ruleset
+
+    engine = get_ruleset(ruleset)
+    return engine.min_seats, min(engine.max_seats, TOURNAMENT_MAX_SEATS.get(ruleset, engine.max_seats))
+
+
+def tournament_players_words(ruleset: str) -> str:
+    low, high = tournament_seats(ruleset)
+    if ruleset in TOURNAMENT_MAX_SEATS:
+        return ngettext("Tournaments of %(game)s are played at tables of %(count)d player for now.",
+                        "Tournaments of %(game)s are played at tables of %(count)d players for now.",
+                        high) % {"game": gettext(name(ruleset)), "count": high}
+    return players_words(ruleset, low, high)
+
+
 def open_ruleset_ids() -> list[str]:
     return [r for r in ruleset_ids() if r not in NOT_YET_ON_SITE]
 

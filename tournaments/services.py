@@ -111,8 +111,8 @@ def validate_settings(s: TournamentSettings) -> None:
     if why := rulesets.refusal(s.ruleset):
         raise invalid("ruleset", why)
     ruleset = get_ruleset(s.ruleset)
-    if not ruleset.min_seats <= s.seats_per_table <= ruleset.max_seats:
-        raise invalid("seats_per_table", rulesets.players_words(s.ruleset, ruleset.min_seats, ruleset.max_seats))
+    if not ruleset.min_seats <= s.seats_per_table <= rulesets.tournament_seats(s.ruleset)[1]:
+        raise invalid("seats_per_table", rulesets.tournament_players_words(s.ruleset))
     low = s.min_seats_per_table if s.min_seats_per_table is not None else ruleset.min_seats
     if not ruleset.min_seats <= low <= s.seats_per_table:
         raise invalid("min_seats_per_table", gettext("From %(low)d to the players per table (%(high)d).") % {"low": ruleset.min_seats, "high": s.seats_per_table})

@@ -17,6 +17,12 @@ from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from games.i18n import glossary
 
 FACTION_NAMES = {"stark": "Stark", "lannister": "Lannister", "neutral": "Neutral"}
+# three or four players (issue 33): a house played twice, its second seat (stark_2) named so
+SECOND_ARMY = gettext_noop("%(house)s (second army)")
+
+
+def _second_armies(names: dict[str, str], say=lambda text: text) -> dict[str, str]:
+    return {**names, **{f"{k}_2": say(SECOND_ARMY) % {"house": names[k]} for k in ("stark", "lannister")}}
 ZONES = {
     "crown": ("Crown", gettext_noop("One enemy unit takes a Panic Test at -1.")),
     "money": ("Wealth", gettext_noop("Heal up to 3 wounds of any unit and remove one condition token from it.")),
@@ -95,7 +101,7 @@ def catalogue() -> dict[str, Any]:
         "keywords": dict(KEYWORDS),
         "zones": {k: {"name": n, "text": t} for k, (n, t) in ZONES.items()},
         "conditions": {k: {"name": n, "text": t} for k, (n, t) in CONDITIONS.items()},
-        "factions": dict(FACTION_NAMES),
+        "factions": _second_armies(dict(FACTION_NAMES)),
         "quadrants": dict(QUADRANTS),
         "types": dict(UNIT_TYPES),
     }
@@ -137,7 +143,8 @@ def _translated(language: str) -> dict[str, Any]:
         out["keywords"] = {k: gettext(v) for k, v in KEYWORDS.items()}
         out["zones"] = {k: {"name": _term(n, "zone"), "text": gettext(t)} for k, (n, t) in ZONES.items()}
         out["conditions"] = {k: {"name": _term(n, "condition"), "text": gettext(t)} for k, (n, t) in CONDITIONS.items()}
-        out["factions"] = {k: _term(n, "faction") if k != "neutral" else gettext("Neutral") for k, n in FACTION_NAMES.items()}
+        out["factions"] = _second_armies({k: _term(n, "faction") if k != "neutral" else gettext("Neutral")
+                                          for k, n in FACTION_NAMES.items()}, gettext)
         out["quadrants"] = {k: str(v) for k, v in QUADRANT_WORDS.items()}
         out["types"] = {k: _term(v, "unit_type") for k, v in UNIT_TYPES.items()}
     return out

@@ -71,6 +71,22 @@
     if (isComputerSeat(seat)) return fmt(gettext("%(army)s (computer)"), { army: factionName(seat) });
     return NAMES[seat] && NAMES[seat] !== factionName(seat) ? fmt(gettext("%(name)s (%(army)s)"), { name: NAMES[seat], army: factionName(seat) }) : factionName(seat);
   }
+  /* Three or four players (issue 33, M130/M131): teams {seat: a | b}, corners {seat: sw...}, the eliminated. */
+  const multi = (key) => S[key] ?? V[key];   // the summary's public record (games/engine/minis/summary.py)
+  const isTeams = () => multi("multiplayer") === "teams";
+  const teamOf = (seat) => (multi("teams") || {})[seat];
+  const isOut = (seat) => (multi("eliminated") || []).includes(seat);
+  const cornersOf = () => multi("corners") || {};
+  const teamSeats = (team) => seats().filter((x) => teamOf(x) === team);
+  const teamName = (team) => teamSeats(team).map(factionName).join(" " + gettext("and") + " ");
+  /* The viewer sees its own edge or corner at the bottom (the table turned half round otherwise). */
+  function flipFor(me) {
+    if (!me) return false;
+    const corner = cornersOf()[me];
+    if (corner) return corner[0] === "n";
+    if (isTeams()) return teamOf(me) !== teamOf(seats()[0]);
+    return seats()[1] === me;
+  }
   const units = () => V.units || {};
   const unitCard = (name) => card((units()[name] || {}).card);
   /* A unit by its card's name; two units of one card are numbered in setup order. */
@@ -208,6 +224,33 @@
     const [W, H] = tableSize();
     const depth = V.deploy_depth || 18;
     const g = s("g", { class: "mn-zones" });
+    const box = (x0, y0, w, d, cls) => {
+      const [x1, y1] = P(x0, y0 + d), [x2, y2] = P(x0 + w, y0);
+      g.append(s("rect", { x: Math.min(x1, x2), y: Math.min(y1, y2), width: Math.abs(x2 - x1), height: Math.abs(y2 - y1), class: `mn-deploy ${cls}${deployment ? " on" : ""}` }));
+    };
+    const corners = cornersOf();
+    if (Object.keys(corners).length) {   // M131: a 12 in square in each player's corner
+      const c = 12;
+      seats().forEach((seat) => {
+        const k = corners[seat];
+        if (!k) return;
+        const x0 = k[1] === "w" ? 0 : W - c, y0 = k[0] === "s" ? 0 : H - c;
+        box(x0, y0, c, c, `corner seat-${seat}`);
+        const [lx, ly] = P(x0 + c / 2, y0 + c / 2);
+        g.append(s("text", { x: lx, y: ly - 0.2, class: "mn-zone-label" }, factionName(seat)),
+          s("text", { x: lx, y: ly + 0.7, class: "mn-zone-label" }, fmt(gettext("deployment zone (%(depth)s)"), { depth: inch(c) })));
+      });
+      return g;
+    }
+    if (isTeams()) {   // M130: each team along its edge of the 72 x 48 in table
+      [...new Set(seats().map(teamOf))].forEach((team) => {
+        const south = team === teamOf(seats()[0]);
+        box(0, south ? 0 : H - depth, W, depth, `team team-${team}`);
+        const [lx, ly] = P(W / 2, south ? depth - 1 : H - depth + 1);
+        g.append(s("text", { x: lx, y: ly + 0.3, class: "mn-zone-label" }, fmt(gettext("%(army)s deployment zone (%(depth)s)"), { army: teamName(team), depth: inch(depth) })));
+      });
+      return g;
+    }
     seats().forEach((seat, i) => {
       const y0 = i === 0 ? 0 : H - depth;
       const [x1, y1] = P(0, y0 + depth), [x2, y2] = P(W, y0);
@@ -306,13 +349,16 @@
   function drawField(svg, view, summary, catalogue, opts) {
     opts = opts || {};
     use(view, summary, catalogue, opts);
-    FLIP = !!ME && seats()[1] === ME;
+    FLIP = flipFor(ME);
     const [W, H] = tableSize();
     const defs = s("defs", {}, s("clipPath", { id: "mn-table-clip" }, s("rect", { x: 0, y: 0, width: W, height: H })),
       s("pattern", { id: "mn-grid", width: 6, height: 6, patternUnits: "userSpaceOnUse" }, s("path", { d: "M 6 0 L 0 0 0 6", class: "mn-grid-line" })));
     const edge = (seat, i) => {
-      const [x, y] = P(W / 2, i === 0 ? -0.55 : H + 0.55);
-      return s("text", { x, y: y + 0.3, class: "mn-edge-label" }, fmt(gettext("%(seat)s's table edge"), { seat: seatLabel(seat) }));
+      if (Object.keys(cornersOf()).length) return null;   // a free-for-all: each corner says whose it is
+      if (isTeams() && teamSeats(teamOf(seat))[0] !== seat) return null;
+      const south = isTeams() ? teamOf(seat) === teamOf(seats()[0]) : i === 0;
+      const [x, y] = P(W / 2, south ? -0.55 : H + 0.55);
+      return s("text", { x, y: y + 0.3, class: "mn-edge-label" }, fmt(gettext("%(seat)s's table edge"), { seat: isTeams() ? teamName(teamOf(seat)) : seatLabel(seat) }));
     };
     const layers = [defs,
       s("rect", { x: -2, y: -2, width: W + 4, height: H + 4, class: "mn-margin" }),
@@ -410,13 +456,16 @@
     for (const x of V.vp_log || []) {
       const r = x.round || V.round;
       byRound[r] = byRound[r] || {};
-      byRound[r][x.seat] = (byRound[r][x.seat] || 0) + (x.vp || 1);
+      const k = isTeams() ? x.team || teamOf(x.seat) : x.seat;   // M130: a team's VP are one score
+      byRound[r][k] = (byRound[r][k] || 0) + (x.vp || 1);
     }
+    const cols = isTeams() ? [...new Set(seats().map(teamOf))] : seats();
+    const colName = (k) => (isTeams() ? teamName(k) : factionName(k));
     const rounds = Object.keys(byRound).map(Number).sort((a, b) => a - b);
     const vpTable = h("table", { class: "small mn-vp" },
-      h("thead", {}, h("tr", {}, h("th", {}, gettext("Round")), seats().map((x) => h("th", {}, factionName(x))))),
-      h("tbody", {}, rounds.map((r) => h("tr", {}, h("td", {}, r), seats().map((x) => h("td", {}, byRound[r][x] || 0)))),
-        h("tr", { class: "total" }, h("td", {}, gettext("Total")), seats().map((x) => h("td", {}, vp[x] || 0)))));
+      h("thead", {}, h("tr", {}, h("th", {}, gettext("Round")), cols.map((x) => h("th", {}, colName(x))))),
+      h("tbody", {}, rounds.map((r) => h("tr", {}, h("td", {}, r), cols.map((x) => h("td", {}, byRound[r][x] || 0)))),
+        h("tr", { class: "total" }, h("td", {}, gettext("Total")), cols.map((x) => h("td", {}, vp[x] || 0)))));
     return h("div", {}, h("h2", {}, gettext("Tactics Board")), h("ul", { class: "mn-zones" }, zones),
       ncus.length ? h("ul", { class: "mn-ncus small" }, ncus) : null,
       h("h2", {}, gettext("Victory points")), h("p", { class: "small" }, fmt(gettext("First to %(n)s with more than the other at the end of a round wins; after round 6 the most."), { n: V.threshold || S.threshold || 8 })), vpTable);
@@ -551,9 +600,10 @@
   function phaseText(status) {
     if (status === "finished" || V.over) return V.winner ? fmt(gettext("The battle is over: %(seat)s wins (%(how)s)."), { seat: seatName(V.winner),
       how: ({ vp: gettext("victory points"), points: gettext("army points"), elimination: gettext("elimination"), draw: gettext("a draw") })[V.result] || V.result }) : gettext("The battle is over: a draw.");
-    const vp = seats().map((x) => `${factionName(x)} ${(V.vp || {})[x] || 0}`).join(" – ");
+    const vp = isTeams() ? Object.keys(V.vp || {}).map((t) => `${teamName(t)} ${V.vp[t] || 0}`).join(" – ")
+      : seats().filter((x) => !isOut(x)).map((x) => `${factionName(x)} ${(V.vp || {})[x] || 0}`).join(" – ");
     if (V.phase === "deployment") return fmt(gettext("Deployment · %(vp)s VP"), { vp });
-    const who = V.turn ? " · " + fmt(gettext("%(seat)s's turn"), { seat: seatName(V.turn) }) : "";
+    const who = V.turn ? " · " + fmt(gettext("%(seat)s's turn"), { seat: isTeams() ? teamName(teamOf(V.turn)) : seatName(V.turn) }) : "";
     const active = V.active_unit ? " · " + fmt(gettext("%(unit)s is activating"), { unit: unitName(V.active_unit) }) : "";
     return fmt(gettext("Round %(round)s of 6"), { round: V.round }) + " · " + (V.phase === "cleanup" ? gettext("Cleanup") : gettext("Activations")) + who + active
       + " · " + fmt(gettext("%(vp)s VP (%(threshold)s to win)"), { vp, threshold: V.threshold });
@@ -570,6 +620,9 @@
       wrap.replaceChildren(replay.svg, h("div", { id: "replay-panels", class: "mn-replay-panels" }));
     }
     drawField(replay.svg, data.view, data.summary, catalogue, { seat: data.seat, names });
+    const [rw, rh] = tableSize();   // 72 x 48 in for two teams (M130)
+    replay.svg.setAttribute("viewBox", `-2.5 -2.5 ${rw + 5} ${rh + 5}`);
+    replay.svg.style.aspectRatio = `${rw + 5} / ${rh + 5}`;
     const panels = document.getElementById("replay-panels");
     panels.replaceChildren(h("section", { class: "panel" }, h("h2", {}, gettext("Dice")), attackBox(V.last_attack) || h("p", { class: "empty" }, gettext("No attack yet.")), chargeLine(V.last_charge)), h("section", { class: "panel" }, boardNode()),
       h("section", { class: "panel" }, handNode(null)));
@@ -597,8 +650,16 @@
   const SEATNAMES = JSON.parse(document.getElementById("minis-seat-names").textContent);
   const $ = (id) => document.getElementById(id);
   const svg = $("field");
-  const FIT = { x: -2.5, y: -2.5, w: 53, h: 53 };
+  let FIT = { x: -2.5, y: -2.5, w: 53, h: 53 };   // the whole table and its margin (72 x 48 in for two teams)
   let vb = Object.assign({}, FIT);
+  function fitTable() {
+    const [W, H] = tableSize();
+    if (FIT.w === W + 5 && FIT.h === H + 5) return;
+    FIT = { x: -2.5, y: -2.5, w: W + 5, h: H + 5 };
+    vb = Object.assign({}, FIT);
+    svg.style.aspectRatio = `${FIT.w} / ${FIT.h}`;
+    svg.setAttribute("aria-label", fmt(gettext("The %(width)s by %(depth)s inch battlefield seen from above"), { width: W, depth: H }));
+  }
   let game = null, version = -1;
   let selected = null;     // the unit whose card, rings and arcs are shown
   let ghost = null;        // {unit, mode, start: {at, facing}, c, f, max}
@@ -617,7 +678,7 @@
   function q(path) { return API + path + (INVITE ? (path.includes("?") ? "&" : "?") + "invite=" + encodeURIComponent(INVITE) : ""); }
   function showError(text) { const box = $("error"); box.textContent = text || ""; box.hidden = !text; }
   function tick() { if (window.tickDeadlines) window.tickDeadlines(); }
-  function useGame() { use(game.view, game.summary, CATALOGUE, { seat: SEAT, names: SEATNAMES }); FLIP = !!SEAT && seats()[1] === SEAT; }
+  function useGame() { use(game.view, game.summary, CATALOGUE, { seat: SEAT, names: SEATNAMES }); FLIP = flipFor(SEAT); }
   function myKind() { return SEAT && game && game.status === "active" ? (game.pending || {})[SEAT] : null; }
   function decision() { return (game.view && game.view.decision) || {}; }
 
@@ -1161,6 +1222,7 @@
     if (selected && !live(selected)) selected = null;
     $("jump").hidden = !myKind();
     $("phase").textContent = phaseText(game.status);
+    fitTable();
     drawField(svg, game.view, game.summary, CATALOGUE, fieldOpts());
     applyView();
     drawOverlay();
@@ -1179,16 +1241,23 @@
 
   function renderScore() {
     const rows = game.seats || [];
-    $("scoreline").replaceChildren(...seats().map((seat) => {
+    const chip = (seat) => {
       const row = rows.find((r) => r.seat === seat) || {};
       const waiting = (game.pending || {})[seat];
-      return h("span", { class: `mn-seat seat-${seat}${waiting ? " waiting" : ""}` },
+      return h("span", { class: `mn-seat seat-${seat}${waiting ? " waiting" : ""}${isOut(seat) ? " out" : ""}` },
         h("strong", {}, seatLabel(seat)),
         row.bot_account && !row.is_bot ? [" ", h("span", { class: "bot-badge", title: gettext("a bot account: a program playing through the API") }, "BOT")] : null,
-        " " + fmt(gettext("%(vp)s VP"), { vp: (V.vp || {})[seat] || 0 }),
+        isTeams() ? null : " " + fmt(gettext("%(vp)s VP"), { vp: (V.vp || {})[seat] || 0 }),
+        isOut(seat) ? h("span", { class: "mn-out" }, " · " + gettext("out of the battle")) : null,
         waiting ? h("span", { class: "mn-wait" }, " · " + gettext("deciding"), row.deadline_at ? [" ", h("span", { class: "deadline", "data-deadline": row.deadline_at }, "")] : null) : null,
         row.connected ? h("span", { class: "mn-online", title: gettext("connected") }, " ●") : null);
-    }));
+    };
+    if (isTeams()) {   // M130: the VP are the team's
+      $("scoreline").replaceChildren(...[...new Set(seats().map(teamOf))].map((team) => h("span", { class: "mn-team" },
+        ...teamSeats(team).map(chip), h("span", { class: "mn-team-vp" }, fmt(gettext("team: %(vp)s VP"), { vp: (V.vp || {})[team] || 0 })))));
+    } else {
+      $("scoreline").replaceChildren(...seats().map(chip));
+    }
     tick();
   }
   function renderUnitCard() {

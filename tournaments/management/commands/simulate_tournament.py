@@ -10,9 +10,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.engine import get_ruleset
 from games.errors import GameError
-from games.rulesets import refusal
+from games.rulesets import refusal, tournament_seats
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -36,9 +35,9 @@ class Command(BaseCommand):
         started = time.monotonic()
         if why := refusal(options["ruleset"]):
             raise CommandError(why)
-        engine = get_ruleset(options["ruleset"])
         # the full table by default; the card game's is its joust (a melee: --seats 3 to 6)
-        seats = options["seats"] or (engine.min_seats if options["ruleset"] == "lcg" else engine.max_seats)
+        low, high = tournament_seats(options["ruleset"])
+        seats = options["seats"] or (low if options["ruleset"] == "lcg" else high)
         try:
             result = services.simulate(
                 options["players"], fmt=options["format"], rounds=options["rounds"], seed=options["seed"],
