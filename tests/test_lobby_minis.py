@@ -94,7 +94,7 @@ def test_armies_drawn_at_random_or_assigned_by_the_creator():
     ({"options": {"armies": {"stark": "nope"}}}, "options", "The Stark army is a starter list"),
     ({"options": {"armies": {"greyjoy": "list_stark_30"}}}, "options", "armies is {stark: army, lannister: army}"),
     ({"options": {"armies": "list_stark_30"}}, "options", "armies is {stark: army, lannister: army}"),
-    ({"options": {"game_size": 20}}, "options",
+    ({"options": {"game_size": 20, "armies": {"stark": "list_stark_30"}}}, "options",
      "The Stark starter list has 30 points, over the game size of 20."),
     ({"options": {"game_size": "forty"}}, "options", "game_size is a number of points from 10 to 150"),
     ({"options": {"terrain": "lots"}}, "options", "terrain is none or random"),

@@ -196,3 +196,19 @@ def test_play_two_against_two_against_the_computer_from_the_games_page(client):
     assert [s.seat for s in game.seats.all() if s.user is not None] == ["stark"]
     refused = client.post(reverse("web-play", args=["minis"]), {"teams": "on", "seats": "3"})
     assert "Two against two is played by four players: choose 4 players." in refused.content.decode()
+
+
+def test_a_quick_two_against_two_of_20_points_cuts_the_starter_armies_down_to_the_size_M1_M130():
+    host, friend = make_user(), make_user()
+    made = _create(host, seats=4, computer_seats=2, options={"multiplayer": "teams", "game_size": 20})
+    assert made.status_code == 201, made.json()
+    game = Game.objects.get(pk=_join(friend, made.json()["id"]).json()["game"])
+    assert game.state["game_size"] == 20 and game.state["threshold"] == data_threshold(20)
+    for seat in game.state["seats"]:
+        army = {**game.options["armies"][seat], "faction": seat.split("_")[0], "game_size": 20}
+        assert rules.is_legal(army) and rules.points(army) <= 20, (seat, army)
+        assert army["commander"] in {u.get("attachment") for u in army["units"]}  # the Commander stays (M5)
+
+
+def data_threshold(size: int) -> int:
+    return rules.threshold(size)

@@ -24,7 +24,9 @@ RULESETS = [("agot", _("A Game of Thrones (board game)")), ("btwixt", _("B'Twixt
             ("lcg", _("A Game of Thrones: The Card Game (2 players, or 3-6 in a melee)")),
             ("minis", _("A Song of Ice and Fire: Tabletop Miniatures (2-4 players)"))]
 ARMIES = [("stark", "Stark"), ("lannister", "Lannister")]
-MINIS_SIZES = [(30, _("30 points")), (40, _("40 points")), (50, _("50 points"))]  # M1: the suggested sizes
+# M1: the suggested sizes, and quick games of 20 (the starter armies cut down for those who bring none)
+MINIS_SIZES = [(20, _("20 points (quick: the starter armies cut down)")), (30, _("30 points")), (40, _("40 points")),
+               (50, _("50 points"))]
 # The miniatures game's tables (issue 33): two players, a free-for-all of three or four (M131), teams of two (M130)
 MINIS_TABLES = {"2": (2, None, _("2 players: Stark against Lannister")),
                 "3": (3, "ffa", _("3 players, each against all (free-for-all)")),
@@ -215,7 +217,7 @@ class LobbyForm(forms.Form):
                                     error_messages={"invalid_choice": _("Players: choose one of the tables in the list.")})
     game_size = forms.TypedChoiceField(label=_("Game size"), required=False, coerce=int, empty_value=30,
                                        choices=MINIS_SIZES,
-                                       error_messages={"invalid_choice": _("Game size: choose 30, 40 or 50 points.")})
+                                       error_messages={"invalid_choice": _("Game size: choose 20, 30, 40 or 50 points.")})
     my_army = forms.ChoiceField(label=_("Your army"), required=False, error_messages={
         "invalid_choice": _("Your army: choose one of your saved armies in the list.")})
     # the engine's players: seats given to the computer now, and empty seats given to it when the creator starts early

@@ -274,7 +274,7 @@ def lobby_armies(options: dict[str, Any], brought: dict[str, tuple[str, Any]]) -
             armies[seat] = game_army(ref, user, size)
         except GameError:
             armies.pop(seat, None)
-    return {**options, "armies": armies}
+    return with_fitted_armies({**options, "armies": armies}, list(brought))
 
 
 def lobby_army_words(ref: str, viewer) -> str:
@@ -287,3 +287,57 @@ def lobby_army_words(ref: str, viewer) -> str:
         return gettext("%(name)s (your army)") % {"name": army.name}
     return gettext("an army of %(house)s (%(points)s points)") % {"house": rules.house(army.faction),
                                                                      "points": rules.points(army.army())}
+
+
+def fitted_starter(faction: str, size: int) -> dict[str, Any] | None:
+    """The starter army of `faction` cut down to a legal army of `size` points, for the seats that bring none when
+    the starter army is over the size (quick games of 20 points a player, issue 33): the dearest unit, attachment or
+    NCU that can go goes first (never the Commander's unit); None if none fits."""
+    source = next((a for a in starter_armies().values() if a["faction"] == faction), None)
+    if source is None:
+        return None
+    army = {**rules.normalise(source), "game_size": size}
+
+    def without(kind: str, i: int) -> dict[str, Any]:
+        units, ncus = [dict(u) for u in army["units"]], list(army["ncus"])
+        if kind == "ncu":
+            ncus.pop(i)
+        elif kind == "unit":
+            units.pop(i)
+        else:
+            units[i].pop("attachment")
+        return {**army, "units": units, "ncus": ncus}
+
+    while rules.points(army) > size:
+        options = [("ncu", i, rules.points_of(n)) for i, n in enumerate(army["ncus"])]
+        for i, u in enumerate(army["units"]):
+            if u.get("attachment") == army["commander"]:
+                continue
+            options.append(("unit", i, rules.points_of(u["unit"]) + (rules.points_of(u["attachment"]) if u.get("attachment") else 0)))
+            if u.get("attachment"):
+                options.append(("attachment", i, rules.points_of(u["attachment"])))
+        options.sort(key=lambda o: -o[2])
+        for kind, i, _points in options:
+            smaller = without(kind, i)
+            if all(p.rule == "M1" for p in rules.problems(smaller)):  # only the size may still be exceeded
+                army = smaller
+                break
+        else:
+            return None
+    return rules.engine_list(army) if not refusal(army) else None
+
+
+def with_fitted_armies(options: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+    """A game under the starter armies' size (20 points a player, say): each seat given no army plays its house's
+    starter army cut down to the size (`fitted_starter`)."""
+    size = options.get("game_size", rules.GAME_SIZES[0])
+    if not isinstance(size, int) or isinstance(size, bool) or size >= rules.GAME_SIZES[0]:
+        return options
+    given = options.get("armies", {})
+    if not isinstance(given, dict):
+        return options
+    armies = dict(given)
+    for seat in seats:
+        if seat not in armies and (fitted := fitted_starter(seat_house(seat), size)) is not None:
+            armies[seat] = fitted
+    return {**options, "armies": armies}

@@ -195,6 +195,12 @@ def with_saved_armies(creator: User, settings: LobbySettings) -> LobbySettings:
     game's size and fielded by the engine (else 400 in words); the game keeps that copy."""
     options = settings.options if isinstance(settings.options, dict) else None
     armies = options.get("armies") if settings.ruleset == "minis" and options else None
+    if settings.ruleset == "minis" and options and settings.seat_count in (2, 3, 4):
+        from games.services import armies as saved  # under 30 points: the starter armies cut down to the size
+
+        options = saved.with_fitted_armies(options, get_ruleset("minis").seat_names(settings.seat_count))
+        settings = dataclasses.replace(settings, options=options)
+        armies = options.get("armies")
     if not isinstance(armies, dict) or not any(isinstance(v, str) and v.startswith("army:") for v in armies.values()):
         return settings
     from games.services import armies as saved

@@ -60,8 +60,60 @@ def test_minis_lobby_form(live_asgi_server, new_page, artifacts):
         other = new_page(width, height)
         log_in(other, live_asgi_server.url, f"mlf_{width}_b")
         other.goto(lobby_url)
-        army = other.get_by_label("Army")
+        army = other.get_by_label("Army", exact=True)
         assert army.locator("option").all_inner_texts() == ["Stark"]
         other.screenshot(path=str(artifacts / f"minis-lobby-join-{width}.png"), full_page=True)
         other.click("#join")
         other.wait_for_url(re.compile(r"/games/\d+/$"))
+
+
+def stage_armies(names: list[str]) -> None:
+    """Each user with a saved 40-point army of the starter box: the first Lannister (Gregor commands), the second Stark."""
+    from accounts.models import User
+    from games.models import Army
+
+    lannister = {"faction": "lannister", "commander": "20116", "ncus": ["30104", "30105"],
+                 "units": [{"unit": "10101", "attachment": "20116"}, {"unit": "10101", "attachment": "20102"},
+                           {"unit": "10102", "attachment": "20101"}, {"unit": "10103", "attachment": "20117"}]}
+    stark = {"faction": "stark", "commander": "20201", "ncus": ["30201"],
+             "units": [{"unit": "10201", "attachment": "20201"}, {"unit": "10201"}, {"unit": "10203", "attachment": "20203"},
+                       {"unit": "10202"}, {"unit": "10204"}]}
+    for n, army, name in zip(names, (lannister, stark), ("Mountain Host", "Winter Host"), strict=True):
+        user = User.objects.filter(username=n).first() or User.objects.create_user(
+            username=n, email=f"{n}@example.com", password=PASSWORD)
+        Army.objects.create(owner=user, name=name, game_size=40, **army)
+    print("armies", *names)
+
+
+def test_two_against_two_lobby_with_each_persons_army(live_asgi_server, new_page, artifacts):
+    """Issue 33: the table (two against two), the game size (40) and your saved army on the form; a second person
+    joins with theirs from the lobby page; the computer plays the other two seats and the game starts."""
+    for width, height in WIDTHS:
+        names = [f"mlt_{width}_a", f"mlt_{width}_b"]
+        live_asgi_server.manage("shell", "-c", f"from tests.browser.test_lobby_minis_form import *; stage_armies({names!r})")
+        page = new_page(width, height)
+        log_in(page, live_asgi_server.url, names[0])
+        page.goto(live_asgi_server.url + "/lobbies/new/")
+        page.select_option("select[name=ruleset]", "minis")
+        page.select_option("select[name=minis_table]", "teams")
+        page.select_option("select[name=game_size]", "40")
+        page.select_option("select[name=my_army]", label="Mountain Host (40 points)")
+        page.fill("input[name=computer_seats]", "2")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 2
+        page.screenshot(path=str(artifacts / f"minis-lobby-form-2v2-{width}.png"), full_page=True)
+        page.click("main form button[type=submit]")
+        page.wait_for_url(re.compile(r"/lobbies/\d+/$"))
+        main = page.locator("main").inner_text()
+        assert "two against two" in main and "armies of 40 points" in main and "Mountain Host (your army)" in main
+        lobby_url = page.url
+        other = new_page(width, height)
+        log_in(other, live_asgi_server.url, names[1])
+        other.goto(lobby_url)
+        assert "an army of Lannister (33 points)" in other.locator("main").inner_text()
+        other.select_option("select[name=army]", label="Winter Host")
+        other.screenshot(path=str(artifacts / f"minis-lobby-join-2v2-{width}.png"), full_page=True)
+        other.click("#join")
+        other.wait_for_url(re.compile(r"/games/\d+/$"))
+        other.locator("#scoreline .mn-team").first.wait_for()
+        assert other.locator("#scoreline .mn-team").count() == 2
+        assert f"{names[1]} (Stark)" in other.inner_text("#scoreline")
