@@ -238,7 +238,7 @@ def do_create_challenge(challenger: User, request: ChallengeRequest) -> Challeng
             if "seats" in error.fields:
                 raise invalid("users", error.fields["seats"][0]) from None
             raise
-        deck = _checked_deck(request.ruleset, request.deck, challenger)
+        deck = _checked_deck(request.ruleset, request.deck, challenger, request.options)
         challenge = Challenge.objects.create(
             challenger=challenger, ruleset=request.ruleset, options=request.options or {}, deck=deck,
             time_limit=request.time_limit, ranked=request.ranked, created_at=now,
@@ -285,11 +285,17 @@ def _others(challenge: Challenge, user: User) -> list[int]:
     return [uid for uid in [challenge.challenger_id, *(i.user_id for i in challenge.invites.all())] if uid != user.pk]
 
 
-def _checked_deck(ruleset: str, deck: str, user: User) -> str:
+def _checked_deck(ruleset: str, deck: str, user: User, options: dict | None = None) -> str:
     """The deck a player brings to the card game (issue 30): a ready-made one, or one of their saved decks that is
-    legal and played by the engine; '' for a deck drawn at random. A refusal says why in words."""
+    legal and played by the engine; '' for a deck drawn at random. The miniatures game (issue 33): one of their saved
+    armies ("army:<id>") of the game's size, which takes a seat of its house. A refusal says why in words."""
     if not deck:
         return ""
+    if ruleset == "minis":
+        from games.services import armies as saved
+
+        saved.usable(deck, user, (options or {}).get("game_size", 30))
+        return deck
     choices = lobbies.deck_choices(ruleset)
     if not choices:
         raise invalid("deck", gettext("%(ruleset)s is not played with decks.") % {"ruleset": ruleset})
@@ -310,7 +316,7 @@ def do_accept(challenge_id: int, user: User, deck: str = "") -> Challenge:
     with transaction.atomic():
         challenge = _lock(challenge_id, user)
         invite = _my_invite(challenge, user)
-        invite.deck = _checked_deck(challenge.ruleset, deck, user)
+        invite.deck = _checked_deck(challenge.ruleset, deck, user, challenge.options)
         invite.status, invite.answered_at = Invite.Status.ACCEPTED, timezone.now()
         invite.save(update_fields=["status", "answered_at", "deck"])
         if all(i.status == Invite.Status.ACCEPTED for i in challenge.invites.all()):

@@ -86,6 +86,7 @@ class ChallengeForm(lobby_form.LobbyForm):
     issue 30), the others' are drawn at random."""
 
     KEPT = ("ruleset", "seats", "time_limit", "tides_of_battle", "minis_mode", "random_terrain", "ranked", "my_deck", "lcg_seats",
+            "game_size", "my_army",
             *(f"btwixt_{key}" for key in lobby_form.BTWIXT_OPTIONS))
 
     def __init__(self, *args: Any, opponent: User, **kwargs: Any):
@@ -115,7 +116,7 @@ class ChallengeForm(lobby_form.LobbyForm):
         d = self.cleaned_data
         return services.ChallengeRequest(ruleset=d["ruleset"], users=d["users"], time_limit=d["time_limit"],
                                          ranked=d["ranked"], options=self.options(),
-                                         deck=(d.get("my_deck") or "") if d["ruleset"] == "lcg" else "")
+                                         deck={"lcg": d.get("my_deck"), "minis": d.get("my_army")}.get(d["ruleset"]) or "")
 
     def add_challenge_error(self, error: GameError) -> None:
         """The service refused: its words beside the field they are about."""
@@ -138,6 +139,7 @@ def _form_context(form: ChallengeForm, opponent: User, chosen: str) -> dict[str,
     return {
         "form": form, "opponent": opponent, "data": data, "rulesets": lf.RULESETS, "chosen": chosen,
         "time_limits": lf.TIME_LIMITS, "cardset_name": lf.cardset_name(),
+        "game_sizes": lf.MINIS_SIZES, "my_armies": form.my_armies,
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
         "army_lists": lf.army_lists(),
         "minis_modes": [(key, name, key in rulesets.MINIS_PLAYABLE_MODES) for key, name in rulesets.MINIS_MODES.items()],
@@ -193,13 +195,24 @@ def _time_left(challenge: Challenge) -> Any:
     return lazy(lambda: timeuntil_words(challenge.expires_at), str)()
 
 
+def army_choices(user: User) -> list[tuple[str, str, int]]:
+    """The user's saved miniatures armies a game may take, with their sizes (one query)."""
+    from games.models import Army
+    from games.services import armies as saved
+
+    return [(saved.saved_ref(a), a.name, a.game_size) for a in Army.objects.filter(owner=user)
+            if not saved.refusal(a.army())]
+
+
 def challenge_rows(challenges: list[Challenge], user: User,
-                   decks: list[tuple[str, str]] | None = None) -> list[dict[str, Any]]:
+                   decks: list[tuple[str, str]] | None = None,
+                   armies: list[tuple[str, str, int]] | None = None) -> list[dict[str, Any]]:
     """Each challenge as the pages show it: in words, with the user's own invite (if any), and for a card-game
     challenge waiting for the user's answer the decks they may bring on accepting (`decks`: their saved legal
     decks, then the ready-made ones; read once per page, issue 30, or given)."""
     rows = []
     deck_choices: list[tuple[str, str]] | None = decks
+    known_armies = armies
     for c in challenges:
         invites = list(c.invites.all())
         mine = next((i for i in invites if i.user_id == user.pk), None)
@@ -208,6 +221,12 @@ def challenge_rows(challenges: list[Challenge], user: User,
             if deck_choices is None:
                 deck_choices = lobby_form.my_deck_list(user)
             decks = deck_choices
+        mine_armies: list[tuple[str, str]] = []
+        if c.ruleset == "minis" and mine is not None and mine.status == Invite.Status.PENDING:  # issue 33
+            if known_armies is None:
+                known_armies = army_choices(user)
+            size = (c.options or {}).get("game_size", 30)
+            mine_armies = [(ref, name) for ref, name, points in known_armies if points == size]
         rows.append({
             "challenge": c, "game_name": ruleset_name(c.ruleset), "time": duration_words(c.time_limit),
             "options": lobby_form.option_words(c.ruleset, c.options or {}), "status": services.shown_status(c),
@@ -218,6 +237,7 @@ def challenge_rows(challenges: list[Challenge], user: User,
             "others_words": _join_html([player(i.user) for i in invites if i.user_id != user.pk]) if len(invites) > 1 else "",
             "players_words": _join_html([gettext("you") if i.user_id == user.pk else player(i.user) for i in invites]),
             "mine": mine, "accepted": mine is not None and mine.status == Invite.Status.ACCEPTED, "decks": decks,
+            "armies": mine_armies,
             "left": _time_left(c),  # how long it waits for answers, in words (written only where shown)
         })
     return rows
@@ -244,19 +264,21 @@ def incoming_rows_html(challenges: list[Challenge], user: User, next_url: str, c
     decks = None
     if any(c.ruleset == "lcg" for c in challenges):  # the decks a card-game challenge may be accepted with
         decks = lobby_form.my_deck_list(user)
+    armies = army_choices(user) if any(c.ruleset == "minis" for c in challenges) else None  # the armies (issue 33)
     language = get_language()
     keys = {}
     for c in challenges:
         values = (user.pk, next_url, c.pk, c.challenger.username, c.challenger.is_bot, c.ruleset, c.time_limit,
                   c.ranked, c.status, c.options,
                   [(i.user_id, i.user.username, i.user.is_bot, i.status) for i in c.invites.all()],
-                  decks if c.ruleset == "lcg" else None)
+                  decks if c.ruleset == "lcg" else None,
+                  armies if c.ruleset == "minis" else None)
         digest = hashlib.blake2b(repr(values).encode(), digest_size=16).hexdigest()
         keys[c.pk] = f"challenges:incoming:{language}:{c.pk}:{digest}"
     found = kept.get_many(list(keys.values()))
     missing = [c for c in challenges if keys[c.pk] not in found]
     if missing:
-        rows = challenge_rows(missing, user, decks=decks)
+        rows = challenge_rows(missing, user, decks=decks, armies=armies)
         reasons = services.decline_reason_choices()
         fresh = {}
         for row in rows:
@@ -347,7 +369,8 @@ def challenge_answer(request: HttpRequest, challenge_id: int, verb: str) -> Http
     try:
         if verb == "accept":
             # the card game: the deck the player brings (a ready-made one or deck:<id> of theirs; '' drawn at random)
-            challenge = services.do_accept(challenge_id, request.user, (request.POST.get("deck") or "").strip()[:40])
+            brought = request.POST.get("deck") or request.POST.get("army") or ""  # the miniatures game: an army
+            challenge = services.do_accept(challenge_id, request.user, brought.strip()[:40])
             if challenge.game_id:
                 messages.success(request, WORDS["accepted_started"])
                 return redirect("web-game", game_id=challenge.game_id)

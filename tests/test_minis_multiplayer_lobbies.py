@@ -212,3 +212,41 @@ def test_a_quick_two_against_two_of_20_points_cuts_the_starter_armies_down_to_th
 
 def data_threshold(size: int) -> int:
     return rules.threshold(size)
+
+
+def test_a_challenge_takes_the_challengers_army_and_the_accepting_players_at_the_size_agreed(client):
+    from challenges.models import Challenge
+    from challenges.services import ChallengeRequest, do_create_challenge
+
+    alys, bran = make_user(), make_user()
+    mountain = _mountain_40(alys)
+    wolves = _saved(bran, "list_stark_30", name="Wolves", game_size=40)
+    made = do_create_challenge(alys, ChallengeRequest(ruleset="minis", users=[bran.username], time_limit=3600,
+                                                      options={"game_size": 40}, deck=f"army:{mountain.pk}"))
+    client.force_login(bran)
+    page = client.get(reverse("challenges")).content.decode()
+    start = page.index(f'action="/challenges/{made.pk}/accept/"')
+    form = page[start:page.index("</form>", start)]
+    assert f'<option value="army:{wolves.pk}">Wolves</option>' in form and "Your army" in form
+    answered = client.post(reverse("challenge-answer", args=[made.pk, "accept"]), {"army": f"army:{wolves.pk}"})
+    assert answered.status_code == 302
+    game = Challenge.objects.get(pk=made.pk).game
+    assert {s.seat: s.user for s in game.seats.all()} == {"lannister": alys, "stark": bran}
+    assert game.state["threshold"] == 10 and game.options["armies"]["lannister"]["commander"] == "20116"
+    assert game.options["armies"]["stark"]["units"] == wolves.units
+
+
+def test_the_challenge_form_takes_the_size_and_your_army(client):
+    from challenges.models import Challenge
+
+    alys, bran = make_user(), make_user()
+    mountain = _mountain_40(alys)
+    client.force_login(alys)
+    url = reverse("challenge-new", args=[bran.username])
+    page = client.get(url).content.decode()
+    assert f'<option value="army:{mountain.pk}" >Mountain (40 points)</option>' in page
+    sent = client.post(url, {"ruleset": "minis", "time_limit": "3600", "minis_mode": "here_we_stand",
+                             "game_size": "40", "my_army": f"army:{mountain.pk}"})
+    assert sent.status_code == 302, sent.content.decode()[-3000:]
+    made = Challenge.objects.get(challenger=alys)
+    assert made.options["game_size"] == 40 and made.deck == f"army:{mountain.pk}"
