@@ -78,6 +78,10 @@ def _join_html(names: list[str]) -> str:
 
 # --- the form -----------------------------------------------------------------------------------------
 
+# The miniatures game's challenges are duels (issue 33: its three- and four-player tables are played in lobbies)
+TWO_PLAYER_CHALLENGES = ("minis",)
+
+
 class ChallengeForm(lobby_form.LobbyForm):
     """The lobby form's fields for a challenge: the game, the players (3 to 6 where the game allows
     several: the opponent and the others named), the time per decision, the game's options and
@@ -103,8 +107,8 @@ class ChallengeForm(lobby_form.LobbyForm):
             return d
         engine = get_ruleset(ruleset)
         names = [n for n in re.split(r"[\s,;]+", d.get("others") or "") if n]
-        if engine.min_seats == engine.max_seats or d["seats"] == 2:
-            names = []  # a two-player game (the card game's joust too): the opponent alone
+        if engine.min_seats == engine.max_seats or ruleset in TWO_PLAYER_CHALLENGES or d["seats"] == 2:
+            names = []  # a two-player game (the card game's joust too): the opponent alone (the field is hidden for it)
         d["users"] = [self.opponent.username, *names]
         if engine.min_seats != engine.max_seats and engine.min_seats <= d["seats"] <= engine.max_seats \
                 and len(d["users"]) + 1 != d["seats"]:
@@ -134,7 +138,8 @@ def _players(n: int) -> str:
 
 def _form_context(form: ChallengeForm, opponent: User, chosen: str) -> dict[str, Any]:
     lf = lobby_form
-    seat_ranges = {r: (get_ruleset(r).min_seats, get_ruleset(r).max_seats) for r, _ in lf.RULESETS}
+    seat_ranges = {r: (get_ruleset(r).min_seats, 2 if r in TWO_PLAYER_CHALLENGES else get_ruleset(r).max_seats)
+                   for r, _ in lf.RULESETS}
     data = form.data if form.is_bound else {"seats": "3", "time_limit": "86400"}
     return {
         "form": form, "opponent": opponent, "data": data, "rulesets": lf.RULESETS, "chosen": chosen,

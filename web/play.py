@@ -26,7 +26,7 @@ ABOUT = {
     "agot": gettext_lazy("Conquer Westeros on the board: orders, bids for influence, battles with house cards, the wildlings."),
     "btwixt": gettext_lazy("Leaders bid with influence cards for the allies of the realm, season after season."),
     "lcg": gettext_lazy("A duel of decks: marshal characters, win challenges of military, intrigue and power, reach 15 power."),
-    "minis": gettext_lazy("Stark against Lannister on a 48 inch table: move, charge, shoot and hold the objectives."),
+    "minis": gettext_lazy("Stark against Lannister, or three and four armies: move, charge, shoot and hold the objectives."),
 }
 # The seat's word on the form ("Your house"), per game
 SEAT_LABEL = {"agot": gettext_lazy("Your house"), "btwixt": gettext_lazy("Your leader"), "minis": gettext_lazy("Your army")}
@@ -108,8 +108,9 @@ class PlayForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         d = super().clean()
-        if self.ruleset == "minis" and d.get("teams") and d.get("seats") not in (None, 4) and "seats" not in self.errors:
-            self.add_error("teams", gettext("Two against two is played by four players: choose 4 players."))
+        if self.ruleset == "minis" and d.get("teams"):  # two against two is four players, whatever Players says
+            self.errors.pop("seats", None)
+            d["seats"] = 4
         if self.ruleset == "agot" and d.get("seat") and "seats" not in self.errors:
             engine = get_ruleset("agot")
             count = computer.seat_count("agot", d.get("seats"))
@@ -128,8 +129,6 @@ class PlayForm(forms.Form):
         seat = d.get("seat") or ""
         if self.ruleset == "minis":
             options = {"mode": "here_we_stand", **({"terrain": "random"} if d.get("random_terrain") else {})}
-            if d.get("teams"):
-                d["seats"] = 4
             if (d.get("seats") or 2) > 2:  # M131 each against all, M130 two against two (you and a computer together)
                 options["multiplayer"] = "teams" if d.get("teams") else "ffa"
             army = saved_army(d.get("my_army"), self.user)

@@ -544,6 +544,9 @@
     const n = (k) => (e[k] || []).length;
     switch (e.type) {
       case "first_player": return fmt(gettext("%(seat)s is the First Player."), { seat: F(e.seat) });
+      // three or four players (M131): a player with no combat unit left is out; a unit with no room in its corner stays out
+      case "eliminated": return fmt(gettext("%(seat)s has no combat unit left on the table and is out of the battle."), { seat: F(e.seat) });
+      case "left_out": return fmt(gettext("%(unit)s finds no room left in its deployment corner and stays out of the battle."), { unit: U(e.unit) });
       case "deploy": return fmt(gettext("%(unit)s is deployed."), { unit: U(e.unit) });
       case "redeploy": return fmt(gettext("%(unit)s is redeployed."), { unit: U(e.unit) });
       case "draw": return Array.isArray(e.cards) ? fmt(gettext("%(seat)s draws %(cards)s."), { seat: F(e.seat), cards: e.cards.map((c) => card(c).name).join(", ") || gettext("nothing") })
