@@ -250,3 +250,15 @@ def test_the_challenge_form_takes_the_size_and_your_army(client):
     assert sent.status_code == 302, sent.content.decode()[-3000:]
     made = Challenge.objects.get(challenger=alys)
     assert made.options["game_size"] == 40 and made.deck == f"army:{mountain.pk}"
+
+
+def test_play_against_two_computers_each_against_all_from_the_games_page_M131(client):
+    user = make_user()
+    client.force_login(user)
+    made = client.post(reverse("web-play", args=["minis"]), {"seats": "3", "seat": "lannister"})
+    assert made.status_code == 302, made.content.decode()[:3000]
+    game = Game.objects.get(seats__user=user)
+    assert game.state["multi"]["kind"] == "ffa" and len(game.state["seats"]) == 3 and "lannister" in game.state["seats"]
+    assert len(set(game.state["multi"]["corners"].values())) == 3  # each in a corner of its own
+    assert [s.user for s in game.seats.all() if s.seat == "lannister"] == [user]
+    assert sum(1 for s in game.seats.all() if s.user is None) == 2
