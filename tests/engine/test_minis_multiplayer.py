@@ -40,7 +40,7 @@ def test_seats_of_three_and_four_and_the_site_still_offers_two():
     assert R.seat_names(3) == ["stark", "lannister", "stark_2"]
     assert R.seat_names(4) == FOUR
     assert R.seat_choices(3) == FOUR  # a table of three picks three of them
-    assert R.max_seats == 2 and R.engine_max_seats == 4  # the site's lobbies are unchanged
+    assert R.max_seats == R.engine_max_seats == 4  # the site seats three and four too (issue 33)
     for bad in (["stark", "stark", "lannister"], ["stark", "lannister", "baratheon"],
                 ["stark", "lannister", "stark_2", "lannister_2", "stark_3"]):
         with pytest.raises(EngineError):
