@@ -262,3 +262,23 @@ def test_play_against_two_computers_each_against_all_from_the_games_page_M131(cl
     assert len(set(game.state["multi"]["corners"].values())) == 3  # each in a corner of its own
     assert [s.user for s in game.seats.all() if s.seat == "lannister"] == [user]
     assert sum(1 for s in game.seats.all() if s.user is None) == 2
+
+
+def test_a_ranked_two_against_two_of_four_people_is_rated_as_two_sides_M130():
+    people = [make_user() for _ in range(4)]
+    made = _create(people[0], seats=4, ranked=True, options={"multiplayer": "teams"})
+    assert made.status_code == 201, made.json()
+    for person in people[1:]:
+        joined = _join(person, made.json()["id"])
+    game = Game.objects.get(pk=joined.json()["game"])
+    assert game.ranked
+    _play_to_the_end(game)
+    game.refresh_from_db()
+    teams = game.state["multi"]["teams"]
+    places = {c.seat: c.placement for c in RatingChange.objects.filter(game=game)}
+    assert set(places) == set(teams)
+    for team in ("a", "b"):  # teammates share their team's place, whichever fell first
+        assert len({places[s] for s in teams if teams[s] == team}) == 1
+    if game.state["winner"] in ("a", "b"):
+        assert {places[s] for s in teams if teams[s] == game.state["winner"]} == {1}
+        assert {places[s] for s in teams if teams[s] != game.state["winner"]} == {3}
