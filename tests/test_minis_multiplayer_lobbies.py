@@ -117,14 +117,19 @@ def test_a_team_game_is_rated_as_two_sides_teammates_sharing_their_place_M130():
     assert elo.placements(grouped) == {"lannister": 1, "lannister_2": 1, "stark_2": 3, "stark": 3}
 
 
+def _corner_stark(user) -> Army:
+    """The Stark starter army without Grey Wind (27 points): it fits a free-for-all's 12 in corner."""
+    return _saved(user, "list_stark_30", units=rules.starter_armies()["list_stark_30"]["units"][:-1])
+
+
 def test_a_brought_army_takes_a_free_seat_of_its_house_and_no_other():
     host, second, third = make_user(), make_user(), make_user()
-    made = _create(host, seats=3, army=f"army:{_saved(host, 'list_stark_30').pk}")
+    made = _create(host, seats=3, army=f"army:{_corner_stark(host).pk}")
     assert made.status_code == 201, made.json()
     lobby_id = made.json()["id"]
-    assert _join(second, lobby_id, army=f"army:{_saved(second, 'list_stark_30').pk}").json()["members"][1]["seat"] \
+    assert _join(second, lobby_id, army=f"army:{_corner_stark(second).pk}").json()["members"][1]["seat"] \
         == "stark_2"
-    refused = _join(third, lobby_id, army=f"army:{_saved(third, 'list_stark_30').pk}")
+    refused = _join(third, lobby_id, army=f"army:{_corner_stark(third).pk}")
     assert refused.status_code == 409 and "Every Stark seat is taken" in refused.json()["detail"], refused.json()
     assert Lobby.objects.get(pk=lobby_id).members.count() == 2
 
@@ -282,3 +287,13 @@ def test_a_ranked_two_against_two_of_four_people_is_rated_as_two_sides_M130():
     if game.state["winner"] in ("a", "b"):
         assert {places[s] for s in teams if teams[s] == game.state["winner"]} == {1}
         assert {places[s] for s in teams if teams[s] != game.state["winner"]} == {3}
+
+
+def test_an_army_too_big_for_a_free_for_alls_corner_is_refused_when_brought_M131():
+    host = make_user()
+    made = _create(host, seats=3, army=f"army:{_saved(host, 'list_stark_30', name='Winter').pk}")
+    assert made.status_code == 400
+    assert "Winter does not fit a free-for-all's deployment corner (a 12 inch square)" in str(made.json())
+    assert not Lobby.objects.filter(creator=host).exists()
+    two = _create(host, seats=4, options={"multiplayer": "teams"}, army=f"army:{_saved(host, 'list_stark_30').pk}")
+    assert two.status_code == 201, two.json()  # two against two deploy along their edge: it fits
