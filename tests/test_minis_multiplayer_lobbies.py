@@ -297,3 +297,12 @@ def test_an_army_too_big_for_a_free_for_alls_corner_is_refused_when_brought_M131
     assert not Lobby.objects.filter(creator=host).exists()
     two = _create(host, seats=4, options={"multiplayer": "teams"}, army=f"army:{_saved(host, 'list_stark_30').pk}")
     assert two.status_code == 201, two.json()  # two against two deploy along their edge: it fits
+
+
+def test_a_saved_army_too_big_for_a_corner_against_two_computers_is_refused_in_words(client):
+    user = make_user()
+    army = _saved(user, "list_stark_30", name="Winter")
+    client.force_login(user)
+    refused = client.post(reverse("web-play", args=["minis"]), {"seats": "3", "my_army": f"army:{army.pk}"})
+    assert "Winter does not fit a free-for-all&#x27;s deployment corner" in refused.content.decode()
+    assert not Game.objects.exists()

@@ -260,21 +260,20 @@ def lobby_seat(lobby, ref: str, user, seat: str, free: list[str]) -> str:
             raise conflict("seat_taken", gettext("Every %(house)s seat is taken: bring an army of another house.") % {
                 "house": rules.house(army.faction)})
         seat = mine[0]
-    _fits_its_corner(lobby, army, seat)
+    fits_its_corner(lobby.seat_count, lobby.options or {}, army, seat)
     return seat
 
 
-def _fits_its_corner(lobby, army: Army, seat: str) -> None:
+def fits_its_corner(seat_count: int, options: dict[str, Any], army: Army, seat: str) -> None:
     """A free-for-all (M131) deploys each army in a 12 in square corner: an army whose trays do not fit is refused
     when it is brought (in words), not when the game would start."""
     from games.engine import EngineError, get_ruleset
 
-    options = lobby.options or {}
-    if lobby.seat_count not in (3, 4) or options.get("multiplayer") == "teams":
+    if seat_count not in (3, 4) or options.get("multiplayer") == "teams":
         return
     engine = get_ruleset("minis")
     others = [s for s in ("stark", "lannister", "stark_2", "lannister_2") if s != seat]
-    seats = [seat, *others][:lobby.seat_count]
+    seats = [seat, *others][:seat_count]
     probe = {k: v for k, v in options.items() if k != "armies"}
     try:
         engine.new_game(seats, {**probe, "armies": {seat: rules.engine_list(army.army())}}, 0)

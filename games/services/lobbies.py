@@ -215,6 +215,7 @@ def with_saved_armies(creator: User, settings: LobbySettings) -> LobbySettings:
             raise invalid("options", gettext("%(army)s is an army of %(house)s: it cannot take the %(seat)s seat.") % {
                 "army": army.name, "house": saved.rules.house(army.faction),
                 "seat": saved.rules.house(saved.seat_house(seat))})
+        saved.fits_its_corner(settings.seat_count, options, army, seat)
         copied[seat] = saved.rules.engine_list(army.army())
     return dataclasses.replace(settings, options={**options, "armies": copied})
 
