@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -130,11 +131,40 @@ def challenges_of(user: User, *, also: list[Challenge] | None = None) -> dict[st
 def waiting_for(user: User, limit: int) -> list[Challenge]:
     """The user's newest `limit` challenges waiting for their answer (`challenges_of(user)["in"][:limit]`),
     read alone: the home page lists ten, and reading every kind of a busy player's challenges to show
-    them took a third of its time (issue 27). Two queries."""
-    waiting = list(pending_now().filter(invites__user=user, invites__status=Invite.Status.PENDING)
-                   .select_related("challenger")[:limit])
-    prefetch_related_objects(waiting, invites_with_people())
+    them took a third of its time (issue 27). Two queries, each compiled once per process and limit
+    (westeros/compiled.py: the user and the time now are their parameters, given on every call); their
+    rows read afresh every time and made into models as the ORM makes them, the invites with their
+    players put on each challenge as prefetch_related(invites_with_people()) puts them."""
+    from westeros import compiled
+
+    values = {"user_id": user.pk, "now": timezone.now()}
+    waiting = compiled.models(f"challenges:waiting-for:{limit}", partial(_waiting_query, limit=limit), **values)
+    if not waiting:
+        return waiting
+    invites: dict[int, list[Invite]] = {c.pk: [] for c in waiting}
+    for invite in compiled.models(f"challenges:waiting-for-invites:{limit}",
+                                  partial(_waiting_invites_query, limit=limit), **values):
+        invites[invite.challenge_id].append(invite)
+    challenge_field = Invite._meta.get_field("challenge")
+    for challenge in waiting:
+        shown = challenge.invites.all()
+        shown._result_cache, shown._prefetch_done = invites[challenge.pk], True
+        for invite in shown._result_cache:
+            challenge_field.set_cached_value(invite, challenge)
+        challenge._prefetched_objects_cache = {"invites": shown}
     return waiting
+
+
+def _waiting_query(user_id: int, now: datetime, limit: int):
+    return (pending_now(now).filter(invites__user_id=user_id, invites__status=Invite.Status.PENDING)
+            .select_related("challenger")[:limit])
+
+
+def _waiting_invites_query(user_id: int, now: datetime, limit: int):
+    """The invites of _waiting_query's challenges, with their players, in the order of Invite's Meta."""
+    shown = _waiting_query(user_id, now, limit).values("pk")
+    return (Invite.objects.filter(challenge_id__in=shown).select_related("user")
+            .order_by("challenge_id", *Invite._meta.ordering))
 
 
 def answered_lately(user: User, now: datetime | None = None, count: int = 10):

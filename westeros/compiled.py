@@ -3,53 +3,103 @@ request; for a query of joins, subqueries and cases, as a busy player's games on
 was most of its cost, though only its values change from one request to the next. rows() compiles the
 queryset once per process and database, with stand-in values for the ones given per call, and then
 runs that SQL with the values of the call: the rows are read afresh every time (nothing is kept but
-the text of the SQL), and converted to Python values as the ORM converts them."""
+the text of the SQL), and converted to Python values as the ORM converts them. A per-call value may be
+an integer (an id) or a datetime (e.g. `now`): each is a parameter of the SQL, given anew on every call,
+never frozen into the compiled text. models() does the same for a queryset of model instances (its
+select_related() included), made as the ORM makes them."""
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
+from django.db.models.query import get_related_populators
 
 _STAND_IN = -1_987_654_321  # no row's id (and within a 32-bit integer): found in the compiled parameters
-_compiled: dict[tuple[str, str, str], tuple[Any, str, tuple, dict[str, int], list[str]]] = {}
+_STAND_IN_TIME = datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC)  # no row's time; one microsecond apart per value
+_compiled: dict[tuple[str, str, str], tuple] = {}
 _lock = threading.Lock()
 
 
-def _compile(build: Callable[..., QuerySet], names: list[str]):
-    stand_ins = {name: _STAND_IN - i for i, name in enumerate(names)}
+def _stand_in(value: Any, i: int) -> Any:
+    if isinstance(value, datetime):
+        stand_in = _STAND_IN_TIME + timedelta(microseconds=i + 1)
+        return stand_in if value.tzinfo is not None else stand_in.replace(tzinfo=None)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _STAND_IN - i
+    raise TypeError(f"a per-call value is an integer or a datetime, not {type(value).__name__}")
+
+
+def _compile(build: Callable[..., QuerySet], values: dict[str, Any]):
+    stand_ins = {name: _stand_in(values[name], i) for i, name in enumerate(sorted(values))}
     queryset = build(**stand_ins)
     query = queryset.query
     compiler = query.get_compiler(using=queryset.db)
     sql, params = compiler.as_sql()
+    ops = compiler.connection.ops
     slots = {}
     for name, stand_in in stand_ins.items():
+        # the value as the ORM passed it to the database: itself, or a datetime as this database takes it
+        # (SQLite a text); the call's value goes the same way
+        prepare = None
         found = [i for i, p in enumerate(params) if p == stand_in]
+        if not found and isinstance(stand_in, datetime):
+            prepare = ops.adapt_datetimefield_value
+            found = [i for i, p in enumerate(params) if p == prepare(stand_in)]
         if len(found) != 1:  # a value used twice, or changed on its way in: compile per call instead
             raise ValueError(f"the value {name} is not one parameter of the query")
-        slots[name] = found[0]
+        slots[name] = (found[0], prepare)
     columns = [*query.extra_select, *query.values_select, *query.annotation_select]
-    return compiler, sql, tuple(params), slots, columns
+    return queryset, compiler, sql, tuple(params), slots, columns
+
+
+def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any]):
+    connection = connections[DEFAULT_DB_ALIAS]
+    key = (label, connection.alias, connection.vendor)
+    entry = _compiled.get(key)
+    if entry is None:
+        with _lock:
+            entry = _compiled.get(key) or _compile(build, values)
+            _compiled[key] = entry
+    queryset, compiler, sql, params, slots, columns = entry
+    if set(values) != set(slots):
+        raise ValueError(f"{label} was compiled with the values {sorted(slots)}, not {sorted(values)}")
+    call = list(params)
+    for name, (at, prepare) in slots.items():
+        call[at] = values[name] if prepare is None else prepare(values[name])
+    with connection.cursor() as cursor:
+        cursor.execute(sql, call)
+        fetched = cursor.fetchall()
+    return queryset, compiler, columns, compiler.results_iter([fetched])
 
 
 def rows(label: str, build: Callable[..., QuerySet], **values: Any) -> list[dict[str, Any]]:
     """The rows of `build(**values)` (a values() or values_list() queryset whose `values` are each one
     parameter of its SQL, e.g. a user's id), as dicts of its columns; its SQL compiled the first time
     `label` is asked in this process."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    key = (label, connection.alias, connection.vendor)
-    entry = _compiled.get(key)
-    if entry is None:
-        with _lock:
-            entry = _compiled.get(key) or _compile(build, sorted(values))
-            _compiled[key] = entry
-    compiler, sql, params, slots, columns = entry
-    call = list(params)
-    for name, at in slots.items():
-        call[at] = values[name]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, call)
-        fetched = cursor.fetchall()
-    return [dict(zip(columns, row, strict=True)) for row in compiler.results_iter([fetched])]
+    _, _, columns, results = _run(label, build, values)
+    return [dict(zip(columns, row, strict=True)) for row in results]
+
+
+def models(label: str, build: Callable[..., QuerySet], **values: Any) -> list[Any]:
+    """The model instances of `build(**values)` (a queryset of models, its select_related() ones made
+    too, as django.db.models.query.ModelIterable makes them; no prefetch_related, no annotations), its
+    SQL compiled the first time `label` is asked in this process."""
+    queryset, compiler, _, results = _run(label, build, values)
+    if queryset._fields is not None or queryset._prefetch_related_lookups or compiler.annotation_col_map:
+        raise ValueError(f"{label}: models() reads plain model rows (no values, prefetches or annotations)")
+    db = queryset.db
+    klass_info, select = compiler.klass_info, compiler.select
+    start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+    init_list = [f[0].target.attname for f in select[start:end]]
+    populators = get_related_populators(klass_info, select, db)
+    made = []
+    for row in results:
+        obj = klass_info["model"].from_db(db, init_list, row[start:end])
+        for populator in populators:
+            populator.populate(row, obj)
+        made.append(obj)
+    return made

@@ -1,0 +1,65 @@
+"""Queries compiled once per process (westeros/compiled.py, issue 27): a value given per call (a user's
+id, the time now) is a parameter of the compiled SQL, given anew on every call, never frozen into it;
+rows and models are read afresh every time."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from challenges import services
+from challenges.models import Challenge, Invite
+from tests.factories import make_user
+from westeros import compiled
+
+pytestmark = pytest.mark.django_db
+
+
+def challenge(challenger, invitee, expires_in: timedelta) -> Challenge:
+    made = Challenge.objects.create(challenger=challenger, ruleset="agot", time_limit=3600,
+                                    expires_at=timezone.now() + expires_in)
+    Invite.objects.create(challenge=made, user=invitee)
+    return made
+
+
+def test_a_time_given_per_call_is_a_parameter_not_frozen_at_compile_time():
+    alys, bran = make_user(), make_user()
+    soon, later = challenge(alys, bran, timedelta(hours=1)), challenge(alys, bran, timedelta(hours=3))
+    now = timezone.now()
+
+    def pending(user_id, now):
+        return (Challenge.objects.filter(invites__user_id=user_id, expires_at__gt=now)
+                .order_by("expires_at").values("id"))
+
+    def ids(at):
+        return [r["id"] for r in compiled.rows("test:pending-at", pending, user_id=bran.pk, now=at)]
+
+    assert ids(now) == [soon.pk, later.pk]  # compiled here, with this time
+    assert ids(now + timedelta(hours=2)) == [later.pk]  # the same SQL, another time: other rows
+    assert ids(now + timedelta(hours=4)) == []
+    assert ids(now) == [soon.pk, later.pk]
+
+
+def test_waiting_challenges_follow_the_clock_and_the_reader(monkeypatch):
+    """challenges.services.waiting_for, compiled once: the time now and the user are given on each
+    call, so a challenge that expires drops out at once, and another reader reads their own."""
+    alys, bran, cersei = make_user(), make_user(), make_user()
+    soon, later = challenge(alys, bran, timedelta(hours=1)), challenge(alys, bran, timedelta(hours=3))
+    theirs = challenge(bran, cersei, timedelta(hours=1))
+    Invite.objects.create(challenge=theirs, user=alys, position=1)
+    assert [c.pk for c in services.waiting_for(bran, 10)] == [later.pk, soon.pk]  # the newest first
+    waiting = services.waiting_for(cersei, 10)
+    assert [c.pk for c in waiting] == [theirs.pk]
+    assert waiting[0].challenger.username == bran.username
+    assert [i.user.username for i in waiting[0].invites.all()] == [cersei.username, alys.username]
+    assert all(i.challenge is waiting[0] for i in waiting[0].invites.all())
+    two_hours_on = timezone.now() + timedelta(hours=2)
+    monkeypatch.setattr(timezone, "now", lambda: two_hours_on)
+    assert [c.pk for c in services.waiting_for(bran, 10)] == [later.pk]
+    assert services.waiting_for(cersei, 10) == []
+
+
+def test_a_value_of_another_kind_is_refused():
+    with pytest.raises(TypeError):
+        compiled.rows("test:by-name", lambda name: Challenge.objects.filter(ruleset=name).values("id"), name="agot")
