@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.db.models import Count, Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from rest_framework.exceptions import Throttled
@@ -84,9 +84,19 @@ def pending_now(now: datetime | None = None):
 def waiting_count(user: User) -> int:
     """How many challenges wait for the user's answer (pending_now's, with the user's invite pending):
     counted by the user's invites, one per challenge and user (a constraint), so without the DISTINCT
-    over a join that counting challenges needs. The navigation shows it on every page (issue 27)."""
-    return Invite.objects.filter(user=user, status=Invite.Status.PENDING, challenge__status=Challenge.Status.PENDING,
-                                 challenge__expires_at__gt=timezone.now()).count()
+    over a join that counting challenges needs. The navigation shows it on every page (issue 27): its
+    query compiled once per process (westeros/compiled.py), the user and the time now given per call."""
+    from westeros import compiled
+
+    counted = compiled.rows("challenges:waiting-count", _waiting_count_query, user_id=user.pk, now=timezone.now())
+    return counted[0]["n"] if counted else 0
+
+
+def _waiting_count_query(user_id: int, now: datetime):
+    """waiting_count's query: one row (the user's) with their count, or none when nothing waits."""
+    return (Invite.objects.filter(user_id=user_id, status=Invite.Status.PENDING,
+                                  challenge__status=Challenge.Status.PENDING, challenge__expires_at__gt=now)
+            .order_by().values("user_id").annotate(n=Count("pk")))
 
 
 def shown_status(challenge: Challenge) -> str:

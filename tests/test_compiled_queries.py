@@ -63,3 +63,18 @@ def test_waiting_challenges_follow_the_clock_and_the_reader(monkeypatch):
 def test_a_value_of_another_kind_is_refused():
     with pytest.raises(TypeError):
         compiled.rows("test:by-name", lambda name: Challenge.objects.filter(ruleset=name).values("id"), name="agot")
+
+
+def test_the_navigation_count_follows_the_clock_the_reader_and_an_answer(monkeypatch):
+    """challenges.services.waiting_count (the navigation's count on every page), compiled once: a
+    challenge that expires, or is answered, leaves the count at once; another reader counts their own."""
+    alys, bran, cersei = make_user(), make_user(), make_user()
+    challenge(alys, bran, timedelta(hours=1))
+    later = challenge(alys, bran, timedelta(hours=3))
+    assert services.waiting_count(bran) == 2
+    assert services.waiting_count(cersei) == 0
+    Invite.objects.filter(challenge=later, user=bran).update(status=Invite.Status.DECLINED)
+    assert services.waiting_count(bran) == 1
+    two_hours_on = timezone.now() + timedelta(hours=2)
+    monkeypatch.setattr(timezone, "now", lambda: two_hours_on)
+    assert services.waiting_count(bran) == 0
