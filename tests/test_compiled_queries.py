@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from challenges import services
 from challenges.models import Challenge, Invite
-from tests.factories import make_user
+from tests.factories import make_game, make_user
 from westeros import compiled
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +78,24 @@ def test_the_navigation_count_follows_the_clock_the_reader_and_an_answer(monkeyp
     two_hours_on = timezone.now() + timedelta(hours=2)
     monkeypatch.setattr(timezone, "now", lambda: two_hours_on)
     assert services.waiting_count(bran) == 0
+
+
+def test_a_profiles_ratings_and_games_played_are_read_afresh():
+    """ratings.services.ratings_of and games_played (every profile), compiled once: a new rating, a
+    changed one and a game that ends show at once, and another player reads their own."""
+    from games.models import Game
+    from ratings import services as ratings
+    from ratings.models import Rating
+
+    game = make_game(3)
+    alys, bran = (s.user for s in game.seats.order_by("seat")[:2])
+    assert ratings.ratings_of(alys) == [] and ratings.games_played(alys) == 0
+    Rating.objects.create(user=alys, ruleset="agot", rating=1510, games=1)
+    assert [(r.ruleset, r.rating) for r in ratings.ratings_of(alys)] == [("agot", 1510)]
+    Rating.objects.filter(user=alys).update(rating=1490)
+    Rating.objects.create(user=alys, ruleset="btwixt", rating=1520, games=1)
+    assert [(r.ruleset, r.rating) for r in ratings.ratings_of(alys)] == [("agot", 1490), ("btwixt", 1520)]
+    assert ratings.ratings_of(bran) == []
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    assert ratings.games_played(alys) == 1 and ratings.games_played(bran) == 1
+    assert ratings.games_played(make_user()) == 0
