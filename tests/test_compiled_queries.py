@@ -99,3 +99,19 @@ def test_a_profiles_ratings_and_games_played_are_read_afresh():
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
     assert ratings.games_played(alys) == 1 and ratings.games_played(bran) == 1
     assert ratings.games_played(make_user()) == 0
+
+
+def test_a_profiles_recent_games_are_read_afresh():
+    """ratings_tags.recent_games (every profile), its two queries compiled once: a new game and an end
+    show at once, another player reads their own (a seat left to a substitute: tests/test_game_results.py)."""
+    from games.models import Game
+    from ratings.templatetags.ratings_tags import recent_games
+
+    first = make_game(3)
+    alys = first.seats.order_by("seat")[0].user
+    assert [(r["game"].pk, str(r["status_words"])) for r in recent_games(alys)] == [(first.pk, "active")]
+    second = make_game(3, users=[alys, make_user(), make_user()])
+    Game.objects.filter(pk=first.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    assert [(r["game"].pk, str(r["status_words"])) for r in recent_games(alys)] == [
+        (second.pk, "active"), (first.pk, "finished")]
+    assert recent_games(make_user()) == []

@@ -49,9 +49,9 @@ def _compile(build: Callable[..., QuerySet], values: dict[str, Any]):
         if not found and isinstance(stand_in, datetime):
             prepare = ops.adapt_datetimefield_value
             found = [i for i, p in enumerate(params) if p == prepare(stand_in)]
-        if len(found) != 1:  # a value used twice, or changed on its way in: compile per call instead
-            raise ValueError(f"the value {name} is not one parameter of the query")
-        slots[name] = (found[0], prepare)
+        if not found:  # changed on its way in (e.g. made part of a pattern): compile per call instead
+            raise ValueError(f"the value {name} is not a parameter of the query")
+        slots[name] = (found, prepare)  # each place it is used (a user's id in a query and its subquery)
     columns = [*query.extra_select, *query.values_select, *query.annotation_select]
     return queryset, compiler, sql, tuple(params), slots, columns
 
@@ -68,8 +68,10 @@ def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any]):
     if set(values) != set(slots):
         raise ValueError(f"{label} was compiled with the values {sorted(slots)}, not {sorted(values)}")
     call = list(params)
-    for name, (at, prepare) in slots.items():
-        call[at] = values[name] if prepare is None else prepare(values[name])
+    for name, (places, prepare) in slots.items():
+        value = values[name] if prepare is None else prepare(values[name])
+        for at in places:
+            call[at] = value
     with connection.cursor() as cursor:
         cursor.execute(sql, call)
         fetched = cursor.fetchall()
@@ -77,20 +79,20 @@ def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any]):
 
 
 def rows(label: str, build: Callable[..., QuerySet], **values: Any) -> list[dict[str, Any]]:
-    """The rows of `build(**values)` (a values() or values_list() queryset whose `values` are each one
-    parameter of its SQL, e.g. a user's id), as dicts of its columns; its SQL compiled the first time
+    """The rows of `build(**values)` (a values() or values_list() queryset whose `values` are each a
+    parameter of its SQL, e.g. a user's id, used once or more), as dicts of its columns; its SQL compiled the first time
     `label` is asked in this process."""
     _, _, columns, results = _run(label, build, values)
     return [dict(zip(columns, row, strict=True)) for row in results]
 
 
 def models(label: str, build: Callable[..., QuerySet], **values: Any) -> list[Any]:
-    """The model instances of `build(**values)` (a queryset of models, its select_related() ones made
-    too, as django.db.models.query.ModelIterable makes them; no prefetch_related, no annotations), its
+    """The model instances of `build(**values)` (a queryset of models, its select_related() ones and its
+    annotations made too, as django.db.models.query.ModelIterable makes them; no prefetch_related), its
     SQL compiled the first time `label` is asked in this process."""
     queryset, compiler, _, results = _run(label, build, values)
-    if queryset._fields is not None or queryset._prefetch_related_lookups or compiler.annotation_col_map:
-        raise ValueError(f"{label}: models() reads plain model rows (no values, prefetches or annotations)")
+    if queryset._fields is not None or queryset._prefetch_related_lookups or queryset._known_related_objects:
+        raise ValueError(f"{label}: models() reads model rows (no values(), prefetches or related managers)")
     db = queryset.db
     klass_info, select = compiler.klass_info, compiler.select
     start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
@@ -101,5 +103,7 @@ def models(label: str, build: Callable[..., QuerySet], **values: Any) -> list[An
         obj = klass_info["model"].from_db(db, init_list, row[start:end])
         for populator in populators:
             populator.populate(row, obj)
+        for name, at in compiler.annotation_col_map.items():
+            setattr(obj, name, row[at])
         made.append(obj)
     return made

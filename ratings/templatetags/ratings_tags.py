@@ -186,16 +186,11 @@ def recent_games(user) -> list[dict]:
     states are not read (a sort of the player's seats carried every state: 27 ms at 2,000 games). The
     latest seats are picked by their games' numbers in an index, and only those seats are then read with
     their games: sorting the seats joined to their games scanned every game (15 ms at 50,000 games)."""
-    # newest first by number (games are numbered as they are created): the index seat_user_newest_game
-    # serves it (the games' creation times, read per seat, were 12 ms for 2,000 games)
-    latest = GameSeat.objects.filter(user=user).order_by("-game_id").values("pk")[:RECENT_GAMES]
-    # what the rows say, alone; whether a game had a take-over comes with it, so the take-overs are read
-    # only for the games that had one (most have none: a query saved; issue 27)
-    taken_over = SeatSubstitution.objects.filter(game_id=OuterRef("game_id"))
-    seats = list(GameSeat.objects.filter(pk__in=latest).select_related("game")
-                 .only("seat", "user_id", "left_at", "left_round", "game__ruleset", "game__ranked", "game__status",
-                       "game__ranking", "game__created_at")
-                 .annotate(taken_over=Exists(taken_over)).order_by("-game__created_at", "-game_id"))
+    # both queries compiled once per process (westeros/compiled.py: the user their parameter; rows read
+    # afresh and made into models as the ORM does): building them was half the profile's cost (issue 27)
+    from westeros import compiled
+
+    seats = compiled.models("ratings:recent-seats", _recent_seats_query, user_id=user.pk)
     subs: dict[int, list] = {}
     if any(s.taken_over for s in seats):
         for sub in (SeatSubstitution.objects.filter(game_id__in=[s.game_id for s in seats if s.taken_over])
@@ -205,9 +200,7 @@ def recent_games(user) -> list[dict]:
         s.user = user  # the profile's player: their seats (not read again with each)
     rows = [{"game": s.game, "seat": s.seat, "left": s.has_left(), "who": who_played(s, subs.get(s.game_id, []))}
             for s in seats]
-    left = (SeatSubstitution.objects.filter(leaver=user).exclude(game_id__in=[s.game_id for s in seats])
-            .select_related("game", "leaver", "substitute").defer("game__state")
-            .order_by("-game__created_at", "-game_id")[:RECENT_GAMES])
+    left = compiled.models("ratings:recent-left", _recent_left_query, user_id=user.pk)
     rows += [{"game": sub.game, "seat": sub.seat, "left": True, "who": leaver_words(sub)} for sub in left]
     rows.sort(key=lambda r: (r["game"].created_at, r["game"].pk), reverse=True)
     for row in rows:
@@ -215,3 +208,27 @@ def recent_games(user) -> list[dict]:
         row["place"] = ranking.index(row["seat"]) + 1 if ranking and row["seat"] in ranking else None
         row["status_words"] = GAME_STATUS.get(row["game"].status, row["game"].status)
     return rows[:RECENT_GAMES]
+
+
+def _latest_seats(user_id: int):
+    # newest first by number (games are numbered as they are created): the index seat_user_newest_game
+    # serves it (the games' creation times, read per seat, were 12 ms for 2,000 games)
+    return GameSeat.objects.filter(user_id=user_id).order_by("-game_id").values("pk")[:RECENT_GAMES]
+
+
+def _recent_seats_query(user_id: int):
+    """recent_games' seats: what the rows say, alone; whether a game had a take-over comes with it, so
+    the take-overs are read only for the games that had one (most have none: a query saved; issue 27)."""
+    taken_over = SeatSubstitution.objects.filter(game_id=OuterRef("game_id"))
+    return (GameSeat.objects.filter(pk__in=_latest_seats(user_id)).select_related("game")
+            .only("seat", "user_id", "left_at", "left_round", "game__ruleset", "game__ranked", "game__status",
+                  "game__ranking", "game__created_at")
+            .annotate(taken_over=Exists(taken_over)).order_by("-game__created_at", "-game_id"))
+
+
+def _recent_left_query(user_id: int):
+    """recent_games' seats the user left to a substitute, but for the games of _recent_seats_query's."""
+    theirs = GameSeat.objects.filter(pk__in=_latest_seats(user_id)).values("game_id")
+    return (SeatSubstitution.objects.filter(leaver_id=user_id).exclude(game_id__in=theirs)
+            .select_related("game", "leaver", "substitute").defer("game__state")
+            .order_by("-game__created_at", "-game_id")[:RECENT_GAMES])
