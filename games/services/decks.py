@@ -231,10 +231,46 @@ def game_deck(ref: str, user) -> Any:
 
 
 def my_usable_decks(user) -> dict[str, str]:
-    """{ref: name} of the user's saved decks a game may take (legal, every card played)."""
+    """{ref: name} of the user's saved decks a game may take (legal, every card played). The decks are
+    read afresh (the query compiled once per process: westeros/compiled.py); each one's judgement is
+    kept (is_usable). Every form that offers decks asks it (issue 27)."""
     if user is None or not user.is_authenticated:
         return {}
-    return {saved_ref(d): d.name for d in Deck.objects.filter(owner=user) if not refusal(d.cards())}
+    from westeros import compiled
+
+    return {saved_ref(d): d.name for d in compiled.models("decks:of", _decks_of_query, user_id=user.pk) if is_usable(d)}
+
+
+def _decks_of_query(user_id: int):
+    return Deck.objects.filter(owner_id=user_id)
+
+
+_JUDGED: dict[tuple, bool] = {}
+JUDGED_KEPT = 4096  # judgements kept per process (all forgotten at once past that)
+
+
+def _rules_identity() -> tuple:
+    """What a judgement depends on besides the deck: the card data and the cards the engine plays (each
+    loaded once per process) and the judging functions."""
+    from games.engine.lcg import cards as engine_cards
+
+    abilities = engine_cards.ABILITIES
+    return id(lcg_data.cards()), id(abilities), len(abilities), id(rules.problems), id(rules.unplayable)
+
+
+def is_usable(deck: Deck) -> bool:
+    """Whether a game may take the saved deck (refusal says nothing), judged once per process under the
+    deck's id, its updated_at, its cards and the rules' identity: an edited deck (every change renews
+    updated_at, and its cards are in the key too) or other rules is a new key at once, never stale."""
+    key = (deck.pk, deck.updated_at, deck.faction, deck.agenda, tuple(deck.plots), tuple(deck.draw),
+           _rules_identity())
+    judged = _JUDGED.get(key)
+    if judged is None:
+        judged = not refusal(deck.cards())
+        if len(_JUDGED) >= JUDGED_KEPT:
+            _JUDGED.clear()
+        _JUDGED[key] = judged
+    return judged
 
 
 def public_options(options: Any) -> Any:
