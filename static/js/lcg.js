@@ -690,7 +690,7 @@
       case "gold_returned": return e.card ? say(gettext("Gold returns to the treasury (%(card)s)."), { card: cardName(e.card) }) : gettext("Gold returns to the treasury.");
       case "named": {
         const what = e.challenge ? fmt(gettext("a %(type)s challenge"), { type: challengeType(e.challenge) }) : e.card_type ? fmt(gettext("the type %(type)s"), { type: typeName(e.card_type).toLowerCase() })
-          : e.x !== undefined ? `X = ${e.x}` : gettext("a choice");
+          : e.x !== undefined ? `X = ${e.x}` : e.opponent ? seatName(e.opponent) : gettext("a choice");
         return say(gettext("%(who)s names %(what)s for %(card)s."), { what, card: cardName(e.card) });
       }
       case "plots_recycled": return say(gettext("%(who)s takes the used plots back as a plot deck."));
@@ -778,6 +778,7 @@
     if (d.what === "mode") return (MODE_WORDS[base(d.card)] || [])[v] || fmt(gettext("Option %(n)s"), { n: v + 1 });
     if (d.what === "x") return `X = ${v}`;
     if (d.what === "seat") return v === ME ? gettext("Me") : seatName(v);
+    if (d.what === "opponent") return seatName(v);   // a card's "an opponent" in a melee
     if (d.what === "challenge_type") return ICONS[v] ? ICONS[v][1] : cap(v);
     if (d.what === "card_type") return TYPES[v] || cap(v);
     if (d.what === "order") return fmt(gettext("%(cards)s (top first)"), { cards: v.map(cardName).reduce((out, item) => (out === null ? item : fmt(gettext("%(first)s, then %(next)s"), { first: out, next: item })), null) || "" });

@@ -516,11 +516,11 @@ def cond(state: State, ctx: Ctx, name: str) -> bool:
     if key == "first_player":
         return state["first_player"] == seat
     if key == "more_cards_in_hand":
-        return len(state["players"][seat]["hand"]) > len(state["players"][T.opponent(state, seat)]["hand"])
+        return bool(opponents_where(state, seat, lambda o: _fewer_cards(state, seat, o)))
     if key == "own_deck":
         return bool(state["players"][seat]["deck"])
     if key == "opponent_has_deck":
-        return bool(state["players"][T.opponent(state, seat)]["deck"])
+        return bool(opponents_where(state, seat, lambda o: bool(state["players"][o]["deck"])))
     if key == "loser_has_hand":
         return bool(ev and ev.get("loser") and state["players"][ev["loser"]]["hand"])
     if key == "ev_lord_or_lady":
@@ -605,7 +605,6 @@ def candidates(state: State, ctx: Ctx, name: str) -> list[str]:
     """The legal targets of selector `name` now (L136-L141)."""
     seat, ev = ctx["seat"], ctx.get("ev") or {}
     ins = state["inplay"]
-    opp = T.opponent(state, seat)
     loser = ev.get("loser")
     p = state["players"][seat]
     if name == "loser_attachment":
@@ -656,7 +655,8 @@ def candidates(state: State, ctx: Ctx, name: str) -> list[str]:
         return [u for u in _open_uids(state, ev) if T.card(state, u)["faction"] == "greyjoy"
                 and (put_right(state) or T.controller(state, u) == seat) and T.card(state, u)["type"] == "character"]
     if name == "opponent_character_cost_x":
-        chars = T.in_play(state, opp, "character")
+        # "controlled by an opponent": any opponent's in a melee (docs/rules-decisions.md, "Melee: 'an opponent'")
+        chars = _chars(state, T.others(state, seat))
         return chars if "x" not in ctx else [u for u in chars if _printed(state, u, "cost") <= ctx["x"]]
     if name == "own_tyrell":
         # Growing Strong: "pick up to 3 [tyrell] characters", any player's under revision 3 (L136)
@@ -1799,7 +1799,9 @@ def op_random_discard_loser(state, ctx, args, events, rest):
 
 
 def op_gold_per_opponent_character(state, ctx, args, events, rest):
-    n = len(T.in_play(state, T.opponent(state, ctx["seat"]), "character"))
+    if ask_opponent(state, ctx, ["gold_per_opponent_character", *args], rest):
+        return "wait"
+    n = len(T.in_play(state, ctx["opp"], "character"))
     return op_gold(state, ctx, [n], events, rest)
 
 
@@ -1818,7 +1820,10 @@ def op_top_card_as_duplicate(state, ctx, args, events, rest):
 
 
 def op_opponent_kills(state, ctx, args, events, rest):
-    opp = T.opponent(state, ctx["seat"])
+    # The Queen's Assassin: "more cards in hand than an opponent, that player chooses and kills"
+    if ask_opponent(state, ctx, ["opponent_kills", *args], rest, lambda o: _fewer_cards(state, ctx["seat"], o)):
+        return "wait"
+    opp = ctx["opp"]
     chars = T.in_play(state, opp, "character")
     if not chars:
         return False
@@ -1857,7 +1862,9 @@ OPS = {name[3:]: fn for name, fn in list(globals().items()) if name.startswith("
 
 
 def sc_heads_on_spikes(state, ctx, events, rest):
-    opp = T.opponent(state, ctx["seat"])
+    if ask_opponent(state, ctx, ["script", "heads_on_spikes"], rest):
+        return "wait"
+    opp = ctx["opp"]
     p = state["players"][opp]
     if not p["hand"]:
         return False
@@ -1904,7 +1911,9 @@ def _wildfire_next(state, ctx, events, rest):
 
 
 def sc_tickler(state, ctx, events, rest):
-    opp = T.opponent(state, ctx["seat"])
+    if ask_opponent(state, ctx, ["script", "tickler"], rest, lambda o: bool(state["players"][o]["deck"])):
+        return "wait"
+    opp = ctx["opp"]
     p = state["players"][opp]
     if not p["deck"]:
         return False
@@ -1947,6 +1956,38 @@ SCRIPTS = {name[3:]: fn for name, fn in list(globals().items()) if name.startswi
 
 
 # ================================================================== choices while resolving
+
+
+def _fewer_cards(state: State, seat: str, o: str) -> bool:
+    return len(state["players"][seat]["hand"]) > len(state["players"][o]["hand"])
+
+
+def opponents_where(state: State, seat: str, ok=None) -> list[str]:
+    """The opponents still in the game (seat order) for which `ok` holds (every one without `ok`)."""
+    return [o for o in T.others(state, seat) if ok is None or ok(o)]
+
+
+def ask_opponent(state: State, ctx: Ctx, op: list[Any], rest: list[Any], ok=None) -> bool:
+    """A card saying "an opponent" (docs/rules-decisions.md, "Melee: 'an opponent'"): its player
+    chooses which, among the opponents `ok` allows (hand sizes, decks and power are open; a hand's
+    cards never enter the question). With one such opponent (the joust) nothing is asked. Sets
+    ctx["opp"] and returns False, or pushes the choice (op runs again once answered) and returns True.
+    The timeout default is the reading used before: `table.opponent`, if allowed, else the next
+    allowed opponent in player order."""
+    if ctx.get("opp") in T.others(state, ctx["seat"]):
+        return False
+    seat = ctx["seat"]
+    legal = opponents_where(state, seat, ok)
+    usual = T.opponent(state, seat)
+    if len(legal) <= 1:
+        ctx["opp"] = legal[0] if legal else usual
+        return False
+    if usual not in legal:
+        seats = state["seats"]
+        i = seats.index(seat)
+        usual = next(s for s in seats[i + 1:] + seats[:i] if s in legal)
+    _push_choice(state, seat, "opponent", ctx, [op, *rest], opponents=legal, usual=usual)
+    return True
 
 
 def _push_choice(state, seat, what, ctx, rest, **kw):
@@ -2012,6 +2053,8 @@ def choice_legal(state: State, seat: str) -> list[Any] | None:
         return list(range(fr["modes"]))
     if w == "seat":
         return list(state["seats"])
+    if w == "opponent":
+        return [o for o in fr["opponents"] if o in T.others(state, fr["seat"])]
     if w == "x":
         return list(fr["values"])
     if w == "order":
@@ -2042,6 +2085,8 @@ def choice_default(state: State, seat: str) -> Any:
         return 0
     if w == "seat":
         return seat
+    if w == "opponent":
+        return fr["usual"]
     if w == "x":
         return fr["values"][0]  # the lowest legal X
     if w == "order":
@@ -2093,6 +2138,14 @@ def answer(state: State, seat: str, value: Any, events: list[Event]) -> None:
             T.draw(state, ctx["seat"], 1, events)
         else:
             op_faction_power(state, ctx, [1], events, [])
+        run_ops(state, ctx, fr["rest"], events)
+        return
+    if w == "opponent":
+        if not isinstance(value, str) or value not in fr["opponents"] or value not in T.others(state, fr["seat"]):
+            refuse(gettext("choose one of the opponents listed"))
+        _done_choice(state, fr)
+        ctx["opp"] = value
+        events.append({"type": "named", "seat": seat, "card": ctx["cid"], "opponent": value})
         run_ops(state, ctx, fr["rest"], events)
         return
     if w == "seat":

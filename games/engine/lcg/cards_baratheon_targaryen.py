@@ -168,17 +168,30 @@ def _c_ev_self_leaving(state, ctx, arg):
     return ctx["src"] in A._open_uids(state, ev)
 
 
-def _opponent_power_chars(state, seat):
-    return [u for u in _chars(state, [T.opponent(state, seat)]) if state["inplay"][u]["power"] > 0]
+def _power_chars(state, opp):
+    return [u for u in _chars(state, [opp]) if state["inplay"][u]["power"] > 0]
+
+
+def _has_power(state, opp):
+    return state["players"][opp]["faction_power"] > 0 or bool(_power_chars(state, opp))
+
+
+def _has_faction_power(state, opp):
+    return state["players"][opp]["faction_power"] > 0
+
+
+def _the_opponent(state, ctx):
+    """The opponent the card's player chose (A.ask_opponent), else the usual reading."""
+    o = ctx.get("opp")
+    return o if o in T.others(state, ctx["seat"]) else T.opponent(state, ctx["seat"])
 
 
 def _c_opponent_has_power(state, ctx, arg):
-    opp = T.opponent(state, ctx["seat"])
-    return state["players"][opp]["faction_power"] > 0 or bool(_opponent_power_chars(state, ctx["seat"]))
+    return bool(A.opponents_where(state, ctx["seat"], lambda o: _has_power(state, o)))
 
 
 def _c_opponent_faction_power(state, ctx, arg):
-    return state["players"][T.opponent(state, ctx["seat"])]["faction_power"] > 0
+    return bool(A.opponents_where(state, ctx["seat"], lambda o: _has_faction_power(state, o)))
 
 
 def _c_loser_faction_power(state, ctx, arg):
@@ -191,7 +204,7 @@ def _c_controls_rhllor(state, ctx, arg):
 
 
 def _c_opponent_has_hand(state, ctx, arg):
-    return bool(state["players"][T.opponent(state, ctx["seat"])]["hand"])
+    return bool(A.opponents_where(state, ctx["seat"], lambda o: bool(state["players"][o]["hand"])))
 
 
 def _c_own_stormborn_participating(state, ctx, arg):
@@ -271,8 +284,8 @@ A.MORE_SELECTORS.update({
                                                 and T.card(s, u)["faction"] == "targaryen"],
     "bt_top10_location_or_attachment": lambda s, ctx: [u for u in s["players"][ctx["seat"]]["deck"][:10]
                                                        if T.card(s, u)["type"] in ("location", "attachment")],
-    "bt_opponent_power_character": lambda s, ctx: _opponent_power_chars(s, ctx["seat"]),
-    "bt_opponent_hand": lambda s, ctx: list(s["players"][T.opponent(s, ctx["seat"])]["hand"]),
+    "bt_opponent_power_character": lambda s, ctx: _power_chars(s, _the_opponent(s, ctx)),
+    "bt_opponent_hand": lambda s, ctx: list(s["players"][_the_opponent(s, ctx)]["hand"]),
     "bt_own_characters": lambda s, ctx: _chars(s, [ctx["seat"]]),
     "bt_own_kneeling_characters": lambda s, ctx: [u for u in _chars(s, [ctx["seat"]]) if _kneeling(s, u)],
     "bt_character_without_attachments": lambda s, ctx: [u for u in _chars(s) if not T.attachments_on(s, u)],
@@ -294,7 +307,12 @@ A.MORE_SELECTORS.update({
 
 def op_bt_take_faction_power(state, ctx, args, events, rest):
     """1 power moves from an opponent's faction card (the losing one, or the only opponent) onto yours."""
-    frm = ctx["ev"]["loser"] if args[0] == "loser" else T.opponent(state, ctx["seat"])
+    if args[0] == "loser":
+        frm = ctx["ev"]["loser"]
+    else:  # Chamber of the Painted Table: an opponent with power on the faction card, chosen in a melee
+        if A.ask_opponent(state, ctx, ["bt_take_faction_power", *args], rest, lambda o: _has_faction_power(state, o)):
+            return "wait"
+        frm = ctx["opp"]
     p = state["players"][frm]
     if p["faction_power"] <= 0:
         return False
@@ -442,9 +460,11 @@ def _marched_next(state, ctx, events, rest):
 
 
 def sc_bt_vanguard_lancer(state, ctx, events, rest):
-    opp = T.opponent(state, ctx["seat"])
+    if A.ask_opponent(state, ctx, ["script", "bt_vanguard_lancer"], rest, lambda o: _has_power(state, o)):
+        return "wait"
+    opp = ctx["opp"]
     faction = state["players"][opp]["faction_power"] > 0
-    chars = _opponent_power_chars(state, ctx["seat"])
+    chars = _power_chars(state, opp)
     if faction and chars:
         return A._push_choice(state, ctx["seat"], "mode", ctx, rest, modes=2, then="bt:lancer")
     if faction:
@@ -460,6 +480,8 @@ def _discard_faction_power(state, ctx, opp, events):
 
 
 def sc_bt_seen_in_flames(state, ctx, events, rest):
+    if A.ask_opponent(state, ctx, ["script", "bt_seen_in_flames"], rest, lambda o: bool(state["players"][o]["hand"])):
+        return "wait"
     return A._push_choice(state, ctx["seat"], "card", ctx, rest, selector="bt_opponent_hand",
                           then="bt:discard_from_hand", optional=False)
 
@@ -544,7 +566,7 @@ def _then_discard_power(state, fr, u, events):
 def _then_lancer(state, fr, mode, events):
     ctx = fr["ctx"]
     if mode == 1:  # the options in the order the text gives them (SCENARIOS.md): a character, then a faction card
-        _discard_faction_power(state, ctx, T.opponent(state, ctx["seat"]), events)
+        _discard_faction_power(state, ctx, _the_opponent(state, ctx), events)
         return None
     return A._push_choice(state, ctx["seat"], "card", ctx, fr["rest"], selector="bt_opponent_power_character",
                           then="bt:discard_power", optional=False)

@@ -376,6 +376,9 @@ def _named(ev: Event) -> list[Piece]:
         kind = words(ev["card_type"])
         return say(gettext("%(seat)s names the card type %(kind)s for %(card)s."), seat=seat(ev["seat"]),
                    kind=term("lcg", kind, "card_type"), card=by)
+    if "opponent" in ev:
+        return say(gettext("%(seat)s chooses %(opponent)s as the opponent for %(card)s."), seat=seat(ev["seat"]),
+                   opponent=seat(ev["opponent"]), card=by)
     return say(gettext("%(seat)s chooses X = %(x)s for %(card)s."), seat=seat(ev["seat"]), x=str(ev.get("x")), card=by)
 
 
