@@ -114,3 +114,37 @@ def test_the_log_says_which_opponent_was_chosen():
 
     text = narrate.narrate({"type": "named", "seat": "p1", "card": "heads_on_spikes", "opponent": "p3"})
     assert "Heads on Spikes" in text and "opponent" in text and "X =" not in text
+
+
+def test_vanguard_lancer_asks_among_opponents_with_power_then_that_opponents_cards_L91():
+    s = _game([{"faction": "baratheon", "hand": ["vanguard_lancer"], "gold": 9},
+               {"faction_power": 2}, {}, {"characters": ["burned_men"]}], start="marshaling")
+    four = s["players"]["p4"]
+    four_char = next(u for u in s["inplay"] if s["inplay"][u]["controller"] == "p4")
+    s["inplay"][four_char]["power"] = 1
+    assert four["faction_power"] == 0
+    s, _ = R.apply(s, "p1", {"marshal": "vanguard_lancer"})
+    if R.pending(s) == {"p1": "reaction"}:
+        s, _ = R.apply(s, "p1", {"trigger": "vanguard_lancer"})
+    # p3 has no power anywhere: not offered
+    assert R.legal_actions(s, "p1") == [{"choose": "p2"}, {"choose": "p4"}]
+    s, _ = R.apply(s, "p1", {"choose": "p4"})
+    # p4 has power on a character only: that character is the card choice, p2's faction card untouched
+    acts = R.legal_actions(s, "p1")
+    assert acts and all("burned_men" in json.dumps(a) for a in acts)
+    s, _ = R.apply(s, "p1", acts[0])
+    assert s["inplay"][four_char]["power"] == 0 and s["players"]["p2"]["faction_power"] == 2
+
+
+def test_the_tickler_discards_from_the_chosen_opponents_deck():
+    # (an opponent with an empty draw deck is eliminated in a melee, L231, so every opponent is offered)
+    s = _game([{"faction": "lannister", "characters": ["the_tickler"]}, {"deck": ["burned_men"]},
+               {"deck": ["burned_men"]}, {"deck": ["tywin_lannister"]}], start="dominance")
+    while R.pending(s) and R.pending(s) != {"p1": "action"}:
+        seat = sorted(R.pending(s))[0]
+        s, _ = R.apply(s, seat, R.default_action(s, seat))
+    assert R.pending(s) == {"p1": "action"}
+    s, _ = R.apply(s, "p1", {"trigger": "the_tickler"})
+    assert R.legal_actions(s, "p1") == [{"choose": "p2"}, {"choose": "p3"}, {"choose": "p4"}]
+    s, _ = R.apply(s, "p1", {"choose": "p4"})
+    assert R.summary(s)["discard"]["p4"] == ["tywin_lannister"]
