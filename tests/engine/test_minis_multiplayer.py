@@ -338,6 +338,42 @@ def test_teams_a_teammate_is_never_a_target():
     assert any(e["type"] == "charge" for e in events)
 
 
+def test_teams_a_friendly_unit_may_be_a_teammates():
+    """M130: "teammates' effects and units are friendly": the cards, Orders and zones that name "a
+    friendly unit" offer and accept a teammate's unit (scenario 75: the Combat zone), never an
+    enemy's; in a free-for-all only the player's own units are friendly."""
+    units = {"a": {"card": "10201", "at": [20, 20], "facing": 0},
+             "b": {"card": "10101", "seat": "lannister", "at": [32, 20], "facing": 0},
+             "c": {"card": "10201", "seat": "stark_2", "at": [20, 30], "facing": 180},
+             "d": {"card": "10102", "seat": "lannister_2", "at": [60, 20], "facing": 180}}
+    state = _scenario(units, options={"multiplayer": "teams"})
+    assert T.friendly(state, "stark") == ["a", "b"] and T.friendly(state, "lannister_2") == ["c", "d"]
+    # Swift Reposition (40206): a 2 in shift of one friendly combat unit
+    offered = {o["unit"] for o in cards._param_options(state, "stark", "turn_start", {"seat": "stark"},
+                                                       ("40206", 0), None)}
+    assert offered == {"a", "b"}
+    # Fealty to The Crown (40106) and the attached cards (40102): a teammate's unit is accepted
+    ctx = {"unit": "c", "wounds": 2}
+    assert cards._fealty_check(state, "lannister", ctx, {"unit": "a"}, None) == {"unit": "a"}
+    with pytest.raises(EngineError):
+        cards._fealty_check(state, "lannister", ctx, {"unit": "d"}, None)
+    assert cards._attach_check(state, "lannister", {}, {"unit": "a", "_card": "40102"}, None)
+    with pytest.raises(EngineError):
+        cards._attach_check(state, "lannister", {}, {"unit": "c", "_card": "40102"}, None)
+    # the Maneuver zone moves a friendly unit: a teammate's is listed, an enemy's is not
+    assert {c["unit"] for c in flow.zone_choices(state, "horse", "lannister")} == {"a", "b"}
+    # a teammate's unit destroyed puts a token on A Lannister Pays His Debts (friendly infantry)
+    state["attached"] = [{"card": "40102", "seat": "lannister", "unit": "b", "tokens": 0}]
+    flow.destroy(state, "a", [], "stark_2")
+    assert state["attached"][0]["tokens"] == 1
+    # a free-for-all: nobody else's unit is friendly
+    ffa = _scenario({"a": {"card": "10201", "at": [8, 8], "facing": 0},
+                     "b": {"card": "10101", "seat": "lannister", "at": [8, 40], "facing": 180},
+                     "c": {"card": "10201", "seat": "stark_2", "at": [40, 40], "facing": 180},
+                     "d": {"card": "10102", "seat": "lannister_2", "at": [40, 8], "facing": 0}})
+    assert T.friendly(ffa, "stark") == ["a"]
+
+
 def test_teams_the_token_passes_between_teams():
     units = {"a": {"card": "10201", "at": [8, 8], "facing": 0, "activated": True},
              "b": {"card": "10101", "at": [20, 8], "facing": 0, "activated": True},

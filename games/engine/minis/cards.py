@@ -166,7 +166,7 @@ def _shift(state: State, seat: str, p: dict[str, Any], limit: float, near: str |
            maneuver: bool = False) -> tuple[str, list[float], float]:
     flow = _flow()
     name = p.get("unit")
-    if name not in T.live(state, seat):
+    if name not in T.friendly(state, seat):
         raise illegal(gettext("choose one of your units on the table"))
     if near is not None and not within(state, near, name, reach):
         raise illegal(gettext("%(name)s is not within %(reach)s in of %(near)s") % {
@@ -209,7 +209,7 @@ def _draw1(state, seat, ctx, p, o, events):
 
 # turn_start
 def _swift_can(state, seat, ctx, o):
-    return bool(T.live(state, seat))
+    return bool(T.friendly(state, seat))
 
 
 def _swift_check(state, seat, ctx, p, o):
@@ -356,7 +356,7 @@ def _roar(state, seat, ctx, p, o, events):
 
 # panic_failed
 def _fealty_check(state, seat, ctx, p, o):
-    if p.get("unit") not in T.live(state, seat):
+    if p.get("unit") not in T.friendly(state, seat):
         raise illegal(gettext("choose a friendly unit"))
     if ctx["unit"] in T.live(state) and not within(state, ctx["unit"], p["unit"], 12.0):
         raise illegal(gettext("%(p_unit)s is not within Long range") % {"p_unit": p['unit']})
@@ -426,14 +426,14 @@ def _hitrun_res(state, seat, ctx, p, o, events):
 
 # card attached for the rest of the game (40102, 40204)
 def _attach_check(state, seat, ctx, p, o):
-    if p.get("unit") not in T.live(state, seat):
+    if p.get("unit") not in T.friendly(state, seat):
         raise illegal(gettext("choose a friendly combat unit to attach the card to"))
     return p
 
 
 def _attach_res(state, seat, ctx, p, o, events):
     card = p.get("_card")
-    if p.get("unit") not in T.live(state, seat):
+    if p.get("unit") not in T.friendly(state, seat):
         return
     disc = state["players"][seat]["discards"]
     if card in disc:
@@ -473,7 +473,7 @@ def _assault_check(state, seat, ctx, p, o):
     flow = _flow()
     card = p.get("_card")
     name = p.get("unit")
-    if name not in T.live(state, seat):
+    if name not in T.friendly(state, seat):
         raise illegal(gettext("Assault Orders: choose a friendly combat unit"))
     if p.get("charge") is not None:
         if not _assault_may_charge(state, seat, ctx, p, card):
@@ -920,7 +920,7 @@ def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: s
     if key in (("40206", 0), "Order: Tactical Reposition"):
         horse = key == ("40206", 0) and controls(state, seat, "horse")
         out = []
-        for n in T.live(state, seat):
+        for n in T.friendly(state, seat):
             k = "unit" if owner is None else "target"
             if horse:
                 out.append({k: n, "move": {"forward": 3}})
@@ -933,12 +933,12 @@ def _param_options(state: State, seat: str, w: str, ctx: Ctx, key: Any, owner: s
     if key == ("40101", 0) and controls(state, seat, "money"):
         return [{"unit": n} for n in foes]
     if key in (("40106", 0), ("40102", 0), ("40204", 0)):
-        return [{"unit": n} for n in T.live(state, seat)]
+        return [{"unit": n} for n in T.friendly(state, seat)]
     if key == ("40104", 0):
         return [{"unit": n} for n in foes]
     if key in (("40112", 0), ("40207", 0)):
         out = []
-        for n in T.live(state, seat):
+        for n in T.friendly(state, seat):
             out += [{"unit": n, "target": e} for e in T.engaged_with(state, n)]
             out += [{"unit": n, "charge": {"target": e}} for e in foes]
         return out

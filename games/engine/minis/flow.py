@@ -1520,8 +1520,8 @@ def destroy(state: State, name: str, events: Events, source_seat: str | None) ->
     state["players"][seat]["destroyed"].append(name)
     if T.ucard(state, name).get("type") in ("infantry", "cavalry"):
         for att in state.get("attached", []):
-            if att["seat"] == seat:
-                att["tokens"] += 1  # 40102, 40204: an Order token on the card
+            if not T.is_enemy(state, att["seat"], seat):
+                att["tokens"] += 1  # 40102, 40204: an Order token on the card (M130: a teammate's unit is friendly)
     if T.multi(state):
         # M129 with several players: +1 VP to the enemy whose effect destroyed it; destroyed by its
         # owner's or a teammate's effect, or by no player's, 1 VP to each enemy still in the game
@@ -1851,13 +1851,13 @@ def zone_choices(state: State, zone: str, seat: str) -> list[dict[str, Any]]:
                         c == "weakened" and "Indomitable" in T.abilities(state, n)):
                     out.append({"unit": n, "condition": c})
     elif zone == "swords":
-        for n in T.live(state, seat):
+        for n in T.friendly(state, seat):
             for e in T.engaged_with(state, n):
                 out.append({"unit": n, "target": e})
             if T.revision(state) >= 2 and not T.engaged_with(state, n):
                 out += [{"unit": n, "target": e, "attack": a} for e, a in ranged_targets(state, n)]
     elif zone == "horse":
-        for n in T.live(state, seat):
+        for n in T.friendly(state, seat):
             if T.engaged_with(state, n):
                 if can_retreat(state, n):
                     out.append({"unit": n, "retreat": True})
@@ -1874,7 +1874,7 @@ def shift_may_reach(state: State, seat: str) -> bool:
     plus the 2 in shift (M52), so the Combat zone's free Attack may be possible after a shift."""
     if T.revision(state) < 2:
         return False
-    for n in T.live(state, seat):
+    for n in T.friendly(state, seat):
         if T.engaged_with(state, n):
             continue
         for a in T.ucard(state, n).get("attacks", []):
@@ -1981,7 +1981,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         state["units"][name]["conditions"].append(cond)
         events.append({"type": "condition", "unit": name, "condition": cond})
     elif zone == "swords":
-        if useat != seat:
+        if T.is_enemy(state, seat, useat):  # M130: a teammate's unit is friendly
             raise illegal(gettext("the swords zone gives a friendly unit a free attack"))  # M35
         state["decision"] = None
         done(state, task)
@@ -1990,7 +1990,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         declare_attack(state, seat, name, attack, events, charge=False, ends_activation=False)
         return
     elif zone == "horse":
-        if useat != seat:
+        if T.is_enemy(state, seat, useat):  # M130: a teammate's unit is friendly
             raise illegal(gettext("the horse zone moves a friendly unit"))  # M35
         if v.get("retreat"):
             if not T.engaged_with(state, name):

@@ -84,6 +84,15 @@ def enemies(state: State, seat: str) -> list[str]:
     return [n for n in live(state) if state["units"][n]["seat"] in foes]
 
 
+def friendly(state: State, seat: str) -> list[str]:
+    """Every friendly combat unit on the table, in setup order: the seat's own and, in a team game,
+    its teammates' (M130: "teammates' effects and units are friendly")."""
+    if not state.get("multi"):
+        return live(state, seat)
+    own = set(friendly_seats(state, seat))
+    return [n for n in live(state) if state["units"][n]["seat"] in own]
+
+
 def in_game(state: State) -> list[str]:
     """The seats not eliminated (M131, M128), in seating order."""
     m = state.get("multi")
