@@ -315,6 +315,33 @@ def test_teams_friendly_units_team_vp_and_character_uniqueness():
     assert sorted(d["seats"]) == sorted(s for s in FOUR if state["multi"]["teams"][s] == team)
 
 
+def test_quick_team_game_twenty_point_lists():
+    """M130 (seed 2074-2076): the quick 2v2 is 20 points per player: the data's 20-point lists are
+    legal at 20 (M1-M17) and are a team game's defaults; game_size 30 takes the starter lists."""
+    from games.engine.minis import data
+    for f in ("stark", "lannister"):
+        lst = data.default_list(f, 20)
+        assert lst["id"] == f"list_{f}_20" and data.list_points(lst) == 20
+        data.check_list(f, lst, 20)
+        with pytest.raises(EngineError):
+            data.check_list(f, data.default_list(f, 30), 20)  # 30 points is over a quick game's size
+    state = R.new_game(FOUR, {"multiplayer": "teams"}, 4)
+    assert state["game_size"] == 20 and state["threshold"] == 8
+    assert {s: state["players"][s]["list"]["id"] for s in FOUR} == {
+        "stark": "list_stark_20", "lannister": "list_lannister_20", "stark_2": "list_stark_20",
+        "lannister_2": "list_lannister_20"}
+    assert sum(T.unit_points(state, n) for n in state["units"] if state["units"][n]["seat"] == "stark") == 16
+    state = R.new_game(FOUR, {"multiplayer": "teams", "game_size": 30}, 4)
+    assert state["players"]["stark"]["list"]["id"] == "list_stark_30"
+    # a two-player game may take them by id
+    state = R.new_game(["stark", "lannister"], {"game_size": 20, "armies": {"stark": "list_stark_20",
+                                                                            "lannister": "list_lannister_20"}}, 4)
+    assert state["players"]["lannister"]["list"]["ncus"] == ["30104"]
+    # the quick game plays to its end with the engine's player on one team
+    res = bot.play_game(7, {"stark": "bot", "lannister": "bot"}, seats=4, options={"multiplayer": "teams"})
+    assert res["state"]["phase"] == "game_over"
+
+
 def test_teams_a_teammate_is_never_a_target():
     """M130: a teammate's units are friendly: never engaged, never charged; an enemy in the same
     place is charged."""

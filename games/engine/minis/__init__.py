@@ -56,11 +56,14 @@ class MinisRuleset:
                              "last_test.dice", "units.*.at", "units.*.pose.at")
     options_doc = {
         "mode": "the game mode: here_we_stand (the only one implemented, default)",
-        "armies": "{stark: list, lannister: list}: a fixed list id (" + ", ".join(data.list_ids())
-                  + ") or {commander, units: [{unit, attachment?}], ncus}; default the fixed 30-point lists",
+        "armies": "{stark: list, lannister: list}: a fixed list id (" + ", ".join(
+                      data.list_ids() + list(data.content()["quick_lists"]))
+                  + ") or {commander, units: [{unit, attachment?}], ncus}; default the fixed list of the game "
+                    "size (20: the quick team game's), else the 30-point one",
         "terrain": "none (default) or random: 1D3 + 2 pieces drawn on the terrain table and placed by the "  # M22
                    "game's generator outside the deployment zones, 6 in from the edges and each other",
-        "game_size": "army points (default 30); the victory threshold follows",  # M126
+        "game_size": "army points per player (default 30; a team game: 20, M130's quick 2v2); the victory "
+                     "threshold follows",  # M126
         # M131 (ffa), M130 (teams)
         "multiplayer": "three or four seats (stark, lannister, stark_2, lannister_2): ffa (default: "
                        "corners, 12 in square zones, clockwise turns) or teams (four seats, two against two)",

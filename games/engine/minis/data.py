@@ -12,6 +12,7 @@ from games.engine import yamlfile
 from games.engine.base import EngineError, ScenarioSetupError
 
 DATA_FILE = Path(__file__).parent / "data" / "starter_armies.yaml"
+QUICK_FILE = Path(__file__).parent / "data" / "quick_lists.yaml"  # the project's 20-point lists (M130)
 FACTIONS = ("stark", "lannister")
 ZONES = ("crown", "money", "letter", "swords", "horse")
 CONDITIONS = ("panicked", "vulnerable", "weakened")
@@ -52,6 +53,8 @@ def content() -> dict[str, Any]:
         "trays": raw["tray_types"],
         "decks": {d["id"]: d for d in raw["tactics_decks"]},
         "lists": {x["id"]: x for x in raw["fixed_lists"]},
+        # the quick team game's 20-point lists (M130): kept apart from the starter lists the site offers
+        "quick_lists": {x["id"]: x for x in yamlfile.load(QUICK_FILE)["quick_lists"]},
     }
 
 
@@ -85,8 +88,12 @@ def list_ids() -> list[str]:
     return list(content()["lists"])
 
 
-def default_list(faction: str) -> dict[str, Any]:
-    for x in content()["lists"].values():
+def default_list(faction: str, game_size: int = 30) -> dict[str, Any]:
+    """The house's fixed list of that game size (20: the quick team game's, M130), else its 30-point
+    starter list."""
+    quick = [x for x in content()["quick_lists"].values()
+             if x["faction"] == faction and int(x["game_size"]) == game_size]
+    for x in quick + list(content()["lists"].values()):
         if x["faction"] == faction:
             return {"commander": x["commander_id"], "units": copy.deepcopy(x["combat_units"]),
                     "ncus": list(x["ncus"]), "id": x["id"]}
@@ -118,7 +125,7 @@ def read_list(faction: str, spec: Any) -> dict[str, Any]:
     if spec is None:
         return default_list(faction)
     if isinstance(spec, str):
-        lst = content()["lists"].get(spec)
+        lst = content()["lists"].get(spec) or content()["quick_lists"].get(spec)
         if lst is None:
             raise ScenarioSetupError(f"unknown army list {spec!r}")
         return {"commander": lst["commander_id"], "units": copy.deepcopy(lst["combat_units"]),

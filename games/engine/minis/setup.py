@@ -76,7 +76,8 @@ def _options(options: dict[str, Any], prompts: str = "all") -> dict[str, Any]:
     rp = options.get("reaction_prompts", prompts)
     if rp not in ("playable", "all"):
         raise EngineError("illegal_action", "reaction_prompts is playable or all")
-    gs = options.get("game_size", 30)
+    # M130 (seed 2074-2076): a quick team game is 20 points per player, the teams' default
+    gs = options.get("game_size", 20 if options.get("multiplayer") == "teams" else 30)
     if not isinstance(gs, int) or isinstance(gs, bool) or gs < 1:
         raise EngineError("illegal_action", "game_size is a number of points")
     terrain = options.get("terrain", "none")
@@ -128,7 +129,7 @@ def new_game(seats: list[str], options: dict[str, Any], seed: int) -> State:
         if s in opts["armies"]:
             lst = data.read_list(f, opts["armies"].get(s))
         else:
-            lst = data.default_list(f)
+            lst = data.default_list(f, opts["game_size"])
             if multi and multi.get("corners"):
                 lst = _fit_corner(state, s, lst)
         data.check_list(f, lst, opts["game_size"])
@@ -395,7 +396,7 @@ def scenario_game(seats: list[str], options: dict[str, Any], seed: int, setup: d
     armies = setup.get("armies") or {}
     for s in seats:
         f = T.faction_of(s)
-        lst = data.read_list(f, armies.get(s)) if s in armies else data.default_list(f)
+        lst = data.read_list(f, armies.get(s)) if s in armies else data.default_list(f, opts["game_size"])
         data.check_list(f, lst, opts["game_size"])
         _check_team_characters(state, s, lst)
         state["players"][s]["list"] = lst
