@@ -67,3 +67,21 @@ def test_a_game_against_the_older_player_ends():
     res = bot.play_game(6001, {"stark": "bot_v1", "lannister": "bot"})
     assert R.is_over(res["state"])
     assert bot_v1.bot_action is not bot.bot_action
+
+
+def test_a_unit_aligned_by_an_enemys_charge_onto_stakes_enters_them():
+    """M70 and M78 Dangerous: the second enemy aligned 50 % with the charger (0.5 in to the west)
+    moves into stakes its start tray did not touch: 1D3+1 wounds (die 3: 4). Its push-back onto
+    stakes is scenario 64."""
+    units = {"swords": {"card": "10201", "at": [24, 8], "facing": 0},
+             "guards": {"card": "10101", "at": [24, 19], "facing": 180},
+             "guards2": {"card": "10101", "at": [30, 19], "facing": 180}}
+    terrain = [{"id": "stakes", "type": "stakes", "rect": {"center": [26.6, 22], "size": [0.8, 3], "rotation": 0}}]
+    state = R.scenario_game(SEATS, {}, 1, {"hands": {"stark": [], "lannister": []}, "units": units,
+                                           "terrain": terrain, "dice": [6, 3] + [1] * 7}, None)
+    state, _ = R.apply(state, "stark", {"activate": "swords"})
+    state, events = R.apply(state, "stark", {"charge": {"target": "guards", "align": "left"}})
+    assert state["units"]["guards2"]["at"] == [29.5, 19.0]  # aligned 50 %, still engaged
+    hurt = [e for e in events if e["type"] == "dangerous"]
+    assert [(e["unit"], e["why"], e["wounds"]) for e in hurt] == [("guards2", "enter", 4)]
+    assert state["units"]["guards2"]["wounds"] == 8 and state["units"]["guards"]["wounds"] == 12

@@ -1029,8 +1029,10 @@ def push_back(state: State, name: str, target: str, events: Events) -> None:
                     break
             k += 1
         if best is not None:
+            start = T.poly(state, e)
             set_pose(state, e, best, eu["facing"])
             events.append({"type": "move", "unit": e, "kind": "push_back", "at": best, "facing": eu["facing"]})
+            entered_dangerous(state, e, start, events)  # M78 Dangerous: pushed onto a piece, it enters it
 
 
 def _align_fifty(state: State, name: str, e: str, events: Events) -> bool:
@@ -1059,8 +1061,10 @@ def _align_fifty(state: State, name: str, e: str, events: Events) -> bool:
         if any(G.distance(p, T.poly(state, x)) <= 1.0 and not G.touches(p, T.poly(state, x))
                for x in T.enemies(state, seat)):
             continue  # M74
+        start = T.poly(state, e)
         set_pose(state, e, [round(at[0], 4), round(at[1], 4)], f)
         events.append({"type": "move", "unit": e, "kind": "align", "at": eu["at"], "facing": eu["facing"]})
+        entered_dangerous(state, e, start, events)  # M78 Dangerous: aligned onto a piece, it enters it
         return True
     return False
 
@@ -1141,6 +1145,7 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
     profile = _attack_profile(state, name, v.get("attack"), None if v.get("attack") else (
         "melee" if T.engaged_with(state, name) or charge else "ranged"))
     melee = profile["range"] == "melee"
+    start = T.poly(state, name)  # M78 Dangerous: a re-face, an alignment or a shift may enter a piece
     if melee:
         if target not in T.engaged_with(state, name):
             raise illegal(gettext("%(name)s is not engaged with %(target)s: no melee attack") % {
@@ -1174,6 +1179,10 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
         if not T.has_los(state, name, target, ranged=True):
             raise illegal(gettext("%(name)s has no line of sight to %(target)s") % {
                 "name": name, "target": target})  # M53
+    act = state.get("act") or {}
+    if not start.equals(T.poly(state, name)) and not (act.get("unit") == name and act.get("dangerous")) \
+            and entered_dangerous(state, name, start, events, end_first=ends_activation):
+        return  # M78 Dangerous: destroyed entering a piece as it re-faces, aligns or shifts: no attack
     if arc is None:
         arc = T.arc_seen_by(state, target, name)[0]
     lost = T.ranks_lost(state, name)
