@@ -7,6 +7,7 @@ about any two units, whatever decision is pending, and nothing changes."""
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
@@ -61,6 +62,26 @@ def test_two_touching_units_block_and_are_named_M81():
     assert "b1 and b2 stand in the way" in res["reason"] and "(M" not in res["reason"]
     blockers["b1"]["at"] = [20.5, 20]   # a 1.5 in gap: seen through it
     assert los(game({**FACE_TO_FACE, **blockers}), "swords", "guards")["ok"] is True
+
+
+@pytest.mark.parametrize("gap, seen", [(0.0, False), (0.009, False), (0.0105, True), (0.011, True),
+                                       (0.013, True), (0.05, True)])
+def test_sight_through_a_gap_is_exact_to_the_tolerance_M81(gap, seen):
+    """Exact line of sight (issue 32, rules revision 2): a gap between two trays wider than the
+    tolerance (0.01 in: trays that close touch, SCENARIOS.md D6) gives sight, straight through it or
+    slanting; one at most that wide is no gap (revision 2 refused gaps under about 0.013 in)."""
+    half = gap / 2
+    blockers = {"b1": {"card": "10201", "at": [24 - half - 2.75, 20], "facing": 0},
+                "b2": {"card": "10201", "at": [24 + half + 2.75, 20], "facing": 0}}
+    assert los(game({**FACE_TO_FACE, **blockers}), "swords", "guards")["ok"] is seen
+    # the same gap slanting at 30 degrees (both trays turned), the line through it at that angle
+    rx, ry = math.cos(math.radians(30)), -math.sin(math.radians(30))  # right of facing 30
+    d = half + 2.75
+    slant = {"b1": {"card": "10201", "at": [24 - rx * d, 20 - ry * d], "facing": 30},
+             "b2": {"card": "10201", "at": [24 + rx * d, 20 + ry * d], "facing": 30},
+             "swords": {"card": "10201", "at": [24 - 10 * math.tan(math.radians(30)), 10], "facing": 0},
+             "guards": {"card": "10101", "at": [24 + 10 * math.tan(math.radians(30)), 30], "facing": 180}}
+    assert los(game(slant), "swords", "guards")["ok"] is seen
 
 
 def test_blocks_los_terrain_blocks_and_cover_only_for_ranged_M78():

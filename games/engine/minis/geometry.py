@@ -164,12 +164,17 @@ def arc_of(target_wedges: dict[str, Polygon], other: Polygon) -> tuple[str, list
 # ------------------------------------------------------------------ line of sight (M81)
 
 
-def obstacle_union(polys: Iterable[BaseGeometry]) -> BaseGeometry | None:
+def obstacle_union(polys: Iterable[BaseGeometry], exact: bool = False) -> BaseGeometry | None:
     """Obstacles as one shape: pieces that touch (gap <= TOL) merge, so no sight line passes between
-    them; the result is shrunk by half the tolerance so that a line grazing an edge is not blocked."""
+    them. `exact` (rules revision 2): each piece grown by half the tolerance, so two pieces merge
+    exactly when their gap is at most TOL (the distance at which trays touch) and a line must pass
+    more than half the tolerance from every edge (a line grazing an edge is not clear). Revision 1:
+    merged at 0.012 in, then shrunk so that a line grazing an edge is not blocked (the sampling)."""
     polys = list(polys)
     if not polys:
         return None
+    if exact:
+        return unary_union([p.buffer(HALF, join_style="mitre") for p in polys])
     return unary_union([p.buffer(HALF + 0.001, join_style="mitre") for p in polys]).buffer(
         -(TOL + 0.002), join_style="mitre")
 
@@ -212,7 +217,7 @@ def _convex_pieces(g: BaseGeometry) -> list[Polygon]:
 
 def _sight_exact(fl: Sequence[float], fr: Sequence[float], region: BaseGeometry, obstacles: BaseGeometry) -> bool:
     """Exact (issue 32): whether some segment from the front edge `fl`-`fr` to a point of the convex
-    `region` misses the obstacles' interiors. If such a segment exists, one exists that passes
+    `region` misses the obstacles' interiors (obstacles as obstacle_union(exact=True) gives them). If such a segment exists, one exists that passes
     through two of the critical points (a vertex of an obstacle, an end of the front edge, a vertex
     of the region): slide and turn a free segment until two of them stop it. So every line through
     two critical points is tried: where it meets the front edge (S) and the region (the point Q
@@ -220,9 +225,8 @@ def _sight_exact(fl: Sequence[float], fr: Sequence[float], region: BaseGeometry,
     a line through their corners (grazing them) is free. Only the obstacles inside the convex hull
     of the edge and the region can block a segment between them, so only their corners there (and
     where the hull cuts them) are critical points."""
-    # a line must clear the obstacles: grazing a tray's edge (two trays of one width in a file) is no
-    # sight; obstacle_union keeps them 0.006 in inside their edges, so they are grown back past them
-    obstacles = obstacles.buffer(HALF + 0.0015, join_style="mitre")
+    # the obstacles come from obstacle_union(exact=True): each grown by half the tolerance, so a line
+    # through two of their corners clears every true edge by HALF (grazing a tray's edge is no sight)
     edge = LineString([fl, fr])
     hull = unary_union([edge, region]).convex_hull
     near = obstacles.intersection(hull)

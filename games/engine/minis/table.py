@@ -269,7 +269,7 @@ def obstacles_for(state: State, viewer: str, target: str, ranged: bool):
             tp = terrain_poly(t)
             if not tp.intersects(me):
                 polys.append(tp)
-    return G.obstacle_union(polys)
+    return G.obstacle_union(polys, exact=revision(state) >= 2)
 
 
 def elevated(state: State, name: str) -> bool:
