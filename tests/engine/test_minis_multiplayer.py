@@ -315,6 +315,33 @@ def test_teams_friendly_units_team_vp_and_character_uniqueness():
     assert sorted(d["seats"]) == sorted(s for s in FOUR if state["multi"]["teams"][s] == team)
 
 
+def test_ffa_engine_player_goes_for_the_nearest_weakest_enemy():
+    """A free-for-all (M131): a unit its corner does not need goes for the nearest, weakest enemy and
+    closes on it (it does not keep out of charges as in a two-player game, where holding back is
+    safe), then charges it; the corner's quadrant stays held by the unit it needs."""
+    units = {"keep": {"card": "10201", "at": [6, 9], "facing": 45},
+             "hunter": {"card": "10202", "at": [14, 18], "facing": 0},
+             "far": {"card": "10101", "seat": "lannister", "at": [8, 42], "facing": 180, "activated": True},
+             "hurt": {"card": "10201", "seat": "stark_2", "at": [18, 30], "facing": 180, "wounds": 4,
+                      "activated": True},
+             "other": {"card": "10102", "seat": "lannister_2", "at": [42, 8], "facing": 270, "activated": True}}
+    state = _scenario(units, dice=[3] * 80)
+    assert not bot._needed(state, "stark", "hunter")  # the Sworn Swords hold the corner (5 points)
+    assert bot._target(state, "stark", "hunter") == "hurt"
+    before = G_gap(state, "hunter", "hurt")
+    state, _ = R.apply(state, "stark", {"activate": "hunter"})
+    act = bot.bot_action(state, "stark")
+    state, _ = R.apply(state, "stark", act)
+    gap = G_gap(state, "hunter", "hurt")
+    # its full Speed straight at it: the charge next turn (Speed + D6) is likely to reach
+    assert gap <= before - T.speed(state, "hunter") + 0.2, gap  # its full Speed towards it
+
+
+def G_gap(state: dict, a: str, b: str) -> float:
+    from games.engine.minis import geometry as G
+    return G.distance(T.poly(state, a), T.poly(state, b))
+
+
 def test_quick_team_game_twenty_point_lists():
     """M130 (seed 2074-2076): the quick 2v2 is 20 points per player: the data's 20-point lists are
     legal at 20 (M1-M17) and are a team game's defaults; game_size 30 takes the starter lists."""

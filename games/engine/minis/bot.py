@@ -383,6 +383,12 @@ def _safe(state: State, seat: str, name: str, at: list[float], facing: float) ->
     return True
 
 
+def _reach(state: State, seat: str, name: str, at: list[float], facing: float) -> bool:
+    """Some enemy could reach the unit at this pose with a charge, whatever its die (Speed + 6)."""
+    p = T.poly(state, name, at, facing)
+    return any(G.distance(p, T.poly(state, e)) <= T.speed(state, e) + 6.5 for e in T.enemies(state, seat))
+
+
 def _contest(state: State, seat: str, name: str) -> Action | None:
     """Here We Stand (M123): a unit its home quadrants do not need goes into the enemy quadrant
     holding the fewest enemy points, just past the centre line (the enemy controls a quadrant only
@@ -407,7 +413,8 @@ def _contest(state: State, seat: str, name: str) -> Action | None:
     return _go(state, seat, name, (gx, gy), face)
 
 
-def _go(state: State, seat: str, name: str, goal: tuple[float, float], face: float) -> Action | None:
+def _go(state: State, seat: str, name: str, goal: tuple[float, float], face: float,
+        safe: bool = True) -> Action | None:
     """The legal, safe (_safe) maneuver bringing the tray's centre nearest `goal`, ending facing
     `face` (or the way it moved): straight at it first, then turned up to 60 degrees either way."""
     u = state["units"][name]
@@ -418,6 +425,20 @@ def _go(state: State, seat: str, name: str, goal: tuple[float, float], face: flo
         return None
     bearing = G.norm_angle(math.degrees(math.atan2(goal[0] - me[0], goal[1] - me[1])))
     sp = T.speed(state, name)
+    # a unit slower than the enemy's fastest marches to be in place in time (a faster one keeps the
+    # Maneuver's freedom): far from the goal it ends its Maneuver facing the way on, then Marches
+    slow = sp < max((T.speed(state, e) for e in T.enemies(state, seat)), default=0)
+    if slow and dist > sp + 1.0 and abs((bearing - u["facing"] + 180) % 360 - 180) <= 12:
+        # far and facing it: a March (M43-M45, twice the Speed, no pivot before) covers more ground
+        for fwd in (min(2 * sp, dist - 0.5), 1.5 * sp):
+            for ef in (face, u["facing"]):
+                c = G.translate(u["at"], u["facing"], "forward", fwd)
+                at = G.pivot(c, u["facing"], ef, dep)
+                if safe and _reach(state, seat, name, list(at), ef):
+                    continue  # a March only far from the enemy: out of any charge's reach (Speed + 6)
+                act = {"march": {"forward": round(fwd, 2), "end_face": round(ef, 2)}}
+                if _ok(state, seat, act):
+                    return act
     best = None
     tries = 0
     for turn in (0, 30, -30, 60, -60):
@@ -428,9 +449,12 @@ def _go(state: State, seat: str, name: str, goal: tuple[float, float], face: flo
             left = math.dist(G.centre(c, b, dep), goal)
             if left >= dist - 0.5 or (best is not None and left >= best[0]):
                 continue
-            for ef in (face, b):
+            # far from the goal and from the enemy: end facing the way on, so that the next
+            # activation may March
+            far = slow and left > 2 * sp and not _reach(state, seat, name, list(G.pivot(c, b, b, dep)), b)
+            for ef in ((b, face) if far else (face, b)):
                 at = G.pivot(c, b, ef, dep)
-                if not _safe(state, seat, name, list(at), ef):
+                if safe and not _safe(state, seat, name, list(at), ef):
                     continue
                 act = {"maneuver": {"face": round(b, 2), "forward": fwd, "end_face": round(ef, 2)}}
                 tries += 1
@@ -444,9 +468,9 @@ def _go(state: State, seat: str, name: str, goal: tuple[float, float], face: flo
     return best[1] if best else None
 
 
-def _advance(state: State, seat: str, name: str) -> Action | None:
-    """Close on the target as far as is safe (_safe: out of its likely charge), facing it, so that a
-    charge next turn has fair odds (Speed + D6 against the gap)."""
+def _advance(state: State, seat: str, name: str, safe: bool = True) -> Action | None:
+    """Close on the target as far as is safe (_safe: out of its likely charge; with `safe` false as
+    far as it may), facing it, so that a charge next turn has fair odds (Speed + D6 against the gap)."""
     t = _target(state, seat, name)
     if t is None:
         return None
@@ -460,7 +484,7 @@ def _advance(state: State, seat: str, name: str) -> Action | None:
     best = None
     for fwd in (sp, 0.75 * sp, 0.5 * sp, 0.25 * sp, 0.0):
         at = G.translate(G.pivot(u["at"], u["facing"], face, dep), face, "forward", fwd)
-        if not _safe(state, seat, name, list(at), face):
+        if safe and not _safe(state, seat, name, list(at), face):
             continue
         g = G.distance(T.poly(state, name, list(at), face), T.poly(state, t))
         if g < 1.2:
@@ -472,6 +496,25 @@ def _advance(state: State, seat: str, name: str) -> Action | None:
             best = act
             break
     return best
+
+
+def _ffa(state: State) -> bool:
+    return bool((T.multi(state) or {}).get("corners"))
+
+
+def _hunt(state: State, seat: str, name: str) -> Action | None:
+    """A free-for-all (M131): a unit its corner does not need goes for the nearest, weakest enemy
+    (_target: the enemies holding a quadrant first), as close as it may to charge it next turn, not
+    keeping out of charges (every other player is an enemy: holding back leaves each corner to its
+    owner and the game to a draw)."""
+    t = _target(state, seat, name)
+    if t is None:
+        return None
+    act = _advance(state, seat, name, safe=False)
+    if act:
+        return act
+    c = T.poly(state, t).centroid
+    return _go(state, seat, name, (c.x, c.y), _bearing(state, name, t), safe=False)
 
 
 def bot_action(state: State, seat: str) -> Action:
@@ -518,6 +561,8 @@ def bot_action(state: State, seat: str) -> Action:
             return {"no_action": True}
         if _needed(state, seat, name):
             return _hold(state, seat, name)
+        if _ffa(state):
+            return _hunt(state, seat, name) or _hold(state, seat, name)
         if state["mode"] == "here_we_stand":
             return _advance(state, seat, name) or _contest(state, seat, name) or _hold(state, seat, name)
         return _advance(state, seat, name) or _hold(state, seat, name)
