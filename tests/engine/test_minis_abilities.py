@@ -88,6 +88,26 @@ def test_greatjon_fierce_bannerman_has_furious_charge_too():
     assert [e["ability"] for e in kinds(ev, "ability")] == ["Furious Charge"]
 
 
+def test_to_the_last_failed_destroys_and_the_two_tokens_run_out():
+    """To The Last! (20205, scenario 66): a failed Morale Test destroys the unit after all (the VP go
+    to the attacker, M129); with both tokens spent the unit is destroyed at once."""
+    units = {"umber": {"card": "10203", "attachment": "20205", "at": [24, 20], "facing": 0, "wounds": 2,
+                       "activated": True},
+             "guards": {"card": "10101", "at": [24, 20], "facing": 180},
+             "other": {"card": "10201", "at": [6, 6], "facing": 0, "activated": True}}
+    s = game(units, {"stark": [], "lannister": []}, dice=[6] * 6 + [1] * 6 + [1, 1], first_player="lannister")
+    s, _ = R.apply(s, "lannister", {"activate": "guards"})
+    s, ev = R.apply(s, "lannister", {"attack": {"target": "umber"}})
+    assert [e["ability"] for e in kinds(ev, "ability")] == ["To The Last!"]
+    assert [(t["kind"], t["passed"]) for t in kinds(ev, "test")] == [("morale", False)]
+    assert s["units"]["umber"]["destroyed"] and s["vp"]["lannister"] == 1
+    s = game(units, {"stark": [], "lannister": []}, dice=[6] * 6 + [1] * 6, first_player="lannister")
+    s["units"]["umber"]["last_tokens"] = 0
+    s, _ = R.apply(s, "lannister", {"activate": "guards"})
+    s, ev = R.apply(s, "lannister", {"attack": {"target": "umber"}})
+    assert not kinds(ev, "ability") and s["units"]["umber"]["destroyed"]
+
+
 # ---------------------------------------------------------------- Uncontrolled Rage (M96, M62)
 
 

@@ -1505,12 +1505,30 @@ def wound(state: State, name: str, n: int, events: Events, source_seat: str | No
         return u["destroyed"]
     before = T.ranks_left(state, name)
     u["wounds"] = max(0, u["wounds"] - n)
+    last = u["wounds"] == 0 and _to_the_last(state, name)
+    if last:
+        u["wounds"] = 1  # To The Last!: not destroyed while its Morale test is to come
     events.append({"type": "wounds", "unit": name, "wounds": n, "left": u["wounds"]})
     gone = u["wounds"] == 0
+    if last:
+        u["last_tokens"] = u.get("last_tokens", 2) - 1
+        events.append({"type": "ability", "unit": name, "ability": "To The Last!"})
+        push(state, {"t": "test", "unit": name, "kind": "morale", "modifier": 0, "stage": "roll",
+                     "attack": False, "to_the_last": True, "by": source_seat})
     if gone:
         destroy(state, name, events, source_seat)
     _go_down_fighting(state, name, before - (0 if gone else T.ranks_left(state, name)))
     return gone
+
+
+def _to_the_last(state: State, name: str) -> bool:
+    """To The Last! (Greatjon Umber, Fierce Bannerman, 20205; revision 2): each time the unit would be
+    destroyed while the card still holds one of its 2 wound tokens, one is removed and the unit takes
+    a Morale Test; on a pass it is not destroyed and stays with 1 wound, on a failure it is destroyed
+    (by the effect that would have destroyed it)."""
+    u = state["units"][name]
+    return (T.revision(state) >= 2 and not u.get("standing") and "To The Last!" in T.abilities(state, name)
+            and u.get("last_tokens", 2) > 0)
 
 
 def heal(state: State, name: str, n: int, events: Events) -> None:
@@ -1709,6 +1727,14 @@ def _h_test(state: State, task: dict[str, Any], events: Events) -> None:
                 if "Prey On Fear" in T.abilities(state, e):
                     heal(state, e, 2, events)
         wound(state, name, extra, events, source_seat=task.get("by"))
+    if not passed and task.get("to_the_last") and name in T.live(state):
+        # To The Last! failed: the unit is destroyed after all, with its last wound
+        before = T.ranks_left(state, name)
+        u["wounds"] = 0
+        events.append({"type": "wounds", "unit": name, "wounds": 1, "left": 0})
+        destroy(state, name, events, task.get("by"))
+        _go_down_fighting(state, name, before)
+        return
     if not passed and name in T.live(state):
         if task.get("silence_on_fail"):
             u["silenced"] = state.get("turn_no")  # Subjugation of Power: no abilities this turn
