@@ -85,3 +85,28 @@ def test_a_unit_aligned_by_an_enemys_charge_onto_stakes_enters_them():
     hurt = [e for e in events if e["type"] == "dangerous"]
     assert [(e["unit"], e["why"], e["wounds"]) for e in hurt] == [("guards2", "enter", 4)]
     assert state["units"]["guards2"]["wounds"] == 8 and state["units"]["guards"]["wounds"] == 12
+
+
+def test_the_maneuver_zones_free_move_and_a_cards_shift_enter_stakes():
+    """M78 Dangerous: a unit entering a piece by a move it did not make as its action enters it all
+    the same: the Maneuver zone's free Maneuver (M35) and a card's move (cards._move: the shifts of
+    Swift and Tactical Reposition, Overrun's March)."""
+    stakes = [{"id": "stakes", "type": "stakes", "rect": {"center": [24, 13], "size": [6, 1], "rotation": 0}}]
+    units = {"guards": {"card": "10101", "at": [24, 10], "facing": 0, "activated": True},
+             "swords": {"card": "10201", "at": [24, 40], "facing": 180, "activated": True}}
+    state = R.scenario_game(SEATS, {}, 1, {"hands": {"stark": [], "lannister": []}, "units": units,
+                                           "terrain": stakes, "first_player": "lannister",
+                                           "ncus": {"30104": {"activated": False}}, "dice": [2]}, None)
+    state, _ = R.apply(state, "lannister", {"activate": "30104"})
+    state, _ = R.apply(state, "lannister", {"claim": {"zone": "horse"}})
+    state, events = R.apply(state, "lannister", {"choose": {"unit": "guards", "maneuver": {"forward": 4}}})
+    hurt = [e for e in events if e["type"] == "dangerous"]
+    assert [(e["unit"], e["why"], e["wounds"]) for e in hurt] == [("guards", "enter", 3)]
+    assert state["units"]["guards"]["wounds"] == 9
+    # a card's shift, 3 in forward into the stakes
+    from games.engine.minis import cards
+    state = R.scenario_game(SEATS, {}, 1, {"hands": {"stark": [], "lannister": []}, "units": units,
+                                           "terrain": stakes, "dice": [1]}, None)
+    events = []
+    cards._move(state, "guards", [24.0, 13.0], 0.0, "shift", events)
+    assert [(e["unit"], e["wounds"]) for e in events if e["type"] == "dangerous"] == [("guards", 2)]

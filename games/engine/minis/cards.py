@@ -185,8 +185,10 @@ def _shift(state: State, seat: str, p: dict[str, Any], limit: float, near: str |
 
 
 def _move(state: State, name: str, at: list[float], facing: float, kind: str, events: Events) -> None:
+    start = T.poly(state, name)
     _flow().set_pose(state, name, at, facing)
     events.append({"type": "move", "unit": name, "kind": kind, "at": at, "facing": facing})
+    _flow().entered_dangerous(state, name, start, events)  # M78 Dangerous: a card's shift or March
 
 
 # ---------------------------------------------------------------------- the effects

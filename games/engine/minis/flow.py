@@ -1408,8 +1408,10 @@ def answer_surge(state: State, seat: str, value: Any, events: Events) -> None:
     if value is None:
         return
     at, facing = check_maneuver(state, task["unit"], value)
+    start = T.poly(state, task["unit"])
     set_pose(state, task["unit"], at, facing)
     events.append({"type": "move", "unit": task["unit"], "kind": "surge", "at": at, "facing": facing})
+    entered_dangerous(state, task["unit"], start, events)  # M78 Dangerous
 
 
 def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
@@ -2040,8 +2042,10 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
             push(state, {"t": "retreat", "unit": name, "max": mx, "seat": seat, "free": True})
             return
         at, facing = check_maneuver(state, name, v.get("maneuver") or {})
+        start = T.poly(state, name)
         set_pose(state, name, at, facing)
         events.append({"type": "move", "unit": name, "kind": "maneuver", "at": at, "facing": facing})
+        entered_dangerous(state, name, start, events)  # M78 Dangerous
     state["decision"] = None
     if task in state["work"]:
         done(state, task)
