@@ -1,6 +1,8 @@
-"""games/migrations/0020_minis_revision: the miniatures games stored before rules revision 2 (issue
-32's rules framework) are marked `revision: 1`, options and snapshot, so their action logs replay to
-the same states; a game that names its revision and games of other rulesets are left as they are."""
+"""games/migrations/0020_minis_revision and 0022_minis_revision_2: the miniatures games stored before
+rules revision 2 (issue 32's rules framework) are marked `revision: 1`, and those stored under revision 2
+(before revision 3: exact line of sight to the tolerance, Dangerous entered by moves a unit does not make
+itself, To The Last!) `revision: 2`, options and snapshot, so their action logs replay to the same
+states; a game that names its revision and games of other rulesets are left as they are."""
 from __future__ import annotations
 
 import importlib
@@ -15,10 +17,11 @@ from tests.factories import make_game
 pytestmark = pytest.mark.django_db
 
 mark = importlib.import_module("games.migrations.0020_minis_revision").mark
+mark_2 = importlib.import_module("games.migrations.0022_minis_revision_2").mark
 
 
 def test_minis_games_stored_before_revision_2_keep_revision_1_and_nothing_else_changes():
-    assert REVISION == 2
+    assert REVISION == 3
     started = make_game(2, ruleset="minis", seed=3)
     assert "revision" not in started.options and "revision" not in started.state["options"]
     named = make_game(2, ruleset="minis", seed=4, options={"revision": 2})
@@ -29,5 +32,20 @@ def test_minis_games_stored_before_revision_2_keep_revision_1_and_nothing_else_c
     named.refresh_from_db()
     assert started.options["revision"] == 1 and started.state["options"]["revision"] == 1
     assert named.options["revision"] == 2
+    board.refresh_from_db()
+    assert (board.options, board.state) == (before.options, before.state)
+
+
+def test_minis_games_stored_under_revision_2_keep_it_and_nothing_else_changes():
+    started = make_game(2, ruleset="minis", seed=6)  # started under the current revision: none named
+    assert "revision" not in started.options and "revision" not in started.state["options"]
+    old = make_game(2, ruleset="minis", seed=7, options={"revision": 1})
+    board = make_game(3, seed=8)
+    before = Game.objects.get(pk=board.pk)
+    mark_2(apps, None)
+    started.refresh_from_db()
+    old.refresh_from_db()
+    assert started.options["revision"] == 2 and started.state["options"]["revision"] == 2
+    assert old.options["revision"] == 1 and old.state["options"]["revision"] == 1
     board.refresh_from_db()
     assert (board.options, board.state) == (before.options, before.state)

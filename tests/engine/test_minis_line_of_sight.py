@@ -19,11 +19,11 @@ R = get_ruleset("minis")
 SEATS = ["stark", "lannister"]
 
 
-def game(units, terrain=None):
+def game(units, terrain=None, options=None):
     setup = {"hands": {"stark": [], "lannister": []}, "units": units}
     if terrain:
         setup["terrain"] = terrain
-    return R.scenario_game(SEATS, {}, 1, setup, "activation")
+    return R.scenario_game(SEATS, options or {}, 1, setup, "activation")
 
 
 def los(state, a, b, seat="stark", ranged=None):
@@ -67,7 +67,7 @@ def test_two_touching_units_block_and_are_named_M81():
 @pytest.mark.parametrize("gap, seen", [(0.0, False), (0.009, False), (0.0105, True), (0.011, True),
                                        (0.013, True), (0.05, True)])
 def test_sight_through_a_gap_is_exact_to_the_tolerance_M81(gap, seen):
-    """Exact line of sight (issue 32, rules revision 2): a gap between two trays wider than the
+    """Exact line of sight (issue 32, rules revision 3): a gap between two trays wider than the
     tolerance (0.01 in: trays that close touch, SCENARIOS.md D6) gives sight, straight through it or
     slanting; one at most that wide is no gap (revision 2 refused gaps under about 0.013 in)."""
     half = gap / 2
@@ -82,6 +82,16 @@ def test_sight_through_a_gap_is_exact_to_the_tolerance_M81(gap, seen):
              "swords": {"card": "10201", "at": [24 - 10 * math.tan(math.radians(30)), 10], "facing": 0},
              "guards": {"card": "10101", "at": [24 + 10 * math.tan(math.radians(30)), 30], "facing": 180}}
     assert los(game(slant), "swords", "guards")["ok"] is seen
+
+
+@pytest.mark.parametrize("gap, seen", [(0.009, False), (0.011, False), (0.014, True)])
+def test_a_game_of_revision_2_keeps_its_line_of_sight_M81(gap, seen):
+    """A game started under rules revision 2 (games/migrations/0022) keeps the line of sight it was
+    played with, so its log replays: a gap of 0.011 in gave no sight then (it does now)."""
+    half = gap / 2
+    blockers = {"b1": {"card": "10201", "at": [24 - half - 2.75, 20], "facing": 0},
+                "b2": {"card": "10201", "at": [24 + half + 2.75, 20], "facing": 0}}
+    assert los(game({**FACE_TO_FACE, **blockers}, options={"revision": 2}), "swords", "guards")["ok"] is seen
 
 
 def test_blocks_los_terrain_blocks_and_cover_only_for_ranged_M78():

@@ -188,7 +188,7 @@ def _move(state: State, name: str, at: list[float], facing: float, kind: str, ev
     start = T.poly(state, name)
     _flow().set_pose(state, name, at, facing)
     events.append({"type": "move", "unit": name, "kind": kind, "at": at, "facing": facing})
-    _flow().entered_dangerous(state, name, start, events)  # M78 Dangerous: a card's shift or March
+    _flow().entered_dangerous(state, name, start, events, since=3)  # M78 Dangerous: a card's shift or March
 
 
 # ---------------------------------------------------------------------- the effects

@@ -627,12 +627,15 @@ def dangerous_wounds(state: State, name: str, why: str, events: Events, end_firs
     return wound(state, name, r + 1, events, None)
 
 
-def entered_dangerous(state: State, name: str, start, events: Events, end_first: bool = False) -> bool:
+def entered_dangerous(state: State, name: str, start, events: Events, end_first: bool = False,
+                      since: int = 2) -> bool:
     """M78 Dangerous (revision 2): a unit whose move (the convex hull of its start and end trays, as
     for Hindering) overlaps a Dangerous piece its start tray did not overlap has entered it: 1D3+1
     wounds, once per move however many pieces; a charging unit already damaged by its action is
-    not damaged again. True if destroyed."""
-    if T.revision(state) < 2 or name not in T.live(state):
+    not damaged again. True if destroyed. `since`: the revision from which this move counts (3: moves
+    the unit did not make itself, a push-back or alignment by a charge, an attack's re-face,
+    alignment or shift, a Surge, a zone's or card's move)."""
+    if T.revision(state) < since or name not in T.live(state):
         return False
     pieces = [t for t in state["terrain"] if "dangerous" in t["keywords"]]
     if not pieces:
@@ -1032,7 +1035,7 @@ def push_back(state: State, name: str, target: str, events: Events) -> None:
             start = T.poly(state, e)
             set_pose(state, e, best, eu["facing"])
             events.append({"type": "move", "unit": e, "kind": "push_back", "at": best, "facing": eu["facing"]})
-            entered_dangerous(state, e, start, events)  # M78 Dangerous: pushed onto a piece, it enters it
+            entered_dangerous(state, e, start, events, since=3)  # M78 Dangerous: pushed onto a piece, it enters it
 
 
 def _align_fifty(state: State, name: str, e: str, events: Events) -> bool:
@@ -1064,7 +1067,7 @@ def _align_fifty(state: State, name: str, e: str, events: Events) -> bool:
         start = T.poly(state, e)
         set_pose(state, e, [round(at[0], 4), round(at[1], 4)], f)
         events.append({"type": "move", "unit": e, "kind": "align", "at": eu["at"], "facing": eu["facing"]})
-        entered_dangerous(state, e, start, events)  # M78 Dangerous: aligned onto a piece, it enters it
+        entered_dangerous(state, e, start, events, since=3)  # M78 Dangerous: aligned onto a piece, it enters it
         return True
     return False
 
@@ -1181,7 +1184,7 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
                 "name": name, "target": target})  # M53
     act = state.get("act") or {}
     if not start.equals(T.poly(state, name)) and not (act.get("unit") == name and act.get("dangerous")) \
-            and entered_dangerous(state, name, start, events, end_first=ends_activation):
+            and entered_dangerous(state, name, start, events, end_first=ends_activation, since=3):
         return  # M78 Dangerous: destroyed entering a piece as it re-faces, aligns or shifts: no attack
     if arc is None:
         arc = T.arc_seen_by(state, target, name)[0]
@@ -1411,7 +1414,7 @@ def answer_surge(state: State, seat: str, value: Any, events: Events) -> None:
     start = T.poly(state, task["unit"])
     set_pose(state, task["unit"], at, facing)
     events.append({"type": "move", "unit": task["unit"], "kind": "surge", "at": at, "facing": facing})
-    entered_dangerous(state, task["unit"], start, events)  # M78 Dangerous
+    entered_dangerous(state, task["unit"], start, events, since=3)  # M78 Dangerous
 
 
 def answer_reroll(state: State, seat: str, value: Any, events: Events) -> None:
@@ -1524,12 +1527,12 @@ def wound(state: State, name: str, n: int, events: Events, source_seat: str | No
 
 
 def _to_the_last(state: State, name: str) -> bool:
-    """To The Last! (Greatjon Umber, Fierce Bannerman, 20205; revision 2): each time the unit would be
+    """To The Last! (Greatjon Umber, Fierce Bannerman, 20205; revision 3): each time the unit would be
     destroyed while the card still holds one of its 2 wound tokens, one is removed and the unit takes
     a Morale Test; on a pass it is not destroyed and stays with 1 wound, on a failure it is destroyed
     (by the effect that would have destroyed it)."""
     u = state["units"][name]
-    return (T.revision(state) >= 2 and not u.get("standing") and "To The Last!" in T.abilities(state, name)
+    return (T.revision(state) >= 3 and not u.get("standing") and "To The Last!" in T.abilities(state, name)
             and u.get("last_tokens", 2) > 0)
 
 
@@ -2045,7 +2048,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         start = T.poly(state, name)
         set_pose(state, name, at, facing)
         events.append({"type": "move", "unit": name, "kind": "maneuver", "at": at, "facing": facing})
-        entered_dangerous(state, name, start, events)  # M78 Dangerous
+        entered_dangerous(state, name, start, events, since=3)  # M78 Dangerous
     state["decision"] = None
     if task in state["work"]:
         done(state, task)

@@ -166,7 +166,7 @@ def arc_of(target_wedges: dict[str, Polygon], other: Polygon) -> tuple[str, list
 
 def obstacle_union(polys: Iterable[BaseGeometry], exact: bool = False) -> BaseGeometry | None:
     """Obstacles as one shape: pieces that touch (gap <= TOL) merge, so no sight line passes between
-    them. `exact` (rules revision 2): each piece grown by half the tolerance, so two pieces merge
+    them. `exact` (rules revision 3): each piece grown by half the tolerance, so two pieces merge
     exactly when their gap is at most TOL (the distance at which trays touch) and a line must pass
     more than half the tolerance from every edge (a line grazing an edge is not clear). Revision 1:
     merged at 0.012 in, then shrunk so that a line grazing an edge is not blocked (the sampling)."""
@@ -196,7 +196,8 @@ def _samples_on(geom: BaseGeometry, step: float) -> list[tuple[float, float]]:
 
 
 def line_of_sight(viewer_at: Sequence[float], viewer_facing: float, width: float, depth: float,
-                  target: Polygon, obstacles: BaseGeometry | None, exact: bool = True) -> bool:
+                  target: Polygon, obstacles: BaseGeometry | None, exact: bool = True,
+                  grown: bool = False) -> bool:
     """A straight segment from a point of the viewer's front edge to a point of the target inside
     the viewer's Front arc, clear of the obstacles (M81): the exact search (`_sight_exact`), or with
     `exact` false (rules revision 1) the sampling of `_sampled_sight`."""
@@ -208,6 +209,9 @@ def line_of_sight(viewer_at: Sequence[float], viewer_facing: float, width: float
     if obstacles is None or obstacles.is_empty:
         return True
     fl, fr, _br, _bl = corners(viewer_at, viewer_facing, width, depth)
+    if grown:  # rules revision 2: obstacles from obstacle_union(exact=False), kept 0.006 in inside their
+        # edges, grown back past them (a gap under about 0.013 in gave no sight)
+        obstacles = obstacles.buffer(HALF + 0.0015, join_style="mitre")
     return _sight_exact(fl, fr, region, obstacles)
 
 

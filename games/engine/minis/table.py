@@ -15,8 +15,11 @@ from games.engine.narration import gettext, join, ngettext, pgettext
 # issue 32's starter abilities (each declared card or Order resolved as soon as it was declared, the
 # M70 push-back of every other enemy, the Combat zone's attack without re-facing, alignment or a
 # shift, the Wealth zone's removal optional, sampled line of sight, terrain keywords other than
-# Impassable, Rough, Blocks LoS and Cover without effect); 2: issue 32's framework (docs/engine-minis.md).
-REVISION = 2
+# Impassable, Rough, Blocks LoS and Cover without effect); 2: issue 32's framework (docs/engine-minis.md);
+# 3: line of sight exact to the tolerance (a gap wider than 0.01 in gives sight), Dangerous terrain
+# entered by moves a unit does not make itself (pushed, aligned, an attack's re-face or shift, a Surge,
+# a zone's or card's move) and To The Last! (20205).
+REVISION = 3
 
 
 def revision(state: dict[str, Any]) -> int:
@@ -269,7 +272,7 @@ def obstacles_for(state: State, viewer: str, target: str, ranged: bool):
             tp = terrain_poly(t)
             if not tp.intersects(me):
                 polys.append(tp)
-    return G.obstacle_union(polys, exact=revision(state) >= 2)
+    return G.obstacle_union(polys, exact=revision(state) >= 3)
 
 
 def elevated(state: State, name: str) -> bool:
@@ -289,7 +292,8 @@ def has_los(state: State, viewer: str, target: str, ranged: bool = False) -> boo
     w, d = size(state, viewer)
     # Elevated: a ranged attack from it ignores the units and terrain in between (the Front arc stays)
     obstacles = None if ranged and elevated(state, viewer) else obstacles_for(state, viewer, target, ranged)
-    return G.line_of_sight(u["at"], u["facing"], w, d, poly(state, target), obstacles, exact=revision(state) >= 2)
+    return G.line_of_sight(u["at"], u["facing"], w, d, poly(state, target), obstacles, exact=revision(state) >= 2,
+                           grown=revision(state) == 2)
 
 
 def sight(state: State, viewer: str, target: str, ranged: bool = False) -> str | None:
