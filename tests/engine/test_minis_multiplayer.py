@@ -344,7 +344,8 @@ def G_gap(state: dict, a: str, b: str) -> float:
 
 def test_quick_team_game_twenty_point_lists():
     """M130 (seed 2074-2076): the quick 2v2 is 20 points per player: the data's 20-point lists are
-    legal at 20 (M1-M17) and are a team game's defaults; game_size 30 takes the starter lists."""
+    legal at 20 (M1-M17) and are the defaults of a game of size 20; the default size, 30, takes the
+    starter lists, in a team game too."""
     from games.engine.minis import data
     for f in ("stark", "lannister"):
         lst = data.default_list(f, 20)
@@ -352,20 +353,20 @@ def test_quick_team_game_twenty_point_lists():
         data.check_list(f, lst, 20)
         with pytest.raises(EngineError):
             data.check_list(f, data.default_list(f, 30), 20)  # 30 points is over a quick game's size
-    state = R.new_game(FOUR, {"multiplayer": "teams"}, 4)
+    state = R.new_game(FOUR, {"multiplayer": "teams", "game_size": 20}, 4)
     assert state["game_size"] == 20 and state["threshold"] == 8
     assert {s: state["players"][s]["list"]["id"] for s in FOUR} == {
         "stark": "list_stark_20", "lannister": "list_lannister_20", "stark_2": "list_stark_20",
         "lannister_2": "list_lannister_20"}
     assert sum(T.unit_points(state, n) for n in state["units"] if state["units"][n]["seat"] == "stark") == 16
-    state = R.new_game(FOUR, {"multiplayer": "teams", "game_size": 30}, 4)
-    assert state["players"]["stark"]["list"]["id"] == "list_stark_30"
+    state = R.new_game(FOUR, {"multiplayer": "teams"}, 4)
+    assert state["game_size"] == 30 and state["players"]["stark"]["list"]["id"] == "list_stark_30"
     # a two-player game may take them by id
     state = R.new_game(["stark", "lannister"], {"game_size": 20, "armies": {"stark": "list_stark_20",
                                                                             "lannister": "list_lannister_20"}}, 4)
     assert state["players"]["lannister"]["list"]["ncus"] == ["30104"]
     # the quick game plays to its end with the engine's player on one team
-    res = bot.play_game(7, {"stark": "bot", "lannister": "bot"}, seats=4, options={"multiplayer": "teams"})
+    res = bot.play_game(7, {"stark": "bot", "lannister": "bot"}, seats=4, options={"multiplayer": "teams", "game_size": 20})
     assert res["state"]["phase"] == "game_over"
 
 

@@ -62,7 +62,7 @@ class MinisRuleset:
                     "size (20: the quick team game's), else the 30-point one",
         "terrain": "none (default) or random: 1D3 + 2 pieces drawn on the terrain table and placed by the "  # M22
                    "game's generator outside the deployment zones, 6 in from the edges and each other",
-        "game_size": "army points per player (default 30; a team game: 20, the quick two against two); the victory "
+        "game_size": "army points per player (default 30; 20: the quick two against two with its lists); the victory "
                      "threshold follows",  # M126
         # M131 (ffa), M130 (teams)
         "multiplayer": "three or four seats (stark, lannister, stark_2, lannister_2): ffa (default: "

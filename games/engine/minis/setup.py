@@ -76,8 +76,8 @@ def _options(options: dict[str, Any], prompts: str = "all") -> dict[str, Any]:
     rp = options.get("reaction_prompts", prompts)
     if rp not in ("playable", "all"):
         raise EngineError("illegal_action", "reaction_prompts is playable or all")
-    # M130 (seed 2074-2076): a quick team game is 20 points per player, the teams' default
-    gs = options.get("game_size", 20 if options.get("multiplayer") == "teams" else 30)
+    # M130 (seed 2074-2076): a quick team game is 20 points per player (game_size 20: the quick lists)
+    gs = options.get("game_size", 30)
     if not isinstance(gs, int) or isinstance(gs, bool) or gs < 1:
         raise EngineError("illegal_action", "game_size is a number of points")
     terrain = options.get("terrain", "none")
