@@ -576,12 +576,12 @@ def act_once(load: Load, table: Table, http_client: Http | None = None) -> None:
     except Exception as error:
         connection.close()
         with load.lock:
-            load.client_errors.append(f"read game: {type(error).__name__}")
+            load.client_errors.append(f"read game: {type(error).__name__}: {str(error)[:100]}")
         return
     engine = get_ruleset(table.ruleset)
     pending = sorted(engine.pending(game.state)) if game.is_active() else []
     if not pending:
-        if game.status != Game.Status.PAUSED:
+        if not game.is_active():  # it ended: the same players start another (a paused game waits)
             replace_game(table)
         return
     seat = random.choice(pending)
