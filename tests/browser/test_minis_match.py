@@ -36,7 +36,7 @@ def test_minis_ranked_battle(live_asgi_server, new_page, artifacts):
 
     jaime.goto(base + "/lobbies/")
     jaime.click("text=Battle at the Whispering Wood")
-    assert jaime.get_by_label("Army").locator("option").all_inner_texts() == ["Lannister"]
+    assert jaime.get_by_label("Army", exact=True).locator("option").all_inner_texts() == ["Lannister"]
     jaime.click("#join")
     jaime.wait_for_url(re.compile(r"/games/\d+/$"))
     game_url = jaime.url
