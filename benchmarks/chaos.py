@@ -676,6 +676,9 @@ class SocketLog:
     events: list[tuple[float, int]] = field(default_factory=list)  # (time, version learnt)
     handshakes: list[tuple[float, float, bool, str]] = field(default_factory=list)  # (start, took, ok, why)
     closes: list[float] = field(default_factory=list)
+    # when the benchmark moved the socket to its table's next game (the game ended): a version it had
+    # not learnt by then, committed less than STALE_AFTER s before, is not the site's miss but ours
+    moved: float | None = None
 
 
 def reason(error: Exception) -> str:
@@ -732,8 +735,8 @@ class Watchers:
         self.stop_flag.set()
         try:
             logs, probes = self.results.get(timeout=120)
-            self.logs = [SocketLog(game, index, events, handshakes, closes)
-                         for game, index, events, handshakes, closes in logs]
+            self.logs = [SocketLog(game, index, events, handshakes, closes, moved)
+                         for game, index, events, handshakes, closes, moved in logs]
             self.probes = probes
         except Exception as error:
             print(f"  the sockets' process sent no logs ({type(error).__name__})")
@@ -750,7 +753,7 @@ def watch_process(https: int, cafile: str, tables: list[Table], count: int, game
         asyncio.run(runner.main(stop_flag))
     except BaseException:
         traceback.print_exc()  # what was logged until then is still sent
-    results.put(([(log.game, log.index, log.events, log.handshakes, log.closes) for log in runner.logs],
+    results.put(([(log.game, log.index, log.events, log.handshakes, log.closes, log.moved) for log in runner.logs],
                  runner.probes))
 
 
@@ -836,6 +839,7 @@ class SocketRunner:
                     if isinstance(version, int) and message.get("type") not in ("chat", "presence", "error"):
                         log.events.append((time.time(), version))
                 else:  # the game ended and the players started another: watch that one now
+                    log.moved = time.time()
                     await ws.close()
                     continue
             except asyncio.CancelledError:
@@ -946,6 +950,13 @@ class Phase:
     outcome: str | dict = ""
 
 
+def moved_before(log: SocketLog, committed_at: float) -> bool:
+    """Whether the benchmark moved this socket to its table's next game before a version committed at
+    `committed_at` had its STALE_AFTER s: the game ended and its players started another, and the
+    socket was taken away from the old one (so whether it would have learnt the version is unknown)."""
+    return log.moved is not None and log.moved < committed_at + STALE_AFTER
+
+
 def measure(phase: Phase, load: Load, watchers: Watchers, deadlines: DeadlineWatch, versions: dict,
             timeouts: dict, keys: dict) -> dict:
     records = [r for r in load.records if phase.start <= r.t < phase.end]
@@ -980,16 +991,22 @@ def measure(phase: Phase, load: Load, watchers: Watchers, deadlines: DeadlineWat
         events = sorted(log.events)
         for t, v in committed:
             learnt = next((te for te, ve in events if ve >= v and te >= t - 1.0), None)
+            if learnt is None and moved_before(log, t):
+                continue  # the benchmark took the socket away before its 5 s were up
             if learnt is None or learnt - t > STALE_AFTER:
                 stale_sockets.add(log.index)
                 break
     stale, watched = len(stale_sockets), len(watched_sockets)
     lags = []  # every (socket, version) pair: how long after the version was seen in the database the socket knew it
+    moved_away = 0  # pairs not measured: the socket was moved to the next game before the version's 5 s
     for log in watchers.logs:
         events = sorted(log.events)
         for t, v in versions.get(log.game, []):
             if phase.start <= t < phase.end - STALE_AFTER:
                 learnt = next((te for te, ve in events if ve >= v and te >= t - 1.0), None)
+                if learnt is None and moved_before(log, t):
+                    moved_away += 1
+                    continue
                 lags.append(float("inf") if learnt is None else max(0.0, learnt - t))
     handshakes = [h for log in watchers.logs for h in log.handshakes if phase.start <= h[0] < phase.end]
     handshakes += [h for h in watchers.probes if phase.start <= h[0] < phase.end]
@@ -1001,7 +1018,7 @@ def measure(phase: Phase, load: Load, watchers: Watchers, deadlines: DeadlineWat
             "sockets": watched, "stale": stale, "handshakes": len(handshakes), "hs_failed": len(failed_handshakes),
             "hs_failed_kinds": summarize_handshakes(failed_handshakes), "hs_max": slowest,
             "records": len(records), "lag_p50": percentile(lags, .5) if lags else None,
-            "lag_p99": percentile(lags, .99) if lags else None, "lag_never": sum(1 for x in lags if x == float("inf")),
+            "lag_p99": percentile(lags, .99) if lags else None, "lag_never": sum(1 for x in lags if x == float("inf")), "moved_away": moved_away,
             "lags": len(lags), "lost_records": lost_records}
 
 
@@ -1058,7 +1075,9 @@ def print_table(rows: list[tuple[Phase, dict]]) -> None:
             notes.append(f"other failures: {m['other_kinds']}")
         if m["lags"]:
             notes.append(f"a socket knew a new version {seconds(m['lag_p50'])} (median), {seconds(m['lag_p99'])} (p99) "
-                         f"after the database had it; {m['lag_never']} of {m['lags']} never learnt by the end of the run")
+                         f"after the database had it; {m['lag_never']} of {m['lags']} never learnt by the end of the run"
+                         + (f" ({m['moved_away']} not measured: the socket was moved to its table's next game, the old "
+                            f"one having ended, before the version's {STALE_AFTER:g} s were up)" if m["moved_away"] else ""))
         for r in m["lost_records"][:5]:
             notes.append(f"LOST: game {r.game} answered HTTP {r.status} with version {r.version} at "
                          f"+{r.t - rows[0][0].start:.1f} s, key {r.key} not in its log ({r.detail or 'no detail'}); "
