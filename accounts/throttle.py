@@ -71,6 +71,18 @@ DEVICE_SALT = "accounts.throttle.device"
 DEVICE_MAX_AGE = 365 * 24 * 3600
 
 
+def count_failures(keys: list[str], window: int) -> None:
+    """One more failure under each key, counted over `window` seconds from its first (log-ins and lobby
+    passwords). Redis errors are the caller's to handle."""
+    for key in keys:
+        if cache.add(key, 1, window):
+            continue
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, window)
+
+
 def username_ceiling() -> int:
     return getattr(settings, "LOGIN_FAILURES_PER_USERNAME_CEILING", 50)
 
@@ -134,13 +146,7 @@ class LoginThrottle:
         if self.username:
             keys += [_pair_key(self.username, self.ip), _user_key(self.username)]
         try:
-            for key in keys:
-                if cache.add(key, 1, window):
-                    continue
-                try:
-                    cache.incr(key)
-                except ValueError:  # expired between add and incr
-                    cache.set(key, 1, window)
+            count_failures(keys, window)
         except REDIS_ERRORS as error:
             log.warning("log-in refused: a failure could not be counted: %s", error)
             raise ThrottleUnavailable from error

@@ -353,16 +353,6 @@ def _address_failures_key(address: str) -> str:
     return f"lobby-pass-fail:ip:{address}"
 
 
-def _count(cache, keys: list[str], window: int) -> None:
-    for key in keys:
-        if cache.add(key, 1, window):
-            continue
-        try:
-            cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, window)
-
-
 def _check_lobby_password(lobby: Lobby, user: User, password: str | None, address: str | None = None) -> None:
     """Lobby passwords are throttled like log-ins (accounts/throttle.py), each count over
     LOGIN_FAILURE_WINDOW_SECONDS from its first failure, and checked before the password is:
@@ -380,7 +370,7 @@ def _check_lobby_password(lobby: Lobby, user: User, password: str | None, addres
     from django.conf import settings as django_settings
     from django.core.cache import cache
 
-    from accounts.throttle import slowdown_seconds
+    from accounts.throttle import count_failures, slowdown_seconds
     from westeros.outages import REDIS_ERRORS, RETRY_AFTER_SECONDS
 
     limit = getattr(django_settings, "LOBBY_PASSWORD_FAILURES", 5)
@@ -405,7 +395,7 @@ def _check_lobby_password(lobby: Lobby, user: User, password: str | None, addres
                 seconds) % {"seconds": seconds})
         if lobby.password_matches(password):
             return
-        _count(cache, keys, window)
+        count_failures(keys, window)
     except REDIS_ERRORS:
         raise LobbyPasswordThrottled(RETRY_AFTER_SECONDS, gettext("Joining a lobby with a password is temporarily "
                                      "unavailable. Try again in a minute."), code="unavailable",
