@@ -59,7 +59,8 @@
   }
 
   const cap = (x) => String(x ?? "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
-  const card = (id) => C.cards[id] || { name: gettext("a card"), kind: "?", abilities: [], attacks: [] };
+  /* A second copy of an NCU (a house played twice, M131) is keyed `30104_2`: the same card. */
+  const card = (id) => C.cards[id] || C.cards[String(id ?? "").replace(/_\d+$/, "")] || { name: gettext("a card"), kind: "?", abilities: [], attacks: [] };
   const seats = () => V.seats || S.seats || [];
   const other = (seat) => seats().find((x) => x !== seat);
   const factionName = (f) => (C.factions || {})[f] || cap(f);
@@ -111,6 +112,9 @@
   function size(name) { const c = unitCard(name); return [c.width || 5.5, c.depth || 4.8]; }
   function live(name) { const u = units()[name]; return u && u.on_table && !u.destroyed && u.at; }
   function liveUnits(seat) { return Object.keys(units()).filter((n) => live(n) && (!seat || units()[n].seat === seat)); }
+  /* The viewer's side: its own seat and, two against two (M130), its teammate's. */
+  const friendlySeat = (seat) => seat === ME || (isTeams() && !!teamOf(seat) && teamOf(seat) === teamOf(ME));
+  const enemyUnits = () => liveUnits().filter((n) => !friendlySeat(units()[n].seat));
 
   /* Ids in a server message (unit keys, card ids, zones, seats) replaced by names. */
   function namesIn(text) {
@@ -120,6 +124,7 @@
     t = t.replace(/\b[1-4]0\d{3}\b/g, (id) => (C.cards[id] ? C.cards[id].name : id));
     for (const z of Object.keys(C.zones || {})) t = t.replace(new RegExp(`\\bthe ${z} zone\\b`, "g"), fmt(gettext("the %(zone)s zone"), { zone: zoneName(z) }));
     for (const seat of seats()) t = t.replace(new RegExp(`\\b${seat}\\b`, "g"), factionName(seat));
+    for (const p of V.terrain || []) t = t.replace(new RegExp(`\\b${escapeRe(String(p.id))}\\b`, "g"), terrainName(p));
     return t.replace(/\b(\w+)_(\w+)\b/g, "$1 $2");
   }
 
@@ -267,19 +272,28 @@
     const g = s("g", { class: "mn-quadrants" });
     const [ax, ay] = P(W / 2, 0), [bx, by] = P(W / 2, H), [cx, cy] = P(0, H / 2), [dx, dy] = P(W, H / 2);
     g.append(s("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "mn-quad-line" }), s("line", { x1: cx, y1: cy, x2: dx, y2: dy, class: "mn-quad-line" }));
-    const spots = { sw: [3, 1.5], se: [W - 3, 1.5], nw: [3, H - 1.5], ne: [W - 3, H - 1.5] };
+    // each tag starts at the table's edge and runs inwards (centred on its corner, a long one ran off the drawing)
+    const spots = { sw: [0.4, 1.5], se: [W - 0.4, 1.5], nw: [0.4, H - 1.5], ne: [W - 0.4, H - 1.5] };
     const ctl = S.quadrants || {}, qp = S.quadrant_points || {};
     for (const [q, at] of Object.entries(spots)) {
       const [x, y] = P(at[0], at[1]);
       const owner = ctl[q];
       const pts_ = qp[q] || {};
-      const ncus = Object.entries(V.ncus || {}).filter(([, n]) => n.quadrant === q).map(([id]) => card(id).name.split(",")[0]);
+      // an NCU by its card's name; two copies of one card (a house played twice, M131) also by their army
+      const ncuWords = ([id, n]) => card(id).name.split(",")[0] + (Object.keys(V.ncus || {}).filter((k) => k !== id && card(k).name === card(id).name).length
+        ? " " + fmt(gettext("of %(army)s"), { army: factionName(n.seat) }) : "");
+      const ncus = Object.entries(V.ncus || {}).filter(([, n]) => n.quadrant === q).map(ncuWords);
       const words = (owner ? fmt(gettext("%(quadrant)s: held by %(army)s"), { quadrant: cap(quadName(q)), army: factionName(owner) })
         : fmt(gettext("%(quadrant)s: nobody holds it"), { quadrant: cap(quadName(q)) }))
         + (Object.keys(pts_).length ? " " + fmt(gettext("(%(points)s points)"), { points: seats().map((x) => `${factionName(x)} ${pts_[x] || 0}`).join(", ") }) : "");
+      // the tag: the quadrant and who holds it, then the NCUs standing in it, read top to bottom from the table's edge
+      const tag = ({ nw: pgettext("north-west, on a quadrant's tag", "NW"), ne: pgettext("north-east, on a quadrant's tag", "NE"), sw: pgettext("south-west, on a quadrant's tag", "SW"), se: pgettext("south-east, on a quadrant's tag", "SE") })[q] || q.toUpperCase();
+      const lines = [owner ? fmt(gettext("%(quadrant)s: held by %(army)s"), { quadrant: tag, army: factionName(owner) }) : tag];
+      if (ncus.length) lines.push(fmt(gettext("%(ncus)s placed here"), { ncus: ncus.join(", ") }));
+      const top = y < H / 2, side = x < W / 2 ? "from-left" : "from-right";
       g.append(s("g", { class: `mn-quad-tag${owner ? " seat-" + owner : ""}`, "data-quadrant": q },
         s("title", {}, words + (ncus.length ? "; " + fmt(gettext("%(ncus)s placed here"), { ncus: ncus.join(", ") }) : "")),
-        s("text", { x, y: y + 0.3, class: "mn-quad-label" }, `${({ nw: pgettext("north-west, on a quadrant's tag", "NW"), ne: pgettext("north-east, on a quadrant's tag", "NE"), sw: pgettext("south-west, on a quadrant's tag", "SW"), se: pgettext("south-east, on a quadrant's tag", "SE") })[q] || q.toUpperCase()}${owner ? " · " + factionName(owner) : ""}${ncus.length ? " · " + ncus.join(", ") : ""}`)));
+        ...lines.map((line, i) => s("text", { x, y: y + 0.3 + (top ? i : i - (lines.length - 1)) * 0.95, class: "mn-quad-label " + side }, line))));
     }
     return g;
   }
@@ -845,7 +859,7 @@
     const name = V.active_unit;
     const key = `${kind}|${version}|${name}`;
     if (targets && targets.key === key) return;
-    const enemies = liveUnits(other(SEAT));
+    const enemies = enemyUnits();
     targets = { key, kind, results: {} };
     const c = unitCard(name);
     const engaged = ((S.units || {})[name] || {}).engaged || [];
@@ -962,6 +976,11 @@
           s("title", {}, res.ok ? fmt(targets.kind === "charge" ? gettext("%(unit)s can be charged") : gettext("%(unit)s can be attacked"), { unit: unitName(e) }) : `${unitName(e)}: ${namesIn(res.reason || gettext("not checked"))}`)));
       }
     }
+    // the attack being composed: where its shift puts the unit (M52), the terrain piece it would destroy (M78)
+    const shifted = subArg && subArg.unit && live(subArg.unit) ? shiftedPose(subArg) : null;
+    if (shifted) out.push(s("polygon", { points: pts(trayOf(subArg.unit, shifted)), class: "mn-shift-preview" }, s("title", {}, gettext("Where the shift puts the unit"))));
+    const piece = subArg && subArg.terrain ? (V.terrain || []).find((t) => t.id === subArg.terrain) : null;
+    if (piece) out.push(s("polygon", { points: pts(terrainPoly(piece)), class: "mn-terrain-pick" }, s("title", {}, terrainName(piece))));
     if (ghost && live(ghost.unit) || ghost && ["deploy", "redeploy"].includes(ghost.mode)) out.push(ghostNode());
     if (tape.length) {
       const a = tape[0], b = tape[1] || tapeHover;
@@ -1219,6 +1238,7 @@
     if (dkey !== decisionKeySeen) {   // a new decision: forget the last one's choices
       decisionKeySeen = dkey;
       ghost = null; sub = null; subArg = null; picks = new Set(); pivots = {}; targets = null; check.result = null;
+      zoneTargets = null; terrainChecks = null; attackCheck = { key: null, result: null };
       autoStart();
     }
     if (!selected && V.active_unit && units()[V.active_unit]) selected = V.active_unit;
@@ -1328,7 +1348,7 @@
       if (d.zone === "money") return v.condition ? fmt(gettext("Heal %(unit)s (up to 3 wounds) and remove its %(condition)s token"), { unit: U, condition: condName(v.condition) }) : fmt(gettext("Heal %(unit)s (up to 3 wounds)"), { unit: U });
       const bits = [U];
       if (v.condition) bits.push(fmt(d.zone === "letter" ? gettext("gains %(condition)s") : gettext("loses %(condition)s"), { condition: condName(v.condition) }));
-      if (v.target) bits.push(fmt(gettext("attacks %(unit)s"), { unit: unitName(v.target) }));
+      if (v.target) bits.push(v.attack ? fmt(gettext("attacks %(unit)s with %(attack)s"), { unit: unitName(v.target), attack: v.attack }) : fmt(gettext("attacks %(unit)s"), { unit: unitName(v.target) }));
       if (v.retreat) bits.push(gettext("retreats"));
       return bits.join(" ");
     }
@@ -1480,6 +1500,7 @@
       if (what === "maneuver" || what === "march") newGhost(name, what, null, what === "march" ? 2 * speedOf(name) : speedOf(name));
       else ghost = null;
       if (what === "charge" || what === "attack") loadTargets(what);
+      if (what === "terrain") loadTerrainChecks(name);
       selected = name;
       render();
     };
@@ -1495,12 +1516,14 @@
       btn("march", gettext("March"), engaged.length, engaged.length ? gettext("Engaged units cannot march") : null),
       btn("charge", gettext("Charge"), engaged.length, engaged.length ? gettext("Engaged units cannot charge") : null),
       btn("attack", engaged.length ? gettext("Melee attack") : gettext("Ranged attack"), !engaged.length && !hasRanged, !engaged.length && !hasRanged ? gettext("No enemy in contact and no ranged attack") : null),
+      canAttackTerrain(name, engaged) ? btn("terrain", gettext("Attack terrain")) : null,
       engaged.length ? button({ retreat: true }, gettext("Retreat (roll the die)")) : null,
       button({ no_action: true }, gettext("No action"), "pass")));
     if ((sub === "maneuver" || sub === "march") && ghost) parts.push(ghostPanel(sub === "march" ? gettext("Confirm the March") : gettext("Confirm the Maneuver")));
     else if (sub === "maneuver" || sub === "march") parts.push(h("p", { class: "small" }, gettext("Drag the unit's tray on the battlefield.")));
     if (sub === "charge") parts.push(chargePanel(name));
     if (sub === "attack") parts.push(attackPanel(name, engaged));
+    if (sub === "terrain") parts.push(terrainPanel(name));
     return h("div", {}, parts);
   }
   function targetState(e, att) {
@@ -1508,7 +1531,7 @@
     return targets.results[e + "|" + (att || "")] || { ok: undefined };
   }
   function chargePanel(name) {
-    const enemies = liveUnits(other(SEAT));
+    const enemies = enemyUnits();
     const chosen = subArg && subArg.target;
     const rows = enemies.map((e) => {
       const r = targetState(e, null);
@@ -1529,30 +1552,129 @@
     return h("div", {}, h("p", { class: "small" }, fmt(gettext("Reach: Speed %(speed)s + 6 in, with line of sight. Lines on the battlefield: green can be charged, red cannot (hover for why)."), { speed: speedOf(name) })),
       enemies.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No enemy on the table.")), form);
   }
-  function attackPanel(name, engaged) {
-    const c = unitCard(name);
-    const attacks = (c.attacks || []).filter((a) => (a.range === "melee") === (engaged.length > 0));
-    const enemies = engaged.length ? engaged : liveUnits(other(SEAT));
+  /* An attack in full, as the engine takes it (flow.declare_attack): the target and the attack, then
+     for a melee attack a re-face (M58) and an alignment (M59), for a ranged one a shift of up to 2 in
+     before it (M52). `subArg`: {unit, target, attack, melee, face, align, shiftDir, shiftDist}. */
+  function attackValue(a) {
+    const v = { target: a.target, attack: a.attack };
+    if (a.melee) { if (a.face) v.face = true; if (a.align) v.align = a.align; }
+    else if (a.shiftDir && a.shiftDist > 0) v.shift = { direction: a.shiftDir, distance: a.shiftDist };
+    return v;
+  }
+  /* The pose a ranged attack's shift would give (drawn on the battlefield; the server decides). */
+  function shiftedPose(a) {
+    const u = units()[a.unit];
+    if (!u || a.melee || !a.shiftDir || !(a.shiftDist > 0)) return null;
+    const [ux, uy] = AXES[a.shiftDir](u.facing);
+    return { at: [u.at[0] + ux * a.shiftDist, u.at[1] + uy * a.shiftDist], facing: u.facing };
+  }
+  /* The whole attack as composed, asked of the server's check (nothing applied): the answer to the last question only. */
+  let attackCheck = { key: null, result: null };
+  async function checkAttack(action) {
+    const key = `${version}|${JSON.stringify(action)}`;
+    if (attackCheck.key === key) { renderAttackStatus(); return; }
+    attackCheck = { key, result: null };
+    renderAttackStatus();
+    const res = await checkAction(action);
+    if (attackCheck.key !== key) return;
+    attackCheck.result = res.missing ? { ok: null } : res;
+    renderAttackStatus();
+  }
+  function renderAttackStatus() {
+    const box = $("attack-status");
+    if (!box) return;
+    const res = attackCheck.result;
+    box.className = "mn-ghost-status" + (res && res.ok ? " ok" : res && res.ok === false ? " bad" : "");
+    box.textContent = !res ? gettext("Checking the attack…") : res.ok ? gettext("The attack can be made.") : res.ok === null ? gettext("The attack is checked when you confirm it.")
+      : fmt(gettext("Not allowed: %(reason)s"), { reason: namesIn(res.reason || gettext("refused")) });
+    const confirm = $("confirm");
+    if (confirm) confirm.disabled = !!res && res.ok === false && !res.failed;
+  }
+  /* The (enemy, attack) choices of `name`: each a button, with the server's check of it as it stands. */
+  function attackRows(name, enemies, attacks, check) {
     const chosen = subArg && subArg.target;
     const rows = [];
     for (const e of enemies) for (const a of attacks) {
-      const r = targetState(e, a.name);
-      const note = r.ok === undefined ? " " + gettext("(checking…)") : r.ok === false ? `: ${namesIn(r.reason)}` : "";
-      rows.push(h("li", {}, h("button", { type: "button", class: "choice" + (chosen === e && subArg.attack === a.name ? " on" : ""), disabled: r.ok === false, "data-target": e,
-        onclick: () => { subArg = { target: e, attack: a.name, align: "", face: false }; renderDecision(); } }, fmt(gettext("%(attack)s against %(unit)s"), { attack: a.name, unit: unitName(e) })), h("span", { class: "small" }, note)));
+      const r = check(e, a.name);
+      const melee = a.range === "melee";
+      // a ranged attack refused from where the unit stands may be made after its shift: it stays open
+      const note = r.ok === undefined ? " " + gettext("(checking…)") : r.ok === false ? (melee ? `: ${namesIn(r.reason)}` : ": " + fmt(gettext("as it stands, %(reason)s (a shift of up to 2 in may bring it in)"), { reason: namesIn(r.reason) })) : "";
+      rows.push(h("li", {}, h("button", { type: "button", class: "choice" + (chosen === e && subArg.attack === a.name ? " on" : ""), disabled: r.ok === false && melee, "data-target": e, "data-attack": a.name,
+        onclick: () => { subArg = { unit: name, target: e, attack: a.name, melee, align: "", face: false, shiftDir: "", shiftDist: 0 }; attackCheck = { key: null, result: null }; renderDecision(); drawOverlay(); } },
+      fmt(gettext("%(attack)s against %(unit)s"), { attack: a.name, unit: unitName(e) })), h("span", { class: "small" }, note)));
     }
-    const melee = engaged.length > 0;
-    const form = chosen ? h("div", { class: "mn-attack-form" },
-      melee ? h("label", {}, h("input", { type: "checkbox", id: "attack-face", checked: subArg.face, onchange: (ev) => { subArg.face = ev.target.checked; } }), " " + gettext("re-face to front it (when it is in a flank or the rear)")) : null,
-      melee ? h("label", {}, gettext("Align") + " ", h("select", { id: "attack-align", onchange: (ev) => { subArg.align = ev.target.value; } },
-        [["", gettext("as it stands")], ["center", gettext("centred (100 %)")], ["left", gettext("to its left (50 %)")], ["right", gettext("to its right (50 %)")]].map(([v, l]) => h("option", { value: v, selected: subArg.align === v }, l)))) : null,
-      h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => {
-        const v = { target: chosen, attack: subArg.attack };
-        if (subArg.face) v.face = true;
-        if (subArg.align) v.align = subArg.align;
-        send({ attack: v });
-      } }, fmt(gettext("Attack %(unit)s: roll the dice"), { unit: unitName(chosen) })))) : null;
-    return h("div", {}, rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No target.")), form);
+    return rows;
+  }
+  function attackForm(toAction) {
+    const a = subArg;
+    if (!a || !a.target) return null;
+    const changed = () => { checkAttack(toAction(attackValue(a))); drawOverlay(); };
+    const steps = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2];
+    const form = h("div", { class: "mn-attack-form" },
+      a.melee ? h("label", {}, h("input", { type: "checkbox", id: "attack-face", checked: a.face, onchange: (ev) => { a.face = ev.target.checked; changed(); } }), " " + gettext("re-face to front it (when it is in a flank or the rear)")) : null,
+      a.melee ? h("label", {}, gettext("Align") + " ", h("select", { id: "attack-align", onchange: (ev) => { a.align = ev.target.value; changed(); } },
+        [["", gettext("as it stands")], ["center", gettext("centred (100 %)")], ["left", gettext("to its left (50 %)")], ["right", gettext("to its right (50 %)")]].map(([v, l]) => h("option", { value: v, selected: a.align === v }, l)))) : null,
+      a.melee ? null : h("label", {}, gettext("Before shooting, shift") + " ", h("select", { id: "attack-shift", onchange: (ev) => { a.shiftDir = ev.target.value; if (a.shiftDir && !(a.shiftDist > 0)) a.shiftDist = 1; renderDecision(); changed(); } },
+        [["", gettext("not at all")], ["forward", gettext("forward")], ["back", gettext("back")], ["left", gettext("to its left")], ["right", gettext("to its right")]].map(([v, l]) => h("option", { value: v, selected: a.shiftDir === v }, l)))),
+      !a.melee && a.shiftDir ? h("label", {}, gettext("by") + " ", h("select", { id: "attack-shift-distance", onchange: (ev) => { a.shiftDist = +ev.target.value; changed(); } },
+        steps.map((d) => h("option", { value: d, selected: a.shiftDist === d }, inch(d))))) : null,
+      !a.melee ? h("p", { class: "small" }, gettext("A ranged attack may first shift the unit up to 2 in, without turning it; the dashed tray on the battlefield shows where.")) : null,
+      h("p", { id: "attack-status", class: "mn-ghost-status", role: "status", "aria-live": "polite" }, ""),
+      h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => send(toAction(attackValue(a))) }, fmt(gettext("Attack %(unit)s: roll the dice"), { unit: unitName(a.target) }))));
+    setTimeout(() => checkAttack(toAction(attackValue(a))), 0);   // once the form is on the page: its status line shows the check's answer
+    return form;
+  }
+  function attackPanel(name, engaged) {
+    const c = unitCard(name);
+    const attacks = (c.attacks || []).filter((a) => (a.range === "melee") === (engaged.length > 0));
+    const enemies = engaged.length ? engaged : enemyUnits();
+    const rows = attackRows(name, enemies, attacks, targetState);
+    return h("div", {}, rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No target.")), attackForm((v) => ({ attack: v })));
+  }
+  /* M78 Destructible (revision 2): a unit not engaged, with a melee attack, attacks a piece within 1 in
+     away, which leaves the game. Each piece by its name, how far and which way it lies on the screen. */
+  function terrainName(p) { return ((C.terrain || {})[p.type] || { name: cap(p.type) }).name; }
+  function terrainPoly(p) {
+    if (p.circle) { const [cx, cy] = p.circle.center, r = p.circle.radius; return [...Array(32).keys()].map((i) => [cx + r * Math.cos(i * Math.PI / 16), cy + r * Math.sin(i * Math.PI / 16)]); }
+    if (p.rect) {
+      const [cx, cy] = p.rect.center, [sx, sy] = p.rect.size, t = rad(p.rect.rotation || 0);
+      return [[-1, -1], [1, -1], [1, 1], [-1, 1]].map(([i, j]) => { const x = i * sx / 2, y = j * sy / 2; return [cx + x * Math.cos(t) + y * Math.sin(t), cy - x * Math.sin(t) + y * Math.cos(t)]; });
+    }
+    return p.polygon || [];
+  }
+  const polyCentre = (poly) => [poly.reduce((a, q) => a + q[0], 0) / poly.length, poly.reduce((a, q) => a + q[1], 0) / poly.length];
+  function nearDestructible(name) {
+    const tray = trayOf(name);
+    return (V.terrain || []).filter((p) => (p.keywords || []).includes("destructible"))
+      .map((p) => ({ piece: p, away: polyDist(tray, terrainPoly(p)) })).filter((x) => x.away <= 1.05).sort((x, y) => x.away - y.away);
+  }
+  const canAttackTerrain = (name, engaged) => !engaged.length && (unitCard(name).attacks || []).some((a) => a.range === "melee") && nearDestructible(name).length > 0;
+  let terrainChecks = null;   // {key, results: {id: {ok, reason}}}
+  async function loadTerrainChecks(name) {
+    const key = `${version}|${name}`;
+    if (terrainChecks && terrainChecks.key === key) return;
+    terrainChecks = { key, results: {} };
+    await Promise.all(nearDestructible(name).map(async ({ piece }) => {
+      const res = await checkAction({ attack: { terrain: piece.id } });
+      if (terrainChecks && terrainChecks.key === key) terrainChecks.results[piece.id] = res.missing ? { ok: null } : res;
+    }));
+    if (terrainChecks && terrainChecks.key === key && sub === "terrain") renderDecision();
+  }
+  function terrainPanel(name) {
+    const u = units()[name];
+    const from = centre(u.at, u.facing, size(name)[1]);
+    const near = nearDestructible(name);
+    const rows = near.map(({ piece, away }) => {
+      const r = (terrainChecks && terrainChecks.results[piece.id]) || { ok: undefined };
+      const where = fmt(gettext("%(terrain)s, %(distance)s away, %(direction)s"), { terrain: terrainName(piece), distance: inch(round2(Math.max(0, away)).toFixed(1)), direction: compass(bearing(from, polyCentre(terrainPoly(piece)))) });
+      const note = r.ok === undefined ? " " + gettext("(checking…)") : r.ok === false ? `: ${namesIn(r.reason)}` : "";
+      return h("li", {}, h("button", { type: "button", class: "choice" + (subArg && subArg.terrain === piece.id ? " on" : ""), disabled: r.ok === false, "data-terrain-id": piece.id,
+        onclick: () => { subArg = { terrain: piece.id }; renderDecision(); drawOverlay(); } }, fmt(gettext("Destroy the %(where)s"), { where })), h("span", { class: "small" }, note));
+    });
+    const chosen = subArg && subArg.terrain && near.find((x) => x.piece.id === subArg.terrain);
+    return h("div", {}, h("p", { class: "small" }, gettext("A Destructible piece within 1 in can be attacked instead of an enemy: it is removed from the game, and the activation ends.")),
+      rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No Destructible terrain within 1 in.")),
+      chosen ? h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => send({ attack: { terrain: chosen.piece.id } }) }, fmt(gettext("Destroy the %(terrain)s"), { terrain: terrainName(chosen.piece) }))) : null);
   }
   function rerollBody(d) {
     if (d.dice === "retreat") {
@@ -1610,7 +1732,52 @@
       plays.length ? h("div", { class: "choices" }, plays.map((a) => button(a))) : null,
       h("div", { class: "choices-inline" }, legal.filter((a) => a.pass || a.auto_pass).map((a) => button(a, null, "pass"))));
   }
+  /* The Combat zone's free Attack action in full (M35, revision 2; flow.answer_zone): a friendly unit,
+     its target and attack, then the attack's options (attackForm). The units offered: those the server
+     lists (engaged, or with a target in range as they stand) and, not engaged, those with a ranged
+     attack and an enemy within its range and the 2 in shift (flow.shift_may_reach). */
+  function swordsBody(legal, d) {
+    const listed = legal.filter((a) => a.choose).map((a) => a.choose);
+    const ranged = (n) => (unitCard(n).attacks || []).filter((a) => a.range !== "melee");
+    const reachOf = (a) => (a.range === "short" ? 6 : 12) + 2;
+    const inReach = (n, a) => enemyUnits().some((e) => { const at = units()[n].at; return trayOf(e).some((q, i, t) => segDist(at, q, t[(i + 1) % t.length]) <= reachOf(a)) || inPoly(at, trayOf(e)); });
+    const engagedWith = (n) => ((S.units || {})[n] || {}).engaged || [];
+    const mine = liveUnits().filter((n) => friendlySeat(units()[n].seat));
+    const candidates = mine.filter((n) => listed.some((c) => c.unit === n) || (!engagedWith(n).length && ranged(n).some((a) => inReach(n, a))));
+    const unit = subArg && subArg.unit && candidates.includes(subArg.unit) ? subArg.unit : candidates.length === 1 ? candidates[0] : null;
+    const parts = [h("p", {}, `${zoneName(d.zone)}: ${(C.zones[d.zone] || {}).text || ""}`),
+      h("p", { class: "small" }, gettext("Choose the unit that attacks, then its target and attack: a melee attack may first re-face and align, a ranged one may first shift up to 2 in."))];
+    parts.push(h("div", { class: "choices-inline" }, candidates.map((n) => h("button", { type: "button", class: "choice" + (unit === n ? " on" : ""), "data-unit": n,
+      onclick: () => { subArg = { unit: n }; attackCheck = { key: null, result: null }; selected = n; render(); } }, fmt(gettext("Attack with %(unit)s"), { unit: unitName(n) })))));
+    if (unit) {
+      const engaged = engagedWith(unit);
+      const attacks = (unitCard(unit).attacks || []).filter((a) => (a.range === "melee") === (engaged.length > 0));
+      const enemies = engaged.length ? engaged : enemyUnits().filter((e) => ranged(unit).some((a) => inReach(unit, a)));
+      if (!subArg || subArg.unit !== unit) subArg = { unit };
+      loadZoneTargets(unit, enemies, attacks);
+      const check = (e, att) => (zoneTargets && zoneTargets.results[`${e}|${att}`]) || { ok: undefined };
+      const rows = attackRows(unit, enemies, attacks, check);
+      parts.push(rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No target.")));
+      parts.push(attackForm((v) => ({ choose: Object.assign({ unit }, v) })));
+    }
+    if (listed.length) parts.push(h("p", { class: "small" }, gettext("Or attack at once, as the units stand:")), h("div", { class: "choices" }, legal.filter((a) => a.choose).map((a) => button(a))));
+    const decline = legal.find((a) => a.choose === null);
+    if (decline) parts.push(h("p", {}, button(decline, gettext("No free attack"), "pass")));
+    return h("div", {}, parts);
+  }
+  let zoneTargets = null;   // {key, results: {"enemy|attack": {ok, reason}}}: the zone attack's choices as they stand
+  async function loadZoneTargets(unit, enemies, attacks) {
+    const key = `${version}|${unit}`;
+    if (zoneTargets && zoneTargets.key === key) return;
+    zoneTargets = { key, results: {} };
+    await Promise.all(enemies.flatMap((e) => attacks.map(async (a) => {
+      const res = await checkAction({ choose: { unit, target: e, attack: a.name } });
+      if (zoneTargets && zoneTargets.key === key) zoneTargets.results[`${e}|${a.name}`] = res.missing ? { ok: null } : res;
+    })));
+    if (zoneTargets && zoneTargets.key === key && myKind() === "choose") renderDecision();
+  }
   function chooseBody(legal, d) {
+    if (d.zone === "swords" && !d.what) return swordsBody(legal, d);
     const parts = [];
     if (d.zone) parts.push(h("p", {}, `${zoneName(d.zone)}: ${(C.zones[d.zone] || {}).text || ""}`));
     if (d.what === "influence") parts.push(h("p", {}, fmt(gettext("%(ncu)s attaches to a combat unit until the end of the round."), { ncu: card(d.ncu).name })));

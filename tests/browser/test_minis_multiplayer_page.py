@@ -59,6 +59,19 @@ def test_two_against_two_people_and_computers_on_the_72_by_48_table(live_asgi_se
     wait_until(page, lambda: score.locator(".mn-seat.waiting").count() == 2, "both teammates asked")
     assert score.locator(".mn-seat.waiting.seat-stark").count() == 1
     assert score.locator(".mn-seat.waiting.seat-lannister").count() == 1
+    # the quadrants' tags in each corner read whole, inside the drawing, each NCU placed there by its name (a
+    # house's second copy of an NCU is keyed `30104_2`: it once read "a card")
+    tags = page.evaluate("""(() => { const f = document.getElementById('field').getBoundingClientRect();
+        return [...document.querySelectorAll('#field .mn-quad-label')].map(t => { const b = t.getBoundingClientRect();
+          return {text: t.textContent, left: b.left - f.left, right: f.right - b.right}; }); })()""")
+    assert len([t for t in tags if re.match(r"(NW|NE|SW|SE)\b", t["text"])]) == 4, tags
+    for tag in tags:
+        assert tag["left"] >= 0 and tag["right"] >= 0, tag
+        assert "a card" not in tag["text"], tag
+    placed = [t["text"] for t in tags if t["text"].endswith(" placed here")]
+    assert placed and all(re.match(r"(Tyrion Lannister|Catelyn Stark|Cersei Lannister|Sansa Stark)", t) for t in placed), tags
+    # each house plays its NCU twice: each copy says its army
+    assert any(re.search(r" of (Stark|Lannister) \(second army\)", t) for t in placed), tags
     page.screenshot(path=str(artifacts / "minis-2v2-1440.png"), full_page=False)
 
     phone = new_page(390, 844)
