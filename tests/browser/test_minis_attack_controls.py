@@ -138,3 +138,49 @@ def test_a_unit_attacks_a_destructible_piece_away(live_asgi_server, new_page, ar
     assert sorted(t["id"] for t in s["terrain"]) == ["far_palisade", "forest", "hedge"]
     assert s["units"]["sworn_swords"]["activated"] and s["decision"]["seats"] == ["lannister"]
     wait_until(page, lambda: page.locator("#field [data-terrain=palisade]").count() == 1, "the far Palisade alone drawn")
+
+
+def _compose_in_both(pages, version: int, steps) -> None:
+    """The same choices clicked on each page (Spanish, English) once it shows `version`."""
+    for page in pages:
+        page.wait_for_function(f"window.__westerosGame.state().version >= {version}")
+        page.wait_for_selector("#decision h2 .deadline, #decision h2")
+        steps(page)
+        page.wait_for_function("!/checking|comprobando/i.test(document.getElementById('decision').innerText)")
+
+
+def test_the_attack_controls_read_in_spanish(live_asgi_server, new_page, artifacts):
+    from tests.browser.test_minis_page_in_spanish import english_left, only_names
+
+    server = live_asgi_server
+    for setup, name in (("terrain", "mac_es_robb"), ("zone_melee", "mac_es_jon")):
+        game_id = _stage(server, [name, name + "_b"] if setup == "terrain" else [name + "_b", name], setup)
+        spanish, english = new_page(1440, 1000, locale="es-ES"), new_page(1440, 1000, locale="en-GB")
+        for page in (spanish, english):
+            log_in(page, server.url, name)
+            page.goto(f"{server.url}/games/{game_id}/")
+            page.wait_for_selector("#conn.on")
+        spanish.wait_for_selector("#decision h2:has-text('Tu decisión')")
+        box = spanish.locator("#decision")
+        if setup == "terrain":
+            _act(spanish, box.locator("button.choice[data-action*=activate]"))
+
+            def steps(page):
+                page.locator("#decision [data-sub=terrain]").click()
+                page.locator("#decision button[data-terrain-id=palisade]").click()
+        else:
+            _act(spanish, box.locator("button.choice[data-action*=activate]"))
+            _act(spanish, box.locator("button[data-action*=swords]"))
+
+            def steps(page):
+                page.locator("#decision button[data-target=sworn_swords]").click()
+                page.locator("#decision #attack-face").check()
+                page.locator("#decision #attack-align").select_option("left")
+                page.wait_for_function("/^(The attack can be made|El ataque se puede hacer)/.test(document.getElementById('attack-status').textContent)")
+        _compose_in_both((spanish, english), game_state(spanish)["version"], steps)
+        words = spanish.inner_text("#decision")
+        assert ("Destruye: Empalizada, a 0,5”, arriba" in words) if setup == "terrain" else ("El ataque se puede hacer." in words), words
+        # lines with this test's players' names: the names aside, Spanish
+        left = {line for line in english_left(spanish, english) if not only_names(re.sub(r"mac_es_\w+", " ", line))}
+        assert not left, f"{setup}: English left on the Spanish page: {sorted(left)}"
+        spanish.screenshot(path=str(artifacts / f"es-minis-attack-{setup}-1440.png"), full_page=False)
