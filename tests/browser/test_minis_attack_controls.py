@@ -101,6 +101,14 @@ def test_the_combat_zones_free_ranged_attack_shifts_first(live_asgi_server, new_
     _status(page, "The attack can be made")
     _no_ids(box.inner_text())
     page.screenshot(path=str(artifacts / "minis-zone-ranged-1440.png"), full_page=False)
+    phone = _open(new_page, server, "mac_arya", game_id, 390, 844)
+    phone.locator("#decision button[data-target=sworn_swords]").click()
+    phone.locator("#decision #attack-shift").select_option("forward")
+    phone.locator("#decision #attack-shift-distance").select_option("2")
+    _status(phone, "The attack can be made")
+    phone.locator("#decision #attack-shift").scroll_into_view_if_needed()
+    phone.screenshot(path=str(artifacts / "minis-zone-ranged-390.png"), full_page=False)
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     _act(page, "#confirm")
     s = game_state(page)["view"]
     assert s["units"]["xbows"]["at"] == [24, 12]
