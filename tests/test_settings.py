@@ -247,11 +247,19 @@ def test_database_url_parsing():
     assert (config["USER"], config["PASSWORD"], config["HOST"], config["PORT"], config["NAME"]) == (
         "al@ice", "s:cret", "db", "6543", "westeros"
     )
-    assert config["OPTIONS"] == {"sslmode": "require"}
+    assert config["OPTIONS"] == {"sslmode": "require", "server_side_binding": True, "prepare_threshold": 5}
     assert database_from_url("", Path("/srv"))["NAME"] == "/srv/db.sqlite3"
     assert database_from_url("sqlite:////tmp/x.db", Path("/srv"))["NAME"] == "/tmp/x.db"
     with pytest.raises(ConfigurationError, match="DATABASE_URL"):
         database_from_url("mysql://x/y", Path("/srv"))
+
+
+def test_postgres_binds_on_the_server_and_prepares_repeated_queries_unless_told_not_to():
+    # issue 27: a page's few queries, made again on every request, are planned once per connection
+    options = database_from_url("postgres://u@db/w?prepare_threshold=2", Path("/srv"))["OPTIONS"]
+    assert options["server_side_binding"] is True and options["prepare_threshold"] == 2
+    options = database_from_url("postgres://u@db/w?server_side_binding=false", Path("/srv"))["OPTIONS"]
+    assert options["server_side_binding"] is False and "prepare_threshold" not in options
 
 
 def test_env_bool_refuses_nonsense(monkeypatch):
@@ -284,3 +292,20 @@ def test_the_pool_really_connects_to_postgresql():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ConnectionPool"
+
+
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="DATABASE_URL not set: SQLite run")
+@pytest.mark.django_db
+def test_a_query_made_again_and_again_becomes_a_prepared_statement():
+    # issue 27: planned once per connection, then executed by name (PREPARE_THRESHOLD)
+    from django.db import connection
+
+    from accounts.models import User
+    from westeros.env import PREPARE_THRESHOLD
+
+    for _ in range(PREPARE_THRESHOLD + 1):
+        list(User.objects.filter(username="nobody-at-all"))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("nobody" not in sql and '"accounts_user"' in sql and "username" in sql for sql in prepared), prepared

@@ -26,14 +26,20 @@ def env_str(name: str, default: str = "") -> str:
     return os.environ.get(name, default).strip()
 
 
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+# A query run this many times on one connection becomes a prepared statement (database_from_url).
+PREPARE_THRESHOLD = 5
+
+
 def env_bool(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
     value = raw.strip().lower()
-    if value in {"1", "true", "yes", "on"}:
+    if value in TRUE_WORDS:
         return True
-    if value in {"0", "false", "no", "off"}:
+    if value in FALSE_WORDS:
         return False
     raise ConfigurationError(f"{name} must be true or false, not {raw!r}")
 
@@ -98,6 +104,16 @@ def database_from_url(url: str, base_dir: Path, conn_max_age: int = 60, pool_siz
     if parts.scheme in {"postgres", "postgresql", "pgsql"}:
         options: dict[str, Any] = dict(parse_qsl(parts.query))
         test_name = options.pop("test_name", None)
+        # Server-side binding (psycopg sends the values apart from the SQL, instead of quoting them
+        # into it in Python) and prepared statements (a query run PREPARE_THRESHOLD times on a
+        # connection is planned once, then executed by name): every page makes the same few queries
+        # again and again (issue 27). `?server_side_binding=false` in the URL turns both off, as a
+        # transaction-mode connection pooler (PgBouncer before 1.21) needs.
+        options["server_side_binding"] = options.get("server_side_binding", "true").lower() not in FALSE_WORDS
+        if options["server_side_binding"]:
+            options["prepare_threshold"] = int(options.get("prepare_threshold", PREPARE_THRESHOLD))
+        else:
+            options.pop("prepare_threshold", None)
         if pool_size > 0:
             options["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 10}
             conn_max_age = 0  # Django refuses persistent connections together with a pool
