@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from accounts import throttle
+from accounts import backends, throttle
 from accounts.forms import BotUpgradeForm, SignUpForm, ThrottledAuthenticationForm, TokenForm
 from accounts.models import User
 from accounts.services import (
@@ -41,7 +41,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=backends.PATH)
         messages.success(request, gettext("Welcome to Westeros, %(username)s. We sent a message to %(email)s: "
                                           "follow its link to confirm the address.")
                          % {"username": user.username, "email": user.pending_email})

@@ -171,6 +171,14 @@ LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60)
 # after a couple of seconds instead of holding the request (accounts/throttle.py fails closed).
 REDIS_CACHE_OPTIONS = redis_config.CACHE_OPTIONS
 CACHES = redis_config.caches(REDIS)
+# A logged-in request reads its session from the cache (Redis; in embedded mode the one server
+# process's memory), the database only when the cache lost it: one query less on every page (issue
+# 27). Written through to the database, so a session outlives a cache flush or a Redis failover, and
+# logging out deletes both.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+# Log-ins (accounts/backends.py: the account read by a query compiled once per process); Django's own
+# backend only reads the sessions made before it.
+AUTHENTICATION_BACKENDS = ["accounts.backends.AccountBackend", "django.contrib.auth.backends.ModelBackend"]
 # channels-redis, without a socket timeout on its blocking reads (westeros/redis_config.py says why).
 CHANNEL_LAYERS = redis_config.channel_layers(REDIS, capacity=env_int("CHANNEL_LAYER_CAPACITY", 5000),
                                              expiry=env_int("CHANNEL_LAYER_EXPIRY", 30))
