@@ -155,13 +155,8 @@ def waiting_for(user: User, limit: int) -> list[Challenge]:
     for invite in compiled.models(f"challenges:waiting-for-invites:{limit}",
                                   partial(_waiting_invites_query, limit=limit), **values):
         invites[invite.challenge_id].append(invite)
-    challenge_field = Invite._meta.get_field("challenge")
     for challenge in waiting:
-        shown = challenge.invites.all()
-        shown._result_cache, shown._prefetch_done = invites[challenge.pk], True
-        for invite in shown._result_cache:
-            challenge_field.set_cached_value(invite, challenge)
-        challenge._prefetched_objects_cache = {"invites": shown}
+        compiled.put_prefetched(challenge, "invites", invites[challenge.pk], "challenge")
     return waiting
 
 

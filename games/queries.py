@@ -18,6 +18,7 @@ from games.results import game_result
 from games.services import clocks
 from games.services.decks import public_options
 from games.services.notify import events_for
+from westeros import compiled
 
 
 def visible_games(user) -> QuerySet[Game]:
@@ -31,11 +32,32 @@ def visible_games(user) -> QuerySet[Game]:
 def get_visible_game(user, game_id: int, invite: str | None = None, *, state: bool = True) -> Game:
     """The game if `user` may view it, else 404. `state`: False for a reader that needs no state (the
     log: a card game's state is tens of kilobytes of JSON; read on first use where one is needed)."""
-    games = Game.objects.filter(pk=game_id).prefetch_related("seats__user")
-    game = (games if state else games.defer("state")).first()
-    if game is None or not can_view(game, user, invite):
+    if not isinstance(game_id, int) or isinstance(game_id, bool):
+        raise not_found()
+    # every game page and API read starts here: its two queries compiled once per process (issue 27)
+    found = (compiled.models("games:visible-game", _game_query, game_id=game_id) if state
+             else compiled.models("games:visible-game-stateless", _stateless_game_query, game_id=game_id))
+    game = found[0] if found else None
+    if game is None:
+        raise not_found()
+    # its seats with their players, as prefetch_related("seats__user") gives them
+    seats = compiled.models("games:seats-with-players", _seats_query, game_id=game_id)
+    compiled.put_prefetched(game, "seats", seats, "game")
+    if not can_view(game, user, invite):
         raise not_found()
     return game
+
+
+def _game_query(game_id: int):
+    return Game.objects.filter(pk=game_id)
+
+
+def _stateless_game_query(game_id: int):
+    return Game.objects.filter(pk=game_id).defer("state")
+
+
+def _seats_query(game_id: int):
+    return GameSeat.objects.filter(game_id=game_id).select_related("user")
 
 
 def can_view(game: Game, user, invite: str | None = None) -> bool:

@@ -115,3 +115,26 @@ def test_a_profiles_recent_games_are_read_afresh():
     assert [(r["game"].pk, str(r["status_words"])) for r in recent_games(alys)] == [
         (second.pk, "active"), (first.pk, "finished")]
     assert recent_games(make_user()) == []
+
+
+def test_a_game_is_read_afresh_with_its_seats_and_players_in_two_queries(django_assert_num_queries):
+    """games/queries.get_visible_game, every game page's and API read's first step: the game and its
+    seats with their players by queries compiled once per process; another game, or the same game
+    changed, is what the next call reads."""
+    from games.errors import GameError
+    from games.models import Game
+    from games.queries import get_visible_game
+
+    first, second = make_game(3), make_game(4)
+    with django_assert_num_queries(2):
+        game = get_visible_game(None, first.pk)
+        players = [(s.seat, s.user.username, s.game is game) for s in game.seats.all()]
+    assert players == [(s.seat, s.user.username, True) for s in first.seats.order_by("position")]
+    Game.objects.filter(pk=first.pk).update(version=first.version + 5)
+    assert get_visible_game(None, first.pk).version == first.version + 5
+    assert get_visible_game(None, second.pk, state=False).seats.count() == 4
+    Game.objects.filter(pk=second.pk).update(private=True)
+    with pytest.raises(GameError):
+        get_visible_game(None, second.pk)  # a private game stays out of a stranger's sight
+    with pytest.raises(GameError):
+        get_visible_game(None, "12")

@@ -183,3 +183,22 @@ def test_a_live_table_asks_both_players_at_every_window(value):
         "options": {"every_window": value}}, format="json")
     assert response.status_code == 400 and "every_window is on on the site" in str(response.json())
     assert not Lobby.objects.exists()
+
+
+def test_the_deck_names_are_worked_out_once_per_language():
+    """games/services/lobbies.deck_choices is kept per process and language (issue 27): each language
+    keeps its own words, and a caller changing its copy changes nothing kept."""
+    from django.utils import translation
+
+    from games.services.lobbies import deck_choices
+
+    with translation.override("en"):
+        english = deck_choices("lcg")
+        english.clear()
+        english = deck_choices("lcg")
+    with translation.override("es"):
+        spanish = deck_choices("lcg")
+    assert english.keys() == spanish.keys() and len(english) >= 2
+    assert any(" with " in name for name in english.values())
+    assert any(" con " in name for name in spanish.values()) and not any(" with " in n for n in spanish.values())
+    assert deck_choices("agot") == {}

@@ -107,3 +107,18 @@ def models(label: str, build: Callable[..., QuerySet], **values: Any) -> list[An
             setattr(obj, name, row[at])
         made.append(obj)
     return made
+
+
+def put_prefetched(parent: Any, related_name: str, children: list[Any], back: str) -> None:
+    """Give `parent` its related `children` as prefetch_related(related_name) gives them (read by
+    `parent.<related_name>.all()` without a query), each child pointing back to `parent` through its
+    foreign key `back`: for rows read with models(), which makes no prefetches."""
+    field = type(children[0])._meta.get_field(back) if children else None
+    shown = getattr(parent, related_name).all()
+    shown._result_cache, shown._prefetch_done = children, True
+    for child in children:
+        field.set_cached_value(child, parent)
+    cache = getattr(parent, "_prefetched_objects_cache", None)
+    if cache is None:
+        cache = parent._prefetched_objects_cache = {}
+    cache[related_name] = shown

@@ -3,12 +3,13 @@ transaction with the lobby row locked, so two joins racing for the last seat can
 from __future__ import annotations
 
 import dataclasses
+import functools
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext, gettext_noop, ngettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext, pgettext_lazy
 
 from accounts.models import User
 from games import rulesets
@@ -112,6 +113,13 @@ def validate_settings(s: LobbySettings) -> None:
 
 def deck_choices(ruleset: str) -> dict[str, str]:
     """{deck id: name} when players of `ruleset` bring decks (games/engine/base.py), else {}."""
+    return dict(_deck_choices_in(ruleset, get_language()))
+
+
+@functools.cache
+def _deck_choices_in(ruleset: str, language: str) -> dict[str, str]:
+    """deck_choices in one language, worked out once per process: the engine's decks do not change
+    while it runs, and the home page, the challenge and lobby forms list them on every request (issue 27)."""
     hook = getattr(get_ruleset(ruleset), "deck_choices", None)
     return hook() if hook else {}
 
