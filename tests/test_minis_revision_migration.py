@@ -1,8 +1,10 @@
-"""games/migrations/0020_minis_revision and 0022_minis_revision_2: the miniatures games stored before
-rules revision 2 (issue 32's rules framework) are marked `revision: 1`, and those stored under revision 2
-(before revision 3: exact line of sight to the tolerance, Dangerous entered by moves a unit does not make
-itself, To The Last!) `revision: 2`, options and snapshot, so their action logs replay to the same
-states; a game that names its revision and games of other rulesets are left as they are."""
+"""games/migrations/0020_minis_revision, 0022_minis_revision_2 and 0023_minis_revision_3: the miniatures
+games stored before rules revision 2 (issue 32's rules framework) are marked `revision: 1`, those stored
+under revision 2 (before revision 3: exact line of sight to the tolerance, Dangerous entered by moves a
+unit does not make itself, To The Last!) `revision: 2`, and those stored under revision 3 (before revision
+4: M29's empty turns, Subjugation's untargetable unit, Cersei's and Sansa's abilities) `revision: 3`,
+options and snapshot, so their action logs replay to the same states; a game that names its revision and
+games of other rulesets are left as they are."""
 from __future__ import annotations
 
 import importlib
@@ -18,10 +20,11 @@ pytestmark = pytest.mark.django_db
 
 mark = importlib.import_module("games.migrations.0020_minis_revision").mark
 mark_2 = importlib.import_module("games.migrations.0022_minis_revision_2").mark
+mark_3 = importlib.import_module("games.migrations.0023_minis_revision_3").mark
 
 
 def test_minis_games_stored_before_revision_2_keep_revision_1_and_nothing_else_changes():
-    assert REVISION == 3
+    assert REVISION == 4
     started = make_game(2, ruleset="minis", seed=3)
     assert "revision" not in started.options and "revision" not in started.state["options"]
     named = make_game(2, ruleset="minis", seed=4, options={"revision": 2})
@@ -47,5 +50,20 @@ def test_minis_games_stored_under_revision_2_keep_it_and_nothing_else_changes():
     old.refresh_from_db()
     assert started.options["revision"] == 2 and started.state["options"]["revision"] == 2
     assert old.options["revision"] == 1 and old.state["options"]["revision"] == 1
+    board.refresh_from_db()
+    assert (board.options, board.state) == (before.options, before.state)
+
+
+def test_minis_games_stored_under_revision_3_keep_it_and_nothing_else_changes():
+    started = make_game(2, ruleset="minis", seed=9)  # started under the current revision: none named
+    assert "revision" not in started.options and "revision" not in started.state["options"]
+    old = make_game(2, ruleset="minis", seed=10, options={"revision": 2})
+    board = make_game(3, seed=11)
+    before = Game.objects.get(pk=board.pk)
+    mark_3(apps, None)
+    started.refresh_from_db()
+    old.refresh_from_db()
+    assert started.options["revision"] == 3 and started.state["options"]["revision"] == 3
+    assert old.options["revision"] == 2 and old.state["options"]["revision"] == 2
     board.refresh_from_db()
     assert (board.options, board.state) == (before.options, before.state)

@@ -115,6 +115,8 @@ class MinisRuleset:
             return [{"choose": c} for c in flow.influence_choices(state)]
         if kind == "choose" and d.get("what") == "go_down_fighting":
             return [{"choose": e} for e in d["enemies"]]
+        if kind == "choose" and d.get("what") == "ncu_ability":
+            return [{"choose": c} for c in cards.ncu_choices(state)] + [{"choose": None}]  # "you may"
         if kind == "react":
             return cards.choices(state, seat)
         if kind == "choose":
@@ -222,6 +224,9 @@ class MinisRuleset:
             if d.get("what") == "go_down_fighting":
                 flow.answer_go_down_fighting(state, seat, value, events)
                 return
+            if d.get("what") == "ncu_ability":
+                cards.answer_ncu_ability(state, seat, value, events)
+                return
             if d.get("what") == "first_player":
                 if value not in state["seats"]:
                     raise EngineError("bad_action", gettext("choose takes a seat"))
@@ -267,6 +272,8 @@ class MinisRuleset:
                 return {"choose": flow.influence_choices(state)[0]}
             if d.get("what") == "go_down_fighting":
                 return {"choose": d["enemies"][0]}  # the first engaged enemy in setup order
+            if d.get("what") == "ncu_ability":
+                return {"choose": None}  # an NCU's "you may": declined
             if d["zone"] in flow.MAY_ZONES:
                 return {"choose": None}
             return {"choose": flow.zone_choices(state, d["zone"], seat)[0]}

@@ -595,6 +595,8 @@ def bot_action(state: State, seat: str) -> Action:
         return {"choose": {"unit": min(T.enemies(state, seat), key=lambda n: state["units"][n]["wounds"])}}
     if kind == "choose" and d.get("what") == "go_down_fighting":
         return {"choose": min(d["enemies"], key=lambda e: (state["units"][e]["wounds"], d["enemies"].index(e)))}
+    if kind == "choose" and d.get("what") == "ncu_ability":
+        return (RULESET.legal_actions(state, seat) or [{"choose": None}])[0]  # Cersei's, Sansa's: taken
     if kind == "choose" and d.get("what") == "influence":
         mine = [c for c in flow.influence_choices(state) if state["units"][c["unit"]]["seat"] == seat]
         if mine:

@@ -452,6 +452,21 @@ def _instead_of_zone(state, ctx):
             return
 
 
+def _zone_effect_left(state, ctx):
+    """Revision 4: the claimed zone's effect is still to come, so an effect "instead of the zone's
+    effect" has something to replace (not after Repeating the Words took the zone's effect's place)."""
+    return T.revision(state) < 4 or any(t.get("t") == "zone" and t.get("zone") == ctx["zone"]
+                                        and not t.get("replaced") for t in state["work"])
+
+
+def _instead_can(state, seat, ctx, o):
+    return _zone_effect_left(state, ctx)
+
+
+def _instead_unit_can(state, seat, ctx, o):
+    return _zone_effect_left(state, ctx) and _swift_can(state, seat, ctx, o)
+
+
 def _bribery_check(state, seat, ctx, p, o):
     if p.get("unit") not in T.enemies(state, seat):
         raise illegal(gettext("Bribery: choose an enemy combat unit"))
@@ -721,10 +736,10 @@ PARAMS = ("unit", "target", "move", "pick", "picks", "wounds", "charge", "march"
 CARD_EFFECTS: dict[tuple[str, int], Effect] = {
     ("40101", 0): ("ncu_activates", "enemy", _true, _intrigue_check, _intrigue_res),
     ("40102", 0): ("turn_start", "any", _swift_can, _attach_check, _attach_res),
-    ("40104", 0): ("zone_claimed", "own", _true, _bribery_check, _bribery_res),
+    ("40104", 0): ("zone_claimed", "own", _instead_can, _bribery_check, _bribery_res),
     ("40108", 0): ("morale_rolled", "own", _renown_can, _same, _renown_res),
     ("40111", 0): ("surge", "own", _overrun_can, _overrun_check, _overrun_res),
-    ("40112", 0): ("zone_claimed", "own", _swift_can, _assault_check, _assault_res),
+    ("40112", 0): ("zone_claimed", "own", _instead_unit_can, _assault_check, _assault_res),
     ("40103", 0): ("morale_before", "enemy", _true, _same, _roar),
     ("40105", 0): ("card_played", "enemy", _true, _same, _counter_res),
     ("40106", 0): ("panic_failed", "enemy", _true, _fealty_check, _fealty_res),
@@ -740,7 +755,7 @@ CARD_EFFECTS: dict[tuple[str, int], Effect] = {
     ("40203", 0): ("charge_rolled", "own", _true, _same, _devastating_res),
     ("40204", 0): ("turn_start", "any", _swift_can, _attach_check, _attach_res),
     ("40205", 0): ("charge_success", "own", _true, _winter_check, _winter_res),
-    ("40207", 0): ("zone_claimed", "own", _swift_can, _assault_check, _assault_res),
+    ("40207", 0): ("zone_claimed", "own", _instead_unit_can, _assault_check, _assault_res),
     ("40209", 0): ("charge_declared", "enemy", _true, _same, _superior_res),
     ("40206", 0): ("turn_start", "any", _swift_can, _swift_check, _swift_res),
     ("40208", 0): ("after_attack", "enemy", _defender_retreat_can, _same, _defender_retreat),
@@ -778,6 +793,9 @@ def card_modes(state: State, seat: str, window: str, ctx: Ctx, card: str) -> lis
     out = []
     if shielded(state, seat, ctx.get("unit")) and _side_ok(state, seat, ctx, "own"):
         return out
+    if T.revision(state) >= 4 and (subjugated(state, seat, ctx.get("unit")) or untargetable(
+            state, seat, ctx.get("target"))):
+        return out  # revision 4: a card on a trigger whose unit or target its side may not target
     for (cid, i), (w, side, can, _c, _r) in CARD_EFFECTS.items():
         if cid == card and w == window and _side_ok(state, seat, ctx, side) and can(state, seat, ctx, None):
             out.append(i)
@@ -806,6 +824,21 @@ def shielded(state: State, seat: str, name: Any) -> bool:
     cards this turn."""
     u = state["units"].get(name) if isinstance(name, str) else None
     return bool(u) and u["seat"] == seat and u.get("shielded") is not None and u["shielded"] == state.get("turn_no")
+
+
+def subjugated(state: State, seat: str, name: Any) -> bool:
+    """Subjugation of Power (40107, revision 4): a unit that failed its Panic Test has no abilities and
+    "cannot be targeted by its own side's Tactics cards" until the end of the turn: no card of `seat`
+    names it or triggers on it when `seat` is its side (its owner, with teams a teammate too, M130)."""
+    u = state["units"].get(name) if isinstance(name, str) else None
+    return bool(u) and T.revision(state) >= 4 and u.get("silenced") is not None \
+        and u["silenced"] == state.get("turn_no") and not T.is_enemy(state, seat, u["seat"])
+
+
+def untargetable(state: State, seat: str, name: Any) -> bool:
+    """No Tactics card of `seat` may name the unit or trigger on it now (Winter Is Coming (a), Subjugation
+    of Power)."""
+    return shielded(state, seat, name) or subjugated(state, seat, name)
 
 
 def cards_blocked(state: State, seat: str) -> bool:
@@ -1006,6 +1039,10 @@ def _validate(state: State, seat: str, action: dict[str, Any]) -> tuple[Effect, 
         if shielded(state, seat, params.get("unit")) or shielded(state, seat, params.get("target")):
             raise illegal(gettext("%(unit)s cannot be the target of your cards this turn (Winter Is Coming)")
                           % {"unit": params.get("unit") or params.get("target")})
+        if subjugated(state, seat, params.get("unit")) or subjugated(state, seat, params.get("target")):
+            raise illegal(gettext("%(unit)s cannot be the target of your cards this turn (Subjugation of Power)")
+                          % {"unit": params.get("unit") if subjugated(state, seat, params.get("unit"))
+                             else params.get("target")})
         return eff, eff[3](state, seat, ctx, params, None), None, (card, mode)
     v = flow._keys(value, {"unit", "ability", "target", "move", "charge", "march"}, "order")
     _fields(v, "order")
@@ -1094,3 +1131,188 @@ def h_resolve(state: State, task: dict[str, Any], events: Events) -> None:
     key = task["key"]
     eff = ORDER_EFFECTS[key] if isinstance(key, str) else CARD_EFFECTS[(key[0], key[1])]
     eff[4](state, task["seat"], task["ctx"], task["params"], task["owner"], events)
+
+
+# ---------------------------------------------------------------------- NCU abilities (revision 4)
+# An NCU's triggered ability, read from its card's ability names: name -> [(moment, can(state, nid, moment),
+# options(state, nid, moment), check(state, nid, moment, value) -> value, resolve(state, task, value, events))].
+# Moments: "activates" (as the NCU activates, before the `ncu_activates` window: M105, its owner is the
+# active seat, so its effect resolves before the enemy's answer) and "claim" (as it claims a zone, after an
+# Influence, before the `zone_claimed` window and the zone's effect). `can` reads public facts only (so
+# that being asked tells nothing of a hand or a deck); the owner is asked `choose` (`what: ncu_ability`) and
+# may always decline (`null`: the abilities say "you may"). Not while the NCU has no abilities (Intrigue and
+# Subterfuge, 40101).
+HEAR_ME_ROAR, SUBJUGATION = "40103", "40107"
+PLAYING_THE_GAME = (("crown", HEAR_ME_ROAR), ("money", SUBJUGATION))
+PILES = ("discards", "deck")
+
+
+def ncu_seat(state: State, nid: str) -> str:
+    return state["ncus"][nid]["seat"]
+
+
+def order_tokens_left(state: State, nid: str) -> int:
+    """The Order tokens left on an NCU's card (Cersei starts the game with 2, seed 745-746; they are not
+    put back in Cleanup); a scenario's `card_tokens` names them by the NCU's id."""
+    start = int(data.card(T.ncu_card(nid)).get("order_tokens") or 0)
+    return int((state.get("card_tokens") or {}).get(nid, start))
+
+
+def _ptg_cards(state: State, seat: str) -> list[str]:
+    return [cid for zone, cid in PLAYING_THE_GAME if controls(state, seat, zone)]
+
+
+def _ptg_can(state: State, nid: str, moment: str) -> bool:
+    return order_tokens_left(state, nid) > 0 and bool(_ptg_cards(state, ncu_seat(state, nid)))
+
+
+def _ptg_options(state: State, nid: str, moment: str) -> list[dict[str, Any]]:
+    """Spend a token; each card searched for comes from a pile holding one (the owner's pick when both do;
+    a card in neither pile is not found). Listed to the owner only (it names the deck's content)."""
+    p = state["players"][ncu_seat(state, nid)]
+    out: list[dict[str, Any]] = [{"spend": True, "from": {}}]
+    for cid in _ptg_cards(state, ncu_seat(state, nid)):
+        piles = [src for src in PILES if cid in p[src]]
+        if piles:
+            out = [{"spend": True, "from": {**o["from"], cid: src}} for o in out for src in piles]
+    return out
+
+
+def _ptg_check(state: State, nid: str, moment: str, value: Any) -> dict[str, Any]:
+    v = _flow()._keys(value, {"spend", "from"}, "choose")
+    if v.get("spend") is not True:
+        raise EngineError("bad_action", gettext("Playing The Game: spend takes true (or choose null to keep the token)"))
+    src = v.get("from") or {}
+    F.mapping(src, "choose: from")
+    p = state["players"][ncu_seat(state, nid)]
+    wanted = _ptg_cards(state, ncu_seat(state, nid))
+    out: dict[str, str] = {}
+    for cid, pile in src.items():
+        if pile not in PILES:
+            raise EngineError("bad_action", gettext("from: each card comes from deck or discards"))
+        if cid not in wanted:
+            raise illegal(gettext("Playing The Game does not search for that card now"))
+        if cid not in p[pile]:
+            raise illegal(gettext("there is no %(card)s in that pile") % {"card": term("minis", data.card(cid)["name"])})
+        out[cid] = pile
+    for cid in wanted:
+        if cid not in out:
+            found = [pile for pile in PILES if cid in p[pile]]
+            if found:
+                out[cid] = found[0]  # not named: the discard pile first
+    return {"spend": True, "from": out}
+
+
+def _ptg_res(state: State, task: dict[str, Any], value: dict[str, Any], events: Events) -> None:
+    """Playing The Game (Cersei Lannister, Queen Regent): one of her Order tokens spent; with the crown zone
+    controlled a Hear Me Roar!, with the money zone a Subjugation of Power, from the deck or the discard
+    pile into the hand; then the deck is shuffled."""
+    nid, seat = task["ncu"], task["seat"]
+    p = state["players"][seat]
+    state.setdefault("card_tokens", {})[nid] = order_tokens_left(state, nid) - 1
+    taken, sources = [], []
+    for cid, pile in value["from"].items():
+        p[pile].remove(cid)
+        p["hand"].append(cid)
+        taken.append(cid)
+        sources.append(pile)
+    rng.shuffle(state, p["deck"])
+    events.append({"type": "ncu_ability", "seat": seat, "ncu": nid, "ability": task["ability"], "cards": taken,
+                   "sources": sources, "tokens": state["card_tokens"][nid]})
+    if len(p["hand"]) > _flow().HAND_MAX:
+        _flow().push(state, {"t": "hand_limit", "seat": seat})  # M32: at once
+
+
+def _rtw_can(state: State, nid: str, moment: str) -> bool:
+    seat = ncu_seat(state, nid)
+    if moment == "activates" and nid in state["once_used"].get(seat, []):
+        return False  # once per game as she activates; each time she claims a zone
+    return bool(state["players"][seat]["discards"])
+
+
+def _rtw_options(state: State, nid: str, moment: str) -> list[dict[str, Any]]:
+    disc = state["players"][ncu_seat(state, nid)]["discards"]
+    return [{"card": c} for c in dict.fromkeys(disc)]
+
+
+def _rtw_check(state: State, nid: str, moment: str, value: Any) -> dict[str, Any]:
+    v = _flow()._keys(value, {"card"}, "choose")
+    cid = F.name(v.get("card"), "choose: card")
+    if cid not in state["players"][ncu_seat(state, nid)]["discards"]:
+        raise illegal(gettext("choose a Tactics card of your discard pile"))
+    return {"card": cid}
+
+
+def _rtw_res(state: State, task: dict[str, Any], value: dict[str, Any], events: Events) -> None:
+    """Repeating the Words (Sansa Stark, Little Bird): a Tactics card of the discard pile goes back to the
+    hand, once per game as she activates, and each time she claims a zone instead of the zone's effect."""
+    nid, seat = task["ncu"], task["seat"]
+    p = state["players"][seat]
+    p["discards"].remove(value["card"])
+    p["hand"].append(value["card"])
+    ev = {"type": "ncu_ability", "seat": seat, "ncu": nid, "ability": task["ability"], "cards": [value["card"]],
+          "sources": ["discards"]}
+    if task["moment"] == "claim":
+        _instead_of_zone(state, {"zone": task["zone"]})
+        ev["instead"] = task["zone"]
+    else:
+        state["once_used"].setdefault(seat, []).append(nid)
+    events.append(ev)
+    if len(p["hand"]) > _flow().HAND_MAX:
+        _flow().push(state, {"t": "hand_limit", "seat": seat})  # M32: at once
+
+
+NcuEffect = tuple[str, Callable, Callable, Callable, Callable]
+NCU_EFFECTS: dict[str, list[NcuEffect]] = {
+    "Playing The Game": [("claim", _ptg_can, _ptg_options, _ptg_check, _ptg_res)],
+    "Repeating the Words": [("activates", _rtw_can, _rtw_options, _rtw_check, _rtw_res),
+                            ("claim", _rtw_can, _rtw_options, _rtw_check, _rtw_res)],
+}
+
+
+def _ncu_effect(ability: str, moment: str) -> NcuEffect | None:
+    return next((e for e in NCU_EFFECTS.get(ability, []) if e[0] == moment), None)
+
+
+def ncu_moment(state: State, nid: str, moment: str, zone: str | None = None) -> None:
+    """Queue the NCU's abilities that trigger at `moment` (revision 4), before whatever is queued."""
+    if T.revision(state) < 4:
+        return
+    flow = _flow()
+    for ab in sorted(data.ability_names(data.card(T.ncu_card(nid))), reverse=True):
+        if _ncu_effect(ab, moment):
+            task = {"t": "ncu_ability", "ncu": nid, "seat": ncu_seat(state, nid), "moment": moment, "ability": ab}
+            if zone is not None:
+                task["zone"] = zone
+            flow.push(state, task)
+
+
+def h_ncu_ability(state: State, task: dict[str, Any], events: Events) -> None:
+    flow = _flow()
+    nid = task["ncu"]
+    eff = _ncu_effect(task["ability"], task["moment"])
+    if eff is None or state["ncus"][nid].get("silenced") == state["round"] or not eff[1](state, nid, task["moment"]) \
+            or not eff[2](state, nid, task["moment"]):
+        flow.done(state, task)
+        return
+    flow.ask(state, "choose", [task["seat"]], what="ncu_ability", ncu=nid, ability=task["ability"],
+             moment=task["moment"])
+
+
+def ncu_choices(state: State) -> list[dict[str, Any]]:
+    """The pending NCU ability's answers other than declining."""
+    task = state["work"][0]
+    eff = _ncu_effect(task["ability"], task["moment"])
+    return eff[2](state, task["ncu"], task["moment"]) if eff else []
+
+
+def answer_ncu_ability(state: State, seat: str, value: Any, events: Events) -> None:
+    flow = _flow()
+    task = state["work"][0]
+    eff = _ncu_effect(task["ability"], task["moment"])
+    if value is not None:
+        value = eff[3](state, task["ncu"], task["moment"], value)
+    state["decision"] = None
+    flow.done(state, task)
+    if value is not None:
+        eff[4](state, task, value, events)

@@ -143,6 +143,8 @@ def activations_left(state: State, seat: str) -> list[str]:
 
 def _next_turn(state: State, events: Events) -> None:
     seat = state["turn"]
+    if T.revision(state) >= 4 and _empty_turn(state, seat, events):
+        return
     if not activations_left(state, seat):
         if T.multi(state):
             # M29, M131: a seat with nothing to activate takes its turn empty; the next seat to its
@@ -174,6 +176,34 @@ def _next_turn(state: State, events: Events) -> None:
                                 and activations_left(state, s)])
         return
     ask(state, "activate", [seat])
+
+
+def _empty_turn(state: State, seat: str, events: Events) -> bool:
+    """M29 (revision 4; seed 269-272: "Una vez haya empezado uno de sus turnos, si a un jugador no le
+    quedan unidades por activar, procede directamente con el paso de fin de turno"): a seat (with teams,
+    M130: a team) with nothing left to activate still takes its turn while another has something left:
+    the start of the turn (its `turn_start` window, M27 (1)), then straight to the end of the turn (the
+    `turn_end` window, M27 (4)); the turn then passes as after an activation. So does a turn whose seat
+    lost its last unit to activate during its own start-of-turn window. False (nothing done) when the
+    seat has something to activate, a teammate does (the team's turn), nobody has (the phase ends: the
+    old path starts the Cleanup), or the seat is out of the game."""
+    if seat not in T.in_game(state) or activations_left(state, seat):
+        return False
+    others = [s for s in T.in_game(state) if s != seat and activations_left(state, s)]
+    if not others or (T.team_game(state) and any(not T.is_enemy(state, seat, s) for s in others)):
+        if not others:
+            state["turn_open"] = False  # the phase ends (M29): the next round's first turn opens anew
+        return False
+    if not state.get("turn_open"):
+        state["turn_open"] = True
+        state["turn_no"] = state.get("turn_no", 0) + 1
+        events.append({"type": "empty_turn", "seat": seat})
+        cards.open_window(state, "turn_start", {"seat": seat})
+        return True
+    state["turn_open"] = False
+    state["turn"] = T.next_left(state, seat) if T.multi(state) else T.opponent(state, seat)
+    cards.open_window(state, "turn_end", {"seat": seat}, window_seats(state, seat))
+    return True
 
 
 def _turn_order(state: State, seat: str) -> list[str]:
@@ -229,6 +259,7 @@ def activate(state: State, seat: str, name: str, events: Events) -> None:
             return
         push(state, {"t": "ask_action", "seat": seat})
         cards.open_window(state, "ncu_activates", {"ncu": name})
+        cards.ncu_moment(state, name, "activates")  # revision 4: "as she activates" (Repeating the Words)
         return
     raise illegal(gettext("no unit or NCU named %(name)s") % {"name": name})
 
@@ -1808,6 +1839,8 @@ def _ncu_action(state: State, seat: str, nid: str, kind: str, value: Any, events
         push(state, {"t": "zone", "zone": zone, "seat": seat, "stage": "start", "target": target})
         # "when a friendly NCU claims a zone" (Bribery, Assault Orders: instead of the zone's effect)
         cards.open_window(state, "zone_claimed", {"ncu": nid, "zone": zone})
+        # revision 4: "each time she claims a zone" (Playing The Game, Repeating the Words)
+        cards.ncu_moment(state, nid, "claim", zone)
         push(state, {"t": "influence", "ncu": nid, "seat": seat, "target": influence})
         return
     if kind == "place":
@@ -2480,4 +2513,5 @@ HANDLERS = {
     "hits": cards.h_hits,
     "go_down_fighting": _h_go_down_fighting,
     "rage": _h_rage,
+    "ncu_ability": cards.h_ncu_ability,
 }

@@ -75,14 +75,14 @@ WINDOWS = {
     "card_played": gettext_noop("a Tactics card played"), "zone_claimed": gettext_noop("a zone claimed"),
     "charge_declared": gettext_noop("a charge declared"), "charge_rolled": gettext_noop("a charge roll"),
     "charge_success": gettext_noop("a successful charge"), "surge": gettext_noop("a Surge Forward"),
-    "unit_destroyed": gettext_noop("a unit destroyed"),
+    "unit_destroyed": gettext_noop("a unit destroyed"), "turn_end": gettext_noop("the end of the turn"),
 }
 # Lines that matter in a digest ("since your last move"); the others are bookkeeping.
 KEY_KINDS = frozenset({
     "first_player", "round", "cleanup", "activate", "move", "retreat", "charge", "attack", "attack_dice", "hits",
     "wounds", "heal", "destroyed", "test", "condition", "claim", "place", "influence", "play", "order", "attach",
     "counterplot", "cancelled", "reckless_heroism", "last_stand", "redeploy", "vp", "game_over", "ability",
-    "dangerous", "terrain_destroyed", "eliminated",
+    "dangerous", "terrain_destroyed", "eliminated", "ncu_ability",
 })
 # The lines a round's summary leads with (a subset of KEY_KINDS).
 HEADLINE_KINDS = frozenset({"charge", "destroyed", "claim", "place", "play", "vp", "game_over"})
@@ -551,6 +551,40 @@ def _influence(ev: Event) -> list[Piece]:
     return says(gettext("%(ncu)s's Influence falls on %(unit)s."), ncu=card(ev["ncu"]), unit=unit(ev["unit"]))
 
 
+def _from_pile(cid: Any, pile: Any) -> str:
+    if pile == "deck":
+        return gettext("%(card)s from the deck") % {"card": card(cid)}
+    return gettext("%(card)s from the discard pile") % {"card": card(cid)}
+
+
+def _ncu_ability(ev: Event) -> list[Piece]:
+    """An NCU's triggered ability (revision 4): Playing The Game (Cersei), Repeating the Words (Sansa)."""
+    got = [c for c in (ev.get("cards") or []) if isinstance(c, str)]
+    piles = list(ev.get("sources") or [])
+    if ev.get("tokens") is not None:
+        pieces: dict[str, Piece] = {"seat": seat(ev["seat"]), "ncu": card(ev["ncu"]), "ability": ability(ev.get("ability")),
+                                    "left": str(ev["tokens"])}
+        if not got:
+            return says(gettext("%(seat)s spends an Order token of %(ncu)s (%(ability)s; tokens left: %(left)s) but "
+                                "finds no card; the Tactics deck is shuffled."), **pieces)
+        found = join([_from_pile(c, piles[i] if i < len(piles) else None) for i, c in enumerate(got)])
+        return says(gettext("%(seat)s spends an Order token of %(ncu)s (%(ability)s; tokens left: %(left)s) and takes "
+                            "%(cards)s into the hand; the Tactics deck is shuffled."), cards=found, **pieces)
+    taken = join([card(c) for c in got])
+    if ev.get("instead"):
+        return says(gettext("%(seat)s takes %(cards)s back from the discard pile instead of the effect of %(zone)s "
+                            "(%(ncu)s: %(ability)s)."), seat=seat(ev["seat"]), cards=taken, zone=zone(ev["instead"]),
+                    ncu=card(ev["ncu"]), ability=ability(ev.get("ability")))
+    return says(gettext("%(seat)s takes %(cards)s back from the discard pile as %(ncu)s activates (%(ability)s, once "
+                        "per game)."), seat=seat(ev["seat"]), cards=taken, ncu=card(ev["ncu"]),
+                ability=ability(ev.get("ability")))
+
+
+def _empty_turn(ev: Event) -> list[Piece]:
+    return says(gettext("%(seat)s has nothing left to activate: its turn goes from its start straight to its end."),
+                seat=seat(ev["seat"]))  # M29
+
+
 def _vp(ev: Event) -> list[Piece]:
     n = ev.get("points", 1)
     return says(gettext("%(seat)s holds %(quadrant)s and scores %(points)s%(total)s."), seat=seat(ev["seat"]),
@@ -684,7 +718,8 @@ NARRATORS: dict[str, Callable[[Event], list[Piece]]] = {
     "condition": _condition, "claim": _claim, "place": _place, "influence": _influence, "vp": _vp,
     "react_pass": _react_pass, "play": _play, "order": _order, "cancelled": _cancelled, "counterplot": _counterplot,
     "attach": _attach, "detached": _detached, "reckless_heroism": _reckless_heroism, "last_stand": _last_stand,
-    "ability": _ability, "game_over": _game_over, "dangerous": _dangerous, "terrain_destroyed": _terrain_destroyed,
+    "ability": _ability, "ncu_ability": _ncu_ability, "empty_turn": _empty_turn, "game_over": _game_over,
+    "dangerous": _dangerous, "terrain_destroyed": _terrain_destroyed,
 }
 
 

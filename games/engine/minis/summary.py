@@ -9,7 +9,7 @@ import copy
 from typing import Any
 
 from games.engine.base import HIDDEN, REFEREE
-from games.engine.minis import data, flow
+from games.engine.minis import cards, data, flow
 from games.engine.minis import table as T
 
 State = dict[str, Any]
@@ -19,7 +19,7 @@ TOP_KEYS = frozenset({
     "activations_left", "ncus", "board", "control", "quadrants", "quadrant_points", "hands", "hand_size", "decks",
     "deck_size", "discards", "last_attack", "last_charge", "last_retreat", "last_test", "dice_left", "winner",
     "result", "seats", "mode", "threshold", "table", "terrain", "game_size", "multiplayer", "teams", "corners",
-    "eliminated",
+    "eliminated", "once_used",
 })
 UNIT_KEYS = frozenset({"at", "facing", "pose", "seat", "card", "attachment", "wounds", "ranks", "figures",
                        "conditions", "activated", "order_used", "orders_used", "engaged", "destroyed", "quadrant", "influence"})
@@ -72,8 +72,7 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
         "vp": dict(state["vp"]),
         "army_points": {s: T.army_points(state, s) for s in seats},
         "activations_left": {s: len(flow.activations_left(state, s)) for s in seats},
-        "ncus": {i: {"seat": n["seat"], "zone": n["zone"], "quadrant": n["quadrant"], "activated": n["activated"]}
-                 for i, n in state["ncus"].items()},
+        "ncus": {i: ncu_summary(state, i) for i in state["ncus"]},
         "board": dict(state["board"]),
         "control": {z: (state["ncus"][nid]["seat"] if nid else None) for z, nid in state["board"].items()},
         "quadrants": flow.quadrant_control(state) if state["mode"] == "here_we_stand" else {},
@@ -87,6 +86,7 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
         "last_retreat": copy.deepcopy(state["last_retreat"]), "last_test": copy.deepcopy(state["last_test"]),
         "dice_left": len(state["dice"]) if state["dice"] is not None else None,
         "winner": state["winner"], "result": state["result"],
+        "once_used": {s: list(state.get("once_used", {}).get(s, [])) for s in seats},
     }
     m = T.multi(state)
     if m:
@@ -99,6 +99,16 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
                 out["hands"][s] = HIDDEN
             out["decks"][s] = HIDDEN
         out["dice_left"] = HIDDEN
+    return out
+
+
+def ncu_summary(state: State, nid: str) -> dict[str, Any]:
+    """An NCU: its seat, zone or quadrant, Activation token; `order_tokens` left on a card that has some
+    (Cersei Lannister, Queen Regent: Playing The Game)."""
+    n = state["ncus"][nid]
+    out = {"seat": n["seat"], "zone": n["zone"], "quadrant": n["quadrant"], "activated": n["activated"]}
+    if data.card(T.ncu_card(nid)).get("order_tokens"):
+        out["order_tokens"] = cards.order_tokens_left(state, nid)
     return out
 
 

@@ -18,8 +18,10 @@ from games.engine.narration import gettext, join, ngettext, pgettext
 # Impassable, Rough, Blocks LoS and Cover without effect); 2: issue 32's framework (docs/engine-minis.md);
 # 3: line of sight exact to the tolerance (a gap wider than 0.01 in gives sight), Dangerous terrain
 # entered by moves a unit does not make itself (pushed, aligned, an attack's re-face or shift, a Surge,
-# a zone's or card's move) and To The Last! (20205).
-REVISION = 3
+# a zone's or card's move) and To The Last! (20205); 4: a seat with nothing left to activate still takes its
+# turn's start and end windows (M29), Subjugation of Power's "cannot be targeted by its own side's Tactics
+# cards", the NCU abilities Playing The Game (Cersei) and Repeating the Words (Sansa).
+REVISION = 4
 
 
 def revision(state: dict[str, Any]) -> int:
