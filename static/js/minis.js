@@ -552,6 +552,11 @@
     }
   }
   function ability(k) { return String(k).replace(/^Order: /, ""); }
+  /* An NCU's triggered ability being asked (choose, what: ncu_ability): its name and text as the card says them. */
+  function ncuAbility(d) {
+    const a = (card(d.ncu).abilities || []).find((x) => x.name === d.ability) || {};
+    return { label: a.label || d.ability, text: String(a.text || "").replace(/\s*\(\d{5}\)/g, "") };  // the data's card ids left out
+  }
   /* An event in words, when the server sent no sentences (the log's lines are narrate.py's). */
   function describeEvent(e) {
     const U = unitName, F = (x) => seatName(x);
@@ -1341,6 +1346,11 @@
     if (k === "choose") {
       if (v === null || v === false) return gettext("Decline");
       if (typeof v === "string" && decision().what === "go_down_fighting") return fmt(gettext("%(unit)s loses 1 wound"), { unit: unitName(v) });
+      if (decision().what === "ncu_ability") {
+        if (v.card) return fmt(gettext("Take %(card)s back into your hand"), { card: card(v.card).name });
+        const found = Object.entries(v.from || {}).map(([c, pile]) => fmt(pile === "deck" ? gettext("%(card)s from the deck") : gettext("%(card)s from the discard pile"), { card: card(c).name }));
+        return found.length ? fmt(gettext("Spend an Order token and take %(cards)s"), { cards: found.join(", ") }) : gettext("Spend an Order token (no card left to find)");
+      }
       if (typeof v === "string") return seats().includes(v) ? fmt(gettext("%(seat)s is the First Player"), { seat: seatLabel(v) }) : cap(v);
       const d = decision(), U = unitName(v.unit);
       if (d.what === "influence") return v.condition ? fmt(gettext("Influence %(unit)s, removing its %(condition)s token"), { unit: U, condition: condName(v.condition) }) : fmt(gettext("Influence %(unit)s"), { unit: U });
@@ -1382,6 +1392,7 @@
     if (kind === "choose" && d.what === "first_player") title = gettext("choose the First Player");
     else if (kind === "choose" && d.what === "influence") title = fmt(gettext("%(ncu)s's Influence"), { ncu: card(d.ncu).name });
     else if (kind === "choose" && d.what === "go_down_fighting") title = gettext("Go Down Fighting");
+    else if (kind === "choose" && d.what === "ncu_ability") title = `${card(d.ncu).name}: ${ncuAbility(d).label}`;
     else if (kind === "choose" && d.zone) title = fmt(gettext("the %(zone)s zone"), { zone: zoneName(d.zone) });
     else if (kind === "react") title = fmt(gettext("%(moment)s: a card or an Order?"), { moment: WINDOW_WORDS[d.window] || gettext("a trigger") });
     const head = h("h2", {}, gettext("Your decision:") + " ", title, " ", me.deadline_at ? h("span", { class: "deadline", "data-deadline": me.deadline_at }, "") : "");
@@ -1782,6 +1793,12 @@
     if (d.zone) parts.push(h("p", {}, `${zoneName(d.zone)}: ${(C.zones[d.zone] || {}).text || ""}`));
     if (d.what === "influence") parts.push(h("p", {}, fmt(gettext("%(ncu)s attaches to a combat unit until the end of the round."), { ncu: card(d.ncu).name })));
     if (d.what === "go_down_fighting") parts.push(h("p", {}, fmt(gettext("%(unit)s has lost a rank: choose the engaged enemy that loses 1 wound."), { unit: unitName(d.unit) })));
+    if (d.what === "ncu_ability") {
+      const a = ncuAbility(d), n = (S.ncus || {})[d.ncu] || {};
+      parts.push(h("p", {}, a.text));
+      if (n.order_tokens !== undefined) parts.push(h("p", {}, fmt(gettext("Order tokens left on the card: %(count)s."), { count: n.order_tokens })));
+      if (d.moment === "claim" && (legal || []).some((x) => x.choose && x.choose.card)) parts.push(h("p", {}, gettext("A card taken back replaces the zone's effect.")));
+    }
     const opts = legal.filter((a) => a.choose !== null);
     parts.push(h("div", { class: "choices" }, opts.map((a) => button(a))));
     if (d.zone === "horse") {

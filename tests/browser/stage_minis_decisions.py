@@ -78,3 +78,54 @@ def decision_games(names: list[str], password: str) -> None:
         game.save(update_fields=["state", "version"])
         out.append(f"{game.pk}/{key}/{next(iter(engine.pending(state)))}")
     print("games " + ",".join(out))
+
+
+# Armies fielding Sansa Stark, Little Bird and Cersei Lannister, Queen Regent in place of the starter
+# lists' Catelyn and Tyrion (rules revision 4: their abilities ask `choose`, `what: ncu_ability`).
+NCU_ARMIES = {
+    "stark": {"commander": "20201", "ncus": ["30202"],
+              "units": [{"unit": "10201", "attachment": "20201"}, {"unit": "10201"},
+                        {"unit": "10203", "attachment": "20203"}, {"unit": "10202"}, {"unit": "10204"}]},
+    "lannister": {"commander": "20115", "ncus": ["30105"],
+                  "units": [{"unit": "10101", "attachment": "20115"}, {"unit": "10101", "attachment": "20102"},
+                            {"unit": "10102", "attachment": "20101"}, {"unit": "10103", "attachment": "20114"}]},
+}
+
+
+def ncu_ability_states(limit: int = 40) -> dict[str, dict[str, Any]]:
+    """The first state asking each NCU ability (`choose:ncu_ability:<card>:<moment>`) in seeded games
+    of the engine's player (both seats) with NCU_ARMIES."""
+    engine = get_ruleset("minis")
+    found: dict[str, dict[str, Any]] = {}
+    wanted = {"choose:ncu_ability:30105:claim", "choose:ncu_ability:30202:activates", "choose:ncu_ability:30202:claim"}
+    for seed in range(limit):
+        if wanted <= set(found):
+            break
+        rnd = random.Random(seed)
+        state = engine.new_game(SEATS, {"armies": NCU_ARMIES}, seed)
+        for _ in range(4000):
+            if engine.is_over(state):
+                break
+            seat = sorted(engine.pending(state))[0]
+            d = state["decision"]
+            if d["kind"] == "choose" and d.get("what") == "ncu_ability":
+                found.setdefault(f"choose:ncu_ability:{d['ncu']}:{d['moment']}", state)
+            action = engine.bot_action(state, seat) if seat == "stark" else engine.random_action(state, seat, rnd)
+            state, _ = engine.apply(state, seat, action)
+    return found
+
+
+def ncu_ability_games(names: list[str], password: str) -> None:
+    """One game between `names` (Stark, Lannister) per NCU ability asked; prints `games <id>/<kind>/<seat>,...`."""
+    from games.services.play import do_create_game
+
+    a, b = users(names, password)
+    engine = get_ruleset("minis")
+    out = []
+    for key, state in sorted(ncu_ability_states().items()):
+        game = do_create_game(ruleset="minis", seating={"stark": a, "lannister": b}, options={})
+        game.state = state
+        game.version += 1
+        game.save(update_fields=["state", "version"])
+        out.append(f"{game.pk}/{key}/{next(iter(engine.pending(state)))}")
+    print("games " + ",".join(out))
