@@ -225,3 +225,28 @@ def test_empty_turns_in_random_games_keep_the_invariants():
             seen += len(kinds(events, "empty_turn"))
             bot.check_invariants(state, events)
     assert seen > 0
+
+
+def test_a_free_for_all_seat_with_nothing_left_takes_its_empty_turn_in_its_place_M131():
+    """Three players (M131): after stark's first unit, lannister and stark_2 (both done) take their empty
+    turns in seating order, each with its start-of-turn window (lannister holds a "start of any turn"
+    card, so it is asked at both), then stark plays its second unit."""
+    units = {"swords": {"card": "10201", "at": [6, 8], "facing": 0},
+             "swords_b": {"card": "10201", "at": [16, 8], "facing": 0},
+             "guards": {"card": "10101", "at": [6, 40], "facing": 180, "activated": True},
+             "wolves": {"card": "10201", "seat": "stark_2", "at": [42, 40], "facing": 180, "activated": True}}
+    s = R.scenario_game(["stark", "lannister", "stark_2"], {}, 1,
+                        {"first_player": "stark", "units": units,
+                         "hands": {"stark": [], "lannister": ["40110"], "stark_2": []}}, "activation")
+    s, _ = R.apply(s, "lannister", {"pass": True})
+    s, _ = R.apply(s, "stark", {"activate": "swords"})
+    s, ev = R.apply(s, "stark", {"no_action": True})
+    assert kinds(ev, "empty_turn") == [{"type": "empty_turn", "seat": "lannister"}]
+    assert s["decision"]["ctx"] == {"seat": "lannister"} and R.pending(s) == {"lannister": "react"}
+    s, ev = R.apply(s, "lannister", {"pass": True})
+    assert kinds(ev, "empty_turn") == [{"type": "empty_turn", "seat": "stark_2"}]
+    assert s["decision"]["ctx"] == {"seat": "stark_2"} and R.pending(s) == {"lannister": "react"}
+    s, _ = R.apply(s, "lannister", {"pass": True})
+    assert s["turn"] == "stark" and R.pending(s) == {"lannister": "react"}  # stark's own turn start
+    s, _ = R.apply(s, "lannister", {"pass": True})
+    assert R.pending(s) == {"stark": "activate"}
