@@ -79,7 +79,7 @@ def viewer_seat(game: Game, user, seats: list[GameSeat] | None = None) -> str | 
 
 def seat_rows(game: Game, seats: list[GameSeat] | None = None, viewer=None) -> list[dict[str, Any]]:
     """The seats as `viewer` is shown them (anonymous players: another seat's player is faceless)."""
-    connected = set(Presence.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True))
+    connected = {row["user_id"] for row in compiled.rows("games:connected-players", _connected_query, game_id=game.pk)}
     now = timezone.now()
     hidden = hides_names(game)
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
@@ -104,6 +104,10 @@ def seat_rows(game: Game, seats: list[GameSeat] | None = None, viewer=None) -> l
         }
         for s in (game.seats.all() if seats is None else seats)
     ]
+
+
+def _connected_query(game_id: int):
+    return Presence.objects.filter(game_id=game_id, user__isnull=False).values("user_id")
 
 
 def game_payload(game: Game, user, seats: list[GameSeat] | None = None) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from django.utils.translation import ngettext_lazy
 
 from games.engine import get_ruleset
 from games.models import Game, GameSeat, SeatSubstitution
+from westeros import compiled
 
 WORDS = {
     # who played a seat
@@ -193,12 +194,15 @@ def game_result(game: Game, seats: list[GameSeat], viewer) -> dict[str, Any] | N
     if game.status not in ENDED:
         return None
     seats = sorted(seats, key=lambda s: s.position)
-    subs = list(game.substitutions.select_related("leaver", "substitute"))
+    # both queries compiled once per process (westeros/compiled.py): every finished game's page and API
+    # read makes them (issue 27)
+    subs = compiled.models("games:result-take-overs", _take_overs_query, game_id=game.pk)
     # as ratings.services.is_rated and players_of: a ranked game with a ranking and two players at least
     rated = bool(game.ranked and game.ranking) and sum(1 for s in seats if not s.is_computer()) >= 2
     changes = {}
     if rated:
-        changes = {c.seat: c for c in game.rating_changes.all()}
+        changes = {c.seat: c for c in compiled.models("games:result-rating-changes", _rating_changes_query,
+                                                      game_id=game.pk)}
     names = seat_display_names(game, [s.seat for s in seats])
     by_seat = {s.seat: s for s in seats}
     state = game.state if isinstance(game.state, dict) else {}
@@ -234,6 +238,15 @@ def game_result(game: Game, seats: list[GameSeat], viewer) -> dict[str, Any] | N
         "replay_url": f"/games/{game.pk}/replay",
         "rematch_url": f"/games/{game.pk}/rematch" if viewer_id is not None and viewer_id in played else None,
     }
+
+
+def _take_overs_query(game_id: int):
+    return SeatSubstitution.objects.filter(game_id=game_id).select_related("leaver", "substitute")
+
+
+def _rating_changes_query(game_id: int):
+    # the ratings app's model through the reverse relation: games/ does not import ratings
+    return Game._meta.get_field("rating_changes").related_model.objects.filter(game_id=game_id)
 
 
 def _order(game: Game, seat_id: str) -> int:
