@@ -133,11 +133,13 @@ def _action(summary: str, request_serializer=None, response=TournamentSerializer
 
 
 class RegisterView(APIView):
-    @_action("Register for the tournament (the card game: with the deck you bring)", RegisterSerializer,
+    @_action("Register for the tournament (the card game: with the deck you bring; the miniatures game: with the "
+             "army you bring, and at two against two the partner you name)", RegisterSerializer,
              response={201: RegistrationSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
-        deck = _valid(RegisterSerializer, request)["deck"] if request.data else ""
-        registration = services.do_register(tournament_id, request.user, deck=deck)
+        data = _valid(RegisterSerializer, request) if request.data else {}
+        registration = services.do_register(tournament_id, request.user, deck=data.get("deck", ""),
+                                            army=data.get("army", ""), partner=data.get("partner", ""))
         return Response(RegistrationSerializer(registration, context={"viewer": request.user}).data,
                         status=status.HTTP_201_CREATED)
 
@@ -229,7 +231,7 @@ class RegistrationsView(APIView):
     @extend_schema(responses=RegistrationSerializer(many=True), summary="Registrations, by seed")
     def get(self, request: Request, tournament_id: int) -> Response:
         t = _event(tournament_id)
-        qs = Registration.objects.filter(tournament=t).select_related("user", "replaces__user")
+        qs = Registration.objects.filter(tournament=t).select_related("user", "replaces__user", "partner")
         return Response(RegistrationSerializer(qs, many=True, context={"tournament": t, "viewer": request.user}).data)
 
 

@@ -137,6 +137,14 @@ class Registration(models.Model):
     deck = models.JSONField(gettext_lazy("deck"), null=True, blank=True, help_text=gettext_lazy(
         "the card game: the deck the player brings to every game of the event, fixed when they register (a "
         "ready-made deck's key, or a copy of their saved deck); empty: the tournament's options decide"))
+    army = models.JSONField(gettext_lazy("army"), null=True, blank=True, help_text=gettext_lazy(
+        "the miniatures game: the army the player brings to every game of the event, fixed when they register (a "
+        "copy of their saved army, or a starter army); empty: each table gives them a house and its starter army"))
+    partner = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=gettext_lazy("partner"), null=True,
+                                blank=True, on_delete=models.SET_NULL, related_name="+", help_text=gettext_lazy(
+                                    "two against two: the player named as partner (a team when both name each other)"))
+    team = models.PositiveSmallIntegerField(gettext_lazy("team"), null=True, blank=True, help_text=gettext_lazy(
+        "two against two: the team's number, given at the start"))
 
     class Meta:
         verbose_name = gettext_lazy("registration")

@@ -301,14 +301,16 @@ PAIR_SEARCH_BUDGET = 20_000  # partners tried before giving up and leaving it to
 
 
 def pair_off(players: Sequence[Player], history: History, houses_for: HousesFor | None = None,
-             budget: int = PAIR_SEARCH_BUDGET) -> list[list[Player]] | None:
+             budget: int = PAIR_SEARCH_BUDGET, *, fits: Callable[[Player, Player], bool] | None = None,
+             repeats: bool = False) -> list[list[Player]] | None:
     """Tables of two after round 1, as a Swiss event pairs them: the highest-standing player still
     unpaired meets the nearest in the standings they have not met yet (a partner whose seat history
     clashes counts SEAT_SLACK places further), backtracking when the others cannot all be paired then.
     Returns the pairs best first, or None when no pairing without a repeat meeting turns up within
     `budget` partners tried; the local search then trades repeats against standing as for bigger
     tables. (A pairing without a repeat always exists while fewer than half the players have been met:
-    the graph of pairs not yet met then has a perfect matching, by Dirac's theorem.)"""
+    the graph of pairs not yet met then has a perfect matching, by Dirac's theorem.) `fits`: only pairs it allows
+    meet (fixed houses); `repeats`: pairs who met may meet again, those who met fewest times first."""
     n = len(players)
     if n % 2:
         return None
@@ -328,8 +330,12 @@ def pair_off(players: Sequence[Player], history: History, houses_for: HousesFor 
         if not rest:
             return []
         top, others = rest[0], rest[1:]
-        for partner in sorted(others, key=lambda j: j - top + SEAT_SLACK * clash(top, j)):
-            if history.met(players[top], players[partner]):
+        ranked = sorted(others, key=lambda j: (history.met(players[top], players[j]) if repeats else 0,
+                                               j - top + SEAT_SLACK * clash(top, j)))
+        for partner in ranked:
+            if history.met(players[top], players[partner]) and not repeats:
+                continue
+            if fits is not None and not fits(players[top], players[partner]):
                 continue
             tried += 1
             if tried > budget:
@@ -341,6 +347,114 @@ def pair_off(players: Sequence[Player], history: History, houses_for: HousesFor 
 
     found = solve(list(range(n)))
     return None if found is None else [[players[i], players[j]] for i, j in found]
+
+
+# --------------------------------------------------------------------------- sides of fixed houses
+
+
+def _house_count(houses: Iterable[str | None]) -> tuple[int, ...]:
+    """A side's fixed houses as a count per house, in FIXED_HOUSES order; players of no fixed house are not counted."""
+    counted = Counter(h for h in houses if h is not None)
+    return tuple(counted[h] for h in FIXED_HOUSES)
+
+
+# The miniatures game's houses: a table of two sides seats each house once per player of a side (Stark against
+# Lannister; two against two: two Stark seats and two Lannister seats, M130/M131), so a side's fixed houses must
+# leave room for the other side's.
+FIXED_HOUSES = ("stark", "lannister")
+
+
+def sides_fit(a: tuple[int, ...], b: tuple[int, ...], per_side: int) -> bool:
+    """Two sides of `per_side` players each can meet: no house is wanted by more players than it has seats."""
+    return all(x + y <= per_side for x, y in zip(a, b, strict=True))
+
+
+def _max_meetings(kinds: tuple[tuple[int, ...], ...], counts: tuple[int, ...], per_side: int,
+                  memo: dict | None = None) -> int:
+    """The most meetings of two sides among sides of these kinds (their counts), by exhaustive search over kinds."""
+    memo = {} if memo is None else memo
+    if counts in memo:
+        return memo[counts]
+    first = next((i for i, c in enumerate(counts) if c), None)
+    if first is None:
+        return 0
+    rest = list(counts)
+    rest[first] -= 1
+    best = _max_meetings(kinds, tuple(rest), per_side, memo)  # the first sits out
+    for j, c in enumerate(rest):
+        if c and sides_fit(kinds[first], kinds[j], per_side):
+            paired = list(rest)
+            paired[j] -= 1
+            best = max(best, 1 + _max_meetings(kinds, tuple(paired), per_side, memo))
+    memo[counts] = best
+    return best
+
+
+def fixed_house_round(
+    standing: Sequence[Player],
+    houses: dict[Player, tuple[int, ...]],
+    *,
+    per_side: int,
+    history: History | None = None,
+    first_round: bool = False,
+) -> RoundPairing:
+    """A Swiss round of tables of two sides when sides bring fixed houses (the miniatures game's armies: a Stark army
+    plays a Stark seat). `standing` lists the sides best first; `houses[side]` counts its fixed houses
+    (`_house_count`). Two sides meet only when their houses fit the table (`sides_fit`). Byes: as few as the houses
+    allow (an odd field, or more Stark armies than the Lannister ones and the sides of no fixed house can balance),
+    to the lowest-standing sides with the fewest byes whose sitting out leaves the rest as pairable. Then the
+    pairing of pairs (`pair_off`): the top side meets the nearest in the standings it has not met and fits; round 1
+    folds the seeds (1 meets the top of the lower half). When no pairing without a repeat exists, repeats are
+    allowed, the nearest in the standings first. Returns tables of two sides (no houses: the seats are the
+    caller's, `seat_sides`)."""
+    history = history or History()
+    players = list(standing)
+    kinds = tuple(sorted({houses[p] for p in players}))
+
+    def counts_of(group: Sequence[Player]) -> tuple[int, ...]:
+        c = Counter(houses[p] for p in group)
+        return tuple(c[k] for k in kinds)
+
+    memo: dict = {}
+    most = _max_meetings(kinds, counts_of(players), per_side, memo)
+    byes: list[Player] = []
+    order = sorted(range(len(players)), key=lambda i: (history.byes[players[i]], -i))
+    for i in order:
+        if len(players) - len(byes) == 2 * most:
+            break
+        rest = [p for p in players if p not in byes and p != players[i]]
+        if _max_meetings(kinds, counts_of(rest), per_side, memo) == most:
+            byes.append(players[i])
+    seated = [p for p in players if p not in byes]
+    if first_round:  # 1 meets the top of the lower half: 1, k+1, 2, k+2, ...
+        half = len(seated) // 2
+        seated = [p for pair in zip(seated[:half], seated[half:], strict=True) for p in pair]
+    fits = lambda a, b: sides_fit(houses[a], houses[b], per_side)  # noqa: E731
+    pairs = pair_off(seated, history, fits=fits)
+    if pairs is None:
+        pairs = pair_off(seated, history, fits=fits, repeats=True)
+    if pairs is None:
+        raise PairingError("the sides' houses cannot all be paired")
+    return RoundPairing(tuple(Table(tuple(p), None) for p in pairs), tuple(p for p in standing if p in byes))
+
+
+def seat_sides(sides: Sequence[Sequence[Player]], seats: Sequence[str], fixed: dict[Player, str | None],
+               played: dict[Player, Counter] | None = None) -> list[tuple[Player, str]]:
+    """The seats of a table of sides (each side's players): a player of a fixed house takes a seat of that house
+    (a seat's house: `stark_2` is Stark's), the others the seats left, each the house they have played least
+    (`played`), side by side in seat order. Exhaustive over the seats (four at most)."""
+    played = played or {}
+    players = [p for side in sides for p in side]
+    best: tuple[int, list[str]] | None = None
+    for perm in itertools.permutations(seats, len(players)):
+        if any(fixed.get(p) and perm[i].split("_")[0] != fixed[p] for i, p in enumerate(players)):
+            continue
+        cost = sum(played.get(p, Counter())[perm[i].split("_")[0]] for i, p in enumerate(players))
+        if best is None or cost < best[0]:
+            best = (cost, list(perm))
+    if best is None:
+        raise PairingError("no seats fit these houses")
+    return list(zip(players, best[1], strict=True))
 
 
 def _improve(
@@ -735,6 +849,9 @@ class Seat:
 @dataclass(frozen=True)
 class GameRecord:
     seats: tuple[Seat, ...]
+    # the table's size for scoring when it is not its number of seats: a game of two teams of two scores as a
+    # game of two sides (places 1 and 2), whatever its four seats
+    sides: int | None = None
 
 
 @dataclass
@@ -799,7 +916,7 @@ def standings(
     for g in games:
         for s in g.seats:
             line = lines.setdefault(s.player, Line(s.player))
-            line.points += score_seat(s, len(g.seats), scoring=scoring, full_size=full_size,
+            line.points += score_seat(s, g.sides or len(g.seats), scoring=scoring, full_size=full_size,
                                       placement_points=placement_points, win_bonus=win_bonus)
             line.games += 1
             line.wins += int(s.place == 1 and not s.abandoned)

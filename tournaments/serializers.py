@@ -121,10 +121,28 @@ class RegistrationSerializer(serializers.ModelSerializer):
         "ready-made one; for a saved deck {faction, agenda}, with {name, ref, plots, draw} for its owner and the "
         "lists for everyone when the tournament chose open deck lists (options.open_decklists); null: none named"))
 
+    army = serializers.SerializerMethodField(help_text=(
+        "minis: the army the player brings to every game of the event, fixed when they registered: {faction, "
+        "starter} for a starter army; for a saved army {faction, points}, with {name, ref, list} for its owner; "
+        "null: none named (each table gives a house and its starter army)"))
+    partner = serializers.SerializerMethodField(help_text="two against two: the partner the player named")
+    team = serializers.IntegerField(read_only=True, allow_null=True,
+                                    help_text="two against two: the team's number (given at the start)")
+
     class Meta:
         model = Registration
         fields = ("id", "user", "status", "rating", "seed_rank", "division", "no_shows", "replaces", "registered_at",
-                  "deck")
+                  "deck", "army", "partner", "team")
+
+    def get_army(self, r: Registration) -> dict | None:
+        from tournaments.services import army_words
+
+        if r.army is None:
+            return None
+        return army_words(self.context.get("tournament") or r.tournament, r, self.context.get("viewer"))
+
+    def get_partner(self, r: Registration) -> str | None:
+        return r.partner.username if r.partner_id else None
 
     def get_replaces(self, r: Registration) -> str | None:
         return r.replaces.user.username if r.replaces_id else None
@@ -142,15 +160,25 @@ class RegisterSerializer(serializers.Serializer):
                                  help_text="lcg: the deck you bring to every game of the event, a ready-made one or "
                                            "deck:<id> of your saved decks (copied now: later edits change nothing); "
                                            "empty: the tournament's options decide")
+    army = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
+                                 help_text="minis: the army you bring to every game of the event, army:<id> of your "
+                                           "saved armies (legal, of the tournament's game_size; copied now) or a "
+                                           "starter army (list_stark_30, list_lannister_30); empty: each table "
+                                           "gives you a house and its starter army")
+    partner = serializers.CharField(max_length=150, required=False, default="", allow_blank=True,
+                                    help_text="minis, two against two: your partner's username (a team when you "
+                                              "name each other; players without one are teamed at the start)")
 
 
 class TableSeatSerializer(serializers.ModelSerializer):
     user = serializers.CharField(source="registration.user.username")
+    team = serializers.IntegerField(source="registration.team", read_only=True, allow_null=True,
+                                    help_text="two against two: the player's team (its number)")
 
     class Meta:
         model = TableSeat
         fields = ("user", "seat", "position", "place", "points", "castles", "supply", "time_used", "abandoned",
-                  "no_show")
+                  "no_show", "team")
 
 
 class TableSerializer(serializers.ModelSerializer):

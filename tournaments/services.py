@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -111,9 +112,20 @@ def validate_settings(s: TournamentSettings) -> None:
     if why := rulesets.refusal(s.ruleset):
         raise invalid("ruleset", why)
     ruleset = get_ruleset(s.ruleset)
-    if not ruleset.min_seats <= s.seats_per_table <= rulesets.tournament_seats(s.ruleset)[1]:
+    teams = s.ruleset == "minis" and (s.options or {}).get("multiplayer") == "teams"
+    if teams:  # M130: two against two, fixed pairs (docs/tournaments.md)
+        if s.seats_per_table != 4:
+            raise invalid("seats_per_table", gettext("Tables of two against two seat four players."))
+        if s.format != Tournament.Format.SWISS:
+            raise invalid("format", gettext("Tournaments of two against two are played in Swiss rounds."))
+    elif not ruleset.min_seats <= s.seats_per_table <= rulesets.tournament_seats(s.ruleset)[1]:
         raise invalid("seats_per_table", rulesets.tournament_players_words(s.ruleset))
-    low = s.min_seats_per_table if s.min_seats_per_table is not None else ruleset.min_seats
+    if s.ruleset == "minis" and not teams and (s.options or {}).get("multiplayer") not in (None, "duel"):
+        raise invalid("options", gettext("A tournament of the miniatures game is played one against one or two "
+                                         "against two (multiplayer: teams)."))
+    if s.ruleset == "minis" and (s.options or {}).get("game_size", rulesets.MINIS_GAME_SIZE) not in MINIS_SIZES:
+        raise invalid("options", gettext("game_size is the army points of every player: 20, 30, 40 or 50."))
+    low = _least_seats(s.ruleset, s.seats_per_table, s.min_seats_per_table, s.options)
     if not ruleset.min_seats <= low <= s.seats_per_table:
         raise invalid("min_seats_per_table", gettext("From %(low)d to the players per table (%(high)d).") % {"low": ruleset.min_seats, "high": s.seats_per_table})
     if not 1 <= s.rounds <= 30:
@@ -144,6 +156,32 @@ def validate_settings(s: TournamentSettings) -> None:
         ruleset.new_game(ruleset.seat_names(s.seats_per_table), s.options or {}, 0)
     except (EngineError, ScenarioSetupError) as error:
         raise invalid("options", getattr(error, "reason", None) or str(error)) from None
+
+
+MINIS_SIZES = (20, 30, 40, 50)  # the game sizes a miniatures tournament is played at, as lobbies offer (M1, M130)
+
+
+def _least_seats(ruleset: str, seats: int, asked: int | None, options: dict[str, Any] | None) -> int:
+    """The fewest players at a table: what the organizer asked, else the game's least; a two-against-two table
+    always seats four (no short tables: byes)."""
+    if ruleset == "minis" and (options or {}).get("multiplayer") == "teams":
+        return seats
+    return asked if asked is not None else get_ruleset(ruleset).min_seats
+
+
+def team_event(t: Tournament) -> bool:
+    """Tables of two against two (the miniatures game, M130): pairs of players registered together."""
+    return t.ruleset == "minis" and t.seats_per_table == 4 and (t.options or {}).get("multiplayer") == "teams"
+
+
+def game_size(t: Tournament) -> int:
+    """The army points of every player of a miniatures tournament (its options' game_size, as a lobby's)."""
+    return int((t.options or {}).get("game_size", rulesets.MINIS_GAME_SIZE))
+
+
+def sides_per_table(t: Tournament) -> int:
+    """The places a table's result has: its seats, or two for tables of two teams."""
+    return 2 if team_event(t) else t.seats_per_table
 
 
 # --------------------------------------------------------------------------- helpers
@@ -260,11 +298,10 @@ def votes_locked(game: Game) -> bool:
 @transaction.atomic
 def do_create_tournament(organizer: User, s: TournamentSettings) -> Tournament:
     validate_settings(s)
-    ruleset = get_ruleset(s.ruleset)
     t = Tournament.objects.create(
         name=s.name.strip(), description=s.description, format=s.format, ruleset=s.ruleset, rounds=s.rounds,
         seats_per_table=s.seats_per_table,
-        min_seats_per_table=s.min_seats_per_table if s.min_seats_per_table is not None else ruleset.min_seats,
+        min_seats_per_table=_least_seats(s.ruleset, s.seats_per_table, s.min_seats_per_table, s.options),
         advance_per_table=s.advance_per_table, division_size=s.division_size, promotion=s.promotion,
         scoring=s.scoring, placement_points=list(s.placement_points), win_bonus=s.win_bonus,
         tiebreakers=list(s.tiebreakers), time_limit=s.time_limit, ranked=s.ranked, options=s.options or {},
@@ -335,9 +372,82 @@ def deck_words(t: Tournament, registration: Registration, viewer: User | None = 
     return shown
 
 
-def _table_options(t: Tournament, seats: list[tuple[str, Registration]]) -> dict[str, Any]:
+def registration_army(t: Tournament, army: str, user: User) -> dict[str, Any] | None:
+    """What a registration keeps of the army a player brings to a miniatures tournament (issue 33): one of their
+    saved armies ("army:<id>") that is legal, of the tournament's game size and fielded by the engine, copied now
+    (later edits change nothing, as a game keeps its copy), or the starter army of a house (a starter list's key);
+    None when they name none (each table gives them a house and its starter army). Refused in the lobby's words
+    (games/services/armies.py) otherwise."""
+    from games.services import armies as saved
+
+    if not army:
+        return None
+    if t.ruleset != "minis":
+        from ratings.templatetags.site_words import ruleset_name
+
+        raise invalid("army", gettext("%(ruleset)s is not played with armies.") % {"ruleset": ruleset_name(t.ruleset)})
+    if t.format != Tournament.Format.SWISS:
+        raise invalid("army", gettext("Armies are brought to Swiss tournaments; in a league or an elimination each "
+                                      "table gives you a house and its starter army."))
+    starters = saved.starter_armies()
+    if army in starters:
+        return {"ref": army, "faction": starters[army]["faction"], "starter": True}
+    if saved.saved_id(army) is None:
+        raise invalid("army", gettext("Unknown army: bring one of your saved armies or a starter army (%(choices)s).")
+                      % {"choices": ", ".join(starters)})
+    kept = saved.usable(army, user, game_size(t))
+    return {"ref": army, "name": kept.name, "faction": kept.faction, "points": saved.rules.points(kept.army()),
+            "list": saved.rules.engine_list(kept.army())}
+
+
+def army_words(t: Tournament, registration: Registration, viewer: User | None = None) -> dict[str, Any] | None:
+    """A registration's army as `viewer` may know it: its house and points, or which starter army it is; its name
+    and list to its owner only (the others learn the list when the game shows the army on the table)."""
+    army = registration.army
+    if army is None:
+        return None
+    shown: dict[str, Any] = {"faction": army.get("faction")}
+    if army.get("starter"):
+        shown["starter"] = army.get("ref")
+        return shown
+    shown["points"] = army.get("points")
+    if viewer is not None and getattr(viewer, "pk", None) == registration.user_id:
+        shown.update(name=army.get("name", ""), ref=army.get("ref"), list=army.get("list"))
+    return shown
+
+
+def _team_partner(t: Tournament, partner: str, user: User) -> User | None:
+    """The partner a player names when registering for a two-against-two tournament (they register naming each
+    other: a team)."""
+    if not partner:
+        return None
+    if not team_event(t):
+        raise invalid("partner", gettext("Only a tournament of two against two has partners."))
+    found = User.objects.filter(username=partner.strip()).first()
+    if found is None:
+        raise invalid("partner", gettext("No player is named %(name)s.") % {"name": partner.strip()})
+    if found.pk == user.pk:
+        raise invalid("partner", gettext("Name another player as your partner."))
+    return found
+
+
+def _table_options(t: Tournament, seats: list[tuple[str, Registration]],
+                   teams: dict[str, str] | None = None) -> dict[str, Any]:
     """The options of a table's game: the tournament's, with each seat's registered deck (the card game, issue 30:
-    the copy made when the player registered, the same for every game of theirs in the event)."""
+    the copy made when the player registered, the same for every game of theirs in the event) or army (the
+    miniatures game, issue 33: the copy of the saved army; a starter army or none: the seat's house's starter
+    army, cut down under 30 points as lobbies do), and the teams of a table of two against two (M130)."""
+    if t.ruleset == "minis":
+        from games.services import armies as saved
+
+        options = dict(t.options or {})
+        armies = dict(options.get("armies") or {})
+        armies.update({seat: r.army["list"] for seat, r in seats if r.army and r.army.get("list")})
+        options = {**options, "armies": armies} if armies else options
+        options = saved.with_fitted_armies(options, [seat for seat, _ in seats])
+        if teams:
+            options["teams"] = dict(teams)
+        return options
     decks = {house: r.deck for house, r in seats if r.deck is not None}
     if not decks:
         return t.options
@@ -351,9 +461,12 @@ def _table_options(t: Tournament, seats: list[tuple[str, Registration]]) -> dict
 
 
 @transaction.atomic
-def do_register(tournament_id: int, user: User, *, deck: str = "", now: datetime | None = None) -> Registration:
+def do_register(tournament_id: int, user: User, *, deck: str = "", army: str = "", partner: str = "",
+                now: datetime | None = None) -> Registration:
     """Register; in the card game with the deck the player brings (`deck`: a ready-made deck's key or deck:<id> of
-    their saved decks), copied now and used for every game of theirs in the event."""
+    their saved decks), in the miniatures game with the army they bring (`army`: army:<id> of their saved armies or
+    a starter list's key), copied now and used for every game of theirs in the event; at two against two with the
+    `partner` they name (a team when both name each other)."""
     t = lock_tournament(tournament_id)
     if not t.registration_open(now):
         raise conflict("registration_closed", gettext("Registration for this tournament is not open."))
@@ -365,16 +478,19 @@ def do_register(tournament_id: int, user: User, *, deck: str = "", now: datetime
     if (problem := _requirements_problem(t, user)) is not None:
         raise GameError("requirements_not_met", problem, status_code=403)
     brought = registration_deck(t, deck, user)
+    fielded = registration_army(t, army, user)
+    mate = _team_partner(t, partner, user)
     rating = rating_for(user, t.ruleset)
     if existing is not None:
         existing.status = Registration.Status.REGISTERED
         existing.rating = rating
         existing.registered_at = timezone.now()
-        existing.deck = brought
-        existing.save(update_fields=["status", "rating", "registered_at", "deck"])
+        existing.deck, existing.army, existing.partner = brought, fielded, mate
+        existing.save(update_fields=["status", "rating", "registered_at", "deck", "army", "partner"])
         registration = existing
     else:
-        registration = Registration.objects.create(tournament=t, user=user, rating=rating, deck=brought)
+        registration = Registration.objects.create(tournament=t, user=user, rating=rating, deck=brought,
+                                                   army=fielded, partner=mate)
     notify_after_commit(t, "registration")
     return registration
 
@@ -445,7 +561,9 @@ def do_start(tournament_id: int, user: User) -> Tournament:
         else:  # a next season keeps its divisions; newcomers start in the lowest one
             for registration in players:
                 registration.division = registration.division or max(placed)
-    Registration.objects.bulk_update(players, ["rating", "seed_rank", "division"])
+    if team_event(t):
+        _form_teams(players)
+    Registration.objects.bulk_update(players, ["rating", "seed_rank", "division", "team"])
     t.status = Tournament.Status.RUNNING
     t.started_at = timezone.now()
     t.save(update_fields=["status", "started_at"])
@@ -453,6 +571,42 @@ def do_start(tournament_id: int, user: User) -> Tournament:
     _advance(t)
     notify_after_commit(t, "started")
     return t
+
+
+def _fixed_house(r: Registration) -> str | None:
+    """The house a registration's army plays (a seat of that house), or None: the table gives one."""
+    return (r.army or {}).get("faction") or None
+
+
+def _form_teams(players: list[Registration]) -> None:
+    """Two against two: the teams, numbered by their best seed. Two players who named each other are a team; the
+    others are teamed by seed (a Stark army with a Lannister one where they can; docs/tournaments.md). An odd
+    field cannot be teamed (409, naming the player left over)."""
+    by_user = {r.user_id: r for r in players}
+    mates: dict[int, Registration] = {}
+    for r in players:
+        other = by_user.get(r.partner_id) if r.partner_id else None
+        if other is not None and other.partner_id == r.user_id and other.pk != r.pk:
+            mates[r.pk] = other
+    alone = [r for r in players if r.pk not in mates]
+    if len(alone) % 2:
+        raise conflict("odd_team", gettext("Two against two needs an even number of players: %(name)s has no "
+                                           "partner. Drop a player or find them one.") % {"name": alone[-1].user.username})
+    while alone:
+        first = alone.pop(0)
+        house = _fixed_house(first)
+        other = next((r for r in alone if house is None or _fixed_house(r) != house), alone[0])
+        alone.remove(other)
+        mates[first.pk], mates[other.pk] = other, first
+    number = 0
+    numbered: dict[int, int] = {}
+    for r in players:
+        if r.pk in numbered:
+            continue
+        number += 1
+        numbered[r.pk] = numbered[mates[r.pk].pk] = number
+    for r in players:
+        r.team = numbered[r.pk]
 
 
 @transaction.atomic
@@ -512,7 +666,13 @@ def _pair_and_create(t: Tournament) -> Round:
     t.save(update_fields=["current_round"])
     tables: list[tuple[int, P.Table]] = []  # (division, table)
     byes: tuple[int, ...] = ()
-    if t.format == Tournament.Format.SWISS:
+    sides: dict[tuple[int, ...], dict[str, str]] = {}  # a table of teams' players -> {seat: team}
+    if t.format == Tournament.Format.SWISS and (team_event(t) or (
+            t.ruleset == "minis" and any(_fixed_house(r) for r in players))):
+        standing = [line.player for line in compute_standings(t) if line.player in by_id]
+        standing += [r.pk for r in sorted(players, key=lambda r: r.seed_rank or 0) if r.pk not in standing]
+        tables, byes, sides = _fixed_house_tables(t, standing, by_id, first_round=number == 1)
+    elif t.format == Tournament.Format.SWISS:
         standing = [line.player for line in compute_standings(t) if line.player in by_id]
         standing += [r.pk for r in sorted(players, key=lambda r: r.seed_rank or 0) if r.pk not in standing]
         pairing = P.swiss_round(standing, size=t.seats_per_table, min_size=t.min_seats_per_table,
@@ -547,7 +707,8 @@ def _pair_and_create(t: Tournament) -> Round:
             TableSeat.objects.create(table=table, registration_id=pk, seat=house, position=order.index(house))
             seating[house] = None if t.bots_only else by_id[pk].user
         options = _table_options(t, [(house, by_id[pk]) for pk, house in
-                                     zip(pairing_table.players, pairing_table.houses, strict=True)])
+                                     zip(pairing_table.players, pairing_table.houses, strict=True)],
+                                 sides.get(pairing_table.players))
         game = play.do_create_game(
             ruleset=t.ruleset, seating=seating, options=options, ranked=t.ranked and not t.bots_only,
             private=False, time_limit=t.time_limit, max_consecutive_timeouts=t.max_consecutive_timeouts,
@@ -565,6 +726,49 @@ def _pair_and_create(t: Tournament) -> Round:
             _record(t, table, game)
     notify_after_commit(t, "round_started", number=number)
     return rnd
+
+
+def _fixed_house_tables(t: Tournament, standing: list[int], by_id: dict[int, Registration], *, first_round: bool
+                        ) -> tuple[list[tuple[int, P.Table]], tuple[int, ...], dict[tuple[int, ...], dict[str, str]]]:
+    """A Swiss round of the miniatures game when armies fix houses (issue 33) or tables are two against two (M130):
+    sides (a player, or a team of two) meet only when their armies' houses fit the table's seats (a Stark seat per
+    Stark army), as pairing.fixed_house_round pairs them; each player takes a seat of their army's house, those who
+    brought none the house they have played least (pairing.seat_sides). Returns the tables (players and seats),
+    the byes (registrations) and each team table's {seat: team}."""
+    teams = team_event(t)
+    every = list(t.registrations.all())
+    side_of = {r.pk: (r.team if teams else r.pk) for r in every}
+    members: dict[int, list[int]] = {}
+    for pk in standing:
+        members.setdefault(side_of[pk], []).append(pk)
+    # a team plays while both its players do (one withdrawn or dropped: the team is out)
+    order = [side for side, pks in members.items() if len(pks) == (2 if teams else 1)]
+    houses = {side: P._house_count(_fixed_house(by_id[pk]) for pk in members[side]) for side in order}
+    history = P.History()
+    played: dict[int, Any] = {}
+    for table in Table.objects.filter(round__tournament=t).prefetch_related("seats"):
+        seated = sorted(table.seats.all(), key=lambda s: s.position)
+        history.add_table(list(dict.fromkeys(side_of[s.registration_id] for s in seated)))
+        for s in seated:
+            played.setdefault(s.registration_id, Counter())[s.seat.split("_")[0]] += 1
+    for rnd in t.round_set.prefetch_related("byes"):
+        for side in dict.fromkeys(side_of[r.pk] for r in rnd.byes.all()):
+            history.add_bye(side)
+    pairing = P.fixed_house_round(order, houses, per_side=2 if teams else 1, history=history,
+                                  first_round=first_round)
+    seats = get_ruleset(t.ruleset).seat_names(t.seats_per_table)
+    fixed = {pk: _fixed_house(by_id[pk]) for side in order for pk in members[side]}
+    tables: list[tuple[int, P.Table]] = []
+    sides: dict[tuple[int, ...], dict[str, str]] = {}
+    for table in pairing.tables:
+        placed = P.seat_sides([members[side] for side in table.players], seats, fixed, played)
+        players = tuple(pk for pk, _ in placed)
+        tables.append((0, P.Table(players, tuple(seat for _, seat in placed))))
+        if teams:
+            first = set(members[table.players[0]])
+            sides[players] = {seat: "a" if pk in first else "b" for pk, seat in placed}
+    byes = tuple(pk for side in pairing.byes for pk in members[side])
+    return tables, byes, sides
 
 
 def _simulation_seed(seed: int, round_number: int, table_number: int) -> int:
@@ -672,8 +876,10 @@ def _ranking_of(game: Game) -> list[str]:
     summary = _summary(game)
     measures = [summary[key] for key in POSITION_KEYS if isinstance(summary.get(key), dict)]
 
+    teams = summary.get("teams") if isinstance(summary.get("teams"), dict) else {}
+
     def amount(measure: dict, seat: str) -> int:
-        value = measure.get(seat, 0)
+        value = measure.get(seat, measure.get(teams.get(seat), 0))  # a team game's VP are its teams' (M130)
         return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
     return sorted(seats, key=lambda s: (*(-amount(m, s) for m in measures), seats.index(s)))
@@ -703,6 +909,10 @@ def _record(t: Tournament, table: Table, game: Game, *, ranking: list[str] | Non
             adjudicated: bool = False) -> None:
     ranking = ranking or _ranking_of(game)
     place = {seat: i for i, seat in enumerate(ranking, 1)}
+    teams = (game.options or {}).get("teams") if team_event(t) else None
+    if teams:  # M130: a team's players share its place, the first team's seat in the ranking first
+        order = list(dict.fromkeys(teams.get(seat) for seat in ranking))
+        place = {seat: order.index(team) + 1 for seat, team in teams.items()}
     summary = _summary(game)
     # per seat where the ruleset counts them (B'Twixt's summary has one supply number for the table)
     victory, supply = (summary.get(key) if isinstance(summary.get(key), dict) else {} for key in ("victory", "supply"))
@@ -720,7 +930,7 @@ def _record(t: Tournament, table: Table, game: Game, *, ranking: list[str] | Non
             seat.abandoned = gs.left_at is not None
             seat.no_show = seat.seat not in acted
         seat.points = P.score_seat(
-            _pairing_seat(seat), len(seats), scoring=t.scoring, full_size=t.seats_per_table,
+            _pairing_seat(seat), 2 if teams else len(seats), scoring=t.scoring, full_size=sides_per_table(t),
             placement_points=t.placement_points or None, win_bonus=t.win_bonus)
     TableSeat.objects.bulk_update(seats, ["place", "castles", "supply", "time_used", "abandoned", "no_show", "points"])
     for seat in seats:
@@ -772,12 +982,13 @@ def compute_standings(t: Tournament, rounds: list[Round] | None = None,
     rounds = played_rounds(t) if rounds is None else rounds
     seed_order = [r.pk for r in sorted(registrations, key=lambda r: (r.seed_rank or 10**6, r.registered_at, r.pk))]
     tables = [table for rnd in rounds for table in rnd.tables.all()]
-    games = [P.GameRecord(tuple(_pairing_seat(s) for s in table.seats.all()))
+    sides = 2 if team_event(t) else None  # two teams: a game of two sides
+    games = [P.GameRecord(tuple(_pairing_seat(s) for s in table.seats.all()), sides)
              for table in tables if table.status != Table.Status.PLAYING]
     byes = [r.pk for rnd in rounds for r in rnd.byes.all()]
     seated = {s.registration_id for table in tables for s in table.seats.all()}
     players = [r.pk for r in registrations if r.is_active() or r.pk in seated or r.pk in byes]
-    return P.standings(players, games, scoring=t.scoring, full_size=t.seats_per_table,
+    return P.standings(players, games, scoring=t.scoring, full_size=sides_per_table(t),
                        tiebreakers=t.tiebreakers or (), byes=byes, seed_order=seed_order,
                        placement_points=t.placement_points or None, win_bonus=t.win_bonus)
 
@@ -880,7 +1091,8 @@ def do_replace_player(tournament_id: int, user: User, old: User, new: User) -> R
     after, _ = Registration.objects.update_or_create(
         tournament=t, user=new,
         defaults={"status": Registration.Status.REGISTERED, "rating": before.rating, "seed_rank": before.seed_rank,
-                  "division": before.division, "replaces": before, "no_shows": 0, "deck": before.deck},
+                  "division": before.division, "replaces": before, "no_shows": 0, "deck": before.deck,
+                  "army": before.army, "team": before.team, "partner": before.partner},
     )
     before.status = Registration.Status.REPLACED
     before.save(update_fields=["status"])

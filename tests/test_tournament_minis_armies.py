@@ -1,0 +1,242 @@
+"""Miniatures tournaments take any legal army of the agreed size (issue 33): the event has a game size (20, 30, 40
+or 50 points, as lobbies); a player registers with one of their saved armies that is legal at that size (copied
+then: later edits change nothing), or a starter army of a house, or none (each table gives a house and its starter
+army). A bad army is refused in the lobby's words (400, the API's error shape) and registers nobody. The army is
+fielded at every table of the player's, in a seat of its house (a Stark army plays a Stark seat: tables pair a Stark
+army with a Lannister one, and the houses left over sit out with byes).
+
+Two against two (M130, `options.multiplayer: teams`, four seats a table): players register naming each other as
+partners (a team), those without one are teamed at the start; each table is two teams, each player in a seat of
+their army's house, the game's `teams` their teams; a team's players share its result (a game of two sides:
+1 point a win), and the standings count it for both."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from games.engine.minis import armies as rules
+from games.models import Army, Game, GameSeat
+from tests.factories import api_client_for, make_user
+from tournaments import services
+from tournaments.models import Registration, Table, TableSeat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+STARK, LANNISTER = "list_stark_30", "list_lannister_30"
+
+
+def saved(user, key=LANNISTER, name="Host", **changes) -> Army:
+    army = copy.deepcopy(rules.starter_armies()[key])
+    army.pop("name")
+    army.update(changes)
+    return Army.objects.create(owner=user, name=name, faction=army["faction"], game_size=army["game_size"],
+                               commander=army["commander"], units=army["units"], ncus=army["ncus"])
+
+
+def mountain_40(user) -> Army:
+    """A legal 40-point Lannister army of the starter box (tests/test_minis_armies_play.py)."""
+    return saved(user, name="Mountain", game_size=40, commander="20116",
+                 units=[{"unit": "10101", "attachment": "20116"}, {"unit": "10101", "attachment": "20102"},
+                        {"unit": "10102", "attachment": "20101"}, {"unit": "10103", "attachment": "20117"}],
+                 ncus=["30104", "30105"])
+
+
+def event(org_user, *, size=30, teams=False, **fields) -> int:
+    options = {"game_size": size, **({"multiplayer": "teams"} if teams else {})}
+    response = api_client_for(org_user).post("/api/v1/tournaments", {
+        "name": "Green Fork", "ruleset": "minis", "format": "swiss", "seats_per_table": 4 if teams else 2,
+        "rounds": 2, "options": options, **fields}, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def register(user, tid, army=None, partner=None):
+    body = {k: v for k, v in (("army", army), ("partner", partner)) if v is not None}
+    return api_client_for(user).post(f"/api/v1/tournaments/{tid}/register", body, format="json")
+
+
+def tables_of(tid, number):
+    return list(Table.objects.filter(round__tournament_id=tid, round__number=number).select_related("game")
+                .prefetch_related("seats__registration__user").order_by("number"))
+
+
+def test_a_saved_army_of_the_size_is_copied_and_fielded_at_every_table_of_its_player():
+    org, alys, bran = make_user(), make_user(), make_user()
+    lions = mountain_40(alys)
+    tid = event(org, size=40)
+    mine = register(alys, tid, f"army:{lions.pk}")
+    assert mine.status_code == 201, mine.json()
+    assert mine.json()["army"]["name"] == "Mountain" and mine.json()["army"]["faction"] == "lannister"
+    assert register(bran, tid, STARK).status_code == 201
+    # the others see its house and points, not its name nor its list
+    seen = {r["user"]: r["army"] for r in api_client_for(bran).get(f"/api/v1/tournaments/{tid}/registrations").json()}
+    assert seen[alys.username] == {"faction": "lannister", "points": rules.points(lions.army())}  # of the 40
+    assert seen[bran.username] == {"faction": "stark", "starter": STARK}
+    kept = rules.engine_list(lions.army())
+    lions.units = lions.units[:1]  # edited after registering: the tournament keeps its copy
+    lions.save()
+    assert api_client_for(org).post(f"/api/v1/tournaments/{tid}/start").json()["status"] == "running"
+    (table,) = tables_of(tid, 1)
+    game = table.game
+    seat = {s.registration.user_id: s.seat for s in table.seats.all()}
+    assert seat == {alys.pk: "lannister", bran.pk: "stark"}  # each army in a seat of its house
+    assert game.options["game_size"] == 40 and game.options["armies"] == {"lannister": kept}
+    assert game.state["game_size"] == 40
+    # round 2: the same army again
+    services.do_adjudicate(tid, org, table.pk, ["lannister", "stark"])
+    (second,) = tables_of(tid, 2)
+    assert second.game.options["armies"] == {"lannister": kept}
+    assert {s.registration.user_id: s.seat for s in second.seats.all()} == seat
+
+
+@pytest.mark.parametrize("case", ["illegal", "wrong_size", "someone_elses", "unknown", "not_minis"])
+def test_a_bad_army_is_refused_in_words_and_registers_nobody(case):
+    org, alys, bran = make_user(), make_user(), make_user()
+    tid = event(org, size=30)
+    if case == "illegal":
+        army = saved(alys, name="Two lords", commander="")  # no Commander
+        said = "Two lords cannot be played:"
+    elif case == "wrong_size":
+        army = mountain_40(alys)
+        said = "Mountain cannot be played: It is an army of 40 points; this game is of 30."
+    elif case == "someone_elses":
+        army = saved(bran, name="Theirs")
+        said = "That army is not one of your saved armies."
+    elif case == "unknown":
+        army = None
+        said = "Unknown army: bring one of your saved armies or a starter army"
+    else:
+        army = saved(alys)
+        tid = api_client_for(org).post("/api/v1/tournaments", {
+            "name": "Siege", "ruleset": "agot", "format": "swiss", "seats_per_table": 3}, format="json").json()["id"]
+        said = "is not played with armies."
+    refused = register(alys, tid, f"army:{army.pk}" if army else "the_wolf_pack")
+    assert refused.status_code == 400, refused.json()
+    body = refused.json()
+    assert set(body) >= {"error", "detail", "fields"} and body["error"] == "invalid"
+    assert said in body["fields"]["army"][0], body
+    assert not Registration.objects.filter(tournament_id=tid).exists()
+
+
+def test_tables_pair_a_stark_army_with_a_lannister_one_and_the_extra_house_sits_out():
+    org = make_user()
+    starks = [make_user() for _ in range(3)]
+    lion = make_user()
+    tid = event(org)
+    for user in starks:
+        assert register(user, tid, STARK).status_code == 201
+    assert register(lion, tid, LANNISTER).status_code == 201
+    api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
+    (table,) = tables_of(tid, 1)
+    assert {s.seat: s.registration.user_id for s in table.seats.all()}["lannister"] == lion.pk
+    rounds = api_client_for(org).get(f"/api/v1/tournaments/{tid}/rounds").json()
+    assert len(rounds[0]["byes"]) == 2 and lion.username not in rounds[0]["byes"]
+
+
+def test_a_player_of_no_army_fills_the_house_the_table_needs():
+    org, a, b, c, d = (make_user() for _ in range(5))
+    tid = event(org)
+    for user in (a, b, c):
+        register(user, tid, STARK if user != c else None)
+    register(d, tid)
+    api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
+    tables = tables_of(tid, 1)
+    assert len(tables) == 2  # a and b (Stark) each meet one of c and d, who take the Lannister seats
+    for table in tables:
+        seats = {s.seat: s.registration.user_id for s in table.seats.all()}
+        assert seats["stark"] in (a.pk, b.pk) and seats["lannister"] in (c.pk, d.pk)
+
+
+def test_a_two_against_two_tournament_seats_teams_with_their_armies_and_counts_team_results():
+    org = make_user()
+    alys, bran, cat, dany, ed, fay, gil, hal = (make_user() for _ in range(8))
+    armies = {alys: saved(alys, STARK, "Wolves"), bran: saved(bran, LANNISTER, "Lions")}
+    tid = event(org, teams=True, rounds=2)
+    t = Tournament.objects.get(pk=tid)
+    assert (t.seats_per_table, t.min_seats_per_table) == (4, 4)
+    # alys and bran name each other: a team; cat and dany too; the four others are teamed at the start
+    assert register(alys, tid, f"army:{armies[alys].pk}", bran.username).status_code == 201
+    assert register(bran, tid, f"army:{armies[bran].pk}", alys.username).status_code == 201
+    assert register(cat, tid, STARK, dany.username).status_code == 201
+    assert register(dany, tid, LANNISTER, cat.username).json()["partner"] == cat.username
+    for user, army in ((ed, STARK), (fay, STARK), (gil, LANNISTER), (hal, None)):
+        assert register(user, tid, army).status_code == 201
+    refused = register(make_user(), tid, STARK, "nobody-of-that-name")
+    assert refused.status_code == 400 and refused.json()["fields"]["partner"] == ["No player is named nobody-of-that-name."]
+    assert api_client_for(org).post(f"/api/v1/tournaments/{tid}/start").json()["status"] == "running"
+
+    team = {r.user_id: r.team for r in Registration.objects.filter(tournament_id=tid)}
+    assert team[alys.pk] == team[bran.pk] and team[cat.pk] == team[dany.pk] and team[alys.pk] != team[cat.pk]
+    assert len(set(team.values())) == 4 and all(list(team.values()).count(n) == 2 for n in set(team.values()))
+    assert team[ed.pk] != team[fay.pk]  # two Stark armies are teamed apart where they can be
+
+    tables = tables_of(tid, 1)
+    assert len(tables) == 2
+    for table in tables:
+        game = table.game
+        seats = list(table.seats.all())
+        assert sorted(s.seat for s in seats) == ["lannister", "lannister_2", "stark", "stark_2"]
+        assert {GameSeat.objects.get(game=game, seat=s.seat).user_id for s in seats} == \
+               {s.registration.user_id for s in seats}
+        # the game's teams are the registered teams
+        sides = game.options["teams"]
+        for s in seats:
+            for other in seats:
+                assert (sides[s.seat] == sides[other.seat]) == (s.registration.team == other.registration.team)
+        assert game.state["multi"]["kind"] == "teams"
+        for s in seats:  # each army in a seat of its house; a saved one as it was copied
+            army = s.registration.army
+            if army:
+                assert s.seat.split("_")[0] == army["faction"]
+            if army and army.get("list"):
+                assert game.options["armies"][s.seat] == army["list"]
+
+    # results: the team of the first seat in the ranking wins the table; both its players get the win
+    for table in tables:
+        seats = list(table.seats.all())
+        winners = [s for s in seats if s.registration.team == seats[0].registration.team]
+        losers = [s for s in seats if s not in winners]
+        services.do_adjudicate(tid, org, table.pk, [winners[0].seat, losers[0].seat, winners[1].seat, losers[1].seat])
+    for table in tables_of(tid, 1):
+        seats = list(TableSeat.objects.filter(table=table).select_related("registration"))
+        first = seats[0].registration.team if seats[0].place == 1 else None
+        assert {(s.place, s.points) for s in seats if s.registration.team == first} == {(1, 1.0)}
+        assert {(s.place, s.points) for s in seats if s.registration.team != first} == {(2, 0.0)}
+    standings = api_client_for(org).get(f"/api/v1/tournaments/{tid}/standings").json()
+    by_user = {row["user"]: row for row in standings}
+    assert sorted(row["points"] for row in standings) == [0, 0, 0, 0, 1, 1, 1, 1]
+    for a, b in ((alys, bran), (cat, dany)):
+        assert by_user[a.username]["points"] == by_user[b.username]["points"]
+        assert by_user[a.username]["wins"] == by_user[b.username]["wins"]
+    # round 2 started on its own: the winners of round 1 meet, and no team meets a team it met
+    second = tables_of(tid, 2)
+    assert len(second) == 2 and Tournament.objects.get(pk=tid).current_round == 2
+    met = {frozenset(s.registration.team for s in table.seats.all()) for table in tables_of(tid, 1)}
+    assert not met & {frozenset(s.registration.team for s in table.seats.all()) for table in second}
+    rounds = api_client_for(org).get(f"/api/v1/tournaments/{tid}/rounds").json()
+    assert {seat["team"] for table in rounds[1]["tables"] for seat in table["seats"]} == set(team.values())
+    assert Game.objects.filter(tournament_table__round__tournament_id=tid).count() == 4
+
+
+def test_an_odd_two_against_two_field_does_not_start_and_says_who_has_no_partner():
+    org = make_user()
+    tid = event(org, teams=True)
+    people = [make_user() for _ in range(5)]
+    for user in people:
+        register(user, tid, STARK if user == people[0] else None)
+    refused = api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
+    assert refused.status_code == 409 and "has no partner" in refused.json()["detail"]
+    assert Tournament.objects.get(pk=tid).status == "registration"
+
+
+def test_the_settings_of_a_minis_tournament_are_checked():
+    org = api_client_for(make_user())
+    base = {"name": "X", "ruleset": "minis", "format": "swiss", "seats_per_table": 2}
+    for extra, field in (({"options": {"game_size": 35}}, "options"),
+                         ({"seats_per_table": 4}, "seats_per_table"),
+                         ({"seats_per_table": 2, "options": {"multiplayer": "teams"}}, "seats_per_table"),
+                         ({"seats_per_table": 4, "format": "league", "options": {"multiplayer": "teams"}}, "format"),
+                         ({"seats_per_table": 4, "options": {"multiplayer": "ffa"}}, "seats_per_table")):
+        response = org.post("/api/v1/tournaments", {**base, **extra}, format="json")
+        assert response.status_code == 400 and field in response.json()["fields"], (extra, response.json())
