@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from tournaments.models import Tournament
 from tournaments.pairing import TIEBREAKERS
+from web.forms import MINIS_SIZES
 
 WORDS = {
     "time_amount": gettext_lazy("Time per decision: a whole number of minutes, hours or days."),
@@ -104,6 +105,10 @@ class DurationField(forms.MultiValueField):
         return int(amount) * UNIT_SECONDS[unit]
 
 
+MINIS_TABLES = [("duel", gettext_lazy("one against one (Stark against Lannister)")),
+                ("teams", gettext_lazy("two against two (teams of two players, four a table)"))]
+
+
 class TournamentForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=120)
     description = forms.CharField(label=gettext_lazy("Description"), widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=5000)
@@ -112,9 +117,10 @@ class TournamentForm(forms.Form):
     format = forms.ChoiceField(label=gettext_lazy("Format"), choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
     rounds = forms.IntegerField(label=gettext_lazy("Rounds"), min_value=1, max_value=30, initial=3, help_text=gettext_lazy("Swiss: number of rounds"))
     seats_per_table = forms.IntegerField(label=gettext_lazy("Players per table"), min_value=2, max_value=6, initial=6,
-                                         help_text=gettext_lazy("2 for the miniatures game; 2 to 6 for A Game of "
-                                                                "Thrones: The Card Game (3 or more: a melee with titles); "
-                                                                "3 to 6 for the others"))
+                                         help_text=gettext_lazy("2 for the miniatures game (two against two: choose it "
+                                                                "under Tables); 2 to 6 for A Game of Thrones: The Card "
+                                                                "Game (3 or more: a melee with titles); 3 to 6 for the "
+                                                                "others"))
     min_seats_per_table = forms.IntegerField(
         label=gettext_lazy("Fewest players at a short table"), min_value=2, max_value=6, required=False,
         help_text=gettext_lazy("blank: the fewest the game allows; the same as the players per table: byes instead"))
@@ -131,6 +137,14 @@ class TournamentForm(forms.Form):
         label=gettext_lazy("Open deck lists"), required=False,
         help_text=gettext_lazy("the card game: every player sees the others' deck lists; else only their House and "
                                "agenda"))
+    # the miniatures game (issue 33): the army points of every player, as lobbies offer them, and its tables
+    game_size = forms.TypedChoiceField(
+        label=gettext_lazy("Army points"), choices=MINIS_SIZES, coerce=int, initial=30, required=False,
+        help_text=gettext_lazy("the miniatures game: each player brings a saved army of this size, or a starter army"))
+    minis_tables = forms.ChoiceField(
+        label=gettext_lazy("Tables"), choices=MINIS_TABLES, initial="duel", required=False,
+        help_text=gettext_lazy("the miniatures game: two against two is played by teams of two players who register "
+                               "naming each other; players without a partner are teamed at the start"))
     capacity = forms.IntegerField(label=gettext_lazy("Most players"), min_value=2, required=False, help_text=gettext_lazy("blank: no limit"))
     check_in_required = forms.BooleanField(label=gettext_lazy("Players check in before the start"), required=False)
     registration_closes = forms.DateTimeField(label=gettext_lazy("Registration closes"), required=False, help_text=gettext_lazy("YYYY-MM-DD HH:MM (UTC)"))
@@ -205,4 +219,10 @@ class TournamentForm(forms.Form):
             d.pop(name, None)
         # the card game's open deck lists: the games' option, as a lobby's (issue 30)
         d["options"] = {"open_decklists": True} if d.pop("open_decklists", False) and d.get("ruleset") == "lcg" else {}
+        size, tables = d.pop("game_size", None), d.pop("minis_tables", "")
+        if d.get("ruleset") == "minis":  # the miniatures game's size and tables: its games' options, as a lobby's
+            d["options"] = {"game_size": size or 30}
+            if tables == "teams":
+                d["options"]["multiplayer"] = "teams"
+                d["seats_per_table"], d["min_seats_per_table"] = 4, None
         return d

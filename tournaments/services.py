@@ -150,10 +150,15 @@ def validate_settings(s: TournamentSettings) -> None:
         raise invalid("capacity", gettext("At least %(count)d players.") % {"count": low})
     if s.min_reliability is not None and not 0 <= s.min_reliability <= 1:
         raise invalid("min_reliability", gettext("A reliability is a share between 0 and 1."))
-    if why := rulesets.options_refusal(s.ruleset, s.options or {}):
+    options = s.options or {}
+    if s.ruleset == "minis" and isinstance(options, dict):  # under 30 points: the starter armies cut down (lobbies')
+        from games.services import armies as saved
+
+        options = saved.with_fitted_armies(options, ruleset.seat_names(s.seats_per_table))
+    if why := rulesets.options_refusal(s.ruleset, options):
         raise invalid("options", why)
     try:
-        ruleset.new_game(ruleset.seat_names(s.seats_per_table), s.options or {}, 0)
+        ruleset.new_game(ruleset.seat_names(s.seats_per_table), options, 0)
     except (EngineError, ScenarioSetupError) as error:
         raise invalid("options", getattr(error, "reason", None) or str(error)) from None
 

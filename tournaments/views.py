@@ -125,7 +125,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         mine = Registration.objects.filter(tournament=t, user_id=me).first() if me is not None else None
         registrations, rounds, standings = [], [], []
     else:
-        registrations = list(Registration.objects.filter(tournament=t).select_related("user"))
+        registrations = list(Registration.objects.filter(tournament=t).select_related("user", "partner"))
         mine = next((r for r in registrations if me is not None and r.user_id == me), None)
         rounds = services.played_rounds(t)
         _with_players(rounds, registrations)
@@ -134,6 +134,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _in_words(t, mine, registrations, rounds, standings,
               ranking_forms=is_organizer and t.status == Tournament.Status.RUNNING)
     _decks_in_words(t, registrations)
+    _armies_in_words(t, registrations, rounds)
     context = {
         "t": t,
         "mine": mine,
@@ -145,6 +146,10 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         # castles and supply are the board game's measures; other games' tables have neither
         "board_game": t.ruleset == "agot",
         **_registration_decks(t, request.user, mine),
+        **_registration_armies(t, request.user, mine),
+        "team_event": services.team_event(t),
+        "army_size_words": (gettext("armies of %(points)s points") % {"points": services.game_size(t)}
+                            if t.ruleset == "minis" else ""),
     }
     if shared_key and body_html is None:
         body_html = render_to_string("tournaments/_body.html", context, request=request)
@@ -165,6 +170,69 @@ def _registration_decks(t: Tournament, user, mine) -> dict:
         words = deck.get("name", "") if isinstance(deck, dict) else dict(deck_list()).get(deck, "")
     open_now = t.registration_open() and (mine is None or mine.status == Registration.Status.WITHDRAWN)
     return {"deck_choices": my_deck_list(user) if open_now else [], "my_deck_words": words}
+
+
+def _registration_armies(t: Tournament, user, mine) -> dict:
+    """The miniatures game's registration form (issue 33): the armies the player may bring (their saved armies legal
+    at the event's size, then the starter armies; none: each table gives a house and its starter army), the one
+    they registered with in words, and at two against two their partner."""
+    if t.ruleset != "minis" or not user.is_authenticated:
+        return {}
+    from games.engine.minis import armies as rules
+    from games.services import armies as saved
+
+    size = services.game_size(t)
+    words = ""
+    if mine is not None and mine.army is not None:
+        army = mine.army
+        words = (saved.starter_name(army["ref"]) if army.get("starter") else
+                 gettext("%(name)s (%(house)s, %(points)s points)") % {
+                     "name": army.get("name", ""), "house": rules.house(army.get("faction", "")),
+                     "points": army.get("points")})
+    open_now = t.registration_open() and (mine is None or mine.status == Registration.Status.WITHDRAWN)
+    choices = []
+    if open_now and t.format == Tournament.Format.SWISS:
+        choices = [("", gettext("the starter army of the house each table gives me"))]
+        choices += [(ref, gettext("%(name)s (your army)") % {"name": name})
+                    for ref, name in saved.my_usable_armies(user, size).items()]
+        choices += [(key, saved.starter_name(key)) for key in saved.starter_armies()]
+    partner = mine.partner.username if mine is not None and mine.partner_id else ""
+    return {"army_choices": choices, "my_army_words": words, "army_size": size, "my_partner": partner}
+
+
+def _armies_in_words(t: Tournament, registrations, rounds) -> None:
+    """The miniatures game: each player's army on the list of players, as the API shows it to anyone (its house and
+    points, or which starter army), and at two against two their team and partner; the tables' seats their team.
+    Sets `army_said` and `team_said` on the registrations, `team_said` on the seats."""
+    if t.ruleset != "minis":
+        return
+    from games.engine.minis import armies as rules
+    from games.services import armies as saved
+
+    teams: dict[int, list[str]] = {}
+    for r in registrations:
+        if r.team and r.status != Registration.Status.REPLACED:
+            teams.setdefault(r.team, []).append(r.user.username)
+    for r in registrations:
+        shown = services.army_words(t, r, None)
+        r.army_said = ""
+        if shown is not None and shown.get("starter"):
+            r.army_said = gettext("Army: %(army)s.") % {"army": saved.starter_name(shown["starter"])}
+        elif shown is not None:
+            r.army_said = gettext("Army: %(house)s, %(points)s points.") % {
+                "house": rules.house(shown.get("faction", "")), "points": shown.get("points")}
+        r.team_said = ""
+        if r.team:
+            r.team_said = gettext("Team %(number)d: %(players)s.") % {
+                "number": r.team, "players": " & ".join(teams.get(r.team) or [r.user.username])}
+        elif services.team_event(t) and r.partner_id:
+            r.team_said = gettext("Partner named: %(name)s.") % {"name": r.partner.username}
+    by_pk = {r.pk: r for r in registrations}
+    for rnd in rounds:
+        for table in rnd.tables.all():
+            for seat in table.seats.all():
+                r = by_pk.get(seat.registration_id)
+                seat.team_said = (gettext("Team %(number)d") % {"number": r.team}) if r is not None and r.team else ""
 
 
 def _decks_in_words(t: Tournament, registrations) -> None:
@@ -295,8 +363,10 @@ def tournament_action(request: HttpRequest, tournament_id: int, verb: str) -> Ht
         "end": services.do_end,
     }
     try:
-        if verb == "register":  # the card game: with the deck the player brings (issue 30)
-            services.do_register(tournament_id, request.user, deck=(request.POST.get("deck") or "").strip()[:40])
+        if verb == "register":  # with the deck (the card game, issue 30) or army and partner (minis, issue 33)
+            services.do_register(tournament_id, request.user, deck=(request.POST.get("deck") or "").strip()[:40],
+                                 army=(request.POST.get("army") or "").strip()[:40],
+                                 partner=(request.POST.get("partner") or "").strip()[:150])
         elif verb in actions:
             actions[verb](tournament_id, request.user)
         elif verb == "replace":
