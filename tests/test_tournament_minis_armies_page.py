@@ -125,3 +125,26 @@ def test_a_two_against_two_page_asks_for_the_partner_and_shows_the_teams(languag
                    "ejércitos de 20 puntos", "Equipo Jugador")}
     for words in said[language]:
         assert words in page, words
+
+
+def test_the_organizer_decides_a_two_against_two_table_by_its_winning_team():
+    org = make_user()
+    people = [make_user() for _ in range(4)]
+    tid = event(org, teams=True)
+    for person in people:
+        register(person, tid)
+    services.do_start(tid, org)
+    client = client_for(org)
+    page = client.get(reverse("tournament", args=[tid])).content.decode()
+    table = Registration.objects.get(tournament_id=tid, user=people[0]).seats.get().table
+    seats = list(table.seats.select_related("registration__user"))
+    losers = [s for s in seats if s.registration.team != seats[0].registration.team]
+    winners = [s for s in seats if s not in losers]
+    names = " & ".join(s.registration.user.username for s in losers)
+    said = f"Team {losers[0].registration.team} ({names}) won"
+    assert said in text_of(page) and "Fourth place" not in text_of(page)
+    value = ",".join(s.seat for s in [*losers, *winners])
+    assert f'value="{value}"' in page
+    client.post(reverse("tournament-action", args=[tid, "adjudicate"]), {"table": table.pk, "ranking": value})
+    places = {s.registration_id: s.place for s in table.seats.all()}
+    assert {places[s.registration_id] for s in losers} == {1} and {places[s.registration_id] for s in winners} == {2}

@@ -113,7 +113,7 @@ def validate_settings(s: TournamentSettings) -> None:
         raise invalid("ruleset", why)
     ruleset = get_ruleset(s.ruleset)
     teams = s.ruleset == "minis" and (s.options or {}).get("multiplayer") == "teams"
-    if teams:  # M130: two against two, fixed pairs (docs/tournaments.md)
+    if teams:  # M130: two against two, fixed pairs (tournaments/README.md)
         if s.seats_per_table != 4:
             raise invalid("seats_per_table", gettext("Tables of two against two seat four players."))
         if s.format != Tournament.Format.SWISS:
@@ -585,7 +585,7 @@ def _fixed_house(r: Registration) -> str | None:
 
 def _form_teams(players: list[Registration]) -> None:
     """Two against two: the teams, numbered by their best seed. Two players who named each other are a team; the
-    others are teamed by seed (a Stark army with a Lannister one where they can; docs/tournaments.md). An odd
+    others are teamed by seed (a Stark army with a Lannister one where they can; tournaments/README.md). An odd
     field cannot be teamed (409, naming the player left over)."""
     by_user = {r.user_id: r for r in players}
     mates: dict[int, Registration] = {}

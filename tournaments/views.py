@@ -340,6 +340,9 @@ def _in_words(t: Tournament, mine, registrations, rounds, standings, *, ranking_
                 seat.name = seat_name(seat.seat, t.ruleset)
             if not ranking_forms:
                 continue
+            if t.ruleset == "minis" and services.team_event(t):
+                table.winning_team = _winning_team_choices(seats)
+                continue
             # the organizer's ranking form: one choice per place, in the current order; each choice's
             # options (seat, its words, whether chosen) made here once rather than looked up per option
             ordered = sorted(seats, key=lambda s: (s.place or 99, s.position))
@@ -349,6 +352,22 @@ def _in_words(t: Tournament, mine, registrations, rounds, standings, *, ranking_
                              "current": seat.seat,
                              "options": [(value, words, value == seat.seat) for value, words in choices]}
                             for i, seat in enumerate(ordered)]
+
+
+def _winning_team_choices(seats) -> list[tuple[str, str, bool]]:
+    """Two against two: the organizer decides which team won (M130: the team's players share its place); each
+    choice is the ranking it stands for (the winners' seats first, comma-separated), its words, whether it is the
+    current result."""
+    teams: dict[int, list] = {}
+    for seat in seats:
+        teams.setdefault(seat.registration.team or 0, []).append(seat)
+    out = []
+    for number, members in teams.items():
+        others = [s for s in seats if s not in members]
+        words = gettext("Team %(number)d (%(players)s) won") % {
+            "number": number, "players": " & ".join(s.registration.user.username for s in members)}
+        out.append((",".join(s.seat for s in [*members, *others]), words, all(s.place == 1 for s in members)))
+    return out
 
 
 @login_required
