@@ -232,7 +232,7 @@ def _armies_in_words(t: Tournament, registrations, rounds) -> None:
         for table in rnd.tables.all():
             for seat in table.seats.all():
                 r = by_pk.get(seat.registration_id)
-                seat.team_said = (gettext("Team %(number)d") % {"number": r.team}) if r is not None and r.team else ""
+                seat.team_said = str(r.team) if r is not None and r.team else ""  # under the column "Team"
 
 
 def _decks_in_words(t: Tournament, registrations) -> None:
