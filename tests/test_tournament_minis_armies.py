@@ -12,12 +12,14 @@ their army's house, the game's `teams` their teams; a team's players share its r
 from __future__ import annotations
 
 import copy
+from collections import Counter
 
 import pytest
 
 from games.engine.minis import armies as rules
 from games.models import Army, Game, GameSeat
 from tests.factories import api_client_for, make_user
+from tournaments import pairing as P
 from tournaments import services
 from tournaments.models import Registration, Table, TableSeat, Tournament
 
@@ -240,3 +242,56 @@ def test_the_settings_of_a_minis_tournament_are_checked():
                          ({"seats_per_table": 4, "options": {"multiplayer": "ffa"}}, "seats_per_table")):
         response = org.post("/api/v1/tournaments", {**base, **extra}, format="json")
         assert response.status_code == 400 and field in response.json()["fields"], (extra, response.json())
+
+
+# ---------------------------------------------------------------- the pairing of sides of fixed houses (pure)
+
+
+def kinds(**sides) -> dict:
+    """{side: its fixed houses counted}: s = a Stark army, l = a Lannister one, - = none (e.g. a="sl", b="--")."""
+    return {side: P._house_count({"s": "stark", "l": "lannister", "-": None}[c] for c in houses)
+            for side, houses in sides.items()}
+
+
+def test_sides_meet_only_when_their_houses_fit_and_the_fewest_sit_out():
+    # one against one: 4 Stark armies, 1 Lannister, 1 without: two tables (s-l, s--), two Starks sit out, the lowest
+    houses = kinds(a="s", b="s", c="l", d="s", e="-", f="s")
+    got = P.fixed_house_round(list("abcdef"), houses, per_side=1)
+    assert set(got.byes) == {"d", "f"}
+    for table in got.tables:
+        assert P.sides_fit(houses[table.players[0]], houses[table.players[1]], 1)
+    # two against two: a Stark pair meets only a Lannister pair or one that can take Lannister seats
+    houses = kinds(a="ss", b="sl", c="ll", d="s-")
+    got = P.fixed_house_round(list("abcd"), houses, per_side=2)
+    assert {frozenset(t.players) for t in got.tables} == {frozenset("ac"), frozenset("bd")} and not got.byes
+    # an odd field: one bye, to the lowest side whose sitting out leaves the rest pairable
+    houses = kinds(a="s", b="l", c="-")
+    assert P.fixed_house_round(list("abc"), houses, per_side=1).byes == ("c",)
+    houses = kinds(a="-", b="l", c="l")
+    assert P.fixed_house_round(list("abc"), houses, per_side=1).byes == ("c",)
+
+
+def test_round_one_folds_the_seeds_and_later_rounds_avoid_repeats_then_allow_them():
+    houses = kinds(a="-", b="-", c="-", d="-")
+    first = P.fixed_house_round(list("abcd"), houses, per_side=1, first_round=True)
+    assert [set(t.players) for t in first.tables] == [set("ac"), set("bd")]  # 1 v 3, 2 v 4
+    history = P.History.of([(("a", "c"), None), (("b", "d"), None)])
+    second = P.fixed_house_round(list("abcd"), houses, per_side=1, history=history)
+    assert [set(t.players) for t in second.tables] == [set("ab"), set("cd")]
+    # two Starks and two Lannisters who met: the houses leave no new pairing, so they meet again
+    houses = kinds(a="s", b="l", c="s", d="l")
+    history = P.History.of([(("a", "b"), None), (("c", "d"), None), (("a", "d"), None), (("c", "b"), None)])
+    again = P.fixed_house_round(list("abcd"), houses, per_side=1, history=history)
+    assert len(again.tables) == 2 and not again.byes
+
+
+def test_seats_follow_the_armies_and_the_others_take_the_house_they_played_least():
+    seats = ["stark", "lannister", "stark_2", "lannister_2"]
+    fixed = {"a": "lannister", "b": "lannister", "c": None, "d": "stark"}
+    placed = dict(P.seat_sides([["a", "b"], ["c", "d"]], seats, fixed, {"c": Counter({"lannister": 0, "stark": 3})}))
+    assert {placed["a"].split("_")[0], placed["b"].split("_")[0]} == {"lannister"}
+    assert placed["d"].split("_")[0] == "stark" and placed["c"].split("_")[0] == "stark"
+    assert sorted(placed.values()) == sorted(seats)
+    placed = dict(P.seat_sides([["x"], ["y"]], ["stark", "lannister"], {"x": None, "y": None},
+                               {"x": Counter({"stark": 2}), "y": Counter()}))
+    assert placed == {"x": "lannister", "y": "stark"}
