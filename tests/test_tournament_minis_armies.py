@@ -136,6 +136,17 @@ def test_tables_pair_a_stark_army_with_a_lannister_one_and_the_extra_house_sits_
     assert len(rounds[0]["byes"]) == 2 and lion.username not in rounds[0]["byes"]
 
 
+def test_an_event_of_armies_of_one_house_does_not_start_and_says_why():
+    org = make_user()
+    tid = event(org)
+    for user in (make_user(), make_user()):
+        register(user, tid, STARK)
+    refused = api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
+    assert refused.status_code == 409 and "a table needs a Stark army and a Lannister one" in refused.json()["detail"]
+    assert Tournament.objects.get(pk=tid).status == "registration" and not Table.objects.filter(
+        round__tournament_id=tid).exists()
+
+
 def test_a_player_of_no_army_fills_the_house_the_table_needs():
     org, a, b, c, d = (make_user() for _ in range(5))
     tid = event(org)

@@ -101,6 +101,8 @@ def test_the_registration_form_offers_the_legal_armies_of_the_size_and_registers
     assert {"en": f"Army: Lannister, {points} points.", "es": f"Ejército: Casa Lannister, {points} puntos."}[language] \
         in players
     assert "Mountain" not in players
+    assert {"en": "Armies: 1 Stark, 1 Lannister and 0 without an army (their table gives them a house).",
+            "es": "Ejércitos: 1 Stark, 1 Lannister y 0 sin ejército (su mesa les da una casa)."}[language] in players
 
 
 @pytest.mark.parametrize("language", ["en", "es"])

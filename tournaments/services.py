@@ -421,6 +421,16 @@ def army_words(t: Tournament, registration: Registration, viewer: User | None = 
     return shown
 
 
+def houses_brought(registrations) -> dict[str, int]:
+    """How many active players bring an army of each house, and how many none ("": the tables give them one)."""
+    counted = {"stark": 0, "lannister": 0, "": 0}
+    for r in registrations:
+        if r.is_active():
+            house = (r.army or {}).get("faction") or ""
+            counted[house] = counted.get(house, 0) + 1
+    return counted
+
+
 def _team_partner(t: Tournament, partner: str, user: User) -> User | None:
     """The partner a player names when registering for a two-against-two tournament (they register naming each
     other: a team)."""
@@ -761,6 +771,10 @@ def _fixed_house_tables(t: Tournament, standing: list[int], by_id: dict[int, Reg
             history.add_bye(side)
     pairing = P.fixed_house_round(order, houses, per_side=2 if teams else 1, history=history,
                                   first_round=first_round)
+    if not pairing.tables:
+        raise conflict("cannot_pair", gettext("No table can be made: a table needs a Stark army and a Lannister one "
+                                              "(two of each at two against two), and the armies brought do not "
+                                              "allow it."))
     seats = get_ruleset(t.ruleset).seat_names(t.seats_per_table)
     fixed = {pk: _fixed_house(by_id[pk]) for side in order for pk in members[side]}
     tables: list[tuple[int, P.Table]] = []

@@ -209,6 +209,11 @@ def _armies_in_words(t: Tournament, registrations, rounds) -> None:
     from games.engine.minis import armies as rules
     from games.services import armies as saved
 
+    counted = services.houses_brought(registrations)
+    if counted["stark"] or counted["lannister"]:  # tables meet a Stark army with a Lannister one: say the balance
+        t.armies_said = gettext("Armies: %(stark)d Stark, %(lannister)d Lannister and %(none)d without an army (their "
+                                "table gives them a house).") % {"stark": counted["stark"], "lannister": counted["lannister"],
+                                                               "none": counted[""]}
     teams: dict[int, list[str]] = {}
     for r in registrations:
         if r.team and r.status != Registration.Status.REPLACED:
