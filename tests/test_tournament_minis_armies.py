@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 
 from games.engine.minis import armies as rules
 from games.models import Army, Game, GameSeat
@@ -306,3 +308,17 @@ def test_seats_follow_the_armies_and_the_others_take_the_house_they_played_least
     placed = dict(P.seat_sides([["x"], ["y"]], ["stark", "lannister"], {"x": None, "y": None},
                                {"x": Counter({"stark": 2}), "y": Counter()}))
     assert placed == {"x": "lannister", "y": "stark"}
+
+
+def test_simulate_tournament_plays_a_two_against_two_event_with_bots():
+    out = StringIO()
+    call_command("simulate_tournament", "--ruleset", "minis", "--teams", "--players", "4", "--rounds", "1",
+                 "--seed", "3", stdout=out)
+    t = Tournament.objects.get(ruleset="minis")
+    assert t.status == Tournament.Status.FINISHED and services.team_event(t)
+    (table,) = Table.objects.filter(round__tournament=t).select_related("game")
+    assert table.game.status == "finished" and table.game.state["multi"]["kind"] == "teams"
+    places = {s.registration.team: s.place for s in table.seats.select_related("registration")}
+    assert sorted(places.values()) == [1, 2]  # one team won, both its players with it
+    lines = [line.split() for line in out.getvalue().splitlines()[2:]]
+    assert sorted(int(line[2]) for line in lines) == [0, 0, 1, 1]

@@ -595,7 +595,8 @@ def _fixed_house(r: Registration) -> str | None:
 
 def _form_teams(players: list[Registration]) -> None:
     """Two against two: the teams, numbered by their best seed. Two players who named each other are a team; the
-    others are teamed by seed (a Stark army with a Lannister one where they can; tournaments/README.md). An odd
+    others are teamed by seed, the best with the lowest (a Stark army with a Lannister one where they can;
+    tournaments/README.md). An odd
     field cannot be teamed (409, naming the player left over)."""
     by_user = {r.user_id: r for r in players}
     mates: dict[int, Registration] = {}
@@ -610,7 +611,8 @@ def _form_teams(players: list[Registration]) -> None:
     while alone:
         first = alone.pop(0)
         house = _fixed_house(first)
-        other = next((r for r in alone if house is None or _fixed_house(r) != house), alone[0])
+        # the best seed left with the lowest (drawn teams are balanced), of the other house where armies allow
+        other = next((r for r in reversed(alone) if house is None or _fixed_house(r) != house), alone[-1])
         alone.remove(other)
         mates[first.pk], mates[other.pk] = other, first
     number = 0
@@ -1235,7 +1237,7 @@ class Simulated:
 
 def simulate(players: int, *, fmt: str = Tournament.Format.SWISS, rounds: int = 3, seed: int = 1,
              seats_per_table: int = 6, ruleset: str = "agot", scoring: str = Tournament.Scoring.PLACEMENT,
-             tiebreakers: list[str] | None = None) -> Simulated:
+             tiebreakers: list[str] | None = None, options: dict[str, Any] | None = None) -> Simulated:
     """A whole event played by bots: users are created (or reused) as sim-<seed>-<n>, registered,
     and every table's game is created with bot seats (the users are the players of record in the
     tournament; the engine's default player makes every decision), so the event runs to its end."""
@@ -1245,6 +1247,7 @@ def simulate(players: int, *, fmt: str = Tournament.Format.SWISS, rounds: int = 
         name=f"Simulated {fmt} ({players} players, seed {seed})", format=fmt, ruleset=ruleset, rounds=rounds,
         seats_per_table=seats_per_table, scoring=scoring, tiebreakers=tiebreakers or ["wins", "castles"],
         time_limit=MIN_TIME_LIMIT, bots_only=True, seed=seed, division_size=max(seats_per_table, 10),
+        options=options or {},
     ))
     for n in range(1, players + 1):
         user, _ = User.objects.get_or_create(username=f"sim-{seed}-{n:03d}",

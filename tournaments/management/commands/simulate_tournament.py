@@ -2,6 +2,7 @@
 
     python manage.py simulate_tournament --players 24 --format swiss --rounds 3 --seed 1
     python manage.py simulate_tournament --ruleset lcg --players 9 --rounds 4   # tables of two
+    python manage.py simulate_tournament --ruleset minis --teams --players 8 --rounds 2   # two against two
 """
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ class Command(BaseCommand):
                             help="seats per table (default: the most the ruleset seats, 6 for agot, 2 for lcg)")
         parser.add_argument("--ruleset", default="agot")
         parser.add_argument("--scoring", choices=Tournament.Scoring.values, default=Tournament.Scoring.PLACEMENT)
+        parser.add_argument("--teams", action="store_true",
+                            help="the miniatures game: two against two (four seats a table, teams drawn at the start)")
         parser.add_argument("--tiebreakers", default="wins,castles",
                             help="comma-separated, from: " + ", ".join(services.P.TIEBREAKERS))
 
@@ -38,11 +41,14 @@ class Command(BaseCommand):
         # the full table by default; the card game's is its joust (a melee: --seats 3 to 6)
         low, high = tournament_seats(options["ruleset"])
         seats = options["seats"] or (low if options["ruleset"] == "lcg" else high)
+        extra = {}
+        if options["teams"]:  # M130: two against two
+            seats, extra = 4, {"multiplayer": "teams"}
         try:
             result = services.simulate(
                 options["players"], fmt=options["format"], rounds=options["rounds"], seed=options["seed"],
                 seats_per_table=seats, ruleset=options["ruleset"], scoring=options["scoring"],
-                tiebreakers=[x for x in options["tiebreakers"].split(",") if x],
+                tiebreakers=[x for x in options["tiebreakers"].split(",") if x], options=extra,
             )
         except GameError as error:  # settings the event refuses: say which, as the API would
             fields = "; ".join(f"{name}: {' '.join(messages)}" for name, messages in (error.fields or {}).items())
