@@ -41,7 +41,8 @@ def players_words(ruleset: str, low: int, high: int) -> str:
 
 
 # Tournaments seat fewer players than lobbies where their tables are not offered yet: the miniatures game's tournaments
-# are of two-player tables (issue 33: its free-for-all and two-against-two tables are played in lobbies only).
+# are of two-player tables, or of two against two with options.multiplayer "teams" at four seats (issue 33:
+# tournaments/services.py validate_settings); its free-for-all is played in lobbies only.
 TOURNAMENT_MAX_SEATS = {"minis": 2}
 
 

@@ -34,7 +34,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     time_limit = StrictIntegerField(min_value=MIN_TIME_LIMIT, max_value=MAX_TIME_LIMIT, default=24 * 60 * 60,
                                     help_text="seconds per phase decision")
     ranked = serializers.BooleanField(default=False)
-    options = serializers.DictField(required=False, default=dict)
+    options = serializers.DictField(required=False, default=dict, help_text=(
+        "the games' options, checked by the engine; minis: game_size (20, 30, 40 or 50 army points a player) and "
+        "multiplayer: teams with seats_per_table 4 (two against two, Swiss); lcg: open_decklists"))
     max_consecutive_timeouts = StrictIntegerField(min_value=0, max_value=20, default=3)
     max_no_shows = StrictIntegerField(min_value=0, max_value=20, default=2,
                                       help_text="a player who never acts in this many games is dropped (0: never)")
