@@ -596,8 +596,7 @@ def _fixed_house(r: Registration) -> str | None:
 def _form_teams(players: list[Registration]) -> None:
     """Two against two: the teams, numbered by their best seed. Two players who named each other are a team; the
     others are teamed by seed, the best with the lowest (a Stark army with a Lannister one where they can;
-    tournaments/README.md). An odd
-    field cannot be teamed (409, naming the player left over)."""
+    tournaments/README.md). An odd field cannot be teamed (409, naming the player left over)."""
     by_user = {r.user_id: r for r in players}
     mates: dict[int, Registration] = {}
     for r in players:
