@@ -315,7 +315,7 @@ def seat_player_names(game: Game) -> dict[str, str]:
     engine's player holds from the start."""
     hidden = hides_names(game)  # anonymous players: faceless to every reader while the game runs
     return {s.seat: ((faceless() if hidden else s.user.username) if s.user_id else "the computer")
-            for s in game.seats.select_related("user")}
+            for s in game.seats.all()}  # read with their players by get_visible_game
 
 
 def with_player_names(line: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:

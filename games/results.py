@@ -196,7 +196,7 @@ def game_result(game: Game, seats: list[GameSeat], viewer) -> dict[str, Any] | N
     seats = sorted(seats, key=lambda s: s.position)
     # both queries compiled once per process (westeros/compiled.py): every finished game's page and API
     # read makes them (issue 27)
-    subs = compiled.models("games:result-take-overs", _take_overs_query, game_id=game.pk)
+    subs = take_overs(game)
     # as ratings.services.is_rated and players_of: a ranked game with a ranking and two players at least
     rated = bool(game.ranked and game.ranking) and sum(1 for s in seats if not s.is_computer()) >= 2
     changes = {}
@@ -238,6 +238,12 @@ def game_result(game: Game, seats: list[GameSeat], viewer) -> dict[str, Any] | N
         "replay_url": f"/games/{game.pk}/replay",
         "rematch_url": f"/games/{game.pk}/rematch" if viewer_id is not None and viewer_id in played else None,
     }
+
+
+def take_overs(game: Game) -> list[SeatSubstitution]:
+    """The game's take-overs (SeatSubstitution) with their leavers and substitutes, by a query compiled
+    once per process: a finished game's result and every page of its log read them."""
+    return compiled.models("games:take-overs", _take_overs_query, game_id=game.pk)
 
 
 def _take_overs_query(game_id: int):

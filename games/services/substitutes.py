@@ -150,11 +150,12 @@ def do_take_seat(game_id: int, seat_name: str, user: User) -> Game:
 
 def log_entries(game: Game) -> list[dict]:
     """The take-overs of a game as log entries: "X takes over Y's seat." (public: who sits where is)."""
+    from games.results import take_overs
     from ratings.templatetags.site_words import seat_name
 
     entries = []
     hidden = hides_names(game)  # anonymous players (games/anonymity.py): neither is named while the game runs
-    for sub in game.substitutions.select_related("leaver", "substitute"):
+    for sub in take_overs(game):
         substitute, leaver = (None, None) if hidden else (sub.substitute, sub.leaver)
         # one whole sentence per case, in the reader's language (built per request, never stored)
         words = {"who": substitute.username if substitute else "", "seat": seat_name(sub.seat, game.ruleset),
