@@ -123,10 +123,12 @@ def challenges_of(user: User, *, also: list[Challenge] | None = None) -> dict[st
     Three queries: the ones sent, the ones received (one invite per user and challenge: no
     duplicates), then the invites with their players, of all of them and of the challenges `also`
     (a page's other list) at once."""
-    outgoing = list(pending_now().filter(challenger=user).select_related("challenger")[:LISTED])
-    answering = (Invite.Status.PENDING, Invite.Status.ACCEPTED)
-    received = list(pending_now().filter(invites__user=user, invites__status__in=answering)
-                    .select_related("challenger")[:2 * LISTED])
+    from westeros import compiled
+
+    # compiled once per process (westeros/compiled.py): the user and the time now are their parameters
+    values = {"user_id": user.pk, "now": timezone.now()}
+    outgoing = compiled.models("challenges:sent", _sent_query, **values)
+    received = compiled.models("challenges:received", _received_query, **values)
     prefetch_related_objects([*outgoing, *received, *(also or [])], invites_with_people())
     mine = {"in": [], "out": outgoing, "accepted": []}
     kinds = {Invite.Status.PENDING: "in", Invite.Status.ACCEPTED: "accepted"}
@@ -136,6 +138,16 @@ def challenges_of(user: User, *, also: list[Challenge] | None = None) -> dict[st
         if kind is not None and len(mine[kind]) < LISTED:
             mine[kind].append(challenge)
     return mine
+
+
+def _sent_query(user_id: int, now: datetime):
+    return pending_now(now).filter(challenger_id=user_id).select_related("challenger")[:LISTED]
+
+
+def _received_query(user_id: int, now: datetime):
+    answering = (Invite.Status.PENDING, Invite.Status.ACCEPTED)
+    return (pending_now(now).filter(invites__user_id=user_id, invites__status__in=answering)
+            .select_related("challenger")[:2 * LISTED])
 
 
 def waiting_for(user: User, limit: int) -> list[Challenge]:
@@ -175,9 +187,16 @@ def _waiting_invites_query(user_id: int, now: datetime, limit: int):
 def answered_lately(user: User, now: datetime | None = None, count: int = 10):
     """The user's last `count` challenges (sent or received) no longer waiting for answers: answered,
     canceled or expired. Their challengers are read with them; their invites are not."""
-    received = Invite.objects.filter(user=user).values("challenge_id")
-    return (Challenge.objects.filter(Q(challenger=user) | Q(pk__in=received))
-            .exclude(status=Challenge.Status.PENDING, expires_at__gt=now or timezone.now())
+    from westeros import compiled
+
+    return compiled.models(f"challenges:answered-lately:{count}", partial(_answered_query, count=count),
+                           user_id=user.pk, now=now or timezone.now())
+
+
+def _answered_query(user_id: int, now: datetime, count: int):
+    received = Invite.objects.filter(user_id=user_id).values("challenge_id")
+    return (Challenge.objects.filter(Q(challenger_id=user_id) | Q(pk__in=received))
+            .exclude(status=Challenge.Status.PENDING, expires_at__gt=now)
             .select_related("challenger")[:count])
 
 

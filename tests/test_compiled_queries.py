@@ -138,3 +138,21 @@ def test_a_game_is_read_afresh_with_its_seats_and_players_in_two_queries(django_
         get_visible_game(None, second.pk)  # a private game stays out of a stranger's sight
     with pytest.raises(GameError):
         get_visible_game(None, "12")
+
+
+def test_the_challenges_pages_lists_follow_the_clock_and_the_reader(monkeypatch):
+    """challenges.services.challenges_of and answered_lately, compiled once: sent, received and answered
+    challenges of each reader at each time."""
+    alys, bran = make_user(), make_user()
+    soon, later = challenge(alys, bran, timedelta(hours=1)), challenge(alys, bran, timedelta(hours=3))
+    back = challenge(bran, alys, timedelta(hours=3))
+    assert [c.pk for c in services.challenges_of(alys)["out"]] == [later.pk, soon.pk]
+    assert [c.pk for c in services.challenges_of(alys)["in"]] == [back.pk]
+    assert [c.pk for c in services.challenges_of(bran)["in"]] == [later.pk, soon.pk]
+    assert [i.user_id for i in services.challenges_of(bran)["out"][0].invites.all()] == [alys.pk]
+    assert list(services.answered_lately(alys)) == []
+    two_hours_on = timezone.now() + timedelta(hours=2)
+    monkeypatch.setattr(timezone, "now", lambda: two_hours_on)
+    assert [c.pk for c in services.challenges_of(alys)["out"]] == [later.pk]
+    assert [c.pk for c in services.answered_lately(alys)] == [soon.pk]  # expired: no longer waiting
+    assert [c.pk for c in services.answered_lately(bran)] == [soon.pk]
