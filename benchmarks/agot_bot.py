@@ -16,6 +16,7 @@ never hidden. Win rates are "games won / games finished".
 """
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -129,5 +130,11 @@ def main(games: int = 30) -> None:
            lambda s, h: {"stark"}, watch="stark")
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="?", type=int, default=30, help="games a series, seeds 1..games (30)")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 30)
+    main(parse_args().games)

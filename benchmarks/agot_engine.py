@@ -6,6 +6,7 @@ snapshot size (JSON of the state, largest seen during the games). The games use 
 options: Tides of Battle is off unless `--tides` is given (the output says which)."""
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -46,6 +47,13 @@ def main(games: int = 50, tides: bool = False) -> None:
     print(f"largest snapshot: {biggest / 1024:.1f} KB (compact JSON)")
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="?", type=int, default=50, help="random games, seeds 1..games (50)")
+    parser.add_argument("--tides", action="store_true", help="play with Tides of Battle on")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    numbers = [a for a in sys.argv[1:] if a.isdigit()]
-    main(int(numbers[0]) if numbers else 50, tides="--tides" in sys.argv)
+    args = parse_args()
+    main(args.games, tides=args.tides)

@@ -16,6 +16,7 @@
 """
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import statistics
@@ -152,10 +153,19 @@ def replay_only() -> None:
     print(load_figure())
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--prompts", action="store_true", help="the window prompts' figures alone")
+    only.add_argument("--replay", action="store_true", help="the replay figure alone (wall-clock and CPU time)")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--prompts"]:
+    args = parse_args()
+    if args.prompts:
         prompt_figures()
-    elif sys.argv[1:] == ["--replay"]:
+    elif args.replay:
         replay_only()
     else:
         main()

@@ -12,6 +12,7 @@ differing action of each game when anything differs.
 """
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -89,10 +90,20 @@ def verify(path: str) -> int:
     return differ
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{record,verify}")
+    rec = commands.add_parser("record", help="play N games and write their actions and digests to PATH")
+    rec.add_argument("n", type=int, metavar="N", help="games to play")
+    rec.add_argument("path", metavar="PATH", help="the JSON file to write")
+    ver = commands.add_parser("verify", help="replay PATH's games; exit status 1 when anything differs")
+    ver.add_argument("path", metavar="PATH", help="the JSON file `record` wrote")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "record":
-        record(int(sys.argv[2]), sys.argv[3])
-    elif len(sys.argv) == 3 and sys.argv[1] == "verify":
-        sys.exit(1 if verify(sys.argv[2]) else 0)
+    args = parse_args()
+    if args.command == "record":
+        record(args.n, args.path)
     else:
-        sys.exit(__doc__)
+        sys.exit(1 if verify(args.path) else 0)

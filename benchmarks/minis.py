@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import statistics
@@ -66,9 +67,8 @@ def players_figures(games: int) -> None:
           f"{without} games without a charge (goal >= 1 charge a game)")
 
 
-def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    players_figures(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
+def main(games: int = 200, player_games: int = 200) -> None:
+    players_figures(player_games)
     R = get_ruleset("minis")
     wins = draws = 0
     for i in range(games):
@@ -100,5 +100,15 @@ def main() -> None:
     print(f"move check: median {1000 * statistics.median(checks):.2f} ms over {len(checks)} checks (target 5 ms)")
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", nargs="?", type=int, default=200,
+                        help="games of the engine's player against the random one (200)")
+    parser.add_argument("player_games", nargs="?", type=int, default=200, metavar="player games",
+                        help="games of the engine's player against bot_v1 (200; a quarter as many against itself)")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    main()
+    args = parse_args()
+    main(args.games, args.player_games)
