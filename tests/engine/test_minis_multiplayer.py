@@ -11,6 +11,7 @@ from django.core.management.base import CommandError
 
 from games.engine import get_ruleset
 from games.engine.base import HIDDEN, EngineError
+from games.engine.minis import armies as rules
 from games.engine.minis import bot, cards, flow
 from games.engine.minis import table as T
 
@@ -293,8 +294,42 @@ def test_four_player_views_do_not_depend_on_what_the_viewer_may_not_see():
 # ---------------------------------------------------------------------- teams
 
 
+# a Stark army without any character of the starter one: Greatjon Umber commands (M5), no Robb Stark, Grey Wind
+# or Catelyn Stark
+GREATJON = {"commander": "20202", "units": [{"unit": "10201", "attachment": "20202"}, {"unit": "10201"},
+                                            {"unit": "10202"}], "ncus": []}
+
+
+def test_teams_a_character_once_per_team_whichever_version_M130():
+    """M130 (seed 2078-2080): the restrictions on characters extend to the whole team; M7: two versions of one
+    character are that character. Refused in words naming the characters and the two armies; enemies may share
+    a character, teammates of different characters play."""
+    teams = {"stark": "a", "stark_2": "a", "lannister": "b", "lannister_2": "b"}
+    # Greatjon commands, Robb Stark "The Young Wolf" (another version than the starter's Wolf Lord) joins
+    young_wolf = {"commander": "20202", "units": [{"unit": "10201", "attachment": "20202"},
+                                                  {"unit": "10201", "attachment": "20206"}, {"unit": "10202"}],
+                  "ncus": []}
+    with pytest.raises(EngineError) as refused:
+        R.new_game(FOUR, {"multiplayer": "teams", "teams": teams, "armies": {"stark_2": young_wolf}}, 1)
+    assert refused.value.code == "illegal_action" and "M130" in refused.value.rules
+    assert refused.value.reason == (
+        "Robb Stark is in two armies of one team, the first army of Stark and the second army of Stark: in a team "
+        "game a character appears once in the whole team, whichever version of him or her.")
+    # two Stark armies of one team without a common character pass that check (the Lannister ones still share
+    # Jaime Lannister: no Lannister Commander of the box is another character)
+    with pytest.raises(EngineError, match="Jaime Lannister, Gregor Clegane and Tyrion Lannister are in two armies"):
+        R.new_game(FOUR, {"multiplayer": "teams", "teams": teams, "armies": {"stark_2": GREATJON}}, 1)
+    # enemies may both field Robb Stark (the default teams: each Stark army faces the other)
+    R.new_game(FOUR, {"multiplayer": "teams", "armies": {"stark_2": young_wolf}}, 1)
+    assert rules.shared_characters(rules.engine_list(rules.normalise(
+        {**rules.starter_armies()["list_stark_30"]})), young_wolf) == ["Robb Stark"]
+    # the starter armies of the two houses share no character: the default teams always set up
+    starters = list(rules.starter_armies().values())
+    assert not rules.shared_characters(starters[0], starters[1])
+
+
 def test_teams_friendly_units_team_vp_and_character_uniqueness():
-    with pytest.raises(EngineError, match="teammate"):
+    with pytest.raises(EngineError, match="appears once in the whole team"):
         R.new_game(FOUR, {"multiplayer": "teams", "teams": {"stark": "a", "stark_2": "a", "lannister": "b",
                                                               "lannister_2": "b"}}, 1)
     state = R.new_game(FOUR, {"multiplayer": "teams"}, 2)

@@ -20,7 +20,7 @@ from typing import Any
 
 from games.engine import yamlfile
 from games.engine.minis import data
-from games.engine.narration import gettext, ngettext, term
+from games.engine.narration import gettext, join, ngettext, term
 
 GAME_SIZES = (30, 40, 50)  # M1: the suggested sizes (any total is allowed)
 MIN_SIZE, MAX_SIZE = 10, 150
@@ -79,6 +79,34 @@ def character(cid: str) -> str | None:
     if isinstance(c.get("character"), str):
         return c["character"]
     return c["name"] if c.get("character") else None
+
+
+def characters(army: dict[str, Any]) -> list[str]:
+    """The characters an army fields (M7's reading: any version of one character is that character), in the
+    order of its list: its units, their attachments (the Commander among them) and its NCUs. `army` is an army or
+    a list as the engine reads it (`engine_list`)."""
+    ids = [x for u in army.get("units") or [] for x in (u.get("unit"), u.get("attachment")) if x]
+    ids += list(army.get("ncus") or [])
+    if army.get("commander"):
+        ids.append(army["commander"])
+    return list(dict.fromkeys(who for cid in ids if cid in cards() and (who := character(cid))))
+
+
+def shared_characters(first: dict[str, Any], second: dict[str, Any]) -> list[str]:
+    """M130: the characters two armies both field (teammates may not: a character appears once in a whole
+    team), in the first army's order."""
+    theirs = set(characters(second))
+    return [who for who in characters(first) if who in theirs]
+
+
+def team_clash_words(shared: list[str], first: str, second: str) -> str:
+    """M130's refusal in words: the characters (English names; said in the reader's language) two armies of one
+    team share, and the two armies as the caller names them."""
+    return ngettext("%(characters)s is in two armies of one team, %(first)s and %(second)s: in a team game a "
+                    "character appears once in the whole team, whichever version of him or her.",
+                    "%(characters)s are in two armies of one team, %(first)s and %(second)s: in a team game a "
+                    "character appears once in the whole team, whichever version of him or her.", len(shared)) % {
+        "characters": join([term("minis", who) for who in shared]), "first": first, "second": second}
 
 
 def catalogue(faction: str) -> dict[str, list[str]]:

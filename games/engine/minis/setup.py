@@ -8,9 +8,11 @@ from typing import Any
 
 from games.engine import rng
 from games.engine.base import EngineError, ScenarioSetupError
+from games.engine.minis import armies as army_rules
 from games.engine.minis import data, flow
 from games.engine.minis import geometry as G
 from games.engine.minis import table as T
+from games.engine.narration import gettext
 
 State = dict[str, Any]
 
@@ -164,31 +166,26 @@ def _multi_base(state: State, multi: dict[str, Any], opts: dict[str, Any]) -> No
 
 
 def _check_team_characters(state: State, seat: str, lst: dict[str, Any]) -> None:
-    """M130: a character appears once in a whole team."""
+    """M130 (seed 2078-2080): the restrictions on characters extend to the whole team, a character appears once
+    in it, whichever version (M7's reading, armies.characters). The same refusal, in the same cases, since the
+    check was written (revision 1 on): no stored game's setup is refused on replay."""
     if not T.team_game(state):
         return
-    cards = data.content()["cards"]
-
-    def chars(lst: dict[str, Any]) -> set[str]:
-        out = set()
-        for u in lst["units"]:
-            for cid in filter(None, (u.get("unit"), u.get("attachment"))):
-                c = cards[cid]
-                if c.get("character"):
-                    out.add(c["character"] if isinstance(c["character"], str) else c["name"])
-        for n in lst["ncus"]:
-            if cards[n].get("character"):
-                out.add(cards[n]["character"] if isinstance(cards[n]["character"], str) else cards[n]["name"])
-        return out
-
-    mine = chars(lst)
     for other in state["seats"]:
         olst = state["players"][other]["list"]
         if other != seat and olst and not T.is_enemy(state, seat, other):
-            both = sorted(mine & chars(olst))
-            if both:
-                raise EngineError("illegal_action", f"army list of {seat}: {both[0]} is already in the "
-                                  f"army of its teammate {other} (a character appears once in a team)")
+            shared = army_rules.shared_characters(olst, lst)
+            if shared:
+                raise EngineError("illegal_action", army_rules.team_clash_words(
+                    shared, _army_words(other), _army_words(seat)), ("M130", "M7"))
+
+
+def _army_words(seat: str) -> str:
+    """A seat's army in words: a team game seats each house twice (`stark`, `stark_2`)."""
+    house = army_rules.house(T.faction_of(seat))
+    if seat != T.faction_of(seat):
+        return gettext("the second army of %(house)s") % {"house": house}
+    return gettext("the first army of %(house)s") % {"house": house}
 
 
 def _fits_corner(state: State, seat: str) -> bool:
