@@ -306,3 +306,55 @@ def test_a_saved_army_too_big_for_a_corner_against_two_computers_is_refused_in_w
     refused = client.post(reverse("web-play", args=["minis"]), {"seats": "3", "my_army": f"army:{army.pk}"})
     assert "Winter does not fit a free-for-all&#x27;s deployment corner" in refused.content.decode()
     assert not Game.objects.exists()
+
+
+# M130: a character once per team. The default teams (a Stark and a Lannister army each) never share one, the
+# starter boxes holding no neutral character; a lobby whose own teams pair the two armies of a house gives its
+# seats armies that share none (Greatjon Umber's Starks beside the starter's Robb Stark, Jaime's Lannisters
+# beside Gregor's).
+GREATJON = {"commander": "20202", "units": [{"unit": "10201", "attachment": "20202"}, {"unit": "10201"},
+                                            {"unit": "10202"}, {"unit": "10203", "attachment": "20203"}], "ncus": []}
+JAIME = {"commander": "20115", "units": [{"unit": "10101", "attachment": "20115"}, {"unit": "10101",
+                                                                                    "attachment": "20102"},
+                                         {"unit": "10102", "attachment": "20101"}, {"unit": "10103"}], "ncus": []}
+GREGOR = {**JAIME, "commander": "20116", "units": [{"unit": "10101", "attachment": "20116"}, *JAIME["units"][1:]]}
+HOUSE_TEAMS = {"multiplayer": "teams", "teams": {"stark": "a", "stark_2": "a", "lannister": "b", "lannister_2": "b"},
+               "armies": {"stark_2": GREATJON, "lannister": JAIME, "lannister_2": GREGOR}}
+
+
+def test_teammates_armies_sharing_a_character_are_refused_when_brought_and_at_the_start_M130():
+    host, friend, third = make_user(), make_user(), make_user()
+    made = _create(host, seats=4, options=HOUSE_TEAMS, fill_with_computer=True, auto_start=False)
+    assert made.status_code == 201, made.json()
+    lobby_id = made.json()["id"]
+    robb = _saved(friend, "list_stark_30", name="Winterfell")
+    # the seat asked for: the starter army of the Stark seat is its teammate and fields Robb Stark too
+    asked = _join(friend, lobby_id, army=f"army:{robb.pk}", seat="stark_2")
+    assert asked.status_code == 409, asked.json()
+    assert asked.json()["detail"] == (
+        "Robb Stark, Grey Wind and Catelyn Stark are in two armies of one team, your army Winterfell and the "
+        "starter army of the Stark seat: in a team game a character appears once in the whole team, whichever "
+        "version of him or her.")
+    # no seat asked: the Stark seat whose teammate shares no character (Greatjon Umber's army)
+    joined = _join(friend, lobby_id, army=f"army:{robb.pk}")
+    assert joined.status_code == 200, joined.json()
+    assert {m["user"]: m["seat"] for m in joined.json()["members"]}[friend.username] == "stark"
+    # the other Stark seat is now the teammate of a Robb Stark (another version: the same character, M7)
+    young_wolf = _saved(third, "list_stark_30", name="Young Wolf", commander="20202",
+                        units=[{"unit": "10201", "attachment": "20202"}, {"unit": "10201", "attachment": "20206"},
+                               {"unit": "10202"}], ncus=[])
+    refused = _join(third, lobby_id, army=f"army:{young_wolf.pk}")
+    assert refused.status_code == 409, refused.json()
+    assert refused.json()["detail"].startswith(
+        f"Robb Stark is in two armies of one team, your army Young Wolf and the army of {friend.username}:")
+    assert Lobby.objects.get(pk=lobby_id).members.count() == 2
+    # an army edited after it was brought (now Greatjon Umber's, as the other Stark seat's): the start is refused
+    # in words and no game is made
+    robb.units, robb.commander, robb.ncus = GREATJON["units"], "20202", []
+    robb.save()
+    started = api_client_for(host).post(reverse("api-lobby-start", args=[lobby_id]), {}, format="json")
+    assert started.status_code == 409, started.json()
+    assert started.json()["detail"].startswith(
+        f"Greatjon Umber is in two armies of one team, the army of {friend.username} and the army of the Stark "
+        "(second army) seat:")
+    assert not Game.objects.filter(lobby_id=lobby_id).exists()

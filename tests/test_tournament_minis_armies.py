@@ -322,3 +322,71 @@ def test_simulate_tournament_plays_a_two_against_two_event_with_bots():
     assert sorted(places.values()) == [1, 2]  # one team won, both its players with it
     lines = [line.split() for line in out.getvalue().splitlines()[2:]]
     assert sorted(int(line[2]) for line in lines) == [0, 0, 1, 1]
+
+
+# M130: a character once per team (Jaime's and Gregor's Lannister armies share none; the starter ones of a house
+# share their Commander)
+JAIME = [{"unit": "10101", "attachment": "20115"}, {"unit": "10101", "attachment": "20102"},
+         {"unit": "10102", "attachment": "20101"}, {"unit": "10103"}]
+GREGOR = [{"unit": "10101", "attachment": "20116"}, *JAIME[1:]]
+
+
+def test_partners_whose_armies_share_a_character_are_refused_when_the_second_registers_M130():
+    org, alys, bran = make_user(), make_user(), make_user()
+    tid = event(org, teams=True)
+    assert register(alys, tid, STARK, bran.username).status_code == 201
+    wolves = saved(bran, STARK, "Winterfell")
+    refused = register(bran, tid, f"army:{wolves.pk}", alys.username)
+    assert refused.status_code == 409, refused.json()
+    assert refused.json()["detail"] == (
+        f"Robb Stark, Grey Wind and Catelyn Stark are in two armies of one team, your army Winterfell and the army of "
+        f"{alys.username}: in a team game a character appears once in the whole team, whichever version of him or "
+        "her.")
+    assert not Registration.objects.filter(tournament_id=tid, user=bran).exists()
+    # a Lannister army, or none (the table then gives bran the other house's starter army): they are a team
+    assert register(bran, tid, None, alys.username).status_code == 201
+    me = Registration.objects.get(tournament_id=tid, user=bran)
+    assert services.team_houses(Tournament.objects.get(pk=tid), Registration.objects.get(user=alys), me) == [
+        ("stark", "lannister")]
+
+
+def test_a_player_no_one_can_be_teamed_with_stops_the_start_in_words_M130():
+    org = make_user()
+    tid = event(org, teams=True)
+    ed, fay, gil, hal = (make_user() for _ in range(4))
+    for user, army in ((ed, STARK), (fay, STARK), (gil, STARK), (hal, LANNISTER)):
+        assert register(user, tid, army).status_code == 201
+    refused = api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
+    assert refused.status_code == 409, refused.json()
+    assert refused.json()["detail"] == (
+        f"{fay.username} can be teamed with nobody: Robb Stark, Grey Wind and Catelyn Stark are in two armies of one "
+        f"team, the army of {fay.username} and the army of {gil.username}: in a team game a character appears once "
+        "in the whole team, whichever version of him or her. Drop a player or ask for another army.")
+    assert Tournament.objects.get(pk=tid).status == "registration"
+
+
+def test_teammates_of_no_army_are_seated_in_both_houses_and_a_table_needing_two_starks_of_them_is_not_made_M130():
+    org = make_user()
+    tid = event(org, teams=True)
+    alys, bran, cat, dany = (make_user() for _ in range(4))
+    # alys and bran bring no army: two starter armies of one house would share their Commander
+    assert register(alys, tid, None, bran.username).status_code == 201
+    assert register(bran, tid, None, alys.username).status_code == 201
+    jaime, gregor = (saved(u, LANNISTER, name, commander=c, units=units, ncus=[])
+                     for u, name, c, units in ((cat, "Jaime", "20115", JAIME), (dany, "Gregor", "20116", GREGOR)))
+    assert register(cat, tid, f"army:{jaime.pk}", dany.username).status_code == 201
+    assert register(dany, tid, f"army:{gregor.pk}", cat.username).status_code == 201
+    # the only table would seat alys and bran both Stark: refused in words, not by the game's setup
+    refused = api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
+    assert refused.status_code == 409 and refused.json()["error"] == "cannot_pair", refused.json()
+    # with a Stark army and a team of no armies, the table is made: each team one army of each house
+    ed, fay = make_user(), make_user()
+    Registration.objects.filter(user__in=[cat, dany]).update(status=Registration.Status.WITHDRAWN)
+    assert register(ed, tid, STARK, fay.username).status_code == 201
+    assert register(fay, tid, None, ed.username).status_code == 201
+    assert api_client_for(org).post(f"/api/v1/tournaments/{tid}/start").json()["status"] == "running"
+    (table,) = tables_of(tid, 1)
+    teams = table.game.options["teams"]
+    for team in ("a", "b"):
+        assert sorted(s.split("_")[0] for s in teams if teams[s] == team) == ["lannister", "stark"]
+    assert table.game.state["multi"]["kind"] == "teams"

@@ -439,15 +439,19 @@ def fixed_house_round(
 
 
 def seat_sides(sides: Sequence[Sequence[Player]], seats: Sequence[str], fixed: dict[Player, str | None],
-               played: dict[Player, Counter] | None = None) -> list[tuple[Player, str]]:
+               played: dict[Player, Counter] | None = None,
+               allowed: Callable[[list[tuple[Player, str]]], bool] | None = None) -> list[tuple[Player, str]]:
     """The seats of a table of sides (each side's players): a player of a fixed house takes a seat of that house
     (a seat's house: `stark_2` is Stark's), the others the seats left, each the house they have played least
-    (`played`), side by side in seat order. Exhaustive over the seats (four at most)."""
+    (`played`), side by side in seat order; `allowed` may refuse a seating (teammates' armies sharing a character,
+    M130). Exhaustive over the seats (four at most)."""
     played = played or {}
     players = [p for side in sides for p in side]
     best: tuple[int, list[str]] | None = None
     for perm in itertools.permutations(seats, len(players)):
         if any(fixed.get(p) and perm[i].split("_")[0] != fixed[p] for i, p in enumerate(players)):
+            continue
+        if allowed is not None and not allowed(list(zip(players, perm, strict=True))):
             continue
         cost = sum(played.get(p, Counter())[perm[i].split("_")[0]] for i, p in enumerate(players))
         if best is None or cost < best[0]:

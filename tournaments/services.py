@@ -446,6 +446,62 @@ def _team_partner(t: Tournament, partner: str, user: User) -> User | None:
     return found
 
 
+HOUSE_SEATS = {"stark": ("stark", "stark_2"), "lannister": ("lannister", "lannister_2")}
+
+
+def _seat_list(t: Tournament, r: Registration, seat: str) -> dict[str, Any]:
+    """The army list a registration plays at a seat (as `_table_options` gives it): its saved army's copy, else the
+    starter army of the seat's house (cut down under 30 points)."""
+    from games.engine.minis import data as engine_data
+    from games.services import armies as saved
+
+    if r.army and r.army.get("list"):
+        return r.army["list"]
+    given = saved.with_fitted_armies({"game_size": game_size(t)}, [seat]).get("armies") or {}
+    house = seat.split("_")[0]
+    return engine_data.read_list(house, given[seat]) if seat in given else engine_data.default_list(house,
+                                                                                                    game_size(t))
+
+
+def _army_of(r: Registration, viewer: User | None = None) -> str:
+    """A registration's army in a sentence: the viewer's own by its name, another's by its player."""
+    army = r.army or {}
+    if viewer is not None and r.user_id == viewer.pk and army.get("name"):
+        return gettext("your army %(name)s") % {"name": army["name"]}
+    if viewer is not None and r.user_id == viewer.pk:
+        return gettext("your army")
+    return gettext("the army of %(user)s") % {"user": r.user.username}
+
+
+def team_houses(t: Tournament, first: Registration, second: Registration) -> list[tuple[str, str]]:
+    """M130: the houses two teammates may play, (first's, second's), their armies sharing no character (M7's
+    reading); a player of a fixed house keeps it, one of none may take either (the starter army of the seat's
+    house). Two starter armies of one house always share their Commander: such teammates play one of each."""
+    from games.engine.minis import armies as rules
+
+    out = []
+    for h1 in [_fixed_house(first)] if _fixed_house(first) else list(HOUSE_SEATS):
+        for h2 in [_fixed_house(second)] if _fixed_house(second) else list(HOUSE_SEATS):
+            s1, s2 = HOUSE_SEATS[h1][0], HOUSE_SEATS[h2][1 if h1 == h2 else 0]
+            if not rules.shared_characters(_seat_list(t, first, s1), _seat_list(t, second, s2)):
+                out.append((h1, h2))
+    return out
+
+
+def team_refusal(t: Tournament, first: Registration, second: Registration, viewer: User | None = None) -> str:
+    """Why two players cannot be a team of `t` ('' if they can): whatever houses they play, their armies share a
+    character (M130), said naming the character and both armies (the fixed houses' or the first seating's)."""
+    from games.engine.minis import armies as rules
+
+    if not team_event(t) or team_houses(t, first, second):
+        return ""
+    h1 = _fixed_house(first) or "stark"
+    h2 = _fixed_house(second) or h1
+    s1, s2 = HOUSE_SEATS[h1][0], HOUSE_SEATS[h2][1 if h1 == h2 else 0]
+    shared = rules.shared_characters(_seat_list(t, first, s1), _seat_list(t, second, s2))
+    return rules.team_clash_words(shared, _army_of(first, viewer), _army_of(second, viewer))
+
+
 def _table_options(t: Tournament, seats: list[tuple[str, Registration]],
                    teams: dict[str, str] | None = None) -> dict[str, Any]:
     """The options of a table's game: the tournament's, with each seat's registered deck (the card game, issue 30:
@@ -495,6 +551,12 @@ def do_register(tournament_id: int, user: User, *, deck: str = "", army: str = "
     brought = registration_deck(t, deck, user)
     fielded = registration_army(t, army, user)
     mate = _team_partner(t, partner, user)
+    if mate is not None:  # M130: told now, not when the event starts, that the two armies share a character
+        theirs = Registration.objects.filter(tournament=t, user=mate, status__in=Registration.ACTIVE).first()
+        if theirs is not None:
+            me = Registration(tournament=t, user=user, army=fielded)
+            if why := team_refusal(t, me, theirs, viewer=user):
+                raise conflict("team_characters", why)
     rating = rating_for(user, t.ruleset)
     if existing is not None:
         existing.status = Registration.Status.REGISTERED
@@ -577,7 +639,7 @@ def do_start(tournament_id: int, user: User) -> Tournament:
             for registration in players:
                 registration.division = registration.division or max(placed)
     if team_event(t):
-        _form_teams(players)
+        _form_teams(t, players)
     Registration.objects.bulk_update(players, ["rating", "seed_rank", "division", "team"])
     t.status = Tournament.Status.RUNNING
     t.started_at = timezone.now()
@@ -593,7 +655,7 @@ def _fixed_house(r: Registration) -> str | None:
     return (r.army or {}).get("faction") or None
 
 
-def _form_teams(players: list[Registration]) -> None:
+def _form_teams(t: Tournament, players: list[Registration]) -> None:
     """Two against two: the teams, numbered by their best seed. Two players who named each other are a team; the
     others are teamed by seed, the best with the lowest (a Stark army with a Lannister one where they can;
     tournaments/README.md). An odd field cannot be teamed (409, naming the player left over)."""
@@ -607,11 +669,20 @@ def _form_teams(players: list[Registration]) -> None:
     if len(alone) % 2:
         raise conflict("odd_team", gettext("Two against two needs an even number of players: %(name)s has no "
                                            "partner. Drop a player or find them one.") % {"name": alone[-1].user.username})
+    for r in players:  # M130: named partners were told when registering; a pair still sharing a character
+        if r.pk in mates and r.pk < mates[r.pk].pk and (why := team_refusal(t, r, mates[r.pk])):
+            raise conflict("team_characters", why)
     while alone:
         first = alone.pop(0)
         house = _fixed_house(first)
-        # the best seed left with the lowest (drawn teams are balanced), of the other house where armies allow
-        other = next((r for r in reversed(alone) if house is None or _fixed_house(r) != house), alone[-1])
+        # the best seed left with the lowest (drawn teams are balanced), of the other house where armies allow,
+        # whose army shares no character with first's (M130)
+        fits = [r for r in reversed(alone) if not team_refusal(t, first, r)]
+        if not fits:
+            raise conflict("team_characters", gettext(
+                "%(name)s can be teamed with nobody: %(why)s Drop a player or ask for another army.") % {
+                "name": first.user.username, "why": team_refusal(t, first, alone[-1])})
+        other = next((r for r in fits if house is None or _fixed_house(r) != house), fits[0])
         alone.remove(other)
         mates[first.pk], mates[other.pk] = other, first
     number = 0
@@ -760,6 +831,13 @@ def _fixed_house_tables(t: Tournament, standing: list[int], by_id: dict[int, Reg
     # a team plays while both its players do (one withdrawn or dropped: the team is out)
     order = [side for side, pks in members.items() if len(pks) == (2 if teams else 1)]
     houses = {side: P._house_count(_fixed_house(by_id[pk]) for pk in members[side]) for side in order}
+    allowed_houses: dict[int, set[tuple[str, str]]] = {}
+    if teams:  # M130: the houses a team may play, its armies sharing no character; one of each: counted so
+        for side in order:
+            first, second = (by_id[pk] for pk in members[side])
+            allowed_houses[side] = set(team_houses(t, first, second))
+            if allowed_houses[side] and all(a != b for a, b in allowed_houses[side]):
+                houses[side] = P._house_count(["stark", "lannister"])
     history = P.History()
     played: dict[int, Any] = {}
     for table in Table.objects.filter(round__tournament=t).prefetch_related("seats"):
@@ -781,7 +859,13 @@ def _fixed_house_tables(t: Tournament, standing: list[int], by_id: dict[int, Reg
     tables: list[tuple[int, P.Table]] = []
     sides: dict[tuple[int, ...], dict[str, str]] = {}
     for table in pairing.tables:
-        placed = P.seat_sides([members[side] for side in table.players], seats, fixed, played)
+        def allowed(placed: list[tuple[int, str]], sides: tuple[int, ...] = table.players) -> bool:
+            at = {pk: seat.split("_")[0] for pk, seat in placed}
+            return all(not allowed_houses.get(side) or (at[members[side][0]], at[members[side][1]])
+                       in allowed_houses[side] for side in sides)
+
+        placed = P.seat_sides([members[side] for side in table.players], seats, fixed, played,
+                              allowed if teams else None)
         players = tuple(pk for pk, _ in placed)
         tables.append((0, P.Table(players, tuple(seat for _, seat in placed))))
         if teams:

@@ -247,21 +247,107 @@ def lobby_seat(lobby, ref: str, user, seat: str, free: list[str]) -> str:
     from games.errors import conflict
 
     army = usable(ref, user, (lobby.options or {}).get("game_size", rules.GAME_SIZES[0]))
+    others = lobby_brought(lobby, exclude_user=user) if lobby_teams(lobby) else {}
+
+    def team_refusal(at: str) -> str:  # M130: a character once per team, told as the person joins
+        return lobby_team_refusal(lobby, {**others, at: (ref, user)}, user, at) if lobby_teams(lobby) else ""
+
     if seat:
         if seat_house(seat) != army.faction:
             raise invalid("army", gettext("%(army)s is an army of %(house)s: it cannot take the %(seat)s seat.") % {
                 "army": army.name, "house": rules.house(army.faction), "seat": rules.house(seat_house(seat))})
         if seat not in free:
             raise conflict("seat_taken", gettext("That seat is already taken."))
+        if why := team_refusal(seat):
+            raise conflict("team_characters", why)
         return seat
     else:
         mine = [s for s in free if seat_house(s) == army.faction]
         if not mine:
             raise conflict("seat_taken", gettext("Every %(house)s seat is taken: bring an army of another house.") % {
                 "house": rules.house(army.faction)})
-        seat = mine[0]
+        refusals = {s: team_refusal(s) for s in mine} if lobby_teams(lobby) else {}
+        seat = next((s for s in mine if not refusals.get(s)), mine[0])  # a seat whose teammate it suits first
+        if refusals.get(seat):
+            raise conflict("team_characters", refusals[seat])
     fits_its_corner(lobby.seat_count, lobby.options or {}, army, seat)
     return seat
+
+
+# ------------------------------------------------------------------ two against two: a character once per team
+
+
+TEAM_SEATS = ("stark", "lannister", "stark_2", "lannister_2")  # the engine's seats of four (setup.MULTI_SEATS)
+
+
+def lobby_teams(lobby) -> dict[str, str] | None:
+    """A lobby's teams, {seat: team}, when it plays two against two (M130): its options' `teams`, else the engine's
+    default (the first two seats against the last two: each team a Stark and a Lannister army); else None."""
+    options = lobby.options or {}
+    if lobby.seat_count != 4 or options.get("multiplayer") != "teams":
+        return None
+    teams = options.get("teams")
+    if isinstance(teams, dict) and set(teams) == set(TEAM_SEATS):
+        return {seat: str(teams[seat]) for seat in TEAM_SEATS}
+    return {seat: "a" if i < 2 else "b" for i, seat in enumerate(TEAM_SEATS)}
+
+
+def _seat_words(seat: str) -> str:
+    from ratings.templatetags.site_words import seat_name
+
+    return seat_name(seat, "minis")
+
+
+def lobby_team_refusal(lobby, brought: dict[str, tuple[str, Any]], viewer=None, mine: str = "") -> str:
+    """M130: why the armies of a two-against-two lobby cannot play ('' if they can): two teammates' armies share a
+    character (M7's reading: any version of one character). `brought` is {seat: (saved army ref, its owner)}, the
+    lobby's members' armies as they would stand (a change being checked included); the other seats play the army
+    the lobby's options give them, else their house's starter army (cut down under 30 points), as the game would.
+    The sentence names the character and the two armies: `viewer`'s own by its name, another person's by its owner,
+    a seat's starter army by its seat; the seat `mine` (the person's asking) first."""
+    from games.engine import EngineError
+    from games.engine.minis import data as engine_data
+
+    teams = lobby_teams(lobby)
+    if teams is None:
+        return ""
+    options = lobby.options or {}
+    size = options.get("game_size", rules.GAME_SIZES[0])
+    given = with_fitted_armies(options, list(TEAM_SEATS)).get("armies") or {}
+    lists: dict[str, tuple[dict[str, Any], str]] = {}
+    for seat in TEAM_SEATS:
+        house = seat_house(seat)
+        if seat in brought:
+            ref, owner = brought[seat]
+            army = Army.objects.filter(pk=saved_id(ref), owner=owner).first() if saved_id(ref) else None
+            if army is not None and not refusal(army.army(), size):
+                mine_too = viewer is not None and getattr(viewer, "pk", None) == army.owner_id
+                words = (gettext("your army %(name)s") % {"name": army.name} if mine_too else
+                         gettext("the army of %(user)s") % {"user": owner.username})
+                lists[seat] = (rules.engine_list(army.army()), words)
+                continue
+        try:
+            lst = engine_data.read_list(house, given[seat]) if seat in given else engine_data.default_list(house, size)
+        except EngineError:
+            continue  # the options' army is the engine's to refuse (the lobby's creation asked it)
+        words = (gettext("the army of the %(seat)s seat") if seat in given else
+                 gettext("the starter army of the %(seat)s seat")) % {"seat": _seat_words(seat)}
+        lists[seat] = (lst, words)
+    for team in sorted(set(teams.values())):
+        pair = sorted((s for s in TEAM_SEATS if teams[s] == team), key=lambda s: s != mine)
+        if len(pair) != 2 or not all(s in lists for s in pair):
+            continue
+        (first, first_words), (second, second_words) = lists[pair[0]], lists[pair[1]]
+        shared = rules.shared_characters(first, second)
+        if shared:
+            return rules.team_clash_words(shared, first_words, second_words)
+    return ""
+
+
+def lobby_brought(lobby, exclude_user=None) -> dict[str, tuple[str, Any]]:
+    """{seat: (saved army ref, owner)} of a lobby's members who brought an army and hold a seat."""
+    return {m.seat: (m.deck, m.user) for m in lobby.members.select_related("user")
+            if m.deck and m.seat and (exclude_user is None or m.user_id != exclude_user.pk)}
 
 
 def fits_its_corner(seat_count: int, options: dict[str, Any], army: Army, seat: str) -> None:
