@@ -358,3 +358,31 @@ def test_teammates_armies_sharing_a_character_are_refused_when_brought_and_at_th
         f"Greatjon Umber is in two armies of one team, the army of {friend.username} and the army of the Stark "
         "(second army) seat:")
     assert not Game.objects.filter(lobby_id=lobby_id).exists()
+
+
+def test_a_seat_change_making_teammates_share_a_character_is_refused_and_the_page_says_why_in_spanish_M130(client):
+    host, friend = make_user(), make_user()
+    made = _create(host, seats=4, options=HOUSE_TEAMS, house_choice="assign", auto_start=False)
+    assert made.status_code == 201, made.json()
+    lobby_id = made.json()["id"]
+    robb = _saved(friend, "list_stark_30", name="Winterfell")
+    assert _join(friend, lobby_id, army=f"army:{robb.pk}").status_code == 200  # the Stark seat, beside Greatjon
+    # moved to the other Stark seat, its teammate would be the Stark seat's starter army: Robb Stark twice
+    moved = api_client_for(host).post(reverse("api-lobby-assign", args=[lobby_id]),
+                                      {"user": friend.username, "seat": "stark_2"}, format="json")
+    assert moved.status_code == 409, moved.json()
+    assert moved.json()["detail"].startswith(
+        f"Robb Stark, Grey Wind and Catelyn Stark are in two armies of one team, the army of {friend.username} and "
+        "the starter army of the Stark seat:")
+    assert Lobby.objects.get(pk=lobby_id).members.get(user=friend).seat == "stark"
+    # the lobby's page: a third person joining with a Robb Stark army reads the refusal in their language
+    third = make_user()
+    wolf = _saved(third, "list_stark_30", name="Lobo")
+    client.force_login(third)
+    client.post(reverse("web-lobby-action", args=[lobby_id, "join"]), {"army": f"army:{wolf.pk}"},
+                HTTP_ACCEPT_LANGUAGE="es")
+    page = client.get(reverse("web-lobby", args=[lobby_id]), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert (f"Robb Stark, Grey Wind y Catelyn Stark están en dos ejércitos de un mismo equipo, tu ejército Lobo y "
+            f"el ejército de {friend.username}: en una partida por equipos un Personaje solo puede estar presente una "
+            "vez en todo un equipo, sea cual sea su versión.") in page
+    assert Lobby.objects.get(pk=lobby_id).members.count() == 2
