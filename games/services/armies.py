@@ -293,9 +293,9 @@ def lobby_teams(lobby) -> dict[str, str] | None:
 
 
 def _seat_words(seat: str) -> str:
-    from ratings.templatetags.site_words import seat_name
-
-    return seat_name(seat, "minis")
+    """A seat as the pages name it: "Stark", "Stark (second army)" (ratings/templatetags/site_words.seat_name)."""
+    house = rules.house(seat_house(seat))
+    return gettext("%(house)s (second army)") % {"house": house} if seat != seat_house(seat) else house
 
 
 def lobby_team_refusal(lobby, brought: dict[str, tuple[str, Any]], viewer=None, mine: str = "") -> str:
@@ -314,6 +314,7 @@ def lobby_team_refusal(lobby, brought: dict[str, tuple[str, Any]], viewer=None, 
     options = lobby.options or {}
     size = options.get("game_size", rules.GAME_SIZES[0])
     given = with_fitted_armies(options, list(TEAM_SEATS)).get("armies") or {}
+    starters = with_fitted_armies({**options, "armies": {}}, list(TEAM_SEATS)).get("armies") or {}
     lists: dict[str, tuple[dict[str, Any], str]] = {}
     for seat in TEAM_SEATS:
         house = seat_house(seat)
@@ -326,11 +327,14 @@ def lobby_team_refusal(lobby, brought: dict[str, tuple[str, Any]], viewer=None, 
                          gettext("the army of %(user)s") % {"user": owner.username})
                 lists[seat] = (rules.engine_list(army.army()), words)
                 continue
+            given = {**given, seat: starters[seat]} if seat in starters else {k: v for k, v in given.items()
+                                                                             if k != seat}  # lobby_armies' fallback
         try:
             lst = engine_data.read_list(house, given[seat]) if seat in given else engine_data.default_list(house, size)
         except EngineError:
             continue  # the options' army is the engine's to refuse (the lobby's creation asked it)
-        words = (gettext("the army of the %(seat)s seat") if seat in given else
+        chosen = seat in (options.get("armies") or {}) and seat not in brought  # the lobby's own, else a starter
+        words = (gettext("the army of the %(seat)s seat") if chosen else
                  gettext("the starter army of the %(seat)s seat")) % {"seat": _seat_words(seat)}
         lists[seat] = (lst, words)
     for team in sorted(set(teams.values())):
