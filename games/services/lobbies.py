@@ -447,9 +447,9 @@ def do_assign_seat(lobby_id: int, creator: User, username: str, seat: str) -> Lo
     if lobby.ruleset == "minis" and member.deck and seat.split("_")[0] != (member.seat or seat).split("_")[0]:
         raise invalid("seat", gettext("%(name)s brings an army of another house: give them a seat of its house.") % {
             "name": username})
-    if lobby.ruleset == "minis" and member.deck:  # M130: a character once per team, with the army moved
-        from games.services import armies as saved
+    from games.services import armies as saved
 
+    if lobby.ruleset == "minis" and member.deck and saved.lobby_teams(lobby):  # M130: with the army moved
         brought = {s: b for s, b in saved.lobby_brought(lobby).items() if s not in (seat, member.seat)}
         if why := saved.lobby_team_refusal(lobby, {**brought, seat: (member.deck, member.user)}, mine=seat):
             raise conflict("team_characters", why)
@@ -524,7 +524,7 @@ def _start(lobby: Lobby) -> Lobby:
 
         # M130: teammates' armies share no character (each join and seat change was checked; an army edited since
         # may share one now): never start into a game the engine refuses, say why instead
-        if why := saved.lobby_team_refusal(lobby, saved.lobby_brought(lobby)):
+        if saved.lobby_teams(lobby) and (why := saved.lobby_team_refusal(lobby, saved.lobby_brought(lobby))):
             raise conflict("team_characters", why)
         options = saved.lobby_armies(options, {m.seat: (m.deck, m.user) for m in members if m.deck and m.seat})
     game = do_create_game(
