@@ -36,3 +36,69 @@ def multiplayer_game(names: list[str], password: str, *, seats: int, multiplayer
             break
         do_submit_action(game.pk, by_seat[mine[0]], action=engine.bot_action(state, mine[0]), version=game.version)
     print("game", game.pk)
+
+
+# A four-player free-for-all in round 1 (tests/scenarios/minis/multiplayer/71): Stark (second army)'s only unit,
+# its Sworn Swords down to 1 wound, is engaged with Lannister's Guardsmen in the north-east corner; Lannister's
+# attack with six scripted hits and six Defense dice of 1 destroys it, and Stark (second army) is out (M131).
+ELIMINATION_SETUP = {
+    "round": 1,
+    "first_player": "lannister",
+    "hands": {"stark": [], "lannister": [], "stark_2": [], "lannister_2": []},
+    "units": {
+        "swords": {"card": "10201", "at": [8, 8], "facing": 0},
+        "guards": {"card": "10101", "at": [36, 36], "facing": 0},
+        "wolves": {"card": "10201", "seat": "stark_2", "at": [36, 36], "facing": 180, "wounds": 1},
+        "halberds": {"card": "10102", "seat": "lannister_2", "at": [40, 6], "facing": 0},
+    },
+    "dice": [6, 6, 6, 6, 6, 6, 1, 1, 1, 1, 1, 1],
+}
+
+
+def eliminated_ffa(names: list[str], password: str, seed: int = 5) -> None:
+    """A four-player free-for-all between `names` (stark, lannister, stark_2, lannister_2, in seating order) at
+    ELIMINATION_SETUP, Lannister to activate its Guardsmen (eliminate_stark_2 plays the attack). Prints `game <id>`."""
+    from games.services.play import do_create_game
+
+    people = users(names, password)
+    seats = ["stark", "lannister", "stark_2", "lannister_2"]
+    game = do_create_game(ruleset="minis", seating=dict(zip(seats, people, strict=True)), seed=seed,
+                          options={"multiplayer": "ffa"})
+    game.state = get_ruleset("minis").scenario_game(seats, {"multiplayer": "ffa", "reaction_prompts": "playable"},
+                                                    seed, ELIMINATION_SETUP, "activation")
+    game.version += 1
+    game.save(update_fields=["state", "version"])
+    print("game", game.pk)
+
+
+def eliminate_stark_2(game_id: int) -> None:
+    """Lannister's attack that destroys Stark (second army)'s last unit and its declined Surge Forth, played through
+    the play service (the pages learn it as any action); the dice come from the game's generator afterwards."""
+    engine = get_ruleset("minis")
+    game = Game.objects.get(pk=game_id)
+    lannister = game.seats.get(seat="lannister").user
+    for action in ({"activate": "guards"}, {"attack": {"target": "wolves", "attack": "Long Sword"}}, {"surge": None}):
+        game.refresh_from_db()
+        do_submit_action(game.pk, lannister, action=action, version=game.version)
+    game.refresh_from_db()
+    assert game.state["multi"]["eliminated"] == ["stark_2"] and engine.pending(game.state) == {"lannister_2": "activate"}
+    game.state["dice"] = None
+    game.save(update_fields=["state"])
+
+
+def play_round_on(game_id: int) -> None:
+    """The engine's player for every person asked, until round 2's first activation; Stark (second army), out,
+    must never be asked. Prints the seats asked, in order."""
+    engine = get_ruleset("minis")
+    asked = []
+    for _ in range(500):
+        game = Game.objects.get(pk=game_id)
+        state = game.state
+        if state["round"] >= 2 and state["phase"] == "activation":
+            break
+        seat = sorted(engine.pending(state))[0]
+        asked.append(seat)
+        do_submit_action(game.pk, game.seats.get(seat=seat).user, action=engine.bot_action(state, seat),
+                         version=game.version)
+    assert "stark_2" not in asked, asked
+    print("asked", ",".join(dict.fromkeys(asked)))
