@@ -179,7 +179,7 @@ def test_the_form_makes_a_lobby_whose_page_says_its_options(logged_in, user, cli
     assert lobby.options == {"mode": "here_we_stand", "terrain": "random"}
     assert lobby.members.get().seat == "lannister"
     page = logged_in.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
-    assert "A Song of Ice and Fire: Tabletop Miniatures" in page and "armies: players pick in join order" in page
+    assert "A Song of Ice and Fire: Tabletop Miniatures" in page and "seats: players pick in join order (a saved army takes a seat of its house)" in page
     assert "Here We Stand" in page and "armies of 30 points (saved armies or the starter ones)" in page and "random terrain" in page
     assert f"{user.username} · Lannister" in page
     assert "here_we_stand" not in page and "armys" not in page
@@ -202,7 +202,7 @@ def test_the_form_without_terrain_and_at_random(logged_in):
     lobby = Lobby.objects.get()
     assert lobby.options == {"mode": "here_we_stand"} and lobby.house_choice == "random"
     page = logged_in.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
-    assert "armies: random at the start" in page and "no terrain" in page
+    assert "seats: random at the start (a saved army takes a seat of its house)" in page and "no terrain" in page
 
 
 @pytest.mark.parametrize(("fields", "words"), [

@@ -386,3 +386,87 @@ def test_a_seat_change_making_teammates_share_a_character_is_refused_and_the_pag
             f"el ejército de {friend.username}: en una partida por equipos un Personaje solo puede estar presente una "
             "vez en todo un equipo, sea cual sea su versión.") in page
     assert Lobby.objects.get(pk=lobby_id).members.count() == 2
+
+
+def _assign(client, lobby: Lobby, user, seat: str):
+    return client.post(reverse("web-lobby-action", args=[lobby.pk, "assign"]), {"user": user.username, "seat": seat})
+
+
+def test_in_an_assign_lobby_a_swap_of_seats_keeps_each_persons_army_with_them(client):
+    """The creator gives a seat held by someone who brought an army to another person: the two swap seats, and each
+    army follows its owner to the game (the displaced person's army used to be lost: they were left seatless and drawn
+    any seat at the start, with its starter army)."""
+    host, robb, sansa, arya = make_user(), make_user(), make_user(), make_user()
+    wolves = _stark_without_catelyn(host)
+    greywind = _saved(robb, "list_stark_30", name="Greywind", ncus=[])   # told from the other by its NCUs
+    made = _create(host, seats=4, house_choice="assign", options={"multiplayer": "teams"}, army=f"army:{wolves.pk}")
+    assert made.status_code == 201, made.json()
+    lobby = Lobby.objects.get(pk=made.json()["id"])
+    assert _join(robb, lobby.pk, army=f"army:{greywind.pk}").status_code == 200
+    assert _join(sansa, lobby.pk).status_code == 200
+    assert {m.user: m.seat for m in lobby.members.all()} == {host: "stark", robb: "stark_2", sansa: ""}
+    client.force_login(host)
+    assert _assign(client, lobby, robb, "stark").status_code == 302
+    assert {m.user: m.seat for m in lobby.members.all()} == {host: "stark_2", robb: "stark", sansa: ""}
+    # an army of Stark takes no Lannister seat; the person without an army may take any
+    refused = _assign(client, lobby, host, "lannister")
+    assert "brings an army of Stark: give them a seat of its house" in client.get(refused.url).content.decode()
+    assert lobby.members.get(user=host).seat == "stark_2"
+    # the lobby's page says what each seat brings: the army brought, else its house's starter army
+    page = client.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
+    assert "seats: given by the creator (a saved army takes a seat of its house)" in page
+    assert "random at the start" not in page
+    assert (f"{robb.username} · Stark · brings <span class=\"deck-name\">an army of Stark "
+            f"({rules.points(greywind.army())} points)</span>") in page
+    assert f"{host.username} · Stark (second army) · brings <span class=\"deck-name\">Mine (your army)</span>" in page
+    assert f"{sansa.username} · plays the starter army of the seat they are given" in page
+    assert _assign(client, lobby, sansa, "lannister_2").status_code == 302
+    page = client.get(reverse("web-lobby", args=[lobby.pk])).content.decode()
+    assert f"{sansa.username} · Lannister (second army) · plays the Lannister starter army" in page
+    assert _join(arya, lobby.pk).status_code == 200
+    started = client.post(reverse("web-lobby-action", args=[lobby.pk, "start"]))
+    game = Game.objects.get(lobby=lobby)
+    assert started.status_code == 302
+    assert {s.seat: s.user for s in game.seats.all()} == {"stark": robb, "stark_2": host, "lannister": arya,
+                                                         "lannister_2": sansa}
+    assert game.options["armies"]["stark"]["ncus"] == [] and game.options["armies"]["stark_2"]["ncus"] == ["30201"]
+    assert game.state["players"]["stark"]["list"]["ncus"] == []
+    assert game.state["players"]["stark_2"]["list"]["ncus"] == wolves.ncus == ["30201"]
+
+
+def test_in_an_assign_lobby_a_person_bringing_an_army_is_never_left_without_a_seat_of_its_house(client):
+    """Giving a person without a seat the only seat of a house whose army its holder brought would leave the holder
+    no seat of their army's house: refused in words. A seat of their house being free, they move to it."""
+    host, sansa, arya = make_user(), make_user(), make_user()
+    wolves = _stark_without_catelyn(host)
+    client.force_login(host)
+    made = _create(host, seats=4, house_choice="assign", options={"multiplayer": "teams"}, army=f"army:{wolves.pk}")
+    lobby = Lobby.objects.get(pk=made.json()["id"])
+    assert _join(sansa, lobby.pk).status_code == 200
+    assert _assign(client, lobby, sansa, "stark").status_code == 302
+    assert {m.user: m.seat for m in lobby.members.all()} == {host: "stark_2", sansa: "stark"}
+    assert _join(arya, lobby.pk).status_code == 200
+    refused = _assign(client, lobby, arya, "stark_2")
+    assert ("brings an army of Stark and would have no seat of its house left"
+            in client.get(refused.url).content.decode())
+    assert {m.user: m.seat for m in lobby.members.all()} == {host: "stark_2", sansa: "stark", arya: ""}
+
+
+def test_a_seatless_person_who_brought_an_army_is_drawn_a_seat_of_its_house_at_the_start():
+    """A lobby left as the old swap left it (a person who brought an army without a seat): at the start they are
+    drawn a seat of their army's house, and play their army."""
+    from games.services import lobbies
+
+    host, robb, sansa = make_user(), make_user(), make_user()
+    red = _saved(robb, "list_lannister_30", name="Red", ncus=[])
+    made = _create(host, seats=4, house_choice="assign", options={"multiplayer": "teams"}, computer_seats=1)
+    lobby = Lobby.objects.get(pk=made.json()["id"])
+    assert _join(robb, lobby.pk, army=f"army:{red.pk}").status_code == 200
+    lobby.members.filter(user=robb).update(seat="")
+    assert _join(sansa, lobby.pk).status_code == 200   # the last seat: the game starts
+    if not Game.objects.filter(lobby=lobby).exists():
+        lobbies.do_start(lobby.pk, host)
+    game = Game.objects.get(lobby=lobby)
+    seat = game.seats.get(user=robb).seat
+    assert seat in ("lannister", "lannister_2") and game.options["armies"][seat]["ncus"] == []
+    assert game.state["players"][seat]["list"]["ncus"] == []

@@ -297,10 +297,12 @@ SEAT_NOUN = {"agot": pgettext_lazy("a lobby's seat", "House"), "btwixt": pgettex
 # how a lobby's seats are given (Lobby.HouseChoice's words)
 HOUSE_CHOICE_WORDS = {"assign": gettext_lazy("the creator assigns seats"), "pick": gettext_lazy("players pick in join order"),
                       "random": gettext_lazy("random at the start")}
+SEATS_GIVEN = gettext_lazy("given by the creator")  # the miniatures game's "seats: …" (SEAT_CHOICE)
 SEAT_FOR = {"agot": gettext_lazy("House for %(name)s"), "btwixt": gettext_lazy("Leader for %(name)s"),
             "minis": gettext_lazy("Army for %(name)s")}
+# (the miniatures game: how the seats are given, what each seat brings is said on its line)
 SEAT_CHOICE = {"agot": gettext_lazy("houses: %(how)s"), "btwixt": gettext_lazy("leaders: %(how)s"),
-               "minis": gettext_lazy("armies: %(how)s")}
+               "minis": gettext_lazy("seats: %(how)s (a saved army takes a seat of its house)")}
 # a game's status in My games
 GAME_STATUS = {"active": pgettext_lazy("a game", "active"), "finished": pgettext_lazy("a game", "finished"),
                "abandoned": pgettext_lazy("a game", "abandoned")}
@@ -332,7 +334,11 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
         m.deck_name = decks.get(m.deck, "") or (saved_armies.lobby_army_words(m.deck, request.user) if lobby.ruleset == "minis"
                                                 else saved_decks.lobby_deck_words(m.deck, request.user))
         m.seat_for = str(SEAT_FOR.get(lobby.ruleset, SEAT_FOR["agot"])) % {"name": m.user.username}
-    how = HOUSE_CHOICE_WORDS.get(lobby.house_choice) or lobby.get_house_choice_display()
+        if lobby.ruleset == "minis" and not m.deck_name:  # issue 33: what a seat without a saved army brings
+            m.army_words = (gettext("plays the %(house)s starter army") % {"house": seat_name(saved_armies.seat_house(m.seat))}
+                            if m.seat else gettext("plays the starter army of the seat they are given"))
+    how = ((SEATS_GIVEN if lobby.ruleset == "minis" and lobby.house_choice == "assign" else None)
+           or HOUSE_CHOICE_WORDS.get(lobby.house_choice) or lobby.get_house_choice_display())
     return render(request, "web/lobby.html", {
         "lobby": lobby, "members": members, "me": me, "game": game, "free": max(0, lobby.people_seats() - len(members)),
         "people_seats": lobby.people_seats(),

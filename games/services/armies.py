@@ -240,6 +240,13 @@ def seat_house(seat: str) -> str:
     return seat.split("_")[0]
 
 
+def brought_house(ref: str) -> str | None:
+    """The house of the saved army a lobby member brought (`ref`), None if they brought none (or it was deleted
+    since: its seat then plays the starter army)."""
+    army_id = saved_id(ref)
+    return Army.objects.filter(pk=army_id).values_list("faction", flat=True).first() if army_id is not None else None
+
+
 def lobby_seat(lobby, ref: str, user, seat: str, free: list[str]) -> str:
     """The seat a person bringing their saved army `ref` to `lobby` takes: the seat they ask for if it is free and of
     their army's house, else the first free seat of that house (the army's house is the seat's); the army must be

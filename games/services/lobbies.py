@@ -444,19 +444,49 @@ def do_assign_seat(lobby_id: int, creator: User, username: str, seat: str) -> Lo
         raise invalid("user", gettext("%(name)s has no seat in this lobby.") % {"name": username})
     if seat not in seat_choices(lobby):
         raise invalid("seat", gettext("Choose one of: %(choices)s.") % {"choices": ", ".join(seat_choices(lobby))})
-    if lobby.ruleset == "minis" and member.deck and seat.split("_")[0] != (member.seat or seat).split("_")[0]:
-        raise invalid("seat", gettext("%(name)s brings an army of another house: give them a seat of its house.") % {
-            "name": username})
-    from games.services import armies as saved
-
-    if lobby.ruleset == "minis" and member.deck and saved.lobby_teams(lobby):  # M130: with the army moved
-        brought = {s: b for s, b in saved.lobby_brought(lobby).items() if s not in (seat, member.seat)}
-        if why := saved.lobby_team_refusal(lobby, {**brought, seat: (member.deck, member.user)}, mine=seat):
-            raise conflict("team_characters", why)
-    lobby.members.filter(seat=seat).exclude(pk=member.pk).update(seat="")  # a swap frees the old holder
+    holder = lobby.members.filter(seat=seat).exclude(pk=member.pk).select_related("user").first()
+    if lobby.ruleset == "minis":
+        _assign_minis_seat(lobby, member, seat, holder)
+    elif holder is not None:
+        holder.seat = ""  # a swap frees the old holder (drawn a seat at the start)
+        holder.save(update_fields=["seat"])
     member.seat = seat
     member.save(update_fields=["seat"])
+    if lobby.ruleset == "minis" and member.deck:
+        from games.services import armies as saved
+
+        # M130: teammates' armies share no character, the seats as they now stand (refused: nothing is kept)
+        if saved.lobby_teams(lobby) and (why := saved.lobby_team_refusal(lobby, saved.lobby_brought(lobby), mine=seat)):
+            raise conflict("team_characters", why)
     return lobby
+
+
+def _assign_minis_seat(lobby: Lobby, member: LobbyMember, seat: str, holder: LobbyMember | None) -> None:
+    """The miniatures game (issue 33): an army brought takes a seat of its house, and follows its owner. The member
+    given `seat` must bring no army or one of the seat's house; the seat's holder, if any, takes the member's old seat
+    (a swap), or when that is not of their army's house (or the member had none) the first free seat of it; a holder
+    who would have none left is not moved: refused in words. A holder without an army takes the member's old seat."""
+    from games.engine.minis.armies import house as house_name
+    from games.services.armies import brought_house, seat_house
+
+    house = brought_house(member.deck)
+    if house and seat_house(seat) != house:
+        raise invalid("seat", gettext("%(name)s brings an army of %(house)s: give them a seat of its house.") % {
+            "name": member.user.username, "house": house_name(house)})
+    if holder is None:
+        return
+    theirs = brought_house(holder.deck)
+    if theirs is None:
+        holder.seat = member.seat
+    else:
+        room = [s for s in [member.seat, *free_seats(lobby)] if s and s != seat and seat_house(s) == theirs]
+        if not room:
+            raise invalid("seat", gettext("%(name)s brings an army of %(house)s and would have no seat of its house "
+                                          "left: give them another seat of it first.") % {
+                "name": holder.user.username, "house": house_name(theirs)})
+        holder.seat = room[0]
+    LobbyMember.objects.filter(pk=member.pk).update(seat="")  # a seat is held by one member at a time
+    holder.save(update_fields=["seat"])
 
 
 @transaction.atomic
@@ -504,9 +534,12 @@ def _start(lobby: Lobby) -> Lobby:
     secrets.SystemRandom().shuffle(open_seats)
     seating, decks = {}, {}
     choices = sorted(deck_choices(lobby.ruleset))
+    brought = {}  # the miniatures game (issue 33): {seat: (saved army, its owner)}, the army with its owner
     for member in members:
-        seat = member.seat or open_seats.pop()
+        seat = member.seat or _drawn_seat(lobby, member, open_seats)
         seating[seat] = member.user
+        if lobby.ruleset == "minis" and member.deck:
+            brought[seat] = (member.deck, member.user)
         if choices:  # each player's deck: picked or assigned, else drawn at random; a saved deck is copied
             decks[seat] = saved_game_deck(member.deck, member.user) if member.deck else secrets.choice(choices)
     computers = lobby.seat_count - len(members)
@@ -524,9 +557,9 @@ def _start(lobby: Lobby) -> Lobby:
 
         # M130: teammates' armies share no character (each join and seat change was checked; an army edited since
         # may share one now): never start into a game the engine refuses, say why instead
-        if saved.lobby_teams(lobby) and (why := saved.lobby_team_refusal(lobby, saved.lobby_brought(lobby))):
+        if saved.lobby_teams(lobby) and (why := saved.lobby_team_refusal(lobby, brought)):
             raise conflict("team_characters", why)
-        options = saved.lobby_armies(options, {m.seat: (m.deck, m.user) for m in members if m.deck and m.seat})
+        options = saved.lobby_armies(options, brought)
     game = do_create_game(
         ruleset=lobby.ruleset,
         seating=seating,
@@ -543,6 +576,20 @@ def _start(lobby: Lobby) -> Lobby:
     lobby.status = Lobby.Status.STARTED
     lobby.save(update_fields=["status"])
     return lobby
+
+
+def _drawn_seat(lobby: Lobby, member: LobbyMember, open_seats: list[str]) -> str:
+    """A seat at random (open_seats is shuffled) for a member who has none; in the miniatures game one of the house of
+    the army they brought when one is left (an army brought takes a seat of its house; lobbies made before a swap
+    kept it with its owner could leave its owner seatless)."""
+    if lobby.ruleset == "minis" and member.deck:
+        from games.services.armies import brought_house, seat_house
+
+        house = brought_house(member.deck)
+        for i in range(len(open_seats) - 1, -1, -1):
+            if seat_house(open_seats[i]) == house:
+                return open_seats.pop(i)
+    return open_seats.pop()
 
 
 def lobby_game(lobby: Lobby) -> Game | None:

@@ -54,7 +54,7 @@ def test_minis_lobby_form(live_asgi_server, new_page, artifacts):
         page.wait_for_url(re.compile(r"/lobbies/\d+/$"))
         main = page.locator("main").inner_text()
         assert "A Song of Ice and Fire: Tabletop Miniatures" in main and "Here We Stand" in main
-        assert "random terrain" in main and "armies: players pick in join order" in main
+        assert "random terrain" in main and "seats: players pick in join order (a saved army takes a seat of its house)" in main
         assert f"mlf_{width}_a · Lannister" in main
         lobby_url = page.url
         other = new_page(width, height)
@@ -117,3 +117,50 @@ def test_two_against_two_lobby_with_each_persons_army(live_asgi_server, new_page
         other.locator("#scoreline .mn-team").first.wait_for()
         assert other.locator("#scoreline .mn-team").count() == 2
         assert f"{names[1]} (Stark)" in other.inner_text("#scoreline")
+
+
+def test_an_assign_lobby_says_what_each_seat_brings_and_a_swap_keeps_the_armies(live_asgi_server, new_page, artifacts):
+    """Issue 33: the lobby's page says, seat by seat, the saved army each person brings or the starter army they play;
+    the creator of an "assign" lobby gives their own seat to a person without an army: the creator's army follows
+    them to the other Lannister seat."""
+    for width, height in WIDTHS:
+        names = [f"mla_{width}_a", f"mla_{width}_b"]
+        newcomer = f"mla_{width}_c"
+        live_asgi_server.manage("shell", "-c", f"from tests.browser.test_lobby_minis_form import *; stage_armies({names!r}); "
+                                               f"stage_users([{newcomer!r}])")
+        page = new_page(width, height)
+        log_in(page, live_asgi_server.url, names[0])
+        page.goto(live_asgi_server.url + "/lobbies/new/")
+        page.select_option("select[name=ruleset]", "minis")
+        page.select_option("select[name=minis_table]", "teams")
+        page.select_option("select[name=game_size]", "40")
+        page.select_option("select[name=house_choice]", "assign")
+        page.select_option("select[name=my_army]", label="Mountain Host (40 points)")
+        page.click("main form button[type=submit]")
+        page.wait_for_url(re.compile(r"/lobbies/\d+/$"))
+        lobby_url = page.url
+        for name, army in ((names[1], "Winter Host"), (newcomer, None)):
+            other = new_page(width, height)
+            log_in(other, live_asgi_server.url, name)
+            other.goto(lobby_url)
+            if army:
+                other.select_option("select[name=army]", label=army)
+            other.click("#join")
+            other.wait_for_url(lobby_url)
+        page.goto(lobby_url)
+        members = page.locator("#members")
+        assert "seats: given by the creator (a saved army takes a seat of its house)" in page.locator("main").inner_text()
+        assert "armies: " not in page.locator("main").inner_text()
+        lines = members.locator("> li")
+        assert re.search(rf"{names[0]} · Lannister · brings Mountain Host \(your army\)", lines.nth(0).inner_text())
+        assert re.search(rf"{names[1]} · Stark · brings an army of Stark \(\d+ points\)", lines.nth(1).inner_text())
+        assert re.search(rf"{newcomer} · plays the starter army of the seat they are given", lines.nth(2).inner_text())
+        # the creator gives the newcomer their own seat: the creator moves, with their army, to Lannister's second army
+        page.get_by_label(f"Army for {newcomer}").select_option("lannister")
+        lines.nth(2).get_by_role("button", name="Assign").click()
+        page.wait_for_url(lobby_url)
+        text = members.inner_text()
+        assert f"{names[0]} · Lannister (second army) · brings Mountain Host (your army)" in text, text
+        assert f"{newcomer} · Lannister · plays the Lannister starter army" in text, text
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 2
+        page.screenshot(path=str(artifacts / f"minis-lobby-assign-{width}.png"), full_page=True)
