@@ -31,7 +31,7 @@ def test_an_eliminated_player_is_shown_out_and_never_asked_again(live_asgi_serve
     out = server.manage("shell", "-c", STAGING.format(call=f"eliminated_ffa; eliminated_ffa({NAMES!r}, {PASSWORD!r})"))
     game_id = re.search(r"game (\d+)", out).group(1)
 
-    robb = new_page(1440, 1000)   # Stark (second army): about to lose its last unit
+    robb = new_page(1440, 900)   # Stark (second army): about to lose its last unit
     log_in(robb, server.url, "el_robb")
     robb.goto(f"{server.url}/games/{game_id}/")
     jaime = new_page(390, 844)    # Lannister (second army), next to play after Lannister
@@ -66,6 +66,8 @@ def test_an_eliminated_player_is_shown_out_and_never_asked_again(live_asgi_serve
     assert "Nothing to decide" in robb.inner_text("#decision")
     assert jaime.locator(".mn-out-note").is_hidden()
     jaime.locator("#decision", has_text="Your decision").wait_for()
+    # the whole table still shows under the sentence and the two rows of the score line
+    assert robb.evaluate("document.querySelector('#field').getBoundingClientRect().bottom") <= 900
     robb.screenshot(path=str(artifacts / "minis-ffa-eliminated-1440.png"), full_page=False)
     jaime.screenshot(path=str(artifacts / "minis-ffa-eliminated-other-390.png"), full_page=True)
     robb.set_viewport_size({"width": 390, "height": 844})

@@ -104,3 +104,26 @@ def test_a_four_player_free_for_all_shows_four_corners_and_each_players_vp(live_
     page.screenshot(path=str(artifacts / "minis-ffa-es-390.png"), full_page=True)
     assert name_height_when_zoomed(page) >= 11
     page.screenshot(path=str(artifacts / "minis-ffa-es-zoomed-390.png"), full_page=False)
+
+
+def field_bottom(page) -> float:
+    return page.evaluate("document.querySelector('#field').getBoundingClientRect().bottom")
+
+
+@pytest.mark.parametrize("kind", ["ffa", "teams"])
+def test_the_whole_table_shows_at_1440_by_900_when_the_score_line_wraps(live_asgi_server, new_page, artifacts, kind):
+    """Long names wrap the score line (two rows for a free-for-all, three for two teams): the table still ends
+    above the screen's bottom edge, the viewer's own corner or edge (at the bottom) included."""
+    server = live_asgi_server
+    names = [f"brynden_the_blackfish_{kind}", f"kevan_of_lannisport_{kind}"][:1 if kind == "ffa" else 2]
+    game_id = stage(server, names, 4, kind)
+    page = new_page(1440, 900)
+    log_in(page, server.url, names[0])
+    page.goto(f"{server.url}/games/{game_id}/")
+    page.locator("#field .mn-tray").first.wait_for()
+    score = page.locator("#scoreline").bounding_box()
+    assert score["height"] > 50, "the score line should wrap to two rows or more here"
+    box = page.locator("#field").bounding_box()
+    assert box["y"] > 0 and field_bottom(page) <= 900, (box, score)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1440
+    page.screenshot(path=str(artifacts / f"minis-{kind}-long-names-1440x900.png"), full_page=False)
