@@ -102,3 +102,37 @@ def play_round_on(game_id: int) -> None:
                          version=game.version)
     assert "stark_2" not in asked, asked
     print("asked", ",".join(dict.fromkeys(asked)))
+
+
+# Two against two (M130) in round 5, team a (Stark and Lannister, people) to activate: team b's last unit on the table,
+# Lannister (second army)'s Halberdiers down to 1 wound, is engaged front to front with Stark's Sworn Swords; Stark
+# (second army) has no unit left. The Sworn Swords' attack (seven scripted 6s, fourteen Defense dice of 1) destroys
+# it: both of team b's players are out and team a wins by elimination (M131, M128).
+TEAMS_END_SETUP = {
+    "round": 5,
+    "first_player": "stark",
+    "vp": {"a": 3, "b": 2},
+    "hands": {"stark": [], "lannister": [], "stark_2": [], "lannister_2": []},
+    "units": {
+        "swords": {"card": "10201", "at": [50, 24], "facing": 0},
+        "guards": {"card": "10101", "at": [15.5, 8], "facing": 0},
+        "halberds": {"card": "10102", "seat": "lannister_2", "at": [50, 24], "facing": 180, "wounds": 1},
+    },
+    "dice": [6] * 7 + [1] * 14,
+}
+
+
+def teams_near_the_end(names: list[str], password: str, seed: int = 3) -> None:
+    """A two-against-two game: `names` play Stark and Lannister (team a), the computer the two second armies (team b),
+    at TEAMS_END_SETUP. Prints `game <id>`."""
+    from games.services.play import do_create_game
+
+    a, b = users(names, password)
+    seats = ["stark", "lannister", "stark_2", "lannister_2"]
+    game = do_create_game(ruleset="minis", seating={"stark": a, "lannister": b, "stark_2": None, "lannister_2": None},
+                          seed=seed, options={"multiplayer": "teams"})
+    game.state = get_ruleset("minis").scenario_game(seats, {"multiplayer": "teams", "reaction_prompts": "playable"},
+                                                    seed, TEAMS_END_SETUP, "activation")
+    game.version += 1
+    game.save(update_fields=["state", "version"])
+    print("game", game.pk)
