@@ -62,5 +62,8 @@ def test_two_people_and_two_computers_play_a_two_against_two_to_its_end(live_asg
     assert "The battle is over" in robb.inner_text("#phase") and "(elimination)" in robb.inner_text("#phase")
     result = robb.inner_text("#game-result")
     assert "tt_robb and tt_tyrion shared the victory." in result, result
+    # the result above the table does not shrink it: scrolled past the result, the whole table fits the screen
+    box = robb.locator("#field").bounding_box()
+    assert 500 < box["height"] <= 900 - (robb.locator(".mn-tools").bounding_box()["height"]), box
     robb.screenshot(path=str(artifacts / "minis-2v2-end-1440.png"), full_page=False)
     tyrion.screenshot(path=str(artifacts / "minis-2v2-end-390.png"), full_page=True)
