@@ -7,6 +7,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import spectators
 from games.anonymity import faceless, hides_names
@@ -311,10 +312,11 @@ def _with_take_overs(game: Game, entries: list[dict[str, Any]], after: int, thro
 
 
 def seat_player_names(game: Game) -> dict[str, str]:
-    """{seat: the name the table knows its player by}: the username, or "the computer" for a seat the
+    """{seat: the name the table knows its player by}: the username, or "the computer" (in the reader's
+    language: the names are put into the kept narration per request) for a seat the
     engine's player holds from the start."""
     hidden = hides_names(game)  # anonymous players: faceless to every reader while the game runs
-    return {s.seat: ((faceless() if hidden else s.user.username) if s.user_id else "the computer")
+    return {s.seat: ((faceless() if hidden else s.user.username) if s.user_id else gettext("the computer"))
             for s in game.seats.all()}  # read with their players by get_visible_game
 
 

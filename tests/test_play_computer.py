@@ -272,3 +272,19 @@ def test_the_api_plays_now_against_the_computer():
     assert refused.status_code == 400 and "ruleset" in refused.json()["fields"]
     assert Game.objects.count() == 1
     assert APIClientAnonymous().post(reverse("api-games-computer"), {"ruleset": "lcg"}, format="json").status_code in (401, 403)
+
+
+def test_the_computer_is_named_in_the_readers_language_in_the_log():
+    """games/queries.seat_player_names: the names put into a narrated log per request; the computer's
+    seats are "the computer" in English and "el ordenador" in Spanish."""
+    from django.utils import translation
+
+    from games.queries import get_visible_game, seat_player_names
+
+    user = make_user()
+    game = computer.do_play_computer(user, ComputerGame("minis", seat="lannister"))
+    game = get_visible_game(user, game.pk)
+    with translation.override("es"):
+        assert seat_player_names(game) == {"lannister": user.username, "stark": "el ordenador"}
+    with translation.override("en"):
+        assert seat_player_names(game) == {"lannister": user.username, "stark": "the computer"}

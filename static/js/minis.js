@@ -62,7 +62,6 @@
   /* A second copy of an NCU (a house played twice, M131) is keyed `30104_2`: the same card. */
   const card = (id) => C.cards[id] || C.cards[String(id ?? "").replace(/_\d+$/, "")] || { name: gettext("a card"), kind: "?", abilities: [], attacks: [] };
   const seats = () => V.seats || S.seats || [];
-  const other = (seat) => seats().find((x) => x !== seat);
   const factionName = (f) => (C.factions || {})[f] || cap(f);
   /* A seat without a player is the computer's: the server names it by its id (web/views.py _seat_names). */
   const isComputerSeat = (seat) => NAMES[seat] !== undefined && NAMES[seat] === String(seat).replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
@@ -80,6 +79,8 @@
   const cornersOf = () => multi("corners") || {};
   const teamSeats = (team) => seats().filter((x) => teamOf(x) === team);
   const teamName = (team) => teamSeats(team).map(factionName).join(" " + gettext("and") + " ");
+  // a team game is won by a team (M130): its key names no seat
+  const wonByTeam = (winner) => isTeams() && teamSeats(winner).length > 0;
   /* The viewer sees its own edge or corner at the bottom (the table turned half round otherwise). */
   function flipFor(me) {
     if (!me) return false;
@@ -115,6 +116,11 @@
   /* The viewer's side: its own seat and, two against two (M130), its teammate's. */
   const friendlySeat = (seat) => seat === ME || (isTeams() && !!teamOf(seat) && teamOf(seat) === teamOf(ME));
   const enemyUnits = () => liveUnits().filter((n) => !friendlySeat(units()[n].seat));
+  // the live units that are enemies of `seat`'s: every other seat's, a teammate's excepted (M130, M131)
+  const foesOf = (seat) => liveUnits().filter((n) => {
+    const theirs = units()[n].seat;
+    return theirs !== seat && !(isTeams() && teamOf(theirs) && teamOf(theirs) === teamOf(seat));
+  });
 
   /* Ids in a server message (unit keys, card ids, zones, seats) replaced by names. */
   function namesIn(text) {
@@ -614,14 +620,20 @@
       case "cancelled": return fmt(gettext("%(seat)s's card is cancelled."), { seat: F(e.seat) });
       case "last_stand": return fmt(gettext("%(unit)s makes its Last Stand against %(target)s."), { unit: U(e.unit), target: U(e.target) });
       case "reckless_heroism": return fmt(ngettext("Reckless Heroism: %(unit)s suffers %(n)s wound.", "Reckless Heroism: %(unit)s suffers %(n)s wounds.", e.d3), { unit: U(e.unit), n: e.d3 });
-      case "game_over": return e.winner ? fmt(gettext("%(seat)s wins the battle."), { seat: F(e.winner) }) : gettext("The battle ends in a draw.");
+      case "game_over": return !e.winner ? gettext("The battle ends in a draw.")
+        : wonByTeam(e.winner) ? fmt(gettext("%(team)s win the battle."), { team: teamName(e.winner) })
+        : fmt(gettext("%(seat)s wins the battle."), { seat: F(e.winner) });
       default: return `${cap(e.type)}.`;
     }
   }
 
   function phaseText(status) {
-    if (status === "finished" || V.over) return V.winner ? fmt(gettext("The battle is over: %(seat)s wins (%(how)s)."), { seat: seatName(V.winner),
-      how: ({ vp: gettext("victory points"), points: gettext("army points"), elimination: gettext("elimination"), draw: gettext("a draw") })[V.result] || V.result }) : gettext("The battle is over: a draw.");
+    if (status === "finished" || V.over) {
+      if (!V.winner) return gettext("The battle is over: a draw.");
+      const how = ({ vp: gettext("victory points"), points: gettext("army points"), elimination: gettext("elimination"), draw: gettext("a draw") })[V.result] || V.result;
+      return wonByTeam(V.winner) ? fmt(gettext("The battle is over: %(team)s win (%(how)s)."), { team: teamName(V.winner), how })
+        : fmt(gettext("The battle is over: %(seat)s wins (%(how)s)."), { seat: seatName(V.winner), how });
+    }
     const vp = isTeams() ? Object.keys(V.vp || {}).map((t) => `${teamName(t)} ${V.vp[t] || 0}`).join(" – ")
       : seats().filter((x) => !isOut(x)).map((x) => `${factionName(x)} ${(V.vp || {})[x] || 0}`).join(" – ");
     if (V.phase === "deployment") return fmt(gettext("Deployment · %(vp)s VP"), { vp });
@@ -894,7 +906,7 @@
     if (!SEAT || !tools.los || !game || game.status !== "active" || !name || !live(name)) return;
     const key = `${version}|${name}`;
     if (sight && sight.key === key) return;
-    const enemies = liveUnits(other(units()[name].seat));
+    const enemies = foesOf(units()[name].seat);
     const mine = sight = { key, unit: name, results: {}, ranged: {} };
     const asks = [];
     for (const e of enemies) {
@@ -1378,7 +1390,7 @@
     const kind = myKind();
     if (!SEAT) { box.replaceChildren(h("h2", {}, gettext("Spectating")), h("p", {}, gettext("You see what any spectator may see: no Tactics hand."))); return; }
     if (game.status !== "active") {
-      box.replaceChildren(h("h2", {}, gettext("The battle is over")), h("p", {}, game.status === "abandoned" ? gettext("The game was abandoned.") : V.winner ? fmt(gettext("%(seat)s wins."), { seat: seatLabel(V.winner) }) : gettext("A draw.")), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, gettext("Replay it step by step"))));
+      box.replaceChildren(h("h2", {}, gettext("The battle is over")), h("p", {}, game.status === "abandoned" ? gettext("The game was abandoned.") : !V.winner ? gettext("A draw.") : wonByTeam(V.winner) ? fmt(gettext("%(team)s win."), { team: teamName(V.winner) }) : fmt(gettext("%(seat)s wins."), { seat: seatLabel(V.winner) })), h("p", {}, h("a", { href: `/games/${game.id}/replay` }, gettext("Replay it step by step"))));
       return;
     }
     if (!kind) {
@@ -1405,7 +1417,7 @@
 
   function facingControls() {
     const turn = (by) => { ghost.f = norm(ghost.f + by); drawOverlay(); scheduleCheck(); renderGhostStatus(); syncFacingInput(); };
-    const enemies = liveUnits(other(ghost && units()[ghost.unit] ? units()[ghost.unit].seat : SEAT));
+    const enemies = foesOf(ghost && units()[ghost.unit] ? units()[ghost.unit].seat : SEAT);
     let nearest = null;
     for (const e of enemies) { const dd = dist(centre(units()[e].at, units()[e].facing, size(e)[1]), ghost.c); if (!nearest || dd < nearest[1]) nearest = [e, dd]; }
     return h("div", { class: "mn-facing" },

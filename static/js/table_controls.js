@@ -129,13 +129,16 @@
     if (me && me.is_bot && me.user) parts.push(h("p", { class: "tc-left" }, WORDS.left));
     else if (me) {
       const row = h("div", { class: "tc-row" });
-      if (!game.clock && !me.extension_used && !game.paused_at) {
+      // a player out of the battle (the miniatures game's M131: no combat unit left) has no decision
+      // left to extend and nothing to concede; the others play on
+      const out = ((game.summary || {}).eliminated || []).includes(me.seat);
+      if (!out && !game.clock && !me.extension_used && !game.paused_at) {
         const running = !!me.deadline_at;
         row.append(h("button", { type: "button", class: "secondary", id: "extend", disabled: !running,
           onclick: () => send("/extend", undefined, WORDS.extendRefused) }, running ? WORDS.extend : WORDS.extendLater));
       }
       row.append(...pauseControls(me));
-      if (!asking) row.append(h("button", { type: "button", class: "secondary tc-concede", id: "concede", onclick: () => { asking = true; message = ""; draw(); } }, WORDS.concede));
+      if (!asking && !out) row.append(h("button", { type: "button", class: "secondary tc-concede", id: "concede", onclick: () => { asking = true; message = ""; draw(); } }, WORDS.concede));
       parts.push(row);
       if (asking) {
         parts.push(h("div", { class: "tc-confirm", role: "alertdialog", "aria-labelledby": "tc-ask" },

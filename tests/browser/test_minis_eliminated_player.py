@@ -64,6 +64,10 @@ def test_an_eliminated_player_is_shown_out_and_never_asked_again(live_asgi_serve
     note.wait_for()
     assert OUT_NOTE in note.inner_text()
     assert "Nothing to decide" in robb.inner_text("#decision")
+    # nothing to extend or concede for a player out of the battle (table_controls.js); the others keep theirs
+    wait_until(robb, lambda: robb.locator("#concede").count() == 0 and robb.locator("#extend").count() == 0,
+               "the eliminated player's concede and extend buttons gone")
+    assert jaime.locator("#concede").count() == 1
     assert jaime.locator(".mn-out-note").is_hidden()
     jaime.locator("#decision", has_text="Your decision").wait_for()
     # the whole table still shows under the sentence and the two rows of the score line

@@ -73,6 +73,15 @@ def test_two_against_two_people_and_computers_on_the_72_by_48_table(live_asgi_se
     # each house plays its NCU twice: each copy says its army
     assert any(re.search(r" of (Stark|Lannister) \(second army\)", t) for t in placed), tags
     page.screenshot(path=str(artifacts / "minis-2v2-1440.png"), full_page=False)
+    # Sight from one of mp_robb's units: a line to every unit of the other team, none to the teammate's (M130)
+    seats_of = page.evaluate("""Object.fromEntries([...document.querySelectorAll('#field .mn-tray[data-unit]')]
+        .map(t => [t.dataset.unit, [...t.classList].find(c => c.startsWith('seat-')).slice(5)]))""")
+    mine = next(n for n, seat in seats_of.items() if seat == "stark")
+    page.locator(f"#field .mn-tray[data-unit='{mine}']").click()
+    foes = sorted(n for n, seat in seats_of.items() if seat in ("stark_2", "lannister_2"))
+    wait_until(page, lambda: page.locator("#field .mn-sight-line").count() == len(foes), "a sight line to each foe")
+    seen = sorted(page.evaluate("[...document.querySelectorAll('#field .mn-sight-line')].map(l => l.dataset.sight)"))
+    assert seen == foes, (seen, foes)
 
     phone = new_page(390, 844)
     log_in(phone, server.url, "mp_tywin")

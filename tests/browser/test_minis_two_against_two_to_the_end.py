@@ -49,7 +49,8 @@ def test_two_people_and_two_computers_play_a_two_against_two_to_its_end(live_asg
         result = page.inner_text("#game-result")
         assert "tt_robb" in result and "tt_tyrion" in result, result
         decision = page.inner_text("#decision")
-        assert "The battle is over" in decision, decision
+        assert "The battle is over" in decision and "Stark and Lannister win." in decision, decision
+        assert "A wins" not in decision  # the winning team by its armies, not by its key
         page.locator("#log li", has_text="win as a team").wait_for()
         log = page.inner_text("#log")
         assert "The battle is over: tt_robb and tt_tyrion win as a team." in log, log
@@ -59,7 +60,7 @@ def test_two_people_and_two_computers_play_a_two_against_two_to_its_end(live_asg
         assert score.locator(".mn-seat.out").count() == 2
         assert score.locator(".mn-seat.out.seat-stark_2").count() == 1 and score.locator(".mn-seat.out.seat-lannister_2").count() == 1
         assert page.locator("#game-result").inner_text().count("The computer") == 2
-    assert "The battle is over" in robb.inner_text("#phase") and "(elimination)" in robb.inner_text("#phase")
+    assert "The battle is over: Stark and Lannister win (elimination)." in robb.inner_text("#phase"), robb.inner_text("#phase")
     result = robb.inner_text("#game-result")
     assert "tt_robb and tt_tyrion shared the victory." in result, result
     # the result above the table does not shrink it: scrolled past the result, the whole table fits the screen
