@@ -133,7 +133,7 @@ class SentinelRedis:
     def server(self, port: int):
         import redis
 
-        return redis.Redis(port=port, password=self.password, socket_timeout=2, socket_connect_timeout=2)
+        return redis.Redis(port=port, password=self.password, socket_timeout=5, socket_connect_timeout=5)
 
     def sentinel(self, port: int):
         import redis
@@ -213,12 +213,13 @@ def sentinel_redis() -> Iterator[SentinelRedis]:
                                                  folder=folder / "redis-primary"))
         start("redis-replica", render_redis_conf(port=cluster.replica, password=cluster.password,
                                                  folder=folder / "redis-replica", replica_of=cluster.primary))
-        assert wait_for(cluster.replica_in_sync, timeout=30), cluster.logs()
+        # conditions, waited for generously: a loaded CI machine once took over 30 s to see the replica's link up
+        assert wait_for(cluster.replica_in_sync, timeout=120), cluster.logs()
         for n, port in enumerate(cluster.sentinels, start=1):
             start(f"sentinel-{n}", render_sentinel_conf(port=port, primary=cluster.primary, password=cluster.password,
                                                         sentinel_password=cluster.sentinel_password,
                                                         folder=folder / f"sentinel-{n}"), "--sentinel")
-        assert wait_for(cluster.sentinels_ready, timeout=60), cluster.logs()
+        assert wait_for(cluster.sentinels_ready, timeout=120), cluster.logs()
         yield cluster
     finally:
         for process in cluster.processes.values():
