@@ -79,7 +79,11 @@ def test_board_fits_the_width_and_reads_at_1440(live_asgi_server, demo_game, new
     page.screenshot(path=str(artifacts / "board-1440.png"))
     page.screenshot(path=str(artifacts / "board-1440-full.png"), full_page=True)
 
-    # zoom and pan are kept: Ctrl + wheel zooms, the wheel scrolls the view down, keys work
+    # zoom and pan are kept: Ctrl + wheel zooms, the wheel scrolls the view down, keys work; from the
+    # whole width at the top ("0"), as the page may have moved the view to the area it asks about
+    page.focus("#board")
+    page.keyboard.press("0")
+    page.wait_for_function("document.getElementById('board').getAttribute('viewBox').split(' ')[1] === '0'")
     start = view_box(page)
     assert start[:3] == [0, 0, 1000]
     box = page.locator("#board").bounding_box()

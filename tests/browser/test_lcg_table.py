@@ -77,6 +77,8 @@ def test_lcg_round_live(live_asgi_server, new_page, artifacts):
         page = pages[seat]
         kind = _pending(page)
         state = game_state(page)["view"]
+        if state["round"] == 2:  # this page is a step ahead of Alys's: round 2's questions are not this test's
+            break
         window = (state.get("window") or {}).get("name")
         if kind == "plot":
             plot = "the_winds_of_winter" if seat == "p1" else "taxation"
