@@ -60,6 +60,24 @@ def test_waiting_challenges_follow_the_clock_and_the_reader(monkeypatch):
     assert services.waiting_for(cersei, 10) == []
 
 
+def test_an_id_no_column_can_hold_matches_nothing_and_runs_nothing():
+    """An id from a URL beyond the 64-bit range (/api/v1/games/10**30) reads no row, as Django's own
+    lookups answer it, instead of the database driver's overflow error (a 500 on SQLite)."""
+    game = make_game()
+
+    def by_id(game_id):
+        return Challenge.objects.filter(game_id=game_id).values("id")
+
+    def game_by_id(game_id):
+        return type(game).objects.filter(pk=game_id)
+
+    assert compiled.rows("test:by-game", by_id, game_id=game.pk) == []
+    for beyond in (10**30, 2**63, -(2**63) - 1):
+        assert compiled.rows("test:by-game", by_id, game_id=beyond) == []
+        assert compiled.models("test:game-by-id", game_by_id, game_id=beyond) == []
+    assert [g.pk for g in compiled.models("test:game-by-id", game_by_id, game_id=game.pk)] == [game.pk]
+
+
 def test_a_value_of_another_kind_is_refused():
     with pytest.raises(TypeError):
         compiled.rows("test:by-name", lambda name: Challenge.objects.filter(ruleset=name).values("id"), name="agot")

@@ -5,7 +5,8 @@ queryset once per process and database, with stand-in values for the ones given 
 runs that SQL with the values of the call: the rows are read afresh every time (nothing is kept but
 the text of the SQL), and converted to Python values as the ORM converts them. A per-call value may be
 an integer (an id) or a datetime (e.g. `now`): each is a parameter of the SQL, given anew on every call,
-never frozen into the compiled text. models() does the same for a queryset of model instances (its
+never frozen into the compiled text. An integer no 64-bit column can hold (an id from a URL beyond the
+database's range) matches no row, as Django's own lookups answer it: nothing is run. models() does the same for a queryset of model instances (its
 select_related() included), made as the ORM makes them."""
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from django.db.models.query import get_related_populators
 
 _STAND_IN = -1_987_654_321  # no row's id (and within a 32-bit integer): found in the compiled parameters
 _STAND_IN_TIME = datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC)  # no row's time; one microsecond apart per value
+_BIGINT = (-(2**63), 2**63 - 1)  # what a 64-bit integer column holds, on every database we run on
 _compiled: dict[tuple[str, str, str], tuple] = {}
 _lock = threading.Lock()
 
@@ -31,6 +33,10 @@ def _stand_in(value: Any, i: int) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
         return _STAND_IN - i
     raise TypeError(f"a per-call value is an integer or a datetime, not {type(value).__name__}")
+
+
+def _beyond_range(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and not _BIGINT[0] <= value <= _BIGINT[1]
 
 
 def _compile(build: Callable[..., QuerySet], values: dict[str, Any]):
@@ -67,6 +73,8 @@ def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any]):
     queryset, compiler, sql, params, slots, columns = entry
     if set(values) != set(slots):
         raise ValueError(f"{label} was compiled with the values {sorted(slots)}, not {sorted(values)}")
+    if any(_beyond_range(v) for v in values.values()):
+        return queryset, compiler, columns, iter(())
     call = list(params)
     for name, (places, prepare) in slots.items():
         value = values[name] if prepare is None else prepare(values[name])
