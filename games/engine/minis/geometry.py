@@ -12,8 +12,10 @@ intersection, distance, union and convex hull, so the engine writes no polygon c
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from shapely import prepared
 from shapely.geometry import LineString, Point, Polygon, box
@@ -68,7 +70,14 @@ def corners(at: Sequence[float], facing: float, width: float, depth: float) -> l
 
 
 def tray(at: Sequence[float], facing: float, width: float, depth: float) -> Polygon:
-    return Polygon(corners(at, facing, width, depth))
+    return _tray(at[0], at[1], facing, width, depth)
+
+
+@functools.lru_cache(maxsize=8192)
+def _tray(x: float, y: float, facing: float, width: float, depth: float) -> Polygon:
+    # shapely 2's geometries are immutable, so one tray serves every caller asking for the same pose:
+    # a unit that has not moved is not rebuilt at each check (the simulation's hottest path)
+    return Polygon(corners((x, y), facing, width, depth))
 
 
 def pivot(at: Sequence[float], facing: float, new_facing: float, depth: float) -> tuple[float, float]:
@@ -94,8 +103,28 @@ def shrunk(g: BaseGeometry) -> BaseGeometry:
 
 
 def overlaps(a: BaseGeometry, b: BaseGeometry) -> bool:
-    """Interiors intersect by more than the tolerance (penetration depth > TOL)."""
-    return shrunk(a).intersects(shrunk(b))
+    """Interiors intersect by more than the tolerance (penetration depth > TOL). Shapes whose bounding
+    boxes are apart cannot (a shrunk shape lies within its box): answered without shrinking them."""
+    (ax0, ay0, ax1, ay1), a_shrunk = _known(a)
+    (bx0, by0, bx1, by1), b_shrunk = _known(b)
+    if ax1 < bx0 or bx1 < ax0 or ay1 < by0 or by1 < ay0:
+        return False
+    return a_shrunk().intersects(b_shrunk())
+
+
+_known_shapes: dict[int, tuple[BaseGeometry, tuple[float, ...], Any]] = {}
+
+
+def _known(g: BaseGeometry) -> tuple[tuple[float, ...], Any]:
+    """A shape's bounds and (made when first asked) its shrunk shape. Trays are cached (_tray), so these
+    are too, by identity; the shape is kept alongside, so its id cannot be reused while the entry lives."""
+    kept = _known_shapes.get(id(g))
+    if kept is None or kept[0] is not g:
+        if len(_known_shapes) > 8192:
+            _known_shapes.clear()
+        kept = (g, g.bounds, functools.cache(lambda: shrunk(g)))
+        _known_shapes[id(g)] = kept
+    return kept[1], kept[2]
 
 
 def distance(a: BaseGeometry, b: BaseGeometry) -> float:
@@ -115,7 +144,12 @@ def lt(a: float, b: float) -> bool:
 
 
 def on_table(poly: Polygon, table: Sequence[float]) -> bool:
-    return box(-TOL, -TOL, table[0] + TOL, table[1] + TOL).contains(poly)
+    return _table_box(table[0], table[1]).contains(poly)
+
+
+@functools.cache
+def _table_box(width: float, depth: float) -> Polygon:
+    return box(-TOL, -TOL, width + TOL, depth + TOL)
 
 
 # ------------------------------------------------------------------ arcs (M80, M82)
