@@ -314,10 +314,18 @@ def _with_take_overs(game: Game, entries: list[dict[str, Any]], after: int, thro
 def seat_player_names(game: Game) -> dict[str, str]:
     """{seat: the name the table knows its player by}: the username, or "the computer" (in the reader's
     language: the names are put into the kept narration per request) for a seat the
-    engine's player holds from the start."""
+    engine's player holds from the start; "the computer (Player 3)" when it holds several."""
     hidden = hides_names(game)  # anonymous players: faceless to every reader while the game runs
-    return {s.seat: ((faceless() if hidden else s.user.username) if s.user_id else gettext("the computer"))
-            for s in game.seats.all()}  # read with their players by get_visible_game
+    seats = list(game.seats.all())  # read with their players by get_visible_game
+    computers = [s.seat for s in seats if not s.user_id]
+    if len(computers) > 1:  # a melee or a 2v2 with several: each says which ("the computer (Player 3)")
+        from ratings.templatetags.site_words import seat_name
+
+        machine = {seat: gettext("the computer (%(seat)s)") % {"seat": seat_name(seat, game.ruleset)}
+                   for seat in computers}
+    else:
+        machine = {seat: gettext("the computer") for seat in computers}
+    return {s.seat: ((faceless() if hidden else s.user.username) if s.user_id else machine[s.seat]) for s in seats}
 
 
 def with_player_names(line: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:

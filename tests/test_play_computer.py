@@ -288,3 +288,21 @@ def test_the_computer_is_named_in_the_readers_language_in_the_log():
         assert seat_player_names(game) == {"lannister": user.username, "stark": "el ordenador"}
     with translation.override("en"):
         assert seat_player_names(game) == {"lannister": user.username, "stark": "the computer"}
+
+
+def test_several_computer_seats_are_told_apart_in_the_log():
+    """A card-game melee against two computer players: the log's "{p2} marshals..." must say which
+    computer, so each is named with its seat ("the computer (Player 2)"), in the reader's language."""
+    from django.utils import translation
+
+    from games.queries import get_visible_game, seat_player_names
+
+    user = make_user()
+    game = computer.do_play_computer(user, ComputerGame("lcg", seat="p1", seats=3))
+    game = get_visible_game(user, game.pk)
+    with translation.override("en"):
+        assert seat_player_names(game) == {"p1": user.username, "p2": "the computer (Player 2)",
+                                           "p3": "the computer (Player 3)"}
+    with translation.override("es"):
+        assert seat_player_names(game) == {"p1": user.username, "p2": "el ordenador (Jugador 2)",
+                                           "p3": "el ordenador (Jugador 3)"}
