@@ -56,7 +56,8 @@ class MinisRuleset:
                              "last_test.dice", "units.*.at", "units.*.pose.at")
     options_doc = {
         "mode": "the game mode: here_we_stand (the only one implemented, default)",
-        "armies": "{stark: list, lannister: list}: a fixed list id (" + ", ".join(
+        "armies": "{seat: list} (stark, lannister; a mirror match of two players: stark and stark_2, or lannister "
+                  "and lannister_2): a fixed list id (" + ", ".join(
                       data.list_ids() + list(data.content()["quick_lists"]))
                   + ") or {commander, units: [{unit, attachment?}], ncus}; default the fixed list of the game "
                     "size (20: the quick team game's), else the 30-point one",
@@ -85,7 +86,8 @@ class MinisRuleset:
         return list(SEATS)
 
     def seat_choices(self, count: int) -> list[str]:
-        if count in (3, 4):
+        if count in (2, 3, 4):
+            # two players: stark and lannister, or one house's two armies (setup.DUELS: a mirror match)
             return list(setup.MULTI_SEATS)
         return self.seat_names(count)
 

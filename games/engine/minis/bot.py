@@ -784,15 +784,17 @@ def check_invariants(state: State, events: list[dict[str, Any]] | None = None) -
 
 
 def play_game(seed: int, players: dict[str, str] | None = None, check: bool = True,
-              options: dict[str, Any] | None = None, seats: int = 2) -> dict[str, Any]:
+              options: dict[str, Any] | None = None, seats: int = 2, mirror: str | None = None) -> dict[str, Any]:
     """One seeded game: each seat `random` (the random player), `bot` (bot_action) or `bot_v1` (the
     player before issue 32, bot_v1.py); the
-    invariants after every action when `check`. Returns {state, actions, seconds_per_check}."""
+    invariants after every action when `check`. `mirror` (two players): a house, whose two armies meet
+    (seats `stark` and `stark_2`). Returns {state, actions, seconds_per_check}."""
     from games.engine.minis import RULESET as R
 
     players = players or {}
     rnd = random.Random(seed)
-    state = R.new_game(R.seat_names(seats), options or {}, seed)
+    names = [mirror, f"{mirror}_2"] if mirror and seats == 2 else R.seat_names(seats)
+    state = R.new_game(names, options or {}, seed)
     actions = 0
     while not R.is_over(state):
         seat = rnd.choice(sorted(R.pending(state)))

@@ -493,6 +493,9 @@ def _terrain_destroyed(ev: Event) -> list[Piece]:
 
 
 def _destroyed(ev: Event) -> list[Piece]:
+    if ev.get("scorer") in SEATS:  # a mirror match (stark against stark_2): the recorder names the opponent
+        return says(gettext("%(unit)s is destroyed: %(seat)s scores 1 victory point%(total)s."), unit=unit(ev["unit"]),
+                    seat=seat(ev["scorer"]), total=vp_total(ev, ev["scorer"]))
     winner = SEATS[1] if ev.get("seat") == SEATS[0] else SEATS[0] if ev.get("seat") == SEATS[1] else None
     if winner is None:
         return says(gettext("%(unit)s is destroyed."), unit=unit(ev["unit"]))
@@ -888,6 +891,8 @@ def _complete(rec: Recorder, ev: Event) -> None:
         ev["morale"] = int(T.ucard(state, ev["unit"])["morale"])
     elif t in ("destroyed", "game_over"):
         ev["vp"] = dict(state["vp"])
+        if t == "destroyed" and not T.multi(state) and T.faction_of(state["seats"][0]) == T.faction_of(state["seats"][1]):
+            ev["scorer"] = T.opponent(state, ev["seat"])  # a mirror match: the seat names do not say the opponent
 
 
 def _hit_facts(la: dict[str, Any]) -> dict[str, Any]:

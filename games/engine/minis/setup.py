@@ -21,6 +21,9 @@ OPTION_KEYS = {"mode", "armies", "game_size", "reaction_prompts", "terrain", "re
 # M131: the corners, in seating order, clockwise seen from above (the first seat's left corner first)
 CORNERS = ("sw", "nw", "ne", "se")
 MULTI_SEATS = ("stark", "lannister", "stark_2", "lannister_2")
+# two players: Stark against Lannister, or a mirror match of one house's two armies (issue 33: the seed does not
+# forbid it, the community plays it), seated as the house and its second army
+DUELS = (("stark", "lannister"), ("stark", "stark_2"), ("lannister", "lannister_2"))
 # M22: the 2D6 result -> the piece (7: the player's choice, read as a Forest); footprints (the rules
 # give none): round pieces 5 in across, linear ones 6 x 1 in
 RANDOM_TERRAIN = {2: "corpse_pile", 3: "corpse_pile", 4: "bog", 5: "palisade", 6: "hedge", 7: "forest",
@@ -39,8 +42,10 @@ def _check_seats(seats: list[str]) -> None:
             raise EngineError("illegal_action", "the seats of three or four players are among "
                               + ", ".join(MULTI_SEATS) + ", each once")
         return
-    if len(seats) != 2 or set(seats) != set(data.FACTIONS):
-        raise EngineError("illegal_action", "the seats are stark and lannister, one each")
+    if len(seats) != 2 or not any(set(seats) == set(d) for d in DUELS):
+        raise EngineError("illegal_action", gettext(
+            "two players sit at stark and lannister, or at one house's two armies (stark and stark_2, lannister and "
+            "lannister_2)"))
 
 
 def _multi(seats: list[str], opts: dict[str, Any]) -> dict[str, Any] | None:
@@ -480,7 +485,7 @@ def _units(state: State, units: Any, start: str | None) -> None:
             seat = spec["seat"]
             if seat not in state["seats"] or T.faction_of(seat) != c["faction"]:
                 raise ScenarioSetupError(f"units.{name}.seat: {seat!r} is not a seat of the {c['faction']} house")
-        elif T.multi(state) and seat not in state["seats"]:
+        elif (T.multi(state) or seat in data.FACTIONS) and seat not in state["seats"]:  # a house played twice
             raise ScenarioSetupError(f"units.{name}: no seat of the {seat} house")
         mx = T.max_wounds(c)
         wounds = mx
@@ -568,6 +573,12 @@ def _ncus(state: State, ncus: Any) -> None:
         q = spec.get("quadrant")
         if q is not None and q not in ("sw", "se", "nw", "ne"):
             raise ScenarioSetupError(f"ncus.{nid}.quadrant: sw, se, nw or ne")
+        if "seat" in spec:  # a house played twice: the seat owning the NCU
+            if spec["seat"] not in state["seats"] or T.faction_of(spec["seat"]) != seat:
+                raise ScenarioSetupError(f"ncus.{nid}.seat: {spec['seat']!r} is not a seat of the {seat} house")
+            seat = spec["seat"]
+        elif seat in data.FACTIONS and seat not in state["seats"]:
+            raise ScenarioSetupError(f"ncus.{nid}: no seat of the {seat} house")
         state["ncus"][nid] = {"seat": seat, "zone": zone, "quadrant": q, "activated": bool(spec.get("activated"))}
         if zone:
             state["board"][zone] = nid

@@ -1,8 +1,9 @@
 """`python manage.py simulate --game agot --players 6 --games 1000 --seed 1 [--tides] [--bot smart]`
 or `python manage.py simulate --game btwixt --players 4 --games 100 --seed 1 [--options advanced,draft]`
-or `python manage.py simulate --game minis --games 1000 [--bot smart] [--players 3|4 [--options teams]]` (the
-miniatures game, two seats; three or four: a free-for-all, M131, or with `--options teams` and four
-seats two against two, M130):
+or `python manage.py simulate --game minis --games 1000 [--bot smart] [--players 3|4 [--options teams]]
+[--options mirror]` (the miniatures game, two seats, with `--options mirror` each house's two armies
+against each other; three or four: a free-for-all, M131, or with `--options teams` and four seats two
+against two, M130):
 bots play whole games, invariants checked after every action; prints games/second and every failure
 with its seed and action index. `--tides` plays with the Tides of Battle option; `--options fog_of_war,castles_to_win=5,rounds=6` with the
 board game's variants (issue 34; AGOT_FLAGS lists the switches); `--bot smart` seats
@@ -148,24 +149,27 @@ def run_minis(games: int, seed: int, check: bool, smart: bool, seats: int = 2,
     from games.engine import get_ruleset
     from games.engine.minis import bot
 
-    names = get_ruleset("minis").seat_names(seats)
-    options = {"multiplayer": multiplayer} if multiplayer else None
+    mirror = multiplayer == "mirror"  # two armies of one house (issue 33): Stark's, then Lannister's, in turn
+    options = {"multiplayer": multiplayer} if multiplayer and not mirror else None
 
     def plays():
         for i in range(games):
+            house = ("stark", "lannister")[i % 2] if mirror else None
+            names = [house, f"{house}_2"] if house else get_ruleset("minis").seat_names(seats)
             players = {names[i % len(names)]: "bot"} if smart else {}
 
             def label(w, players=players):
                 if not smart:
                     return w
                 if w in ("a", "b"):  # a team won (M130): the engine's player's team or not
+                    names = get_ruleset("minis").seat_names(seats)
                     mine = [s for s in names if players.get(s) == "bot"]
                     return "engine's player's team" if mine and names.index(mine[0]) // 2 == "ab".index(w) \
                         else "random players' team"
                 return "draw" if w is None else ("engine's player" if players.get(w) == "bot" else "random player")
 
-            yield seed + i, "", lambda s=seed + i, players=players: bot.play_game(
-                s, players, check=check, options=options, seats=seats), label
+            yield seed + i, "", lambda s=seed + i, players=players, house=house: bot.play_game(
+                s, players, check=check, options=options, seats=seats, mirror=house), label
 
     return tally(plays())
 
@@ -222,11 +226,12 @@ def usage_problem(options: dict[str, Any]) -> str | None:
             wrong.append("--tides does not apply to --game minis (Tides of Battle is an agot option)")
         if options["players"] is None:  # the miniatures game seats two by default
             options["players"] = 2
-        if options["options"] not in (None, "ffa", "teams") or (
-                options["options"] is not None and options["players"] == 2) or (
-                options["options"] == "teams" and options["players"] != 4):
+        if options["options"] not in (None, "ffa", "teams", "mirror") or (
+                options["options"] in ("ffa", "teams") and options["players"] == 2) or (
+                options["options"] == "teams" and options["players"] != 4) or (
+                options["options"] == "mirror" and options["players"] != 2):
             wrong.append(f"--options {options['options']!r} does not apply to --game minis with "
-                         f"{options['players']} players (three or four: ffa; four: teams)")
+                         f"{options['players']} players (two: mirror; three or four: ffa; four: teams)")
     elif game == "lcg":
         if options["tides"]:
             wrong.append("--tides does not apply to --game lcg (Tides of Battle is an agot option)")
@@ -289,7 +294,8 @@ class Command(BaseCommand):
         parser.add_argument("--options", default=None,
                             help="btwixt: comma-separated options, e.g. advanced,draft (known: "
                                  f"{', '.join(BTWIXT_OPTIONS)}); agot: {', '.join(AGOT_FLAGS)}, castles_to_win=N, "
-                                 "rounds=N")
+                                 "rounds=N; minis: teams (four players), ffa, or mirror (two players: one house's "
+                                 "two armies)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         problem = usage_problem(options)
@@ -299,6 +305,8 @@ class Command(BaseCommand):
             res = run_minis(options["games"], options["seed"], not options["no_check"], options["bot"] == "smart",
                             options["players"], options["options"])
             extra = ", the engine's player against the random one" if options["bot"] == "smart" else ""
+            if options["options"] == "mirror":
+                extra += ", each house's two armies against each other (Stark, Lannister in turn)"
             if options["players"] > 2:
                 extra += ", two teams of two" if options["options"] == "teams" else \
                     f", {options['players']} players each for themselves"
