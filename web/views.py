@@ -324,7 +324,7 @@ def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
         for m in members:
             m.faceless = m.user_id != request.user.pk
     taken = {m.seat for m in members if m.seat}
-    seats = get_ruleset(lobby.ruleset).seat_choices(lobby.seat_count)
+    seats = lobbies.seat_choices(lobby)  # the miniatures game's two: Stark and Lannister, or a house's two armies
     names = dict(_btwixt_leaders()) if lobby.ruleset == "btwixt" else {}
     def seat_name(seat: str) -> str:  # a leader's or house's name, never its id
         return names.get(seat) or site_words.seat_name(seat, lobby.ruleset)

@@ -247,6 +247,52 @@ def brought_house(ref: str) -> str | None:
     return Army.objects.filter(pk=army_id).values_list("faction", flat=True).first() if army_id is not None else None
 
 
+DUEL_HOUSES = ("stark", "lannister")
+
+
+def duel_seats(options: Any, held: Any = ()) -> list[str]:
+    """A two-player game's seats (issue 33): Stark and Lannister, or one house's two armies (a mirror match: `stark`
+    and `stark_2`) when the options give the house's second army (`armies: {stark_2: ...}`) or a seat of `held` is
+    it (a person whose army is of the house the other already brought took it)."""
+    armies = options.get("armies") if isinstance(options, dict) else None
+    named = set(armies) if isinstance(armies, dict) else set()
+    for house in DUEL_HOUSES:
+        if f"{house}_2" in named or f"{house}_2" in held:
+            return [house, f"{house}_2"]
+    return list(DUEL_HOUSES)
+
+
+def duel_armies_refusal(options: Any) -> str:
+    """Why a two-player game's armies cannot be seated ('' if they can): an army given for a seat the game does not
+    have (a second army of each house, or a Lannister army next to Stark's two)."""
+    armies = options.get("armies") if isinstance(options, dict) else None
+    if not isinstance(armies, dict):
+        return ""
+    seats = duel_seats(options)
+    extra = [seat for seat in armies if seat not in seats]
+    if not extra:
+        return ""
+    return gettext("Two players sit at Stark and Lannister, or at one house's two armies (Stark and Stark's second "
+                   "army, or Lannister and Lannister's second army): this game has no %(seat)s seat.") % {
+        "seat": _seat_words(extra[0]) if extra[0] in TEAM_SEATS else extra[0]}
+
+
+def mirror_seat(lobby, house: str) -> str:
+    """The seat of the second army of `house` in a two-player lobby whose other member brought an army of that house
+    or holds its seat (a mirror match, issue 33), '' when there is none: the lobby must still seat Stark and
+    Lannister, its house seat taken, no one at the other house's seat, and no army given for that seat."""
+    if lobby.seat_count != 2 or lobby.ruleset != "minis":
+        return ""
+    taken = set(lobby.members.exclude(seat="").values_list("seat", flat=True))
+    seats = duel_seats(lobby.options or {}, taken)
+    other = next(h for h in DUEL_HOUSES if h != house)
+    if seats != list(DUEL_HOUSES) or house not in taken or other in taken:
+        return ""
+    if other in ((lobby.options or {}).get("armies") or {}):
+        return ""
+    return f"{house}_2"
+
+
 def lobby_seat(lobby, ref: str, user, seat: str, free: list[str]) -> str:
     """The seat a person bringing their saved army `ref` to `lobby` takes: the seat they ask for if it is free and of
     their army's house, else the first free seat of that house (the army's house is the seat's); the army must be
@@ -255,6 +301,8 @@ def lobby_seat(lobby, ref: str, user, seat: str, free: list[str]) -> str:
 
     army = usable(ref, user, (lobby.options or {}).get("game_size", rules.GAME_SIZES[0]))
     others = lobby_brought(lobby, exclude_user=user) if lobby_teams(lobby) else {}
+    if second := mirror_seat(lobby, army.faction):  # two armies of one house: the house's two seats (issue 33)
+        free = [*free, second]
 
     def team_refusal(at: str) -> str:  # M130: a character once per team, told as the person joins
         return lobby_team_refusal(lobby, {**others, at: (ref, user)}, user, at) if lobby_teams(lobby) else ""

@@ -104,9 +104,16 @@ def validate_settings(s: LobbySettings) -> None:
     _validate_decks(s)
     if why := rulesets.options_refusal(s.ruleset, s.options or {}):
         raise invalid("options", why)
+    seats = ruleset.seat_names(s.seat_count)
+    if s.ruleset == "minis" and s.seat_count == 2:  # Stark and Lannister, or one house's two armies (issue 33)
+        from games.services import armies as saved
+
+        if why := saved.duel_armies_refusal(s.options or {}):
+            raise invalid("options", why)
+        seats = saved.duel_seats(s.options or {})
     # The engine is the judge of its options: it must accept them for a table of this size.
     try:
-        ruleset.new_game(ruleset.seat_names(s.seat_count), s.options or {}, 0)
+        ruleset.new_game(seats, s.options or {}, 0)
     except (EngineError, ScenarioSetupError) as error:
         raise invalid("options", getattr(error, "reason", None) or str(error)) from None
 
@@ -206,7 +213,9 @@ def with_saved_armies(creator: User, settings: LobbySettings) -> LobbySettings:
     if settings.ruleset == "minis" and options and settings.seat_count in (2, 3, 4):
         from games.services import armies as saved  # under 30 points: the starter armies cut down to the size
 
-        options = saved.with_fitted_armies(options, get_ruleset("minis").seat_names(settings.seat_count))
+        seats = (saved.duel_seats(options) if settings.seat_count == 2
+                 else get_ruleset("minis").seat_names(settings.seat_count))
+        options = saved.with_fitted_armies(options, seats)
         settings = dataclasses.replace(settings, options=options)
         armies = options.get("armies")
     if not isinstance(armies, dict) or not any(isinstance(v, str) and v.startswith("army:") for v in armies.values()):
@@ -244,6 +253,12 @@ def can_see(lobby: Lobby, user: User | None, invite: str | None = None) -> bool:
 
 
 def seat_choices(lobby: Lobby) -> list[str]:
+    if lobby.ruleset == "minis" and lobby.seat_count == 2:
+        # Stark and Lannister, or one house's two armies once the lobby's options or a member's army made it a mirror
+        # match (issue 33: games/services/armies.py duel_seats)
+        from games.services.armies import duel_seats
+
+        return duel_seats(lobby.options or {}, set(lobby.members.exclude(seat="").values_list("seat", flat=True)))
     return get_ruleset(lobby.ruleset).seat_choices(lobby.seat_count)
 
 
