@@ -438,6 +438,22 @@ def fixed_house_round(
     return RoundPairing(tuple(Table(tuple(p), None) for p in pairs), tuple(p for p in standing if p in byes))
 
 
+def duel_seats(players: Sequence[Player], houses: Sequence[str], fixed: dict[Player, str | None]) -> tuple[str, ...]:
+    """The seats of a two-player table of the miniatures game when armies fix houses (issue 33), in player order:
+    the pairing's `houses` (Stark and Lannister, balanced over the event) when no army fixes one; a player whose army
+    fixes a house takes its seat, the other player the other house's; two armies of one house (a mirror match) sit
+    at the house's two seats, `stark` to the player the pairing gave the first seat (`houses[i]` the first of
+    FIXED_HOUSES), `stark_2` to the other."""
+    first, second = players
+    a, b = fixed.get(first), fixed.get(second)
+    if not a and not b:
+        return tuple(houses)
+    if a and b and a == b:
+        return (a, f"{a}_2") if houses[0] == FIXED_HOUSES[0] else (f"{a}_2", a)
+    other = {FIXED_HOUSES[0]: FIXED_HOUSES[1], FIXED_HOUSES[1]: FIXED_HOUSES[0]}
+    return (a or other[b], b or other[a])  # type: ignore[index]
+
+
 def seat_sides(sides: Sequence[Sequence[Player]], seats: Sequence[str], fixed: dict[Player, str | None],
                played: dict[Player, Counter] | None = None,
                allowed: Callable[[list[tuple[Player, str]]], bool] | None = None) -> list[tuple[Player, str]]:

@@ -391,9 +391,6 @@ def registration_army(t: Tournament, army: str, user: User) -> dict[str, Any] | 
         from ratings.templatetags.site_words import ruleset_name
 
         raise invalid("army", gettext("%(ruleset)s is not played with armies.") % {"ruleset": ruleset_name(t.ruleset)})
-    if t.format != Tournament.Format.SWISS:
-        raise invalid("army", gettext("Armies are brought to Swiss tournaments; in a league or an elimination each "
-                                      "table gives you a house and its starter army."))
     starters = saved.starter_armies()
     if army in starters:
         return {"ref": army, "faction": starters[army]["faction"], "starter": True}
@@ -785,11 +782,18 @@ def _pair_and_create(t: Tournament) -> Round:
             Registration.objects.filter(pk=pk).update(status=Registration.Status.ELIMINATED)
     if byes:
         rnd.byes.add(*byes)
+    if t.ruleset == "minis" and t.format != Tournament.Format.SWISS and t.seats_per_table == 2:
+        # issue 33: an army fixes its player's house; two armies of one house meet as the house's two seats
+        tables = [(division, P.Table(tb.players, P.duel_seats(tb.players, tb.houses, {
+            pk: _fixed_house(by_id[pk]) for pk in tb.players}))) for division, tb in tables]
     created: list[Table] = []
     for number_at, (division, pairing_table) in enumerate(tables, 1):
         table = Table.objects.create(round=rnd, number=number_at, division=division)
         seating: dict[str, User | None] = {}
         order = get_ruleset(t.ruleset).seat_names(len(pairing_table.players))  # the game's seat positions
+        if t.ruleset == "minis" and not set(pairing_table.houses) <= set(order):  # a mirror match: stark, stark_2
+            order = [s for s in get_ruleset(t.ruleset).seat_choices(len(pairing_table.players))
+                     if s in pairing_table.houses]
         for pk, house in zip(pairing_table.players, pairing_table.houses, strict=True):
             TableSeat.objects.create(table=table, registration_id=pk, seat=house, position=order.index(house))
             seating[house] = None if t.bots_only else by_id[pk].user
