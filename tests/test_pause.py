@@ -99,3 +99,31 @@ def test_tournament_games_that_lock_votes_cannot_be_paused():
     assert services.votes_locked(game)
     response = vote(game, game.seat_names()[0])
     assert response.status_code == 409 and response.json()["error"] == "votes_locked"
+
+
+def test_a_player_out_of_a_free_for_all_neither_votes_nor_is_waited_for_M131():
+    from games.engine.base import REFEREE
+    from games.services.play import do_create_game
+    from tests.browser.stage_minis_multiplayer import ELIMINATION_SETUP
+    from tests.factories import make_user
+
+    engine = get_ruleset("minis")
+    seats = ["stark", "lannister", "stark_2", "lannister_2"]
+    game = do_create_game(ruleset="minis", seating={s: make_user() for s in seats}, seed=5,
+                          options={"multiplayer": "ffa"}, time_limit=HOUR)
+    state = engine.scenario_game(seats, {"multiplayer": "ffa", "reaction_prompts": "playable"}, 5,
+                                 ELIMINATION_SETUP, "activation")
+    for action in ({"activate": "guards"}, {"attack": {"target": "wolves", "attack": "Long Sword"}}, {"surge": None}):
+        state, _ = engine.apply(state, "lannister", action)
+    assert engine.summary(state, REFEREE)["eliminated"] == ["stark_2"] and not state["over"]
+    game.state = state
+    game.save(update_fields=["state"])
+    refused = vote(game, "stark_2")
+    assert refused.status_code == 403 and "You are out of the game" in refused.json()["detail"], refused.json()
+    assert Game.objects.get(pk=game.pk).pause_votes == []
+    for seat in ("stark", "lannister"):
+        assert vote(game, seat).json()["paused_at"] is None
+    body = vote(game, "lannister_2").json()  # the last player still in the battle: stark_2 is not waited for
+    assert body["paused_at"] is not None and body["pause_votes"] == []
+    assert vote(game, "stark_2", pause=False).status_code == 403  # nor does it resume
+    assert Game.objects.get(pk=game.pk).paused_at is not None

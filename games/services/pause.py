@@ -1,6 +1,8 @@
 """Pausing a game by unanimous vote (issue 7).
 
-Every player still at the table (seats not played by the bot) must vote to pause. While paused,
+Every player still at the table (seats not played by the bot) and still in the game must vote to pause: a player
+out of it (the miniatures game's free-for-all, M131; the card game's melee: the summary's `eliminated`) neither
+votes nor is waited for. While paused,
 deadlines and clocks are frozen (each seat keeps the time it had left), and actions are refused, so nothing
 moves. Any one player resumes the game: the consent that paused it no longer holds. A vote may be
 vetoed through games.signals.vote_check (tournaments lock votes that could spoil results).
@@ -13,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games.engine import get_ruleset
 from games.errors import GameError, conflict, game_over
 from games.models import Game
 from games.services import clocks, notify
@@ -28,6 +31,9 @@ def do_vote_pause(game_id: int, user, *, pause: bool) -> Game:
             raise GameError("forbidden", gettext("Only players at the table vote."), status_code=403)
         if not game.is_active():
             raise game_over(game)
+        if seat.seat in out_of_the_game(game):
+            raise GameError("forbidden", gettext("You are out of the game: the players still in it decide a pause."),
+                            status_code=403)
         for _receiver, reason in vote_check.send(sender=Game, game=game, seat=seat.seat, kind="pause"):
             if isinstance(reason, str):
                 raise conflict("votes_locked", reason, version=game.version)
@@ -40,12 +46,18 @@ def do_vote_pause(game_id: int, user, *, pause: bool) -> Game:
         return game
 
 
+def out_of_the_game(game: Game) -> set[str]:
+    """The seats the game has eliminated (its summary's `eliminated`; none in most games)."""
+    eliminated = get_ruleset(game.ruleset).summary(game.state).get("eliminated")
+    return set(eliminated) if isinstance(eliminated, list) else set()
+
+
 def _vote_to_pause(game: Game, seat: str) -> None:
     if game.is_paused():
         raise conflict("already_paused", gettext("The game is already paused."), version=game.version)
     if seat not in game.pause_votes:
         game.pause_votes = sorted([*game.pause_votes, seat])
-    players = set(game.seats.filter(is_bot=False).values_list("seat", flat=True))
+    players = set(game.seats.filter(is_bot=False).values_list("seat", flat=True)) - out_of_the_game(game)
     if players <= set(game.pause_votes):
         _freeze(game)
 

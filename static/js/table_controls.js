@@ -96,8 +96,11 @@
     return (game.seats || []).find((s) => s.seat === game.your_seat) || null;
   }
 
-  /* The people still at the table (their seats are not played by the engine), by name. */
-  function people() { return (game.seats || []).filter((s) => !s.is_bot); }
+  /* The seats out of the game (the miniatures game's M131: no combat unit left; the card game's melee). */
+  function eliminated() { return new Set((game.summary || {}).eliminated || []); }
+  /* The people still at the table (their seats are not played by the engine) and in the game, by name:
+     those who vote on a pause. */
+  function people() { const out = eliminated(); return (game.seats || []).filter((s) => !s.is_bot && !out.has(s.seat)); }
   function nameOf(s) { return s.user || s.seat; }
 
   function pauseControls(me) {
@@ -137,9 +140,9 @@
         row.append(h("button", { type: "button", class: "secondary", id: "extend", disabled: !running,
           onclick: () => send("/extend", undefined, WORDS.extendRefused) }, running ? WORDS.extend : WORDS.extendLater));
       }
-      row.append(...pauseControls(me));
+      if (!out) row.append(...pauseControls(me));   // out of the battle: no vote on a pause either
       if (!asking && !out) row.append(h("button", { type: "button", class: "secondary tc-concede", id: "concede", onclick: () => { asking = true; message = ""; draw(); } }, WORDS.concede));
-      parts.push(row);
+      if (row.childNodes.length) parts.push(row);   // out of the battle: nothing to offer, no empty panel
       if (asking) {
         parts.push(h("div", { class: "tc-confirm", role: "alertdialog", "aria-labelledby": "tc-ask" },
           h("p", { id: "tc-ask" }, WORDS.concedeAsk),

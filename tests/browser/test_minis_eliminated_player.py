@@ -1,7 +1,8 @@
 """A free-for-all player with no combat unit left is out (issue 33, M131): the battlefield page says so to everyone
 as it happens (their score line: "out of the battle"; their corner greyed, its name struck through; the VP in the
 status line only those still fighting), tells the eliminated player themselves in a sentence, and never asks them
-again while the others play on. The position is staged (tests/browser/stage_minis_multiplayer.py: the scenario of
+again while the others play on, nor offers them the pause vote (the others' waits for those still fighting). The
+position is staged (tests/browser/stage_minis_multiplayer.py: the scenario of
 tests/scenarios/minis/multiplayer/71, four people; Lannister's attack and the rest of round 1 played through the
 play service while the pages are open); screenshots at 1440 and 390 px go to test-artifacts/."""
 from __future__ import annotations
@@ -68,6 +69,11 @@ def test_an_eliminated_player_is_shown_out_and_never_asked_again(live_asgi_serve
     wait_until(robb, lambda: robb.locator("#concede").count() == 0 and robb.locator("#extend").count() == 0,
                "the eliminated player's concede and extend buttons gone")
     assert jaime.locator("#concede").count() == 1
+    # nor a pause vote: the pause waits for the players still in the battle only (games/services/pause.py)
+    assert robb.locator("#tc-pause").count() == 0 and robb.locator("#tc-resume").count() == 0
+    assert robb.locator("#table-controls").is_hidden()  # nothing left in the bar: no empty panel
+    pause = jaime.locator("#tc-pause")
+    assert "el_ned" in pause.inner_text() and "el_tywin" in pause.inner_text() and "el_robb" not in pause.inner_text()
     assert jaime.locator(".mn-out-note").is_hidden()
     jaime.locator("#decision", has_text="Your decision").wait_for()
     # the whole table still shows under the sentence and the two rows of the score line
