@@ -140,3 +140,33 @@ def test_a_lobby_that_gives_the_lannister_seat_its_army_still_refuses_a_second_s
     refused = _join(guest, made.json()["id"], army=f"army:{_saved(guest).pk}")
     assert refused.status_code == 409 and "Every Stark seat is taken" in refused.json()["detail"]
     assert Lobby.objects.get(pk=made.json()["id"]).members.count() == 1
+
+
+def test_the_games_page_plays_your_army_against_the_computers_army_of_your_house(client):
+    user = make_user()
+    north = _saved(user, name="North", drop_ncu=True)
+    client.force_login(user)
+    page = client.get(reverse("web-play", args=["minis"])).content.decode()
+    assert "The computer's army" in page and '<option value="list_stark_30" >the Stark starter army</option>' in page
+    response = client.post(reverse("web-play", args=["minis"]), {"my_army": f"army:{north.pk}",
+                                                                 "their_army": "list_stark_30"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get()
+    assert {s.seat: s.user for s in game.seats.all()} == {"stark": user, "stark_2": None}
+    assert game.state["players"]["stark"]["list"]["ncus"] == north.ncus[:1]
+    assert game.state["players"]["stark_2"]["list"]["ncus"] == rules.starter_armies()["list_stark_30"]["ncus"]
+
+
+def test_the_games_page_seats_you_against_the_computers_chosen_house_or_says_why_not_in_words(client):
+    user = make_user()
+    client.force_login(user)
+    response = client.post(reverse("web-play", args=["minis"]), {"their_army": "list_stark_30"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert {s.seat: s.user for s in Game.objects.get().seats.all()} == {"stark": None, "lannister": user}
+    refused = client.post(reverse("web-play", args=["minis"]), {"their_army": "list_stark_30", "seats": "3"})
+    assert refused.status_code == 200 and "The computer&#x27;s army is chosen in a game of two players" in \
+        refused.content.decode()
+    spanish = client.post(reverse("web-play", args=["minis"]), {"their_army": "list_stark_30", "seats": "3"},
+                          HTTP_ACCEPT_LANGUAGE="es")
+    assert "El ejército del ordenador" in spanish.content.decode()
+    assert Game.objects.count() == 1

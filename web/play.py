@@ -69,6 +69,9 @@ class PlayForm(forms.Form):
     # the miniatures game (issue 33): one of your saved armies (its faction is your seat, its size the game's)
     my_army = forms.ChoiceField(label=gettext_lazy("Your saved army"), required=False, error_messages={
         "invalid_choice": gettext_lazy("Your saved army: choose one of your saved armies in the list.")})
+    # two players (issue 33): the computer's army, a house's starter army; of your army's house it is a mirror match
+    their_army = forms.ChoiceField(label=gettext_lazy("The computer's army"), required=False, error_messages={
+        "invalid_choice": gettext_lazy("The computer's army: choose one of the armies in the list.")})
     # three or four players (issue 33): each against all (M131), or four in two teams of two (M130)
     teams = lobby_form.Tick(gettext_lazy("Two against two"))
     time_limit = forms.TypedChoiceField(label=gettext_lazy("Time per decision"), choices=lobby_form.TIME_LIMITS, coerce=int,
@@ -90,6 +93,8 @@ class PlayForm(forms.Form):
         # a player's saved armies and decks are read only for the game that plays them (one query each)
         armies = my_army_choices(user) if ruleset == "minis" else []
         self.fields["my_army"].choices = [("", gettext("the starter army of your seat"))] + armies
+        self.fields["their_army"].choices = [("", gettext("the starter army of the other house"))] + (
+            computer_army_choices() if ruleset == "minis" else [])
         my_decks = lobby_form.my_deck_list(user) if ruleset == "lcg" else []
         self.fields["my_deck"].choices = [("", gettext("drawn at random"))] + my_decks
         self.fields["their_deck"].choices = [("", gettext("drawn at random"))] + decks
@@ -111,6 +116,9 @@ class PlayForm(forms.Form):
         if self.ruleset == "minis" and d.get("teams"):  # two against two is four players, whatever Players says
             self.errors.pop("seats", None)
             d["seats"] = 4
+        if self.ruleset == "minis" and d.get("their_army") and (d.get("seats") or 2) != 2:
+            self.add_error("their_army", gettext("The computer's army is chosen in a game of two players; with three "
+                                                 "or four, each computer plays its seat's starter army."))
         if self.ruleset == "agot" and d.get("seat") and "seats" not in self.errors:
             engine = get_ruleset("agot")
             count = computer.seat_count("agot", d.get("seats"))
@@ -135,6 +143,9 @@ class PlayForm(forms.Form):
             if army is not None:  # the army's faction is your seat; its size, the game's (M126: the VP to win)
                 seat = army.faction
                 options.update(game_size=army.game_size, armies={army.faction: d["my_army"]})
+            if d.get("their_army"):  # the computer's starter army; of your house: a mirror match (stark + stark_2)
+                seat, their_seat, their = computer_army(d["their_army"], seat, options.get("game_size", 30))
+                options["armies"] = {**options.get("armies", {}), their_seat: their}
         chosen = d.get("clock") or ""
         bank, increment = (int(part) for part in chosen.split("+")) if chosen else (None, 0)
         return computer.ComputerGame(
@@ -163,6 +174,29 @@ def my_army_choices(user) -> list[tuple[str, str]]:
     refs = saved.my_usable_armies(user)
     found = {saved.saved_ref(a): a for a in Army.objects.filter(pk__in=[saved.saved_id(r) for r in refs])}
     return [(ref, f"{name} ({army_rules.summary(found[ref].army())})") for ref, name in refs.items() if ref in found]
+
+
+def computer_army_choices() -> list[tuple[str, str]]:
+    """The armies the computer may play against you (two players): each house's starter army, in words."""
+    from games.engine.minis import armies as army_rules
+    from games.services import armies as saved
+
+    return [(key, gettext("the %(house)s starter army") % {"house": army_rules.house(army["faction"])})
+            for key, army in saved.starter_armies().items() if int(army.get("game_size", 30)) == 30]
+
+
+def computer_army(key: str, seat: str, size: int) -> tuple[str, str, Any]:
+    """(your seat, the computer's seat, its army) for the computer's starter army `key`: of your house (your seat or
+    your saved army's), it takes the house's second seat (a mirror match, issue 33); of the other house, that house's
+    seat; with your seat drawn at random, you play the other house. Under 30 points the starter army is cut down to
+    the size, as for the seats no one brings an army to."""
+    from games.services import armies as saved
+
+    house = saved.starter_armies()[key]["faction"]
+    other = "lannister" if house == "stark" else "stark"
+    mine = seat or other
+    army: Any = key if size >= 30 else saved.fitted_starter(house, size)
+    return mine, (f"{house}_2" if mine == house else house), army
 
 
 def saved_army(ref: Any, user):
