@@ -120,3 +120,26 @@ def test_registering_an_army_in_a_league_or_an_elimination_is_accepted_through_t
 ])
 def test_a_two_player_table_is_seated_by_its_armies(fixed, houses, seats):
     assert P.duel_seats((1, 2), houses, fixed) == seats
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_leagues_registration_form_offers_armies_and_says_a_mirror_match_may_be_played(language):
+    from django.test import Client
+    from django.urls import reverse
+
+    t = event("league")
+    user = make_user()
+    north = saved(user, name="North")
+    client = Client()
+    client.force_login(user)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    form = page[page.index('/register"'):]
+    form = form[:form.index("</form>")]
+    assert f'value="army:{north.pk}"' in form and f'value="{STARK}"' in form and f'value="{LANNISTER}"' in form
+    said = {"en": "two armies of one house meet as that house's two armies (a mirror match)",
+            "es": "dos ejércitos de una misma casa se enfrentan como los dos ejércitos de esa casa (una partida espejo)"}
+    assert said[language] in form
+    assert "tables pair a Stark army with a Lannister one" not in form
+    client.post(reverse("tournament-action", args=[t.pk, "register"]), {"army": f"army:{north.pk}"})
+    assert t.registrations.get(user=user).army["name"] == "North"

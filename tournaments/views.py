@@ -191,7 +191,7 @@ def _registration_armies(t: Tournament, user, mine) -> dict:
                      "points": army.get("points")})
     open_now = t.registration_open() and (mine is None or mine.status == Registration.Status.WITHDRAWN)
     choices = []
-    if open_now and t.format == Tournament.Format.SWISS:
+    if open_now:  # Swiss, league and elimination alike (issue 33: a mirror match seats two armies of one house)
         choices = [("", gettext("the starter army of the house each table gives me"))]
         choices += [(ref, gettext("%(name)s (your army)") % {"name": name})
                     for ref, name in saved.my_usable_armies(user, size).items()]
