@@ -170,3 +170,20 @@ def test_the_games_page_seats_you_against_the_computers_chosen_house_or_says_why
                           HTTP_ACCEPT_LANGUAGE="es")
     assert "El ejército del ordenador" in spanish.content.decode()
     assert Game.objects.count() == 1
+
+
+def test_a_rematch_of_a_mirror_match_against_the_computer_seats_the_same_armies():
+    from games.services import computer
+
+    user = make_user()
+    red = _saved(user, "list_lannister_30", name="Red")
+    client = api_client_for(user)
+    made = client.post(reverse("api-games-computer"), {
+        "ruleset": "minis", "seat": "lannister",
+        "options": {"armies": {"lannister": f"army:{red.pk}", "lannister_2": "list_lannister_30"}}}, format="json")
+    game = Game.objects.get(pk=made.json()["id"])
+    assert client.post(reverse("api-game-concede", args=[game.pk]), {}, format="json").status_code == 200
+    again = computer.do_rematch(game.pk, user).game
+    assert again is not None and again.pk != game.pk
+    assert {s.seat: s.user for s in again.seats.all()} == {"lannister": user, "lannister_2": None}
+    assert again.options["armies"] == game.options["armies"]
