@@ -418,6 +418,9 @@ class Builder:
                 entry[1] += 1
                 entry[2] = spec["finished_at"]
         RatedGame.objects.bulk_create(rated, batch_size=5000)
+        numbers = dict(RatedGame.objects.values_list("game_id", "sequence"))
+        for change in changes:  # each change carries its game's number, as ratings/services.py _apply writes it
+            change.sequence = numbers[change.game_id]
         RatingChange.objects.bulk_create(changes, batch_size=5000)
         Rating.objects.bulk_create((Rating(user_id=u, ruleset=r, rating=v[0], games=v[1], last_played=v[2])
                                     for (u, r), v in current.items()), batch_size=5000)

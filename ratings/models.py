@@ -55,12 +55,18 @@ class RatingChange(models.Model):
     after = models.FloatField(gettext_lazy("after"))
     played_at = models.DateTimeField(gettext_lazy("played at"), default=timezone.now,
                                      help_text=gettext_lazy("when the game finished"))
+    # The game's RatedGame.sequence, copied here when the game is numbered (ratings/services.py _apply,
+    # _write), so a player's history is read down its own index (user, sequence), not by walking every
+    # numbered game until the player's are found (issue 27). Null: a game never numbered.
+    sequence = models.BigIntegerField(gettext_lazy("sequence"), null=True, blank=True, editable=False,
+                                      help_text=gettext_lazy("the order its game was applied to the ratings in"))
 
     class Meta:
         verbose_name = gettext_lazy("rating change")
         verbose_name_plural = gettext_lazy("rating changes")
         ordering = ["-played_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_change_per_user_per_game")]
+        indexes = [models.Index(fields=["user", "sequence"], name="rating_change_history")]
 
     def __str__(self) -> str:
         return f"{self.user_id} in game {self.game_id}: {self.before:.0f} -> {self.after:.0f}"

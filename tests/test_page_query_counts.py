@@ -91,12 +91,12 @@ class Site:
             game.finished_at, game.deadline_at = timezone.now(), None
             game.save()
             GameSeat.objects.filter(game=game).update(deadline_at=None)
-            RatedGame.objects.create(game=game)
+            number = RatedGame.objects.create(game=game).sequence
             for place, seat in enumerate(seats, 1):
                 rating = self.rating(seat.user, ruleset)
                 after = rating.rating + 10 - 5 * place
                 RatingChange.objects.create(user=seat.user, game=game, ruleset=ruleset, seat=seat.seat, placement=place,
-                                            before=rating.rating, after=after)
+                                            before=rating.rating, after=after, sequence=number)
                 rating.rating, rating.games = after, rating.games + 1
                 rating.save()
         return game

@@ -166,15 +166,17 @@ def test_the_migration_numbers_games_already_rated_in_the_order_their_changes_we
     games = [make_game(3, users=[a, b, None], ranked=True, seed=n) for n in range(3)]
     executor = MigrationExecutor(connection)
     executor.migrate([("ratings", "0001_initial")])
-    try:
+    try:  # the model as it was then (no `sequence` yet)
+        then = executor.loader.project_state(("ratings", "0001_initial")).apps.get_model("ratings", "RatingChange")
         for game in (games[2], games[0], games[1]):
             for user in (a, b):
-                RatingChange.objects.create(user=user, game=game, ruleset="agot", seat="x", placement=1,
-                                            before=1500.0, after=1500.0, played_at=INSTANT)
+                then.objects.create(user_id=user.pk, game_id=game.pk, ruleset="agot", seat="x", placement=1,
+                                    before=1500.0, after=1500.0, played_at=INSTANT)
     finally:
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes("ratings"))
     assert list(RatedGame.objects.values_list("game_id", flat=True)) == [games[2].pk, games[0].pk, games[1].pk]
+    assert numbers_agree()  # and 0005 gave each change its game's number
 
 
 @pytest.mark.django_db(transaction=True)
@@ -313,3 +315,61 @@ def test_a_players_history_and_chart_follow_the_order_games_were_rated():
     chart = rating_history(player)["charts"][0]
     old, new = newest_first[1], newest_first[0]
     assert (chart["first"], chart["last"], chart["games"]) == (old.before, new.after, 2)
+
+
+def numbers_agree() -> bool:
+    """Every rating change carries its game's number (RatedGame.sequence), or none without one."""
+    numbers = dict(RatedGame.objects.values_list("game_id", "sequence"))
+    return all(sequence == numbers.get(game_id)
+               for game_id, sequence in RatingChange.objects.values_list("game_id", "sequence"))
+
+
+@pytest.mark.django_db
+def test_the_history_follows_the_order_a_written_replay_numbered():
+    """recompute_ratings --write rewrites the history: each change gets its game's number again, so a
+    player's history (read by those numbers) follows the order replayed. A game never rated, finished
+    first, is numbered last and comes first in the history; then the games renumbered by hand and
+    written again: the history follows the new order, each `before` the previous `after`."""
+    a, b, c = make_user(), make_user(), make_user()
+    missed = make_game(3, users=[a, b, c], ranked=True, seed=1)
+    missed.status, missed.ranking = Game.Status.FINISHED, missed.seat_names()
+    missed.finished_at = timezone.now() - timedelta(hours=1)
+    missed.save()
+    rated = make_game(3, users=[c, b, a], ranked=True, seed=2)
+    end_by_leaving(rated)
+    assert [ch.game_id for ch in services.history(a)] == [rated.pk] and numbers_agree()
+
+    call_command("recompute_ratings", "--write", stdout=StringIO())
+    assert numbers_agree() and not RatingChange.objects.filter(sequence__isnull=True).exists()
+    newest_first = services.history(a)
+    assert [ch.game_id for ch in newest_first] == [missed.pk, rated.pk]
+    assert newest_first[0].before == newest_first[1].after
+
+    RatedGame.objects.all().delete()  # the other order, written
+    RatedGame.objects.bulk_create([RatedGame(game_id=missed.pk), RatedGame(game_id=rated.pk)])
+    call_command("recompute_ratings", "--write", stdout=StringIO())
+    assert numbers_agree()
+    newest_first = services.history(a)
+    assert [ch.game_id for ch in newest_first] == [rated.pk, missed.pk]
+    assert newest_first[0].before == newest_first[1].after
+    assert Rating.objects.get(user=a).rating == newest_first[0].after
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_each_existing_change_its_games_number():
+    """ratings 0005 fills RatingChange.sequence from RatedGame for the history already written; a
+    change of a game never numbered keeps none."""
+    a, b, c = make_user(), make_user(), make_user()
+    games = [make_game(3, users=[a, b, c], ranked=True, seed=n) for n in range(3)]
+    for game in (games[2], games[0]):
+        end_by_leaving(game)
+    RatingChange.objects.create(user=a, game=games[1], ruleset="agot", seat="x", placement=1,
+                                before=1500.0, after=1500.0)
+    expected = dict(RatingChange.objects.values_list("id", "sequence"))
+    assert expected[RatingChange.objects.get(user=a, game=games[2]).pk] is not None
+    executor = MigrationExecutor(connection)
+    executor.migrate([("ratings", "0004_admin_labels")])
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes("ratings"))
+    assert dict(RatingChange.objects.values_list("id", "sequence")) == expected
+    assert numbers_agree() and RatingChange.objects.get(game=games[1]).sequence is None
