@@ -66,7 +66,8 @@ class RatingChange(models.Model):
         verbose_name_plural = gettext_lazy("rating changes")
         ordering = ["-played_at", "-id"]
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_change_per_user_per_game")]
-        indexes = [models.Index(fields=["user", "sequence"], name="rating_change_history")]
+        # the ids of a player's latest changes, read from the index alone (ratings/services.py history)
+        indexes = [models.Index(fields=["user", "sequence"], include=["id"], name="rating_change_history")]
 
     def __str__(self) -> str:
         return f"{self.user_id} in game {self.game_id}: {self.before:.0f} -> {self.after:.0f}"

@@ -400,8 +400,14 @@ def history(user: User, limit: int | None = None) -> list[RatingChange]:
 
 
 def _numbered_history_query(user_id: int, limit: int):
-    return (RatingChange.objects.filter(user_id=user_id, sequence__isnull=False)
-            .annotate(game_private=game_column("private")).order_by("-sequence")[:limit])
+    """The ids of the user's latest `limit` numbered changes from the index (user, sequence) alone, then
+    those rows. Asked in one step (the rows ordered by the index and cut at `limit`), a prepared
+    statement's generic plan, which expects a player to have a dozen changes, read all 1,632 of the busy
+    player's and sorted them (3.8 ms; 0.45 ms in two steps; issue 27)."""
+    latest = (RatingChange.objects.filter(user_id=user_id, sequence__isnull=False)
+              .order_by("-sequence").values("id")[:limit])
+    return (RatingChange.objects.filter(id__in=latest).annotate(game_private=game_column("private"))
+            .order_by("-sequence"))
 
 
 def _unnumbered_history_query(user_id: int, limit: int):
@@ -576,8 +582,9 @@ def meets_requirements(user: User, lobby: Lobby) -> str | None:
 def games_played(user: User) -> int:
     """Games the user sat in that have ended (finished or abandoned), ranked or not: the user's seats
     less those in a game in progress, found by the games' status index (counting the seats of ended
-    games joined every game to the user's seats: 16 ms for a player with 2,000 games, 3 ms now). The
-    query compiled once per process (westeros/compiled.py), the user its parameter (issue 27)."""
+    games joined every game to the user's seats: 16 ms for a player with 2,000 games, 3 ms now; their
+    games counted, not their ids, from the index (user, game) alone: 0.75 ms). The query compiled once
+    per process (westeros/compiled.py), the user its parameter (issue 27)."""
     from westeros import compiled
 
     counted = compiled.rows("ratings:games-played", _games_played_query, user_id=user.pk)
@@ -588,7 +595,7 @@ def _games_played_query(user_id: int):
     """games_played's query: one row (the user's) with the count, or none without a seat."""
     in_progress = Game.objects.filter(status__in=IN_PROGRESS).values("pk")
     return (GameSeat.objects.filter(user_id=user_id).exclude(game_id__in=in_progress)
-            .order_by().values("user_id").annotate(n=Count("pk")))
+            .order_by().values("user_id").annotate(n=Count("game_id")))
 
 
 @dataclass(frozen=True)

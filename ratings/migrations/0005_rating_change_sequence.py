@@ -31,6 +31,6 @@ class Migration(migrations.Migration):
         migrations.RunPython(fill, migrations.RunPython.noop),
         migrations.AddIndex(
             model_name='ratingchange',
-            index=models.Index(fields=['user', 'sequence'], name='rating_change_history'),
+            index=models.Index(fields=['user', 'sequence'], include=('id',), name='rating_change_history'),
         ),
     ]
