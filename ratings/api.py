@@ -14,7 +14,7 @@ from accounts.models import User
 from games.engine import ruleset_ids
 from ratings import conf, services
 from ratings.models import Rating
-from ratings.serializers import LeaderboardEntrySerializer, ProfileSerializer
+from ratings.serializers import LeaderboardEntrySerializer, ProfileSerializer, profile_data
 from westeros.pagination import ListPagination
 
 
@@ -67,4 +67,4 @@ class ProfileView(APIView):
         user = User.objects.filter(username=username, is_active=True).first()
         if user is None:
             raise NotFound(gettext("No player named '%(name)s'.") % {"name": username})
-        return Response(ProfileSerializer(services.public_profile(user)).data)
+        return Response(profile_data(services.public_profile(user)))  # ProfileSerializer's shape

@@ -59,3 +59,30 @@ class ProfileSerializer(serializers.Serializer):
     reliability = ReliabilitySerializer()
     ratings = RatingSerializer(many=True)
     history = RatingChangeSerializer(many=True)
+
+
+_WHEN = serializers.DateTimeField()  # a datetime as DRF writes it (the current time zone, ISO 8601, "Z")
+
+
+def profile_data(profile: services.Profile) -> dict:
+    """ProfileSerializer(profile).data, the same keys in the same order and the same values, written out:
+    DRF's fields took 1.3 ms of the API profile's CPU for a history of 50 changes (issue 27). The
+    serializers above stay the schema; a test compares the two on every kind of value."""
+    when = _WHEN.to_representation
+    reliability = profile.reliability
+    return {
+        "username": profile.username,
+        "bot": bool(profile.bot),
+        "date_joined": when(profile.date_joined),
+        "games_played": int(profile.games_played),
+        "reliability": {"score": float(reliability.score), "decisions": int(reliability.decisions),
+                        "timeouts": int(reliability.timeouts), "abandoned": int(reliability.abandoned),
+                        "missed": int(reliability.missed)},
+        "ratings": [{"ruleset": r.ruleset, "format": r.format, "rating": float(r.rating), "games": int(r.games),
+                     "provisional": services.is_provisional(r), "last_played": when(r.last_played)}
+                    for r in profile.ratings],
+        "history": [{"game": None if c.game_private else c.game_id, "ruleset": c.ruleset, "format": c.format,
+                     "seat": c.seat, "placement": int(c.placement), "before": float(c.before),
+                     "after": float(c.after), "delta": float(c.delta), "played_at": when(c.played_at)}
+                    for c in profile.history],
+    }

@@ -194,3 +194,35 @@ def test_leaderboard_and_profile_queries_do_not_grow_with_the_page(api, django_a
     # numbered in a query more (ratings.services.history)
     with django_assert_max_num_queries(9):
         assert len(api.get(f"/api/v1/users/{users[2].username}").json()["history"]) == 3
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Madrid"])
+def test_the_profile_is_written_as_its_serializer_writes_it(api, settings, zone):
+    """GET /api/v1/users/{name} writes its body by hand (ratings.serializers.profile_data, issue 27);
+    ProfileSerializer stays the schema. The two agree byte for byte: a bot, a public and a private game,
+    a provisional and a settled rating, a rating never played (no time), a change of a game never
+    numbered, a reliability with misses, microseconds, and a time zone other than UTC."""
+    import json
+
+    from ratings.serializers import ProfileSerializer, profile_data
+
+    settings.TIME_ZONE = zone
+    settings.RATINGS_PROVISIONAL_GAMES = 2
+    me = make_user(username="meera", is_bot=True)
+    ended_game([me, make_user(), make_user()])
+    ended_game([make_user(), me, make_user()], private=True)
+    ended_game([make_user(), make_user(), me])
+    loose = make_game(3, users=[me, make_user(), make_user()], seed=3)
+    RatingChange.objects.create(user=me, game=loose, ruleset="lcg", seat=loose.seat_names()[0], placement=2,
+                                before=1500.25, after=1488.125, played_at=timezone.now().replace(microsecond=123456))
+    Rating.objects.create(user=me, ruleset="lcg", rating=1488.125, games=1, last_played=None)
+    profile = services.public_profile(me)
+    profile = services.Profile(**{**vars(profile), "reliability": services.Reliability(decisions=7, timeouts=2,
+                                                                                        abandoned=1)})
+    assert len(profile.history) == 4 and len(profile.ratings) == 2
+    assert {r.games for r in profile.ratings} == {1, 3}
+    written = profile_data(profile)
+    assert json.dumps(written) == json.dumps(ProfileSerializer(profile).data)
+    assert [h["game"] for h in written["history"]].count(None) == 1
+    body = api.get("/api/v1/users/meera").json()
+    assert body["history"] == written["history"] and body["ratings"] == written["ratings"]
