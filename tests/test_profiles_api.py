@@ -226,3 +226,20 @@ def test_the_profile_is_written_as_its_serializer_writes_it(api, settings, zone)
     assert [h["game"] for h in written["history"]].count(None) == 1
     body = api.get("/api/v1/users/meera").json()
     assert body["history"] == written["history"] and body["ratings"] == written["ratings"]
+
+
+def test_leaderboard_pages_read_by_compiled_queries_match_the_orm(monkeypatch):
+    """A leaderboard's count and its pages near the top are compiled once per process (ratings.services
+    Leaderboard); pages further down are built by the ORM. Both give the rows the ORM's query gives, for
+    everyone, people alone and bots alone, and a closed account is neither listed nor counted."""
+    monkeypatch.setattr(services, "COMPILED_ROWS", 4)
+    for n in range(9):
+        rate(make_user(username=f"p{n}", is_bot=n % 3 == 0, is_active=n != 5), 1500 + 10 * (n % 4))
+    for bots in (None, True, False):
+        board_ = services.leaderboard("agot", bots=bots)
+        rows = list(board_.rows)
+        assert board_.count() == len(rows) == {None: 8, True: 3, False: 5}[bots]
+        for start, stop in ((0, 3), (2, 5), (3, 8), (5, 9), (7, 20)):
+            assert [r.pk for r in board_[start:stop]] == [r.pk for r in rows[start:stop]]
+            assert [r.user.username for r in board_[start:stop]] == [r.user.username for r in rows[start:stop]]
+    assert "p5" not in [r.user.username for r in services.leaderboard("agot")[0:9]]
