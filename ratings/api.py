@@ -14,7 +14,7 @@ from accounts.models import User
 from games.engine import ruleset_ids
 from ratings import conf, services
 from ratings.models import Rating
-from ratings.serializers import LeaderboardEntrySerializer, ProfileSerializer, profile_data
+from ratings.serializers import LeaderboardEntrySerializer, ProfileSerializer, leaderboard_entries, profile_data
 from westeros.pagination import ListPagination
 
 
@@ -49,6 +49,10 @@ class LeaderboardView(ListAPIView):
         if raw not in ("", "true", "false"):
             raise ValidationError({"bots": [gettext("Must be true or false.")]})
         return services.leaderboard(ruleset, bots=None if raw == "" else raw == "true")
+
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(leaderboard_entries(page))  # LeaderboardEntrySerializer's shape
 
     def paginate_queryset(self, queryset):
         page = super().paginate_queryset(queryset)

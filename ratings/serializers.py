@@ -86,3 +86,12 @@ def profile_data(profile: services.Profile) -> dict:
                      "after": float(c.after), "delta": float(c.delta), "played_at": when(c.played_at)}
                     for c in profile.history],
     }
+
+
+def leaderboard_entries(page) -> list[dict]:
+    """LeaderboardEntrySerializer(page, many=True).data written out, as profile_data is (its fields were
+    half the API leaderboard's CPU for a page of 50; issue 27). Each rating has its rank and provisional."""
+    when = _WHEN.to_representation
+    return [{"rank": int(r.rank), "username": r.user.username, "bot": bool(r.user.is_bot), "rating": float(r.rating),
+             "games": int(r.games), "provisional": bool(r.provisional), "last_played": when(r.last_played)}
+            for r in page]

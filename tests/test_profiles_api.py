@@ -243,3 +243,30 @@ def test_leaderboard_pages_read_by_compiled_queries_match_the_orm(monkeypatch):
             assert [r.pk for r in board_[start:stop]] == [r.pk for r in rows[start:stop]]
             assert [r.user.username for r in board_[start:stop]] == [r.user.username for r in rows[start:stop]]
     assert "p5" not in [r.user.username for r in services.leaderboard("agot")[0:9]]
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Madrid"])
+def test_the_leaderboard_is_written_as_its_serializer_writes_it(api, settings, zone):
+    """GET /api/v1/ratings/{ruleset} writes its entries by hand (ratings.serializers.leaderboard_entries,
+    issue 27); LeaderboardEntrySerializer stays the schema. The two agree byte for byte: a bot, a
+    provisional player, ranks past the first page, microseconds, a time zone other than UTC."""
+    import json
+
+    from ratings.api import LeaderboardView
+    from ratings.serializers import LeaderboardEntrySerializer, leaderboard_entries
+
+    settings.TIME_ZONE = zone
+    settings.RATINGS_PROVISIONAL_GAMES = 10
+    settings.RATINGS_LEADERBOARD_PAGE_SIZE = 3
+    for n in range(5):
+        rate(make_user(username=f"r{n}", is_bot=n == 1), 1500.5 + n, games=5 + 3 * n, days_ago=n + 0.123456)
+    body = board(api, page=2).json()
+    assert [e["rank"] for e in body["results"]] == [4, 5] and body["count"] == 5
+    page = list(services.leaderboard("agot")[0:5])
+    for rank, rating in enumerate(page, start=1):
+        rating.rank, rating.provisional = rank, services.is_provisional(rating)
+    written = leaderboard_entries(page)
+    assert json.dumps(written) == json.dumps(LeaderboardEntrySerializer(page, many=True).data)
+    assert {e["bot"] for e in written} == {True, False} and {e["provisional"] for e in written} == {True, False}
+    assert body["results"] == written[3:]
+    assert LeaderboardView.serializer_class is LeaderboardEntrySerializer  # the schema's
