@@ -123,7 +123,10 @@ def set_action_windows(request: HttpRequest) -> HttpResponse:
 
 def public_profile(request: HttpRequest, username: str) -> HttpResponse:
     """Anyone's profile as others see it: ratings with their history, reliability, recent games."""
-    user = get_object_or_404(User, username=username, is_active=True)
+    if request.user.is_authenticated and request.user.username == username:  # one's own: read already
+        user = request.user
+    else:
+        user = get_object_or_404(User, username=username, is_active=True)
     is_self = request.user == user
     return render(request, "accounts/profile.html", {"profile_user": user, "is_self": is_self,
                                                      "action_windows": action_window_choices(user) if is_self else ()})

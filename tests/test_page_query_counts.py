@@ -42,9 +42,11 @@ _seed = itertools.count(100)
 # saved card-game decks (028c246) and miniatures armies (issue 33): one query more each, read once by the lobby form
 # for its menu and the page.
 # A page of the log read again is kept narrated (games/queries.py log_page): its actions are not read again.
+# The profiles and leaderboards pinned at what they make (issue 27, ninth round): one's own public profile
+# uses the account the request read (7, was 8).
 PAGES = {
     "/": 6, "/lobbies/": 5, "/lobbies/new/": 5, "/lobbies/{lobby}/": 6, "/games/": 7, "/games/needs-player/": 4,
-    "/accounts/profile/": 13, "/users/{me}/": 14, "/leaderboards/": 4, "/leaderboards/agot/": 4,
+    "/accounts/profile/": 7, "/users/{me}/": 7, "/leaderboards/": 3, "/leaderboards/agot/": 3,
     "/tournaments/": 5, "/tournaments/{tournament}/": 6, "/challenges/": 6, "/bots/": 4,
     "/accounts/notifications/": 4, "/accounts/tokens/": 6, "/play/btwixt/": 4, "/games/{agot}/": 6,
     "/games/{btwixt}/": 6, "/games/{lcg}/": 6, "/games/{minis}/": 6, "/games/{finished}/replay": 7,
@@ -52,7 +54,7 @@ PAGES = {
 API = {
     "/api/v1/me": 1, "/api/v1/lobbies": 5, "/api/v1/lobbies/{lobby}": 6, "/api/v1/me/games": 3,
     "/api/v1/me/games?awaiting=true": 2, "/api/v1/games/needs-player": 2, "/api/v1/me/tokens": 2,
-    "/api/v1/me/notifications": 2, "/api/v1/challenges": 4, "/api/v1/ratings/agot": 2, "/api/v1/users/{me}": 10,
+    "/api/v1/me/notifications": 2, "/api/v1/challenges": 4, "/api/v1/ratings/agot": 2, "/api/v1/users/{me}": 6,
     "/api/v1/tournaments": 4, "/api/v1/tournaments/{tournament}": 4,
     "/api/v1/tournaments/{tournament}/registrations": 3, "/api/v1/tournaments/{tournament}/rounds": 6,
     "/api/v1/tournaments/{tournament}/standings": 7, "/api/v1/games/{agot}": 5, "/api/v1/games/{agot}/log": 6,

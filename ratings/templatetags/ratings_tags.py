@@ -123,9 +123,18 @@ def _history_stamp(user) -> tuple[int, int] | None:
     """The stamp of the user's rating history: the number of their rating changes and the newest
     one's id (None without any). A game rated adds a change (a new id), a replay of the ratings
     writes every change again (new ids), a game deleted takes its changes away (fewer): any of them
-    is a new stamp, so whatever is kept under it is never stale. One read of an index."""
-    stamp = RatingChange.objects.filter(user=user).aggregate(newest=Max("id"), count=Count("id"))
-    return (stamp["newest"], stamp["count"]) if stamp["count"] else None
+    is a new stamp, so whatever is kept under it is never stale. One read of an index ((user, sequence)
+    with the ids), the query compiled once per process (westeros/compiled.py; issue 27)."""
+    from westeros import compiled
+
+    stamp = compiled.rows("ratings:history-stamp", _history_stamp_query, user_id=user.pk)
+    return (stamp[0]["newest"], stamp[0]["count"]) if stamp else None
+
+
+def _history_stamp_query(user_id: int):
+    """_history_stamp's query: one row (the user's) with the newest id and the count, none without a change."""
+    return (RatingChange.objects.filter(user_id=user_id).order_by().values("user_id")
+            .annotate(newest=Max("id"), count=Count("id")))
 
 
 def history_charts(user, stamp: tuple[int, int] | None | bool = False) -> list[dict]:
