@@ -352,10 +352,12 @@ def _leaderboard_count(ruleset: str, fmt: str, bots: bool | None, since: datetim
             .order_by().values("ruleset").annotate(n=Count("*")))
 
 
-# Slices of a leaderboard read by a query compiled once per process: its pages within this many rows
-# of the top (the pages people open), each page size; a slice further down is built by the ORM.
+# Slices of a leaderboard read by a query compiled once per process: those starting within this many
+# rows of the top (the pages people open), each read as the smallest of COMPILED_SIZES that holds it
+# (a last page, shorter, shares its label with a full one: a bounded number of compiled queries); a
+# slice further down, or longer, is built by the ORM.
 COMPILED_ROWS = 1000
-COMPILED_PAGE = 200
+COMPILED_SIZES = (10, 20, 50, 100, 200)
 
 
 class Leaderboard:
@@ -389,13 +391,16 @@ class Leaderboard:
     def __getitem__(self, index):
         if (isinstance(index, slice) and index.step is None and isinstance(index.start, int)
                 and isinstance(index.stop, int) and 0 <= index.start < COMPILED_ROWS
-                and 0 < index.stop - index.start <= COMPILED_PAGE):
+                and 0 < index.stop - index.start <= COMPILED_SIZES[-1]):
             from westeros import compiled
 
-            def page(since: datetime) -> QuerySet[Rating]:
-                return _leaderboard_rows(self.ruleset, self.fmt, self.bots, since)[index.start:index.stop]
+            start, wanted = index.start, index.stop - index.start
+            size = next(size for size in COMPILED_SIZES if size >= wanted)
 
-            return compiled.models(f"ratings:leaderboard:{self.key}:{index.start}:{index.stop}", page, since=self.since)
+            def page(since: datetime) -> QuerySet[Rating]:
+                return _leaderboard_rows(self.ruleset, self.fmt, self.bots, since)[start:start + size]
+
+            return compiled.models(f"ratings:leaderboard:{self.key}:{start}:{size}", page, since=self.since)[:wanted]
         return self.rows[index]
 
     def __iter__(self) -> Iterator[Rating]:

@@ -243,6 +243,17 @@ def test_leaderboard_pages_read_by_compiled_queries_match_the_orm(monkeypatch):
             assert [r.pk for r in board_[start:stop]] == [r.pk for r in rows[start:stop]]
             assert [r.user.username for r in board_[start:stop]] == [r.user.username for r in rows[start:stop]]
     assert "p5" not in [r.user.username for r in services.leaderboard("agot")[0:9]]
+    # a last page of any length shares its compiled query with a full one: their number stays bounded
+    from westeros import compiled
+
+    def labels() -> set[str]:  # (the process's: other tests may have compiled some)
+        return {key[0] for key in compiled._compiled if key[0].startswith("ratings:leaderboard:agot:standard:None:")}
+
+    before = labels()
+    for stop in range(1, 10):
+        assert len(services.leaderboard("agot")[0:stop]) == min(stop, 8)
+    assert labels() - before <= {"ratings:leaderboard:agot:standard:None:0:10"}
+    assert "ratings:leaderboard:agot:standard:None:0:10" in labels()
 
 
 @pytest.mark.parametrize("zone", ["UTC", "Europe/Madrid"])
