@@ -50,3 +50,62 @@ def test_the_list_writes_what_the_serializer_documents():
         assert listed[expected["id"]] == expected
         assert list(listed[expected["id"]]) == list(expected)  # the same fields in the same order
     assert {row["name"]: row["registered"] for row in listed.values()} == {"Plain": 1, "Full <b>": 0, "Done": 0}
+
+
+def event_with_rounds() -> Tournament:
+    """A running event of two rounds: finished and playing tables, a table without its game yet, seats with
+    and without points, places, a no-show and an abandoned seat, teams, and byes (two in one round)."""
+    from tests.factories import make_game
+    from tournaments.models import Round, Table, TableSeat
+
+    now = timezone.now()
+    t = Tournament.objects.create(name="Rounds", organizer=make_user(), seats_per_table=3, status=Tournament.Status.RUNNING,
+                                  current_round=2, started_at=now - timedelta(hours=2))
+    regs = [Registration.objects.create(tournament=t, user=make_user(), seed_rank=n + 1, team=n % 2 or None)
+            for n in range(8)]
+    first = Round.objects.create(tournament=t, number=1, status=Round.Status.FINISHED, started_at=now - timedelta(hours=2),
+                                 finished_at=now - timedelta(hours=1))
+    second = Round.objects.create(tournament=t, number=2, started_at=now)
+    first.byes.add(regs[7], regs[6])
+    second.byes.add(regs[0])
+    for rnd, number, players, status in ((first, 2, regs[3:6], Table.Status.FINISHED),
+                                         (first, 1, regs[0:3], Table.Status.FINISHED),
+                                         (second, 1, regs[1:4], Table.Status.PLAYING),
+                                         (second, 2, regs[4:7], Table.Status.PLAYING)):
+        game = make_game(3, users=[r.user for r in players]) if number == 1 else None
+        table = Table.objects.create(round=rnd, number=number, game=game, status=status,
+                                     finished_at=now if status == Table.Status.FINISHED else None, division=number - 1)
+        finished = status == Table.Status.FINISHED
+        for position, reg in reversed(list(enumerate(players))):
+            TableSeat.objects.create(table=table, registration=reg, seat=f"seat{position}", position=position,
+                                     place=position + 1 if finished else None, points=3 - position if finished else None,
+                                     castles=position, supply=2 * position, time_used=12.5 * position,
+                                     abandoned=finished and position == 2, no_show=not finished and position == 1)
+    return t
+
+
+def test_the_rounds_and_standings_write_what_their_serializers_document():
+    from django.db.models import Prefetch
+
+    from tournaments.models import Round, Table, TableSeat
+    from tournaments.serializers import RoundSerializer, StandingSerializer
+    from tournaments.services import standings
+
+    t = event_with_rounds()
+    # the rounds as the serializer reads them (the ORM's instances, the way the API read them before)
+    seats = TableSeat.objects.select_related("registration__user").order_by("position")
+    tables = Table.objects.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number")
+    rounds_of = (Round.objects.filter(tournament=t).order_by("number")
+                 .prefetch_related(Prefetch("tables", queryset=tables), Prefetch("byes", Registration.objects.select_related("user"))))
+    client = APIClient()
+    rounds = client.get(f"/api/v1/tournaments/{t.pk}/rounds").json()
+    documented = json.loads(json.dumps(RoundSerializer(rounds_of, many=True).data))
+    assert rounds == documented
+    assert [list(r) for r in rounds] == [list(r) for r in documented]  # the same fields in the same order
+    assert [list(table) for r in rounds for table in r["tables"]] == [list(table) for r in documented for table in r["tables"]]
+    assert rounds[0]["byes"] == [t.registrations.get(seed_rank=7).user.username, t.registrations.get(seed_rank=8).user.username]
+    assert [table["number"] for r in rounds for table in r["tables"]] == [1, 2, 1, 2]
+    assert [seat["position"] for seat in rounds[0]["tables"][0]["seats"]] == [0, 1, 2]
+    table_standings = client.get(f"/api/v1/tournaments/{t.pk}/standings").json()
+    assert table_standings == json.loads(json.dumps(StandingSerializer(standings(t), many=True).data))
+    assert len(table_standings) == 8 and list(table_standings[0]) == list(StandingSerializer().fields)

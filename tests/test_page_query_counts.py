@@ -41,6 +41,8 @@ _seed = itertools.count(100)
 # TOURNAMENT_AFRESH pins the page rendered afresh. The lobby form and the play page read the player's
 # saved card-game decks (028c246) and miniatures armies (issue 33): one query more each, read once by the lobby form
 # for its menu and the page.
+# The API's rounds and standings are kept for the event's page version, as its page is (the event is read,
+# to answer 404 for no event); API_AFRESH pins them read afresh after a change.
 # A page of the log read again is kept narrated (games/queries.py log_page): its actions are not read again.
 # The profiles and leaderboards pinned at what they make (issue 27, ninth round): one's own public profile
 # uses the account the request read (7, was 8).
@@ -52,12 +54,12 @@ PAGES = {
     "/games/{btwixt}/": 6, "/games/{lcg}/": 6, "/games/{minis}/": 6, "/games/{finished}/replay": 7,
 }
 API = {
-    "/api/v1/me": 1, "/api/v1/lobbies": 5, "/api/v1/lobbies/{lobby}": 6, "/api/v1/me/games": 3,
+    "/api/v1/me": 1, "/api/v1/lobbies": 4, "/api/v1/lobbies/{lobby}": 6, "/api/v1/me/games": 3,
     "/api/v1/me/games?awaiting=true": 2, "/api/v1/games/needs-player": 2, "/api/v1/me/tokens": 2,
     "/api/v1/me/notifications": 2, "/api/v1/challenges": 4, "/api/v1/ratings/agot": 2, "/api/v1/users/{me}": 6,
     "/api/v1/tournaments": 4, "/api/v1/tournaments/{tournament}": 4,
-    "/api/v1/tournaments/{tournament}/registrations": 3, "/api/v1/tournaments/{tournament}/rounds": 6,
-    "/api/v1/tournaments/{tournament}/standings": 7, "/api/v1/games/{agot}": 5, "/api/v1/games/{agot}/log": 6,
+    "/api/v1/tournaments/{tournament}/registrations": 3, "/api/v1/tournaments/{tournament}/rounds": 2,
+    "/api/v1/tournaments/{tournament}/standings": 2, "/api/v1/games/{agot}": 5, "/api/v1/games/{agot}/log": 6,
     "/api/v1/games/{agot}/chat": 4, "/api/v1/games/{finished}/fairness": 5,
 }
 
@@ -186,6 +188,42 @@ def test_queries_do_not_grow_with_the_site(site, table, api):
 
 
 TOURNAMENT_AFRESH = 11
+# the API's rounds and standings read afresh (the token, the event, its rounds, tables, seats and byes; the
+# standings its registrations too)
+API_AFRESH = {"rounds": 6, "standings": 7}
+
+
+@pytest.mark.parametrize("kind", sorted(API_AFRESH))
+def test_the_tournament_api_read_afresh_does_not_grow_with_the_site(site, kind):
+    """The API's rounds and standings as they are read when the event changed (what was kept of them is
+    then not read: tournaments.services.page_changed), at two sizes of the site and of the event."""
+    from rest_framework.test import APIClient
+
+    from tournaments.services import page_changed
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {site.key}")
+    url = f"/api/v1/tournaments/{site.tournament.pk}/{kind}"
+
+    def afresh() -> tuple[int, list]:
+        client.get(url)
+        page_changed(site.tournament.pk)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200
+        return len(queries.captured_queries), response.json()
+
+    site.grow(3)
+    small, rows = afresh()
+    site.grow(30)
+    large, more = afresh()
+    assert small == large <= API_AFRESH[kind], (small, large)
+    # and what was read afresh is the event as it is now: its new table, its new players
+    assert rows != more
+    if kind == "rounds":
+        assert (len(rows[0]["tables"]), len(more[0]["tables"])) == (1, 2)
+    else:
+        assert (len(rows), len(more)) == (3, 6)
 
 
 def test_a_tournament_page_rendered_afresh_does_not_grow_with_the_site(site):

@@ -18,7 +18,7 @@ from games.engine import ruleset_ids
 from games.errors import not_found
 from games.serializers import UserRefSerializer
 from tournaments import services
-from tournaments.models import Registration, Round, Table, TableSeat, Tournament
+from tournaments.models import Registration, Table, TableSeat, Tournament
 from tournaments.serializers import (
     AdjudicateSerializer,
     RegisterSerializer,
@@ -29,8 +29,11 @@ from tournaments.serializers import (
     TableSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
+    round_rows,
+    standing_rows,
     tournament_rows,
 )
+from westeros import kept
 from westeros.pagination import PAGE_PARAMETERS, choice_param, page_response, paged
 
 
@@ -65,16 +68,6 @@ def _event(tournament_id: int) -> Tournament:
 
 def _answer(tournament_id: int, code: int = status.HTTP_200_OK) -> Response:
     return Response(TournamentSerializer(_get(tournament_id)).data, status=code)
-
-
-def rounds_of(t: Tournament):
-    """The rounds in order with their tables, seats and byes, and the players of each (four queries;
-    services.standings takes them as they are, as it takes services.played_rounds)."""
-    seats = TableSeat.objects.select_related("registration__user").order_by("position")
-    tables = Table.objects.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number")
-    byes = Registration.objects.select_related("user")
-    return (Round.objects.filter(tournament=t).order_by("number")
-            .prefetch_related(Prefetch("tables", queryset=tables), Prefetch("byes", queryset=byes)))
 
 
 class FormatIsAFilter(DefaultContentNegotiation):
@@ -235,12 +228,30 @@ class RegistrationsView(APIView):
         return Response(RegistrationSerializer(qs, many=True, context={"tournament": t, "viewer": request.user}).data)
 
 
+# The rounds and the standings, as the API writes them, kept for the event's page version (the same as its
+# page's: services.page_version, renewed by every change of the event, which locks it first): the same
+# JSON for everyone, read afresh only after a change (issue 27, ninth round). A saving, never a need
+# (westeros/kept.py): with the cache down they are read afresh.
+KEPT_LIST_SECONDS = 300
+
+
+def _kept_rows(kind: str, t: Tournament, make) -> list[dict]:
+    key = f"tournament:api-{kind}:{t.pk}:{services.page_version(t.pk)}"
+    rows = kept.get(key)
+    if rows is None:
+        rows = make()
+        kept.keep(key, rows, KEPT_LIST_SECONDS)
+    return rows
+
+
 class RoundsView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=RoundSerializer(many=True), summary="Rounds with their tables, seats, games and results")
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(RoundSerializer(rounds_of(_event(tournament_id)), many=True).data)
+        # rows written from values, without DRF's per-field machinery (round_rows; the schema is the serializer's)
+        t = _event(tournament_id)
+        return Response(_kept_rows("rounds", t, lambda: round_rows(t.pk)))
 
 
 class StandingsView(APIView):
@@ -249,4 +260,5 @@ class StandingsView(APIView):
     @extend_schema(responses=StandingSerializer(many=True),
                    summary="Standings (live: websocket group tournament.<id> announces every change)")
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(StandingSerializer(services.standings(_event(tournament_id)), many=True).data)
+        t = _event(tournament_id)
+        return Response(_kept_rows("standings", t, lambda: standing_rows(services.standings(t))))

@@ -226,3 +226,65 @@ class ReplaceSerializer(serializers.Serializer):
 class AdjudicateSerializer(serializers.Serializer):
     ranking = serializers.ListField(child=serializers.CharField(max_length=32), min_length=1,
                                     help_text="every seat of the game, first to last")
+
+
+def round_rows(tournament_id: int) -> list[dict]:
+    """What RoundSerializer(rounds, many=True).data gives for the event's rounds (the schema is the
+    serializer's), read as values in four queries (rounds, tables, seats with their players, byes) and
+    written without DRF's per-field machinery: a round of many tables made hundreds of model instances
+    and nested serializers (issue 27, ninth round). tests/test_api_tournament_rows.py holds the two
+    equal field by field."""
+    write = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
+
+    def when(value):
+        return None if value is None else write(value)
+
+    rounds = [{"number": number, "status": status, "started_at": when(started), "finished_at": when(finished),
+               "byes": [], "tables": [], "_id": pk}
+              for pk, number, status, started, finished in Round.objects.filter(tournament_id=tournament_id)
+              .order_by("number").values_list("pk", "number", "status", "started_at", "finished_at")]
+    if not rounds:
+        return []
+    by_round = {r["_id"]: r for r in rounds}
+    tables = {}
+    for pk, round_id, number, division, game, status, finished in (
+            Table.objects.filter(round__tournament_id=tournament_id).order_by("number", "pk")
+            .values_list("pk", "round_id", "number", "division", "game", "status", "finished_at")):
+        tables[pk] = {"id": pk, "number": number, "division": division, "game": game, "status": status,
+                      "finished_at": when(finished), "seats": []}
+        by_round[round_id]["tables"].append(tables[pk])
+    for table_id, user, seat, position, place, points, castles, supply, time_used, abandoned, no_show, team in (
+            TableSeat.objects.filter(table__round__tournament_id=tournament_id).order_by("position", "pk")
+            .values_list("table_id", "registration__user__username", "seat", "position", "place", "points",
+                         "castles", "supply", "time_used", "abandoned", "no_show", "registration__team")):
+        tables[table_id]["seats"].append({
+            "user": user, "seat": seat, "position": position, "place": place,
+            "points": None if points is None else float(points), "castles": castles, "supply": supply,
+            "time_used": float(time_used), "abandoned": abandoned, "no_show": no_show, "team": team})
+    # the byes in the order of the registrations (Registration.Meta.ordering), as the serializer reads them
+    for round_id, user in (Round.byes.through.objects.filter(round__tournament_id=tournament_id)
+                           .order_by("registration__seed_rank", "registration__registered_at", "registration__id")
+                           .values_list("round_id", "registration__user__username")):
+        by_round[round_id]["byes"].append(user)
+    for r in rounds:
+        del r["_id"]
+    return rounds
+
+
+def standing_rows(standings) -> list[dict]:
+    """What StandingSerializer(standings, many=True).data gives (the schema is the serializer's), written
+    without DRF's per-field machinery (issue 27, ninth round); tests/test_api_tournament_rows.py holds
+    the two equal."""
+    def number(kind, value):
+        return None if value is None else kind(value)
+
+    rows = []
+    for s in standings:
+        line = s.line
+        rows.append({"rank": s.rank, "division": s.division, "user": s.registration.user.username,
+                     "status": s.registration.status, "points": number(float, line.points),
+                     "games": number(int, line.games), "wins": number(int, line.wins),
+                     "castles": number(int, line.castles), "supply": number(int, line.supply),
+                     "time_used": number(float, line.time_used), "byes": number(int, line.byes),
+                     "abandoned": number(int, line.abandoned)})
+    return rows
