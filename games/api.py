@@ -38,7 +38,7 @@ from games.serializers import (
 from games.services import check, computer, deadlines, lobbies, pause, play
 from westeros.fields import INTEGER_MAX
 from westeros.outages import DATABASE_ERRORS
-from westeros.pagination import PAGE_PARAMETERS, choice_param, page_response, paged
+from westeros.pagination import PAGE_PARAMETERS, CountedApart, choice_param, page_response, paged
 
 log = logging.getLogger(__name__)
 REREAD_FAILED = gettext_lazy("Your change was saved, but the database became unavailable before it could be read "
@@ -166,13 +166,7 @@ class LobbyListView(APIView):
         ],
     )
     def get(self, request: Request) -> Response:
-        # each lobby's game (if any) annotated: the rows need no query per lobby; each row read as values
-        # (games.serializers.lobby_rows reads the page's members): no model instance made per lobby
-        game = Game.objects.filter(lobby=OuterRef("pk")).values("pk")[:1]
-        qs = (Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
-              .annotate(game_pk=Subquery(game),
-                        has_password=ExpressionWrapper(~Q(password_hash=""), output_field=BooleanField()))
-              .order_by("-created_at", "-id"))
+        qs = Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
         if ruleset := choice_param(request, "ruleset", ruleset_ids()):
             qs = qs.filter(ruleset=ruleset)
         if (ranked := _bool_param(request, "ranked")) is not None:
@@ -183,7 +177,14 @@ class LobbyListView(APIView):
             qs = qs.filter(time_limit__lte=longest)
         if (shortest := _int_param(request, "min_time_limit")) is not None:
             qs = qs.filter(time_limit__gte=shortest)
-        return page_response(request, self, qs.values(*LOBBY_ROW_VALUES), lobby_rows)
+        # each lobby's game (if any) annotated: the rows need no query per lobby; each row read as values
+        # (games.serializers.lobby_rows reads the page's members): no model instance made per lobby. The
+        # lobbies are counted without the annotations the rows need (CountedApart)
+        game = Game.objects.filter(lobby=OuterRef("pk")).values("pk")[:1]
+        rows = (qs.annotate(game_pk=Subquery(game),
+                            has_password=ExpressionWrapper(~Q(password_hash=""), output_field=BooleanField()))
+                .order_by("-created_at", "-id").values(*LOBBY_ROW_VALUES))
+        return page_response(request, self, CountedApart(rows, qs), lobby_rows)
 
     @extend_schema(request=LobbyCreateSerializer, responses={201: LobbySerializer}, summary="Create a lobby")
     def post(self, request: Request) -> Response:

@@ -273,6 +273,11 @@ class GameSeat(models.Model):
             # player was joined and sorted for each page (issue 27)
             # (with the seat: the reliability reads a player's seats from the index alone)
             models.Index(fields=["user", "-game"], include=["seat"], name="seat_user_newest_game"),
+            # the same for the seats a player still holds (left_at is null): counting a player's games, and
+            # finding which of them are in progress, read this index alone, not a busy player's 2,000 seat
+            # rows (My games' counts 2.5 and 1.7 ms to 0.7 and 0.3 ms at a real site's size; issue 27)
+            models.Index(fields=["user", "-game"], include=["seat"], condition=models.Q(left_at__isnull=True),
+                         name="seat_user_present_game"),
         ]
 
     def __str__(self) -> str:

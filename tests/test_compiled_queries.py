@@ -174,3 +174,25 @@ def test_the_challenges_pages_lists_follow_the_clock_and_the_reader(monkeypatch)
     assert [c.pk for c in services.challenges_of(alys)["out"]] == [later.pk]
     assert [c.pk for c in services.answered_lately(alys)] == [soon.pk]  # expired: no longer waiting
     assert [c.pk for c in services.answered_lately(bran)] == [soon.pk]
+
+
+def test_a_rows_columns_are_named_in_the_order_of_the_sql_an_annotation_among_the_fields():
+    """values() may name an annotation among the fields (the home page's lobbies: their members counted
+    between the ruleset and the computer seats): each value is under its own name, as the ORM reads it."""
+    from games.api import with_members_taken
+    from games.models import Lobby, LobbyMember
+
+    creator = make_user()
+    lobby = Lobby.objects.create(ruleset="agot", name="Named", creator=creator, seat_count=5, computer_seats=1,
+                                 time_limit=3600)
+    LobbyMember.objects.create(lobby=lobby, user=creator)
+    LobbyMember.objects.create(lobby=lobby, user=make_user())
+
+    def build(lobby_id):
+        return (with_members_taken(Lobby.objects.filter(pk=lobby_id))
+                .values("pk", "name", "taken", "computer_seats", "seat_count", "creator__username"))
+
+    expected = list(build(lobby.pk))
+    assert expected == [{"pk": lobby.pk, "name": "Named", "taken": 2, "computer_seats": 1, "seat_count": 5,
+                         "creator__username": creator.username}]
+    assert compiled.rows("test:interleaved", build, lobby_id=lobby.pk) == expected

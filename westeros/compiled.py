@@ -58,7 +58,10 @@ def _compile(build: Callable[..., QuerySet], values: dict[str, Any]):
         if not found:  # changed on its way in (e.g. made part of a pattern): compile per call instead
             raise ValueError(f"the value {name} is not a parameter of the query")
         slots[name] = (found, prepare)  # each place it is used (a user's id in a query and its subquery)
-    columns = [*query.extra_select, *query.values_select, *query.annotation_select]
+    # the columns in the order of the SQL: as values() named them (Django 5.2 keeps that order, an
+    # annotation among the fields included), else extras, fields, then annotations
+    columns = list(query.selected) if query.selected else [*query.extra_select, *query.values_select,
+                                                           *query.annotation_select]
     return queryset, compiler, sql, tuple(params), slots, columns
 
 
