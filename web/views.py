@@ -38,6 +38,7 @@ from web import forms as lobby_form
 from web.board import agot_board_json
 from web.paging import Concatenated, page_of
 from westeros import kept
+from westeros.pagination import CountedApart
 
 logger = logging.getLogger(__name__)
 
@@ -396,8 +397,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
              # what a row says, alone: 50 seats with every column of their games were a fifth of the page
              .only("seat", "deadline_at", "paused_remaining", "is_bot", "game_id", "user_id",
                    "game__ruleset", "game__status", "game__time_limit"))
-    in_progress = seats.filter(game__status=Game.Status.ACTIVE, game_id__in=_games_held_in_progress(request.user.pk)
-                               ).order_by("-game_id")
+    # the games in progress read through the index of held seats (_games_held_in_progress), counted without it
+    # (the count reads that index alone already; the subquery only cost compiling it)
+    in_progress = seats.filter(game__status=Game.Status.ACTIVE).order_by("-game_id")
+    in_progress = CountedApart(in_progress.filter(game_id__in=_games_held_in_progress(request.user.pk)), in_progress)
     finished = seats.exclude(game__status=Game.Status.ACTIVE).order_by("-game_id")
     pager = page_of(request, Concatenated(in_progress, finished, total=request.user.game_seats.filter(left_at__isnull=True)))
     return render(request, "web/my_games.html", {"rows": _rendered_rows(_rows_of(pager.rows, vs_computer=False)),
