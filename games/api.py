@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.db.models import BooleanField, Count, ExpressionWrapper, F, OuterRef, Q, Subquery
@@ -23,6 +24,7 @@ from games.engine import ruleset_ids
 from games.errors import GameError, not_found
 from games.models import Game, Lobby, LobbyMember
 from games.serializers import (
+    LOBBY_MEMBER_VALUES,
     LOBBY_ROW_VALUES,
     ActionSerializer,
     AssignSerializer,
@@ -36,9 +38,10 @@ from games.serializers import (
     lobby_rows,
 )
 from games.services import check, computer, deadlines, lobbies, pause, play
+from westeros import compiled
 from westeros.fields import INTEGER_MAX
 from westeros.outages import DATABASE_ERRORS
-from westeros.pagination import PAGE_PARAMETERS, CountedApart, choice_param, page_response, paged
+from westeros.pagination import MAX_PAGE_SIZE, PAGE_PARAMETERS, CountedApart, choice_param, page_response, paged
 
 log = logging.getLogger(__name__)
 REREAD_FAILED = gettext_lazy("Your change was saved, but the database became unavailable before it could be read "
@@ -152,6 +155,61 @@ class ComputerGameView(APIView):
         return _game_response(game, request.user, code=status.HTTP_201_CREATED)
 
 
+def _open_lobbies():
+    return Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
+
+
+def _lobby_row_values(lobbies):
+    """The lobbies newest first as the list's rows read them (LOBBY_ROW_VALUES): each one's game (if any)
+    annotated, so the rows need no query per lobby, and whether it has a password, not its hash."""
+    game = Game.objects.filter(lobby=OuterRef("pk")).values("pk")[:1]
+    return (lobbies.annotate(game_pk=Subquery(game),
+                             has_password=ExpressionWrapper(~Q(password_hash=""), output_field=BooleanField()))
+            .order_by("-created_at", "-id").values(*LOBBY_ROW_VALUES))
+
+
+class UnfilteredLobbies:
+    """The open public lobbies, unfiltered, as the paginator asks them (count() and a slice): the count and a
+    first page (of any page size) read by queries compiled once per process (westeros/compiled.py), and
+    the page's members with it (`member_rows`). Building these queries
+    was a third of the list's CPU (issue 27, ninth round). A later page is read by the ORM."""
+
+    def __init__(self):
+        self.member_rows: list[tuple] | None = None
+
+    def count(self) -> int:
+        found = compiled.rows("api:lobbies:count", lambda: _open_lobbies().order_by().values("status")
+                              .annotate(n=Count("pk")).values("n"))
+        return found[0]["n"] if found else 0
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, cut: slice) -> list[dict]:
+        start, stop = cut.start or 0, cut.stop
+        if start != 0 or stop is None or stop > MAX_PAGE_SIZE:
+            self.member_rows = None
+            return list(_lobby_row_values(_open_lobbies())[cut])
+        if stop <= 0:  # no lobby open: nothing to read (a query of no rows is not compiled)
+            self.member_rows = []
+            return []
+        # the first `stop` lobbies (the paginator asks fewer than a page when there are fewer): one compiled
+        # query per page size, at most MAX_PAGE_SIZE of them
+        rows = compiled.rows(f"api:lobbies:first:{stop}", lambda: _lobby_row_values(_open_lobbies())[:stop])
+        # their members: the page's ids as the values of a query compiled per page size (padded with 0, no
+        # lobby's id), so exactly the page's lobbies' members are read
+        ids = [row["id"] for row in rows] + [0] * (stop - len(rows))
+        members = compiled.rows(f"api:lobbies:first-members:{stop}", partial(_members_of, size=stop),
+                                **{f"lobby{i}": lobby_id for i, lobby_id in enumerate(ids)})
+        self.member_rows = [tuple(m[name] for name in LOBBY_MEMBER_VALUES) for m in members]
+        return rows
+
+
+def _members_of(size: int, **lobbies: int):
+    ids = [lobbies[f"lobby{i}"] for i in range(size)]
+    return LobbyMember.objects.filter(lobby_id__in=ids).order_by("joined_at", "id").values(*LOBBY_MEMBER_VALUES)
+
+
 class LobbyListView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
@@ -177,14 +235,12 @@ class LobbyListView(APIView):
             qs = qs.filter(time_limit__lte=longest)
         if (shortest := _int_param(request, "min_time_limit")) is not None:
             qs = qs.filter(time_limit__gte=shortest)
-        # each lobby's game (if any) annotated: the rows need no query per lobby; each row read as values
-        # (games.serializers.lobby_rows reads the page's members): no model instance made per lobby. The
-        # lobbies are counted without the annotations the rows need (CountedApart)
-        game = Game.objects.filter(lobby=OuterRef("pk")).values("pk")[:1]
-        rows = (qs.annotate(game_pk=Subquery(game),
-                            has_password=ExpressionWrapper(~Q(password_hash=""), output_field=BooleanField()))
-                .order_by("-created_at", "-id").values(*LOBBY_ROW_VALUES))
-        return page_response(request, self, CountedApart(rows, qs), lobby_rows)
+        if (ruleset, ranked, free, longest, shortest) == (None,) * 5:  # the whole list, as most readers ask it
+            listed = UnfilteredLobbies()
+            return page_response(request, self, listed, lambda page: lobby_rows(page, listed.member_rows))
+        # each row read as values (games.serializers.lobby_rows reads the page's members): no model instance
+        # made per lobby; the lobbies counted without the annotations the rows need (CountedApart)
+        return page_response(request, self, CountedApart(_lobby_row_values(qs), qs), lobby_rows)
 
     @extend_schema(request=LobbyCreateSerializer, responses={201: LobbySerializer}, summary="Create a lobby")
     def post(self, request: Request) -> Response:

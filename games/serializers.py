@@ -142,21 +142,27 @@ LOBBY_ROW_VALUES = (
     "min_reliability", "private_chat", "spectator_chat", "status", "created_at", "game_pk")
 
 
-def lobby_rows(lobbies: list[dict]) -> list[dict]:
+# what lobby_rows reads of each member of a page's lobbies, in this order
+LOBBY_MEMBER_VALUES = ("lobby_id", "user__username", "user__is_bot", "seat", "deck", "joined_at")
+
+
+def lobby_rows(lobbies: list[dict], member_rows: list[tuple] | None = None) -> list[dict]:
     """What LobbySerializer(lobbies, many=True).data gives (the schema is the serializer's), written
     without DRF's per-field machinery: a page of 50 lobbies spent 20 of its 35 ms in it (issue 27).
     The lobbies come as dicts of LOBBY_ROW_VALUES (their game annotated as `game_pk`, `has_password`
-    by the database); their members are read here, in one query, as values too (making 50 lobbies,
+    by the database); their members are read here, in one query, as values too (or given, as
+    `member_rows` of LOBBY_MEMBER_VALUES, in the order they joined) (making 50 lobbies,
     their creators, members and users as model instances was most of the page's CPU: issue 27, ninth
     round). tests/test_api_lobby_rows.py holds the two equal field by field."""
     # the API's way of writing a time (ISO 8601, "Z" for UTC), with the time zone looked up once
     # for the page, not once per time written (a context-local lookup: 150 a page; issue 27)
     when = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
     members: dict[int, list[dict]] = {lobby["id"]: [] for lobby in lobbies}
-    if members:
-        for lobby_id, user, bot, seat, deck, joined_at in (
-                LobbyMember.objects.filter(lobby_id__in=list(members)).order_by("joined_at", "id")
-                .values_list("lobby_id", "user__username", "user__is_bot", "seat", "deck", "joined_at")):
+    if members and member_rows is None:
+        member_rows = (LobbyMember.objects.filter(lobby_id__in=list(members)).order_by("joined_at", "id")
+                       .values_list(*LOBBY_MEMBER_VALUES))
+    for lobby_id, user, bot, seat, deck, joined_at in member_rows or ():
+        if lobby_id in members:
             members[lobby_id].append({"user": user, "bot": bot, "seat": seat, "deck": deck, "joined_at": when(joined_at)})
     rows = []
     for lobby in lobbies:

@@ -49,3 +49,22 @@ def test_the_list_reads_a_fixed_number_of_queries(django_assert_max_num_queries)
     with django_assert_max_num_queries(4):
         assert len(APIClient().get(reverse("api-lobbies")).json()["results"]) == 10
 
+
+
+def test_the_pages_of_the_list_are_the_whole_list_cut_and_read_afresh():
+    """The unfiltered list's first page (of any size) is read by queries compiled once per process
+    (games.api.UnfilteredLobbies), a later page by the ORM: page after page, they are the whole list
+    cut, each lobby with its own members; a lobby made or joined after is in the next read."""
+    client = APIClient()
+    assert client.get(reverse("api-lobbies")).json() == {"count": 0, "next": None, "previous": None, "results": []}
+    lobbies_of_every_shape()
+    whole = client.get(reverse("api-lobbies")).json()["results"]
+    assert len(whole) == 5 and sum(len(row["members"]) for row in whole) == 6
+    cut = [row for page in (1, 2, 3) for row in client.get(reverse("api-lobbies"), {"page_size": 2, "page": page}).json()["results"]]
+    assert cut == whole
+    assert client.get(reverse("api-lobbies"), {"page_size": 1}).json()["results"] == whole[:1]
+    newest = make_lobby(name="Newest")
+    do_join_lobby(newest.pk, make_user())
+    again = client.get(reverse("api-lobbies"), {"page_size": 2}).json()
+    assert again["count"] == 6 and [row["name"] for row in again["results"]] == ["Newest", whole[0]["name"]]
+    assert len(again["results"][0]["members"]) == 2 and again["results"][1] == whole[0]
