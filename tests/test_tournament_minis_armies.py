@@ -2,8 +2,8 @@
 or 50 points, as lobbies); a player registers with one of their saved armies that is legal at that size (copied
 then: later edits change nothing), or a starter army of a house, or none (each table gives a house and its starter
 army). A bad army is refused in the lobby's words (400, the API's error shape) and registers nobody. The army is
-fielded at every table of the player's, in a seat of its house (a Stark army plays a Stark seat: tables pair a Stark
-army with a Lannister one, and the houses left over sit out with byes).
+fielded at every table of the player's, in a seat of its house (a Stark army plays a Stark seat). One against one,
+Swiss pairs by score as for any game: two armies of one house meet in a mirror match (`stark` + `stark_2`).
 
 Two against two (M130, `options.multiplayer: teams`, four seats a table): players register naming each other as
 partners (a team), those without one are teamed at the start; each table is two teams, each player in a seat of
@@ -123,7 +123,29 @@ def test_a_bad_army_is_refused_in_words_and_registers_nobody(case):
     assert not Registration.objects.filter(tournament_id=tid).exists()
 
 
-def test_tables_pair_a_stark_army_with_a_lannister_one_and_the_extra_house_sits_out():
+def bots_event(org) -> int:
+    """A Swiss event of three rounds whose every seat the computer plays: its games are played out at once."""
+    return services.do_create_tournament(org, services.TournamentSettings(
+        name="Green Fork", ruleset="minis", format="swiss", seats_per_table=2, rounds=3, time_limit=3600,
+        bots_only=True, options={"game_size": 30})).pk
+
+
+def seated_by_armies(table) -> None:
+    """A table of two seated by its armies (pairing.duel_seats): each army at a seat of its house, two armies of one
+    house at the house's two seats, a player of no army at the house the other's army leaves."""
+    seats = list(table.seats.all())
+    fixed = [(s.registration.army or {}).get("faction") for s in seats]
+    houses = sorted(s.seat for s in seats)
+    if fixed[0] and fixed[0] == fixed[1]:
+        assert houses == [fixed[0], f"{fixed[0]}_2"], houses
+    else:
+        assert houses == ["lannister", "stark"], houses
+        for s, house in zip(seats, fixed, strict=True):
+            assert house is None or s.seat == house
+    assert sorted(s.position for s in seats) == [0, 1]
+
+
+def test_swiss_pairs_armies_as_any_swiss_event_and_a_stark_army_may_meet_another_in_a_mirror_match():
     org = make_user()
     starks = [make_user() for _ in range(3)]
     lion = make_user()
@@ -132,35 +154,55 @@ def test_tables_pair_a_stark_army_with_a_lannister_one_and_the_extra_house_sits_
         assert register(user, tid, STARK).status_code == 201
     assert register(lion, tid, LANNISTER).status_code == 201
     api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
-    (table,) = tables_of(tid, 1)
-    assert {s.seat: s.registration.user_id for s in table.seats.all()}["lannister"] == lion.pk
-    rounds = api_client_for(org).get(f"/api/v1/tournaments/{tid}/rounds").json()
-    assert len(rounds[0]["byes"]) == 2 and lion.username not in rounds[0]["byes"]
-
-
-def test_an_event_of_armies_of_one_house_does_not_start_and_says_why():
-    org = make_user()
-    tid = event(org)
-    for user in (make_user(), make_user()):
-        register(user, tid, STARK)
-    refused = api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
-    assert refused.status_code == 409 and "a table needs a Stark army and a Lannister one" in refused.json()["detail"]
-    assert Tournament.objects.get(pk=tid).status == "registration" and not Table.objects.filter(
-        round__tournament_id=tid).exists()
-
-
-def test_a_player_of_no_army_fills_the_house_the_table_needs():
-    org, a, b, c, d = (make_user() for _ in range(5))
-    tid = event(org)
-    for user in (a, b, c):
-        register(user, tid, STARK if user != c else None)
-    register(d, tid)
-    api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
     tables = tables_of(tid, 1)
-    assert len(tables) == 2  # a and b (Stark) each meet one of c and d, who take the Lannister seats
+    assert len(tables) == 2  # everyone plays: no house sits out
+    rounds = api_client_for(org).get(f"/api/v1/tournaments/{tid}/rounds").json()
+    assert rounds[0]["byes"] == []
+    assert sorted(sorted(s.seat for s in table.seats.all()) for table in tables) == [
+        ["lannister", "stark"], ["stark", "stark_2"]]
     for table in tables:
-        seats = {s.seat: s.registration.user_id for s in table.seats.all()}
-        assert seats["stark"] in (a.pk, b.pk) and seats["lannister"] in (c.pk, d.pk)
+        seated_by_armies(table)
+        assert all(table.game.seat_names()[s.position] == s.seat for s in table.seats.all())  # the game's seats
+
+
+def test_an_event_of_armies_of_one_house_pairs_mirror_matches_and_plays_them_avoiding_rematches():
+    org = make_user()
+    tid = bots_event(org)
+    users = [make_user() for _ in range(4)]
+    for user in users:
+        assert register(user, tid, STARK).status_code == 201
+    started = api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
+    assert started.status_code == 200, started.json()
+    t = Tournament.objects.get(pk=tid)
+    assert t.status == Tournament.Status.FINISHED and t.current_round == 3
+    met = []
+    for number in (1, 2, 3):
+        tables = tables_of(tid, number)
+        assert len(tables) == 2 and not t.round_set.get(number=number).byes.exists()
+        for table in tables:
+            assert sorted(s.seat for s in table.seats.all()) == ["stark", "stark_2"]
+            assert table.game.state["seats"] == ["stark", "stark_2"] and table.game.state["over"]
+            met.append(frozenset(s.registration.user_id for s in table.seats.all()))
+    assert len(set(met)) == 6  # three rounds of four players: everyone meets everyone once
+
+
+def test_a_player_of_no_army_takes_the_house_the_other_army_leaves():
+    org, a, b, c, d = (make_user() for _ in range(5))
+    tid = bots_event(org)
+    for user, army in ((a, STARK), (b, STARK), (c, None), (d, LANNISTER)):
+        assert register(user, tid, army).status_code == 201
+    started = api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
+    assert started.status_code == 200, started.json()
+    assert Tournament.objects.get(pk=tid).current_round == 3
+    met = []
+    for number in (1, 2, 3):
+        tables = tables_of(tid, number)
+        assert len(tables) == 2
+        for table in tables:
+            seated_by_armies(table)
+            assert table.game.state["over"]
+            met.append(frozenset(s.registration.user_id for s in table.seats.all()))
+    assert len(set(met)) == 6  # no rematch while one can be avoided: everyone met everyone once
 
 
 def test_a_two_against_two_tournament_seats_teams_with_their_armies_and_counts_team_results():
@@ -379,6 +421,8 @@ def test_teammates_of_no_army_are_seated_in_both_houses_and_a_table_needing_two_
     # the only table would seat alys and bran both Stark: refused in words, not by the game's setup
     refused = api_client_for(org).post(f"/api/v1/tournaments/{tid}/start")
     assert refused.status_code == 409 and refused.json()["error"] == "cannot_pair", refused.json()
+    assert refused.json()["detail"] == ("No table can be made: a table of two against two needs two Stark armies "
+                                        "and two Lannister ones, and the armies brought do not allow it.")
     # with a Stark army and a team of no armies, the table is made: each team one army of each house
     ed, fay = make_user(), make_user()
     Registration.objects.filter(user__in=[cat, dany]).update(status=Registration.Status.WITHDRAWN)

@@ -1,5 +1,5 @@
-"""League and elimination miniatures tournaments take armies as Swiss ones do (issue 33): an army fixes its player's
-house, and two armies of one house meet in a mirror match, seated as the house's two seats (`stark` + `stark_2`);
+"""Miniatures tournaments of one against one (league, elimination and Swiss) take armies (issue 33): an army fixes
+its player's house, and two armies of one house meet in a mirror match, seated as the house's two seats (`stark` + `stark_2`);
 a player of no army plays the house the other's army leaves. The tables' games are played (bots_only) to their end
 and the event finishes."""
 from __future__ import annotations
@@ -122,12 +122,13 @@ def test_a_two_player_table_is_seated_by_its_armies(fixed, houses, seats):
     assert P.duel_seats((1, 2), houses, fixed) == seats
 
 
+@pytest.mark.parametrize("fmt", ["league", "swiss"])
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_a_leagues_registration_form_offers_armies_and_says_a_mirror_match_may_be_played(language):
+def test_a_registration_form_offers_armies_and_says_a_mirror_match_may_be_played(language, fmt):
     from django.test import Client
     from django.urls import reverse
 
-    t = event("league")
+    t = event(fmt)
     user = make_user()
     north = saved(user, name="North")
     client = Client()

@@ -719,12 +719,17 @@ def _is_complete(t: Tournament) -> bool:
     return last is not None and last.tables.count() == 1 and not last.byes.exists()
 
 
-def _history(t: Tournament) -> P.History:
+def _history(t: Tournament, fixed: dict[int, str | None] | None = None) -> P.History:
+    """The event's meetings, houses played and byes. `fixed`: the houses armies fix (the miniatures game, issue
+    33): those players' houses are not counted, so the pairing neither balances nor avoids them (the pairing's
+    house gives way to the army's, pairing.duel_seats)."""
     history = P.History()
     tables = Table.objects.filter(round__tournament=t).prefetch_related("seats")
     for table in tables:
         seats = sorted(table.seats.all(), key=lambda s: s.position)
         history.add_table([s.registration_id for s in seats], [s.seat for s in seats])
+    for pk in [pk for pk, house in (fixed or {}).items() if house]:
+        history.houses.pop(pk, None)
     for rnd in t.round_set.prefetch_related("byes"):
         for registration in rnd.byes.all():
             history.add_bye(registration.pk)
@@ -751,8 +756,10 @@ def _pair_and_create(t: Tournament) -> Round:
     tables: list[tuple[int, P.Table]] = []  # (division, table)
     byes: tuple[int, ...] = ()
     sides: dict[tuple[int, ...], dict[str, str]] = {}  # a table of teams' players -> {seat: team}
-    if t.format == Tournament.Format.SWISS and (team_event(t) or (
-            t.ruleset == "minis" and any(_fixed_house(r) for r in players))):
+    # issue 33: armies fix houses; one against one, any two players may meet (two armies of one house: a mirror
+    # match, seated below), two against two pairs sides whose houses fit the table's
+    fixed = {r.pk: _fixed_house(r) for r in players} if t.ruleset == "minis" else {}
+    if t.format == Tournament.Format.SWISS and team_event(t):
         standing = [line.player for line in compute_standings(t) if line.player in by_id]
         standing += [r.pk for r in sorted(players, key=lambda r: r.seed_rank or 0) if r.pk not in standing]
         tables, byes, sides = _fixed_house_tables(t, standing, by_id, first_round=number == 1)
@@ -760,7 +767,8 @@ def _pair_and_create(t: Tournament) -> Round:
         standing = [line.player for line in compute_standings(t) if line.player in by_id]
         standing += [r.pk for r in sorted(players, key=lambda r: r.seed_rank or 0) if r.pk not in standing]
         pairing = P.swiss_round(standing, size=t.seats_per_table, min_size=t.min_seats_per_table,
-                                history=_history(t), houses_for=houses_for(t), seed=seed, first_round=number == 1)
+                                history=_history(t, fixed), houses_for=houses_for(t), seed=seed,
+                                first_round=number == 1)
         tables = [(0, table) for table in pairing.tables]
         byes = pairing.byes
     elif t.format == Tournament.Format.LEAGUE:
@@ -775,17 +783,17 @@ def _pair_and_create(t: Tournament) -> Round:
     else:
         standing = _elimination_field(t, by_id)
         pairing = P.elimination_round(standing, size=t.seats_per_table, min_size=t.min_seats_per_table,
-                                      history=_history(t), houses_for=houses_for(t), seed=seed)
+                                      history=_history(t, fixed), houses_for=houses_for(t), seed=seed)
         tables = [(0, table) for table in pairing.tables]
         byes = ()
         for pk in pairing.byes:  # cannot be seated: out
             Registration.objects.filter(pk=pk).update(status=Registration.Status.ELIMINATED)
     if byes:
         rnd.byes.add(*byes)
-    if t.ruleset == "minis" and t.format != Tournament.Format.SWISS and t.seats_per_table == 2:
+    if t.ruleset == "minis" and t.seats_per_table == 2:
         # issue 33: an army fixes its player's house; two armies of one house meet as the house's two seats
-        tables = [(division, P.Table(tb.players, P.duel_seats(tb.players, tb.houses, {
-            pk: _fixed_house(by_id[pk]) for pk in tb.players}))) for division, tb in tables]
+        tables = [(division, P.Table(tb.players, P.duel_seats(tb.players, tb.houses, fixed)))
+                  for division, tb in tables]
     created: list[Table] = []
     for number_at, (division, pairing_table) in enumerate(tables, 1):
         table = Table.objects.create(round=rnd, number=number_at, division=division)
@@ -821,8 +829,8 @@ def _pair_and_create(t: Tournament) -> Round:
 
 def _fixed_house_tables(t: Tournament, standing: list[int], by_id: dict[int, Registration], *, first_round: bool
                         ) -> tuple[list[tuple[int, P.Table]], tuple[int, ...], dict[tuple[int, ...], dict[str, str]]]:
-    """A Swiss round of the miniatures game when armies fix houses (issue 33) or tables are two against two (M130):
-    sides (a player, or a team of two) meet only when their armies' houses fit the table's seats (a Stark seat per
+    """A Swiss round of the miniatures game of two against two (M130; one against one is paired as any Swiss event,
+    issue 33): sides (a team of two) meet only when their armies' houses fit the table's seats (a Stark seat per
     Stark army), as pairing.fixed_house_round pairs them; each player takes a seat of their army's house, those who
     brought none the house they have played least (pairing.seat_sides). Returns the tables (players and seats),
     the byes (registrations) and each team table's {seat: team}."""
@@ -855,9 +863,9 @@ def _fixed_house_tables(t: Tournament, standing: list[int], by_id: dict[int, Reg
     pairing = P.fixed_house_round(order, houses, per_side=2 if teams else 1, history=history,
                                   first_round=first_round)
     if not pairing.tables:
-        raise conflict("cannot_pair", gettext("No table can be made: a table needs a Stark army and a Lannister one "
-                                              "(two of each at two against two), and the armies brought do not "
-                                              "allow it."))
+        raise conflict("cannot_pair", gettext("No table can be made: a table of two against two needs two Stark "
+                                              "armies and two Lannister ones, and the armies brought do not allow "
+                                              "it."))
     seats = get_ruleset(t.ruleset).seat_names(t.seats_per_table)
     fixed = {pk: _fixed_house(by_id[pk]) for side in order for pk in members[side]}
     tables: list[tuple[int, P.Table]] = []

@@ -210,7 +210,7 @@ def _armies_in_words(t: Tournament, registrations, rounds) -> None:
     from games.services import armies as saved
 
     counted = services.houses_brought(registrations)
-    if counted["stark"] or counted["lannister"]:  # tables meet a Stark army with a Lannister one: say the balance
+    if counted["stark"] or counted["lannister"]:  # say the houses brought (two of one house: a mirror match)
         t.armies_said = gettext("Armies: %(stark)d Stark, %(lannister)d Lannister and %(none)d without an army (their "
                                 "table gives them a house).") % {"stark": counted["stark"], "lannister": counted["lannister"],
                                                                "none": counted[""]}
