@@ -1,6 +1,6 @@
-"""A miniatures league takes armies (issue 33): its registration form offers your saved army and the starter armies,
+"""A miniatures league or Swiss event of one against one takes armies (issue 33): its registration form offers your saved army and the starter armies,
 says that two armies of one house meet in a mirror match, and registers you with the army chosen. At 1440 and 390
-px, screenshots in test-artifacts/ (tournament-league-army-*)."""
+px, screenshots in test-artifacts/ (tournament-league-army-*, tournament-swiss-army-*)."""
 from __future__ import annotations
 
 import re
@@ -13,17 +13,18 @@ pytestmark = pytest.mark.browser
 WIDTHS = ((1440, 900), (390, 844))
 
 
-def test_register_to_a_league_with_your_army(live_asgi_server, new_page, artifacts):
+@pytest.mark.parametrize("fmt", ["league", "swiss"])
+def test_register_to_a_league_or_swiss_event_with_your_army(live_asgi_server, new_page, artifacts, fmt):
     for width, height in WIDTHS:
-        names = [f"tla_{width}", f"tla_org_{width}"]
+        names = [f"t{fmt[0]}a_{width}", f"t{fmt[0]}a_org_{width}"]
         live_asgi_server.manage("shell", "-c",
                                 f"from tests.browser.test_lobby_minis_form import *; stage_armies({names!r})")
         out = live_asgi_server.manage("shell", "-c", (
             "from accounts.models import User\n"
             "from tournaments import services as T\n"
             f"org = User.objects.get(username={names[1]!r})\n"
-            "t = T.do_create_tournament(org, T.TournamentSettings(name='The Red Fork league', ruleset='minis',"
-            " format='league', seats_per_table=2, options={'game_size': 40}))\n"
+            f"t = T.do_create_tournament(org, T.TournamentSettings(name='The Red Fork {fmt}', ruleset='minis',"
+            f" format={fmt!r}, seats_per_table=2, options={{'game_size': 40}}))\n"
             "print('id', t.pk)\n"))
         tid = re.search(r"id (\d+)", out).group(1)
         page = new_page(width, height)
@@ -35,9 +36,9 @@ def test_register_to_a_league_with_your_army(live_asgi_server, new_page, artifac
         assert "Mountain Host (your army)" in options and "Stark starter army" in options
         assert "a mirror match" in page.locator(".actions").inner_text()
         assert page.evaluate("document.documentElement.scrollWidth") <= width + 2
-        page.locator(".actions").screenshot(path=str(artifacts / f"tournament-league-army-{width}.png"))
+        page.locator(".actions").screenshot(path=str(artifacts / f"tournament-{fmt}-army-{width}.png"))
         select.select_option(label="Mountain Host (your army)")
         page.locator(".actions form button[type=submit]").first.click()
         page.wait_for_url(re.compile(rf"/tournaments/{tid}/$"))
         assert "Your army: Mountain Host (Lannister" in page.locator(".actions").inner_text()
-        page.screenshot(path=str(artifacts / f"tournament-league-army-registered-{width}.png"), full_page=True)
+        page.screenshot(path=str(artifacts / f"tournament-{fmt}-army-registered-{width}.png"), full_page=True)
