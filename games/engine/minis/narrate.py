@@ -496,11 +496,36 @@ def _destroyed(ev: Event) -> list[Piece]:
     if ev.get("scorer") in SEATS:  # a mirror match (stark against stark_2): the recorder names the opponent
         return says(gettext("%(unit)s is destroyed: %(seat)s scores 1 victory point%(total)s."), unit=unit(ev["unit"]),
                     seat=seat(ev["scorer"]), total=vp_total(ev, ev["scorer"]))
+    scorers = ev.get("scorers")
+    if isinstance(scorers, list) and all(s in SEATS for s in scorers):  # three or four players (M129, M131)
+        return _destroyed_scored(ev, scorers)
     winner = SEATS[1] if ev.get("seat") == SEATS[0] else SEATS[0] if ev.get("seat") == SEATS[1] else None
     if winner is None:
         return says(gettext("%(unit)s is destroyed."), unit=unit(ev["unit"]))
     return says(gettext("%(unit)s is destroyed: %(seat)s scores 1 victory point%(total)s."), unit=unit(ev["unit"]),
                 seat=seat(winner), total=vp_total(ev, winner))
+
+
+def _destroyed_scored(ev: Event, scorers: list[str]) -> list[Piece]:
+    """A unit destroyed with three or four players: M129's VP to the enemy whose effect destroyed it, else to each
+    enemy still in the game (with teams, M130: the enemy team, once), as the recorder read them from `vp_log`."""
+    name = unit(ev["unit"])
+    team = ev.get("scoring_team")
+    if isinstance(team, str) and len(scorers) == 2:
+        return says(gettext("%(unit)s is destroyed: the team of %(first)s and %(second)s scores 1 victory "
+                            "point%(total)s."), unit=name, first=seat(scorers[0]), second=seat(scorers[1]),
+                    total=vp_total(ev, team))
+    if len(scorers) == 1:
+        return says(gettext("%(unit)s is destroyed: %(seat)s scores 1 victory point%(total)s."), unit=name,
+                    seat=seat(scorers[0]), total=vp_total(ev, scorers[0]))
+    if len(scorers) == 2:
+        return says(gettext("%(unit)s is destroyed: %(first)s and %(second)s score 1 victory point each."),
+                    unit=name, first=seat(scorers[0]), second=seat(scorers[1]))
+    if len(scorers) == 3:
+        return says(gettext("%(unit)s is destroyed: %(first)s, %(second)s and %(third)s score 1 victory point "
+                            "each."), unit=name, first=seat(scorers[0]), second=seat(scorers[1]),
+                    third=seat(scorers[2]))
+    return says(gettext("%(unit)s is destroyed."), unit=name)
 
 
 def _removed(ev: Event) -> list[Piece]:
@@ -893,6 +918,27 @@ def _complete(rec: Recorder, ev: Event) -> None:
         ev["vp"] = dict(state["vp"])
         if t == "destroyed" and not T.multi(state) and T.faction_of(state["seats"][0]) == T.faction_of(state["seats"][1]):
             ev["scorer"] = T.opponent(state, ev["seat"])  # a mirror match: the seat names do not say the opponent
+        elif t == "destroyed" and T.multi(state):
+            _destroyed_scorers(state, ev)
+
+
+def _destroyed_scorers(state: dict[str, Any], ev: Event) -> None:
+    """Three or four players (M129, M131): who scored the destroyed unit, for the narrator, read from the entries
+    `flow.destroy` has just added to `vp_log` ("destroyed:<unit>", the last ones): `scorers`, the seats in the order
+    they scored (none: no enemy left in the game); with teams (M130) the scoring team's seats and
+    `scoring_team` (the key of its VP)."""
+    source = "destroyed:" + str(ev["unit"])
+    tail: list[dict[str, Any]] = []
+    for entry in reversed(state.get("vp_log") or []):
+        if entry.get("source") != source:
+            break
+        tail.insert(0, entry)
+    if T.team_game(state) and tail:
+        team = str(tail[0]["team"])
+        ev["scorers"] = [s for s in state["seats"] if T.team(state, s) == team]
+        ev["scoring_team"] = team
+    else:
+        ev["scorers"] = [str(entry["seat"]) for entry in tail]
 
 
 def _hit_facts(la: dict[str, Any]) -> dict[str, Any]:
