@@ -193,8 +193,7 @@ def computer_army(key: str, seat: str, size: int) -> tuple[str, str, Any]:
     from games.services import armies as saved
 
     house = saved.starter_armies()[key]["faction"]
-    other = "lannister" if house == "stark" else "stark"
-    mine = seat or other
+    mine = seat or saved.other_house(house)
     army: Any = key if size >= 30 else saved.fitted_starter(house, size)
     return mine, (f"{house}_2" if mine == house else house), army
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.engine.minis import armies as rules
+from games.engine.minis import data as minis_data
 from games.errors import GameError
 from games.models import Army
 
@@ -247,7 +248,12 @@ def brought_house(ref: str) -> str | None:
     return Army.objects.filter(pk=army_id).values_list("faction", flat=True).first() if army_id is not None else None
 
 
-DUEL_HOUSES = ("stark", "lannister")
+DUEL_HOUSES = minis_data.FACTIONS  # the engine's two houses, in the order of a duel's seats
+
+
+def other_house(house: str) -> str:
+    """The duel's other house: Lannister for Stark, Stark for Lannister."""
+    return next(h for h in DUEL_HOUSES if h != house)
 
 
 def duel_seats(options: Any, held: Any = ()) -> list[str]:
@@ -285,7 +291,7 @@ def mirror_seat(lobby, house: str) -> str:
         return ""
     taken = set(lobby.members.exclude(seat="").values_list("seat", flat=True))
     seats = duel_seats(lobby.options or {}, taken)
-    other = next(h for h in DUEL_HOUSES if h != house)
+    other = other_house(house)
     if seats != list(DUEL_HOUSES) or house not in taken or other in taken:
         return ""
     if other in ((lobby.options or {}).get("armies") or {}):
