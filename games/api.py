@@ -224,7 +224,7 @@ class LobbyListView(APIView):
         ],
     )
     def get(self, request: Request) -> Response:
-        qs = Lobby.objects.filter(status=Lobby.Status.OPEN, private=False)
+        qs = _open_lobbies()
         if ruleset := choice_param(request, "ruleset", ruleset_ids()):
             qs = qs.filter(ruleset=ruleset)
         if (ranked := _bool_param(request, "ranked")) is not None:
