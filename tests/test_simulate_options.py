@@ -23,6 +23,7 @@ REFUSED = [
     (["--game", "agot", "--players", "2"], "--players 2: agot seats 3 to 6 players"),
     (["--game", "btwixt", "--players", "7"], "--players 7: btwixt seats 3 to 6 players"),
     (["--games", "0"], "--games 0: play at least one game"),
+    (["--game", "agot", "--terrain", "random"], "--terrain does not apply to --game agot"),
 ]
 
 

@@ -20,6 +20,26 @@ def test_simulate_minis_runs_clean_games():
     assert "minis: 3 games of 2 players, seeds 7..9: 3 ok, 0 failed" in text
 
 
+def test_simulate_minis_plays_on_random_terrain(monkeypatch):
+    """--terrain random lays the lobby's random terrain (M22, M79) on every table, so the simulation's
+    invariants meet the terrain keywords (M78) too."""
+    from games.engine.minis import RULESET
+
+    laid = []
+    new_game = RULESET.new_game
+
+    def counted(seats, options, seed):
+        state = new_game(seats, options, seed)
+        laid.append(len(state["terrain"]))
+        return state
+
+    monkeypatch.setattr(RULESET, "new_game", counted)
+    out = io.StringIO()
+    call_command("simulate", "--game", "minis", "--games", "2", "--seed", "7", "--terrain", "random", stdout=out)
+    assert "minis: 2 games of 2 players, random terrain, seeds 7..8: 2 ok, 0 failed" in out.getvalue()
+    assert len(laid) == 2 and min(laid) >= 1  # 1D3 + 2 pieces, one left out only when it finds no room
+
+
 def test_simulate_minis_refuses_agot_options():
     with pytest.raises(CommandError, match="--tides does not apply to --game minis") as e:
         call_command("simulate", "--game", "minis", "--tides", stdout=io.StringIO(), stderr=io.StringIO())

@@ -1,9 +1,9 @@
 """`python manage.py simulate --game agot --players 6 --games 1000 --seed 1 [--tides] [--bot smart]`
 or `python manage.py simulate --game btwixt --players 4 --games 100 --seed 1 [--options advanced,draft]`
 or `python manage.py simulate --game minis --games 1000 [--bot smart] [--players 3|4 [--options teams]]
-[--options mirror]` (the miniatures game, two seats, with `--options mirror` each house's two armies
-against each other; three or four: a free-for-all, M131, or with `--options teams` and four seats two
-against two, M130):
+[--options mirror] [--terrain random]` (the miniatures game, two seats, with `--options mirror` each house's
+two armies against each other; three or four: a free-for-all, M131, or with `--options teams` and four seats two
+against two, M130; `--terrain random` lays the lobby's random terrain, M22, on every table):
 bots play whole games, invariants checked after every action; prints games/second and every failure
 with its seed and action index. `--tides` plays with the Tides of Battle option; `--options fog_of_war,castles_to_win=5,rounds=6` with the
 board game's variants (issue 34; AGOT_FLAGS lists the switches); `--bot smart` seats
@@ -140,17 +140,20 @@ def run_lcg_melee(players: int, games: int, seed: int, check: bool, smart: bool)
 
 
 def run_minis(games: int, seed: int, check: bool, smart: bool, seats: int = 2,
-              multiplayer: str | None = None) -> dict[str, Any]:
+              multiplayer: str | None = None, terrain: str | None = None) -> dict[str, Any]:
     """The miniatures game: seeded games of random players (or the engine's player, alternating
     seats, against the random one with --bot smart), invariants after every action (trays never
     overlap nor leave the table, no move ends within 1 in of an enemy unless engaged, wounds and
     ranks consistent, VP only from their sources; with three or four seats, eliminated players
-    out of the turns and the windows, the First Player token with a player in the game)."""
+    out of the turns and the windows, the First Player token with a player in the game). `terrain`
+    "random": the lobby's random terrain (setup.place_random_terrain) on every table."""
     from games.engine import get_ruleset
     from games.engine.minis import bot
 
     mirror = multiplayer == "mirror"  # two armies of one house (issue 33): Stark's, then Lannister's, in turn
-    options = {"multiplayer": multiplayer} if multiplayer and not mirror else None
+    options = {"multiplayer": multiplayer} if multiplayer and not mirror else {}
+    if terrain:
+        options["terrain"] = terrain
 
     def plays():
         for i in range(games):
@@ -245,6 +248,8 @@ def usage_problem(options: dict[str, Any]) -> str | None:
         if options["bot"] != "random":
             wrong.append(f"--bot {options['bot']} does not apply to --game btwixt (its games are played by the "
                          "random bot only)")
+    if game != "minis" and options.get("terrain") is not None:
+        wrong.append(f"--terrain does not apply to --game {game} (the miniatures game's terrain)")
     if game != "lcg" and options.get("decks", "learn-to-play") != "learn-to-play":
         wrong.append(f"--decks does not apply to --game {game} (the card game's decks)")
     if wrong:
@@ -296,6 +301,8 @@ class Command(BaseCommand):
                                  f"{', '.join(BTWIXT_OPTIONS)}); agot: {', '.join(AGOT_FLAGS)}, castles_to_win=N, "
                                  "rounds=N; minis: teams (four players), ffa, or mirror (two players: one house's "
                                  "two armies)")
+        parser.add_argument("--terrain", default=None, choices=["none", "random"],
+                            help="minis only: random lays the lobby's random terrain on every table (default none)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         problem = usage_problem(options)
@@ -303,8 +310,10 @@ class Command(BaseCommand):
             raise CommandError(problem, returncode=2)
         if options["game"] == "minis":
             res = run_minis(options["games"], options["seed"], not options["no_check"], options["bot"] == "smart",
-                            options["players"], options["options"])
+                            options["players"], options["options"], options.get("terrain"))
             extra = ", the engine's player against the random one" if options["bot"] == "smart" else ""
+            if options.get("terrain") == "random":
+                extra += ", random terrain"
             if options["options"] == "mirror":
                 extra += ", each house's two armies against each other (Stark, Lannister in turn)"
             if options["players"] > 2:
