@@ -45,8 +45,11 @@ KEYWORDS = {
 UNIT_TYPES = {"infantry": "Infantry", "cavalry": "Cavalry", "monster": "Monster", "war_machine": "War machine"}
 TERRAIN_NAMES = {
     "forest": "Forest", "corpse_pile": "Corpse pile", "bog": "Bog", "stakes": "Stakes", "wall": "Wall",
-    "hedge": "Hedge", "weirwood": "Weirwood", "palisade": "Palisade", "custom": "Terrain",
+    "hedge": "Hedge", "weirwood": "Weirwood", "palisade": "Palisade", "hill": "Hill", "custom": "Terrain",
 }
+# pieces the seed does not print (the project's agreed ones, seed 003:2008-2011): their Spanish names are the
+# translation catalogue's, the glossary having none (games/i18n/glossary/minis.yaml)
+AGREED_TERRAIN = {"hill": pgettext_lazy("a terrain piece on the battlefield", "Hill")}
 QUADRANTS = {"sw": "south-west", "se": "south-east", "nw": "north-west", "ne": "north-east"}
 QUADRANT_WORDS = {"sw": pgettext_lazy("a quadrant of the battlefield", "south-west"),
                   "se": pgettext_lazy("a quadrant of the battlefield", "south-east"),
@@ -137,8 +140,8 @@ def _translated(language: str) -> dict[str, Any]:
                 _say_texts(a)
             for m in c.get("modes") or []:
                 _say_texts(m)
-        for t in out["terrain"].values():
-            t["name"] = _term(t["name"], "terrain")
+        for k, t in out["terrain"].items():
+            t["name"] = str(AGREED_TERRAIN[k]) if k in AGREED_TERRAIN else _term(t["name"], "terrain")
             t["name"] = t["name"][:1].upper() + t["name"][1:]
         out["keywords"] = {k: gettext(v) for k, v in KEYWORDS.items()}
         out["zones"] = {k: {"name": _term(n, "zone"), "text": gettext(t)} for k, (n, t) in ZONES.items()}

@@ -27,13 +27,13 @@ def game(units, hands=None, dice=None, options=None, **extra):
 
 
 def test_new_games_play_the_current_revision_and_keep_an_earlier_one():
-    assert T.REVISION == 4
+    assert T.REVISION == 5
     s = R.new_game(SEATS, {}, 1)
-    assert "revision" not in s["options"] and T.revision(s) == 4
-    for kept in (1, 2, 3):
+    assert "revision" not in s["options"] and T.revision(s) == 5
+    for kept in (1, 2, 3, 4):
         old = R.new_game(SEATS, {"revision": kept}, 1)
         assert old["options"]["revision"] == kept and T.revision(old) == kept
-    for bad in (0, 5, True, "2"):
+    for bad in (0, 6, True, "2"):
         with pytest.raises(EngineError):
             R.new_game(SEATS, {"revision": bad}, 1)
 

@@ -590,7 +590,8 @@ def bot_action(state: State, seat: str) -> Action:
                                                             if f == 6 or (f != 1 and f >= la["defense_save"])]}}
         return {"spend": {"token": d["token"], "dice": [0, 1]}}
     if kind == "choose" and d.get("zone") == "swords":
-        legal = [a for a in (RULESET.legal_actions(state, seat) or []) if a["choose"]]
+        # an enemy unit, not a Destructible piece (revision 5): the engine's player attacks units only
+        legal = [a for a in (RULESET.legal_actions(state, seat) or []) if a["choose"] and "terrain" not in a["choose"]]
         if legal:
             return legal[0]
     if kind == "choose" and d.get("zone") == "crown":

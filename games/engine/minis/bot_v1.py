@@ -164,7 +164,8 @@ def bot_action(state: State, seat: str) -> Action:
                                                             if f == 6 or (f != 1 and f >= la["defense_save"])]}}
         return {"spend": {"token": d["token"], "dice": [0, 1]}}
     if kind == "choose" and d.get("zone") == "swords":
-        legal = [a for a in (RULESET.legal_actions(state, seat) or []) if a["choose"]]
+        # revision 5 lists Destructible pieces as well: left out, so that this player's play stays as it was
+        legal = [a for a in (RULESET.legal_actions(state, seat) or []) if a["choose"] and "terrain" not in a["choose"]]
         if legal:
             return legal[0]
     if kind == "choose" and d.get("zone") == "crown":

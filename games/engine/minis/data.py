@@ -28,6 +28,9 @@ TERRAIN_TYPES = {
     "hedge": ["cover", "destructible", "rough"],
     "weirwood": ["inspiring"],
     "palisade": ["blocks_los", "destructible", "impassable"],
+    # not one of M79's examples: the project's agreed piece (seed 2008-2011: a piece that fits no category
+    # has the keywords its players agree), the random terrain's player's choice from revision 5 (setup.py)
+    "hill": ["elevated"],
 }
 SYNTHETIC_KEYS = {"id", "name", "faction", "type", "speed", "defense_save", "morale", "attacks", "tray",
                   "figures", "wounds_per_figure", "ranks", "cost"}

@@ -678,10 +678,12 @@ def entered_dangerous(state: State, name: str, start, events: Events, end_first:
     return dangerous_wounds(state, name, "enter", events, end_first)
 
 
-def attack_terrain(state: State, name: str, value: dict[str, Any], events: Events) -> None:
+def attack_terrain(state: State, name: str, value: dict[str, Any], events: Events,
+                   ends_activation: bool = True) -> None:
     """M78 Destructible (seed 2031-2033), revision 2: a unit within 1 in of the piece makes a melee
     Attack action against it, which removes it from the game. Readings: the unit has a melee attack
-    and is not engaged (an engaged unit attacks the enemies it is engaged with, M57)."""
+    and is not engaged (an engaged unit attacks the enemies it is engaged with, M57). Revision 5: the
+    Combat zone's free Attack action too (M35, `ends_activation` False: no activation of the unit's)."""
     v = _keys(value, {"terrain"}, "attack")
     tid = v.get("terrain")
     F.name(tid, "attack: terrain")
@@ -698,7 +700,17 @@ def attack_terrain(state: State, name: str, value: dict[str, Any], events: Event
         raise illegal(gettext("%(name)s is more than 1 in from %(id)s") % {"name": name, "id": tid})  # M78
     state["terrain"].remove(piece)
     events.append({"type": "terrain_destroyed", "unit": name, "terrain": tid, "kind": piece["type"]})
-    end_activation(state, events)
+    if ends_activation:
+        end_activation(state, events)
+
+
+def destructible_near(state: State, name: str) -> list[str]:
+    """M78 Destructible: the pieces `name` may attack away (a melee attack, not engaged, within 1 in)."""
+    if T.engaged_with(state, name) or not any(
+            a.get("range") == "melee" for a in T.ucard(state, name).get("attacks", [])):
+        return []
+    return [t["id"] for t in state["terrain"] if "destructible" in t["keywords"]
+            and G.le(G.distance(T.poly(state, name), T.terrain_poly(t)), 1.0)]
 
 
 def _h_retreat(state: State, task: dict[str, Any], events: Events) -> None:
@@ -1929,6 +1941,8 @@ def zone_choices(state: State, zone: str, seat: str) -> list[dict[str, Any]]:
                 out.append({"unit": n, "target": e})
             if T.revision(state) >= 2 and not T.engaged_with(state, n):
                 out += [{"unit": n, "target": e, "attack": a} for e, a in ranged_targets(state, n)]
+            if T.revision(state) >= 5:
+                out += [{"unit": n, "terrain": t} for t in destructible_near(state, n)]  # M78 Destructible
     elif zone == "horse":
         for n in T.friendly(state, seat):
             if T.engaged_with(state, n):
@@ -2008,8 +2022,9 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         state["decision"] = None
         return
     full = zone == "swords" and T.revision(state) >= 2  # the Combat zone's free Attack action in full (M35)
+    on_terrain = zone == "swords" and T.revision(state) >= 5  # ... a Destructible piece too (M78)
     v = _keys(value, {"unit", "condition", "target", "maneuver", "retreat"} | (
-        {"attack", "face", "align", "shift"} if full else set()), "choose")
+        {"attack", "face", "align", "shift"} if full else set()) | ({"terrain"} if on_terrain else set()), "choose")
     name = F.name(v.get("unit"), "choose: unit")
     F.name(v.get("condition"), "choose: condition", optional=True)
     F.name(v.get("target"), "choose: target", optional=True)
@@ -2056,6 +2071,17 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
     elif zone == "swords":
         if T.is_enemy(state, seat, useat):  # M130: a teammate's unit is friendly
             raise illegal(gettext("the swords zone gives a friendly unit a free attack"))  # M35
+        if "terrain" in v:
+            others = sorted(set(v) - {"unit", "terrain"})
+            if others:
+                raise EngineError("bad_action", gettext(
+                    "choose: an attack on terrain takes the unit and the terrain only, not %(key)s") % {
+                    "key": others[0]})
+            # its checks come before the piece is removed: a refused attack leaves the zone's choice asked
+            attack_terrain(state, name, {"terrain": v["terrain"]}, events, ends_activation=False)
+            state["decision"] = None
+            done(state, task)
+            return
         state["decision"] = None
         done(state, task)
         attack = {k: v[k] for k in ("target", "attack", "face", "align", "shift") if k in v} if full else {

@@ -24,11 +24,15 @@ MULTI_SEATS = ("stark", "lannister", "stark_2", "lannister_2")
 # two players: Stark against Lannister, or a mirror match of one house's two armies (issue 33: the seed does not
 # forbid it, the community plays it), seated as the house and its second army
 DUELS = (("stark", "lannister"), ("stark", "stark_2"), ("lannister", "lannister_2"))
-# M22: the 2D6 result -> the piece (7: the player's choice, read as a Forest); footprints (the rules
-# give none): round pieces 5 in across, linear ones 6 x 1 in
+# M22: the 2D6 result -> the piece (7: the player's choice, read as a Forest up to revision 4; from
+# revision 5 PLAYERS_CHOICE, docs/rules-decisions.md); footprints (the rules give none): round pieces 5 in
+# across, linear ones 6 x 1 in
 RANDOM_TERRAIN = {2: "corpse_pile", 3: "corpse_pile", 4: "bog", 5: "palisade", 6: "hedge", 7: "forest",
                   8: "wall", 9: "stakes", 10: "forest", 11: "weirwood", 12: "weirwood"}
-ROUND_PIECES = ("forest", "corpse_pile", "bog", "weirwood")
+# revision 5: "[7] A elección del jugador" (seed 2304) is the one piece no other result gives, the hill the
+# players agree as Elevated (seed 2008-2011), so that random terrain over games carries every keyword of M78
+PLAYERS_CHOICE = "hill"
+ROUND_PIECES = ("forest", "corpse_pile", "bog", "weirwood", "hill")
 SETUP_KEYS = {"table", "mode", "game_size", "round", "first_player", "turn", "vp", "armies", "units", "destroyed",
               "ncus", "terrain", "objectives", "hands", "decks", "deck_size", "discards", "card_tokens",
               "once_used", "dice"}
@@ -296,7 +300,8 @@ def place_random_terrain(state: State) -> None:
     depth = state["deploy_depth"]
     count = T.roll(state, 3) + 2
     for k in range(count):
-        kind = RANDOM_TERRAIN[T.roll(state, 6) + T.roll(state, 6)]
+        total = T.roll(state, 6) + T.roll(state, 6)
+        kind = PLAYERS_CHOICE if total == 7 and T.revision(state) >= 5 else RANDOM_TERRAIN[total]
         for _try in range(40):
             x = 6 + rng.randint(state, 0, int((W - 12) * 4)) / 4
             y = depth + rng.randint(state, 0, int((H - 2 * depth) * 4)) / 4

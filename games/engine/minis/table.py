@@ -20,8 +20,10 @@ from games.engine.narration import gettext, join, ngettext, pgettext
 # entered by moves a unit does not make itself (pushed, aligned, an attack's re-face or shift, a Surge,
 # a zone's or card's move) and To The Last! (20205); 4: a seat with nothing left to activate still takes its
 # turn's start and end windows (M29), Subjugation of Power's "cannot be targeted by its own side's Tactics
-# cards", the NCU abilities Playing The Game (Cersei) and Repeating the Words (Sansa).
-REVISION = 4
+# cards", the NCU abilities Playing The Game (Cersei) and Repeating the Words (Sansa); 5: the random
+# terrain's 7 (the player's choice, M22) is a hill (Elevated, an agreed piece: seed 2008-2011) instead of a
+# Forest, and the Combat zone's free Attack may attack a Destructible piece within 1 in (M35, M78).
+REVISION = 5
 
 
 def revision(state: dict[str, Any]) -> int:
@@ -336,7 +338,8 @@ def _terrain_word(kind: str) -> str:
              "bog": pgettext("terrain in a reason", "bog"), "stakes": pgettext("terrain in a reason", "stakes"),
              "wall": pgettext("terrain in a reason", "wall"), "hedge": pgettext("terrain in a reason", "hedge"),
              "weirwood": pgettext("terrain in a reason", "weirwood"),
-             "palisade": pgettext("terrain in a reason", "palisade")}
+             "palisade": pgettext("terrain in a reason", "palisade"),
+             "hill": pgettext("terrain in a reason", "hill")}
     return words.get(kind, kind.replace("_", " "))
 
 
