@@ -227,7 +227,9 @@
       const n = t.polygon.length;
       label = P(t.polygon.reduce((a, p) => a + p[0], 0) / n, t.polygon.reduce((a, p) => a + p[1], 0) / n);
     }
-    return s("g", { class: "mn-terrain-g", "data-terrain": t.type }, shape,
+    // a hill (Elevated) shows its contour lines, as a map draws one
+    const contours = t.type === "hill" && t.circle ? [0.66, 0.33].map((f) => s("circle", { cx: label[0], cy: label[1], r: t.circle.radius * f, class: "mn-hill-contour" })) : [];
+    return s("g", { class: "mn-terrain-g", "data-terrain": t.type }, shape, ...contours,
       s("text", { x: label[0], y: label[1] + 0.25, class: "mn-terrain-label" }, info.name));
   }
 
@@ -1371,6 +1373,8 @@
       const bits = [U];
       if (v.condition) bits.push(fmt(d.zone === "letter" ? gettext("gains %(condition)s") : gettext("loses %(condition)s"), { condition: condName(v.condition) }));
       if (v.target) bits.push(v.attack ? fmt(gettext("attacks %(unit)s with %(attack)s"), { unit: unitName(v.target), attack: v.attack }) : fmt(gettext("attacks %(unit)s"), { unit: unitName(v.target) }));
+      const piece = v.terrain ? (V.terrain || []).find((t) => t.id === v.terrain) : null;
+      if (piece) bits.push(fmt(gettext("destroys the %(terrain)s"), { terrain: terrainName(piece) }));
       if (v.retreat) bits.push(gettext("retreats"));
       return bits.join(" ");
     }
@@ -1684,20 +1688,25 @@
     if (terrainChecks && terrainChecks.key === key && sub === "terrain") renderDecision();
   }
   function terrainPanel(name) {
+    return terrainList(name, nearDestructible(name), (id) => (terrainChecks && terrainChecks.results[id]) || { ok: undefined }, (id) => ({ attack: { terrain: id } }),
+      gettext("A Destructible piece within 1 in can be attacked instead of an enemy: it is removed from the game, and the activation ends."));
+  }
+  /* The pieces `near` ({piece, away}) a unit may attack away, each by its name, distance and side; `check`
+     answers an id's server check, `toAction` the action that destroys it. */
+  function terrainList(name, near, check, toAction, note) {
     const u = units()[name];
     const from = centre(u.at, u.facing, size(name)[1]);
-    const near = nearDestructible(name);
     const rows = near.map(({ piece, away }) => {
-      const r = (terrainChecks && terrainChecks.results[piece.id]) || { ok: undefined };
+      const r = check(piece.id);
       const where = fmt(gettext("%(terrain)s, %(distance)s away, %(direction)s"), { terrain: terrainName(piece), distance: inch(round2(Math.max(0, away)).toFixed(1)), direction: compass(bearing(from, polyCentre(terrainPoly(piece)))) });
-      const note = r.ok === undefined ? " " + gettext("(checking…)") : r.ok === false ? `: ${namesIn(r.reason)}` : "";
+      const why = r.ok === undefined ? " " + gettext("(checking…)") : r.ok === false ? `: ${namesIn(r.reason)}` : "";
       return h("li", {}, h("button", { type: "button", class: "choice" + (subArg && subArg.terrain === piece.id ? " on" : ""), disabled: r.ok === false, "data-terrain-id": piece.id,
-        onclick: () => { subArg = { terrain: piece.id }; renderDecision(); drawOverlay(); } }, fmt(gettext("Destroy the %(where)s"), { where })), h("span", { class: "small" }, note));
+        onclick: () => { subArg = { unit: name, terrain: piece.id }; renderDecision(); drawOverlay(); } }, fmt(gettext("Destroy the %(where)s"), { where })), h("span", { class: "small" }, why));
     });
     const chosen = subArg && subArg.terrain && near.find((x) => x.piece.id === subArg.terrain);
-    return h("div", {}, h("p", { class: "small" }, gettext("A Destructible piece within 1 in can be attacked instead of an enemy: it is removed from the game, and the activation ends.")),
+    return h("div", {}, h("p", { class: "small" }, note),
       rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No Destructible terrain within 1 in.")),
-      chosen ? h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => send({ attack: { terrain: chosen.piece.id } }) }, fmt(gettext("Destroy the %(terrain)s"), { terrain: terrainName(chosen.piece) }))) : null);
+      chosen ? h("p", {}, h("button", { type: "button", id: "confirm", class: "confirm", onclick: () => send(toAction(chosen.piece.id)) }, fmt(gettext("Destroy the %(terrain)s"), { terrain: terrainName(chosen.piece) }))) : null);
   }
   function rerollBody(d) {
     if (d.dice === "retreat") {
@@ -1757,8 +1766,10 @@
   }
   /* The Combat zone's free Attack action in full (M35, revision 2; flow.answer_zone): a friendly unit,
      its target and attack, then the attack's options (attackForm). The units offered: those the server
-     lists (engaged, or with a target in range as they stand) and, not engaged, those with a ranged
-     attack and an enemy within its range and the 2 in shift (flow.shift_may_reach). */
+     lists (engaged, or with a target in range as they stand, or, revision 5, a Destructible piece within
+     1 in: M78) and, not engaged, those with a ranged attack and an enemy within its range and the 2 in
+     shift (flow.shift_may_reach). The pieces are the server's list, shown as the activation's Attack
+     shows them (terrainList). */
   function swordsBody(legal, d) {
     const listed = legal.filter((a) => a.choose).map((a) => a.choose);
     const ranged = (n) => (unitCard(n).attacks || []).filter((a) => a.range !== "melee");
@@ -1780,8 +1791,13 @@
       loadZoneTargets(unit, enemies, attacks);
       const check = (e, att) => (zoneTargets && zoneTargets.results[`${e}|${att}`]) || { ok: undefined };
       const rows = attackRows(unit, enemies, attacks, check);
-      parts.push(rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No target.")));
+      const pieces = listed.filter((c) => c.unit === unit && c.terrain).map((c) => c.terrain);
+      if (rows.length || !pieces.length) parts.push(rows.length ? h("ul", { class: "mn-targets" }, rows) : h("p", {}, gettext("No target.")));
       parts.push(attackForm((v) => ({ choose: Object.assign({ unit }, v) })));
+      if (pieces.length) {
+        parts.push(terrainList(unit, nearDestructible(unit).filter((x) => pieces.includes(x.piece.id)), () => ({ ok: true }), (id) => ({ choose: { unit, terrain: id } }),
+          rows.length ? gettext("Or attack a Destructible piece within 1 in instead: it is removed from the game.") : gettext("A Destructible piece within 1 in can be attacked: it is removed from the game.")));
+      }
     }
     if (listed.length) parts.push(h("p", { class: "small" }, gettext("Or attack at once, as the units stand:")), h("div", { class: "choices" }, legal.filter((a) => a.choose).map((a) => button(a))));
     const decline = legal.find((a) => a.choose === null);

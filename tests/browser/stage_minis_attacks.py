@@ -9,7 +9,10 @@ activation, the dice from the game's generator. Read by tests/browser/test_minis
 - `zone_ranged`: scenario 55: Lannister's crossbowmen (a synthetic card, Long range 12 in) stand 13.5 in
   from the Sworn Swords: the zone's free Attack reaches them only after a shift (M52).
 - `terrain`: Stark's Sworn Swords activate 0.5 in behind a Palisade and 0.25 in beside a Hedge, both
-  Destructible (M78), with a Forest (not Destructible) and a second Palisade 1.5 in away."""
+  Destructible (M78), with a Forest (not Destructible) and a second Palisade 1.5 in away.
+- `zone_terrain` (rules revision 5): Tyrion may claim the Combat zone; Lannister's Guardsmen, no enemy in
+  reach, stand 0.5 in behind a Hedge and 0.25 in beside a Wall (Destructible, M78), a Forest 0.5 in away
+  (not Destructible); a hill (Elevated, the random terrain's 7) stands in the middle of the table."""
 from __future__ import annotations
 
 from games.engine import get_ruleset
@@ -37,6 +40,16 @@ SETUPS = {
                     {"id": "hedge", "type": "hedge", "rect": {"center": [20.5, 17.5], "size": [1, 4], "rotation": 0}},
                     {"id": "far_palisade", "type": "palisade", "rect": {"center": [31, 18], "size": [1, 4], "rotation": 0}},
                     {"id": "forest", "type": "forest", "circle": {"center": [14, 26], "radius": 2.5}}],
+    },
+    "zone_terrain": {
+        "first_player": "lannister", "turn": "lannister", "hands": {"stark": [], "lannister": []},
+        "units": {"guardsmen": {"card": "10101", "at": [24, 20], "facing": 0, **SPENT},
+                  "sworn_swords": {"card": "10201", "at": [24, 40], "facing": 180, **SPENT}},
+        "ncus": {"30104": {"activated": False}},
+        "terrain": [{"id": "hedge", "type": "hedge", "rect": {"center": [24, 21], "size": [6, 1], "rotation": 0}},
+                    {"id": "wall", "type": "wall", "rect": {"center": [20.5, 17.5], "size": [1, 4], "rotation": 0}},
+                    {"id": "forest", "type": "forest", "circle": {"center": [29.75, 17], "radius": 2.5}},
+                    {"id": "hill", "type": "hill", "circle": {"center": [36, 28], "radius": 2.5}}],
     },
 }
 CARDS = {"zone_ranged": [{"id": "90101", "name": "Crossbowmen", "faction": "lannister", "type": "infantry", "speed": 5,

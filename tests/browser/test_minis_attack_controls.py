@@ -1,6 +1,7 @@
 """The battlefield page composes an attack in full (issue 32), every choice made by clicking: the Combat
-zone's free Attack (M35) with a melee attack's re-face and alignment (M58, M59) and with a ranged attack's
-2 in shift (M52), and the Attack action against a Destructible terrain piece (M78). Each position is the
+zone's free Attack (M35) with a melee attack's re-face and alignment (M58, M59), with a ranged attack's
+2 in shift (M52) and (rules revision 5) against a Destructible piece, and the Attack action against a
+Destructible terrain piece (M78); the hill (Elevated, the random terrain's 7) is drawn and named. Each position is the
 engine's scenario setup (tests/browser/stage_minis_attacks.py); the server's state after the click is
 checked. Screenshots of the controls at 1440 and 390 px go to test-artifacts/."""
 from __future__ import annotations
@@ -148,6 +149,44 @@ def test_a_unit_attacks_a_destructible_piece_away(live_asgi_server, new_page, ar
     wait_until(page, lambda: page.locator("#field [data-terrain=palisade]").count() == 1, "the far Palisade alone drawn")
 
 
+def test_the_combat_zones_free_attack_destroys_a_piece_and_the_hill_is_named(live_asgi_server, new_page, artifacts):
+    """Revision 5 (scenario 77): the zone offers the Destructible pieces within 1 in of the unit, as the
+    server lists them, by name, distance and side; the Forest (not Destructible) is not offered."""
+    server = live_asgi_server
+    game_id = _stage(server, ["mac_edmure", "mac_kevan"], "zone_terrain")
+    page = _open(new_page, server, "mac_kevan", game_id)
+    hill = page.locator("#field [data-terrain=hill]")
+    assert hill.locator("text").text_content() == "Hill" and hill.locator("circle.mn-hill-contour").count() == 2
+    assert hill.locator("title").first.text_content() == "Hill: elevated"
+    _claim_the_combat_zone(page)
+    box = page.locator("#decision")
+    # no enemy in reach: the one unit the server lists is chosen for the player, its pieces offered
+    words = box.inner_text()
+    assert "Attack with Lannister Guardsmen" in words and "No target." not in words, words
+    assert "A Destructible piece within 1 in can be attacked: it is removed from the game." in words
+    offered = box.locator("button[data-terrain-id]")
+    assert sorted(offered.evaluate_all("bs => bs.map(b => b.dataset.terrainId)")) == ["hedge", "wall"]
+    # Lannister's page shows its own edge at the bottom: the Hedge, north of the Guardsmen, lies down the screen
+    assert "Destroy the Hedge, 0.5 in away, down the table" in words, words
+    assert re.search(r"Destroy the Wall, 0\.[23] in away, to the right", words), words
+    assert "Forest" not in words
+    _no_ids(words)
+    box.locator("button[data-terrain-id=hedge]").click()
+    assert page.locator("#field .mn-terrain-pick").count() == 1
+    page.screenshot(path=str(artifacts / "minis-zone-terrain-1440.png"), full_page=False)
+    phone = _open(new_page, server, "mac_kevan", game_id, 390, 844)
+    phone.locator("#decision button[data-terrain-id=hedge]").click()
+    phone.locator("#decision #confirm").scroll_into_view_if_needed()
+    phone.screenshot(path=str(artifacts / "minis-zone-terrain-390.png"), full_page=False)
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    _act(page, box.locator("#confirm", has_text="Destroy the Hedge"))
+    s = game_state(page)["view"]
+    assert sorted(t["id"] for t in s["terrain"]) == ["forest", "hill", "wall"]
+    assert s["units"]["guardsmen"]["wounds"] == 12 and s["board"]["swords"] in ("30104", None)
+    wait_until(page, lambda: page.locator("#field [data-terrain=hedge]").count() == 0, "the Hedge gone from the battlefield")
+    assert "Lannister Guardsmen attacks the hedge and removes it from the battlefield." in page.inner_text("body")
+
+
 def _compose_in_both(pages, version: int, steps) -> None:
     """The same choices clicked on each page (Spanish, English) once it shows `version`."""
     for page in pages:
@@ -161,7 +200,7 @@ def test_the_attack_controls_read_in_spanish(live_asgi_server, new_page, artifac
     from tests.browser.test_minis_page_in_spanish import english_left, only_names
 
     server = live_asgi_server
-    for setup, name in (("terrain", "mac_es_robb"), ("zone_melee", "mac_es_jon")):
+    for setup, name in (("terrain", "mac_es_robb"), ("zone_melee", "mac_es_jon"), ("zone_terrain", "mac_es_kevan")):
         game_id = _stage(server, [name, name + "_b"] if setup == "terrain" else [name + "_b", name], setup)
         spanish, english = new_page(1440, 1000, locale="es-ES"), new_page(1440, 1000, locale="en-GB")
         for page in (spanish, english):
@@ -176,6 +215,12 @@ def test_the_attack_controls_read_in_spanish(live_asgi_server, new_page, artifac
             def steps(page):
                 page.locator("#decision [data-sub=terrain]").click()
                 page.locator("#decision button[data-terrain-id=palisade]").click()
+        elif setup == "zone_terrain":
+            _act(spanish, box.locator("button.choice[data-action*=activate]"))
+            _act(spanish, box.locator("button[data-action*=swords]"))
+
+            def steps(page):
+                page.locator("#decision button[data-terrain-id=hedge]").click()
         else:
             _act(spanish, box.locator("button.choice[data-action*=activate]"))
             _act(spanish, box.locator("button[data-action*=swords]"))
@@ -187,7 +232,12 @@ def test_the_attack_controls_read_in_spanish(live_asgi_server, new_page, artifac
                 page.wait_for_function("/^(The attack can be made|El ataque se puede hacer)/.test(document.getElementById('attack-status').textContent)")
         _compose_in_both((spanish, english), game_state(spanish)["version"], steps)
         words = spanish.inner_text("#decision")
-        assert ("Destruye: Empalizada, a 0,5”, arriba" in words) if setup == "terrain" else ("El ataque se puede hacer." in words), words
+        expected = {"terrain": "Destruye: Empalizada, a 0,5”, arriba", "zone_terrain": "Destruye: Seto, a 0,5”, abajo",
+                    "zone_melee": "El ataque se puede hacer."}[setup]
+        assert expected in words, words
+        if setup == "zone_terrain":  # the hill, a piece the seed does not print, named in each language
+            assert spanish.locator("#field [data-terrain=hill] text").text_content() == "Colina"
+            assert english.locator("#field [data-terrain=hill] text").text_content() == "Hill"
         # lines with this test's players' names: the names aside, Spanish
         left = {line for line in english_left(spanish, english) if not only_names(re.sub(r"mac_es_\w+", " ", line))}
         assert not left, f"{setup}: English left on the Spanish page: {sorted(left)}"
