@@ -148,6 +148,43 @@ def test_bribery_replaces_the_zone_effect_and_lowers_morale():
     assert s["last_attack"]["dice_count"] == 4
 
 
+def bribe_the_swords(revision, dice):
+    units = {"swords": {"card": "10201", "at": [24, 20], "facing": 0},
+             "guards": {"card": "10101", "at": [24, 20], "facing": 180}}
+    s = game(units, {"stark": [], "lannister": ["40104"]}, dice=dice, turn="lannister",
+             ncus={"30104": {"activated": False}}, options={"revision": revision})
+    s, _ = R.apply(s, "lannister", {"activate": "30104"})
+    s, _ = R.apply(s, "lannister", {"claim": {"zone": "money"}})
+    s, _ = R.apply(s, "lannister", {"play": {"card": "40104", "unit": "swords"}})
+    return s
+
+
+def test_bribery_lies_attached_to_the_unit_from_revision_5():
+    """40104 says "attach this card to one enemy combat unit until ...": from rules revision 5 it lies
+    attached (public, in the summary), not on its owner's discard pile, so Playing The Game cannot take
+    it back while it works; revision 4 kept it on the discard pile (stored games replay as they were)."""
+    s = bribe_the_swords(5, [1] * 7 + MANY)
+    assert s["players"]["lannister"]["discards"] == []
+    assert R.summary(s, "stark")["attached"] == [{"card": "40104", "seat": "lannister", "unit": "swords", "tokens": 0}]
+    old = bribe_the_swords(4, [1] * 7 + MANY)
+    assert old["players"]["lannister"]["discards"] == ["40104"] and not old.get("attached")
+    assert old["units"]["swords"]["bribed"]
+
+
+def test_bribery_comes_off_a_destroyed_unit_onto_the_discard_pile():
+    """Revision 5: the bribed unit destroyed, the card leaves it for its owner's discard pile, and a
+    destroyed Stark unit puts no token on Bribery (only on the cards attached for the game)."""
+    s = bribe_the_swords(5, [6] * 6 + [1] * 30)  # six hits, no save: the Swords' last wound
+    s["units"]["swords"]["wounds"] = 1
+    s, _ = R.apply(s, "stark", {"activate": "swords"})
+    s, _ = R.apply(s, "stark", {"no_action": True})
+    s, ev = R.apply(s, "lannister", {"activate": "guards"})
+    s, ev = R.apply(s, "lannister", {"attack": {"target": "swords"}})
+    assert s["units"]["swords"]["destroyed"]
+    assert s["players"]["lannister"]["discards"] == ["40104"] and s.get("attached") == []
+    assert {"type": "detached", "unit": "swords", "card": "40104"} in ev
+
+
 def test_assault_orders_charge_from_the_swords_zone_with_the_lowest_dice():
     """40207: instead of the swords zone's effect the Sworn Swords charge (M61-M67) with their
     lowest attack-dice value (4); from another zone only a melee attack is allowed."""

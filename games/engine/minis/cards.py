@@ -426,6 +426,10 @@ def _hitrun_res(state, seat, ctx, p, o, events):
         start_retreat(state, seat, a, events, weaken=robbs_unit(state, a))
 
 
+BRIBERY = "40104"
+ATTACHED_FOR_THE_GAME = ("40102", "40204")  # A Lannister Pays His Debts, The North Remembers: tokens on the card
+
+
 # card attached for the rest of the game (40102, 40204)
 def _attach_check(state, seat, ctx, p, o):
     if p.get("unit") not in T.friendly(state, seat):
@@ -434,14 +438,30 @@ def _attach_check(state, seat, ctx, p, o):
 
 
 def _attach_res(state, seat, ctx, p, o, events):
-    card = p.get("_card")
     if p.get("unit") not in T.friendly(state, seat):
         return
+    attach_card(state, seat, p.get("_card"), p["unit"])
+    events.append({"type": "attach", "seat": seat, "card": p.get("_card"), "unit": p["unit"]})
+
+
+def attach_card(state, seat, card, unit) -> None:
+    """The played card lies attached to the unit, not on its owner's discard pile."""
     disc = state["players"][seat]["discards"]
     if card in disc:
-        disc.remove(card)  # attached, not discarded
-    state.setdefault("attached", []).append({"card": card, "seat": seat, "unit": p["unit"], "tokens": 0})
-    events.append({"type": "attach", "seat": seat, "card": card, "unit": p["unit"]})
+        disc.remove(card)
+    state.setdefault("attached", []).append({"card": card, "seat": seat, "unit": unit, "tokens": 0})
+
+
+def end_bribery(state, name, events) -> None:
+    """Bribery (40104) stops affecting the unit (it passed a Morale test, the money zone targeted it, or,
+    revision 5, it was destroyed); from revision 5 the card comes off the unit onto its owner's discard
+    pile ("attach this card ... until", card text)."""
+    state["units"][name]["bribed"] = False
+    events.append({"type": "detached", "unit": name, "card": BRIBERY})
+    for att in list(state.get("attached", [])):
+        if att["card"] == BRIBERY and att["unit"] == name:
+            state["attached"].remove(att)
+            state["players"][att["seat"]]["discards"].insert(0, BRIBERY)
 
 
 # zone_claimed (instead of the zone's effect)
@@ -477,7 +497,9 @@ def _bribery_res(state, seat, ctx, p, o, events):
     _instead_of_zone(state, ctx)
     if p.get("unit") in T.live(state):
         state["units"][p["unit"]]["bribed"] = True
-        events.append({"type": "attach", "seat": seat, "card": "40104", "unit": p["unit"]})
+        if T.revision(state) >= 5:  # the card lies attached to the unit until it comes off (end_bribery)
+            attach_card(state, seat, BRIBERY, p["unit"])
+        events.append({"type": "attach", "seat": seat, "card": BRIBERY, "unit": p["unit"]})
 
 
 def _assault_may_charge(state, seat, ctx, p, card):

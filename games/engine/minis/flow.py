@@ -1240,7 +1240,7 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
     extra_kw: set[str] = set()
     for att in state.get("attached", []):
         # A Lannister Pays His Debts (40102), The North Remembers (40204): with a token on the card
-        if att["unit"] != name or att["tokens"] < 1 or not melee:
+        if att["card"] not in cards.ATTACHED_FOR_THE_GAME or att["unit"] != name or att["tokens"] < 1 or not melee:
             continue
         if att["card"] == "40102":
             extra_kw.add("vicious")
@@ -1593,9 +1593,11 @@ def destroy(state: State, name: str, events: Events, source_seat: str | None) ->
     u["destroyed"] = True
     seat = u["seat"]
     state["players"][seat]["destroyed"].append(name)
+    if u.get("bribed") and T.revision(state) >= 5:
+        cards.end_bribery(state, name, events)  # Bribery comes off a destroyed unit onto its owner's discards
     if T.ucard(state, name).get("type") in ("infantry", "cavalry"):
         for att in state.get("attached", []):
-            if not T.is_enemy(state, att["seat"], seat):
+            if att["card"] in cards.ATTACHED_FOR_THE_GAME and not T.is_enemy(state, att["seat"], seat):
                 att["tokens"] += 1  # 40102, 40204: an Order token on the card (M130: a teammate's unit is friendly)
     if T.multi(state):
         # M129 with several players: +1 VP to the enemy whose effect destroyed it; destroyed by its
@@ -1755,8 +1757,7 @@ def _h_test(state: State, task: dict[str, Any], events: Events) -> None:
     morale = int(T.ucard(state, name)["morale"])
     passed = result >= morale or bool(task.get("force_pass"))
     if passed and u.get("bribed"):
-        u["bribed"] = False  # Bribery ends when the unit passes a Morale test
-        events.append({"type": "detached", "unit": name, "card": "40104"})
+        cards.end_bribery(state, name, events)  # Bribery ends when the unit passes a Morale test
     extra = 0
     if not passed and task["kind"] == "panic":
         extra = task["d3"] + task.get("fail_extra", 0)
@@ -2051,8 +2052,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
                 "name": name})
         heal(state, name, 3, events)
         if state["units"][name].get("bribed"):
-            state["units"][name]["bribed"] = False  # Bribery ends when the money zone targets the unit
-            events.append({"type": "detached", "unit": name, "card": "40104"})
+            cards.end_bribery(state, name, events)  # Bribery ends when the money zone targets the unit
         if cond:
             state["units"][name]["conditions"].remove(cond)
     elif zone == "letter":

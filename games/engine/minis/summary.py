@@ -19,7 +19,7 @@ TOP_KEYS = frozenset({
     "activations_left", "ncus", "board", "control", "quadrants", "quadrant_points", "hands", "hand_size", "decks",
     "deck_size", "discards", "last_attack", "last_charge", "last_retreat", "last_test", "dice_left", "winner",
     "result", "seats", "mode", "threshold", "table", "terrain", "game_size", "multiplayer", "teams", "corners",
-    "eliminated", "once_used",
+    "eliminated", "once_used", "attached",
 })
 UNIT_KEYS = frozenset({"at", "facing", "pose", "seat", "card", "attachment", "wounds", "ranks", "figures",
                        "conditions", "activated", "order_used", "orders_used", "engaged", "destroyed", "quadrant", "influence"})
@@ -87,6 +87,8 @@ def summary(state: State, viewer: str | None = REFEREE) -> dict[str, Any]:
         "dice_left": len(state["dice"]) if state["dice"] is not None else None,
         "winner": state["winner"], "result": state["result"],
         "once_used": {s: list(state.get("once_used", {}).get(s, [])) for s in seats},
+        # cards lying attached to a unit (A Lannister Pays His Debts, The North Remembers, from revision 5 Bribery)
+        "attached": [dict(a) for a in state.get("attached", [])],
     }
     m = T.multi(state)
     if m:
