@@ -163,16 +163,19 @@ def _refuse_channel(game: Game, seat: str | None, channel: str) -> GameError:
     return not_found("chat channel")  # another pair's channel: as if it did not exist
 
 
-def history(game_id: int, user, raw_channel: Any, invite: str | None = None) -> QuerySet[ChatMessage]:
-    """The channel's messages the user may read (newest first), or GameError."""
+HISTORY_COLUMNS = ("id", "channel", "sender_id", "sender__username", "sender_seat", "text", "created_at")
+
+
+def history_rows(game_id: int, user, raw_channel: Any, invite: str | None = None) -> tuple[Game, QuerySet]:
+    """The game and the channel's messages the user may read (newest first) as rows of HISTORY_COLUMNS
+    (chat.serializers.message_rows writes them), or GameError. Every message is of this game: its game
+    (whether it hides its players' names) is the one read here, not read again with each message (issue 27)."""
     game = _load_game(game_id, user, invite)
     channel, members = parse_channel(game, raw_channel)
     seat = _viewer_seat(game, user)
     if not may_read(game, seat, channel, members):
         raise _refuse_channel(game, seat, channel)
-    # each message's game (whether it hides its players' names) without its state, read once per message
-    return (ChatMessage.objects.filter(game=game, channel=channel).select_related("sender", "game")
-            .defer("game__state").order_by("-id"))
+    return game, ChatMessage.objects.filter(game=game, channel=channel).order_by("-id").values(*HISTORY_COLUMNS)
 
 
 def channels_for(game_id: int, user, invite: str | None = None) -> dict[str, Any]:

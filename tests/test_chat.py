@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.template import Context, Template
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from chat import services as chat
@@ -277,3 +278,38 @@ def test_history_refuses_a_limit_that_is_not_a_whole_number_in_range(game, seats
     assert response.status_code == 400
     body = response.json()
     assert body["error"] == "invalid" and "limit" in body["fields"]
+
+
+@pytest.mark.parametrize("anonymous", [False, True], ids=["names", "anonymous"])
+def test_the_history_page_is_what_the_message_serializer_writes(game, seats, settings, anonymous):
+    """The history is written from the messages' values (chat.serializers.message_rows, issue 27): each
+    page the same keys, order and values as ChatMessageSerializer writes of its messages, in both
+    languages: a name, a deleted sender (null), a faceless player while an anonymous game runs, the
+    escaped copy of a text with markup and newlines, the time in the current time zone."""
+    from chat.serializers import ChatMessageSerializer
+
+    settings.CHAT_RATE_MESSAGES = 0
+    a, b, _ = game.seat_names()
+    game.options = {**(game.options or {}), "anonymous": anonymous}
+    game.save(update_fields=["options"])
+    chat.do_send_message(game.pk, seats[a], "table", "<b>Winter</b>\nis coming & going")
+    chat.do_send_message(game.pk, seats[b], "table", "gone soon")
+    chat.do_send_message(game.pk, seats[a], f"{a}-{b}", "between us")
+    seats[b].delete()
+    chat.do_send_message(game.pk, seats[a], "table", "last")
+    client = api_client_for(seats[a])
+    for language in ("en", "es"):
+        for channel in ("table", "-".join(sorted((a, b)))):
+            body = client.get(chat_url(game), {"channel": channel, "limit": 2}, HTTP_ACCEPT_LANGUAGE=language).json()
+            pages = [body["results"]]
+            while body["next"]:
+                body = client.get(body["next"], HTTP_ACCEPT_LANGUAGE=language).json()
+                pages.append(body["results"])
+            with translation.override(language):
+                wanted = ChatMessageSerializer(ChatMessage.objects.filter(game=game, channel=channel)
+                                               .select_related("sender", "game").order_by("-id"), many=True).data
+            assert [m for page in pages for m in page] == [dict(m) for m in wanted]
+            assert [list(m) for page in pages for m in page] == [list(m) for m in wanted]
+    shown = {m["text"]: m["sender"] for m in read(client, game, "table").json()["results"]}
+    assert shown["gone soon"] is None
+    assert shown["last"] == ("a faceless player" if anonymous else seats[a].username)
