@@ -196,3 +196,74 @@ def test_a_rows_columns_are_named_in_the_order_of_the_sql_an_annotation_among_th
     assert expected == [{"pk": lobby.pk, "name": "Named", "taken": 2, "computer_seats": 1, "seat_count": 5,
                          "creator__username": creator.username}]
     assert compiled.rows("test:interleaved", build, lobby_id=lobby.pk) == expected
+
+
+def test_every_slice_of_a_list_is_one_compiled_query_reading_what_the_orm_reads():
+    """models(window=(low, high)): a slice's LIMIT and OFFSET are parameters of the compiled SQL (issue 27,
+    tenth round: My games' pages), so every page reads what the ORM's slice reads, with one SQL text; a
+    count is Django's count query, compiled once, its values given per call."""
+    from django.db import connection
+
+    from games.models import GameSeat
+
+    alys, bran = make_user(), make_user()
+    for _ in range(7):
+        make_game(3, users=[alys, bran, make_user()])
+    make_game(3, users=[bran, make_user(), make_user()])
+
+    def seats(user_id):
+        return GameSeat.objects.filter(user_id=user_id).select_related("game").defer("game__state").order_by("-game_id")
+
+    texts = set()
+    for user in (alys, bran):
+        every = list(seats(user.pk))
+        for low, high in [(0, 3), (3, 6), (6, 9), (0, 100), (2, 2), (5, 4 + 1), (8, 20), (50, 60)]:
+            with connection.execute_wrapper(lambda run, sql, params, many, context: texts.add(sql) or
+                                            run(sql, params, many, context)):
+                made = compiled.models("test:seats-window", seats, window=(low, high), user_id=user.pk)
+            assert [(s.pk, s.game.pk, s.game.ruleset) for s in made] == [(s.pk, s.game.pk, s.game.ruleset)
+                                                                        for s in every[low:high]]
+        assert compiled.count("test:seats", seats, user_id=user.pk) == len(every) == seats(user.pk).count()
+    assert len(texts) == 1 and "LIMIT" in next(iter(texts))  # one SQL text for every page and reader
+    assert compiled.count("test:seats", seats, user_id=10**30) == 0
+    part = compiled.Compiled("test:seats-part", seats, user_id=alys.pk)
+    assert len(part) == 7 and [s.pk for s in part[2:5]] == [s.pk for s in seats(alys.pk)[2:5]]
+    with pytest.raises(ValueError):
+        compiled.models("test:seats-window", seats, window=(3, 1), user_id=alys.pk)
+    with pytest.raises(TypeError):
+        part[3]
+
+
+def test_my_games_pages_are_what_the_orm_reads_as_games_start_and_end(client, monkeypatch):
+    """My games reads its parts' counts and pages by compiled queries (web/views.py my_games): each page is
+    the games in progress (awaiting first) then the finished ones, newest first, and a game that ends
+    moves to the finished part at once."""
+    import re
+
+    from games.models import Game
+    from web import paging
+
+    alys = make_user()
+    games = [make_game(3, users=[alys, make_user(), make_user()]) for _ in range(7)]
+    for game in games[:4]:
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    client.force_login(alys)
+
+    def listed(per_page):
+        monkeypatch.setattr(paging, "PER_PAGE", per_page)
+        seen, url = [], "/games/"
+        while url:
+            html = client.get(url).content.decode()
+            seen += [int(n) for n in re.findall(r'<a href="/games/(\d+)/"><span class="ruleset">', html)]
+            following = re.search(r'rel="next" href="([^"]+)"', html)
+            url = "/games/" + following.group(1) if following else None
+        return seen
+
+    active = sorted((g.pk for g in games[4:]), reverse=True)
+    finished = sorted((g.pk for g in games[:4]), reverse=True)
+    for per_page in (2, 3, 50):
+        assert sorted(listed(per_page)[:3]) == sorted(active) and listed(per_page)[3:] == finished
+    Game.objects.filter(pk=games[5].pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    after = listed(2)
+    assert sorted(after[:2]) == sorted(set(active) - {games[5].pk})
+    assert after[2:] == sorted([*finished, games[5].pk], reverse=True)

@@ -21,6 +21,8 @@ from django.db.models.query import get_related_populators
 
 _STAND_IN = -1_987_654_321  # no row's id (and within a 32-bit integer): found in the compiled parameters
 _STAND_IN_TIME = datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC)  # no row's time; one microsecond apart per value
+_STAND_IN_LIMIT, _STAND_IN_OFFSET = 1_987_654, 1_876_543  # a slice's stand-ins (no page is so long or so far)
+_LIMIT, _OFFSET = "\x00limit", "\x00offset"  # their values' names (no keyword argument is named so)
 _BIGINT = (-(2**63), 2**63 - 1)  # what a 64-bit integer column holds, on every database we run on
 _compiled: dict[tuple[str, str, str], tuple] = {}
 _lock = threading.Lock()
@@ -39,13 +41,21 @@ def _beyond_range(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and not _BIGINT[0] <= value <= _BIGINT[1]
 
 
-def _compile(build: Callable[..., QuerySet], values: dict[str, Any]):
+def _compile(build: Callable[..., QuerySet], values: dict[str, Any], window: bool = False):
     stand_ins = {name: _stand_in(values[name], i) for i, name in enumerate(sorted(values))}
     queryset = build(**stand_ins)
+    if window:  # a slice of the rows: its LIMIT and OFFSET made parameters (a slice is in the SQL's text)
+        queryset = queryset[_STAND_IN_OFFSET:_STAND_IN_OFFSET + _STAND_IN_LIMIT]
     query = queryset.query
     compiler = query.get_compiler(using=queryset.db)
     sql, params = compiler.as_sql()
     ops = compiler.connection.ops
+    if window:
+        sliced = ops.limit_offset_sql(_STAND_IN_OFFSET, _STAND_IN_OFFSET + _STAND_IN_LIMIT)
+        if not sql.endswith(" " + sliced) or sql.count(sliced) != 1:  # e.g. FOR UPDATE after it: not compiled
+            raise ValueError("the query's slice is not the end of its SQL")
+        sql = f"{sql[:-len(sliced)]}LIMIT %s OFFSET %s"
+        params = (*params, _STAND_IN_LIMIT, _STAND_IN_OFFSET)
     slots = {}
     for name, stand_in in stand_ins.items():
         # the value as the ORM passed it to the database: itself, or a datetime as this database takes it
@@ -58,6 +68,8 @@ def _compile(build: Callable[..., QuerySet], values: dict[str, Any]):
         if not found:  # changed on its way in (e.g. made part of a pattern): compile per call instead
             raise ValueError(f"the value {name} is not a parameter of the query")
         slots[name] = (found, prepare)  # each place it is used (a user's id in a query and its subquery)
+    if window:
+        slots[_LIMIT], slots[_OFFSET] = ([len(params) - 2], None), ([len(params) - 1], None)
     # the columns in the order of the SQL: as values() named them (Django 5.2 keeps that order, an
     # annotation among the fields included), else extras, fields, then annotations
     columns = list(query.selected) if query.selected else [*query.extra_select, *query.values_select,
@@ -65,14 +77,21 @@ def _compile(build: Callable[..., QuerySet], values: dict[str, Any]):
     return queryset, compiler, sql, tuple(params), slots, columns
 
 
-def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any]):
+def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any], window: tuple[int, int] | None = None):
     connection = connections[DEFAULT_DB_ALIAS]
-    key = (label, connection.alias, connection.vendor)
+    key = (label, connection.alias, connection.vendor, window is not None)
     entry = _compiled.get(key)
     if entry is None:
         with _lock:
-            entry = _compiled.get(key) or _compile(build, values)
+            entry = _compiled.get(key) or _compile(build, values, window is not None)
             _compiled[key] = entry
+    if window is not None:
+        low, high = window
+        if not 0 <= low <= high:
+            raise ValueError(f"{label}: a window is [low, high) from 0, not {window}")
+        if low == high:
+            return entry[0], entry[1], entry[5], iter(())
+        values = {**values, _LIMIT: high - low, _OFFSET: low}
     queryset, compiler, sql, params, slots, columns = entry
     if set(values) != set(slots):
         raise ValueError(f"{label} was compiled with the values {sorted(slots)}, not {sorted(values)}")
@@ -97,11 +116,13 @@ def rows(label: str, build: Callable[..., QuerySet], **values: Any) -> list[dict
     return [dict(zip(columns, row, strict=True)) for row in results]
 
 
-def models(label: str, build: Callable[..., QuerySet], **values: Any) -> list[Any]:
+def models(label: str, build: Callable[..., QuerySet], window: tuple[int, int] | None = None, **values: Any) -> list[Any]:
     """The model instances of `build(**values)` (a queryset of models, its select_related() ones and its
     annotations made too, as django.db.models.query.ModelIterable makes them; no prefetch_related), its
-    SQL compiled the first time `label` is asked in this process."""
-    queryset, compiler, _, results = _run(label, build, values)
+    SQL compiled the first time `label` is asked in this process. `window`: (low, high), the rows
+    `build(**values)[low:high]` reads, the slice's LIMIT and OFFSET parameters of the compiled SQL, so
+    that every page of a list is one compiled query (issue 27, tenth round)."""
+    queryset, compiler, _, results = _run(label, build, values, window)
     if queryset._fields is not None or queryset._prefetch_related_lookups or queryset._known_related_objects:
         raise ValueError(f"{label}: models() reads model rows (no values(), prefetches or related managers)")
     db = queryset.db
@@ -118,6 +139,80 @@ def models(label: str, build: Callable[..., QuerySet], **values: Any) -> list[An
             setattr(obj, name, row[at])
         made.append(obj)
     return made
+
+
+def count(label: str, build: Callable[..., QuerySet], **values: Any) -> int:
+    """`build(**values).count()`, the count query Django makes of it compiled the first time `label` is
+    asked in this process (made by Django's own count, run once with the stand-in values, which match no
+    row; the values of each call are its parameters after that)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    key = (f"{label}:count", connection.alias, connection.vendor)
+    entry = _compiled.get(key)
+    if entry is None:
+        with _lock:
+            entry = _compiled.get(key) or _compile_count(build, values, connection)
+            _compiled[key] = entry
+    sql, params, slots = entry
+    if set(values) != set(slots):
+        raise ValueError(f"{label} was compiled with the values {sorted(slots)}, not {sorted(values)}")
+    if any(_beyond_range(v) for v in values.values()):
+        return 0
+    call = list(params)
+    for name, (places, prepare) in slots.items():
+        value = values[name] if prepare is None else prepare(values[name])
+        for at in places:
+            call[at] = value
+    with connection.cursor() as cursor:
+        cursor.execute(sql, call)
+        return int(cursor.fetchone()[0])
+
+
+def _compile_count(build: Callable[..., QuerySet], values: dict[str, Any], connection):
+    stand_ins = {name: _stand_in(values[name], i) for i, name in enumerate(sorted(values))}
+    made = []
+
+    def catch(execute, sql, params, many, context):
+        made.append((sql, tuple(params or ())))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(catch):
+        build(**stand_ins).count()
+    if len(made) != 1:
+        raise ValueError(f"a count made {len(made)} queries, not one")
+    sql, params = made[0]
+    ops = connection.ops
+    slots = {}
+    for name, stand_in in stand_ins.items():
+        prepare = None
+        found = [i for i, p in enumerate(params) if p == stand_in]
+        if not found and isinstance(stand_in, datetime):
+            prepare = ops.adapt_datetimefield_value
+            found = [i for i, p in enumerate(params) if p == prepare(stand_in)]
+        if not found:
+            raise ValueError(f"the value {name} is not a parameter of the count")
+        slots[name] = (found, prepare)
+    return sql, params, slots
+
+
+class Compiled:
+    """A part of a paged list read by compiled queries, as web.paging.Concatenated and Django's Paginator
+    ask it: `count()` (of `counted`, the same rows plainer, or of `build`) and a slice of its models
+    (models() with a window). `label` names the two compiled queries in this process."""
+
+    def __init__(self, label: str, build: Callable[..., QuerySet], counted: Callable[..., QuerySet] | None = None,
+                 **values: Any):
+        self.label, self.build, self.counted, self.values = label, build, counted or build, values
+
+    def count(self) -> int:
+        return count(self.label, self.counted, **self.values)
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, cut: slice) -> list[Any]:
+        if not isinstance(cut, slice) or cut.step is not None or cut.stop is None:
+            raise TypeError("a compiled list is read a slice at a time, [low:high]")
+        return models(self.label, self.build, window=(cut.start or 0, cut.stop), **self.values)
 
 
 def put_prefetched(parent: Any, related_name: str, children: list[Any], back: str) -> None:
