@@ -153,14 +153,15 @@ def seat_players(game: Game) -> dict[str, str]:
     return {s.seat: who_played(s, subs) for s in game.seats.all()}
 
 
-def places_in_words(game: Game) -> list[dict[str, Any]]:
+def places_in_words(game: Game, players: dict | None = None) -> list[dict[str, Any]]:
     """A finished game's seats in place order, each {"place", "seat", "seat_name", "who"}, for a list of
     results (the home page): the stored ranking, seats missing from it last. Uses the game's
-    prefetched `seats__user` when there; one query for its take-overs."""
+    prefetched `seats__user` when there; one query for its take-overs. `players`: a card game's
+    `players` of its state (seat_display_names), when the caller read them without the whole state."""
     seats = sorted(game.seats.all(), key=lambda s: s.position)
     subs = list(game.substitutions.all())
     who = {s.seat: who_played(s, subs) for s in seats}
-    names = seat_display_names(game, [s.seat for s in seats])
+    names = seat_display_names(game, [s.seat for s in seats], players=players)
     order = [s for s in (game.ranking or []) if s in who] + [s.seat for s in seats if s.seat not in (game.ranking or [])]
     return [{"place": i + 1, "seat": seat, "seat_name": names[seat], "who": who[seat]} for i, seat in enumerate(order)]
 

@@ -50,3 +50,59 @@ def test_the_header_shows_a_new_name_a_new_count_and_the_language_at_once():
 def test_a_visitor_reads_the_header_without_a_form():
     shown = header(Client())
     assert "Log in" in shown and "csrfmiddlewaretoken" not in shown
+
+
+def footer(page: str) -> str:
+    return page[page.index('<footer class="site-footer">'):page.index("</footer>")]
+
+
+def test_the_kept_footer_returns_to_each_page_with_its_own_token_in_each_language():
+    """The footer (the language switch) is kept per language (westeros/templatetags/site_header.py
+    site_footer, issue 27): each page's own address, escaped, is where the switch returns, its form
+    carries the page's token, and the language read is the one marked current."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user())
+    first = client.get("/lobbies/?ruleset=agot&q=<b>", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    second = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'name="next" value="/lobbies/?ruleset=agot&amp;q=%3Cb%3E"' in footer(first)
+    assert 'name="next" value="/tournaments/"' in footer(second)
+    for page in (first, second):
+        tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page))
+        [token] = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', footer(page))
+        assert token in tokens and "\x00" not in page
+        assert 'value="en" lang="en" class="link" aria-current="true" disabled>English</button>' in footer(page)
+    spanish = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert 'value="es" lang="es" class="link" aria-current="true" disabled>Español</button>' in footer(spanish)
+    assert "Westeros sigue las reglas de los juegos de Juego de Tronos" in footer(spanish) and "Not affiliated" not in footer(spanish)
+    visitor = Client().get("/accounts/login/?next=/games/").content.decode()
+    assert 'name="next" value="/accounts/login/?next=/games/"' in footer(visitor)
+    assert 'name="csrfmiddlewaretoken"' in footer(visitor) and "\x00" not in visitor
+    # the switch works with the token the page gave
+    [token] = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', footer(second))
+    assert client.post(footer_action(second), {"csrfmiddlewaretoken": token, "language": "es",
+                                               "next": "/tournaments/"}).status_code == 302
+
+
+def footer_action(page: str) -> str:
+    return re.search(r'<form method="post" action="([^"]+)" class="language-switch"', footer(page)).group(1)
+
+
+def test_the_home_pages_kept_play_now_cards_carry_the_pages_token_and_speak_each_language():
+    """The home page's play-now cards are kept per process (web/views.py play_now_html): signed in,
+    each card's form carries the page's own token and starts a game; a visitor's cards link to log
+    in first; each language its own words."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user())
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    cards = page[page.index('<section class="play-now"'):page.index("</section>", page.index('<section class="play-now"'))]
+    tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page))
+    in_cards = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', cards)
+    assert len(in_cards) == cards.count('class="game-card"') >= 4 and set(in_cards) <= tokens and "\x00" not in page
+    assert "Play now against the computer" in cards
+    action = re.search(r'<form method="post" action="(/play/btwixt/)"', cards).group(1)
+    started = client.post(action, {"csrfmiddlewaretoken": in_cards[0]})
+    assert started.status_code == 302 and "/games/" in started["Location"]
+    spanish = client.get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Juega ya contra el ordenador" in spanish and "Play now against the computer" not in spanish
+    visitor = Client().get("/").content.decode()
+    assert 'class="play-now-button"' not in visitor and 'href="/accounts/login/?next=/play/btwixt/"' in visitor

@@ -10,13 +10,13 @@ from types import SimpleNamespace
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Case, Exists, F, OuterRef, TextField, Value, When
+from django.db.models import Case, Exists, F, OuterRef, Prefetch, TextField, Value, When
 from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import timeuntil_filter
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_lazy, pgettext_lazy
@@ -38,7 +38,6 @@ from web import forms as lobby_form
 from web.board import agot_board_json
 from web.paging import Concatenated, page_of
 from westeros import kept
-from westeros.pagination import CountedApart
 
 logger = logging.getLogger(__name__)
 
@@ -392,19 +391,45 @@ def my_games(request: HttpRequest) -> HttpResponse:
     the finished ones, newest first (by number: games are numbered as they are created). Each part is
     read by the database in its index's order (GameSeat's seat_user_newest_game: a page of a busy
     player's 2,000 games no longer sorts them all; issue 27)."""
-    # the page names no opponent: the games' seats are not read (50 games' seats a page)
-    seats = (_listed(request.user.game_seats.filter(left_at__isnull=True), with_seats=False)
-             # what a row says, alone: 50 seats with every column of their games were a fifth of the page
-             .only("seat", "deadline_at", "paused_remaining", "is_bot", "game_id", "user_id",
-                   "game__ruleset", "game__status", "game__time_limit"))
+    # each part's count and page read by queries compiled once per process (westeros/compiled.py: a page's
+    # slice is a parameter of the SQL, so every page is one compiled query): building and compiling the
+    # four queries was a quarter of the page's CPU (issue 27, tenth round)
+    from westeros import compiled
+
+    me = request.user.pk
     # the games in progress read through the index of held seats (_games_held_in_progress), counted without it
     # (the count reads that index alone already; the subquery only cost compiling it)
-    in_progress = seats.filter(game__status=Game.Status.ACTIVE).order_by("-game_id")
-    in_progress = CountedApart(in_progress.filter(game_id__in=_games_held_in_progress(request.user.pk)), in_progress)
-    finished = seats.exclude(game__status=Game.Status.ACTIVE).order_by("-game_id")
-    pager = page_of(request, Concatenated(in_progress, finished, total=request.user.game_seats.filter(left_at__isnull=True)))
+    in_progress = compiled.Compiled("my-games:in-progress", _my_games_in_progress, _my_games_in_progress_counted,
+                                    user_id=me)
+    finished = compiled.Compiled("my-games:finished", _my_games_finished, user_id=me)
+    total = compiled.Compiled("my-games:all", _my_games_all, user_id=me)
+    pager = page_of(request, Concatenated(in_progress, finished, total=total))
     return render(request, "web/my_games.html", {"rows": _rendered_rows(_rows_of(pager.rows, vs_computer=False)),
                                                  "pager": pager})
+
+
+def _my_seats(user_id: int):
+    """My games' seats of the user: each with its game, what a row says alone (50 seats with every column
+    of their games were a fifth of the page); the page names no opponent: the games' seats are not read."""
+    return (_listed(_my_games_all(user_id), with_seats=False)
+            .only("seat", "deadline_at", "paused_remaining", "is_bot", "game_id", "user_id",
+                  "game__ruleset", "game__status", "game__time_limit"))
+
+
+def _my_games_all(user_id: int):
+    return GameSeat.objects.filter(user_id=user_id, left_at__isnull=True)
+
+
+def _my_games_in_progress_counted(user_id: int):
+    return _my_seats(user_id).filter(game__status=Game.Status.ACTIVE).order_by("-game_id")
+
+
+def _my_games_in_progress(user_id: int):
+    return _my_games_in_progress_counted(user_id).filter(game_id__in=_games_held_in_progress(user_id))
+
+
+def _my_games_finished(user_id: int):
+    return _my_seats(user_id).exclude(game__status=Game.Status.ACTIVE).order_by("-game_id")
 
 
 MY_GAMES_ROW_SECONDS = 24 * 3600  # how long a rendered row of My games is kept (its key is its values)
@@ -541,8 +566,7 @@ def home(request: HttpRequest) -> HttpResponse:
     from web.play import games_offered
 
     mine = _with_seat_names(mine)
-    context = {"lobbies_html": home_lobbies_html(), "games": games_offered(),
-               "unrated": gettext(lobbies.COMPUTER_UNRATED), "my_games": mine, "my_games_html": my_games_html(mine),
+    context = {"lobbies_html": home_lobbies_html(), "my_games": mine, "my_games_html": my_games_html(mine),
                "results_html": recent_results_html()}
     if request.user.is_authenticated:
         # the challenges waiting for your answer (the page lists the newest ten): fewer than ten listed
@@ -553,7 +577,31 @@ def home(request: HttpRequest) -> HttpResponse:
         waiting = challenges.waiting_for(request.user, HOME_CHALLENGES)
         context.update(challenges_waiting_list=waiting,
                        challenges_waiting_known=len(waiting) if len(waiting) < HOME_CHALLENGES else None)
+    context["play_now_html"] = play_now_html(games_offered(), request.user.is_authenticated)
     return render(request, "home.html", context)
+
+
+_KEPT_PLAY_NOW: dict[tuple, str] = {}
+
+
+def play_now_html(games: list[dict], signed_in: bool) -> str:
+    """The home page's play-now cards (templates/web/_home_play_now.html), kept per process: rendered once
+    for what they say (the games offered as web.play.games_offered words them, in the reader's language,
+    whether someone is signed in, the script prefix and URLconf their links are made with), their forms'
+    CSRF token left as a mark the page writes its own into ({% with_csrf_token %}). Four cards of links,
+    forms and translations were a third of the home page's template (issue 27, tenth round)."""
+    from westeros.templatetags.site_header import CSRF_MARK, KEPT_HEADERS
+
+    unrated = gettext(lobbies.COMPUTER_UNRATED)
+    key = (get_language(), get_script_prefix(), get_urlconf(), signed_in, repr(games), unrated)
+    html = _KEPT_PLAY_NOW.get(key)
+    if html is None:
+        html = render_to_string("web/_home_play_now.html", {"games": games, "unrated": unrated, "signed_in": signed_in,
+                                                            "csrf_token": CSRF_MARK})
+        if len(_KEPT_PLAY_NOW) >= KEPT_HEADERS:
+            _KEPT_PLAY_NOW.clear()
+        _KEPT_PLAY_NOW[key] = html
+    return html
 
 
 MY_GAMES_SECONDS = 600  # how long a rendering of the home page's games in progress is kept (its key is their rows)
@@ -633,11 +681,19 @@ def recent_results() -> list[dict]:
     who played each seat, in words)."""
     from games.results import places_in_words
 
-    # take-overs prefetched: places_in_words names who played each seat without a query per game
+    # take-overs prefetched: places_in_words names who played each seat without a query per game. The
+    # games' states are not read: only a card game's players (their factions name its seats), read alone
+    # by the database. Ten states, a card game's tens of kilobytes of JSON, were most of the 12-14 ms of
+    # CPU and 26-64 ms this took every RECENT_RESULTS_SECONDS on a busy home page (issue 27, tenth round).
     recent = (Game.objects.filter(private=False).exclude(status=Game.Status.ACTIVE)
-              .exclude(finished_at=None).order_by("-finished_at")
-              .prefetch_related("seats__user", "substitutions__leaver", "substitutions__substitute")[:10])
-    return [{"pk": g.pk, "finished_at": g.finished_at, "places": places_in_words(g)} for g in recent]
+              .exclude(finished_at=None).order_by("-finished_at").defer("state")
+              .annotate(lcg_players=Case(When(ruleset="lcg", then=KeyTextTransform("players", "state")),
+                                         default=None, output_field=TextField()))
+              .prefetch_related(Prefetch("seats", queryset=GameSeat.objects.select_related("user")),
+                                "substitutions__leaver", "substitutions__substitute")[:10])
+    return [{"pk": g.pk, "finished_at": g.finished_at,
+             "places": places_in_words(g, players=json.loads(g.lcg_players) if g.lcg_players else None)}
+            for g in recent]
 
 
 def recent_results_html() -> str:

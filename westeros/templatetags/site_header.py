@@ -1,22 +1,28 @@
 """The site's header (templates/_site_header.html: the navigation) on every page: `{% site_header %}`
-in base.html. It was rendered afresh on every page (fifteen links reversed, twenty translations: a
+in base.html; and its footer (templates/_site_footer.html: the language switch), `{% site_footer %}`.
+The header It was rendered afresh on every page (fifteen links reversed, twenty translations: a
 third of base.html's cost; issue 27), though it says only who reads it: it is kept per process,
 rendered once for each set of what it shows (the language, the script prefix and URLconf its links
 are made with, whether someone is signed in, their name, their challenges' count), so a new name or
-count is a new key at once; the CSRF token of its Log out form is written in per request."""
+count is a new key at once; the CSRF token of its Log out form is written in per request. The footer
+says the same to everyone reading a language (issue 27, tenth round: its language list, link and
+translations were rendered afresh on every page): kept per language, script prefix and URLconf, the
+page's address (where the switch returns) and the CSRF token written in per request."""
 from __future__ import annotations
 
 from django import template
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 register = template.Library()
 
 CSRF_MARK = "\x00csrf\x00"  # the nul character never comes in a value shown
+PATH_MARK = "\x00path\x00"  # (an address's nul character is %00: never this mark either)
 _KEPT: dict[tuple, str] = {}
+_KEPT_FOOTERS: dict[tuple, str] = {}
 KEPT_HEADERS = 10_000  # renderings kept per process (all forgotten at once past that)
 
 
@@ -35,10 +41,37 @@ def site_header(context) -> str:
         if len(_KEPT) >= KEPT_HEADERS:
             _KEPT.clear()
         _KEPT[key] = html
-    if signed_in:  # the token as {% csrf_token %} writes it (nothing without one, or with Django's NOTPROVIDED)
-        token = context.get("csrf_token")
-        token = str(token) if token else ""
-        field = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', CSRF_MARK)
-        html = (html.replace(CSRF_MARK, format_html("{}", token)) if token and token != "NOTPROVIDED"
-                else html.replace(field, ""))
+    if signed_in:
+        html = _with_token(html, context)
     return mark_safe(html)
+
+
+def _with_token(html: str, context) -> str:
+    """The kept HTML with the page's CSRF token as {% csrf_token %} writes it (nothing without one, or
+    with Django's NOTPROVIDED)."""
+    token = context.get("csrf_token")
+    token = str(token) if token else ""
+    field = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', CSRF_MARK)
+    return (html.replace(CSRF_MARK, format_html("{}", token)) if token and token != "NOTPROVIDED"
+            else html.replace(field, ""))
+
+
+@register.simple_tag(takes_context=True)
+def site_footer(context) -> str:
+    key = (get_language(), get_script_prefix(), get_urlconf())
+    html = _KEPT_FOOTERS.get(key)
+    if html is None:
+        html = render_to_string("_site_footer.html", {"csrf_token": CSRF_MARK, "request_path": PATH_MARK})
+        if len(_KEPT_FOOTERS) >= KEPT_HEADERS:
+            _KEPT_FOOTERS.clear()
+        _KEPT_FOOTERS[key] = html
+    request = context.get("request")
+    path = request.get_full_path() if request is not None else ""
+    return mark_safe(_with_token(html, context).replace(PATH_MARK, conditional_escape(path)))
+
+
+@register.simple_tag(takes_context=True)
+def with_csrf_token(context, html: str) -> str:
+    """HTML kept with CSRF_MARK for its forms' token (rendered with {"csrf_token": CSRF_MARK}), with the
+    page's own token written in, as {% csrf_token %} writes it (web/views.py play_now_html)."""
+    return mark_safe(_with_token(str(html), context))
