@@ -151,3 +151,98 @@ def test_the_engines_player_leaves_terrain_to_the_random_player():
 
     answers = {str(bot.random_action(s, "lannister", random.Random(n))) for n in range(20)}
     assert answers == {str({"choose": {"unit": "guards", "terrain": "hedge"}}), str({"choose": None})}
+
+
+# ---------------------------------------------------------------- Dangerous terrain and the zones' free actions
+# M78 Dangerous (seed 2130-2134): "las unidades que realicen una acción mientras estén en este elemento de
+# terreno sufren 1D3+1 Heridas antes de resolver esa acción". Revision 5: the Combat zone's free Attack
+# action (M35, seed 1497-1501) and the Maneuver zone's free Maneuver or Retreat action (seed 1510-1514) are
+# actions too. Scenario 100 shows the same in the notation.
+
+STAKES = {"id": "stakes", "type": "stakes", "rect": {"center": [24, 19], "size": [6, 1], "rotation": 0}}
+ENGAGED = {"guards": {"card": "10101", "at": [24, 20], "facing": 0, "activated": True},
+           "swords": {"card": "10201", "at": [24, 20], "facing": 180, "activated": True}}
+APART = {"guards": {"card": "10101", "at": [24, 20], "facing": 0, "activated": True},
+         "swords": {"card": "10201", "at": [24, 40], "facing": 180, "activated": True}}
+
+
+def _zone(zone, units, dice, options=None, terrain=None):
+    s = R.scenario_game(SEATS, options or {}, 1, {
+        "first_player": "lannister", "hands": {"stark": [], "lannister": []}, "units": units,
+        "ncus": {"30104": {"activated": False}}, "terrain": [STAKES] if terrain is None else terrain,
+        "dice": dice}, "activation")
+    s, _ = R.apply(s, "lannister", {"activate": "30104"})
+    s, _ = R.apply(s, "lannister", {"claim": {"zone": zone}})
+    assert R.pending(s) == {"lannister": "choose"} and s["decision"]["zone"] == zone
+    return s
+
+
+def test_the_combat_zones_free_attack_on_dangerous_terrain_costs_wounds_before_it_resolves():
+    s = _zone("swords", ENGAGED, [2] + [4] * 12)
+    assert flow.on_dangerous(s, "guards")
+    s, ev = R.apply(s, "lannister", {"choose": {"unit": "guards", "target": "swords"}})
+    kinds = [e["type"] for e in ev]
+    assert ev[0] == {"type": "dangerous", "unit": "guards", "why": "action", "roll": 2, "wounds": 3}
+    assert kinds.index("wounds") < kinds.index("attack")  # before the action resolves
+    assert s["units"]["guards"]["wounds"] == 9
+    attack_dice = next(e for e in ev if e["type"] == "attack_dice")
+    assert attack_dice["dice"] == [4] * 6  # the die 2 went to the wounds, not to the attack
+
+
+def test_the_combat_zones_free_attack_on_a_piece_while_on_dangerous_terrain():
+    s = _zone("swords", APART, [1])
+    # the Guardsmen may attack away the very stakes they stand on (Destructible, within 1 in)
+    assert {"choose": {"unit": "guards", "terrain": "stakes"}} in R.legal_actions(s, "lannister")
+    s, ev = R.apply(s, "lannister", {"choose": {"unit": "guards", "terrain": "stakes"}})
+    assert [e["type"] for e in ev][:3] == ["dangerous", "wounds", "terrain_destroyed"]
+    assert s["units"]["guards"]["wounds"] == 10 and s["terrain"] == [] and s["dice"] == []
+
+
+def test_an_illegal_free_action_on_dangerous_terrain_is_refused_and_costs_nothing():
+    far = {"id": "wall", "type": "wall", "rect": {"center": [28.75, 17], "size": [1, 4], "rotation": 0}}
+    s = _zone("swords", ENGAGED, [3], terrain=[STAKES, far])
+    for choose in ({"unit": "guards", "terrain": "wall"},           # engaged, and not Destructible
+                   {"unit": "guards", "target": "swords", "attack": "Crossbow"},
+                   {"unit": "guards", "target": "nobody"}):
+        with pytest.raises(EngineError):
+            R.apply(s, "lannister", {"choose": choose})
+    assert s["dice"] == [3] and s["units"]["guards"]["wounds"] == 12 and R.pending(s) == {"lannister": "choose"}
+    h = _zone("horse", APART, [3])
+    with pytest.raises(EngineError) as err:
+        R.apply(h, "lannister", {"choose": {"unit": "guards", "maneuver": {"forward": 9}}})  # beyond Speed 5
+    assert err.value.code == "illegal_action" and h["dice"] == [3] and h["units"]["guards"]["wounds"] == 12
+
+
+def test_a_unit_destroyed_by_the_wounds_does_not_make_its_free_action():
+    units = {**ENGAGED, "guards": {**ENGAGED["guards"], "wounds": 2}}
+    s = _zone("swords", units, [1])
+    s, ev = R.apply(s, "lannister", {"choose": {"unit": "guards", "target": "swords"}})
+    kinds = [e["type"] for e in ev]
+    assert kinds[:2] == ["dangerous", "wounds"] and "attack" not in kinds
+    assert "guards" not in T.live(s) and s["units"]["swords"]["wounds"] == 12 and s["dice"] == []
+    units = {**APART, "guards": {**APART["guards"], "wounds": 3}}
+    h = _zone("horse", units, [2])
+    h, ev = R.apply(h, "lannister", {"choose": {"unit": "guards", "maneuver": {"forward": 3}}})
+    assert "move" not in [e["type"] for e in ev] and "guards" not in T.live(h)
+
+
+def test_the_maneuver_zones_free_maneuver_and_retreat_on_dangerous_terrain():
+    s = _zone("horse", APART, [1])
+    s, ev = R.apply(s, "lannister", {"choose": {"unit": "guards", "maneuver": {"forward": 3}}})
+    assert [e["type"] for e in ev][:3] == ["dangerous", "wounds", "move"]
+    assert s["units"]["guards"]["wounds"] == 10 and s["units"]["guards"]["at"] == [24.0, 23.0]
+    # engaged: the free Retreat; its die comes after the wounds' die
+    r = _zone("horse", ENGAGED, [2, 1] + [3] * 10)
+    assert {"choose": {"unit": "guards", "retreat": True}} in R.legal_actions(r, "lannister")
+    r, ev = R.apply(r, "lannister", {"choose": {"unit": "guards", "retreat": True}})
+    assert ev[0] == {"type": "dangerous", "unit": "guards", "why": "action", "roll": 2, "wounds": 3}
+    assert r["units"]["guards"]["wounds"] == 9 and r["last_retreat"]["roll"] == 1
+
+
+def test_revision_4_free_actions_on_dangerous_terrain_are_unchanged():
+    for zone, units, choose in (("swords", ENGAGED, {"unit": "guards", "target": "swords"}),
+                                ("horse", APART, {"unit": "guards", "maneuver": {"forward": 3}})):
+        s = _zone(zone, units, [4] * 12, options={"revision": 4})
+        s, ev = R.apply(s, "lannister", {"choose": choose})
+        assert "dangerous" not in [e["type"] for e in ev]
+        assert s["units"]["guards"]["wounds"] == 12

@@ -658,6 +658,19 @@ def dangerous_wounds(state: State, name: str, why: str, events: Events, end_firs
     return wound(state, name, r + 1, events, None)
 
 
+def free_action_dangerous(state: State, name: str, events: Events, trial: Any) -> bool | None:
+    """M78 Dangerous (seed 2130-2134), revision 5: an action a unit makes outside its own activation (the
+    Combat zone's free Attack, the Maneuver zone's free Maneuver or Retreat, M35; a Tactics card's action)
+    is an action too: a unit on a Dangerous piece suffers 1D3+1 wounds before it resolves. `trial(copy)`
+    makes the action on a copy of the state first, so that an illegal one is refused and costs nothing.
+    None: no wounds (revision 4 or before, or not on a piece); else True if they destroyed the unit (its
+    action does not happen)."""
+    if T.revision(state) < 5 or name not in T.live(state) or not on_dangerous(state, name):
+        return None
+    trial(copy.deepcopy(state))
+    return dangerous_wounds(state, name, "action", events)
+
+
 def entered_dangerous(state: State, name: str, start, events: Events, end_first: bool = False,
                       since: int = 2) -> bool:
     """M78 Dangerous (revision 2): a unit whose move (the convex hull of its start and end trays, as
@@ -1167,7 +1180,9 @@ def refacing(state: State, name: str, target: str, face: bool, align: str | None
 
 def declare_attack(state: State, seat: str, name: str, value: Any, events: Events, charge: bool,
                    ends_activation: bool, disorderly: bool = False, arc: str | None = None,
-                   dice_mode: str | None = None) -> None:
+                   dice_mode: str | None = None, acted: bool = False) -> None:
+    """`acted`: the unit already suffered Dangerous wounds for this free Attack action (revision 5), so a
+    piece its re-face, alignment or shift enters does not damage it again (M78)."""
     v = _keys(value, {"target", "attack", "face", "align", "shift"}, "attack")
     target = v.get("target")
     if not isinstance(target, str):
@@ -1226,7 +1241,7 @@ def declare_attack(state: State, seat: str, name: str, value: Any, events: Event
             raise illegal(gettext("%(name)s has no line of sight to %(target)s") % {
                 "name": name, "target": target})  # M53
     act = state.get("act") or {}
-    if not start.equals(T.poly(state, name)) and not (act.get("unit") == name and act.get("dangerous")) \
+    if not start.equals(T.poly(state, name)) and not acted and not (act.get("unit") == name and act.get("dangerous")) \
             and entered_dangerous(state, name, start, events, end_first=ends_activation, since=3):
         return  # M78 Dangerous: destroyed entering a piece as it re-faces, aligns or shifts: no attack
     if arc is None:
@@ -2078,15 +2093,23 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
                     "choose: an attack on terrain takes the unit and the terrain only, not %(key)s") % {
                     "key": others[0]})
             # its checks come before the piece is removed: a refused attack leaves the zone's choice asked
-            attack_terrain(state, name, {"terrain": v["terrain"]}, events, ends_activation=False)
+            if not free_action_dangerous(state, name, events, lambda s: attack_terrain(
+                    s, name, {"terrain": v["terrain"]}, [], ends_activation=False)):
+                attack_terrain(state, name, {"terrain": v["terrain"]}, events, ends_activation=False)
             state["decision"] = None
             done(state, task)
             return
-        state["decision"] = None
-        done(state, task)
         attack = {k: v[k] for k in ("target", "attack", "face", "align", "shift") if k in v} if full else {
             "target": v.get("target")}
-        declare_attack(state, seat, name, attack, events, charge=False, ends_activation=False)
+        # revision 5: on a Dangerous piece the free Attack action costs 1D3+1 wounds first (M78)
+        hurt = free_action_dangerous(state, name, events, lambda s: declare_attack(
+            s, seat, name, attack, [], charge=False, ends_activation=False))
+        state["decision"] = None
+        done(state, task)
+        if hurt:
+            return  # destroyed before its attack resolves: no attack
+        declare_attack(state, seat, name, attack, events, charge=False, ends_activation=False,
+                       acted=hurt is not None)
         return
     elif zone == "horse":
         if T.is_enemy(state, seat, useat):  # M130: a teammate's unit is friendly
@@ -2098,12 +2121,22 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
                 raise illegal(gettext("%(name)s is surrounded: no Retreat can move it away") % {"name": name})  # M49
             state["decision"] = None
             done(state, task)
+            # revision 5: the free Retreat action on a Dangerous piece (M78), its checks made above
+            if free_action_dangerous(state, name, events, lambda s: None):
+                return  # destroyed before it retreats
             r = T.roll(state, 6)
             mx = T.speed(state, name) + r
             state["last_retreat"] = {"unit": name, "roll": r, "max": mx}
             push(state, {"t": "retreat", "unit": name, "max": mx, "seat": seat, "free": True})
             return
         at, facing = check_maneuver(state, name, v.get("maneuver") or {})
+        # revision 5: the free Maneuver action on a Dangerous piece (M78), found legal just above; a piece
+        # it then enters is entered as by the activation's Maneuver (both, as in do_action)
+        if free_action_dangerous(state, name, events, lambda s: None):
+            state["decision"] = None
+            if task in state["work"]:
+                done(state, task)
+            return  # destroyed before it moves
         start = T.poly(state, name)
         set_pose(state, name, at, facing)
         events.append({"type": "move", "unit": name, "kind": "maneuver", "at": at, "facing": facing})
