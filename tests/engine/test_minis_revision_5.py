@@ -246,3 +246,53 @@ def test_revision_4_free_actions_on_dangerous_terrain_are_unchanged():
         s, ev = R.apply(s, "lannister", {"choose": choose})
         assert "dangerous" not in [e["type"] for e in ev]
         assert s["units"]["guards"]["wounds"] == 12
+
+
+# ---------------------------------------------------------------- Tactics cards and Orders that give an action
+# Reading (docs/rules-decisions.md, revision 5): where a card or an Order says the unit "makes one ... action"
+# (Swift Reposition's 3-inch Maneuver with the horse zone, Sudden Retreat, Swift Retreat, Hit and Run,
+# Overrun, Assault Orders, Set for Charge), a unit on a Dangerous piece suffers 1D3+1 wounds before it
+# resolves, as for the zones; a "shift" is no action (Swift Reposition without the horse zone, Tactical
+# Reposition).
+
+SWIFT_UNITS = {"swords": {"card": "10201", "at": [24, 20], "facing": 0},
+               "guards": {"card": "10101", "at": [10, 34], "facing": 180, "order_used": True}}
+
+
+def _swift(horse: bool, options=None):
+    ncus = {"30201": {"activated": True, "zone": "horse"}} if horse else {}
+    s = R.scenario_game(SEATS, options or {}, 1, {
+        "hands": {"stark": ["40206"], "lannister": []}, "units": SWIFT_UNITS, "ncus": ncus,
+        "terrain": [STAKES], "dice": [2]}, None)
+    assert R.pending(s) == {"stark": "react"} and flow.on_dangerous(s, "swords")
+    s, ev = R.apply(s, "stark", {"play": {"card": "40206", "unit": "swords",
+                                          "move": {"forward": 3} if horse else {"direction": "forward", "distance": 2}}})
+    if R.pending(s) == {"lannister": "react"}:
+        s, more = R.apply(s, "lannister", {"pass": True})
+        ev = ev + more
+    return s, ev
+
+
+def test_swift_reposition_maneuver_action_on_dangerous_terrain_but_not_its_shift():
+    s, ev = _swift(horse=True)
+    assert [e["type"] for e in ev if e["type"] in ("dangerous", "move")] == ["dangerous", "move"]
+    assert s["units"]["swords"]["wounds"] == 9 and s["units"]["swords"]["at"] == [24.0, 23.0]
+    s, ev = _swift(horse=False)  # a 2-inch shift is no action; leaving the piece is not entering it
+    assert "dangerous" not in [e["type"] for e in ev] and s["dice"] == [2]
+    assert s["units"]["swords"]["wounds"] == 12 and s["units"]["swords"]["at"] == [24.0, 22.0]
+    s, ev = _swift(horse=True, options={"revision": 4})
+    assert "dangerous" not in [e["type"] for e in ev] and s["units"]["swords"]["wounds"] == 12
+
+
+def test_a_retreat_action_given_by_a_card_on_dangerous_terrain():
+    from games.engine.minis import cards
+
+    s = _zone("swords", ENGAGED, [1, 4])
+    ev: list = []
+    cards.start_retreat(s, "lannister", "guards", ev)  # Sudden Retreat / Swift Retreat / Hit and Run
+    assert [e["type"] for e in ev] == ["dangerous", "wounds", "retreat"]
+    assert s["units"]["guards"]["wounds"] == 10 and s["last_retreat"]["roll"] == 4
+    old = _zone("swords", ENGAGED, [4], options={"revision": 4})
+    ev = []
+    cards.start_retreat(old, "lannister", "guards", ev)
+    assert [e["type"] for e in ev] == ["retreat"] and old["last_retreat"]["roll"] == 4

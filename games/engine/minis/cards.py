@@ -145,6 +145,10 @@ def start_retreat(state: State, seat: str, name: str, events: Events, may_reroll
     die (Sudden Retreat for Robb's unit); `weaken`: every enemy it disengages from gains Weakened (Hit
     and Run for Robb's unit)."""
     flow = _flow()
+    # revision 5: "makes one Retreat action" (Sudden Retreat, Swift Retreat, Hit and Run): on a Dangerous
+    # piece, 1D3+1 wounds before it resolves (M78, seed 2130-2134); the callers found it legal
+    if flow.free_action_dangerous(state, name, events, lambda s: None):
+        return  # destroyed before it retreats
     r = T.roll(state, 6)
     mx = T.speed(state, name) + r
     state["last_retreat"] = {"unit": name, "roll": r, "max": mx}
@@ -226,6 +230,9 @@ def _swift_res(state, seat, ctx, p, o, events):
         name, at, f = _shift(state, seat, p, 3.0 if horse else 2.0, None, 0, maneuver=horse)
     except EngineError:
         return  # no longer legal when it resolves: no effect
+    # revision 5: the 3-inch Maneuver action (not the 2-inch shift, no action) on a Dangerous piece (M78)
+    if horse and _flow().free_action_dangerous(state, name, events, lambda s: None):
+        return  # destroyed before it moves
     _move(state, name, at, f, "shift", events)
 
 
@@ -536,11 +543,16 @@ def _assault_res(state, seat, ctx, p, o, events):
         _assault_check(state, seat, ctx, p, o)
     except EngineError:
         return
+    # revision 5: "makes one Melee Attack action" / "one Charge action" on a Dangerous piece (M78)
+    hurt = flow.free_action_dangerous(state, name, events, lambda s: None)  # found legal just above
+    if hurt:
+        return  # destroyed before its action resolves
     if p.get("charge") is not None:
-        flow.declare_charge(state, seat, name, p["charge"], events, free=True, dice_mode="lowest")
+        flow.declare_charge(state, seat, name, p["charge"], events, free=True, dice_mode="lowest",
+                            acted=hurt is not None)
     else:
         flow.declare_attack(state, seat, name, {"target": p["target"]}, events, charge=False,
-                            ends_activation=False, dice_mode="lowest")
+                            ends_activation=False, dice_mode="lowest", acted=hurt is not None)
 
 
 # charge_declared / charge_rolled / charge_success
@@ -598,7 +610,13 @@ def _set_can(state, seat, ctx, o):
 
 def _set_res(state, seat, ctx, p, o, events):
     if o in T.live(state) and ctx["unit"] in T.engaged_with(state, o):
-        _flow().declare_attack(state, seat, o, {"target": ctx["unit"]}, events, charge=False, ends_activation=False)
+        # revision 5: "makes one Melee Attack action" on a Dangerous piece: 1D3+1 wounds first (M78)
+        hurt = _flow().free_action_dangerous(state, o, events, lambda s: _flow().declare_attack(
+            s, seat, o, {"target": ctx["unit"]}, [], charge=False, ends_activation=False))
+        if hurt:
+            return  # destroyed before its attack resolves
+        _flow().declare_attack(state, seat, o, {"target": ctx["unit"]}, events, charge=False, ends_activation=False,
+                               acted=hurt is not None)
 
 
 # surge: Overrun (a Charge or a March instead of the Surge)
@@ -632,10 +650,17 @@ def _overrun_res(state, seat, ctx, p, o, events):
             t["replaced"] = True
     if p.get("march") is not None:
         at, facing = flow.check_march(state, name, p["march"])
+    # revision 5: "makes one Charge or March action" on a Dangerous piece: 1D3+1 wounds first (M78); a
+    # March then entering a piece is damaged as the activation's March, a Charge only once
+    hurt = flow.free_action_dangerous(state, name, events, lambda s: None)  # found legal just above
+    if hurt:
+        return  # destroyed before its action resolves
+    if p.get("march") is not None:
         _move(state, name, at, facing, "march", events)
         return
     clegane = o is None and "Affiliation: House Clegane" in T.abilities(state, name)
-    flow.declare_charge(state, seat, name, p["charge"], events, free=True, may_reroll=clegane)
+    flow.declare_charge(state, seat, name, p["charge"], events, free=True, may_reroll=clegane,
+                        acted=hurt is not None)
 
 
 # morale_rolled: Kingslayer's Renown (40108)

@@ -891,11 +891,13 @@ def charge_checks(state: State, name: str, target: str, face: float | None) -> d
 
 
 def declare_charge(state: State, seat: str, name: str, value: Any, events: Events, free: bool = False,
-                   dice_mode: str | None = None, may_reroll: bool = False, as_six: bool = False) -> None:
+                   dice_mode: str | None = None, may_reroll: bool = False, as_six: bool = False,
+                   acted: bool = False) -> None:
     """M61-M64: the declaration (checks, the pre-charge pivot); then the `charge` task rolls the charge
     die (windows: `charge_declared` before it, `charge_rolled` after it) and moves (M65-M69).
     `free`: a charge made outside the unit's own action (Assault Orders, Overrun): it does not end an
-    activation."""
+    activation. `acted`: a free Charge action for which the unit already suffered Dangerous wounds
+    (revision 5, M78): it is not damaged again entering a piece."""
     v = _keys(value, {"target", "face", "align", "arc"}, "charge")
     target = v.get("target")
     if not isinstance(target, str):
@@ -919,6 +921,8 @@ def declare_charge(state: State, seat: str, name: str, value: Any, events: Event
     state["charging"] = {"unit": name, "target": target, "arc": arc, "align": align, "seat": seat,
                          "dice_mode": dice_mode, "may_reroll": may_reroll, "as_six": as_six, "superior": None,
                          "devastating": False}
+    if acted:
+        state["charging"]["dangerous"] = True  # M78 Dangerous: "only once" for this Charge action
     if not free:
         push(state, {"t": "end_activation"})
     push(state, {"t": "charge", "stage": "roll"})
@@ -1029,7 +1033,8 @@ def _charge_move(state: State, task: dict[str, Any], events: Events) -> None:
                 state["last_charge"][kw] = True
     events.append({"type": "charge", **state["last_charge"]})
     act = state.get("act") or {}
-    if not (act.get("unit") == name and act.get("dangerous")) and entered_dangerous(state, name, me, events):
+    if not (act.get("unit") == name and act.get("dangerous")) and not c.get("dangerous") \
+            and entered_dangerous(state, name, me, events):
         done(state, task)  # M78 Dangerous: destroyed entering it, the charge ends there
         return
     if disorderly:
