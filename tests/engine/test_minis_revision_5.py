@@ -296,3 +296,18 @@ def test_a_retreat_action_given_by_a_card_on_dangerous_terrain():
     ev = []
     cards.start_retreat(old, "lannister", "guards", ev)
     assert [e["type"] for e in ev] == ["retreat"] and old["last_retreat"]["roll"] == 4
+
+
+def test_the_log_tells_the_free_actions_wounds_in_english_and_spanish():
+    from django.utils import translation
+
+    units = {"guardsmen": ENGAGED["guards"], "sworn_swords": ENGAGED["swords"]}  # ids the log names
+    s = _zone("swords", units, [2] + [1] * 6)
+    s, ev = R.apply(s, "lannister", {"choose": {"unit": "guardsmen", "target": "sworn_swords"}})
+    event = next(e for e in ev if e["type"] == "dangerous")
+    with translation.override("en"):
+        text = R.describe_event(event)["text"]
+    assert text == "Lannister Guardsmen acts on Dangerous terrain: 1D3+1 rolls 2, 3 wounds."
+    with translation.override("es"):
+        text = R.describe_event(event)["text"]
+    assert text == "Guardias Lannister realiza una acción en terreno Peligroso: 1D3+1 saca 2, 3 Heridas."
