@@ -22,7 +22,8 @@ from games.engine.narration import gettext, join, ngettext, pgettext
 # turn's start and end windows (M29), Subjugation of Power's "cannot be targeted by its own side's Tactics
 # cards", the NCU abilities Playing The Game (Cersei) and Repeating the Words (Sansa); 5: the random
 # terrain's 7 (the player's choice, M22) is a hill (Elevated, an agreed piece: seed 2008-2011) instead of a
-# Forest, and the Combat zone's free Attack may attack a Destructible piece within 1 in (M35, M78).
+# Forest, the Combat zone's free Attack may attack a Destructible piece within 1 in (M35, M78), and M78
+# Dangerous wounds a unit making a zone's or a card's free action on a piece (flow.free_action_dangerous).
 REVISION = 5
 
 
