@@ -311,3 +311,31 @@ def test_the_log_tells_the_free_actions_wounds_in_english_and_spanish():
     with translation.override("es"):
         text = R.describe_event(event)["text"]
     assert text == "Guardias Lannister realiza una acción en terreno Peligroso: 1D3+1 saca 2, 3 Heridas."
+
+
+def test_assault_orders_melee_attack_action_on_dangerous_terrain():
+    # Assault Orders (40207): "one friendly combat unit makes one Melee Attack action" instead of the zone's
+    # effect; the Sworn Swords stand on the stakes engaged with the Guardsmen
+    units = {"swords": {"card": "10201", "at": [24, 20], "facing": 0, "activated": True},
+             "guards": {"card": "10101", "at": [24, 20], "facing": 180, "activated": True, "order_used": True}}
+    wounds = {}
+    for revision in (5, 4):
+        s = R.scenario_game(SEATS, {"revision": revision}, 1, {
+            "first_player": "stark", "hands": {"stark": ["40207"], "lannister": []}, "units": units,
+            "ncus": {"30201": {"activated": False}}, "terrain": [STAKES], "dice": [2] + [1] * 6}, "activation")
+        s, _ = R.apply(s, "stark", {"activate": "30201"})
+        s, _ = R.apply(s, "stark", {"claim": {"zone": "money"}})
+        while R.pending(s) == {"stark": "choose"}:  # Catelyn's influence first, as the timeout answers it
+            s, _ = R.apply(s, "stark", R.default_action(s, "stark"))
+        s, ev = R.apply(s, "stark", {"play": {"card": "40207", "unit": "swords", "target": "guards"}})
+        while R.pending(s) == {"lannister": "react"}:
+            s, more = R.apply(s, "lannister", {"pass": True})
+            ev += more
+        kinds = [e["type"] for e in ev]
+        assert "attack" in kinds
+        if revision == 5:
+            assert kinds.index("dangerous") < kinds.index("attack")
+        else:
+            assert "dangerous" not in kinds
+        wounds[revision] = s["units"]["swords"]["wounds"]
+    assert wounds == {5: 9, 4: 12}
