@@ -218,6 +218,7 @@ def test_the_scanners_catch_planted_leaks():
     assert ("websocket", 1, None, [unseen]) in watch.leaks
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 @pytest.mark.parametrize(("players", "seed", "options"), [
     (3, 1, FOG), (6, 2, {**FOG, "random_starts": True, "draft_house_cards": True})])
 def test_whole_fogged_games_through_the_site_leak_nothing(players, seed, options):

@@ -65,6 +65,7 @@ def _play_to_the_end(game: Game, limit: int = 6000) -> int:
     raise AssertionError(f"the game did not end in {limit} moves")
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 def test_two_against_two_with_two_people_bringing_armies_and_two_computers_runs_to_its_end_M130():
     host, friend = make_user(), make_user()
     stark = _stark_without_catelyn(host)
@@ -88,6 +89,7 @@ def test_two_against_two_with_two_people_bringing_armies_and_two_computers_runs_
     assert game.status == Game.Status.FINISHED and game.state["over"]
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 def test_a_four_player_free_for_all_through_the_api_runs_to_its_end_M131():
     people = [make_user() for _ in range(4)]
     made = _create(people[0], seats=4, ranked=True, options={"multiplayer": "ffa"})
@@ -269,6 +271,7 @@ def test_play_against_two_computers_each_against_all_from_the_games_page_M131(cl
     assert sum(1 for s in game.seats.all() if s.user is None) == 2
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 def test_a_ranked_two_against_two_of_four_people_is_rated_as_two_sides_M130():
     people = [make_user() for _ in range(4)]
     made = _create(people[0], seats=4, ranked=True, options={"multiplayer": "teams"})

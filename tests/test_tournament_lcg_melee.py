@@ -42,6 +42,7 @@ def play_to_the_end(game: Game) -> None:
     raise AssertionError("the melee did not end")
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 def test_an_event_of_four_seat_melee_tables_is_paired_played_and_placed_by_power():
     tid, org = melee_event(8, 4, rounds=2)
     first = round_tables(tid, 1)

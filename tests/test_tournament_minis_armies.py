@@ -165,6 +165,7 @@ def test_swiss_pairs_armies_as_any_swiss_event_and_a_stark_army_may_meet_another
         assert all(table.game.seat_names()[s.position] == s.seat for s in table.seats.all())  # the game's seats
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 def test_an_event_of_armies_of_one_house_pairs_mirror_matches_and_plays_them_avoiding_rematches():
     org = make_user()
     tid = bots_event(org)
@@ -186,6 +187,7 @@ def test_an_event_of_armies_of_one_house_pairs_mirror_matches_and_plays_them_avo
     assert len(set(met)) == 6  # three rounds of four players: everyone meets everyone once
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 def test_a_player_of_no_army_takes_the_house_the_other_army_leaves():
     org, a, b, c, d = (make_user() for _ in range(5))
     tid = bots_event(org)
@@ -352,6 +354,7 @@ def test_seats_follow_the_armies_and_the_others_take_the_house_they_played_least
     assert placed == {"x": "lannister", "y": "stark"}
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 def test_simulate_tournament_plays_a_two_against_two_event_with_bots():
     out = StringIO()
     call_command("simulate_tournament", "--ruleset", "minis", "--teams", "--players", "4", "--rounds", "1",

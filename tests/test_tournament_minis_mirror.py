@@ -42,6 +42,7 @@ def seats_of(table: Table) -> dict[int, str]:
     return {s.registration.user_id: s.seat for s in table.seats.select_related("registration")}
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 def test_a_league_plays_a_mirror_match_of_two_stark_armies_and_finishes():
     t = event("league", division_size=3)
     alys, bran, cat = make_user(), make_user(), make_user()
@@ -72,6 +73,7 @@ def test_a_league_plays_a_mirror_match_of_two_stark_armies_and_finishes():
         1 for table in tables if table.game.state["winner"] is not None)
 
 
+@pytest.mark.slow_once  # whole games: long; the shorter tests here cover their database paths on both CI passes
 def test_an_elimination_of_stark_armies_plays_mirror_matches_to_its_final():
     t = event("elimination", advance_per_table=1)
     users = [make_user() for _ in range(4)]
