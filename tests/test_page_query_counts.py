@@ -149,7 +149,9 @@ class Site:
 
 
 def counts(site: Site, table: dict[str, int], api: bool) -> dict[str, int]:
-    """Each URL's queries, on its second request (the first fills the per-process caches)."""
+    """Each URL's queries, on its second request (the first fills the per-process caches); the fewest of
+    two such requests, because a kept fragment whose time runs out between the two (on a loaded machine
+    the requests can be seconds apart) is rebuilt: a count that grows with the site grows in both."""
     if api:
         from rest_framework.test import APIClient
 
@@ -161,10 +163,13 @@ def counts(site: Site, table: dict[str, int], api: bool) -> dict[str, int]:
     found = {}
     for template, (url, _) in site.urls(table).items():
         client.get(url)
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(url)
-        assert response.status_code == 200, f"{url}: {response.status_code}"
-        found[template] = len(queries.captured_queries)
+        seen = []
+        for _ in range(2):
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(url)
+            assert response.status_code == 200, f"{url}: {response.status_code}"
+            seen.append(len(queries.captured_queries))
+        found[template] = min(seen)
     return found
 
 
