@@ -93,19 +93,28 @@ def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any], win
             return entry[0], entry[1], entry[5], iter(())
         values = {**values, _LIMIT: high - low, _OFFSET: low}
     queryset, compiler, sql, params, slots, columns = entry
+    call = _parameters(label, params, slots, values)
+    if call is None:
+        return queryset, compiler, columns, iter(())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, call)
+        fetched = cursor.fetchall()
+    return queryset, compiler, columns, compiler.results_iter([fetched])
+
+
+def _parameters(label: str, params: tuple, slots: dict, values: dict[str, Any]) -> list[Any] | None:
+    """The parameters of one call of a compiled query: its compiled ones with each value in its places;
+    None when a value is an integer no 64-bit column holds (such a query matches no row: nothing is run)."""
     if set(values) != set(slots):
         raise ValueError(f"{label} was compiled with the values {sorted(slots)}, not {sorted(values)}")
     if any(_beyond_range(v) for v in values.values()):
-        return queryset, compiler, columns, iter(())
+        return None
     call = list(params)
     for name, (places, prepare) in slots.items():
         value = values[name] if prepare is None else prepare(values[name])
         for at in places:
             call[at] = value
-    with connection.cursor() as cursor:
-        cursor.execute(sql, call)
-        fetched = cursor.fetchall()
-    return queryset, compiler, columns, compiler.results_iter([fetched])
+    return call
 
 
 def rows(label: str, build: Callable[..., QuerySet], **values: Any) -> list[dict[str, Any]]:
@@ -153,15 +162,9 @@ def count(label: str, build: Callable[..., QuerySet], **values: Any) -> int:
             entry = _compiled.get(key) or _compile_count(build, values, connection)
             _compiled[key] = entry
     sql, params, slots = entry
-    if set(values) != set(slots):
-        raise ValueError(f"{label} was compiled with the values {sorted(slots)}, not {sorted(values)}")
-    if any(_beyond_range(v) for v in values.values()):
+    call = _parameters(label, params, slots, values)
+    if call is None:
         return 0
-    call = list(params)
-    for name, (places, prepare) in slots.items():
-        value = values[name] if prepare is None else prepare(values[name])
-        for at in places:
-            call[at] = value
     with connection.cursor() as cursor:
         cursor.execute(sql, call)
         return int(cursor.fetchone()[0])
