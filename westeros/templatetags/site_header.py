@@ -1,6 +1,6 @@
 """The site's header (templates/_site_header.html: the navigation) on every page: `{% site_header %}`
 in base.html; and its footer (templates/_site_footer.html: the language switch), `{% site_footer %}`.
-The header It was rendered afresh on every page (fifteen links reversed, twenty translations: a
+The header was rendered afresh on every page (fifteen links reversed, twenty translations: a
 third of base.html's cost; issue 27), though it says only who reads it: it is kept per process,
 rendered once for each set of what it shows (the language, the script prefix and URLconf its links
 are made with, whether someone is signed in, their name, their challenges' count), so a new name or
