@@ -56,18 +56,7 @@ def _compile(build: Callable[..., QuerySet], values: dict[str, Any], window: boo
             raise ValueError("the query's slice is not the end of its SQL")
         sql = f"{sql[:-len(sliced)]}LIMIT %s OFFSET %s"
         params = (*params, _STAND_IN_LIMIT, _STAND_IN_OFFSET)
-    slots = {}
-    for name, stand_in in stand_ins.items():
-        # the value as the ORM passed it to the database: itself, or a datetime as this database takes it
-        # (SQLite a text); the call's value goes the same way
-        prepare = None
-        found = [i for i, p in enumerate(params) if p == stand_in]
-        if not found and isinstance(stand_in, datetime):
-            prepare = ops.adapt_datetimefield_value
-            found = [i for i, p in enumerate(params) if p == prepare(stand_in)]
-        if not found:  # changed on its way in (e.g. made part of a pattern): compile per call instead
-            raise ValueError(f"the value {name} is not a parameter of the query")
-        slots[name] = (found, prepare)  # each place it is used (a user's id in a query and its subquery)
+    slots = _slots(stand_ins, params, ops, "query")
     if window:
         slots[_LIMIT], slots[_OFFSET] = ([len(params) - 2], None), ([len(params) - 1], None)
     # the columns in the order of the SQL: as values() named them (Django 5.2 keeps that order, an
@@ -100,6 +89,23 @@ def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any], win
         cursor.execute(sql, call)
         fetched = cursor.fetchall()
     return queryset, compiler, columns, compiler.results_iter([fetched])
+
+
+def _slots(stand_ins: dict[str, Any], params, ops, what: str) -> dict[str, tuple[list[int], Any]]:
+    """Where each stand-in value sits among a compiled query's parameters: {name: (places, prepare)}, each
+    place it is used (a user's id in a query and its subquery), and `prepare` when the ORM passed it on
+    changed (a datetime as this database takes it, SQLite a text; the call's value goes the same way)."""
+    slots = {}
+    for name, stand_in in stand_ins.items():
+        prepare = None
+        found = [i for i, p in enumerate(params) if p == stand_in]
+        if not found and isinstance(stand_in, datetime):
+            prepare = ops.adapt_datetimefield_value
+            found = [i for i, p in enumerate(params) if p == prepare(stand_in)]
+        if not found:  # changed on its way in (e.g. made part of a pattern): compile per call instead
+            raise ValueError(f"the value {name} is not a parameter of the {what}")
+        slots[name] = (found, prepare)
+    return slots
 
 
 def _parameters(label: str, params: tuple, slots: dict, values: dict[str, Any]) -> list[Any] | None:
@@ -183,18 +189,7 @@ def _compile_count(build: Callable[..., QuerySet], values: dict[str, Any], conne
     if len(made) != 1:
         raise ValueError(f"a count made {len(made)} queries, not one")
     sql, params = made[0]
-    ops = connection.ops
-    slots = {}
-    for name, stand_in in stand_ins.items():
-        prepare = None
-        found = [i for i, p in enumerate(params) if p == stand_in]
-        if not found and isinstance(stand_in, datetime):
-            prepare = ops.adapt_datetimefield_value
-            found = [i for i, p in enumerate(params) if p == prepare(stand_in)]
-        if not found:
-            raise ValueError(f"the value {name} is not a parameter of the count")
-        slots[name] = (found, prepare)
-    return sql, params, slots
+    return sql, params, _slots(stand_ins, params, connection.ops, "count")
 
 
 class Compiled:
