@@ -147,7 +147,7 @@ def start_retreat(state: State, seat: str, name: str, events: Events, may_reroll
     flow = _flow()
     # revision 5: "makes one Retreat action" (Sudden Retreat, Swift Retreat, Hit and Run): on a Dangerous
     # piece, 1D3+1 wounds before it resolves (M78, seed 2130-2134); the callers found it legal
-    if flow.free_action_dangerous(state, name, events, lambda s: None):
+    if flow.free_action_dangerous(state, name, events):
         return  # destroyed before it retreats
     r = T.roll(state, 6)
     mx = T.speed(state, name) + r
@@ -231,7 +231,7 @@ def _swift_res(state, seat, ctx, p, o, events):
     except EngineError:
         return  # no longer legal when it resolves: no effect
     # revision 5: the 3-inch Maneuver action (not the 2-inch shift, no action) on a Dangerous piece (M78)
-    if horse and _flow().free_action_dangerous(state, name, events, lambda s: None):
+    if horse and _flow().free_action_dangerous(state, name, events):
         return  # destroyed before it moves
     _move(state, name, at, f, "shift", events)
 
@@ -544,7 +544,7 @@ def _assault_res(state, seat, ctx, p, o, events):
     except EngineError:
         return
     # revision 5: "makes one Melee Attack action" / "one Charge action" on a Dangerous piece (M78)
-    hurt = flow.free_action_dangerous(state, name, events, lambda s: None)  # found legal just above
+    hurt = flow.free_action_dangerous(state, name, events)  # found legal just above
     if hurt:
         return  # destroyed before its action resolves
     if p.get("charge") is not None:
@@ -652,7 +652,7 @@ def _overrun_res(state, seat, ctx, p, o, events):
         at, facing = flow.check_march(state, name, p["march"])
     # revision 5: "makes one Charge or March action" on a Dangerous piece: 1D3+1 wounds first (M78); a
     # March then entering a piece is damaged as the activation's March, a Charge only once
-    hurt = flow.free_action_dangerous(state, name, events, lambda s: None)  # found legal just above
+    hurt = flow.free_action_dangerous(state, name, events)  # found legal just above
     if hurt:
         return  # destroyed before its action resolves
     if p.get("march") is not None:

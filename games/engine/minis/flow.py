@@ -658,16 +658,18 @@ def dangerous_wounds(state: State, name: str, why: str, events: Events, end_firs
     return wound(state, name, r + 1, events, None)
 
 
-def free_action_dangerous(state: State, name: str, events: Events, trial: Any) -> bool | None:
+def free_action_dangerous(state: State, name: str, events: Events, trial: Any = None) -> bool | None:
     """M78 Dangerous (seed 2130-2134), revision 5: an action a unit makes outside its own activation (the
     Combat zone's free Attack, the Maneuver zone's free Maneuver or Retreat, M35; a Tactics card's action)
     is an action too: a unit on a Dangerous piece suffers 1D3+1 wounds before it resolves. `trial(copy)`
-    makes the action on a copy of the state first, so that an illegal one is refused and costs nothing.
+    makes the action on a copy of the state first, so that an illegal one is refused and costs nothing
+    (no trial: the caller has already found the action legal).
     None: no wounds (revision 4 or before, or not on a piece); else True if they destroyed the unit (its
     action does not happen)."""
     if T.revision(state) < 5 or name not in T.live(state) or not on_dangerous(state, name):
         return None
-    trial(copy.deepcopy(state))
+    if trial is not None:
+        trial(copy.deepcopy(state))
     return dangerous_wounds(state, name, "action", events)
 
 
@@ -2127,7 +2129,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
             state["decision"] = None
             done(state, task)
             # revision 5: the free Retreat action on a Dangerous piece (M78), its checks made above
-            if free_action_dangerous(state, name, events, lambda s: None):
+            if free_action_dangerous(state, name, events):
                 return  # destroyed before it retreats
             r = T.roll(state, 6)
             mx = T.speed(state, name) + r
@@ -2137,7 +2139,7 @@ def answer_zone(state: State, seat: str, value: Any, events: Events, task: dict[
         at, facing = check_maneuver(state, name, v.get("maneuver") or {})
         # revision 5: the free Maneuver action on a Dangerous piece (M78), found legal just above; a piece
         # it then enters is entered as by the activation's Maneuver (both, as in do_action)
-        if free_action_dangerous(state, name, events, lambda s: None):
+        if free_action_dangerous(state, name, events):
             state["decision"] = None
             if task in state["work"]:
                 done(state, task)
