@@ -6,6 +6,8 @@ renewed by every change, so nothing kept is stale."""
 from __future__ import annotations
 
 import logging
+import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
@@ -45,3 +47,38 @@ def keep_many(values: dict[str, Any], seconds: int) -> None:
         cache.set_many(values, seconds)
     except Exception:
         log.warning("kept fragments: the cache could not be written")
+
+
+def until_renewed(key: str, version_key: str, build: Callable[[], Any], seconds: int) -> Any:
+    """The value kept under `key` while the version under `version_key` is the one it was built at, else
+    `build()` kept anew: read in one round trip with its version. For a fragment whose rows change only
+    when something happens that renews the version (`renew`, sent once that change has committed), such
+    as the home page's recent results when a game ends: rebuilt once a change, not on a timer (issue 27).
+    A build that read the rows before a change and is kept after it was kept under the old version, so
+    the next reader builds again: never stale past a renewal. `seconds` bounds what no renewal covers."""
+    found = get_many([key, version_key])
+    version = found.get(version_key)
+    if version is None:  # never set, or evicted: start one (another reader may just have)
+        try:
+            version = uuid.uuid4().hex
+            if not cache.add(version_key, version, None):
+                version = cache.get(version_key)
+        except Exception:
+            log.warning("kept fragment %s: the cache could not be written", key.split(":", 1)[0])
+            version = None
+        if version is None:
+            return build()
+    held = found.get(key)
+    if isinstance(held, tuple) and len(held) == 2 and held[0] == version:
+        return held[1]
+    value = build()
+    keep(key, (version, value), seconds)
+    return value
+
+
+def renew(version_key: str) -> None:
+    """A new version for the fragments kept `until_renewed` under it: each is built again when next read."""
+    try:
+        cache.set(version_key, uuid.uuid4().hex, None)
+    except Exception:
+        log.warning("kept fragments %s: the cache could not be written", version_key.split(":", 1)[0])
