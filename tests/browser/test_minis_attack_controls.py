@@ -184,7 +184,8 @@ def test_the_combat_zones_free_attack_destroys_a_piece_and_the_hill_is_named(liv
     assert sorted(t["id"] for t in s["terrain"]) == ["forest", "hill", "wall"]
     assert s["units"]["guardsmen"]["wounds"] == 12 and s["board"]["swords"] in ("30104", None)
     wait_until(page, lambda: page.locator("#field [data-terrain=hedge]").count() == 0, "the Hedge gone from the battlefield")
-    assert "Lannister Guardsmen attacks the hedge and removes it from the battlefield." in page.inner_text("body")
+    wait_until(page, lambda: "Lannister Guardsmen attacks the hedge and removes it from the battlefield." in
+               page.inner_text("body"), "the log's sentence")
 
 
 def _compose_in_both(pages, version: int, steps) -> None:

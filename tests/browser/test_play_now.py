@@ -316,11 +316,17 @@ def test_two_people_and_four_computers_play_a_round_of_agot(live_asgi_server, ne
         assert game_state(page)["status"] == "active"
     for seat, page in pages.items():
         shoot(page, artifacts, f"agot-after-round-1-{seat}", None)
-    # and round 2's Westeros phase (bids for the tracks, mustering, the wildlings...) until both
-    # people are asked for their orders again
-    later = play_until(host, pages, f"s.view.round > 2 || {list(pages)!r}.every(x => s.pending[x] === 'place_orders')")
+    # and round 2's Westeros phase (bids for the tracks, mustering, the wildlings...) until the people
+    # are asked for their orders again: both at once, or one after the other in turn order when someone
+    # is short of order tokens (R119), the first of them asked and the other still to be asked
+    later = play_until(host, pages, f"s.view.round > 2 || (s.view.phase === 'planning' && "
+                                    f"{list(pages)!r}.some(x => s.pending[x] === 'place_orders'))")
     state = game_state(host)
-    assert state["view"]["round"] == 2 and all(state["pending"].get(x) == "place_orders" for x in pages), (state["pending"], later)
+    planning = state["view"].get("planning") or {}
+    assert state["view"]["round"] == 2 and all(x in planning.get("todo", ()) for x in pages), (state, later)
+    asked = [x for x in pages if state["pending"].get(x) == "place_orders"]
+    assert asked == ([x for x in planning["todo"] if x in pages][:1] if planning["sequential"] else list(pages)), (
+        state["pending"], planning, later)
     for page in pages.values():
         assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
     print("decisions:", seen, later)
