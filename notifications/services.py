@@ -19,6 +19,7 @@ import logging
 import socket
 import ssl
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -88,9 +89,10 @@ def validate_webhook_url(url: str) -> None:
     if host == "localhost" or host.endswith((".localhost", ".localhost.")):
         raise ValidationError(PRIVATE_ADDRESS_MESSAGE, code="private_address")
     try:
-        addresses = resolve(host, port or (443 if parts.scheme == "https" else 80))
+        addresses = resolve(host, port or (443 if parts.scheme == "https" else 80),
+                            within=conf.get("NOTIFY_WEBHOOK_CHECK_RESOLVE_SECONDS"))
     except OSError:
-        return  # unresolvable now: checked when sending
+        return  # unresolvable now, or not in time: checked when sending
     if not addresses or not all(is_public_address(address) for address in addresses):
         raise ValidationError(PRIVATE_ADDRESS_MESSAGE, code="private_address")
 
@@ -118,15 +120,31 @@ def is_public_address(text: str) -> bool:
         or address.is_multicast or address.is_reserved))
 
 
-def resolve(host: str, port: int) -> list[str]:
+# The threads that resolve a name for `resolve(..., within=...)`: getaddrinfo cannot be interrupted, so a
+# lookup that outlives its wait finishes on one of these, never on the request's own thread.
+_RESOLVERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-resolve")
+
+
+def resolve(host: str, port: int, within: float | None = None) -> list[str]:
     """The IP addresses `host` resolves to (itself if it is one), in getaddrinfo's order; OSError
-    when it does not resolve."""
+    when it does not resolve, or (`within` seconds given) has not resolved by then: a resolver that
+    does not answer keeps a request waiting its own timeout, 5 s and more a try."""
     try:
         return [str(ipaddress.ip_address(host))]
     except ValueError:
         pass
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    if within is None:
+        infos = _getaddrinfo(host, port)
+    else:
+        try:
+            infos = _RESOLVERS.submit(_getaddrinfo, host, port).result(timeout=within)
+        except TimeoutError:
+            raise OSError(f"{host} did not resolve within {within:g} s") from None
     return [info[4][0] for info in infos]
+
+
+def _getaddrinfo(host: str, port: int) -> list:
+    return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
 
 
 @transaction.atomic

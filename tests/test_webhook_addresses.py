@@ -98,6 +98,32 @@ def test_public_and_unresolvable_names_are_accepted_when_saved(fake_dns, url):
     assert NotificationSettingsForm(data={"webhook_url": url}).is_valid()
 
 
+def test_a_resolver_that_does_not_answer_does_not_hold_the_request(monkeypatch, settings):
+    """Saving waits NOTIFY_WEBHOOK_CHECK_RESOLVE_SECONDS for the name, not the resolver's own timeout (5 s and
+    more a try): a name not resolved by then is saved, to be checked when sending, as an unresolvable one.
+    The resolver here answers only once the request is over (or after 60 s): had the request waited for it,
+    it would have answered first."""
+    settings.NOTIFY_WEBHOOK_CHECK_RESOLVE_SECONDS = 0.05
+    release, answered = threading.Event(), []
+
+    def silent(host, port, *args, **kwargs):
+        release.wait(60)
+        answered.append(host)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.1.2.3", port))]
+
+    user = make_user()
+    real = socket.getaddrinfo
+    monkeypatch.setattr(socket, "getaddrinfo",
+                        lambda host, *a, **k: silent(host, *a, **k) if host == "slow.example" else real(host, *a, **k))
+    try:
+        response = api_client_for(user).put(reverse("api-my-notifications"), {"webhook_url": "https://slow.example/h"},
+                                            format="json")
+        assert answered == [], "the request waited for the resolver"
+    finally:
+        release.set()
+    assert response.status_code == 200 and response.json()["webhook_url"] == "https://slow.example/h"
+
+
 def test_private_addresses_are_allowed_when_the_setting_says_so(settings):
     settings.NOTIFY_WEBHOOK_ALLOW_PRIVATE = True
     services.validate_webhook_url("http://127.0.0.1:9999/hook")
