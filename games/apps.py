@@ -12,8 +12,7 @@ class GamesConfig(AppConfig):
 
         narration.use_words(SiteWords())
 
-        # a public game's end renews the recent results kept rendered (games/results.py)
-        from games.results import renew_recent_results
-        from games.signals import game_finished
+        # the lists kept rendered renewed when a game ends or a lobby changes (games/kept_versions.py)
+        from games import kept_versions
 
-        game_finished.connect(renew_recent_results, dispatch_uid="games.renew_recent_results")
+        kept_versions.connect()

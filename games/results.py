@@ -33,25 +33,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from games.engine import get_ruleset
 from games.models import Game, GameSeat, SeatSubstitution
-from westeros import compiled, kept
-
-# The version of the lists of recent results kept rendered (the home page's: web.views.recent_results_html),
-# renewed when a public game ends, once its end (and its rating changes) has committed.
-RESULTS_VERSION = "games:results-version"
-
-
-def renew_recent_results(sender: Any, *, game: Game, **kwargs: Any) -> None:
-    """games.signals.game_finished's receiver (GamesConfig.ready): a public game's end is a new recent
-    result, shown once the transaction that ended it commits (a rollback shows nothing new)."""
-    if not game.private:
-        transaction.on_commit(lambda: kept.renew(RESULTS_VERSION))
-
+from westeros import compiled
 
 WORDS = {
     # who played a seat

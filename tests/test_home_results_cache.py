@@ -1,6 +1,6 @@
 """The home page's recent results are kept rendered, one copy per language (web.views.recent_results_html,
 issue 27): a Spanish page never shows the English copy, nor an English page the Spanish one, and a
-copy is kept until a public game ends (games.results.RESULTS_VERSION, renewed once the end commits),
+copy is kept until a public game ends (games.kept_versions.RESULTS_VERSION, renewed once the end commits),
 at most RECENT_RESULTS_SECONDS."""
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ where a person must see it fresh:
 - a tournament's standings, rounds and players, kept per event version and language for everyone but
   its organizers (tournaments/views.py): every change of the event (it locks the event) is a new
   version, so a result recorded by a game's end, a registration or an adjudication shows at once;
-- the home page's open lobbies, kept under their rows' own values (web/views.py, home_lobbies_html):
-  a lobby that fills or opens shows at once;
+- the home page's open lobbies, kept until a lobby or a member is saved or deleted (web/views.py,
+  home_lobbies_html; games/kept_versions.py): a lobby that fills or opens shows once that commits;
 - a row of My games that does not await you, kept under its values (web/views.py, _rendered_rows):
   a game that ends shows as finished at once; a row awaiting you is rendered afresh;
 - a profile's rating charts, kept per history stamp and language (ratings_tags.charts_html);
@@ -104,18 +104,34 @@ def test_a_registration_shows_at_once():
     assert late.username in page(Client(), t)
 
 
-def test_the_home_pages_lobbies_show_a_change_at_once():
+def test_the_home_pages_lobbies_show_a_change_once_it_commits(django_capture_on_commit_callbacks,
+                                                                django_assert_max_num_queries):
+    from web.views import home_lobbies_html
+
     lobby = make_lobby(name="Come in")
     visitor = Client()
     assert "Come in" in visitor.get("/").content.decode()
     seats = f"{lobby.members.count() + lobby.computer_seats}/{lobby.seat_count}"
     assert seats in visitor.get("/").content.decode()
-    LobbyMember.objects.create(lobby=lobby, user=make_user())  # someone joined
+    with django_assert_max_num_queries(0):  # kept: no lobby read until one changes
+        home_lobbies_html()
+    with django_capture_on_commit_callbacks() as on_commit:
+        LobbyMember.objects.create(lobby=lobby, user=make_user())  # someone joined
     now = f"{lobby.members.count() + lobby.computer_seats}/{lobby.seat_count}"
-    assert now != seats and now in visitor.get("/").content.decode()
-    make_lobby(name="Another table")
+    assert now != seats and seats in visitor.get("/").content.decode()  # not committed yet: the kept copy
+    for callback in on_commit:  # the commit
+        callback()
+    assert now in visitor.get("/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        other = make_lobby(name="Another table")
     assert "Another table" in visitor.get("/").content.decode()
     assert "Come in" in Client().get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        other.delete()
+    assert "Another table" not in visitor.get("/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        LobbyMember.objects.filter(lobby=lobby).last().delete()  # someone left
+    assert seats in visitor.get("/").content.decode()
 
 
 def test_the_lobby_lists_rows_show_a_change_at_once():

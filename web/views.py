@@ -633,7 +633,7 @@ def my_games_html(rows: list[dict]) -> str:
     return mark_safe(html)
 
 
-HOME_LOBBIES_SECONDS = 600  # how long a rendering of the home page's lobbies is kept (its key is their rows)
+HOME_LOBBIES_SECONDS = 600  # the longest the home page's lobbies are kept (a lobby's change renews them at once)
 
 
 HOME_LOBBY_COLUMNS = ("pk", "name", "ruleset", "taken", "computer_seats", "seat_count", "time_limit", "ranked",
@@ -647,30 +647,32 @@ def _home_lobbies():
 
 
 def home_lobbies_html() -> str:
-    """The home page's table of open lobbies (templates/web/_home_lobbies.html), rendered once for the
-    rows as they are and kept in the cache, per language: the rows are read on every request (one
-    query, their values alone) and their values are the key, so a lobby that fills, opens or closes is
-    a new key at once (never a stale table); only the rendering of an unchanged table is saved (issue 27:
-    20 rows of links, filters and translations on every home page)."""
+    """The home page's table of open lobbies (templates/web/_home_lobbies.html), read and rendered once
+    per change of a lobby and kept, per language: games.kept_versions.LOBBIES_VERSION is renewed once a
+    lobby or a member is saved or deleted, so a lobby that opens, fills or closes shows on the next
+    request (issue 27: the rows were read on every request, 1-2 ms of the busy player's home page, and
+    before that 20 rows of links, filters and translations rendered on every request)."""
+    from games.kept_versions import LOBBIES_VERSION
+
+    html = kept.until_renewed(f"home:lobbies:{get_language()}", LOBBIES_VERSION, _render_home_lobbies,
+                              HOME_LOBBIES_SECONDS)
+    return mark_safe(html)
+
+
+def _render_home_lobbies() -> str:
     from games.lobby_names import lobby_title
     from westeros import compiled
 
     # the query compiled once per process (westeros/compiled.py: building its subquery and joins was
     # most of this section's CPU; issue 27, ninth round)
     rows = [tuple(row[column] for column in HOME_LOBBY_COLUMNS) for row in compiled.rows("home:lobbies", _home_lobbies)]
-    language = get_language()
-    key = f"home:lobbies:{language}:{hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()}"
-    html = kept.get(key)
-    if html is None:
-        shown = [{"pk": pk, "ruleset": ruleset, "seats_taken": taken + computer, "seat_count": seats,
-                  "time_limit": time_limit, "ranked": ranked,
-                  "creator": SimpleNamespace(username=creator, is_bot=creator_bot),
-                  # the lobby's name in the reader's language, as Lobby.display_name says it (issue 29)
-                  "name": lobby_title(name, creator, computer_seats=computer, seat_count=seats, rematch_of=rematch)}
-                 for pk, name, ruleset, taken, computer, seats, time_limit, ranked, creator, creator_bot, rematch in rows]
-        html = render_to_string("web/_home_lobbies.html", {"lobbies": shown})
-        kept.keep(key, html, HOME_LOBBIES_SECONDS)
-    return mark_safe(html)
+    shown = [{"pk": pk, "ruleset": ruleset, "seats_taken": taken + computer, "seat_count": seats,
+              "time_limit": time_limit, "ranked": ranked,
+              "creator": SimpleNamespace(username=creator, is_bot=creator_bot),
+              # the lobby's name in the reader's language, as Lobby.display_name says it (issue 29)
+              "name": lobby_title(name, creator, computer_seats=computer, seat_count=seats, rematch_of=rematch)}
+             for pk, name, ruleset, taken, computer, seats, time_limit, ranked, creator, creator_bot, rematch in rows]
+    return render_to_string("web/_home_lobbies.html", {"lobbies": shown})
 
 
 RECENT_RESULTS_SECONDS = 600  # the longest the home page's recent results are kept (a game's end renews them at once)
@@ -699,11 +701,11 @@ def recent_results() -> list[dict]:
 def recent_results_html() -> str:
     """The home page's recent results section, rendered (templates/web/_recent_results.html). The same
     for everyone who reads the page in one language: kept per language until a public game ends
-    (games.results.RESULTS_VERSION, renewed once the game's end commits), so the home page reads and
+    (games.kept_versions.RESULTS_VERSION, renewed once the game's end commits), so the home page reads and
     renders them once a game's end, not on every request nor on a timer (issue 27: four queries and ten
     games' places, 19-37 ms, were the busy player's home page's slowest requests while rebuilt every 10 s).
     A saving, never a need (westeros/kept.py): with the cache down they are rendered afresh, not a 503."""
-    from games.results import RESULTS_VERSION
+    from games.kept_versions import RESULTS_VERSION
 
     html = kept.until_renewed(f"home:recent-results:{get_language()}", RESULTS_VERSION,
                               lambda: render_to_string("web/_recent_results.html", {"results": recent_results()}),
