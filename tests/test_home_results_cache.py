@@ -5,7 +5,6 @@ at most RECENT_RESULTS_SECONDS."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
