@@ -225,6 +225,7 @@ def test_a_bad_sentinel_setting_stops_a_process_with_one_line():
 
 # --------------------------------------------------------------------------- through a real Sentinel
 
+@pytest.mark.slow_once  # its own Redis and sentinels, seconds of failover: the same on both CI passes
 def test_cache_channel_layer_and_broker_follow_sentinel_when_the_primary_dies():
     """deploy/redis/'s primary, replica and three sentinels on loopback. The cache, the channel layer,
     the broker and client() work through them; the primary is SIGKILLed; once the sentinels have

@@ -106,8 +106,9 @@ class LiveServer:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
         return done.stdout
 
-    def stage(self, code: str) -> str:
-        """What `manage.py shell -c CODE` would print, run in the stager; RuntimeError if it raised."""
+    def stage(self, code: str, timeout: float = 120) -> str:
+        """What `manage.py shell -c CODE` would print, run in the stager; RuntimeError if it raised or
+        did not finish within `timeout` seconds (a ceiling for a loaded machine)."""
         with self.staging:
             if self.stager is None or self.stager.poll() is not None:
                 self.stager = subprocess.Popen([sys.executable, "-m", "tests.browser.stager"], cwd=ROOT, env=self.env,
@@ -115,10 +116,10 @@ class LiveServer:
             self.stager.stdin.write(json.dumps({"code": code}) + "\n")
             self.stager.stdin.flush()
             # the stager answers every line, or has died; a staging that hangs is killed, as the
-            # subprocess it replaces was after 120 s
-            if not select.select([self.stager.stdout], [], [], 120)[0]:
+            # subprocess it replaces was after its timeout
+            if not select.select([self.stager.stdout], [], [], timeout)[0]:
                 self.stager.kill()
-                raise RuntimeError(f"manage.py shell -c {code!r} did not finish within 120 s")
+                raise RuntimeError(f"manage.py shell -c {code!r} did not finish within {timeout:g} s")
             line = self.stager.stdout.readline()
             if not line:
                 raise RuntimeError(f"the stager died running manage.py shell -c {code!r}")

@@ -11,9 +11,6 @@ of the bar and of the end screen, at 1440 and 390 px, go to test-artifacts/table
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +21,6 @@ pytestmark = pytest.mark.browser
 SEATS = {"agot": 3, "btwixt": 3, "lcg": 2, "minis": 2}
 RULESETS = tuple(SEATS)
 NAMES = ("alys", "bran", "cat")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 # --------------------------------------------------------------------------- staging (run by manage.py shell)
@@ -102,14 +98,12 @@ def lone_game(ruleset: str, name: str, password: str) -> None:
 
 
 def _stage(server, function: str, *args) -> tuple[int, str]:
-    """`function(*args)` run by manage.py against the server's database. Not server.manage: playing a
-    game to its end takes a while on a loaded machine, longer than its two minutes."""
+    """`function(*args)` run against the server's database by its stager (one Django process for every
+    staging, not a `manage.py shell` started for each), allowed 15 minutes: playing a game to its end
+    takes a while on a loaded machine, longer than the stager's usual two."""
     call = ", ".join(repr(a) for a in args)
-    done = subprocess.run([sys.executable, "manage.py", "shell", "-c",
-                           f"from tests.browser.test_table_controls import {function}; {function}({call})"],
-                          cwd=ROOT, env=server.env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, done.stdout + done.stderr
-    found = re.search(r"game (\d+) (\w+)", done.stdout)
+    out = server.stage(f"from tests.browser.test_table_controls import {function}; {function}({call})", timeout=900)
+    found = re.search(r"game (\d+) (\w+)", out)
     return int(found.group(1)), found.group(2)
 
 
