@@ -581,7 +581,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", context)
 
 
-_KEPT_PLAY_NOW: dict[tuple, str] = {}
+_PLAY_NOW = kept.InProcess()
 
 
 def play_now_html(games: list[dict], signed_in: bool) -> str:
@@ -590,18 +590,12 @@ def play_now_html(games: list[dict], signed_in: bool) -> str:
     whether someone is signed in, the script prefix and URLconf their links are made with), their forms'
     CSRF token left as a mark the page writes its own into ({% with_csrf_token %}). Four cards of links,
     forms and translations were a third of the home page's template (issue 27, tenth round)."""
-    from westeros.templatetags.site_header import CSRF_MARK, KEPT_HEADERS
+    from westeros.templatetags.site_header import CSRF_MARK
 
     unrated = gettext(lobbies.COMPUTER_UNRATED)
     key = (get_language(), get_script_prefix(), get_urlconf(), signed_in, repr(games), unrated)
-    html = _KEPT_PLAY_NOW.get(key)
-    if html is None:
-        html = render_to_string("web/_home_play_now.html", {"games": games, "unrated": unrated, "signed_in": signed_in,
-                                                            "csrf_token": CSRF_MARK})
-        if len(_KEPT_PLAY_NOW) >= KEPT_HEADERS:
-            _KEPT_PLAY_NOW.clear()
-        _KEPT_PLAY_NOW[key] = html
-    return html
+    return _PLAY_NOW.get(key, lambda: render_to_string("web/_home_play_now.html", {
+        "games": games, "unrated": unrated, "signed_in": signed_in, "csrf_token": CSRF_MARK}))
 
 
 MY_GAMES_SECONDS = 600  # how long a rendering of the home page's games in progress is kept (its key is their rows)

@@ -41,8 +41,22 @@ def _beyond_range(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and not _BIGINT[0] <= value <= _BIGINT[1]
 
 
+def _stand_ins(values: dict[str, Any]) -> dict[str, Any]:
+    return {name: _stand_in(values[name], i) for i, name in enumerate(sorted(values))}
+
+
+def _entry(key: tuple, make: Callable[[], Any]) -> Any:
+    """What was compiled under `key` in this process, compiled by `make()` the first time."""
+    entry = _compiled.get(key)
+    if entry is None:
+        with _lock:
+            entry = _compiled.get(key) or make()
+            _compiled[key] = entry
+    return entry
+
+
 def _compile(build: Callable[..., QuerySet], values: dict[str, Any], window: bool = False):
-    stand_ins = {name: _stand_in(values[name], i) for i, name in enumerate(sorted(values))}
+    stand_ins = _stand_ins(values)
     queryset = build(**stand_ins)
     if window:  # a slice of the rows: its LIMIT and OFFSET made parameters (a slice is in the SQL's text)
         queryset = queryset[_STAND_IN_OFFSET:_STAND_IN_OFFSET + _STAND_IN_LIMIT]
@@ -68,12 +82,8 @@ def _compile(build: Callable[..., QuerySet], values: dict[str, Any], window: boo
 
 def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any], window: tuple[int, int] | None = None):
     connection = connections[DEFAULT_DB_ALIAS]
-    key = (label, connection.alias, connection.vendor, window is not None)
-    entry = _compiled.get(key)
-    if entry is None:
-        with _lock:
-            entry = _compiled.get(key) or _compile(build, values, window is not None)
-            _compiled[key] = entry
+    entry = _entry((label, connection.alias, connection.vendor, window is not None),
+                   lambda: _compile(build, values, window is not None))
     if window is not None:
         low, high = window
         if not 0 <= low <= high:
@@ -161,13 +171,8 @@ def count(label: str, build: Callable[..., QuerySet], **values: Any) -> int:
     asked in this process (made by Django's own count, run once with the stand-in values, which match no
     row; the values of each call are its parameters after that)."""
     connection = connections[DEFAULT_DB_ALIAS]
-    key = (f"{label}:count", connection.alias, connection.vendor)
-    entry = _compiled.get(key)
-    if entry is None:
-        with _lock:
-            entry = _compiled.get(key) or _compile_count(build, values, connection)
-            _compiled[key] = entry
-    sql, params, slots = entry
+    sql, params, slots = _entry((f"{label}:count", connection.alias, connection.vendor),
+                                lambda: _compile_count(build, values, connection))
     call = _parameters(label, params, slots, values)
     if call is None:
         return 0
@@ -177,7 +182,7 @@ def count(label: str, build: Callable[..., QuerySet], **values: Any) -> int:
 
 
 def _compile_count(build: Callable[..., QuerySet], values: dict[str, Any], connection):
-    stand_ins = {name: _stand_in(values[name], i) for i, name in enumerate(sorted(values))}
+    stand_ins = _stand_ins(values)
     made = []
 
     def catch(execute, sql, params, many, context):

@@ -2,7 +2,8 @@
 tournament's standings and its list, a profile's charts). A fragment is a saving, never a need: when
 the cache cannot be reached (Redis down), a read is a miss and a write is skipped, so the page is
 rendered afresh instead of failing. Every key is made of what the fragment shows or of a version
-renewed by every change, so nothing kept is stale."""
+renewed by every change, so nothing kept is stale. InProcess keeps renderings in a process's own memory
+instead, for HTML whose key holds all it shows."""
 from __future__ import annotations
 
 import logging
@@ -47,6 +48,25 @@ def keep_many(values: dict[str, Any], seconds: int) -> None:
         cache.set_many(values, seconds)
     except Exception:
         log.warning("kept fragments: the cache could not be written")
+
+
+class InProcess:
+    """Renderings kept in this process's memory (the header, the footer, the home page's play-now cards),
+    for HTML that says only what its key says: the key holds everything it shows, so nothing kept is stale.
+    At most `limit` kept; past that, all are forgotten at once."""
+
+    def __init__(self, limit: int = 10_000):
+        self.limit = limit
+        self._kept: dict[Any, str] = {}
+
+    def get(self, key: Any, render: Callable[[], str]) -> str:
+        html = self._kept.get(key)
+        if html is None:
+            html = render()
+            if len(self._kept) >= self.limit:
+                self._kept.clear()
+            self._kept[key] = html
+        return html
 
 
 def until_renewed(key: str, version_key: str, build: Callable[[], Any], seconds: int) -> Any:

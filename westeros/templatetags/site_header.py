@@ -17,13 +17,14 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from westeros import kept
+
 register = template.Library()
 
 CSRF_MARK = "\x00csrf\x00"  # the nul character never comes in a value shown
 PATH_MARK = "\x00path\x00"  # (an address's nul character is %00: never this mark either)
-_KEPT: dict[tuple, str] = {}
-_KEPT_FOOTERS: dict[tuple, str] = {}
-KEPT_HEADERS = 10_000  # renderings kept per process (all forgotten at once past that)
+_HEADERS = kept.InProcess()
+_FOOTERS = kept.InProcess()
 
 
 @register.simple_tag(takes_context=True)
@@ -34,13 +35,8 @@ def site_header(context) -> str:
     signed_in = bool(user is not None and user.is_authenticated)
     count = waiting_challenges(context) if signed_in else 0
     key = (get_language(), get_script_prefix(), get_urlconf(), signed_in, user.username if signed_in else None, count)
-    html = _KEPT.get(key)
-    if html is None:
-        html = render_to_string("_site_header.html", {"user": user, "challenges_waiting": count,
-                                                     "csrf_token": CSRF_MARK}).strip()
-        if len(_KEPT) >= KEPT_HEADERS:
-            _KEPT.clear()
-        _KEPT[key] = html
+    html = _HEADERS.get(key, lambda: render_to_string("_site_header.html", {
+        "user": user, "challenges_waiting": count, "csrf_token": CSRF_MARK}).strip())
     if signed_in:
         html = _with_token(html, context)
     return mark_safe(html)
@@ -59,12 +55,8 @@ def _with_token(html: str, context) -> str:
 @register.simple_tag(takes_context=True)
 def site_footer(context) -> str:
     key = (get_language(), get_script_prefix(), get_urlconf())
-    html = _KEPT_FOOTERS.get(key)
-    if html is None:
-        html = render_to_string("_site_footer.html", {"csrf_token": CSRF_MARK, "request_path": PATH_MARK})
-        if len(_KEPT_FOOTERS) >= KEPT_HEADERS:
-            _KEPT_FOOTERS.clear()
-        _KEPT_FOOTERS[key] = html
+    html = _FOOTERS.get(key, lambda: render_to_string("_site_footer.html", {"csrf_token": CSRF_MARK,
+                                                                           "request_path": PATH_MARK}))
     request = context.get("request")
     path = request.get_full_path() if request is not None else ""
     return mark_safe(_with_token(html, context).replace(PATH_MARK, conditional_escape(path)))
