@@ -241,11 +241,16 @@ def test_a_tournament_page_rendered_afresh_does_not_grow_with_the_site(site):
     url = f"/tournaments/{site.tournament.pk}/"
 
     def afresh() -> int:
+        """The fewest queries of two renderings afresh, as counts() takes them: a kept fragment of the page
+        whose time runs out between two requests on a loaded machine is rebuilt (it failed once, 10 and 11)."""
         client.get(url)
-        page_changed(site.tournament.pk)
-        with CaptureQueriesContext(connection) as queries:
-            assert client.get(url).status_code == 200
-        return len(queries.captured_queries)
+        seen = []
+        for _ in range(2):
+            page_changed(site.tournament.pk)
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200
+            seen.append(len(queries.captured_queries))
+        return min(seen)
 
     site.grow(3)
     small = afresh()
