@@ -52,7 +52,15 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.celery_worker import _database_url, free_port, needs_postgres, private_redis, site_on_broker, wait_for
+from tests.celery_worker import (
+    _database_url,
+    free_port,
+    free_ports,
+    needs_postgres,
+    private_redis,
+    site_on_broker,
+    wait_for,
+)
 from tests.factories import make_game, make_token
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,7 +205,8 @@ def sentinel_redis() -> Iterator[SentinelRedis]:
     if shutil.which("redis-server") is None:
         pytest.fail("redis-server is not installed (Debian's redis-server package)")
     folder = Path(tempfile.mkdtemp(prefix="westeros-sentinel-"))
-    cluster = SentinelRedis(folder, free_port(), free_port(), [free_port() for _ in range(3)],
+    primary, replica, *sentinels = free_ports(5)
+    cluster = SentinelRedis(folder, primary, replica, sentinels,
                             password=uuid.uuid4().hex, sentinel_password=uuid.uuid4().hex,
                             master=sentinel_master_name(), processes={})
 
@@ -396,7 +405,7 @@ def deployed_site(redis: dict[str, str], workers: int = 1) -> Iterator[Site]:
     """nginx, two Daphne processes, `workers` Celery workers and beat, with the Redis settings `redis`
     (REDIS_URL, or REDIS_SENTINELS and the variables with it)."""
     folder = nginx_folder("westeros-deploy-")
-    https, http, daphnes = free_port(), free_port(), [free_port(), free_port()]
+    https, http, *daphnes = free_ports(4)
     static_root = folder / "staticfiles"
     env = {k: v for k, v in os.environ.items() if k not in SETTING_NAMES}
     env.update(DEBUG="false", SECRET_KEY=f"deploy-test-{uuid.uuid4().hex}-{uuid.uuid4().hex}",

@@ -33,7 +33,7 @@ import pytest
 import websockets
 from django.db import connection, transaction
 
-from tests.celery_worker import _database_url, free_port, needs_postgres, wait_for
+from tests.celery_worker import _database_url, free_ports, needs_postgres, wait_for
 from tests.factories import make_token, make_user
 from tests.test_deploy import (
     ROOT,
@@ -72,10 +72,10 @@ def test_a_reconnection_storm_leaves_pages_and_sockets_working():
     from accounts.models import ApiToken
 
     folder = nginx_folder("westeros-storm-")
-    https, ports = free_port(), [free_port(), free_port()]
+    https, http, *ports = free_ports(4)
     self_signed_certificate(folder)
     context = ssl.create_default_context(cafile=str(folder / "cert.pem"))
-    (folder / "westeros.conf").write_text(render_nginx_site(folder, http=free_port(), https=https, daphnes=ports,
+    (folder / "westeros.conf").write_text(render_nginx_site(folder, http=http, https=https, daphnes=ports,
                                                             static_root=folder / "staticfiles"))
     (folder / "nginx.conf").write_text(nginx_main_config(folder))
     env = daphne_env(folder, https)
