@@ -83,7 +83,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from server_api import free_port, percentile  # noqa: E402  (the other server benchmarks' own)
+from server_api import free_port, free_ports, percentile  # noqa: E402  (the other server benchmarks' own)
 
 DEPLOY = ROOT / "deploy"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -316,8 +316,7 @@ def start_redis(cluster: Cluster) -> dict:
     folder = cluster.folder / "redis"
     folder.mkdir()
     password, sentinel_password = uuid.uuid4().hex, uuid.uuid4().hex
-    primary, replica = free_port(), free_port()
-    sentinels = [free_port() for _ in range(3)]
+    primary, replica, *sentinels = free_ports(5)
     ports = {}
     for name, port in (("redis-a", primary), ("redis-b", replica)):
         (folder / name).mkdir()
@@ -412,7 +411,7 @@ def start_site(cluster: Cluster, args) -> dict:
                     "-keyout", str(nginx_dir / "key.pem"), "-out", str(nginx_dir / "cert.pem"), "-days", "2",
                     "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
                    check=True, capture_output=True, timeout=60)
-    https, http_port, daphnes = free_port(), free_port(), [free_port(), free_port()]
+    https, http_port, *daphnes = free_ports(4)
     render_nginx(nginx_dir, https, http_port, daphnes)
 
     daphne_unit = "westeros-daphne@.service"

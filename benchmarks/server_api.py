@@ -37,9 +37,20 @@ SERVER_LOG = RUN_DIR / "daphne.log"  # the server's errors, if any
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(count: int) -> list[int]:
+    """`count` distinct free ports, each socket held until all are chosen (asked one after another, the
+    system may hand the same port out twice)."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
 
 
 def percentile(values: list[float], q: float) -> float:
