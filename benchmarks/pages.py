@@ -28,11 +28,14 @@ time p50 (the request's thread: what a change of code changes, whatever else the
 queries per request, the response's bytes and status, and the ratio of its p95 to the bare
 endpoint's. Goal (issue 27): every row's p95 <= 50 ms and <= 3x the bare endpoint's p95; the rows
 that miss it are listed, and every failed request is counted and printed. The time measured is
-the server's (the client's round trip is printed beside it for reference).
+the server's (the client's round trip, p50 and p95, is printed beside it for reference). The server's garbage
+collections are printed after the table: those during requests (in their server time) and those
+Daphne makes between requests (westeros/heap.py), which a request arriving at that moment waits for.
 """
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import shutil
@@ -65,15 +68,45 @@ GOAL_RATIO = 3.0
 
 # --- the server-side measurement (loaded by benchmarks/pages_settings.py only) ---------------------
 
+class Collections:
+    """The server's garbage collections (gc.callbacks), those during a request apart from those between
+    requests (westeros/heap.py): a request arriving during one of the latter waits for it, before
+    Django sees it, so its time is printed beside the table rather than hidden."""
+
+    def __init__(self):
+        self.requests = 0  # in flight inside ServerTiming
+        self.serving = False  # from the first request on (not the server's start)
+        self.started = 0.0
+        self.in_request = 0.0  # ms, the current request's
+        self.between: list[float] = []  # ms, each
+        gc.callbacks.append(self.timed)
+
+    def timed(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+            return
+        took = (time.perf_counter() - self.started) * 1000
+        if self.requests:
+            self.in_request += took
+        elif self.serving:
+            self.between.append(took)
+
+    def header(self) -> str:
+        return f"{len(self.between)};{sum(self.between):.1f};{max(self.between, default=0):.1f}"
+
+
 class ServerTiming:
     """Times the request inside Django (every other middleware, the view, the template) and counts
-    its queries: `Server-Timing: app;dur=<ms>, cpu;dur=<ms>` and `X-Bench-Queries: <n>` on the
-    response. `cpu` is the CPU time of the request's thread (Django runs the middleware, the view and
-    the template on one thread per request under ASGI): the time spent waiting, for a CPU on a busy
-    machine or for PostgreSQL, is not in it, so it compares code across runs at different loads."""
+    its queries: `Server-Timing: app;dur=<ms>, cpu;dur=<ms>, gc;dur=<ms>` and `X-Bench-Queries: <n>`
+    on the response. `cpu` is the CPU time of the request's thread (Django runs the middleware, the
+    view and the template on one thread per request under ASGI): the time spent waiting, for a CPU on
+    a busy machine or for PostgreSQL, is not in it, so it compares code across runs at different
+    loads. `gc` is the garbage collections during the request; `X-Bench-Collections` counts those
+    between requests so far (count;ms in all;longest ms)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
+        self.collections = Collections()
 
     def __call__(self, request):
         from django.db import connection
@@ -84,14 +117,22 @@ class ServerTiming:
             count[0] += 1
             return execute(sql, params, many, context)
 
+        collections = self.collections
+        collections.requests += 1
+        collections.serving = True
+        collections.in_request = 0.0
         started, cpu_started = time.perf_counter(), time.thread_time()
-        with connection.execute_wrapper(counter):
-            response = self.get_response(request)
-            if hasattr(response, "render") and callable(response.render) and not response.is_rendered:
-                response.render()
+        try:
+            with connection.execute_wrapper(counter):
+                response = self.get_response(request)
+                if hasattr(response, "render") and callable(response.render) and not response.is_rendered:
+                    response.render()
+        finally:
+            collections.requests -= 1
         took, cpu = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu_started) * 1000
-        response["Server-Timing"] = f"app;dur={took:.2f}, cpu;dur={cpu:.2f}"
+        response["Server-Timing"] = f"app;dur={took:.2f}, cpu;dur={cpu:.2f}, gc;dur={collections.in_request:.2f}"
         response["X-Bench-Queries"] = str(count[0])
+        response["X-Bench-Collections"] = collections.header()
         return response
 
 
@@ -512,7 +553,8 @@ def fetch(url: str, headers: dict[str, str]) -> dict:
     cpu_ms = float(timing["cpu"]) if "cpu" in timing else None
     queries = response.headers.get("X-Bench-Queries")
     return {"status": response.status if hasattr(response, "status") else response.code, "bytes": len(body),
-            "client": took, "server": server_ms, "cpu": cpu_ms,
+            "client": took, "server": server_ms, "cpu": cpu_ms, "gc": float(timing.get("gc", 0)),
+            "collections": response.headers.get("X-Bench-Collections"),
             "queries": int(queries) if queries is not None else None}
 
 
@@ -641,7 +683,7 @@ def report(bare: list[dict], results: list[dict], failures: list[str], load: str
           f"p95 {bare_p95:.1f} ms, CPU p50 {p([s['cpu'] for s in bare if s['cpu'] is not None], .5):.1f} ms, "
           f"{bare[0]['queries'] if bare else '?'} queries ({len(bare)} samples)")
     print(f"{'row':34} {'as':8} {'status':>6} {'p50 ms':>7} {'p95 ms':>7} {'x bare':>6} {'queries':>8} "
-          f"{'cpu p50':>7} {'bytes':>8} {'client p50':>10}")
+          f"{'cpu p50':>7} {'bytes':>8} {'client p50':>10} {'p95':>5}")
     misses = []
     for item in results:
         label, who, path = item["row"]
@@ -664,13 +706,22 @@ def report(bare: list[dict], results: list[dict], failures: list[str], load: str
         print(f"{label[:34]:34} {who:8} {'/'.join(map(str, statuses)):>6} {p(server, .5):7.1f} {p95:7.1f} "
               f"{ratio:6.1f} {q:>8} {p([x['cpu'] for x in s if x['cpu'] is not None], .5):7.1f} "
               f"{statistics.median(x['bytes'] for x in s):8.0f} "
-              f"{p([x['client'] for x in s], .5):10.1f}{flag}{few}")
+              f"{p([x['client'] for x in s], .5):10.1f} {p([x['client'] for x in s], .95):5.1f}{flag}{few}")
         if flag:
             misses.append(f"{label} as {who} ({path}): p95 {p95:.1f} ms, {ratio:.1f}x the bare endpoint")
     print(f"\n{len(results)} rows; {len(results) - len(misses)} within the goal (p95 <= {GOAL_MS:g} ms and <= "
           f"{GOAL_RATIO:g}x the bare endpoint's p95), {len(misses)} miss it:")
     for line in misses:
         print(f"  {line}")
+    every = [x for item in results for x in item["samples"]] + list(bare)
+    during = [x["gc"] for x in every if x.get("gc")]
+    between = max((tuple(map(float, x["collections"].split(";"))) for x in every if x.get("collections")),
+                  default=(0, 0.0, 0.0))
+    print(f"Garbage collections in the server (westeros/heap.py): during the {len(every)} requests measured, "
+          f"{len(during)} requests met one ({sum(during):.1f} ms in all, the longest {max(during, default=0):.1f} ms: "
+          f"in their server time); between requests, {between[0]:.0f} since its first request "
+          f"({between[1]:.1f} ms in all, the longest {between[2]:.1f} ms: a request arriving during one waits, "
+          "in its client time only)")
     print(f"{len(failures)} failed request(s) (no answer or 5xx)")
     for line in failures[:20]:
         print(f"  {line}")

@@ -5,12 +5,16 @@ requests in flight were promoted, and a full collection of 150 ms came every 5 s
 open). Every request or update in flight waited for those collections."""
 from __future__ import annotations
 
+import asyncio
+import gc
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from westeros import heap
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,15 +36,18 @@ def test_tuning_freezes_the_objects_alive_and_collects_the_young_less_often():
 
 
 def test_daphne_tunes_once_its_reactor_runs_and_not_before():
+    """Daphne collects between requests (issue 27), the automatic collection kept as a backstop."""
     code = ("import gc, daphne.server, westeros.asgi; from twisted.internet import reactor; "
-            "print(gc.get_freeze_count(), gc.get_threshold()[0]); "
-            "reactor.callWhenRunning(lambda: (print(gc.get_freeze_count() > 10000, gc.get_threshold()[0]), "
-            "reactor.stop())); reactor.run()")
-    assert run(code).splitlines() == ["0 700", "True 10000"]
+            "between = westeros.asgi.http_application; "
+            "print(gc.get_freeze_count(), gc.get_threshold()[0], between.active); "
+            "reactor.callWhenRunning(lambda: (print(gc.get_freeze_count() > 10000, gc.get_threshold()[0], "
+            "between.active), reactor.stop())); reactor.run()")
+    assert run(code).splitlines() == ["0 700 False", "True 100000 True"]
 
 
 def test_importing_the_asgi_application_outside_daphne_changes_nothing():
-    assert run("import gc, westeros.asgi; print(gc.get_freeze_count(), gc.get_threshold()[0])") == "0 700"
+    assert run("import gc, westeros.asgi; print(gc.get_freeze_count(), gc.get_threshold()[0], "
+               "westeros.asgi.http_application.active)") == "0 700 False"
 
 
 def test_the_celery_worker_tunes_before_it_starts_its_processes():
@@ -79,3 +86,174 @@ def test_the_data_pages_read_is_loaded_before_the_freeze():
             "minis.catalogue.cache_info().currsize, minis._translated.cache_info().currsize, "
             "lcg._translated.cache_info().currsize, sorted(btwixt._built[1]))")
     assert run(code).split() == ["2", "1", "1", "1", "1", "['en',", "'es']"]
+
+
+# --- collections between requests (Daphne; issue 27) ------------------------------------------------
+
+@pytest.fixture
+def collections():
+    """The collector stopped (nothing collects but the code under test), every collection recorded by
+    its generation; the collector as it was afterwards."""
+    seen: list[int] = []
+
+    def record(phase, info):
+        if phase == "start":
+            seen.append(info["generation"])
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    gc.collect()
+    gc.callbacks.append(record)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(record)
+        if was_enabled:
+            gc.enable()
+
+
+def garbage(count: int = heap.BETWEEN_REQUESTS + 100) -> list:
+    return [[] for _ in range(count)]  # containers the collector counts
+
+
+class Page:
+    """An HTTP application whose requests answer when told to; a stream keeps sending after its start."""
+
+    def __init__(self):
+        self.answer: dict[str, asyncio.Event] = {}
+
+    async def __call__(self, scope, receive, send):
+        await self.answer.setdefault(scope["path"], asyncio.Event()).wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        if scope["path"] == "/stream":
+            await asyncio.Event().wait()  # open until cancelled
+        await send({"type": "http.response.body", "body": b"ok"})
+
+
+async def until(condition, seconds: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + seconds
+    while not condition():
+        assert loop.time() < ends, "the condition never held"
+        await asyncio.sleep(0.001)
+
+
+async def settle() -> None:
+    """A few turns of the loop: a collection due after a response (a 0 s timer) has run by then."""
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def nothing(message):
+    return None
+
+
+def request(app, path: str):
+    return asyncio.ensure_future(app({"type": "http", "path": path}, nothing, nothing))
+
+
+def test_the_young_generation_is_collected_once_no_request_is_in_flight(collections):
+    async def scenario():
+        page = Page()
+        between = heap.CollectBetweenRequests(page)
+        between.active = True
+        first, second = request(between, "/a"), request(between, "/b")
+        await until(lambda: between.in_flight == 2)
+        kept = garbage()
+        page.answer["/a"].set()
+        await first
+        await settle()
+        assert collections == []  # /b still in flight: nobody is made to wait
+        page.answer["/b"].set()
+        await second
+        await until(lambda: collections)
+        assert collections == [0] and between.in_flight == 0
+        return kept
+
+    asyncio.run(scenario())
+
+
+def test_too_little_garbage_or_an_inactive_server_collects_nothing(collections):
+    async def scenario():
+        page = Page()
+        between = heap.CollectBetweenRequests(page)
+        page.answer["/a"] = asyncio.Event()
+        page.answer["/a"].set()
+        kept = garbage()
+        await request(between, "/a")  # not active: outside Daphne
+        between.active = True
+        gc.collect(0)
+        collections.clear()
+        await request(between, "/a")  # active, but the young generation holds little
+        await settle()
+        assert collections == [] and between.collect_if_due() is None
+        return kept
+
+    asyncio.run(scenario())
+
+
+def test_a_server_never_idle_collects_after_a_request_once_the_young_generation_is_large(collections):
+    async def scenario():
+        page = Page()
+        between = heap.CollectBetweenRequests(page)
+        between.active = True
+        first, second = request(between, "/a"), request(between, "/b")
+        await until(lambda: between.in_flight == 2)
+        kept = garbage(heap.BUSY_THRESHOLD + 100)
+        page.answer["/a"].set()
+        await first
+        await until(lambda: collections)
+        assert collections == [0] and between.in_flight == 1
+        page.answer["/b"].set()
+        await second
+        return kept
+
+    asyncio.run(scenario())
+
+
+def test_a_stream_is_in_flight_only_until_its_response_starts(collections):
+    """/api/stream/event stays open for hours: it must not keep every collection waiting."""
+    async def scenario():
+        page = Page()
+        between = heap.CollectBetweenRequests(page)
+        between.active = True
+        stream = request(between, "/stream")
+        await until(lambda: between.in_flight == 1)
+        kept = garbage()
+        assert between.collect_if_due() is None
+        page.answer["/stream"].set()
+        await until(lambda: between.in_flight == 0)
+        assert between.collect_if_due() == 0 and collections == [0]
+        stream.cancel()
+        return kept
+
+    asyncio.run(scenario())
+
+
+def test_the_older_generations_are_collected_as_python_would(collections):
+    """The middle generation after `threshold[1]` young collections; the old one after `threshold[2]`
+    middle ones, and only once it has grown by a quarter since the last full collection (Python's
+    own rule), counting the objects that reached it."""
+    _, middle, old = gc.get_threshold()
+    between = heap.CollectBetweenRequests(None)
+
+    def due_after(young: int, middle_ones: int = 0) -> int | None:
+        for _ in range(middle_ones):
+            gc.collect(1)
+        for _ in range(young):
+            gc.collect(0)
+        kept = garbage()
+        collections.clear()
+        done = between.collect_if_due()
+        assert collections == ([done] if done is not None else [])
+        del kept
+        return done
+
+    assert due_after(young=middle - 1) == 0
+    assert due_after(young=middle) == 1
+    assert due_after(young=middle, middle_ones=old) == 1  # the first look only measures the old generation
+    alive = garbage(between.old_after_full // 4 + 5000)
+    gc.collect(1)  # they reach the old generation
+    assert due_after(young=middle, middle_ones=old) == 2
+    assert between.old_after_full >= len(alive)
+    assert due_after(young=middle, middle_ones=old) == 1  # it has not grown since

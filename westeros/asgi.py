@@ -13,6 +13,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
+from westeros.heap import CollectBetweenRequests, tune_when_serving  # noqa: E402
 from westeros.routing import websocket_urlpatterns  # noqa: E402
 from westeros.socket_db import HandshakeGate, PooledAuthMiddlewareStack  # noqa: E402
 
@@ -26,7 +27,8 @@ def websocket_application():
         HandshakeGate(PooledAuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))))
 
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application()})
+http_application = CollectBetweenRequests(django_asgi_app)  # garbage collected between requests (westeros/heap.py)
+application = ProtocolTypeRouter({"http": http_application, "websocket": websocket_application()})
 
 # Embedded mode (no Redis, so no Celery): this process sweeps deadlines itself, so its timeouts
 # reach the websockets through the in-memory channel layer (games/runner.py). With Celery it sweeps
@@ -35,11 +37,10 @@ application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocke
 from django.conf import settings  # noqa: E402
 
 from games.runner import start_in_server, warm_up  # noqa: E402
-from westeros.heap import tune_when_serving  # noqa: E402
 
 warm_up()  # the rulesets imported now, not by the first action or timeout
 if settings.DEADLINE_RUNNER_IN_SERVER:
     start_in_server()
 elif settings.DEADLINE_FALLBACK_IN_SERVER:
     start_in_server(fallback=True)
-tune_when_serving()  # the garbage collector set for a server (westeros/heap.py)
+tune_when_serving(http_application)  # the garbage collector set for a server (westeros/heap.py)

@@ -23,36 +23,124 @@ So, once a process has loaded what it serves with:
   promoted and full collections become rare (none in the fan-out run's 22 s; POST to last socket
   p99 30-33 ms). A young collection takes longer (up to 20 ms seen, where it took under 2 ms), and
   comes fourteen times less often.
+
+Under Daphne, collections happen between requests (`CollectBetweenRequests`, issue 27):
+- Timed inside each request of `benchmarks/pages.py`, the young generation's collections were what
+  made a page's slowest requests: 3-13 ms each (the young generation at its 10,000), in one request
+  of twenty or so, and a page's p95 is decided by its slowest one or two. A request that held 10,000
+  new objects at once (a game's state, a list of rows) met one every time.
+- So Daphne collects when no HTTP request is in flight, after a response has gone out and once a
+  second: the generation Python would choose, once the young one holds BETWEEN_REQUESTS allocations.
+  The full collection keeps Python's own rule (only once the old generation has grown by a quarter
+  since the last one). Nobody waits for them unless a request arrives during one.
+- A server never idle collects after a request once the young generation holds BUSY_THRESHOLD
+  (the requests in flight wait, as they did for the automatic collection). The automatic collector
+  stays as a backstop, at BACKSTOP_THRESHOLD, for a single request that makes that many objects.
 """
 from __future__ import annotations
 
+import asyncio
 import gc
 import sys
 
 YOUNG_THRESHOLD = 10_000  # allocations between two collections of the young generation (Python: 700)
+BETWEEN_REQUESTS = 700  # Daphne: allocations after which the young generation is collected when idle
+BUSY_THRESHOLD = YOUNG_THRESHOLD  # Daphne: ... and after a request even if others are in flight
+BACKSTOP_THRESHOLD = 100_000  # Daphne: the automatic collection, for a single request that makes that many
+IDLE_CHECK_SECONDS = 1.0  # also once a second (websocket traffic makes garbage without HTTP requests)
 
 
-def tune_collector() -> int:
+def tune_collector(young: int = YOUNG_THRESHOLD) -> int:
     """Load what the process serves with (westeros/warm.py), collect, freeze what is left (the objects
-    the process loaded at start), and collect the young generation less often. Returns how many
-    objects are now frozen."""
+    the process loaded at start), and collect the young generation every `young` allocations. Returns
+    how many objects are now frozen."""
     from westeros.warm import warm_up
 
     warm_up()
     gc.collect()
     gc.freeze()
     _, older, oldest = gc.get_threshold()
-    gc.set_threshold(YOUNG_THRESHOLD, older, oldest)
+    gc.set_threshold(young, older, oldest)
     return gc.get_freeze_count()
 
 
-def tune_when_serving() -> bool:
-    """Under Daphne, `tune_collector` once its reactor runs (the application is loaded by then);
-    anywhere else, such as a test importing the ASGI application, nothing. Returns whether it was
-    arranged."""
+class CollectBetweenRequests:
+    """ASGI middleware for HTTP: counts the requests in flight (from their arrival to their response's
+    start) and, once `active`, collects garbage when none is (see the module's docstring). Runs on
+    the event loop, as its collections do."""
+
+    def __init__(self, app):
+        self.app = app
+        self.in_flight = 0
+        self.active = False
+        self.old_after_full: int | None = None  # objects in the old generation after the last full collection
+
+    async def __call__(self, scope, receive, send):
+        self.in_flight += 1
+        answered = False
+
+        async def send_counted(message):
+            nonlocal answered
+            if message["type"] == "http.response.start" and not answered:
+                answered = True  # the work is done; a stream (/api/stream/event) is not in flight for hours
+                self.in_flight -= 1
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_counted)
+        finally:
+            if not answered:
+                self.in_flight -= 1
+            if self.active:
+                # A timer, even of 0 s, runs after the writes the loop has pending: the response is out first.
+                asyncio.get_running_loop().call_later(0, self.collect_if_due)
+
+    def collect_if_due(self) -> int | None:
+        """Collect the generation Python would, once the young generation holds BETWEEN_REQUESTS
+        allocations if no request is in flight, or BUSY_THRESHOLD if some are (a server never idle,
+        whose requests then wait as they would for the automatic collection). Returns the generation
+        collected, or None."""
+        young, middle, old = gc.get_count()
+        if young < (BUSY_THRESHOLD if self.in_flight else BETWEEN_REQUESTS):
+            return None
+        _, middle_threshold, old_threshold = gc.get_threshold()
+        generation = 0
+        if middle >= middle_threshold:
+            generation = 1
+            if old >= old_threshold and self.old_generation_grew():
+                generation = 2
+        gc.collect(generation)
+        if generation == 2:
+            self.old_after_full = len(gc.get_objects(generation=2))
+        return generation
+
+    def old_generation_grew(self) -> bool:
+        """Python's rule for a full collection: the objects that reached the old generation since the
+        last one are more than a quarter of those it kept (the frozen ones are not counted)."""
+        now = len(gc.get_objects(generation=2))
+        if self.old_after_full is None:
+            self.old_after_full = now
+            return False
+        return now - self.old_after_full > self.old_after_full // 4
+
+
+def tune_when_serving(between: CollectBetweenRequests | None = None) -> bool:
+    """Under Daphne, once its reactor runs (the application is loaded by then): `tune_collector`, and,
+    given the HTTP application's `CollectBetweenRequests`, collections between requests, with the
+    automatic collector as a backstop. Anywhere else, such as a test importing the ASGI application,
+    nothing. Returns whether it was arranged."""
     if "daphne.server" not in sys.modules:
         return False
     from twisted.internet import reactor  # the asyncio reactor Daphne installed
+    from twisted.internet.task import LoopingCall
 
-    reactor.callWhenRunning(tune_collector)
+    def tune():
+        if between is None:
+            tune_collector()
+            return
+        tune_collector(young=BACKSTOP_THRESHOLD)
+        between.active = True
+        LoopingCall(between.collect_if_due).start(IDLE_CHECK_SECONDS, now=False)
+
+    reactor.callWhenRunning(tune)
     return True
