@@ -93,15 +93,24 @@ class CollectBetweenRequests:
                 self.in_flight -= 1
             if self.active:
                 # A timer, even of 0 s, runs after the writes the loop has pending: the response is out first.
-                asyncio.get_running_loop().call_later(0, self.collect_if_due)
+                asyncio.get_running_loop().call_later(0, self.after_response)
+
+    def after_response(self) -> int | None:
+        """After a request: when idle, as `collect_if_due`; with others in flight, once the young
+        generation holds BUSY_THRESHOLD (a server never idle: its requests wait, as they would for the
+        automatic collection). Never in the middle of a request otherwise."""
+        if self.in_flight and gc.get_count()[0] < BUSY_THRESHOLD:
+            return None
+        return self._collect()
 
     def collect_if_due(self) -> int | None:
-        """Collect the generation Python would, once the young generation holds BETWEEN_REQUESTS
-        allocations if no request is in flight, or BUSY_THRESHOLD if some are (a server never idle,
-        whose requests then wait as they would for the automatic collection). Returns the generation
-        collected, or None."""
+        """Collect the generation Python would, if no request is in flight and the young generation holds
+        BETWEEN_REQUESTS allocations. Returns the generation collected, or None."""
+        return None if self.in_flight else self._collect()
+
+    def _collect(self) -> int | None:
         young, middle, old = gc.get_count()
-        if young < (BUSY_THRESHOLD if self.in_flight else BETWEEN_REQUESTS):
+        if young < BETWEEN_REQUESTS:
             return None
         _, middle_threshold, old_threshold = gc.get_threshold()
         generation = 0
