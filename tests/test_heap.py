@@ -128,6 +128,8 @@ class Page:
         if scope["path"] == "/stream":
             await asyncio.Event().wait()  # open until cancelled
         await send({"type": "http.response.body", "body": b"ok"})
+        if scope["path"] == "/closing":  # Django closes the response on its thread, maybe behind the next request
+            await self.answer.setdefault("closed", asyncio.Event()).wait()
 
 
 async def until(condition, seconds: float = 30.0) -> None:
@@ -168,6 +170,28 @@ def test_the_young_generation_is_collected_once_no_request_is_in_flight(collecti
         await second
         await until(lambda: collections)
         assert collections == [0] and between.in_flight == 0
+        return kept
+
+    asyncio.run(scenario())
+
+
+def test_the_collection_follows_the_response_sent_not_the_end_of_its_closing(collections):
+    """The client may send its next request before Django has closed the last response: the collection
+    is due once the response's last part is sent, while nothing is in flight."""
+    async def scenario():
+        page = Page()
+        between = heap.CollectBetweenRequests(page)
+        between.active = True
+        closing = request(between, "/closing")
+        await until(lambda: between.in_flight == 1)
+        kept = garbage()
+        page.answer["/closing"].set()
+        await until(lambda: collections)
+        assert collections == [0] and not closing.done()
+        page.answer.setdefault("closed", asyncio.Event()).set()
+        await closing
+        await settle()
+        assert collections == [0]  # once
         return kept
 
     asyncio.run(scenario())

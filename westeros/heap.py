@@ -77,23 +77,29 @@ class CollectBetweenRequests:
 
     async def __call__(self, scope, receive, send):
         self.in_flight += 1
-        answered = False
+        answered = sent = False
 
         async def send_counted(message):
-            nonlocal answered
+            nonlocal answered, sent
             if message["type"] == "http.response.start" and not answered:
                 answered = True  # the work is done; a stream (/api/stream/event) is not in flight for hours
                 self.in_flight -= 1
             await send(message)
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                sent = True  # before Django closes the response on its thread, where the next request may be
+                self.after_sending()
 
         try:
             await self.app(scope, receive, send_counted)
         finally:
             if not answered:
                 self.in_flight -= 1
-            if self.active:
-                # A timer, even of 0 s, runs after the writes the loop has pending: the response is out first.
-                asyncio.get_running_loop().call_later(0, self.after_response)
+            if not sent:
+                self.after_sending()
+
+    def after_sending(self) -> None:
+        if self.active:  # a timer, even of 0 s, runs after the writes the loop has pending: the response is out first
+            asyncio.get_running_loop().call_later(0, self.after_response)
 
     def after_response(self) -> int | None:
         """After a request: when idle, as `collect_if_due`; with others in flight, once the young
