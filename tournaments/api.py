@@ -20,6 +20,7 @@ from games.serializers import UserRefSerializer
 from tournaments import services
 from tournaments.models import Registration, Table, TableSeat, Tournament
 from tournaments.serializers import (
+    TOURNAMENT_ROW_VALUES,
     AdjudicateSerializer,
     RegisterSerializer,
     RegistrationSerializer,
@@ -92,18 +93,16 @@ class TournamentListView(APIView):
         # tournament_newest_first.
         registered = (Registration.objects.filter(tournament=OuterRef("pk"), status__in=Registration.ACTIVE)
                       .order_by().values("tournament").annotate(n=Count("pk")).values("n"))
-        # the co-organizers' names as a list on each row (to_attr): a related manager made per row, twice
-        # (prefetching, then reading), was a fifth of the page (issue 27)
-        names = Prefetch("co_organizers", queryset=User.objects.only("id", "username"), to_attr="co_organizer_list")
-        qs = (Tournament.objects.select_related("organizer").prefetch_related(names).filter(bots_only=False)
+        qs = (Tournament.objects.filter(bots_only=False)
               .annotate(registered_count=Coalesce(Subquery(registered, output_field=IntegerField()), 0))
               .order_by("-created_at", "-id"))
         for name, choices in (("status", Tournament.Status.values), ("format", Tournament.Format.values),
                               ("ruleset", ruleset_ids())):
             if value := choice_param(request, name, choices):
                 qs = qs.filter(**{name: value})
-        # rows written without DRF's per-field machinery (tournament_rows; the schema is the serializer's)
-        return page_response(request, self, qs, tournament_rows)
+        # rows written from values, without model instances or DRF's per-field machinery (tournament_rows; the
+        # schema is the serializer's)
+        return page_response(request, self, qs.values(*TOURNAMENT_ROW_VALUES), tournament_rows)
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer},
                    summary="Create a tournament (you organize it)")
