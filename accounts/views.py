@@ -7,7 +7,10 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext
+from django.template.context_processors import csrf
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_POST
 
 from accounts import backends, throttle
@@ -27,6 +30,7 @@ from accounts.services import (
     send_confirmation,
 )
 from web.paging import page_of
+from westeros import kept
 from westeros.outages import RETRY_AFTER_SECONDS
 
 
@@ -141,8 +145,24 @@ def tokens(request: HttpRequest) -> HttpResponse:
         form = TokenForm()
     # a page at a time (a script that makes a token per run leaves hundreds; issue 27)
     pager = page_of(request, request.user.active_tokens())
-    context = {"form": form, "tokens": pager.rows, "pager": pager, "new_key": new_key, **_bot_context(request.user)}
+    context = {"form": form, "token_rows": token_rows_html(pager.rows, csrf(request)["csrf_token"]), "pager": pager,
+               "new_key": new_key, **_bot_context(request.user)}
     return render(request, "accounts/tokens.html", context)
+
+
+_TOKEN_ROWS = kept.InProcess()
+
+
+def token_rows_html(tokens, csrf_token) -> list[str]:
+    """Each token's row of the tokens page (templates/accounts/_token_row.html), rendered once for what it
+    shows (its name, prefix, dates and the language) and kept in the process: only the revoke form's CSRF
+    token is written in per request. A page of 50 rows was rendered on every visit, two dates and six
+    translations each: about 70% of the page's CPU, 9 ms (issue 27)."""
+    language = get_language()
+    return [mark_safe(kept.with_csrf(_TOKEN_ROWS.get(
+        (language, t.pk, t.name, t.prefix, t.created_at, t.last_used_at),
+        lambda t=t: render_to_string("accounts/_token_row.html", {"token": t, "csrf_token": kept.CSRF_MARK}).strip()),
+        csrf_token)) for t in tokens]
 
 
 def _bot_context(user, form: BotUpgradeForm | None = None) -> dict:
@@ -164,8 +184,9 @@ def upgrade_to_bot(request: HttpRequest) -> HttpResponse:
             messages.success(request, gettext("%(username)s is now a bot account: it plays through the API "
                                               "with a token, and is shown as BOT.") % {"username": request.user.username})
         return redirect("tokens")
-    context = {"form": TokenForm(), "tokens": request.user.active_tokens(), "new_key": None,
-               **_bot_context(request.user, form)}
+    pager = page_of(request, request.user.active_tokens())
+    context = {"form": TokenForm(), "token_rows": token_rows_html(pager.rows, csrf(request)["csrf_token"]),
+               "pager": pager, "new_key": None, **_bot_context(request.user, form)}
     return render(request, "accounts/tokens.html", context, status=400)
 
 

@@ -24,7 +24,7 @@ from django.template.defaultfilters import timeuntil_filter
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.functional import lazy
-from django.utils.html import conditional_escape, escape, format_html
+from django.utils.html import conditional_escape, escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
@@ -250,10 +250,10 @@ def challenge_rows(challenges: list[Challenge], user: User,
 
 INCOMING_ROW_SECONDS = 600  # how long a rendered challenge waiting for an answer is kept (its key is its values)
 # What differs from one request to the next in a kept row, written into it as it is served: the time left
-# to answer (it changes every minute) and the forms' CSRF token (the request's). NUL is in no stored text
-# (PostgreSQL's text holds none, and a request carrying one is refused: westeros/middleware.py), so no
-# name or option can be mistaken for them.
-LEFT_MARK, CSRF_MARK = "\x00left\x00", "\x00csrf\x00"
+# to answer (it changes every minute) and the forms' CSRF token (the request's: kept.with_csrf). NUL is in
+# no stored text (PostgreSQL's text holds none, and a request carrying one is refused:
+# westeros/middleware.py), so no name or option can be mistaken for them.
+LEFT_MARK, CSRF_MARK = "\x00left\x00", kept.CSRF_MARK
 
 
 def incoming_rows_html(challenges: list[Challenge], user: User, next_url: str, csrf_token: Any) -> list[str]:
@@ -292,15 +292,8 @@ def incoming_rows_html(challenges: list[Challenge], user: User, next_url: str, c
                 "challenges/_incoming.html", {"row": row, "reasons": reasons, "next": next_url, "csrf_token": CSRF_MARK})
         kept.keep_many(fresh, INCOMING_ROW_SECONDS)
         found.update(fresh)
-    token = str(csrf_token) if csrf_token else ""
-    field = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', CSRF_MARK)
-    shown = []
-    for c in challenges:
-        html = found[keys[c.pk]].replace(LEFT_MARK, escape(timeuntil_words(c.expires_at)))
-        # the token as {% csrf_token %} writes it (nothing without one, or with Django's NOTPROVIDED)
-        html = html.replace(CSRF_MARK, token) if token and token != "NOTPROVIDED" else html.replace(field, "")
-        shown.append(mark_safe(html))
-    return shown
+    return [mark_safe(kept.with_csrf(found[keys[c.pk]].replace(LEFT_MARK, escape(timeuntil_words(c.expires_at))),
+                                     csrf_token)) for c in challenges]
 
 
 LISTED_ROW_SECONDS = 600  # how long a rendered challenge of the page's other lists is kept (its key is its values)
@@ -333,16 +326,12 @@ def kept_rows_html(kind: str, challenges: list[Challenge], user: User, csrf_toke
                 f"challenges/_{kind}.html", {"row": row, "user": user, "csrf_token": CSRF_MARK})
         kept.keep_many(fresh, LISTED_ROW_SECONDS)
         found.update(fresh)
-    token = str(csrf_token) if csrf_token else ""
-    field = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', CSRF_MARK)
     shown = []
     for c in challenges:
         html = found[keys[c.pk]]
         if LEFT_MARK in html:
             html = html.replace(LEFT_MARK, escape(timeuntil_words(c.expires_at)))
-        if CSRF_MARK in html:
-            html = html.replace(CSRF_MARK, token) if token and token != "NOTPROVIDED" else html.replace(field, "")
-        shown.append(mark_safe(html))
+        shown.append(mark_safe(kept.with_csrf(html, csrf_token)))
     return shown
 
 

@@ -10,7 +10,9 @@ where a person must see it fresh:
 - a profile's rating charts, kept per history stamp and language (ratings_tags.charts_html);
 - a challenge waiting for your answer, with its Accept and Decline forms, kept under its values (the
   home page and the challenges page: challenges/views.py, incoming_rows_html): an answer, a renamed
-  player or a new deck shows at once; the time left and the forms' CSRF token are written per visit."""
+  player or a new deck shows at once; the time left and the forms' CSRF token are written per visit;
+- a row of the tokens page, kept in the process under all it shows (accounts/views.py, token_rows_html):
+  a token used or renamed shows at once; its revoke form's CSRF token is written per visit."""
 from __future__ import annotations
 
 import re
@@ -420,3 +422,36 @@ def test_the_challenges_pages_other_lists_are_kept_and_show_each_change_at_once(
     assert client.post(f"/challenges/{another.pk}/cancel/", {}).status_code == 403
     assert client.post(f"/challenges/{another.pk}/cancel/",
                        {"csrfmiddlewaretoken": token.search(form).group(1)}).status_code == 302
+
+
+def test_the_tokens_pages_rows_are_kept_and_show_each_change_at_once():
+    """Each row as the template renders it, rendered once for its values: a token used since shows when,
+    in the reader's language, and its revoke form posts with the page's CSRF token."""
+    from accounts.models import ApiToken
+
+    me = make_user()
+    used, _ = ApiToken.issue(me, "nightly script")
+    ApiToken.issue(me, "bot")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(me)
+    first = client.get(reverse("tokens"))
+    assert "accounts/_token_row.html" in [t.name for t in first.templates]
+    again = client.get(reverse("tokens"))
+    assert "accounts/_token_row.html" not in [t.name for t in again.templates]  # kept
+    token = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+    html = again.content.decode()
+    assert '"token-name">nightly script<' in html and html.count(">Revoke</button>") == 2 and "\x00" not in html
+    assert token.sub("", first.content.decode()) == token.sub("", html)  # the same rows but for the token's mask
+    # used since: the row says when, at once
+    ApiToken.objects.filter(pk=used.pk).update(last_used_at=timezone.now().replace(year=2030, month=3, day=4))
+    html = client.get(reverse("tokens")).content.decode()
+    assert "4 Mar 2030" in html and html.count(">never<") == 1
+    assert "4 Mar 2030" in client.get(reverse("tokens"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Revocar" in client.get(reverse("tokens"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    # the kept row's form posts with the page's token (a wrong one is refused)
+    form = html[html.index(f'action="{reverse("revoke-token", args=[used.pk])}"'):]
+    assert client.post(reverse("revoke-token", args=[used.pk])).status_code == 403
+    done = client.post(reverse("revoke-token", args=[used.pk]), {"csrfmiddlewaretoken": token.search(form).group(1)})
+    assert done.status_code == 302 and ApiToken.objects.get(pk=used.pk).revoked_at is not None
+    html = client.get(reverse("tokens")).content.decode()
+    assert '"token-name">nightly script<' not in html and '"token-name">bot<' in html

@@ -69,6 +69,22 @@ class InProcess:
         return html
 
 
+# A kept rendering's forms: rendered with CSRF_MARK as their `csrf_token`, the request's token written in as
+# they are served (`with_csrf`). NUL is in no stored text (PostgreSQL's text holds none, and a request
+# carrying one is refused: westeros/middleware.py), so no name can be mistaken for it.
+CSRF_MARK = "\x00csrf\x00"
+_CSRF_FIELD = f'<input type="hidden" name="csrfmiddlewaretoken" value="{CSRF_MARK}">'
+
+
+def with_csrf(html: str, csrf_token: Any) -> str:
+    """A rendering made with CSRF_MARK as its `csrf_token`, with the request's token written in as
+    {% csrf_token %} writes it: nothing without one (or with Django's NOTPROVIDED)."""
+    if CSRF_MARK not in html:
+        return html
+    token = str(csrf_token) if csrf_token else ""
+    return html.replace(CSRF_MARK, token) if token and token != "NOTPROVIDED" else html.replace(_CSRF_FIELD, "")
+
+
 def until_renewed(key: str, version_key: str, build: Callable[[], Any], seconds: int) -> Any:
     """The value kept under `key` while the version under `version_key` is the one it was built at, else
     `build()` kept anew: read in one round trip with its version. For a fragment whose rows change only
