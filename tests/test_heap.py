@@ -154,13 +154,24 @@ def request(app, path: str):
     return asyncio.ensure_future(app({"type": "http", "path": path}, nothing, nothing))
 
 
+def serving() -> tuple[Page, heap.CollectBetweenRequests]:
+    """A page behind the middleware, active as under Daphne."""
+    page = Page()
+    between = heap.CollectBetweenRequests(page)
+    between.active = True
+    return page, between
+
+
+async def two_in_flight(between: heap.CollectBetweenRequests):
+    first, second = request(between, "/a"), request(between, "/b")
+    await until(lambda: between.in_flight == 2)
+    return first, second
+
+
 def test_the_young_generation_is_collected_once_no_request_is_in_flight(collections):
     async def scenario():
-        page = Page()
-        between = heap.CollectBetweenRequests(page)
-        between.active = True
-        first, second = request(between, "/a"), request(between, "/b")
-        await until(lambda: between.in_flight == 2)
+        page, between = serving()
+        first, second = await two_in_flight(between)
         kept = garbage()
         page.answer["/a"].set()
         await first
@@ -179,9 +190,7 @@ def test_the_collection_follows_the_response_sent_not_the_end_of_its_closing(col
     """The client may send its next request before Django has closed the last response: the collection
     is due once the response's last part is sent, while nothing is in flight."""
     async def scenario():
-        page = Page()
-        between = heap.CollectBetweenRequests(page)
-        between.active = True
+        page, between = serving()
         closing = request(between, "/closing")
         await until(lambda: between.in_flight == 1)
         kept = garbage()
@@ -218,11 +227,8 @@ def test_too_little_garbage_or_an_inactive_server_collects_nothing(collections):
 
 def test_a_server_never_idle_collects_after_a_request_once_the_young_generation_is_large(collections):
     async def scenario():
-        page = Page()
-        between = heap.CollectBetweenRequests(page)
-        between.active = True
-        first, second = request(between, "/a"), request(between, "/b")
-        await until(lambda: between.in_flight == 2)
+        page, between = serving()
+        first, second = await two_in_flight(between)
         kept = garbage(heap.BUSY_THRESHOLD + 100)
         page.answer["/a"].set()
         await first
@@ -241,9 +247,7 @@ def test_a_server_never_idle_collects_after_a_request_once_the_young_generation_
 def test_a_stream_is_in_flight_only_until_its_response_starts(collections):
     """/api/stream/event stays open for hours: it must not keep every collection waiting."""
     async def scenario():
-        page = Page()
-        between = heap.CollectBetweenRequests(page)
-        between.active = True
+        page, between = serving()
         stream = request(between, "/stream")
         await until(lambda: between.in_flight == 1)
         kept = garbage()
