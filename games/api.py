@@ -115,8 +115,13 @@ def _after_commit(read: Callable[[], dict[str, Any]], known: dict[str, Any], ext
 
 
 def _read_lobby(lobby_id: int) -> dict[str, Any]:
-    lobby = Lobby.objects.select_related("creator").prefetch_related("members__user").get(pk=lobby_id)
-    return dict(LobbySerializer(lobby).data)
+    """The lobby as LobbySerializer writes it, read as the list's rows are (lobby_rows: values, its members
+    in one query): the serializer's model instances and per-field machinery were most of the lobby's CPU
+    (issue 27, twelfth round)."""
+    rows = lobby_rows(list(_lobby_row_values(Lobby.objects.filter(pk=lobby_id))))
+    if not rows:
+        raise Lobby.DoesNotExist(f"lobby {lobby_id}")
+    return rows[0]
 
 
 def _lobby_response(lobby: Lobby, code: int = status.HTTP_200_OK) -> Response:

@@ -1,7 +1,8 @@
 """GET /api/v1/lobbies writes its rows without DRF's per-field machinery (games.serializers.lobby_rows,
 issue 27); the schema documents LobbySerializer. The two must give the same JSON, field by field,
 for lobbies of every shape: members with seats and decks, a password, computer seats, a rematch, a
-minimum rating and reliability, options, and a bot creator."""
+minimum rating and reliability, options, and a bot creator. One lobby (GET /api/v1/lobbies/<id>, and the
+answer to a change of it) is written the same way."""
 from __future__ import annotations
 
 import json
@@ -40,6 +41,15 @@ def test_the_list_writes_what_the_serializer_documents():
     for expected in json.loads(json.dumps(documented)):
         assert listed[expected["id"]] == expected
         assert list(listed[expected["id"]]) == list(expected)  # the same fields in the same order
+
+
+def test_one_lobby_writes_what_the_serializer_documents():
+    lobbies_of_every_shape()
+    for lobby in Lobby.objects.all():
+        read = APIClient().get(reverse("api-lobby", args=[lobby.pk])).json()
+        expected = json.loads(json.dumps(LobbySerializer(lobby).data))
+        assert read == expected and list(read) == list(expected)
+    assert APIClient().get(reverse("api-lobby", args=[10**9])).status_code == 404
 
 
 def test_the_list_reads_a_fixed_number_of_queries(django_assert_max_num_queries):
