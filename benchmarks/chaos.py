@@ -83,7 +83,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from server_api import free_port, free_ports, percentile  # noqa: E402  (the other server benchmarks' own)
+from server_api import percentile  # noqa: E402  (the other server benchmarks' own)
+
+from westeros.ports import free_port, free_ports  # noqa: E402
 
 DEPLOY = ROOT / "deploy"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"

@@ -32,7 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from server_api import RUN_DIR, free_port, make_tables, percentile, prepare_django, setup_environment  # noqa: E402
+from server_api import RUN_DIR, make_tables, percentile, prepare_django, setup_environment  # noqa: E402
+
+from westeros.ports import free_port  # noqa: E402
 
 SERVER_LOG = RUN_DIR / "daphne.log"
 

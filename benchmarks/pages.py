@@ -53,7 +53,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from server_api import free_port, percentile  # noqa: E402  (the other server benchmarks' own)
+from server_api import percentile  # noqa: E402  (the other server benchmarks' own)
+
+from westeros.ports import free_port  # noqa: E402
 
 RULESETS = ("agot", "btwixt", "lcg", "minis")
 # seat counts of the games stored per ruleset (each gets a few engine-played templates)

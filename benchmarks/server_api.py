@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,22 +34,7 @@ sys.path.insert(0, str(ROOT))
 RUN_DIR = Path(tempfile.mkdtemp(prefix="westeros-bench-"))  # this run's logs (and SQLite file)
 SERVER_LOG = RUN_DIR / "daphne.log"  # the server's errors, if any
 
-
-def free_port() -> int:
-    return free_ports(1)[0]
-
-
-def free_ports(count: int) -> list[int]:
-    """`count` distinct free ports, each socket held until all are chosen (asked one after another, the
-    system may hand the same port out twice)."""
-    sockets = [socket.socket() for _ in range(count)]
-    try:
-        for s in sockets:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
+from westeros.ports import free_port  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:

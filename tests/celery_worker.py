@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from westeros.ports import free_port, free_ports  # noqa: F401  (the tests import them from here)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 needs_services = pytest.mark.skipif(
@@ -31,23 +33,6 @@ needs_postgres = pytest.mark.skipif(
     not os.environ.get("DATABASE_URL", "").startswith("postgres"),
     reason="Celery processes share the test database only on PostgreSQL (the SQLite test database is in memory)",
 )
-
-
-def free_port() -> int:
-    return free_ports(1)[0]
-
-
-def free_ports(count: int) -> list[int]:
-    """`count` distinct free ports: each socket is held until all are chosen, so the system cannot hand the
-    same port out twice (one port asked after another once gave a Sentinel its primary's port)."""
-    sockets = [socket.socket() for _ in range(count)]
-    try:
-        for s in sockets:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
 
 
 def _database_url() -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,12 +27,7 @@ WIDTH = 1440
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 sys.path.insert(0, str(ROOT))
 from tests.browser.conftest import CHROMIUM_ARGS  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from westeros.ports import free_port  # noqa: E402
 
 
 def manage(env: dict[str, str], *args: str) -> str:

@@ -27,7 +27,6 @@ import os
 import re
 import select
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,6 +39,7 @@ import pytest
 
 from tests.browser.util import PASSWORD
 from tests.live_server import stop_process
+from westeros.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -80,12 +80,6 @@ def chromium_path() -> str:
             pytest.fail(f"CI=true but {missing}: browser tests must run in CI")
         pytest.skip(missing)
     return CHROMIUM
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class LiveServer:
@@ -141,7 +135,7 @@ def live_asgi_server(chromium_path):
     env.update(DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}", DEBUG="true", SECURE_SSL_REDIRECT="false",
                DB_CONN_MAX_AGE="0", ALLOWED_HOSTS="127.0.0.1,localhost", PYTHONUNBUFFERED="1",
                DJANGO_SETTINGS_MODULE="tests.browser.server_settings")  # a fast password hasher
-    port = _free_port()
+    port = free_port()
     server = LiveServer(f"http://127.0.0.1:{port}", env)
     server.manage("migrate", "--no-input", "-v", "0")
     log = (folder / "server.log").open("w")
