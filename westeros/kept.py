@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.html import conditional_escape
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +83,8 @@ def with_csrf(html: str, csrf_token: Any) -> str:
     if CSRF_MARK not in html:
         return html
     token = str(csrf_token) if csrf_token else ""
-    return html.replace(CSRF_MARK, token) if token and token != "NOTPROVIDED" else html.replace(_CSRF_FIELD, "")
+    return (html.replace(CSRF_MARK, conditional_escape(token)) if token and token != "NOTPROVIDED"
+            else html.replace(_CSRF_FIELD, ""))
 
 
 def until_renewed(key: str, version_key: str, build: Callable[[], Any], seconds: int) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django import template
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, get_urlconf
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -21,7 +21,7 @@ from westeros import kept
 
 register = template.Library()
 
-CSRF_MARK = "\x00csrf\x00"  # the nul character never comes in a value shown
+CSRF_MARK = kept.CSRF_MARK  # the nul character never comes in a value shown
 PATH_MARK = "\x00path\x00"  # (an address's nul character is %00: never this mark either)
 _HEADERS = kept.InProcess()
 _FOOTERS = kept.InProcess()
@@ -43,13 +43,8 @@ def site_header(context) -> str:
 
 
 def _with_token(html: str, context) -> str:
-    """The kept HTML with the page's CSRF token as {% csrf_token %} writes it (nothing without one, or
-    with Django's NOTPROVIDED)."""
-    token = context.get("csrf_token")
-    token = str(token) if token else ""
-    field = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', CSRF_MARK)
-    return (html.replace(CSRF_MARK, format_html("{}", token)) if token and token != "NOTPROVIDED"
-            else html.replace(field, ""))
+    """The kept HTML with the page's CSRF token as {% csrf_token %} writes it (westeros.kept.with_csrf)."""
+    return kept.with_csrf(html, context.get("csrf_token"))
 
 
 @register.simple_tag(takes_context=True)
