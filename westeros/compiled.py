@@ -7,11 +7,18 @@ the text of the SQL), and converted to Python values as the ORM converts them. A
 an integer (an id) or a datetime (e.g. `now`): each is a parameter of the SQL, given anew on every call,
 never frozen into the compiled text. An integer no 64-bit column can hold (an id from a URL beyond the
 database's range) matches no row, as Django's own lookups answer it: nothing is run. models() does the same for a queryset of model instances (its
-select_related() included), made as the ORM makes them."""
+select_related() included), made as the ORM makes them.
+
+`plan_each_call`: a query whose best plan depends on its values (a player's games: 20 seats for most,
+2,000 for a busy one) is planned by PostgreSQL for the values of each call. Prepared, it would be run
+after a few calls by PostgreSQL's generic plan, which assumes an average player: a nested loop over the
+player's seats that cost a busy player's My games and home page 2-3 ms a query (issue 27, thirteenth
+round). Such a query is still compiled once; it is only not prepared."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -80,7 +87,24 @@ def _compile(build: Callable[..., QuerySet], values: dict[str, Any], window: boo
     return queryset, compiler, sql, tuple(params), slots, columns
 
 
-def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any], window: tuple[int, int] | None = None):
+@contextmanager
+def _planned(connection, each_call: bool) -> Iterator[None]:
+    """Within it, a query of `connection` (connected) is planned for its values when `each_call`: psycopg does not
+    prepare it (its prepare_threshold None for the while; westeros/env.py sets it), so PostgreSQL makes a custom plan."""
+    raw = connection.connection if each_call and connection.vendor == "postgresql" else None
+    if raw is None:
+        yield
+        return
+    threshold = raw.prepare_threshold
+    raw.prepare_threshold = None
+    try:
+        yield
+    finally:
+        raw.prepare_threshold = threshold
+
+
+def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any], window: tuple[int, int] | None = None,
+         plan_each_call: bool = False):
     connection = connections[DEFAULT_DB_ALIAS]
     entry = _entry((label, connection.alias, connection.vendor, window is not None),
                    lambda: _compile(build, values, window is not None))
@@ -95,7 +119,7 @@ def _run(label: str, build: Callable[..., QuerySet], values: dict[str, Any], win
     call = _parameters(label, params, slots, values)
     if call is None:
         return queryset, compiler, columns, iter(())
-    with connection.cursor() as cursor:
+    with connection.cursor() as cursor, _planned(connection, plan_each_call):
         cursor.execute(sql, call)
         fetched = cursor.fetchall()
     return queryset, compiler, columns, compiler.results_iter([fetched])
@@ -133,21 +157,23 @@ def _parameters(label: str, params: tuple, slots: dict, values: dict[str, Any]) 
     return call
 
 
-def rows(label: str, build: Callable[..., QuerySet], **values: Any) -> list[dict[str, Any]]:
+def rows(label: str, build: Callable[..., QuerySet], *, plan_each_call: bool = False,
+         **values: Any) -> list[dict[str, Any]]:
     """The rows of `build(**values)` (a values() or values_list() queryset whose `values` are each a
     parameter of its SQL, e.g. a user's id, used once or more), as dicts of its columns; its SQL compiled the first time
     `label` is asked in this process."""
-    _, _, columns, results = _run(label, build, values)
+    _, _, columns, results = _run(label, build, values, plan_each_call=plan_each_call)
     return [dict(zip(columns, row, strict=True)) for row in results]
 
 
-def models(label: str, build: Callable[..., QuerySet], window: tuple[int, int] | None = None, **values: Any) -> list[Any]:
+def models(label: str, build: Callable[..., QuerySet], window: tuple[int, int] | None = None, *,
+           plan_each_call: bool = False, **values: Any) -> list[Any]:
     """The model instances of `build(**values)` (a queryset of models, its select_related() ones and its
     annotations made too, as django.db.models.query.ModelIterable makes them; no prefetch_related), its
     SQL compiled the first time `label` is asked in this process. `window`: (low, high), the rows
     `build(**values)[low:high]` reads, the slice's LIMIT and OFFSET parameters of the compiled SQL, so
     that every page of a list is one compiled query (issue 27, tenth round)."""
-    queryset, compiler, _, results = _run(label, build, values, window)
+    queryset, compiler, _, results = _run(label, build, values, window, plan_each_call)
     if queryset._fields is not None or queryset._prefetch_related_lookups or queryset._known_related_objects:
         raise ValueError(f"{label}: models() reads model rows (no values(), prefetches or related managers)")
     db = queryset.db
@@ -166,7 +192,7 @@ def models(label: str, build: Callable[..., QuerySet], window: tuple[int, int] |
     return made
 
 
-def count(label: str, build: Callable[..., QuerySet], **values: Any) -> int:
+def count(label: str, build: Callable[..., QuerySet], *, plan_each_call: bool = False, **values: Any) -> int:
     """`build(**values).count()`, the count query Django makes of it compiled the first time `label` is
     asked in this process (made by Django's own count, run once with the stand-in values, which match no
     row; the values of each call are its parameters after that)."""
@@ -176,7 +202,7 @@ def count(label: str, build: Callable[..., QuerySet], **values: Any) -> int:
     call = _parameters(label, params, slots, values)
     if call is None:
         return 0
-    with connection.cursor() as cursor:
+    with connection.cursor() as cursor, _planned(connection, plan_each_call):
         cursor.execute(sql, call)
         return int(cursor.fetchone()[0])
 
@@ -200,14 +226,16 @@ def _compile_count(build: Callable[..., QuerySet], values: dict[str, Any], conne
 class Compiled:
     """A part of a paged list read by compiled queries, as web.paging.Concatenated and Django's Paginator
     ask it: `count()` (of `counted`, the same rows plainer, or of `build`) and a slice of its models
-    (models() with a window). `label` names the two compiled queries in this process."""
+    (models() with a window). `label` names the two compiled queries in this process; `plan_each_call`
+    as models() and count() take it."""
 
     def __init__(self, label: str, build: Callable[..., QuerySet], counted: Callable[..., QuerySet] | None = None,
-                 **values: Any):
+                 *, plan_each_call: bool = False, **values: Any):
         self.label, self.build, self.counted, self.values = label, build, counted or build, values
+        self.plan_each_call = plan_each_call
 
     def count(self) -> int:
-        return count(self.label, self.counted, **self.values)
+        return count(self.label, self.counted, plan_each_call=self.plan_each_call, **self.values)
 
     def __len__(self) -> int:
         return self.count()
@@ -215,7 +243,8 @@ class Compiled:
     def __getitem__(self, cut: slice) -> list[Any]:
         if not isinstance(cut, slice) or cut.step is not None or cut.stop is None:
             raise TypeError("a compiled list is read a slice at a time, [low:high]")
-        return models(self.label, self.build, window=(cut.start or 0, cut.stop), **self.values)
+        return models(self.label, self.build, window=(cut.start or 0, cut.stop), plan_each_call=self.plan_each_call,
+                      **self.values)
 
 
 def put_prefetched(parent: Any, related_name: str, children: list[Any], back: str) -> None:
