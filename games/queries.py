@@ -5,7 +5,7 @@ import re
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -23,11 +23,13 @@ from westeros import compiled
 
 
 def visible_games(user) -> QuerySet[Game]:
-    """Public games, and private ones the user plays in."""
+    """Public games, and private ones the user plays in (a seat of theirs found by EXISTS: a join with every
+    game's seats had to be made DISTINCT again, a sort of all the games in progress's seats; issue 27)."""
     public = Game.objects.filter(private=False)
     if user is None or not user.is_authenticated or user.is_staff:
         return Game.objects.all() if user is not None and user.is_staff else public
-    return (public | Game.objects.filter(seats__user=user)).distinct()
+    theirs = GameSeat.objects.filter(game_id=OuterRef("pk"), user=user)
+    return Game.objects.filter(Q(private=False) | Exists(theirs))
 
 
 def get_visible_game(user, game_id: int, invite: str | None = None, *, state: bool = True) -> Game:
