@@ -439,8 +439,10 @@ class MyGamesView(APIView):
             # newest first by number (games are numbered as they are created): the index seat_user_newest_game
             # serves it a page at a time, where ordering by the games' dates joined and sorted them all; the
             # five values each row shows, not every column of each game and seat (issue 27, twelfth round)
-            rows = seats.order_by("-game_id").values_list("game_id", "game__ruleset", "game__status",
-                                                           "game__version", "seat")
+            # (counted apart: the count of a list naming its games' columns joined every seat to its game, 1.3-1.9
+            # ms for a busy player's 2,000; the seats alone are counted from an index, 0.2 ms)
+            rows = CountedApart(seats.order_by("-game_id").values_list("game_id", "game__ruleset", "game__status",
+                                                                       "game__version", "seat"), seats)
         return page_response(request, self, rows, lambda page: [
             {"id": game, "ruleset": ruleset, "status": game_status, "version": version, "seat": seat}
             for game, ruleset, game_status, version, seat in page])
