@@ -49,6 +49,14 @@ class User(AbstractUser):
     class Meta:
         verbose_name = gettext_lazy("user")
         verbose_name_plural = gettext_lazy("users")
+        indexes = [
+            # the bots page lists the bot accounts by name from these few, not from a scan of every user
+            # (its count 1.4 -> under 0.1 ms at 10,000 users; issue 27, thirteenth round)
+            models.Index(fields=["username", "id"], condition=models.Q(is_bot=True, is_active=True), name="user_active_bot"),
+            # the closed accounts, which the leaderboards leave out (ratings/services.py): found in this index
+            # rather than by a scan of every user on each leaderboard's count (1.7 ms at 10,000 users)
+            models.Index(fields=["id"], condition=models.Q(is_active=False), name="user_closed"),
+        ]
 
     def clean(self) -> None:
         super().clean()
