@@ -41,3 +41,21 @@ def test_a_form_reads_the_same_as_with_djangos_template_language():
     bound = Sample({"name": "", "house": "tully"}, renderer=SiteFormRenderer())
     assert not bound.is_valid()
     assert "Select a valid choice" in str(bound["house"].errors) and "required" in str(bound["name"].errors)
+
+
+def test_a_selects_options_tag_marks_the_chosen_value_and_escapes_the_labels():
+    """{% options %} (westeros/templatetags/select_options.py): the lobby and challenge forms' option lists,
+    written as their loops wrote them. The value posted comes back as text, so 600 marks the option 600; an
+    empty value marks the default."""
+    from django.template import engines
+    from django.utils.translation import gettext_lazy, override
+
+    page = engines["django"].from_string("{% load select_options %}{% options choices data.time %}|"
+                                         "{% options choices data.missing 600 %}|{% options choices '' %}")
+    choices = [(120, "2 <minutes>"), (600, gettext_lazy("Password"))]
+    with override("es"):
+        html = page.render({"choices": choices, "data": {"time": "120"}})
+    first, defaulted, none = html.split("|")
+    assert first == '<option value="120" selected>2 &lt;minutes&gt;</option><option value="600" >Contraseña</option>'
+    assert defaulted == '<option value="120" >2 &lt;minutes&gt;</option><option value="600" selected>Contraseña</option>'
+    assert "selected" not in none

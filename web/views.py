@@ -265,7 +265,7 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
             return redirect("web-lobby", lobby_id=lobby.pk)
     lf = lobby_form
     return render(request, "web/lobby_new.html", {
-        "form": form, "data": form.data, "houses": lf.HOUSES, "rulesets": lf.RULESETS, "time_limits": lf.TIME_LIMITS,
+        "form": form, "data": form.data, "houses": [(h, h.title()) for h in lf.HOUSES], "rulesets": lf.RULESETS, "time_limits": lf.TIME_LIMITS,
         "clocks": lf.CLOCKS, "spectator_delays": lf.SPECTATOR_DELAYS,
         "house_choices": lf.HOUSE_CHOICES, "leaders": _btwixt_leaders(), "cardset_name": lf.cardset_name(),
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
