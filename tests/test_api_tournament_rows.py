@@ -52,6 +52,19 @@ def test_the_list_writes_what_the_serializer_documents():
     assert {row["name"]: row["registered"] for row in listed.values()} == {"Plain": 1, "Full <b>": 0, "Done": 0}
 
 
+def test_one_tournament_is_written_as_the_serializer_documents():
+    """GET /api/v1/tournaments/{id} (and the answer to a change) is written from values too (issue 27,
+    thirteenth round), the same JSON as TournamentSerializer's, bots-only events included."""
+    events_of_every_shape()
+    Tournament.objects.create(name="Bots", organizer=make_user(is_bot=True), bots_only=True)
+    client = APIClient()
+    for event in Tournament.objects.all():
+        answer = client.get(reverse("api-tournament", args=[event.pk])).json()
+        expected = json.loads(json.dumps(TournamentSerializer(event).data))
+        assert answer == expected and list(answer) == list(expected)
+    assert client.get(reverse("api-tournament", args=[10**6])).status_code == 404
+
+
 def event_with_rounds() -> Tournament:
     """A running event of two rounds: finished and playing tables, a table without its game yet, seats with
     and without points, places, a no-show and an abandoned seat, teams, and byes (two in one round)."""
