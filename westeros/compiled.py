@@ -157,12 +157,12 @@ def _parameters(label: str, params: tuple, slots: dict, values: dict[str, Any]) 
     return call
 
 
-def rows(label: str, build: Callable[..., QuerySet], *, plan_each_call: bool = False,
-         **values: Any) -> list[dict[str, Any]]:
+def rows(label: str, build: Callable[..., QuerySet], window: tuple[int, int] | None = None, *,
+         plan_each_call: bool = False, **values: Any) -> list[dict[str, Any]]:
     """The rows of `build(**values)` (a values() or values_list() queryset whose `values` are each a
     parameter of its SQL, e.g. a user's id, used once or more), as dicts of its columns; its SQL compiled the first time
-    `label` is asked in this process."""
-    _, _, columns, results = _run(label, build, values, plan_each_call=plan_each_call)
+    `label` is asked in this process. `window`: (low, high), a slice of them, as models() reads one."""
+    _, _, columns, results = _run(label, build, values, window, plan_each_call)
     return [dict(zip(columns, row, strict=True)) for row in results]
 
 
@@ -245,6 +245,16 @@ class Compiled:
             raise TypeError("a compiled list is read a slice at a time, [low:high]")
         return models(self.label, self.build, window=(cut.start or 0, cut.stop), plan_each_call=self.plan_each_call,
                       **self.values)
+
+
+class CompiledRows(Compiled):
+    """A Compiled list of rows (rows() with a window): `build` is a values() queryset."""
+
+    def __getitem__(self, cut: slice) -> list[dict[str, Any]]:
+        if not isinstance(cut, slice) or cut.step is not None or cut.stop is None:
+            raise TypeError("a compiled list is read a slice at a time, [low:high]")
+        return rows(self.label, self.build, window=(cut.start or 0, cut.stop), plan_each_call=self.plan_each_call,
+                    **self.values)
 
 
 def put_prefetched(parent: Any, related_name: str, children: list[Any], back: str) -> None:
