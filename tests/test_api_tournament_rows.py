@@ -8,6 +8,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -144,3 +145,37 @@ def test_the_lists_filters_and_pages_read_what_the_orm_reads():
                 page = client.get(page["next"]).json()
             assert seen == expected, chosen
         Tournament.objects.create(name="Later", organizer=make_user(), ruleset="btwixt")
+
+
+def test_registrations_are_written_as_the_serializer_documents_for_each_reader():
+    """GET /api/v1/tournaments/{id}/registrations is written from values (registration_rows, issue 27,
+    thirteenth round): the same JSON as RegistrationSerializer's for registrations of every shape (a ready-made
+    and a saved deck, a starter and a saved army, a replacement, a partner and team, no seed yet), read by
+    their owner, another player and a visitor, with deck lists closed and open."""
+    from tests.factories import api_client_for
+    from tournaments.serializers import RegistrationSerializer
+
+    owner, other, partner = make_user(), make_user(), make_user()
+    for open_lists in (False, True):
+        t = Tournament.objects.create(name="Regs", organizer=make_user(), options={"open_decklists": open_lists})
+        saved = {"ref": "deck:7", "name": "My <deck>", "faction": "stark", "agenda": "fealty",
+                 "plots": ["a", "b"], "draw": ["c"]}
+        army = {"ref": "army:3", "name": "Mine", "faction": "lannister", "points": 40, "list": {"units": ["x"]}}
+        first = Registration.objects.create(tournament=t, user=owner, deck=saved, army=army, seed_rank=2, rating=1612.5)
+        Registration.objects.create(tournament=t, user=make_user(), deck="core_stark", replaces=first, partner=partner,
+                                    team=1, status=Registration.Status.CHECKED_IN, no_shows=1, division=2)
+        Registration.objects.create(tournament=t, user=partner, army={"faction": "stark", "ref": "list_stark_30",
+                                                                     "starter": True}, team=1, seed_rank=1)
+        Registration.objects.create(tournament=t, user=other, status=Registration.Status.WITHDRAWN)
+        url = f"/api/v1/tournaments/{t.pk}/registrations"
+        for reader, client in ((owner, api_client_for(owner)), (other, api_client_for(other)), (None, APIClient())):
+            answer = client.get(url).json()
+            viewer = reader if reader is not None else AnonymousUser()
+            qs = Registration.objects.filter(tournament=t).select_related("user", "replaces__user", "partner")
+            expected = json.loads(json.dumps(RegistrationSerializer(qs, many=True, context={
+                "tournament": t, "viewer": viewer}).data))
+            assert answer == expected and [list(row) for row in answer] == [list(row) for row in expected]
+        mine = next(r for r in api_client_for(owner).get(url).json() if r["user"] == owner.username)
+        assert mine["deck"]["name"] == "My <deck>" and mine["army"]["list"] == {"units": ["x"]}
+        theirs = next(r for r in api_client_for(other).get(url).json() if r["user"] == owner.username)
+        assert "name" not in theirs["deck"] and ("plots" in theirs["deck"]) is open_lists and "list" not in theirs["army"]

@@ -21,6 +21,7 @@ from games.serializers import UserRefSerializer
 from tournaments import services
 from tournaments.models import Registration, Table, TableSeat, Tournament
 from tournaments.serializers import (
+    REGISTRATION_ROW_VALUES,
     TOURNAMENT_ROW_VALUES,
     AdjudicateSerializer,
     RegisterSerializer,
@@ -31,6 +32,7 @@ from tournaments.serializers import (
     TableSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
+    registration_rows,
     round_rows,
     standing_rows,
     tournament_rows,
@@ -83,6 +85,10 @@ def _tournament_list(chosen: tuple[tuple[str, str], ...]):
     status, format and game, each with its count of registrations: the values tournament_rows writes."""
     return (with_registered_count(Tournament.objects.filter(bots_only=False, **dict(chosen)))
             .order_by("-created_at", "-id").values(*TOURNAMENT_ROW_VALUES))
+
+
+def _registrations(tournament_id: int):
+    return Registration.objects.filter(tournament_id=tournament_id).values(*REGISTRATION_ROW_VALUES)
 
 
 class FormatIsAFilter(DefaultContentNegotiation):
@@ -235,8 +241,9 @@ class RegistrationsView(APIView):
     @extend_schema(responses=RegistrationSerializer(many=True), summary="Registrations, by seed")
     def get(self, request: Request, tournament_id: int) -> Response:
         t = _event(tournament_id)
-        qs = Registration.objects.filter(tournament=t).select_related("user", "replaces__user", "partner")
-        return Response(RegistrationSerializer(qs, many=True, context={"tournament": t, "viewer": request.user}).data)
+        # rows written from values read by a query compiled once per process (RegistrationSerializer is the schema)
+        found = compiled.rows("tournaments:registrations", _registrations, tournament_id=t.pk)
+        return Response(registration_rows(t, found, request.user))
 
 
 # The rounds and the standings, as the API writes them, kept for the event's page version (the same as its

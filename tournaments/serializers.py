@@ -163,6 +163,38 @@ class RegistrationSerializer(serializers.ModelSerializer):
         return deck_words(self.context.get("tournament") or r.tournament, r, self.context.get("viewer"))
 
 
+# The columns `registration_rows` reads, as `.values()` gives them (with the names of the player, the player
+# replaced and the partner): each of an event's registrations was three model instances and the serializer's
+# 13 fields (issue 27, thirteenth round).
+REGISTRATION_ROW_VALUES = (
+    "id", "user_id", "user__username", "status", "rating", "seed_rank", "division", "no_shows", "replaces_id",
+    "replaces__user__username", "registered_at", "deck", "army", "partner_id", "partner__username", "team")
+
+
+def registration_rows(t: Tournament, registrations: list[dict], viewer=None) -> list[dict]:
+    """What RegistrationSerializer(registrations, many=True, context={"tournament": t, "viewer": viewer}).data
+    gives (the schema is the serializer's), written from REGISTRATION_ROW_VALUES; a deck and an army as `viewer`
+    may know them (tournaments.services deck_words and army_words). tests/test_api_tournament_rows.py holds
+    the two equal field by field."""
+    from types import SimpleNamespace
+
+    from tournaments.services import army_words, deck_words
+
+    write = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
+    rows = []
+    for r in registrations:
+        brought = SimpleNamespace(deck=r["deck"], army=r["army"], user_id=r["user_id"])
+        rows.append({
+            "id": r["id"], "user": r["user__username"], "status": r["status"], "rating": float(r["rating"]),
+            "seed_rank": r["seed_rank"], "division": r["division"], "no_shows": r["no_shows"],
+            "replaces": r["replaces__user__username"] if r["replaces_id"] else None,
+            "registered_at": write(r["registered_at"]),
+            "deck": None if r["deck"] is None else deck_words(t, brought, viewer),
+            "army": None if r["army"] is None else army_words(t, brought, viewer),
+            "partner": r["partner__username"] if r["partner_id"] else None, "team": r["team"]})
+    return rows
+
+
 class RegisterSerializer(serializers.Serializer):
     deck = serializers.CharField(max_length=40, required=False, default="", allow_blank=True,
                                  help_text="lcg: the deck you bring to every game of the event, a ready-made one or "
