@@ -218,3 +218,37 @@ def test_the_home_page_reads_the_newest_ten_waiting_for_you_as_the_list_has_them
     assert len(listed["in"]) == 12 and len(listed["accepted"]) == 1 and len(listed["out"]) == 1
     assert [c.pk for c in services.waiting_for(brienne, 10)] == [c.pk for c in listed["in"][:10]]
     assert [c.pk for c in services.waiting_for(cersei, 10)] == [accepted["id"]]
+
+
+def test_the_api_writes_challenges_as_the_serializer_documents(people):
+    """The list, one challenge and the answer to a change are written from the payload (challenges/api.py
+    _rows, issue 27, thirteenth round): the same JSON as ChallengeSerializer's, field by field and in order,
+    for a challenge of several players, one with a bot, one declined with its reason and one expired."""
+    import json
+
+    from challenges import services
+    from challenges.serializers import ChallengeSerializer
+
+    arya, brienne, cersei = people
+    bot = make_user(username="ravenbot", is_bot=True)
+    several = challenge(client_for(arya), ["brienne", "cersei"], ruleset="agot", options={"tides_of_battle": True})
+    with_bot = challenge(client_for(brienne), ["ravenbot"])
+    declined = challenge(client_for(cersei), ["brienne"]).json()
+    client_for(brienne).post(f"{URL}/{declined['id']}/decline", {"reason": "later"}, format="json")
+    expired = challenge(client_for(bot), ["arya"]).json()
+    Challenge.objects.filter(pk=expired["id"]).update(expires_at=timezone.now() - timedelta(seconds=1))
+
+    def documented(challenge_id):
+        found = services.with_people(Challenge.objects.filter(pk=challenge_id)).get()
+        return json.loads(json.dumps(ChallengeSerializer(services.payload(found)).data))
+
+    for made in (several, with_bot):
+        assert made.json() == documented(made.json()["id"]) and list(made.json()) == list(documented(made.json()["id"]))
+    for reader, challenge_id in ((brienne, declined["id"]), (arya, expired["id"]), (cersei, several.json()["id"])):
+        answer = client_for(reader).get(f"{URL}/{challenge_id}").json()
+        assert answer == documented(challenge_id) and list(answer) == list(documented(challenge_id))
+    assert client_for(brienne).get(f"{URL}/{declined['id']}").json()["invites"][0]["reason_text"]
+    listed = client_for(brienne).get(URL).json()
+    assert [c["id"] for c in listed["in"]] == [several.json()["id"]]
+    assert listed["in"] == [documented(c["id"]) for c in listed["in"]]
+    assert listed["out"] == [documented(c["id"]) for c in listed["out"]] and listed["out"]
