@@ -29,7 +29,7 @@ from games import queries, rulesets, spectators
 from games.anonymity import hides_names
 from games.engine import EngineError, get_ruleset
 from games.errors import GameError
-from games.models import Game, GameSeat, Lobby
+from games.models import Game, GameSeat, Lobby, LobbyMember
 from games.services import armies as saved_armies
 from games.services import decks as saved_decks
 from games.services import lobbies
@@ -309,17 +309,36 @@ GAME_STATUS = {"active": pgettext_lazy("a game", "active"), "finished": pgettext
 
 
 def _lobby_or_404(request: HttpRequest, lobby_id: int) -> Lobby:
-    lobby = Lobby.objects.filter(pk=lobby_id).select_related("creator").first()
+    from westeros import compiled
+
+    found = compiled.models("lobby-page:lobby", _lobby_query, lobby_id=lobby_id)
+    lobby = found[0] if found else None
     if lobby is None or not lobbies.can_see(lobby, request.user, request.GET.get("invite")):
         raise Http404("No such lobby.")
     return lobby
 
 
+# the lobby page's three reads, compiled once per process (westeros/compiled.py; issue 27, thirteenth round)
+def _lobby_query(lobby_id: int):
+    return Lobby.objects.filter(pk=lobby_id).select_related("creator")
+
+
+def _lobby_members_query(lobby_id: int):
+    return LobbyMember.objects.filter(lobby_id=lobby_id).select_related("user")
+
+
+def _lobby_game_query(lobby_id: int):
+    return Game.objects.filter(lobby_id=lobby_id).only("pk", "options", "status").order_by("pk")[:1]
+
+
 def lobby_page(request: HttpRequest, lobby_id: int) -> HttpResponse:
+    from westeros import compiled
+
     lobby = _lobby_or_404(request, lobby_id)
-    members = list(lobby.members.select_related("user"))
+    members = compiled.models("lobby-page:members", _lobby_members_query, lobby_id=lobby.pk)
     me = next((m for m in members if m.user_id == request.user.pk), None)
-    game = Game.objects.filter(lobby=lobby).only("pk", "options", "status").first()
+    games = compiled.models("lobby-page:game", _lobby_game_query, lobby_id=lobby.pk)
+    game = games[0] if games else None
     if game is not None and hides_names(game):  # anonymous players: faceless while the game runs
         for m in members:
             m.faceless = m.user_id != request.user.pk
