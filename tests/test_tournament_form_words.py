@@ -135,3 +135,26 @@ def test_the_organizer_decides_places_by_seat_name(client, organizer):
     assert {s.seat: s.place for s in table.seats.all()} == {order[0]: 1, order[1]: 2, order[2]: 3}
     text = visible(client.get(reverse("tournament", args=[t.pk])).content)
     assert "decided by the organizers" in text
+
+
+def test_the_blank_form_is_kept_per_language_with_each_readers_csrf_token(organizer):
+    """The blank form's fields are rendered once per process and language (issue 27, thirteenth round): each
+    reader gets it in their language with their own CSRF token, and a form posted with that token (CSRF checked)
+    makes the tournament."""
+    from django.test import Client
+
+    pages = {}
+    for language in ("en", "es", "en"):
+        reader = Client(enforce_csrf_checks=True)
+        reader.force_login(make_user())
+        page = reader.get(reverse("tournament-new"), HTTP_ACCEPT_LANGUAGE=language)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()).group(1)
+        assert "\x00" not in page.content.decode()
+        form = re.search(r'<form method="post" class="card tournament-form">.*?</form>', page.content.decode(), re.S)
+        pages.setdefault(language, []).append(visible(form.group(0).encode()))
+        made = reader.post(reverse("tournament-new"), {**FORM, "name": f"Cup {language} {len(pages)}",
+                                                       "csrfmiddlewaretoken": token}, HTTP_ACCEPT_LANGUAGE=language)
+        assert made.status_code == 302, made.content[:300]
+    assert "Players per table" in pages["en"][0] and "Players per table" not in pages["es"][0]
+    assert pages["en"][0] == pages["en"][1]
+    assert Tournament.objects.count() == 3

@@ -7,6 +7,7 @@ import hashlib
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
@@ -87,6 +88,20 @@ def _list_rows_html(rows: list[Tournament]) -> str:
     return mark_safe(html)
 
 
+# The blank form's fields rendered once per process and language (issue 27, thirteenth round): its 27 widgets were
+# most of the page, and a blank TournamentForm takes nothing from its reader but the CSRF token, written in at
+# each request (westeros/kept.py with_csrf). A form sent back with errors is rendered afresh.
+_BLANK_FORMS = kept.InProcess(limit=16)
+
+
+def _form_html(request: HttpRequest, form: TournamentForm) -> str:
+    if form.is_bound:
+        return mark_safe(render_to_string("form.html", {"form": form}, request=request))
+    html = _BLANK_FORMS.get(get_language(), lambda: render_to_string("form.html", {"form": form,
+                                                                                  "csrf_token": kept.CSRF_MARK}))
+    return mark_safe(kept.with_csrf(html, get_token(request)))
+
+
 @login_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
@@ -102,7 +117,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("tournament", tournament_id=t.pk)
     return render(request, "tournaments/new.html", {
-        "form": form,
+        "form_html": _form_html(request, form),
         # which tie-breakers each game has, for the page's script (the form refuses the others too)
         "ruleset_tiebreakers": {ruleset: list(tiebreakers_of(ruleset)) for ruleset, _ in ruleset_choices()},
     })
