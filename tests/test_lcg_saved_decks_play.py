@@ -270,3 +270,32 @@ def test_the_challenge_form_offers_your_saved_decks(client):
                        {"ruleset": "lcg", "time_limit": "86400", "seats": "2", "my_deck": f"deck:{mine.pk}"})
     assert sent.status_code == 302, sent.content.decode()[-2000:]
     assert Challenge.objects.get().deck == f"deck:{mine.pk}"
+
+
+def test_the_blank_lobby_form_offers_each_reader_their_own_decks():
+    """The blank lobby form is rendered once per process, language and game (issue 27, thirteenth round);
+    each reader's saved decks and CSRF token are written into it: nobody sees another's decks, and a form
+    posted with the token given (CSRF checked) makes the lobby with the reader's deck."""
+    import re
+
+    from django.test import Client
+
+    from games.models import Lobby
+
+    for language in ("en", "es", "en"):
+        alys, bran = make_user(), make_user()
+        golds = {user.pk: save(user, f"Gold of {user.username}") for user in (alys, bran)}
+        for user in (alys, bran):
+            reader = Client(enforce_csrf_checks=True)
+            reader.force_login(user)
+            page = reader.get(reverse("web-lobby-new") + "?ruleset=lcg", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            other = golds[bran.pk if user == alys else alys.pk]
+            assert f'value="deck:{golds[user.pk].pk}"' in page and f'value="deck:{other.pk}"' not in page
+            assert ("Crear una sala" in page) is (language == "es") and "\x00" not in page
+            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+            made = reader.post(reverse("web-lobby-new"), {"ruleset": "lcg", "time_limit": "3600", "lcg_seats": "2",
+                                                          "my_deck": f"deck:{golds[user.pk].pk}",
+                                                          "csrfmiddlewaretoken": token})
+            assert made.status_code == 302, made.content[:400]
+            lobby = Lobby.objects.filter(creator=user).get()
+            assert lobby.members.get().deck == f"deck:{golds[user.pk].pk}"

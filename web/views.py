@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Case, Exists, F, OuterRef, Prefetch, TextField, Value, When
 from django.db.models.fields.json import KeyTextTransform
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import timeuntil_filter
 from django.template.loader import render_to_string
@@ -38,6 +39,7 @@ from web import forms as lobby_form
 from web.board import agot_board_json
 from web.paging import Concatenated, page_of
 from westeros import kept
+from westeros.templatetags import select_options
 
 logger = logging.getLogger(__name__)
 
@@ -264,23 +266,46 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("web-lobby", lobby_id=lobby.pk)
     lf = lobby_form
-    return render(request, "web/lobby_new.html", {
-        "form": form, "data": form.data, "houses": [(h, h.title()) for h in lf.HOUSES], "rulesets": lf.RULESETS, "time_limits": lf.TIME_LIMITS,
-        "clocks": lf.CLOCKS, "spectator_delays": lf.SPECTATOR_DELAYS,
+    chosen = form.data.get("ruleset") or (request.GET.get("ruleset") if request.GET.get("ruleset") in dict(lf.RULESETS)
+                                          else "agot")
+    mine = {"my_deck_options": select_options.options(form.my_decks, form.data.get("my_deck")),
+            "my_army_options": select_options.options(form.my_armies, form.data.get("my_army"))}
+    if form.is_bound:
+        form_html = render_to_string("web/_lobby_form.html", {**_lobby_form_context(form, chosen), **mine},
+                                     request=request)
+    else:  # the blank form: the same for everyone but their decks and armies (and the CSRF token)
+        html = _BLANK_LOBBY_FORMS.get((get_language(), chosen), lambda: render_to_string(
+            "web/_lobby_form.html", {**_lobby_form_context(form, chosen), "csrf_token": kept.CSRF_MARK,
+                                     "my_deck_options": MY_DECKS_MARK, "my_army_options": MY_ARMIES_MARK}))
+        form_html = (kept.with_csrf(html, get_token(request)).replace(MY_DECKS_MARK, mine["my_deck_options"])
+                     .replace(MY_ARMIES_MARK, mine["my_army_options"]))
+    return render(request, "web/lobby_new.html", {"form": form, "form_html": mark_safe(form_html)})
+
+
+# The blank lobby form rendered once per process, language and game chosen (issue 27, thirteenth round): its
+# hundred-odd options and fields were most of the page. A reader's own decks and armies are written in at the
+# marks (NUL: in no stored text, as kept.CSRF_MARK), as is their CSRF token; a form sent back is rendered afresh.
+_BLANK_LOBBY_FORMS = kept.InProcess(limit=64)
+MY_DECKS_MARK, MY_ARMIES_MARK = mark_safe("\x00my-decks\x00"), mark_safe("\x00my-armies\x00")
+
+
+def _lobby_form_context(form, chosen: str) -> dict:
+    lf = lobby_form
+    return {
+        "form": form, "data": form.data, "houses": [(h, h.title()) for h in lf.HOUSES], "rulesets": lf.RULESETS,
+        "time_limits": lf.TIME_LIMITS, "clocks": lf.CLOCKS, "spectator_delays": lf.SPECTATOR_DELAYS,
         "house_choices": lf.HOUSE_CHOICES, "leaders": _btwixt_leaders(), "cardset_name": lf.cardset_name(),
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
         "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
-        "my_decks": form.my_decks,  # yours first (issue 30), then the ready-made ones (read once, by the form)
-        "armies": lf.minis_seat_choices(), "army_lists": lf.army_lists(), "my_armies": form.my_armies,
+        "armies": lf.minis_seat_choices(), "army_lists": lf.army_lists(),
         "minis_tables": [(k, label) for k, (_n, _m, label) in lf.MINIS_TABLES.items()],
         "game_sizes": lf.MINIS_SIZES,
         "minis_modes": [(key, gettext(str(name)), key in rulesets.MINIS_PLAYABLE_MODES)
                         for key, name in rulesets.MINIS_MODES.items()],
-        "chosen": form.data.get("ruleset") or (request.GET.get("ruleset") if request.GET.get("ruleset") in dict(lf.RULESETS)
-                                               else "agot"),
+        "chosen": chosen,
         "unrated": gettext(lobbies.COMPUTER_UNRATED),
         "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
-    })
+    }
 
 
 def _btwixt_leaders() -> list[tuple[str, str]]:
