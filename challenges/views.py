@@ -18,6 +18,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db.models import Count, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.context_processors import csrf
 from django.template.defaultfilters import timeuntil_filter
@@ -45,6 +46,7 @@ from ratings.templatetags.site_words import duration_words, ruleset_name
 from web import forms as lobby_form
 from web.paging import page_of
 from westeros import kept
+from westeros.templatetags import select_options
 
 WORDS = {
     "others_label": gettext_lazy("Also challenge (names, separated by commas)"),
@@ -136,21 +138,20 @@ def _players(n: int) -> str:
     return ngettext("%(count)d player", "%(count)d players", n) % {"count": n}
 
 
-def _form_context(form: ChallengeForm, opponent: User, chosen: str) -> dict[str, Any]:
+def _form_context(form: ChallengeForm, opponent_name: str, chosen: str) -> dict[str, Any]:
     lf = lobby_form
     seat_ranges = {r: (get_ruleset(r).min_seats, 2 if r in TWO_PLAYER_CHALLENGES else get_ruleset(r).max_seats)
                    for r, _ in lf.RULESETS}
     data = form.data if form.is_bound else {"seats": "3", "time_limit": "86400"}
     return {
-        "form": form, "opponent": opponent, "data": data, "rulesets": lf.RULESETS, "chosen": chosen,
-        "time_limits": lf.TIME_LIMITS, "cardset_name": lf.cardset_name(),
-        "game_sizes": lf.MINIS_SIZES, "my_armies": form.my_armies,
+        "form": form, "data": data, "rulesets": lf.RULESETS, "chosen": chosen,
+        "time_limits": lf.TIME_LIMITS, "cardset_name": lf.cardset_name(), "game_sizes": lf.MINIS_SIZES,
         "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
         "army_lists": lf.army_lists(),
         "minis_modes": [(key, name, key in rulesets.MINIS_PLAYABLE_MODES) for key, name in rulesets.MINIS_MODES.items()],
         "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
         "several": [(r, WORDS["others_help"] % {"game": ruleset_name(r), "low": low, "high": high,
-                                                 "name": opponent.username})
+                                                 "name": opponent_name})
                     for r, (low, high) in seat_ranges.items() if low != high],
         "two_player": " ".join(r for r, (low, high) in seat_ranges.items() if low == high),
     }
@@ -187,7 +188,29 @@ def challenge_new(request: HttpRequest, username: str) -> HttpResponse:
     status = 400 if form.errors else 200
     if any(e.code == "throttled" for e in form.non_field_errors().as_data()):
         status = 429
-    return render(request, "challenges/new.html", _form_context(form, opponent, chosen), status=status)
+    data = form.data if form.is_bound else {}
+    decks = form.fields["my_deck"].choices if "my_deck" in form.fields else []  # a form sent back reads its game's
+    mine = {"my_deck_options": select_options.options(decks, data.get("my_deck")),
+            "my_army_options": select_options.options(form.my_armies, data.get("my_army"))}
+    if form.is_bound:
+        form_html = render_to_string("challenges/_form.html", {**_form_context(form, opponent.username, chosen), **mine},
+                                     request=request)
+    else:  # the blank form: the same for everyone but the opponent's name, your decks and armies, the CSRF token
+        html = _BLANK_FORMS.get((get_language(), chosen), lambda: render_to_string("challenges/_form.html", {
+            **_form_context(form, OPPONENT_MARK, chosen), "csrf_token": kept.CSRF_MARK,
+            "my_deck_options": MY_DECKS_MARK, "my_army_options": MY_ARMIES_MARK}))
+        form_html = (kept.with_csrf(html, get_token(request)).replace(OPPONENT_MARK, conditional_escape(opponent.username))
+                     .replace(MY_DECKS_MARK, mine["my_deck_options"]).replace(MY_ARMIES_MARK, mine["my_army_options"]))
+    return render(request, "challenges/new.html", {"form": form, "opponent": opponent, "form_html": mark_safe(form_html)},
+                  status=status)
+
+
+# The blank challenge form rendered once per process, language and game offered first (issue 27, thirteenth round),
+# as the blank lobby form is (web/views.py): the opponent's name, the reader's decks and armies and CSRF token are
+# written in at its marks (NUL: in no stored text or name).
+_BLANK_FORMS = kept.InProcess(limit=64)
+OPPONENT_MARK = "\x00opponent\x00"
+MY_DECKS_MARK, MY_ARMIES_MARK = mark_safe("\x00my-decks\x00"), mark_safe("\x00my-armies\x00")
 
 
 # --- the challenges page ------------------------------------------------------------------------------

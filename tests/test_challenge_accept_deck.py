@@ -98,3 +98,28 @@ def test_other_games_challenges_offer_no_deck():
     alys, bran, _ = make_user(username="alys"), make_user(username="bran"), make_user(username="cersei")
     c = do_create_challenge(alys, ChallengeRequest(ruleset="agot", users=["bran", "cersei"], time_limit=3600))
     assert 'name="deck"' not in accept_form(client_for(bran).get("/challenges/").content.decode(), c.pk)
+
+
+def test_the_blank_challenge_form_names_each_opponent_and_offers_each_reader_their_own_decks():
+    """The blank challenge form is rendered once per process, language and game offered first (issue 27,
+    thirteenth round); the opponent's name, the reader's saved decks and CSRF token are written into it: each
+    reader sees their own decks and the opponent they challenge, and the form posted with the token given
+    (CSRF checked) sends the challenge."""
+    for language in ("en", "es"):
+        readers = [make_user(), make_user()]
+        opponents = [make_user(username=f"ygritte{language}"), make_user(username=f"tormund{language}")]
+        roses = {user.pk: save(user, f"Roses of {user.username}", **playable_legal("tyrell")) for user in readers}
+        for reader, opponent, other in ((readers[0], opponents[0], opponents[1]), (readers[1], opponents[1], opponents[0])):
+            client = Client(enforce_csrf_checks=True)
+            client.force_login(reader)
+            page = client.get(f"/challenges/new/{opponent.username}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            form = page[page.index('<form method="post" class="card lobby-form"'):]
+            assert opponent.username in form and other.username not in page and "\x00" not in page
+            theirs = roses[readers[1].pk if reader == readers[0] else readers[0].pk]
+            assert f'value="deck:{roses[reader.pk].pk}"' in form and f'value="deck:{theirs.pk}"' not in form
+            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+            sent = client.post(f"/challenges/new/{opponent.username}/", {
+                "ruleset": "lcg", "time_limit": "86400", "lcg_seats": "2", "my_deck": f"deck:{roses[reader.pk].pk}",
+                "csrfmiddlewaretoken": token})
+            assert sent.status_code == 302, sent.content[:400]
+            assert Challenge.objects.filter(challenger=reader, invites__user=opponent).exists()
