@@ -247,7 +247,8 @@ def test_database_url_parsing():
     assert (config["USER"], config["PASSWORD"], config["HOST"], config["PORT"], config["NAME"]) == (
         "al@ice", "s:cret", "db", "6543", "westeros"
     )
-    assert config["OPTIONS"] == {"sslmode": "require", "server_side_binding": True, "prepare_threshold": 5}
+    assert config["OPTIONS"] == {"sslmode": "require", "server_side_binding": True, "prepare_threshold": 5,
+                                 "options": "-c random_page_cost=1.1"}
     assert database_from_url("", Path("/srv"))["NAME"] == "/srv/db.sqlite3"
     assert database_from_url("sqlite:////tmp/x.db", Path("/srv"))["NAME"] == "/tmp/x.db"
     with pytest.raises(ConfigurationError, match="DATABASE_URL"):
@@ -309,3 +310,18 @@ def test_a_query_made_again_and_again_becomes_a_prepared_statement():
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
     assert any("nobody" not in sql and '"accounts_user"' in sql and "username" in sql for sql in prepared), prepared
+
+
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="DATABASE_URL not set: SQLite run")
+@pytest.mark.django_db
+def test_each_connection_prices_a_random_page_read_as_data_in_memory():
+    # issue 27, thirteenth round: at PostgreSQL's 4.0 the planner scanned every user to join a page of lobbies
+    from django.db import connection
+
+    from westeros.env import RANDOM_PAGE_COST, database_from_url
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        assert float(cursor.fetchone()[0]) == RANDOM_PAGE_COST
+    given = database_from_url("postgres://u@h/db?options=-c%20work_mem%3D8MB", Path("/tmp"))
+    assert given["OPTIONS"]["options"] == "-c work_mem=8MB"  # the URL's own options replace it
