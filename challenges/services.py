@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Prefetch, Q, prefetch_related_objects
+from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from rest_framework.exceptions import Throttled
@@ -117,20 +117,29 @@ def with_people(queryset):
 LISTED = 200  # the most challenges of each kind a list shows
 
 
-def challenges_of(user: User, *, also: list[Challenge] | None = None) -> dict[str, list[Challenge]]:
+def challenges_of(user: User, *, answered: int = 0) -> dict[str, list[Challenge]]:
     """The user's pending challenges, newest first, at most LISTED of each kind: `in` (waiting for
-    their answer), `out` (sent by them) and `accepted` (they accepted, the others have not yet).
-    Three queries: the ones sent, the ones received (one invite per user and challenge: no
-    duplicates), then the invites with their players, of all of them and of the challenges `also`
-    (a page's other list) at once."""
+    their answer), `out` (sent by them) and `accepted` (they accepted, the others have not yet); with
+    `answered`, also `past`: their last `answered` challenges no longer waiting (answered_lately).
+    Three or four queries, each compiled once per process (the user and the time now their parameters):
+    the ones sent, the ones received (one invite per user and challenge: no duplicates), the answered
+    ones, then the invites with their players of all of them at once, found by the same queries as
+    subqueries (a list of their ids made the invites' query anew for every page; issue 27)."""
     from westeros import compiled
 
-    # compiled once per process (westeros/compiled.py): the user and the time now are their parameters
     values = {"user_id": user.pk, "now": timezone.now()}
     outgoing = compiled.models("challenges:sent", _sent_query, **values)
     received = compiled.models("challenges:received", _received_query, **values)
-    prefetch_related_objects([*outgoing, *received, *(also or [])], invites_with_people())
-    mine = {"in": [], "out": outgoing, "accepted": []}
+    past = list(answered_lately(user, values["now"], answered)) if answered else []
+    shown = [*outgoing, *received, *past]
+    invites: dict[int, list[Invite]] = {c.pk: [] for c in shown}
+    if shown:
+        for invite in compiled.models(f"challenges:invites-of:{answered}", partial(_invites_query, answered=answered),
+                                      **values):
+            invites[invite.challenge_id].append(invite)
+    for challenge in shown:
+        compiled.put_prefetched(challenge, "invites", invites[challenge.pk], "challenge")
+    mine = {"in": [], "out": outgoing, "accepted": [], "past": past}
     kinds = {Invite.Status.PENDING: "in", Invite.Status.ACCEPTED: "accepted"}
     for challenge in received:
         invite = next((i for i in challenge.invites.all() if i.user_id == user.pk), None)
@@ -138,6 +147,15 @@ def challenges_of(user: User, *, also: list[Challenge] | None = None) -> dict[st
         if kind is not None and len(mine[kind]) < LISTED:
             mine[kind].append(challenge)
     return mine
+
+
+def _invites_query(user_id: int, now: datetime, answered: int):
+    """The invites, with their players, of the challenges challenges_of lists, in the order of Invite's Meta."""
+    shown = (Q(challenge_id__in=_sent_query(user_id, now).values("pk"))
+             | Q(challenge_id__in=_received_query(user_id, now).values("pk")))
+    if answered:
+        shown |= Q(challenge_id__in=_answered_query(user_id, now, answered).values("pk"))
+    return Invite.objects.filter(shown).select_related("user").order_by("challenge_id", *Invite._meta.ordering)
 
 
 def _sent_query(user_id: int, now: datetime):

@@ -23,7 +23,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.context_processors import csrf
 from django.template.defaultfilters import timeuntil_filter
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.html import conditional_escape, escape
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -361,9 +360,8 @@ def kept_rows_html(kind: str, challenges: list[Challenge], user: User, csrf_toke
 @login_required
 def challenge_list(request: HttpRequest) -> HttpResponse:
     """Challenges waiting for your answer, yours waiting for answers, and your last answered ones."""
-    now = timezone.now()
-    past = list(services.answered_lately(request.user, now))
-    mine = services.challenges_of(request.user, also=past)  # the invites of all four lists in one query
+    mine = services.challenges_of(request.user, answered=10)  # the invites of all four lists in one query
+    past = mine["past"]
     return render(request, "challenges/list.html", {
         # rendered as challenges/_incoming.html does, kept per row
         "incoming": incoming_rows_html(mine["in"], request.user, request.path, csrf(request)["csrf_token"]),

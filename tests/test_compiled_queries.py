@@ -175,6 +175,18 @@ def test_the_challenges_pages_lists_follow_the_clock_and_the_reader(monkeypatch)
     assert [c.pk for c in services.challenges_of(alys)["out"]] == [later.pk]
     assert [c.pk for c in services.answered_lately(alys)] == [soon.pk]  # expired: no longer waiting
     assert [c.pk for c in services.answered_lately(bran)] == [soon.pk]
+    # each list's challenges with their invites (one compiled query for all, issue 27, thirteenth round),
+    # the players in the order they were named, the answered ones' too
+    cersei = make_user()
+    three = challenge(bran, alys, timedelta(hours=5))
+    Invite.objects.create(challenge=three, user=cersei, position=1)
+    mine = services.challenges_of(bran, answered=10)
+    assert [c.pk for c in mine["out"]] == [three.pk, back.pk] and [c.pk for c in mine["past"]] == [soon.pk]
+    assert [[i.user.username for i in c.invites.all()] for c in mine["out"]] == [[alys.username, cersei.username],
+                                                                                [alys.username]]
+    assert [i.user_id for i in mine["past"][0].invites.all()] == [bran.pk]
+    assert [c.pk for c in mine["in"]] == [later.pk] and [i.user_id for i in mine["in"][0].invites.all()] == [bran.pk]
+    assert services.challenges_of(cersei, answered=10)["in"] == [three] and "past" in services.challenges_of(cersei)
 
 
 def test_a_rows_columns_are_named_in_the_order_of_the_sql_an_annotation_among_the_fields():
