@@ -197,19 +197,19 @@ def challenge_new(request: HttpRequest, username: str) -> HttpResponse:
     else:  # the blank form: the same for everyone but the opponent's name, your decks and armies, the CSRF token
         html = _BLANK_FORMS.get((get_language(), chosen), lambda: render_to_string("challenges/_form.html", {
             **_form_context(form, OPPONENT_MARK, chosen), "csrf_token": kept.CSRF_MARK,
-            "my_deck_options": MY_DECKS_MARK, "my_army_options": MY_ARMIES_MARK}))
-        form_html = (kept.with_csrf(html, get_token(request)).replace(OPPONENT_MARK, conditional_escape(opponent.username))
-                     .replace(MY_DECKS_MARK, mine["my_deck_options"]).replace(MY_ARMIES_MARK, mine["my_army_options"]))
+            "my_deck_options": lobby_form.MY_DECKS_MARK, "my_army_options": lobby_form.MY_ARMIES_MARK}))
+        form_html = kept.filled(html, get_token(request), {
+            OPPONENT_MARK: conditional_escape(opponent.username), lobby_form.MY_DECKS_MARK: mine["my_deck_options"],
+            lobby_form.MY_ARMIES_MARK: mine["my_army_options"]})
     return render(request, "challenges/new.html", {"form": form, "opponent": opponent, "form_html": mark_safe(form_html)},
                   status=status)
 
 
 # The blank challenge form rendered once per process, language and game offered first (issue 27, thirteenth round),
 # as the blank lobby form is (web/views.py): the opponent's name, the reader's decks and armies and CSRF token are
-# written in at its marks (NUL: in no stored text or name).
+# written in at its marks (kept.filled).
 _BLANK_FORMS = kept.InProcess(limit=64)
-OPPONENT_MARK = "\x00opponent\x00"
-MY_DECKS_MARK, MY_ARMIES_MARK = mark_safe("\x00my-decks\x00"), mark_safe("\x00my-armies\x00")
+OPPONENT_MARK = kept.mark("opponent")
 
 
 # --- the challenges page ------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def _form_html(request: HttpRequest, form: TournamentForm) -> str:
         return mark_safe(render_to_string("form.html", {"form": form}, request=request))
     html = _BLANK_FORMS.get(get_language(), lambda: render_to_string("form.html", {"form": form,
                                                                                   "csrf_token": kept.CSRF_MARK}))
-    return mark_safe(kept.with_csrf(html, get_token(request)))
+    return kept.filled(html, get_token(request))
 
 
 @login_required

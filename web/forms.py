@@ -17,6 +17,7 @@ from games.engine import get_ruleset
 from games.errors import GameError
 from games.models import Lobby
 from games.services import lobbies
+from westeros import kept
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
 # the labels are lazy: each form, page and notification says them in its reader's language
@@ -32,6 +33,8 @@ MINIS_TABLES = {"2": (2, None, _("2 players: Stark against Lannister")),
                 "3": (3, "ffa", _("3 players, each against all (free-for-all)")),
                 "4": (4, "ffa", _("4 players, each against all (free-for-all)")),
                 "teams": (4, "teams", _("4 players, two against two (teams)"))}
+# where a kept blank form (the lobby's, the challenge's) takes the reader's saved decks' and armies' options
+MY_DECKS_MARK, MY_ARMIES_MARK = kept.mark("my-decks"), kept.mark("my-armies")
 DECK_CHOICES = [("pick", _("each player picks their own")), ("assign", _("I assign both"))]
 # the card game: a joust of two, or a melee of three to six with the titles (issue 31)
 # (said in words by the forms' templates: "2 players (a joust)", "4 players (a melee with titles)")

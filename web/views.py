@@ -276,17 +276,16 @@ def lobby_new(request: HttpRequest) -> HttpResponse:
     else:  # the blank form: the same for everyone but their decks and armies (and the CSRF token)
         html = _BLANK_LOBBY_FORMS.get((get_language(), chosen), lambda: render_to_string(
             "web/_lobby_form.html", {**_lobby_form_context(form, chosen), "csrf_token": kept.CSRF_MARK,
-                                     "my_deck_options": MY_DECKS_MARK, "my_army_options": MY_ARMIES_MARK}))
-        form_html = (kept.with_csrf(html, get_token(request)).replace(MY_DECKS_MARK, mine["my_deck_options"])
-                     .replace(MY_ARMIES_MARK, mine["my_army_options"]))
+                                     "my_deck_options": lf.MY_DECKS_MARK, "my_army_options": lf.MY_ARMIES_MARK}))
+        form_html = kept.filled(html, get_token(request), {lf.MY_DECKS_MARK: mine["my_deck_options"],
+                                                           lf.MY_ARMIES_MARK: mine["my_army_options"]})
     return render(request, "web/lobby_new.html", {"form": form, "form_html": mark_safe(form_html)})
 
 
 # The blank lobby form rendered once per process, language and game chosen (issue 27, thirteenth round): its
-# hundred-odd options and fields were most of the page. A reader's own decks and armies are written in at the
-# marks (NUL: in no stored text, as kept.CSRF_MARK), as is their CSRF token; a form sent back is rendered afresh.
+# hundred-odd options and fields were most of the page. A reader's own decks and armies are written in at its
+# marks (kept.filled), as is their CSRF token; a form sent back is rendered afresh.
 _BLANK_LOBBY_FORMS = kept.InProcess(limit=64)
-MY_DECKS_MARK, MY_ARMIES_MARK = mark_safe("\x00my-decks\x00"), mark_safe("\x00my-armies\x00")
 
 
 def _lobby_form_context(form, chosen: str) -> dict:

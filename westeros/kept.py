@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,21 @@ def with_csrf(html: str, csrf_token: Any) -> str:
     token = str(csrf_token) if csrf_token else ""
     return (html.replace(CSRF_MARK, conditional_escape(token)) if token and token != "NOTPROVIDED"
             else html.replace(_CSRF_FIELD, ""))
+
+
+def mark(name: str) -> str:
+    """A mark for a kept rendering: where a reader's own HTML goes, written in at each request (`filled`).
+    NUL, as CSRF_MARK, is in no stored text or name."""
+    return mark_safe(f"\x00{name}\x00")
+
+
+def filled(html: str, csrf_token: Any, fills: dict[str, str] | None = None) -> str:
+    """A kept rendering as one reader is served it: their CSRF token written in (`with_csrf`) and each mark of
+    `fills` replaced by its HTML (escaped already: a name with conditional_escape)."""
+    html = with_csrf(html, csrf_token)
+    for at, value in (fills or {}).items():
+        html = html.replace(at, value)
+    return mark_safe(html)
 
 
 def until_renewed(key: str, version_key: str, build: Callable[[], Any], seconds: int) -> Any:
