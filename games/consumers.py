@@ -38,11 +38,12 @@ session that logs out or whose password changes, gets {"type": "error", "error":
 
 Keep-alive (issue 28): the channel layer may drop a message (channels-redis expires what waited too
 long under overload) and nothing else would tell the socket. So this process sends each of its game
-sockets {"type": "keepalive", "version"}, the game's current version (the same for every seat and
-spectator: nothing else), when nothing was sent to it for LIVE_KEEPALIVE_SECONDS (2; 0: off), and at
-once when the game's version has been ahead of what the socket was sent for that long (the ticks
-come every half interval, so a lost update is told within about 1.5 intervals). A client whose version is older re-fetches the game, as on a gap notice; the socket's
-updates go on from that version. One query per tick reads the versions of every game this process
+sockets {"type": "keepalive", "version"} (the same for every seat and spectator: nothing else): the
+version the socket has when nothing was sent to it for LIVE_KEEPALIVE_SECONDS (2; 0: off), and the
+game's current version at once when it has been ahead of what the socket was sent for that long (the
+ticks come every half interval, so a lost update is told within about 1.5 intervals; a shorter lag
+is an update on its way, which then arrives as usual). A client whose version is older re-fetches the
+game, as on a gap notice; the socket's updates go on from that version. One query per tick reads the versions of every game this process
 has sockets for (`Keepalive`), however many sockets watch them.
 
 Handshakes (issue 28): a reconnection storm brings hundreds of sockets to a process at once. A
@@ -278,10 +279,10 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
 
     async def keepalive(self, version: int, now: float, interval: float) -> None:
         """A keep-alive tick (`Keepalive`): `version` is the game's version as just read. Sends
-        {"type": "keepalive", "version"} when nothing was sent for `interval` seconds, or when the
-        game has been ahead of this socket for `interval` seconds (an update lost, or stuck in the
-        layer; a shorter lag is an update on its way): the socket's updates then go on from that
-        version, as after a gap notice."""
+        {"type": "keepalive", "version"}: with the version the socket has when nothing was sent for
+        `interval` seconds, and with `version` when the game has been ahead of this socket for
+        `interval` seconds (an update lost, or stuck in the layer; a shorter lag is an update on its
+        way): the socket's updates then go on from that version, as after a gap notice."""
         async with self.sending:
             behind = version > self.delivered
             if not behind:
@@ -291,11 +292,14 @@ class GameConsumer(PooledConsumer, FrameLimits, ClosesOnRevocation, SafeJsonFram
             lost = behind and now - self.behind_since >= interval
             if not (now - getattr(self, "last_sent", now) >= interval or lost):
                 return
-            self.behind_since = None
-            if behind:
+            if lost:
+                self.behind_since = None
                 self.delivered = version
+            # An idle socket the game is only just ahead of is told the version it has: its update is most
+            # likely on its way (a tick that read the version between the commit and the update's arrival
+            # made the update "older" and dropped it: a game's first update, to most seats, under load).
             await self.send_json({"type": "keepalive", "version": self.delivered})
-            if behind and self.early:
+            if lost and self.early:
                 await self._deliver()  # the waiting updates from this version on go out; older ones are covered
 
     async def _deliver(self, *, gap: bool = False) -> None:
