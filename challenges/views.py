@@ -145,7 +145,7 @@ def _form_context(form: ChallengeForm, opponent_name: str, chosen: str) -> dict[
     return {
         "form": form, "data": data, "rulesets": lf.RULESETS, "chosen": chosen,
         "time_limits": lf.TIME_LIMITS, "cardset_name": lf.cardset_name(), "game_sizes": lf.MINIS_SIZES,
-        "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
+        "btwixt_options": lf.btwixt_option_rows(),
         "army_lists": lf.army_lists(),
         "minis_modes": [(key, name, key in rulesets.MINIS_PLAYABLE_MODES) for key, name in rulesets.MINIS_MODES.items()],
         "checked": {name for name in form.data if str(form.data.get(name)).lower() in lf.CHECKED},
@@ -271,11 +271,9 @@ def challenge_rows(challenges: list[Challenge], user: User,
 
 
 INCOMING_ROW_SECONDS = 600  # how long a rendered challenge waiting for an answer is kept (its key is its values)
-# What differs from one request to the next in a kept row, written into it as it is served: the time left
-# to answer (it changes every minute) and the forms' CSRF token (the request's: kept.with_csrf). NUL is in
-# no stored text (PostgreSQL's text holds none, and a request carrying one is refused:
-# westeros/middleware.py), so no name or option can be mistaken for them.
-LEFT_MARK, CSRF_MARK = "\x00left\x00", kept.CSRF_MARK
+# What differs from one request to the next in a kept row, written into it as it is served (kept.filled): the
+# time left to answer (it changes every minute) and the forms' CSRF token (the request's).
+LEFT_MARK = kept.mark("left")
 
 
 def incoming_rows_html(challenges: list[Challenge], user: User, next_url: str, csrf_token: Any) -> list[str]:
@@ -309,13 +307,14 @@ def incoming_rows_html(challenges: list[Challenge], user: User, next_url: str, c
         reasons = services.decline_reason_choices()
         fresh = {}
         for row in rows:
-            row["left"] = mark_safe(LEFT_MARK)
+            row["left"] = LEFT_MARK
             fresh[keys[row["challenge"].pk]] = render_to_string(
-                "challenges/_incoming.html", {"row": row, "reasons": reasons, "next": next_url, "csrf_token": CSRF_MARK})
+                "challenges/_incoming.html", {"row": row, "reasons": reasons, "next": next_url,
+                                              "csrf_token": kept.CSRF_MARK})
         kept.keep_many(fresh, INCOMING_ROW_SECONDS)
         found.update(fresh)
-    return [mark_safe(kept.with_csrf(found[keys[c.pk]].replace(LEFT_MARK, escape(timeuntil_words(c.expires_at))),
-                                     csrf_token)) for c in challenges]
+    return [kept.filled(found[keys[c.pk]], csrf_token, {LEFT_MARK: escape(timeuntil_words(c.expires_at))})
+            for c in challenges]
 
 
 LISTED_ROW_SECONDS = 600  # how long a rendered challenge of the page's other lists is kept (its key is its values)
@@ -343,18 +342,14 @@ def kept_rows_html(kind: str, challenges: list[Challenge], user: User, csrf_toke
     if missing:
         fresh = {}
         for row in challenge_rows(missing, user):
-            row["left"] = mark_safe(LEFT_MARK)
+            row["left"] = LEFT_MARK
             fresh[keys[row["challenge"].pk]] = render_to_string(
-                f"challenges/_{kind}.html", {"row": row, "user": user, "csrf_token": CSRF_MARK})
+                f"challenges/_{kind}.html", {"row": row, "user": user, "csrf_token": kept.CSRF_MARK})
         kept.keep_many(fresh, LISTED_ROW_SECONDS)
         found.update(fresh)
-    shown = []
-    for c in challenges:
-        html = found[keys[c.pk]]
-        if LEFT_MARK in html:
-            html = html.replace(LEFT_MARK, escape(timeuntil_words(c.expires_at)))
-        shown.append(mark_safe(kept.with_csrf(html, csrf_token)))
-    return shown
+    return [kept.filled(found[keys[c.pk]], csrf_token,
+                        {LEFT_MARK: escape(timeuntil_words(c.expires_at))} if LEFT_MARK in found[keys[c.pk]] else None)
+            for c in challenges]
 
 
 @login_required

@@ -97,6 +97,11 @@ def _leaders() -> list[tuple[str, str]]:
     return list(btwixt_data.catalogue()["leaders"].items())
 
 
+def btwixt_option_rows() -> list[tuple[str, Any, Any]]:
+    """B'Twixt's options as the forms list them (templates/web/_btwixt_options.html): (field, label, help)."""
+    return [(f"btwixt_{key}", label, help) for key, (label, help) in BTWIXT_OPTIONS.items()]
+
+
 def deck_list() -> list[tuple[str, str]]:
     """The card game's decks, each in words ("The Old Ways (Stark, with Banner of the Kraken)")."""
     return list(lobbies.deck_choices("lcg").items())

@@ -294,7 +294,7 @@ def _lobby_form_context(form, chosen: str) -> dict:
         "form": form, "data": form.data, "houses": [(h, h.title()) for h in lf.HOUSES], "rulesets": lf.RULESETS,
         "time_limits": lf.TIME_LIMITS, "clocks": lf.CLOCKS, "spectator_delays": lf.SPECTATOR_DELAYS,
         "house_choices": lf.HOUSE_CHOICES, "leaders": _btwixt_leaders(), "cardset_name": lf.cardset_name(),
-        "btwixt_options": [(f"btwixt_{key}", label, help) for key, (label, help) in lf.BTWIXT_OPTIONS.items()],
+        "btwixt_options": lf.btwixt_option_rows(),
         "deck_choices": lf.DECK_CHOICES, "decks": lf.deck_list(),
         "armies": lf.minis_seat_choices(), "army_lists": lf.army_lists(),
         "minis_tables": [(k, label) for k, (_n, _m, label) in lf.MINIS_TABLES.items()],
@@ -477,7 +477,7 @@ def _my_games_finished(user_id: int):
 
 
 MY_GAMES_ROW_SECONDS = 24 * 3600  # how long a rendered row of My games is kept (its key is its values)
-TIME_LEFT = "\x00time-left\x00"  # where a kept row awaiting you says the time left, written in at each request
+TIME_LEFT = kept.mark("time-left")  # where a kept row awaiting you says the time left, written in at each request
 
 
 def _rendered_rows(rows: list[dict]) -> list[dict]:
@@ -634,12 +634,11 @@ def play_now_html(games: list[dict], signed_in: bool) -> str:
     whether someone is signed in, the script prefix and URLconf their links are made with), their forms'
     CSRF token left as a mark the page writes its own into ({% with_csrf_token %}). Four cards of links,
     forms and translations were a third of the home page's template (issue 27, tenth round)."""
-    from westeros.templatetags.site_header import CSRF_MARK
 
     unrated = gettext(lobbies.COMPUTER_UNRATED)
     key = (get_language(), get_script_prefix(), get_urlconf(), signed_in, repr(games), unrated)
     return _PLAY_NOW.get(key, lambda: render_to_string("web/_home_play_now.html", {
-        "games": games, "unrated": unrated, "signed_in": signed_in, "csrf_token": CSRF_MARK}))
+        "games": games, "unrated": unrated, "signed_in": signed_in, "csrf_token": kept.CSRF_MARK}))
 
 
 MY_GAMES_SECONDS = 600  # how long a rendering of the home page's games in progress is kept (its key is their rows)

@@ -21,8 +21,7 @@ from westeros import kept
 
 register = template.Library()
 
-CSRF_MARK = kept.CSRF_MARK  # the nul character never comes in a value shown
-PATH_MARK = "\x00path\x00"  # (an address's nul character is %00: never this mark either)
+PATH_MARK = kept.mark("path")  # (an address's nul character is %00: never this mark)
 _HEADERS = kept.InProcess()
 _FOOTERS = kept.InProcess()
 
@@ -36,29 +35,22 @@ def site_header(context) -> str:
     count = waiting_challenges(context) if signed_in else 0
     key = (get_language(), get_script_prefix(), get_urlconf(), signed_in, user.username if signed_in else None, count)
     html = _HEADERS.get(key, lambda: render_to_string("_site_header.html", {
-        "user": user, "challenges_waiting": count, "csrf_token": CSRF_MARK}).strip())
-    if signed_in:
-        html = _with_token(html, context)
-    return mark_safe(html)
-
-
-def _with_token(html: str, context) -> str:
-    """The kept HTML with the page's CSRF token as {% csrf_token %} writes it (westeros.kept.with_csrf)."""
-    return kept.with_csrf(html, context.get("csrf_token"))
+        "user": user, "challenges_waiting": count, "csrf_token": kept.CSRF_MARK}).strip())
+    return kept.filled(html, context.get("csrf_token")) if signed_in else mark_safe(html)
 
 
 @register.simple_tag(takes_context=True)
 def site_footer(context) -> str:
     key = (get_language(), get_script_prefix(), get_urlconf())
-    html = _FOOTERS.get(key, lambda: render_to_string("_site_footer.html", {"csrf_token": CSRF_MARK,
+    html = _FOOTERS.get(key, lambda: render_to_string("_site_footer.html", {"csrf_token": kept.CSRF_MARK,
                                                                            "request_path": PATH_MARK}))
     request = context.get("request")
     path = request.get_full_path() if request is not None else ""
-    return mark_safe(_with_token(html, context).replace(PATH_MARK, conditional_escape(path)))
+    return kept.filled(html, context.get("csrf_token"), {PATH_MARK: conditional_escape(path)})
 
 
 @register.simple_tag(takes_context=True)
 def with_csrf_token(context, html: str) -> str:
-    """HTML kept with CSRF_MARK for its forms' token (rendered with {"csrf_token": CSRF_MARK}), with the
+    """HTML kept with CSRF_MARK for its forms' token (rendered with {"csrf_token": kept.CSRF_MARK}), with the
     page's own token written in, as {% csrf_token %} writes it (web/views.py play_now_html)."""
-    return mark_safe(_with_token(str(html), context))
+    return kept.filled(str(html), context.get("csrf_token"))
