@@ -146,18 +146,25 @@ async def test_one_query_per_tick_reads_every_game_whatever_the_number_of_socket
     keepalive.task.cancel()
 
 
-async def test_a_socket_behind_for_a_whole_interval_is_told_at_once_and_a_busy_one_only_when_idle(app, monkeypatch,
-                                                                                                   settings):
-    """The scheduling, on the real consumer with a hand-driven clock: a socket that was just sent
-    something gets no keep-alive; one that the game has been ahead of for a whole interval gets it
-    (a shorter lag may be an update still on its way), however busy it is."""
-    settings.LIVE_KEEPALIVE_SECONDS = 3600  # the process's own ticker sleeps: this test ticks by hand
+async def ticked_by_hand(app, monkeypatch, settings):
+    """A spectator's socket on a new game, its consumer and the keep-alive's clock (`now[0]`), driven by hand:
+    the process's own ticker sleeps."""
+    settings.LIVE_KEEPALIVE_SECONDS = 3600
     now = [1000.0]
     monkeypatch.setattr(consumers, "clock", lambda: now[0])
     game = await sync_to_async(make_game)()
     socket = await connect(app, game.id, await sync_to_async(make_user)())
     consumer = next(iter(consumers.keepalive_of_this_loop().sockets[game.id]))
     await next_of_type(socket, "presence")
+    return game, socket, consumer, now
+
+
+async def test_a_socket_behind_for_a_whole_interval_is_told_at_once_and_a_busy_one_only_when_idle(app, monkeypatch,
+                                                                                                   settings):
+    """The scheduling, on the real consumer with a hand-driven clock: a socket that was just sent
+    something gets no keep-alive; one that the game has been ahead of for a whole interval gets it
+    (a shorter lag may be an update still on its way), however busy it is."""
+    game, socket, consumer, now = await ticked_by_hand(app, monkeypatch, settings)
     interval = 2.0
 
     await consumer.keepalive(0, now[0] + 0.5, interval)  # sent to half a second ago: not idle
@@ -191,13 +198,7 @@ async def test_an_idle_socket_whose_update_is_on_its_way_still_gets_it(app, monk
     socket has, not the game's: the update then arrives and goes out (before, the keep-alive told the newer
     version and the update that followed was dropped as older: a game's first update, lost on most of its
     sockets, in the fan-out benchmark). Still not there a whole interval later, the socket is told."""
-    settings.LIVE_KEEPALIVE_SECONDS = 3600  # the process's own ticker sleeps: this test ticks by hand
-    now = [1000.0]
-    monkeypatch.setattr(consumers, "clock", lambda: now[0])
-    game = await sync_to_async(make_game)()
-    socket = await connect(app, game.id, await sync_to_async(make_user)())
-    consumer = next(iter(consumers.keepalive_of_this_loop().sockets[game.id]))
-    await next_of_type(socket, "presence")
+    game, socket, consumer, now = await ticked_by_hand(app, monkeypatch, settings)
     interval = 2.0
     now[0] += 10  # idle for longer than the interval
 
