@@ -240,21 +240,19 @@ class Compiled:
     def __len__(self) -> int:
         return self.count()
 
+    read = staticmethod(models)  # how a slice is read
+
     def __getitem__(self, cut: slice) -> list[Any]:
         if not isinstance(cut, slice) or cut.step is not None or cut.stop is None:
             raise TypeError("a compiled list is read a slice at a time, [low:high]")
-        return models(self.label, self.build, window=(cut.start or 0, cut.stop), plan_each_call=self.plan_each_call,
-                      **self.values)
+        return self.read(self.label, self.build, window=(cut.start or 0, cut.stop), plan_each_call=self.plan_each_call,
+                         **self.values)
 
 
 class CompiledRows(Compiled):
     """A Compiled list of rows (rows() with a window): `build` is a values() queryset."""
 
-    def __getitem__(self, cut: slice) -> list[dict[str, Any]]:
-        if not isinstance(cut, slice) or cut.step is not None or cut.stop is None:
-            raise TypeError("a compiled list is read a slice at a time, [low:high]")
-        return rows(self.label, self.build, window=(cut.start or 0, cut.stop), plan_each_call=self.plan_each_call,
-                    **self.values)
+    read = staticmethod(rows)
 
 
 def put_prefetched(parent: Any, related_name: str, children: list[Any], back: str) -> None:
