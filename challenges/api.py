@@ -1,15 +1,15 @@
 """REST endpoints for challenges (lichess's /api/challenge...). Thin: parse, call a service, answer."""
 from __future__ import annotations
 
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from challenges import services
 from challenges.serializers import AcceptSerializer, ChallengeCreateSerializer, ChallengeSerializer, DeclineSerializer
+from westeros.fields import time_writer
 
 LIST_SHAPE = inline_serializer("ChallengeList", {
     "in": ChallengeSerializer(many=True, help_text="challenges waiting for your answer"),
@@ -28,7 +28,7 @@ def _rows(challenges) -> list[dict]:
     written without its per-field machinery: the payload is the JSON but for its two times, which are written
     as DRF writes a time (issue 27, thirteenth round: a quarter of the list's time).
     tests/test_challenges.py holds the two equal field by field."""
-    write = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
+    write = time_writer()
     rows = []
     for challenge in challenges:
         row = services.payload(challenge)

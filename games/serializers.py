@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework import serializers
 
@@ -15,7 +14,7 @@ from games.models import (
     Lobby,
     LobbyMember,
 )
-from westeros.fields import StrictFloatField, StrictIntegerField
+from westeros.fields import StrictFloatField, StrictIntegerField, time_writer
 
 
 class LobbyCreateSerializer(serializers.Serializer):
@@ -154,9 +153,7 @@ def lobby_rows(lobbies: list[dict], member_rows: list[tuple] | None = None) -> l
     `member_rows` of LOBBY_MEMBER_VALUES, in the order they joined) (making 50 lobbies,
     their creators, members and users as model instances was most of the page's CPU: issue 27, ninth
     round). tests/test_api_lobby_rows.py holds the two equal field by field."""
-    # the API's way of writing a time (ISO 8601, "Z" for UTC), with the time zone looked up once
-    # for the page, not once per time written (a context-local lookup: 150 a page; issue 27)
-    when = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
+    when = time_writer()  # the API's way of writing a time, the time zone looked up once for the page
     members: dict[int, list[dict]] = {lobby["id"]: [] for lobby in lobbies}
     if members and member_rows is None:
         member_rows = (LobbyMember.objects.filter(lobby_id__in=list(members)).order_by("joined_at", "id")

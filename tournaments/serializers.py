@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-from django.utils import timezone
 from rest_framework import serializers
 
 from games.models import MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from tournaments.models import Registration, Round, Table, TableSeat, Tournament
 from tournaments.pairing import TIEBREAKERS
-from westeros.fields import StrictFloatField, StrictIntegerField
+from westeros.fields import StrictFloatField, StrictIntegerField, time_writer
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -90,11 +89,7 @@ def tournament_rows(tournaments: list[dict]) -> list[dict]:
     written without DRF's per-field machinery, from the events' TOURNAMENT_ROW_VALUES: a page of 50 events
     spent most of its time in the serializer's 38 fields a row (issue 27). Their co-organizers are read in
     one query for the page; tests/test_api_tournament_rows.py holds the two equal field by field."""
-    # the API's way of writing a time (ISO 8601, "Z" for UTC), with the time zone looked up once a page
-    write = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
-
-    def when(value):
-        return None if value is None else write(value)
+    when = time_writer()
 
     co_organizers: dict[int, list[str]] = {t["id"]: [] for t in tournaments}
     if co_organizers:
@@ -180,7 +175,7 @@ def registration_rows(t: Tournament, registrations: list[dict], viewer=None) -> 
 
     from tournaments.services import army_words, deck_words
 
-    write = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
+    write = time_writer()
     rows = []
     for r in registrations:
         brought = SimpleNamespace(deck=r["deck"], army=r["army"], user_id=r["user_id"])
@@ -272,10 +267,7 @@ def round_rows(tournament_id: int) -> list[dict]:
     written without DRF's per-field machinery: a round of many tables made hundreds of model instances
     and nested serializers (issue 27, ninth round). tests/test_api_tournament_rows.py holds the two
     equal field by field."""
-    write = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
-
-    def when(value):
-        return None if value is None else write(value)
+    when = time_writer()
 
     rounds = [{"number": number, "status": status, "started_at": when(started), "finished_at": when(finished),
                "byes": [], "tables": [], "_id": pk}
