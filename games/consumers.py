@@ -43,8 +43,9 @@ version the socket has when nothing was sent to it for LIVE_KEEPALIVE_SECONDS (2
 game's current version at once when it has been ahead of what the socket was sent for that long (the
 ticks come every half interval, so a lost update is told within about 1.5 intervals; a shorter lag
 is an update on its way, which then arrives as usual). A client whose version is older re-fetches the
-game, as on a gap notice; the socket's updates go on from that version. One query per tick reads the versions of every game this process
-has sockets for (`Keepalive`), however many sockets watch them.
+game, as on a gap notice; the socket's updates go on from that version. One query per tick reads the
+versions of every game this process has sockets for (`Keepalive`), however many sockets watch them; a
+tick lets the loop run every KEEPALIVES_AT_ONCE sockets.
 
 Handshakes (issue 28): a reconnection storm brings hundreds of sockets to a process at once. A
 connect reads the database twice (who the viewer is, before subscribing; then the credential, the
